@@ -1,0 +1,29 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules', 'data', 'coverage', 'dist', 'contracts/artifacts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Only src/app/config.ts reads the environment.' },
+      ],
+    },
+  },
+  {
+    files: ['src/app/config.ts', 'test/**', 'bench/**', 'scripts/**', 'vitest.config.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    files: ['src/domain/**'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'Date', message: 'Time comes from the Clock port.' }],
+      'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'Randomness comes from a port.' }],
+    },
+  },
+);

@@ -1,0 +1,72 @@
+/**
+ * The in-memory database behind the memory stores: plain maps, one writer at a time, and an
+ * undo journal per transaction so a failed unit of work leaves nothing behind.
+ */
+import type { StoredEvent } from '../../../domain/event.js';
+import type { Payment } from '../../../domain/payment.js';
+import type { Payout } from '../../../domain/payout.js';
+import type { Position } from '../../../domain/position.js';
+import type { Quote } from '../../../domain/quote.js';
+import type { Token } from '../../../domain/token.js';
+import type { Trade } from '../../../domain/trade.js';
+import type { StoredResponse } from '../../../ports/payment-store.js';
+
+/** A transaction's journal; null outside a transaction (writes are then immediate). */
+export class MemoryTx {
+  private readonly undo: (() => void)[] = [];
+  onRollback(fn: () => void): void {
+    this.undo.push(fn);
+  }
+  rollback(): void {
+    for (let i = this.undo.length - 1; i >= 0; i--) this.undo[i]!();
+  }
+}
+
+export class MemoryDatabase {
+  readonly tokens = new Map<string, Token>();
+  readonly trades: Trade[] = [];
+  readonly positions = new Map<string, Position>();
+  readonly payments = new Map<string, Payment>();
+  readonly paymentNonces = new Map<string, string>();
+  readonly responses = new Map<string, StoredResponse>();
+  readonly payouts = new Map<string, Payout>();
+  readonly payoutSources = new Map<string, string>();
+  readonly quotes = new Map<string, Quote>();
+  readonly heldQuotes = new Map<string, string>();
+  readonly events: StoredEvent[] = [];
+
+  private tail: Promise<void> = Promise.resolve();
+
+  /** Runs `fn` alone: the memory equivalent of the database write lock. */
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const previous = this.tail;
+    let release!: () => void;
+    this.tail = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  }
+
+  set<K, V>(tx: MemoryTx | null, map: Map<K, V>, key: K, value: V): void {
+    const had = map.has(key);
+    const previous = map.get(key);
+    map.set(key, value);
+    tx?.onRollback(() => (had ? map.set(key, previous as V) : map.delete(key)));
+  }
+
+  delete<K, V>(tx: MemoryTx | null, map: Map<K, V>, key: K): void {
+    if (!map.has(key)) return;
+    const previous = map.get(key) as V;
+    map.delete(key);
+    tx?.onRollback(() => map.set(key, previous));
+  }
+
+  push<V>(tx: MemoryTx | null, list: V[], value: V): void {
+    list.push(value);
+    // Journals undo in reverse order, so the last pushed is the one popped.
+    tx?.onRollback(() => list.pop());
+  }
+}

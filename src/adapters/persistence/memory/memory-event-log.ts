@@ -1,0 +1,31 @@
+import type { NewEvent, StoredEvent } from '../../../domain/event.js';
+import type { EventFilter, EventLog } from '../../../ports/event-log.js';
+import type { MemoryDatabase, MemoryTx } from './memory-database.js';
+
+export class MemoryEventLog implements EventLog {
+  constructor(
+    private readonly db: MemoryDatabase,
+    private readonly tx: MemoryTx | null,
+  ) {}
+
+  async append(event: NewEvent): Promise<StoredEvent> {
+    const stored: StoredEvent = { ...event, id: this.db.events.length + 1 };
+    this.db.push(this.tx, this.db.events, stored);
+    return stored;
+  }
+
+  async readAfter(afterId: number, filter: EventFilter, limit: number): Promise<StoredEvent[]> {
+    const out: StoredEvent[] = [];
+    for (let i = Math.max(0, afterId); i < this.db.events.length && out.length < limit; i++) {
+      const e = this.db.events[i]!;
+      if ((!filter.tokenId || e.tokenId === filter.tokenId) && (!filter.network || e.network === filter.network)) {
+        out.push(e);
+      }
+    }
+    return out;
+  }
+
+  async lastId(): Promise<number> {
+    return this.db.events.length;
+  }
+}

@@ -1,0 +1,64 @@
+import type { Token } from '../../../domain/token.js';
+import type { Page } from '../../../ports/page.js';
+import type { TokenListQuery, TokenRepository } from '../../../ports/token-repository.js';
+import { decodeCursor, encodeCursor } from '../../shared/cursor.js';
+import { sortKey } from '../../shared/token-order.js';
+import type { MemoryDatabase, MemoryTx } from './memory-database.js';
+
+export class MemoryTokenRepository implements TokenRepository {
+  constructor(
+    private readonly db: MemoryDatabase,
+    private readonly tx: MemoryTx | null,
+  ) {}
+
+  async insert(token: Token): Promise<void> {
+    if (this.db.tokens.has(token.tokenId)) throw new Error(`duplicate token ${token.tokenId}`);
+    this.db.set(this.tx, this.db.tokens, token.tokenId, token);
+  }
+
+  async get(tokenId: string): Promise<Token | null> {
+    return this.db.tokens.get(tokenId) ?? null;
+  }
+
+  /** Transactions on the memory database are already serial: the lock is implicit. */
+  async getForUpdate(tokenId: string): Promise<Token | null> {
+    return this.get(tokenId);
+  }
+
+  async update(token: Token): Promise<void> {
+    if (!this.db.tokens.has(token.tokenId)) throw new Error(`unknown token ${token.tokenId}`);
+    this.db.set(this.tx, this.db.tokens, token.tokenId, token);
+  }
+
+  async list(query: TokenListQuery): Promise<Page<Token>> {
+    const after = query.cursor ? decodeCursor(query.cursor, ['k', 'id'] as const) : null;
+    const q = query.q?.toLowerCase();
+    const volumes = new Map<string, bigint>();
+    if (query.sort === 'volume24h') {
+      for (const t of this.db.trades) {
+        if (t.createdAt >= query.since) volumes.set(t.tokenId, (volumes.get(t.tokenId) ?? 0n) + t.usdAmount);
+      }
+    }
+    const rows = [...this.db.tokens.values()]
+      .filter(
+        (t) =>
+          (!query.network || t.network === query.network) &&
+          (!query.state || t.state === query.state) &&
+          (!query.creator || t.creator.toLowerCase() === query.creator.toLowerCase()) &&
+          (!q || t.name.toLowerCase().startsWith(q) || t.symbol.toLowerCase().startsWith(q)),
+      )
+      .map((t) => ({ t, k: sortKey(t, query.sort, volumes.get(t.tokenId) ?? 0n) }))
+      .filter(({ t, k }) => !after || k < after.k || (k === after.k && t.tokenId < after.id))
+      .sort((a, b) => (a.k === b.k ? cmp(b.t.tokenId, a.t.tokenId) : cmp(b.k, a.k)));
+    const page = rows.slice(0, query.limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map((r) => r.t),
+      nextCursor: rows.length > query.limit && last ? encodeCursor({ k: last.k, id: last.t.tokenId }) : null,
+    };
+  }
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

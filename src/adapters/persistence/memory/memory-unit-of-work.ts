@@ -1,0 +1,47 @@
+import type { Stores, UnitOfWork } from '../../../ports/unit-of-work.js';
+import { MemoryDatabase, MemoryTx } from './memory-database.js';
+import { MemoryEventLog } from './memory-event-log.js';
+import { MemoryPaymentStore } from './memory-payment-store.js';
+import { MemoryPayoutStore } from './memory-payout-store.js';
+import { MemoryPositionRepository } from './memory-position-repository.js';
+import { MemoryQuoteStore } from './memory-quote-store.js';
+import { MemoryTokenRepository } from './memory-token-repository.js';
+import { MemoryTradeLedger } from './memory-trade-ledger.js';
+
+/**
+ * The in-memory unit of work: transactions run one at a time (so a token is always "locked")
+ * and roll back through their journal when the work throws.
+ */
+export class MemoryUnitOfWork implements UnitOfWork {
+  constructor(readonly db: MemoryDatabase = new MemoryDatabase()) {}
+
+  transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+    return this.db.exclusive(async () => {
+      const tx = new MemoryTx();
+      try {
+        return await work(this.stores(tx));
+      } catch (error) {
+        tx.rollback();
+        throw error;
+      }
+    });
+  }
+
+  async read<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+    return work(this.stores(null));
+  }
+
+  async close(): Promise<void> {}
+
+  private stores(tx: MemoryTx | null): Stores {
+    return {
+      tokens: new MemoryTokenRepository(this.db, tx),
+      trades: new MemoryTradeLedger(this.db, tx),
+      positions: new MemoryPositionRepository(this.db, tx),
+      payments: new MemoryPaymentStore(this.db, tx),
+      payouts: new MemoryPayoutStore(this.db, tx),
+      quotes: new MemoryQuoteStore(this.db, tx),
+      events: new MemoryEventLog(this.db, tx),
+    };
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * Domain errors: one class per error code of the product contract (SPEC §10).
+ * Each has a stable `code`; the HTTP adapter maps codes to statuses from one table.
+ */
+export type ErrorDetails = Record<string, unknown>;
+
+export abstract class DomainError extends Error {
+  abstract readonly code: string;
+  readonly details: ErrorDetails | undefined;
+
+  constructor(message: string, details?: ErrorDetails) {
+    super(message);
+    this.name = new.target.name;
+    this.details = details;
+  }
+}
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+export class ValidationError extends DomainError {
+  readonly code = 'VALIDATION_ERROR';
+  readonly issues: ValidationIssue[];
+  constructor(issues: ValidationIssue[], message = 'The request is invalid.') {
+    super(message, { issues });
+    this.issues = issues;
+  }
+  static of(path: string, message: string): ValidationError {
+    return new ValidationError([{ path, message }]);
+  }
+}
+
+export class InvalidJson extends DomainError {
+  readonly code = 'INVALID_JSON';
+  constructor(message = 'The request body is not valid JSON.') {
+    super(message);
+  }
+}
+
+export class PaymentRequired extends DomainError {
+  readonly code = 'PAYMENT_REQUIRED';
+  constructor(details: ErrorDetails, message = 'This endpoint requires an x402 payment.') {
+    super(message, details);
+  }
+}
+
+export class PaymentInvalid extends DomainError {
+  readonly code = 'PAYMENT_INVALID';
+}
+
+export class InsufficientFunds extends DomainError {
+  readonly code = 'INSUFFICIENT_FUNDS';
+}
+
+export class NetworkMismatch extends DomainError {
+  readonly code = 'NETWORK_MISMATCH';
+  constructor(expected: string, received: string, extra: ErrorDetails = {}) {
+    super(`This wallet pays on ${expected}, but the payment was signed for ${received}.`, {
+      expected,
+      received,
+      ...extra,
+    });
+  }
+}
+
+export class NotFound extends DomainError {
+  readonly code = 'NOT_FOUND';
+  constructor(message = 'Nothing is here.', details?: ErrorDetails) {
+    super(message, details);
+  }
+}
+
+export class TokenNotFound extends DomainError {
+  readonly code = 'TOKEN_NOT_FOUND';
+  constructor(tokenId: string) {
+    super(`Token ${tokenId} does not exist.`, { tokenId });
+  }
+}
+
+export class EntrypointNotFound extends DomainError {
+  readonly code = 'ENTRYPOINT_NOT_FOUND';
+  constructor(name: string) {
+    super(`Entrypoint ${name} does not exist.`, { name });
+  }
+}
+
+export class QuoteNotFound extends DomainError {
+  readonly code = 'QUOTE_NOT_FOUND';
+  constructor(quoteId: string) {
+    super(`Quote ${quoteId} does not exist.`, { quoteId });
+  }
+}
+
+export class PaymentNotFound extends DomainError {
+  readonly code = 'NOT_FOUND';
+  constructor(paymentId: string) {
+    super(`Payment ${paymentId} does not exist.`, { paymentId });
+  }
+}
+
+export class MethodNotAllowed extends DomainError {
+  readonly code = 'METHOD_NOT_ALLOWED';
+  readonly allow: string[];
+  constructor(allow: string[]) {
+    super(`Method not allowed. Allowed: ${allow.join(', ')}.`, { allow });
+    this.allow = allow;
+  }
+}
+
+export class SlippageExceeded extends DomainError {
+  readonly code = 'SLIPPAGE_EXCEEDED';
+  constructor(message: string, expected: string, actual: string, extra: ErrorDetails = {}) {
+    super(message, { expected, actual, ...extra });
+  }
+}
+
+export class InsufficientBalance extends DomainError {
+  readonly code = 'INSUFFICIENT_BALANCE';
+  constructor(requested: string, balance: string) {
+    super('The position holds fewer tokens than requested.', { requested, balance });
+  }
+}
+
+export class TokenGraduated extends DomainError {
+  readonly code = 'TOKEN_GRADUATED';
+  constructor(tokenId: string) {
+    super(`Token ${tokenId} has graduated; curve trading has stopped.`, { tokenId });
+  }
+}
+
+export class CurveCapacityExceeded extends DomainError {
+  readonly code = 'CURVE_CAPACITY_EXCEEDED';
+  constructor(maxUsd: string, remainingTokens: string) {
+    super('The buy would take more than the remaining curve supply.', { maxUsd, remainingTokens });
+  }
+}
+
+export class TokenNetworkMismatch extends DomainError {
+  readonly code = 'TOKEN_NETWORK_MISMATCH';
+  constructor(tokenNetwork: string, callerNetwork: string) {
+    super(`This token trades on ${tokenNetwork}; the caller pays on ${callerNetwork}.`, {
+      expected: tokenNetwork,
+      received: callerNetwork,
+    });
+  }
+}
+
+export class PaymentAlreadyUsed extends DomainError {
+  readonly code = 'PAYMENT_ALREADY_USED';
+  constructor(paymentId: string) {
+    super('This payment authorization was already used for another request.', { paymentId });
+  }
+}
+
+export class QuoteExpired extends DomainError {
+  readonly code = 'QUOTE_EXPIRED';
+  constructor(quoteId: string, expiredAt: string) {
+    super(`Quote ${quoteId} expired at ${expiredAt}.`, { quoteId, expiredAt });
+  }
+}
+
+export class PayloadTooLarge extends DomainError {
+  readonly code = 'PAYLOAD_TOO_LARGE';
+  constructor(limitBytes: number) {
+    super(`The request body is larger than ${limitBytes} bytes.`, { limitBytes });
+  }
+}
+
+export class UnsupportedMediaType extends DomainError {
+  readonly code = 'UNSUPPORTED_MEDIA_TYPE';
+  constructor() {
+    super('Send the body as application/json.');
+  }
+}
+
+export class RateLimited extends DomainError {
+  readonly code = 'RATE_LIMITED';
+  constructor(limit: number, windowSeconds: number, retryAfterSeconds: number) {
+    super('Too many requests; slow down.', { limit, windowSeconds, retryAfterSeconds });
+  }
+}
+
+export class FacilitatorError extends DomainError {
+  readonly code = 'FACILITATOR_ERROR';
+}
+
+export class ServiceUnavailable extends DomainError {
+  readonly code = 'SERVICE_UNAVAILABLE';
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds = 5, details?: ErrorDetails) {
+    super(message, details);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export class NetworkDetectionUnavailable extends DomainError {
+  readonly code = 'NETWORK_DETECTION_UNAVAILABLE';
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds = 5) {
+    super('The wallet network cannot be detected right now.');
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** A broken invariant inside the service: never the caller's fault, answered as 500. */
+export class InvariantViolation extends DomainError {
+  readonly code = 'INTERNAL_ERROR';
+}

@@ -1,0 +1,23 @@
+import type { Network } from './network.js';
+
+export type EventType =
+  | 'token.created'
+  | 'trade.executed'
+  | 'token.graduated'
+  | 'payout.sent'
+  | 'payout.confirmed'
+  | 'payout.failed';
+
+/** An event as written to the outbox, in the transaction of the change it describes (SPEC §9). */
+export interface NewEvent {
+  readonly type: EventType;
+  readonly network: Network;
+  readonly tokenId: string | null;
+  readonly data: Record<string, unknown>;
+  readonly createdAt: Date;
+}
+
+export interface StoredEvent extends NewEvent {
+  /** Monotonically increasing, without gaps among committed events. */
+  readonly id: number;
+}

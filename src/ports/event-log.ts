@@ -1,0 +1,15 @@
+import type { Network } from '../domain/network.js';
+import type { NewEvent, StoredEvent } from '../domain/event.js';
+
+export interface EventFilter {
+  tokenId?: string | undefined;
+  network?: Network | undefined;
+}
+
+/** The outbox of SPEC §9: appended in the transaction of the change it describes. */
+export interface EventLog {
+  append(event: NewEvent): Promise<StoredEvent>;
+  /** Events with id > afterId, ascending, at most `limit`. */
+  readAfter(afterId: number, filter: EventFilter, limit: number): Promise<StoredEvent[]>;
+  lastId(): Promise<number>;
+}

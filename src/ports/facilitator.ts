@@ -1,0 +1,69 @@
+/**
+ * An x402 facilitator: verifies and settles payments. The shapes are the x402 v2 wire shapes,
+ * so the official packages' objects pass through unchanged.
+ */
+export interface PaymentRequirements {
+  scheme: string;
+  network: string;
+  asset: string;
+  amount: string;
+  payTo: string;
+  maxTimeoutSeconds: number;
+  extra: Record<string, unknown>;
+}
+
+export interface ResourceInfo {
+  url: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export interface PaymentPayload {
+  x402Version: number;
+  resource?: ResourceInfo;
+  accepted: PaymentRequirements;
+  payload: Record<string, unknown>;
+  extensions?: Record<string, unknown>;
+}
+
+export interface VerifyResult {
+  isValid: boolean;
+  invalidReason?: string;
+  invalidMessage?: string;
+  payer?: string;
+}
+
+export interface SettleResult {
+  success: boolean;
+  errorReason?: string;
+  errorMessage?: string;
+  payer?: string;
+  transaction: string;
+  network: string;
+}
+
+export interface SupportedKind {
+  x402Version: number;
+  scheme: string;
+  network: string;
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * The outcome of a settlement is unknown (a timeout, a dropped connection): the transfer may or
+ * may not happen. Never a failure: the payment stays SETTLING for the reconciler.
+ */
+export class SettlementIndeterminate extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SettlementIndeterminate';
+  }
+}
+
+export interface Facilitator {
+  /** Throws FacilitatorError when the facilitator cannot answer properly. */
+  verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResult>;
+  /** Throws SettlementIndeterminate when the outcome is unknown, FacilitatorError for a bad answer. */
+  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResult>;
+  supported(): Promise<SupportedKind[]>;
+}

@@ -1,0 +1,30 @@
+import type { Network } from '../domain/network.js';
+import type { Payment, PaymentState } from '../domain/payment.js';
+
+/** The response the service gave for a payment, returned again when the same signature is replayed. */
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+export type ClaimResult = { claimed: true; payment: Payment } | { claimed: false; existing: Payment };
+
+export interface PaymentStore {
+  /**
+   * Inserts the payment unless its (network, payer, nonce) is already claimed: atomic, so of
+   * two concurrent claims of one authorization exactly one wins.
+   */
+  claim(payment: Payment): Promise<ClaimResult>;
+  get(paymentId: string): Promise<Payment | null>;
+  findByNonce(network: Network, payer: string, nonce: string): Promise<Payment | null>;
+  /**
+   * Compare-and-set: stores `next` only if the stored state is still `from`. Returns whether
+   * it did, so two workers can never both move one payment.
+   */
+  update(next: Payment, from: PaymentState): Promise<boolean>;
+  saveResponse(paymentId: string, response: StoredResponse): Promise<void>;
+  getResponse(paymentId: string): Promise<StoredResponse | null>;
+  /** Payments in `state` last updated at or before `updatedBefore`, oldest first. */
+  listByState(state: PaymentState, updatedBefore: Date, limit: number): Promise<Payment[]>;
+}

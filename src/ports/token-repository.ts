@@ -1,0 +1,29 @@
+import type { Network } from '../domain/network.js';
+import type { Token, TokenState } from '../domain/token.js';
+import type { Page, PageRequest } from './page.js';
+
+export type TokenSort = 'created' | 'marketCap' | 'volume24h';
+
+export interface TokenListQuery extends PageRequest {
+  network?: Network | undefined;
+  state?: TokenState | undefined;
+  creator?: string | undefined;
+  /** Case-insensitive prefix of the name or the symbol. */
+  q?: string | undefined;
+  sort: TokenSort;
+  /** For `volume24h`: trades at or after this instant count. */
+  since: Date;
+}
+
+export interface TokenRepository {
+  insert(token: Token): Promise<void>;
+  get(tokenId: string): Promise<Token | null>;
+  /**
+   * Reads the token and locks it until the enclosing unit of work ends, so trades on one token
+   * are serialised (SELECT … FOR UPDATE; the write lock on SQLite).
+   */
+  getForUpdate(tokenId: string): Promise<Token | null>;
+  update(token: Token): Promise<void>;
+  /** Keyset pagination: the cost of a page does not grow with its depth. A bad cursor → VALIDATION_ERROR. */
+  list(query: TokenListQuery): Promise<Page<Token>>;
+}

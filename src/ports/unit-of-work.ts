@@ -1,0 +1,29 @@
+import type { EventLog } from './event-log.js';
+import type { PaymentStore } from './payment-store.js';
+import type { PayoutStore } from './payout-store.js';
+import type { PositionRepository } from './position-repository.js';
+import type { QuoteStore } from './quote-store.js';
+import type { TokenRepository } from './token-repository.js';
+import type { TradeLedger } from './trade-ledger.js';
+
+/** Every store, bound to one transaction (or to none, for reads). */
+export interface Stores {
+  tokens: TokenRepository;
+  trades: TradeLedger;
+  positions: PositionRepository;
+  payments: PaymentStore;
+  payouts: PayoutStore;
+  quotes: QuoteStore;
+  events: EventLog;
+}
+
+/**
+ * One unit of work: a trade, its position update, its payment transition and its event commit
+ * together or not at all. Nothing slow (no network call) belongs inside `transaction`.
+ */
+export interface UnitOfWork {
+  transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
+  /** Reads (and single-statement writes) outside a transaction, on a fresh context. */
+  read<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
