@@ -72,15 +72,17 @@ function checkText(
     issues.push({ path, message: 'must be a string' });
     return null;
   }
-  const text = value.normalize('NFC').trim();
+  const normalized = value.normalize('NFC');
+  // Checked before trimming: trim() would silently drop a leading BOM.
+  const controls = allowNewlines ? normalized.replace(/\r?\n/g, '') : normalized;
+  const text = normalized.trim();
   if (text.length === 0) {
     if (required) issues.push({ path, message: 'must not be empty' });
     return null;
   }
-  const controls = allowNewlines ? text.replace(/\r?\n/g, '') : text;
   if (CONTROL.test(controls)) issues.push({ path, message: 'must not contain control characters' });
-  else if (BIDI.test(text)) issues.push({ path, message: 'must not contain bidirectional override characters' });
-  else if (ZERO_WIDTH.test(text)) issues.push({ path, message: 'must not contain zero-width characters' });
+  else if (BIDI.test(normalized)) issues.push({ path, message: 'must not contain bidirectional override characters' });
+  else if (ZERO_WIDTH.test(normalized)) issues.push({ path, message: 'must not contain zero-width characters' });
   else if (codePoints(text) > max) issues.push({ path, message: `must be at most ${max} characters` });
   else return text;
   return null;

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CURVE_PARAMS, maxBuyUsd, quoteBuyWithUsd } from '../../src/domain/curve.js';
+import { TokenGraduated, ValidationError } from '../../src/domain/errors.js';
+import { newToken, validateTokenMetadata, withCurve } from '../../src/domain/token.js';
+
+function issuesOf(input: Parameters<typeof validateTokenMetadata>[0]) {
+  try {
+    validateTokenMetadata(input);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ValidationError);
+    return (e as ValidationError).issues;
+  }
+  return [];
+}
+
+describe('token metadata', () => {
+  it('normalises: NFC, trimmed name, upper-cased symbol, canonical https URL', () => {
+    const m = validateTokenMetadata({
+      name: '  Cafe\u0301 Coin ',
+      symbol: 'cafe1',
+      description: 'line one\nline two',
+      imageUrl: 'https://example.com/a.png',
+    });
+    expect(m).toEqual({
+      name: 'Café Coin',
+      symbol: 'CAFE1',
+      description: 'line one\nline two',
+      imageUrl: 'https://example.com/a.png',
+    });
+    expect(m.name).toBe('Caf\u00e9 Coin');
+  });
+
+  it('optional fields may be absent', () => {
+    expect(validateTokenMetadata({ name: 'A', symbol: 'A' })).toEqual({
+      name: 'A',
+      symbol: 'A',
+      description: null,
+      imageUrl: null,
+    });
+  });
+
+  it.each([
+    ['empty name', { name: '  ', symbol: 'A' }, 'name'],
+    ['missing name', { symbol: 'A' }, 'name'],
+    ['name of 33 characters', { name: 'x'.repeat(33), symbol: 'A' }, 'name'],
+    ['control character', { name: 'a\u0007b', symbol: 'A' }, 'name'],
+    ['newline in a name', { name: 'a\nb', symbol: 'A' }, 'name'],
+    ['bidi override', { name: 'abc\u202Egpj', symbol: 'A' }, 'name'],
+    ['bidi isolate', { name: 'a\u2066b', symbol: 'A' }, 'name'],
+    ['zero-width space', { name: 'US\u200BDC', symbol: 'A' }, 'name'],
+    ['zero-width joiner', { name: 'a\u200Db', symbol: 'A' }, 'name'],
+    ['BOM', { name: '\uFEFFa', symbol: 'A' }, 'name'],
+    ['symbol with a dash', { name: 'A', symbol: 'A-B' }, 'symbol'],
+    ['symbol of 11 characters', { name: 'A', symbol: 'ABCDEFGHIJK' }, 'symbol'],
+    ['empty symbol', { name: 'A', symbol: '' }, 'symbol'],
+    ['non-latin symbol', { name: 'A', symbol: 'ΑΒΓ' }, 'symbol'],
+    ['description over 500', { name: 'A', symbol: 'A', description: 'd'.repeat(501) }, 'description'],
+    ['zero-width in description', { name: 'A', symbol: 'A', description: 'x\u200By' }, 'description'],
+    ['http image', { name: 'A', symbol: 'A', imageUrl: 'http://example.com/a.png' }, 'imageUrl'],
+    ['javascript image', { name: 'A', symbol: 'A', imageUrl: 'javascript:alert(1)' }, 'imageUrl'],
+    ['relative image', { name: 'A', symbol: 'A', imageUrl: '/a.png' }, 'imageUrl'],
+    ['image with credentials', { name: 'A', symbol: 'A', imageUrl: 'https://u:p@example.com/a.png' }, 'imageUrl'],
+    ['image over 2048', { name: 'A', symbol: 'A', imageUrl: 'https://e.com/' + 'a'.repeat(2040) }, 'imageUrl'],
+    ['number as name', { name: 5, symbol: 'A' }, 'name'],
+  ])('rejects %s', (_label, input, path) => {
+    expect(issuesOf(input).map((i) => i.path)).toContain(path);
+  });
+
+  it('reports every problem at once', () => {
+    expect(issuesOf({ name: '', symbol: '!', imageUrl: 'ftp://x' }).map((i) => i.path)).toEqual([
+      'name',
+      'symbol',
+      'imageUrl',
+    ]);
+  });
+
+  it('counts characters, not UTF-16 units', () => {
+    expect(validateTokenMetadata({ name: '🚀'.repeat(32), symbol: 'R' }).name).toBe('🚀'.repeat(32));
+  });
+});
+
+describe('token states', () => {
+  const token = newToken({
+    tokenId: 'tok_1',
+    network: 'eip155:84532',
+    metadata: { name: 'A', symbol: 'A', description: null, imageUrl: null },
+    creator: '0x0000000000000000000000000000000000000001',
+    params: DEFAULT_CURVE_PARAMS,
+    now: new Date(0),
+  });
+
+  it('starts ACTIVE and graduates only when the curve supply is sold out', () => {
+    expect(token.state).toBe('ACTIVE');
+    const partial = withCurve(token, quoteBuyWithUsd(token.params, token.curve, 1_000_000n).after, new Date(1));
+    expect(partial.state).toBe('ACTIVE');
+    const all = quoteBuyWithUsd(token.params, token.curve, maxBuyUsd(token.params, token.curve));
+    const graduated = withCurve(token, all.after, new Date(2));
+    expect(graduated.state).toBe('GRADUATED');
+    expect(graduated.graduatedAt).toEqual(new Date(2));
+  });
+
+  it('a graduated token never trades again', () => {
+    const all = quoteBuyWithUsd(token.params, token.curve, maxBuyUsd(token.params, token.curve));
+    const graduated = withCurve(token, all.after, new Date(2));
+    expect(() => withCurve(graduated, graduated.curve, new Date(3))).toThrow(TokenGraduated);
+  });
+});
