@@ -30,8 +30,8 @@ export interface Token {
 }
 
 export interface NewTokenInput {
-  name: unknown;
-  symbol: unknown;
+  name?: unknown;
+  symbol?: unknown;
   description?: unknown;
   imageUrl?: unknown;
 }

@@ -1,0 +1,20 @@
+import { DEFAULT_CURVE_PARAMS } from '../domain/curve.js';
+import { USDC_UNIT } from '../domain/money.js';
+import { PRODUCTION, TESTNET } from '../domain/network.js';
+import type { Settings } from './settings.js';
+
+/** SPEC §6 defaults; config.ts overrides them from the environment. */
+export const DEFAULT_SETTINGS: Settings = {
+  curve: DEFAULT_CURVE_PARAMS,
+  prices: { create: USDC_UNIT / 100n, sell: USDC_UNIT / 100n, info: USDC_UNIT / 1000n },
+  minBuyUsd: USDC_UNIT / 100n,
+  maxBuyUsd: 10_000n * USDC_UNIT,
+  quoteTtlSeconds: 60,
+  defaultSlippageBps: 100n,
+  // anvil's account #0, the devnet treasury (SPEC §13)
+  payTo: {
+    [PRODUCTION]: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    [TESTNET]: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  },
+  serviceVersion: '0.1.0',
+};

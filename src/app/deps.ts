@@ -1,0 +1,14 @@
+import type { Clock } from '../ports/clock.js';
+import type { IdGenerator } from '../ports/id-generator.js';
+import type { QuoteProvider } from '../ports/quote-provider.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { Settings } from './settings.js';
+
+/** What every use case may use: ports and settings, never an adapter. */
+export interface AppDeps {
+  uow: UnitOfWork;
+  clock: Clock;
+  ids: IdGenerator;
+  quoteProvider: QuoteProvider;
+  settings: Settings;
+}

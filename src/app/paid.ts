@@ -1,0 +1,39 @@
+/**
+ * Running an operation's writes in one unit of work, and — when it was paid for — moving its
+ * payment SETTLED → APPLIED in that same transaction. The compare-and-set on the payment is
+ * what makes applying twice impossible: a second applier's transaction rolls back.
+ */
+import { InvariantViolation } from '../domain/errors.js';
+import { transitionPayment, type Payment } from '../domain/payment.js';
+import type { Stores } from '../ports/unit-of-work.js';
+import type { AppDeps } from './deps.js';
+
+export interface Paid<R> {
+  /** A SETTLED payment for this operation. */
+  payment: Payment;
+  /** Runs inside the transaction after the operation, e.g. to store the response for replays. */
+  onApplied?: (stores: Stores, result: R) => Promise<void>;
+}
+
+export class PaymentAlreadyApplied extends InvariantViolation {
+  constructor(paymentId: string) {
+    super(`payment ${paymentId} is no longer SETTLED; it was applied or refunded elsewhere`);
+  }
+}
+
+export function applyInUnitOfWork<R>(
+  deps: Pick<AppDeps, 'uow' | 'clock'>,
+  paid: Paid<R> | undefined,
+  work: (stores: Stores, now: Date) => Promise<R>,
+): Promise<R> {
+  return deps.uow.transaction(async (stores) => {
+    const now = deps.clock.now();
+    const result = await work(stores, now);
+    if (paid) {
+      const applied = transitionPayment(paid.payment, 'APPLIED', now);
+      if (!(await stores.payments.update(applied, 'SETTLED'))) throw new PaymentAlreadyApplied(paid.payment.paymentId);
+      await paid.onApplied?.(stores, result);
+    }
+    return result;
+  });
+}

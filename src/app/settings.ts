@@ -1,0 +1,21 @@
+import type { CurveParams } from '../domain/curve.js';
+import type { Network } from '../domain/network.js';
+
+/** Business settings fixed per deployment (read from config by the composition root). */
+export interface Settings {
+  /** Curve parameters given to every new token (fixed per token at creation). */
+  curve: CurveParams;
+  prices: {
+    create: bigint;
+    sell: bigint;
+    info: bigint;
+  };
+  /** Bounds of a buy's gross USD (SPEC §5: ≥ 0.01, ≤ configurable max, default 10000). */
+  minBuyUsd: bigint;
+  maxBuyUsd: bigint;
+  quoteTtlSeconds: number;
+  defaultSlippageBps: bigint;
+  /** The service's treasury (payTo) per network. */
+  payTo: Record<Network, string>;
+  serviceVersion: string;
+}

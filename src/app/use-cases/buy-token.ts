@@ -1,0 +1,182 @@
+/**
+ * Buying on the curve, in the three variants of SPEC §5. Each variant is first turned into a
+ * plan — the exact gross USD to charge and the least tokens to accept — before any payment is
+ * asked for; executing the plan re-checks everything under the token's lock.
+ */
+import { quoteBuyForTokens, quoteBuyWithUsd, spotPriceUsd, averagePriceUsd } from '../../domain/curve.js';
+import {
+  QuoteExpired,
+  QuoteNotFound,
+  SlippageExceeded,
+  ValidationError,
+} from '../../domain/errors.js';
+import { formatTokens, formatUsd } from '../../domain/money.js';
+import type { Network } from '../../domain/network.js';
+import { applyBuy, emptyPosition } from '../../domain/position.js';
+import type { Quote } from '../../domain/quote.js';
+import type { Token } from '../../domain/token.js';
+import type { AppDeps } from '../deps.js';
+import { applyInUnitOfWork, type Paid } from '../paid.js';
+import { positionView, tradeView, type PositionView, type TradeView } from '../views.js';
+import { loadTradableToken } from './load-token.js';
+import { recordTrade } from './record-trade.js';
+
+export type BuyRequest =
+  | { kind: 'usd'; tokenId: string; usdAmount: bigint; minTokensOut?: bigint | undefined }
+  | { kind: 'tokens'; tokenId: string; tokens: bigint; maxUsd?: bigint | undefined }
+  | { kind: 'quote'; quoteId: string };
+
+export interface BuyPlan {
+  tokenId: string;
+  network: Network;
+  /** The price: exactly what the payment must carry. */
+  grossUsd: bigint;
+  minTokensOut: bigint;
+  quoteId: string | null;
+}
+
+export interface BuyResult {
+  tokenId: string;
+  tokensReceived: string;
+  usdSpent: string;
+  feeUsd: string;
+  priceUsd: string;
+  spotPriceUsd: string;
+  position: PositionView;
+  trade: TradeView;
+  payment: { paymentId: string; network: string; payer: string; transaction: string | null } | null;
+}
+
+const holdKey = (tokenId: string, tokens: bigint) => `buy_tokens:${tokenId}:${tokens}`;
+
+function checkBounds(deps: AppDeps, usd: bigint, path: string): void {
+  const { minBuyUsd, maxBuyUsd } = deps.settings;
+  if (usd < minBuyUsd) throw ValidationError.of(path, `must be at least ${formatUsd(minBuyUsd)}`);
+  if (usd > maxBuyUsd) throw ValidationError.of(path, `must be at most ${formatUsd(maxBuyUsd)}`);
+}
+
+function slippage(minTokensOut: bigint, tokensOut: bigint): SlippageExceeded {
+  return new SlippageExceeded(
+    'The buy would receive fewer tokens than the minimum.',
+    formatTokens(minTokensOut),
+    formatTokens(tokensOut),
+  );
+}
+
+/** The price and guard of a buy, checked against the current curve; nothing is written except held quotes. */
+export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Network): Promise<BuyPlan> {
+  const now = deps.clock.now();
+  return deps.uow.read(async (stores) => {
+    if (req.kind === 'quote') {
+      const quote = await stores.quotes.get(req.quoteId);
+      if (!quote) throw new QuoteNotFound(req.quoteId);
+      if (quote.side !== 'buy') throw ValidationError.of('quoteId', 'is a sell quote; use token_sell');
+      if (quote.expiresAt <= now) throw new QuoteExpired(quote.quoteId, quote.expiresAt.toISOString());
+      const token = await loadTradableToken(stores, quote.tokenId, callerNetwork);
+      return checkedPlan(token, quote.usdAmount, quote.minOut, quote.quoteId);
+    }
+    const token = await loadTradableToken(stores, req.tokenId, callerNetwork);
+    if (req.kind === 'usd') {
+      checkBounds(deps, req.usdAmount, 'usdAmount');
+      return checkedPlan(token, req.usdAmount, req.minTokensOut ?? 0n, null);
+    }
+    // Held for the quote TTL so the unpaid request and its paid retry see one price.
+    let quote = await stores.quotes.getHeld(holdKey(token.tokenId, req.tokens), now);
+    if (!quote) {
+      const q = quoteBuyForTokens(token.params, token.curve, req.tokens);
+      quote = buyQuote(deps, token, q.grossUsd, q.tokensOut, req.tokens, q.feeUsd, 0n, now);
+      await stores.quotes.save(quote, holdKey(token.tokenId, req.tokens));
+    }
+    if (req.maxUsd !== undefined && quote.usdAmount > req.maxUsd) {
+      throw new SlippageExceeded(
+        'The tokens cost more than maxUsd.',
+        formatUsd(req.maxUsd),
+        formatUsd(quote.usdAmount),
+        { quoteId: quote.quoteId },
+      );
+    }
+    checkBounds(deps, quote.usdAmount, 'tokens');
+    return checkedPlan(token, quote.usdAmount, req.tokens, quote.quoteId);
+  });
+}
+
+function checkedPlan(token: Token, grossUsd: bigint, minTokensOut: bigint, quoteId: string | null): BuyPlan {
+  const q = quoteBuyWithUsd(token.params, token.curve, grossUsd);
+  if (q.tokensOut < minTokensOut) throw slippage(minTokensOut, q.tokensOut);
+  return { tokenId: token.tokenId, network: token.network, grossUsd, minTokensOut, quoteId };
+}
+
+export function buyQuote(
+  deps: AppDeps,
+  token: Token,
+  usdAmount: bigint,
+  tokens: bigint,
+  minOut: bigint,
+  feeUsd: bigint,
+  slippageBps: bigint,
+  now: Date,
+): Quote {
+  return {
+    quoteId: deps.ids.next('qte'),
+    tokenId: token.tokenId,
+    network: token.network,
+    side: 'buy',
+    usdAmount,
+    tokens,
+    minOut,
+    feeUsd,
+    slippageBps,
+    provider: deps.quoteProvider.name,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + deps.settings.quoteTtlSeconds * 1000),
+  };
+}
+
+export interface BuyCommand {
+  plan: BuyPlan;
+  buyer: string;
+  /** The network of the buyer's payment. */
+  network: Network;
+}
+
+/** Executes a planned buy under the token's lock. */
+export function buyToken(deps: AppDeps, cmd: BuyCommand, paid?: Paid<BuyResult>): Promise<BuyResult> {
+  return applyInUnitOfWork(deps, paid, async (stores, now) => {
+    const token = await loadTradableToken(stores, cmd.plan.tokenId, cmd.network, true);
+    const q = quoteBuyWithUsd(token.params, token.curve, cmd.plan.grossUsd);
+    if (q.tokensOut < cmd.plan.minTokensOut) throw slippage(cmd.plan.minTokensOut, q.tokensOut);
+    const before =
+      (await stores.positions.get(token.network, cmd.buyer, token.tokenId)) ??
+      emptyPosition(token.network, cmd.buyer, token.tokenId, now);
+    const position = applyBuy(before, q.tokensOut, q.grossUsd, now);
+    const written = await recordTrade(deps, stores, {
+      token,
+      curve: q.after,
+      position,
+      side: 'buy',
+      usdAmount: q.grossUsd,
+      feeUsd: q.feeUsd,
+      tokenAmount: q.tokensOut,
+      payment: paid?.payment,
+      now,
+    });
+    return {
+      tokenId: token.tokenId,
+      tokensReceived: formatTokens(q.tokensOut),
+      usdSpent: formatUsd(q.grossUsd),
+      feeUsd: formatUsd(q.feeUsd),
+      priceUsd: averagePriceUsd(q.grossUsd, q.tokensOut),
+      spotPriceUsd: spotPriceUsd(written.token.curve),
+      position: positionView(position, written.token),
+      trade: tradeView(written.trade),
+      payment: paid
+        ? {
+            paymentId: paid.payment.paymentId,
+            network: paid.payment.network,
+            payer: paid.payment.payer,
+            transaction: paid.payment.settlementTx,
+          }
+        : null,
+    };
+  });
+}

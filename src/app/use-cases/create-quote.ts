@@ -1,0 +1,57 @@
+import { ValidationError } from '../../domain/errors.js';
+import { BPS_DENOMINATOR } from '../../domain/fees.js';
+import { floorDiv } from '../../domain/money.js';
+import type { Quote } from '../../domain/quote.js';
+import type { AppDeps } from '../deps.js';
+import { quoteView } from '../views.js';
+import { buyQuote } from './buy-token.js';
+import { loadTradableToken } from './load-token.js';
+
+export interface QuoteRequest {
+  tokenId: string;
+  side: 'buy' | 'sell';
+  usdAmount?: bigint | undefined;
+  tokens?: bigint | undefined;
+  slippageBps: bigint;
+}
+
+/** GET /api/quote: prices a trade and stores the quote for 60 s (token_buy_quote executes it). */
+export function createQuote(deps: AppDeps, req: QuoteRequest) {
+  if ((req.usdAmount === undefined) === (req.tokens === undefined)) {
+    throw ValidationError.of(req.side === 'sell' ? 'tokens' : 'usdAmount', 'give exactly one of usdAmount or tokens');
+  }
+  if (req.side === 'sell' && req.tokens === undefined) throw ValidationError.of('tokens', 'a sell quote needs tokens');
+  if (req.slippageBps < 0n || req.slippageBps > 5_000n) {
+    throw ValidationError.of('slippageBps', 'must be between 0 and 5000');
+  }
+  const now = deps.clock.now();
+  const keep = (amount: bigint) => floorDiv(amount * (BPS_DENOMINATOR - req.slippageBps), BPS_DENOMINATOR);
+  return deps.uow.read(async (stores) => {
+    const token = await loadTradableToken(stores, req.tokenId, undefined);
+    let quote: Quote;
+    if (req.side === 'buy') {
+      const priced = await deps.quoteProvider.price({
+        side: 'buy',
+        params: token.params,
+        curve: token.curve,
+        usdAmount: req.usdAmount,
+        tokens: req.tokens,
+      });
+      if (priced.usdAmount < deps.settings.minBuyUsd || priced.usdAmount > deps.settings.maxBuyUsd) {
+        throw ValidationError.of(req.usdAmount !== undefined ? 'usdAmount' : 'tokens', 'is outside the allowed buy size');
+      }
+      quote = buyQuote(deps, token, priced.usdAmount, priced.tokens, keep(priced.tokens), priced.feeUsd, req.slippageBps, now);
+    } else {
+      if (req.tokens! > token.curve.tokensSold) {
+        throw ValidationError.of('tokens', 'is more than all tokens of this token in circulation');
+      }
+      const priced = await deps.quoteProvider.price({ side: 'sell', params: token.params, curve: token.curve, tokens: req.tokens! });
+      quote = {
+        ...buyQuote(deps, token, priced.usdAmount, priced.tokens, keep(priced.usdAmount), priced.feeUsd, req.slippageBps, now),
+        side: 'sell',
+      };
+    }
+    await stores.quotes.save(quote);
+    return quoteView(quote);
+  });
+}

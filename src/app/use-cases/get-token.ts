@@ -1,0 +1,7 @@
+import type { AppDeps } from '../deps.js';
+import { loadTokenView, type TokenView } from '../views.js';
+import { loadToken } from './load-token.js';
+
+export function getToken(deps: AppDeps, tokenId: string): Promise<TokenView> {
+  return deps.uow.read(async (stores) => loadTokenView(stores, await loadToken(stores, tokenId), deps.clock.now()));
+}

@@ -1,0 +1,31 @@
+import type { Network } from '../../domain/network.js';
+import type { TokenState } from '../../domain/token.js';
+import type { TokenSort } from '../../ports/token-repository.js';
+import type { AppDeps } from '../deps.js';
+import { DAY_MS, loadTokenView, type TokenView } from '../views.js';
+
+export interface ListTokensQuery {
+  network?: Network | undefined;
+  state?: TokenState | undefined;
+  creator?: string | undefined;
+  q?: string | undefined;
+  sort?: TokenSort | undefined;
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+export function listTokens(deps: AppDeps, query: ListTokensQuery): Promise<{ items: TokenView[]; nextCursor: string | null }> {
+  const now = deps.clock.now();
+  return deps.uow.read(async (stores) => {
+    const page = await stores.tokens.list({
+      ...query,
+      sort: query.sort ?? 'created',
+      limit: query.limit ?? 20,
+      since: new Date(now.getTime() - DAY_MS),
+    });
+    return {
+      items: await Promise.all(page.items.map((t) => loadTokenView(stores, t, now))),
+      nextCursor: page.nextCursor,
+    };
+  });
+}

@@ -1,0 +1,64 @@
+import type { CurveState } from '../../domain/curve.js';
+import type { Payment } from '../../domain/payment.js';
+import type { Position } from '../../domain/position.js';
+import { withCurve, type Token } from '../../domain/token.js';
+import type { Trade, TradeSide } from '../../domain/trade.js';
+import type { Stores } from '../../ports/unit-of-work.js';
+import type { AppDeps } from '../deps.js';
+import { tradeView } from '../views.js';
+
+/**
+ * The writes every trade makes, inside its unit of work: the token's new curve (graduating it
+ * when the curve sells out), the position, the trade row and the events describing them.
+ */
+export async function recordTrade(
+  deps: Pick<AppDeps, 'ids'>,
+  stores: Stores,
+  args: {
+    token: Token;
+    curve: CurveState;
+    position: Position;
+    side: TradeSide;
+    usdAmount: bigint;
+    feeUsd: bigint;
+    tokenAmount: bigint;
+    payment: Payment | undefined;
+    now: Date;
+  },
+): Promise<{ token: Token; trade: Trade }> {
+  const { now } = args;
+  const token = withCurve(args.token, args.curve, now);
+  const trade: Trade = {
+    tradeId: deps.ids.next('trd'),
+    network: token.network,
+    tokenId: token.tokenId,
+    wallet: args.position.wallet,
+    side: args.side,
+    usdAmount: args.usdAmount,
+    feeUsd: args.feeUsd,
+    tokenAmount: args.tokenAmount,
+    paymentId: args.payment?.paymentId ?? null,
+    settlementTx: args.payment?.settlementTx ?? null,
+    createdAt: now,
+  };
+  await stores.tokens.update(token);
+  await stores.positions.save(args.position);
+  await stores.trades.record(trade);
+  await stores.events.append({
+    type: 'trade.executed',
+    network: token.network,
+    tokenId: token.tokenId,
+    data: { trade: tradeView(trade) },
+    createdAt: now,
+  });
+  if (token.state === 'GRADUATED' && args.token.state === 'ACTIVE') {
+    await stores.events.append({
+      type: 'token.graduated',
+      network: token.network,
+      tokenId: token.tokenId,
+      data: { tokenId: token.tokenId, graduatedAt: now.toISOString(), lastTradeId: trade.tradeId },
+      createdAt: now,
+    });
+  }
+  return { token, trade };
+}

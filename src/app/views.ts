@@ -1,0 +1,202 @@
+/**
+ * The resource shapes of SPEC §4 as the API shows them: amounts as decimal strings, times as
+ * ISO-8601 UTC, addresses checksummed. The only place that turns domain values into API JSON.
+ */
+import {
+  averagePriceUsd,
+  marketCapUsd,
+  progress,
+  realUsdReserve,
+  remainingSupply,
+  spotPriceUsd,
+} from '../domain/curve.js';
+import type { StoredEvent } from '../domain/event.js';
+import { formatTokens, formatUsd } from '../domain/money.js';
+import type { Payment } from '../domain/payment.js';
+import type { Payout } from '../domain/payout.js';
+import { valuePosition, type Position } from '../domain/position.js';
+import type { Quote } from '../domain/quote.js';
+import type { Token } from '../domain/token.js';
+import type { Trade } from '../domain/trade.js';
+import type { Stores } from '../ports/unit-of-work.js';
+
+export interface TokenView {
+  tokenId: string;
+  network: string;
+  name: string;
+  symbol: string;
+  description: string | null;
+  imageUrl: string | null;
+  creator: string;
+  state: string;
+  decimals: number;
+  totalSupply: string;
+  curve: {
+    virtualUsdReserve: string;
+    virtualTokenReserve: string;
+    realUsdReserve: string;
+    realTokenReserve: string;
+    tokensSold: string;
+    curveSupply: string;
+    feeBps: number;
+    progress: string;
+  };
+  priceUsd: string;
+  marketCapUsd: string;
+  volumeUsd24h: string;
+  trades24h: number;
+  holders: number;
+  createdAt: string;
+  graduatedAt: string | null;
+}
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function tokenView(t: Token, stats: { volumeUsd24h: bigint; trades24h: number; holders: number }): TokenView {
+  return {
+    tokenId: t.tokenId,
+    network: t.network,
+    name: t.name,
+    symbol: t.symbol,
+    description: t.description,
+    imageUrl: t.imageUrl,
+    creator: t.creator,
+    state: t.state,
+    decimals: 18,
+    totalSupply: formatTokens(t.params.totalSupply),
+    curve: {
+      virtualUsdReserve: formatUsd(t.curve.virtualUsd),
+      virtualTokenReserve: formatTokens(t.curve.virtualTokens),
+      realUsdReserve: formatUsd(realUsdReserve(t.params, t.curve)),
+      realTokenReserve: formatTokens(remainingSupply(t.params, t.curve)),
+      tokensSold: formatTokens(t.curve.tokensSold),
+      curveSupply: formatTokens(t.params.curveSupply),
+      feeBps: Number(t.params.feeBps),
+      progress: progress(t.params, t.curve),
+    },
+    priceUsd: spotPriceUsd(t.curve),
+    marketCapUsd: formatUsd(marketCapUsd(t.params, t.curve)),
+    volumeUsd24h: formatUsd(stats.volumeUsd24h),
+    trades24h: stats.trades24h,
+    holders: stats.holders,
+    createdAt: t.createdAt.toISOString(),
+    graduatedAt: t.graduatedAt?.toISOString() ?? null,
+  };
+}
+
+/** A token with its 24-hour activity and holder count, read from the stores. */
+export async function loadTokenView(stores: Stores, token: Token, now: Date): Promise<TokenView> {
+  const [activity, holders] = await Promise.all([
+    stores.trades.activitySince(token.tokenId, new Date(now.getTime() - DAY_MS)),
+    stores.positions.countHolders(token.tokenId),
+  ]);
+  return tokenView(token, { volumeUsd24h: activity.volumeUsd, trades24h: activity.trades, holders });
+}
+
+export interface PositionView {
+  network: string;
+  wallet: string;
+  tokenId: string;
+  symbol: string;
+  balance: string;
+  costBasisUsd: string;
+  avgEntryPriceUsd: string;
+  realizedPnlUsd: string;
+  currentPriceUsd: string;
+  valueUsd: string;
+  unrealizedPnlUsd: string;
+  updatedAt: string;
+}
+
+export function positionView(p: Position, token: Token): PositionView {
+  const v = valuePosition(p, token.curve);
+  return {
+    network: p.network,
+    wallet: p.wallet,
+    tokenId: p.tokenId,
+    symbol: token.symbol,
+    balance: formatTokens(p.balance),
+    costBasisUsd: formatUsd(p.costBasisUsd),
+    avgEntryPriceUsd: averagePriceUsd(p.costBasisUsd, p.balance),
+    realizedPnlUsd: formatUsd(p.realizedPnlUsd),
+    currentPriceUsd: spotPriceUsd(token.curve),
+    valueUsd: formatUsd(v.valueUsd),
+    unrealizedPnlUsd: formatUsd(v.unrealizedPnlUsd),
+    updatedAt: p.updatedAt.toISOString(),
+  };
+}
+
+export function tradeView(t: Trade) {
+  return {
+    tradeId: t.tradeId,
+    network: t.network,
+    tokenId: t.tokenId,
+    wallet: t.wallet,
+    side: t.side,
+    usdAmount: formatUsd(t.usdAmount),
+    feeUsd: formatUsd(t.feeUsd),
+    tokenAmount: formatTokens(t.tokenAmount),
+    priceUsd: averagePriceUsd(t.usdAmount, t.tokenAmount),
+    paymentId: t.paymentId,
+    settlementTx: t.settlementTx,
+    createdAt: t.createdAt.toISOString(),
+  };
+}
+export type TradeView = ReturnType<typeof tradeView>;
+
+export function paymentView(p: Payment) {
+  return {
+    paymentId: p.paymentId,
+    network: p.network,
+    payer: p.payer,
+    nonce: p.nonce,
+    amount: formatUsd(p.amount),
+    resource: p.resource,
+    state: p.state,
+    settlementTx: p.settlementTx,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+  };
+}
+
+export function payoutView(p: Payout) {
+  return {
+    payoutId: p.payoutId,
+    network: p.network,
+    wallet: p.wallet,
+    amount: formatUsd(p.amount),
+    reason: p.reason,
+    state: p.state,
+    txHash: p.txHash,
+  };
+}
+
+export function quoteView(q: Quote) {
+  const base = {
+    quoteId: q.quoteId,
+    tokenId: q.tokenId,
+    network: q.network,
+    side: q.side,
+    usdAmount: formatUsd(q.usdAmount),
+    tokens: formatTokens(q.tokens),
+    priceUsd: averagePriceUsd(q.usdAmount, q.tokens),
+    feeUsd: formatUsd(q.feeUsd),
+    slippageBps: Number(q.slippageBps),
+    provider: q.provider,
+    expiresAt: q.expiresAt.toISOString(),
+  };
+  return q.side === 'buy'
+    ? { ...base, minTokensOut: formatTokens(q.minOut) }
+    : { ...base, minUsdOut: formatUsd(q.minOut) };
+}
+
+export function eventView(e: StoredEvent) {
+  return {
+    id: e.id,
+    type: e.type,
+    network: e.network,
+    tokenId: e.tokenId,
+    data: e.data,
+    createdAt: e.createdAt.toISOString(),
+  };
+}
