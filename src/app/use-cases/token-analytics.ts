@@ -104,26 +104,29 @@ export interface TokenInfo extends TokenView {
 
 /** token_info: the token plus its top holders, 24-hour change and hourly candles. */
 export function tokenInfo(deps: AppDeps, tokenId: string): Promise<TokenInfo> {
-  const now = deps.clock.now();
+  return deps.uow.read((stores) => tokenInfoFrom(stores, tokenId, deps.clock.now()));
+}
+
+export async function tokenInfoFrom(stores: Stores, tokenId: string, now: Date): Promise<TokenInfo> {
   const dayAgo = new Date(now.getTime() - DAY_MS);
-  return deps.uow.read(async (stores) => {
-    const token = await loadToken(stores, tokenId);
-    const [view, top, lastBefore, dayTrades] = await Promise.all([
-      loadTokenView(stores, token, now),
-      holdersOf(stores, tokenId, 10, token.curve.tokensSold),
-      stores.trades.lastBefore(tokenId, dayAgo),
-      stores.trades.between(tokenId, dayAgo, new Date(now.getTime() + 1)),
-    ]);
-    // The price a day ago: after the last trade before then, or the launch price.
-    const startPrice = lastBefore ? priceKey(lastBefore) : spotKey(token.params.initialVirtualUsd, token.params.initialVirtualTokens);
-    const spot = spotKey(token.curve.virtualUsd, token.curve.virtualTokens);
-    return {
-      ...view,
-      holdersTop: top,
-      priceChange24h: formatRatio(spot - startPrice, startPrice, 6),
-      candles1h: buildCandles(dayTrades, CANDLE_INTERVALS['1h']),
-    };
-  });
+  const token = await loadToken(stores, tokenId);
+  const [view, top, lastBefore, dayTrades] = await Promise.all([
+    loadTokenView(stores, token, now),
+    holdersOf(stores, tokenId, 10, token.curve.tokensSold),
+    stores.trades.lastBefore(tokenId, dayAgo),
+    stores.trades.between(tokenId, dayAgo, new Date(now.getTime() + 1)),
+  ]);
+  // The price a day ago: that of the last trade before then, or the launch price.
+  const startPrice = lastBefore
+    ? priceKey(lastBefore)
+    : spotKey(token.params.initialVirtualUsd, token.params.initialVirtualTokens);
+  const spot = spotKey(token.curve.virtualUsd, token.curve.virtualTokens);
+  return {
+    ...view,
+    holdersTop: top,
+    priceChange24h: formatRatio(spot - startPrice, startPrice, 6),
+    candles1h: buildCandles(dayTrades, CANDLE_INTERVALS['1h']),
+  };
 }
 
 function spotKey(x: bigint, y: bigint): bigint {

@@ -1,0 +1,52 @@
+/**
+ * The one error middleware: every failure leaves as the SPEC §10 envelope with the status of
+ * the code table. Unknown errors are a generic 500 naming the request id; details go to the log.
+ */
+import type { Context, Next } from 'koa';
+import { DomainError, MethodNotAllowed, NetworkDetectionUnavailable, RateLimited, ServiceUnavailable } from '../../../domain/errors.js';
+import { errorEnvelope, statusOf, type ErrorEnvelope } from '../../../app/error-status.js';
+import type { Logger } from '../../../ports/logger.js';
+import { PAYMENT_REQUIRED, encodePaymentRequired } from './x402-headers.js';
+
+export function errorHandler(logger: Logger) {
+  return async function handleErrors(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+    } catch (e) {
+      if (e instanceof DomainError && e.code !== 'INTERNAL_ERROR') {
+        renderError(ctx, e);
+        return;
+      }
+      logger.error('unhandled error', {
+        requestId: ctx.state.requestId,
+        method: ctx.method,
+        path: ctx.path,
+        error: e instanceof Error ? (e.stack ?? e.message) : String(e),
+      });
+      ctx.status = 500;
+      ctx.body = errorEnvelope('INTERNAL_ERROR', `Internal error. Quote request id ${ctx.state.requestId} when reporting it.`, {
+        requestId: ctx.state.requestId,
+      });
+    }
+  };
+}
+
+export function renderError(ctx: Context, e: DomainError): void {
+  ctx.status = statusOf(e.code);
+  ctx.body = errorEnvelope(e.code, e.message, e.details);
+  if (e instanceof MethodNotAllowed) ctx.set('Allow', e.allow.join(', '));
+  if (e instanceof RateLimited) ctx.set('Retry-After', String(e.details?.retryAfterSeconds ?? 60));
+  if (e instanceof ServiceUnavailable || e instanceof NetworkDetectionUnavailable) {
+    ctx.set('Retry-After', String(e.retryAfterSeconds));
+  }
+  addPaymentRequiredHeader(ctx);
+}
+
+/** Every 402 carries PAYMENT-REQUIRED, so x402 clients can pay (or pay again) from any of them. */
+export function addPaymentRequiredHeader(ctx: Context): void {
+  if (ctx.status !== 402) return;
+  const body = ctx.body as ErrorEnvelope | undefined;
+  const details = body?.error?.details;
+  const required = body?.error?.code === 'PAYMENT_REQUIRED' ? details : details?.paymentRequired;
+  if (required) ctx.set(PAYMENT_REQUIRED, encodePaymentRequired(required));
+}

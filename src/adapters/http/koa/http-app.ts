@@ -1,0 +1,198 @@
+/**
+ * The Koa adapter: routes of SPEC §5 and §7 over the Application. Koa and the router stay here;
+ * handlers translate HTTP to use-case calls and results to envelopes.
+ */
+import Router from '@koa/router';
+import Koa, { type Context } from 'koa';
+import { getAddress } from 'viem';
+import type { Application } from '../../../app/application.js';
+import type { AnyEntrypoint } from '../../../app/entrypoints.js';
+import { successEnvelope } from '../../../app/error-status.js';
+import {
+  candlesQuery,
+  holdersQuery,
+  listTokensQuery,
+  parseWith,
+  positionsQuery,
+  quoteQuery,
+  tokenIdSchema,
+  tradesQuery,
+} from '../../../app/schemas.js';
+import { createQuote } from '../../../app/use-cases/create-quote.js';
+import { getPayment } from '../../../app/use-cases/get-payment.js';
+import { getToken } from '../../../app/use-cases/get-token.js';
+import { listPositions } from '../../../app/use-cases/list-positions.js';
+import { listTokens } from '../../../app/use-cases/list-tokens.js';
+import { candles, holders, listTrades, stats } from '../../../app/use-cases/token-analytics.js';
+import {
+  EntrypointNotFound,
+  MethodNotAllowed,
+  NetworkDetectionUnavailable,
+  NotFound,
+  PaymentInvalid,
+  PaymentRequired,
+  ValidationError,
+  type DomainError,
+} from '../../../domain/errors.js';
+import { parseTokens, parseUsd } from '../../../domain/money.js';
+import { readJsonBody } from './body.js';
+import { addPaymentRequiredHeader, errorHandler } from './errors.js';
+import { manifest } from './manifest.js';
+import { requestContext } from './request-context.js';
+import { decodePaymentSignature, PAYMENT_SIGNATURE } from './x402-headers.js';
+
+export interface HttpOptions {
+  /** Extra middleware run before routing (e.g. the rate limiter), in order. */
+  before?: Koa.Middleware[];
+}
+
+export function createHttpApp(application: Application, options: HttpOptions = {}): Koa {
+  const app = new Koa();
+  const deps = application.app;
+  const router = new Router();
+  const ok = (ctx: Context, operation: string, data: unknown, status = 200) => {
+    ctx.status = status;
+    ctx.body = successEnvelope(operation, data);
+  };
+  const query = (ctx: Context) => ctx.query as Record<string, unknown>;
+  const tokenParam = (ctx: Context) => parseWith(tokenIdSchema, (ctx as unknown as { params: { id: string } }).params.id, 'id');
+
+  router.get('/health', async (ctx) => {
+    const { report, required } = await application.health();
+    ok(ctx, 'health', report, required ? 200 : 503);
+    if (!required) ctx.set('Retry-After', '5');
+  });
+
+  router.get('/tokens', async (ctx) => {
+    const q = parseWith(listTokensQuery, query(ctx));
+    ok(ctx, 'list_tokens', await listTokens(deps, q));
+  });
+
+  router.get('/tokens/:id', async (ctx) => ok(ctx, 'get_token', await getToken(deps, tokenParam(ctx))));
+
+  router.get('/positions', async (ctx) => {
+    const q = parseWith(positionsQuery, query(ctx));
+    const wallet = getAddress(q.wallet);
+    let network = q.network;
+    if (!network) {
+      try {
+        network = (await application.detector.detect(wallet)).network;
+      } catch {
+        application.metrics.increment('network_detection.failures');
+        throw new NetworkDetectionUnavailable();
+      }
+    }
+    ok(ctx, 'list_positions', await listPositions(deps, { wallet, network, includeZero: q.includeZero }));
+  });
+
+  router.get('/entrypoints', (ctx) => ok(ctx, 'list_entrypoints', manifest(application.entrypoints.values(), deps.settings)));
+
+  const paid = async (ctx: Context, entrypoint: AnyEntrypoint | undefined, name: string) => {
+    if (!entrypoint) throw new EntrypointNotFound(name);
+    const body = await readJsonBody(ctx);
+    const rawInput = unwrapInput(body);
+    const hintHeader = ctx.get('x-wallet-address');
+    if (hintHeader && !/^0x[0-9a-fA-F]{40}$/.test(hintHeader)) {
+      throw ValidationError.of('X-Wallet-Address', 'must be a 0x-prefixed 20-byte hex address');
+    }
+    const signature = ctx.get(PAYMENT_SIGNATURE);
+    let payment;
+    let undecodable: DomainError | undefined;
+    try {
+      payment = signature ? decodePaymentSignature(signature) : undefined;
+    } catch (e) {
+      undecodable = e as DomainError;
+    }
+    const resource = {
+      url: `${ctx.protocol}://${ctx.host}${ctx.path}`,
+      description: entrypoint.description,
+      mimeType: 'application/json',
+    };
+    try {
+      const res = await application.flow.handle({ entrypoint, rawInput, resource, walletHint: hintHeader || undefined, payment });
+      ctx.status = res.status;
+      ctx.body = res.body;
+      ctx.set(res.headers);
+      addPaymentRequiredHeader(ctx);
+    } catch (e) {
+      // An undecodable signature is answered once the request itself is known to be valid.
+      if (undecodable && e instanceof PaymentRequired) {
+        throw new PaymentInvalid(undecodable.message, { ...undecodable.details, paymentRequired: e.details });
+      }
+      throw e;
+    }
+  };
+
+  router.post('/tokens', (ctx) => paid(ctx, application.entrypoints.get('token_create'), 'token_create'));
+  for (const path of ['/entrypoints/:name', '/entrypoints/:name/invoke']) {
+    router.post(path, (ctx) => {
+      const name = (ctx as unknown as { params: { name: string } }).params.name;
+      return paid(ctx, application.entrypoints.get(name), name);
+    });
+  }
+
+  router.get('/api/quote', async (ctx) => {
+    const q = parseWith(quoteQuery, query(ctx));
+    ok(
+      ctx,
+      'quote',
+      await createQuote(deps, {
+        tokenId: q.tokenId,
+        side: q.side,
+        usdAmount: q.usdAmount === undefined ? undefined : parseUsd(q.usdAmount, 'usdAmount'),
+        tokens: q.tokens === undefined ? undefined : parseTokens(q.tokens, 'tokens'),
+        slippageBps: BigInt(q.slippageBps),
+      }),
+    );
+  });
+  router.get('/api/tokens/:id/trades', async (ctx) => {
+    const q = parseWith(tradesQuery, query(ctx));
+    ok(ctx, 'list_trades', await listTrades(deps, tokenParam(ctx), q));
+  });
+  router.get('/api/tokens/:id/candles', async (ctx) => {
+    const q = parseWith(candlesQuery, query(ctx));
+    ok(
+      ctx,
+      'candles',
+      await candles(deps, tokenParam(ctx), {
+        interval: q.interval,
+        ...(q.from ? { from: new Date(q.from) } : {}),
+        ...(q.to ? { to: new Date(q.to) } : {}),
+      }),
+    );
+  });
+  router.get('/api/tokens/:id/holders', async (ctx) => {
+    const q = parseWith(holdersQuery, query(ctx));
+    ok(ctx, 'holders', await holders(deps, tokenParam(ctx), q.limit));
+  });
+  router.get('/api/stats', async (ctx) => ok(ctx, 'stats', await stats(deps)));
+  router.get('/api/payments/:paymentId', async (ctx) => {
+    const id = (ctx as unknown as { params: { paymentId: string } }).params.paymentId;
+    ok(ctx, 'get_payment', await getPayment(deps, id));
+  });
+  router.get('/api/version', (ctx) => ok(ctx, 'version', { api: '1', service: deps.settings.serviceVersion }));
+
+  app.use(requestContext(deps.ids));
+  app.use(errorHandler(application.logger));
+  for (const m of options.before ?? []) app.use(m);
+  app.use(router.routes());
+  app.use(async (ctx) => {
+    // Nothing answered: a known path with another method is 405, anything else 404.
+    const match = router.match(ctx.path, ctx.method);
+    const allowed = new Set<string>();
+    for (const layer of match.path) for (const m of layer.methods) allowed.add(m);
+    if (allowed.size > 0) throw new MethodNotAllowed([...allowed].sort());
+    throw new NotFound(`No route for ${ctx.method} ${ctx.path}.`, { path: ctx.path });
+  });
+  return app;
+}
+
+/** An entrypoint body is the input itself or `{ "input": { … } }`. */
+function unwrapInput(body: unknown): unknown {
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const keys = Object.keys(body);
+    const input = (body as { input?: unknown }).input;
+    if (keys.length === 1 && keys[0] === 'input' && input && typeof input === 'object') return input;
+  }
+  return body;
+}

@@ -1,0 +1,20 @@
+/** GET /entrypoints: each paid entrypoint with its price and the JSON Schemas of its input and output. */
+import { z } from 'zod';
+import type { AnyEntrypoint } from '../../../app/entrypoints.js';
+import type { Settings } from '../../../app/settings.js';
+
+export function manifest(entrypoints: Iterable<AnyEntrypoint>, settings: Settings) {
+  return [...entrypoints].map((e) => ({
+    name: e.name,
+    description: e.description,
+    price: e.price(settings),
+    currency: 'USDC',
+    operation: e.operation,
+    method: 'POST',
+    paths: e.name === 'token_create'
+      ? ['/tokens', '/entrypoints/token_create', '/entrypoints/token_create/invoke']
+      : [`/entrypoints/${e.name}`, `/entrypoints/${e.name}/invoke`],
+    inputSchema: z.toJSONSchema(e.inputSchema, { io: 'input', unrepresentable: 'any' }),
+    outputSchema: z.toJSONSchema(e.outputSchema, { unrepresentable: 'any' }),
+  }));
+}

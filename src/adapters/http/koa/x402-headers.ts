@@ -1,0 +1,31 @@
+/**
+ * The x402 v2 HTTP headers, encoded and decoded with the official @x402/core helpers so that
+ * official clients work unchanged.
+ */
+import { decodePaymentSignatureHeader, encodePaymentRequiredHeader } from '@x402/core/http';
+import { PaymentInvalid } from '../../../domain/errors.js';
+import type { PaymentPayload } from '../../../ports/facilitator.js';
+
+export const PAYMENT_SIGNATURE = 'payment-signature';
+export const PAYMENT_REQUIRED = 'PAYMENT-REQUIRED';
+
+export function decodePaymentSignature(header: string): PaymentPayload {
+  let decoded: unknown;
+  try {
+    decoded = decodePaymentSignatureHeader(header);
+  } catch {
+    throw new PaymentInvalid('PAYMENT-SIGNATURE is not a base64-encoded x402 payment payload.', {
+      reason: 'invalid_payment_signature_header',
+    });
+  }
+  if (!decoded || typeof decoded !== 'object' || typeof (decoded as PaymentPayload).payload !== 'object') {
+    throw new PaymentInvalid('PAYMENT-SIGNATURE does not hold an x402 payment payload.', {
+      reason: 'invalid_payment_signature_header',
+    });
+  }
+  return decoded as PaymentPayload;
+}
+
+export function encodePaymentRequired(paymentRequired: unknown): string {
+  return encodePaymentRequiredHeader(paymentRequired as Parameters<typeof encodePaymentRequiredHeader>[0]);
+}

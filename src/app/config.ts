@@ -1,0 +1,130 @@
+/**
+ * The only reader of the environment (SPEC §13). Every variable is checked at start; a bad
+ * value stops the service with a message naming it.
+ */
+import { z } from 'zod';
+import { checkCurveParams } from '../domain/curve.js';
+import { parseTokens, parseUsd } from '../domain/money.js';
+import { PRODUCTION, TESTNET } from '../domain/network.js';
+import { DEFAULT_SETTINGS } from './default-settings.js';
+import type { Settings } from './settings.js';
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address');
+const usd = z.string().transform((v, ctx) => {
+  try {
+    return parseUsd(v);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a USD decimal string' });
+    return z.NEVER;
+  }
+});
+const tokens = z.string().transform((v, ctx) => {
+  try {
+    return parseTokens(v);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a token decimal string' });
+    return z.NEVER;
+  }
+});
+const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  FACILITATOR_URL: z.url().optional(),
+  RPC_URL_8453: z.string().optional(),
+  RPC_URL_84532: z.string().optional(),
+  DEVNET_PORT: z.coerce.number().int().min(1).max(65534).default(8545),
+  PAY_TO_8453: address.optional(),
+  PAY_TO_84532: address.optional(),
+  TREASURY_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte hex private key').optional(),
+  TRUST_PROXY: z.string().optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  RATE_LIMIT_FREE_PER_MINUTE: z.coerce.number().int().min(0).default(100),
+  NETWORK_DETECTION_FAIL_CLOSED: flag.default(false),
+  MAX_BUY_USD: usd.optional(),
+  MIN_BUY_USD: usd.optional(),
+  FEE_BPS: z.coerce.number().int().min(0).max(9999).optional(),
+  CREATE_PRICE_USD: usd.optional(),
+  SELL_PRICE_USD: usd.optional(),
+  INFO_PRICE_USD: usd.optional(),
+  CURVE_TOTAL_SUPPLY: tokens.optional(),
+  CURVE_SUPPLY: tokens.optional(),
+  CURVE_VIRTUAL_USD: usd.optional(),
+  CURVE_VIRTUAL_TOKENS: tokens.optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  facilitatorUrl: string | undefined;
+  rpcUrls: { [PRODUCTION]: string[] | undefined; [TESTNET]: string[] | undefined };
+  devnetPort: number;
+  treasuryKey: `0x${string}` | undefined;
+  trustProxy: string | undefined;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  rateLimitPerMinute: number;
+  detectionFailClosed: boolean;
+  settings: Settings;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const d = DEFAULT_SETTINGS;
+  let curve;
+  try {
+    curve = checkCurveParams({
+      totalSupply: e.CURVE_TOTAL_SUPPLY ?? d.curve.totalSupply,
+      curveSupply: e.CURVE_SUPPLY ?? d.curve.curveSupply,
+      initialVirtualUsd: e.CURVE_VIRTUAL_USD ?? d.curve.initialVirtualUsd,
+      initialVirtualTokens: e.CURVE_VIRTUAL_TOKENS ?? d.curve.initialVirtualTokens,
+      feeBps: e.FEE_BPS === undefined ? d.curve.feeBps : BigInt(e.FEE_BPS),
+    });
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration: ${(err as Error).message}`);
+  }
+  const urls = (v: string | undefined) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    facilitatorUrl: e.FACILITATOR_URL,
+    rpcUrls: { [PRODUCTION]: urls(e.RPC_URL_8453), [TESTNET]: urls(e.RPC_URL_84532) },
+    devnetPort: e.DEVNET_PORT,
+    treasuryKey: e.TREASURY_KEY as `0x${string}` | undefined,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    rateLimitPerMinute: e.RATE_LIMIT_FREE_PER_MINUTE,
+    detectionFailClosed: e.NETWORK_DETECTION_FAIL_CLOSED,
+    settings: {
+      ...d,
+      curve,
+      prices: {
+        create: e.CREATE_PRICE_USD ?? d.prices.create,
+        sell: e.SELL_PRICE_USD ?? d.prices.sell,
+        info: e.INFO_PRICE_USD ?? d.prices.info,
+      },
+      minBuyUsd: e.MIN_BUY_USD ?? d.minBuyUsd,
+      maxBuyUsd: e.MAX_BUY_USD ?? d.maxBuyUsd,
+      payTo: {
+        [PRODUCTION]: e.PAY_TO_8453 ?? d.payTo[PRODUCTION],
+        [TESTNET]: e.PAY_TO_84532 ?? d.payTo[TESTNET],
+      },
+    },
+  };
+}

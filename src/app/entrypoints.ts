@@ -1,0 +1,173 @@
+/**
+ * The paid operations (SPEC §5) as one catalogue: each has its input schema, its price rule,
+ * the checks run before a payment is requested (`prepare`) and the operation itself
+ * (`execute`). The HTTP adapter and the payment flow are generic over this table.
+ */
+import type { z } from 'zod';
+import { formatUsd, parseTokens, parseUsd } from '../domain/money.js';
+import type { Network } from '../domain/network.js';
+import { validateTokenMetadata, type TokenMetadata } from '../domain/token.js';
+import type { AppDeps } from './deps.js';
+import type { Settings } from './settings.js';
+import { applyInUnitOfWork, type Paid } from './paid.js';
+import {
+  buyOutput,
+  buyQuoteInput,
+  buyTokensInput,
+  buyUsdInput,
+  createTokenInput,
+  parseWith,
+  sellInput,
+  sellOutput,
+  tokenInfoInput,
+  tokenInfoOutput,
+  tokenOutput,
+} from './schemas.js';
+import { buyToken, planBuy, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
+import { createToken } from './use-cases/create-token.js';
+import { loadToken } from './use-cases/load-token.js';
+import { checkSell, sellToken, type SellRequest } from './use-cases/sell-token.js';
+import { tokenInfoFrom } from './use-cases/token-analytics.js';
+
+/** Who pays: the wallet (hint or verified payer) and its network. */
+export interface Caller {
+  wallet: string;
+  network: Network;
+}
+
+export interface Prepared {
+  /** The price in USDC units: the payment must carry exactly this. */
+  amount: bigint;
+  /** The only network this operation can be paid on (a token's network), or null for either. */
+  network: Network | null;
+}
+
+export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unknown> {
+  name: string;
+  operation: string;
+  description: string;
+  /** For the manifest: a fixed price in USD, or how the price is set. */
+  price(settings: Settings): string;
+  successStatus: 200 | 201;
+  inputSchema: z.ZodType;
+  outputSchema: z.ZodType;
+  parse(raw: unknown): I;
+  prepare(deps: AppDeps, input: I, caller?: Caller): Promise<P>;
+  execute(deps: AppDeps, input: I, prepared: P, caller: Caller, paid: Paid<R>): Promise<R>;
+}
+
+/** An entrypoint of any input and result: the catalogue is heterogeneous by nature. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyEntrypoint = Entrypoint<any, any, any>;
+
+type BuyPrepared = Prepared & { plan: BuyPlan };
+
+function buyEntrypoint(
+  name: string,
+  description: string,
+  price: string,
+  inputSchema: z.ZodType,
+  toRequest: (raw: Record<string, string>) => BuyRequest,
+): Entrypoint<BuyRequest, BuyPrepared> {
+  return {
+    name,
+    operation: 'buy_token',
+    description,
+    price: () => price,
+    successStatus: 200,
+    inputSchema,
+    outputSchema: buyOutput,
+    parse: (raw) => toRequest(parseWith(inputSchema, raw) as Record<string, string>),
+    async prepare(deps, input, caller) {
+      const plan = await planBuy(deps, input, caller?.network);
+      return { amount: plan.grossUsd, network: plan.network, plan };
+    },
+    execute: (deps, _input, prepared, caller, paid) =>
+      buyToken(deps, { plan: prepared.plan, buyer: caller.wallet, network: caller.network }, paid),
+  };
+}
+
+const opt = <T>(v: string | undefined, f: (s: string) => T) => (v === undefined ? undefined : f(v));
+
+export function entrypoints(): AnyEntrypoint[] {
+  const create: Entrypoint<TokenMetadata> = {
+    name: 'token_create',
+    operation: 'create_token',
+    description: 'Create a token on the bonding curve; the payer is its creator and its network is the payment network.',
+    price: (settings) => formatUsd(settings.prices.create),
+    successStatus: 201,
+    inputSchema: createTokenInput,
+    outputSchema: tokenOutput,
+    parse: (raw) => validateTokenMetadata(parseWith(createTokenInput, raw)),
+    prepare: async (deps) => ({ amount: deps.settings.prices.create, network: null }),
+    execute: (deps, metadata, _p, caller, paid) =>
+      createToken(deps, { metadata, creator: caller.wallet, network: caller.network }, paid),
+  };
+  const sell: Entrypoint<SellRequest> = {
+    name: 'token_sell',
+    operation: 'sell_token',
+    description: 'Sell tokens from the payer position back to the curve; proceeds after the fee are paid out in USDC.',
+    price: (settings) => formatUsd(settings.prices.sell),
+    successStatus: 200,
+    inputSchema: sellInput,
+    outputSchema: sellOutput,
+    parse: (raw) => {
+      const v = parseWith(sellInput, raw);
+      return { tokenId: v.tokenId, tokens: parseTokens(v.tokens), minUsdOut: opt(v.minUsdOut, parseUsd) };
+    },
+    async prepare(deps, input, caller) {
+      const { network } = await checkSell(deps, input, caller);
+      return { amount: deps.settings.prices.sell, network };
+    },
+    execute: (deps, input, _p, caller, paid) =>
+      sellToken(deps, { ...input, seller: caller.wallet, network: caller.network }, paid),
+  };
+  const info: Entrypoint<{ tokenId: string }> = {
+    name: 'token_info',
+    operation: 'token_info',
+    description: 'The token plus top holders, 24-hour volume, price change, trades and hourly candles.',
+    price: (settings) => formatUsd(settings.prices.info),
+    successStatus: 200,
+    inputSchema: tokenInfoInput,
+    outputSchema: tokenInfoOutput,
+    parse: (raw) => parseWith(tokenInfoInput, raw),
+    // Information is not network-bound: any wallet may pay on its own network.
+    async prepare(deps, input) {
+      await deps.uow.read((stores) => loadToken(stores, input.tokenId));
+      return { amount: deps.settings.prices.info, network: null };
+    },
+    execute: (deps, input, _p, _caller, paid) =>
+      applyInUnitOfWork(deps, paid, (stores, now) => tokenInfoFrom(stores, input.tokenId, now)),
+  };
+  return [
+    create,
+    buyEntrypoint(
+      'token_buy_usd',
+      'Spend exactly usdAmount (fee included) on the curve.',
+      '= usdAmount',
+      buyUsdInput,
+      (v) => ({
+        kind: 'usd',
+        tokenId: v.tokenId!,
+        usdAmount: parseUsd(v.usdAmount),
+        minTokensOut: opt(v.minTokensOut, parseTokens),
+      }),
+    ),
+    buyEntrypoint(
+      'token_buy_tokens',
+      'Buy at least `tokens`; the price is their current cost plus fee, held for 60 s.',
+      '= quoted cost of tokens',
+      buyTokensInput,
+      (v) => ({ kind: 'tokens', tokenId: v.tokenId!, tokens: parseTokens(v.tokens), maxUsd: opt(v.maxUsd, parseUsd) }),
+    ),
+    buyEntrypoint(
+      'token_buy_quote',
+      'Execute a quote from GET /api/quote (valid 60 s) with its minTokensOut.',
+      "= the quote's usdAmount",
+      buyQuoteInput,
+      (v) => ({ kind: 'quote', quoteId: v.quoteId! }),
+    ),
+    sell,
+    info,
+  ];
+}

@@ -1,0 +1,48 @@
+/**
+ * The EIP-3009 authorization inside an x402 `exact` EVM payload: who pays, how much, the
+ * validity window and the nonce the service claims before settling.
+ */
+import { z } from 'zod';
+import { PaymentInvalid } from '../../domain/errors.js';
+
+const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`));
+const uint = z.string().regex(/^\d{1,78}$/);
+
+const exactPayload = z.object({
+  signature: z.string().regex(/^0x[0-9a-fA-F]+$/),
+  authorization: z.object({
+    from: hex(20),
+    to: hex(20),
+    value: uint,
+    validAfter: uint,
+    validBefore: uint,
+    nonce: hex(32),
+  }),
+});
+
+export interface ExactAuthorization {
+  from: string;
+  to: string;
+  value: bigint;
+  validAfter: bigint;
+  validBefore: bigint;
+  nonce: string;
+}
+
+export function readAuthorization(payload: unknown): ExactAuthorization {
+  const parsed = exactPayload.safeParse(payload);
+  if (!parsed.success) {
+    throw new PaymentInvalid('The payment is not an EIP-3009 authorization of the exact scheme.', {
+      reason: 'invalid_payload',
+    });
+  }
+  const a = parsed.data.authorization;
+  return {
+    from: a.from,
+    to: a.to,
+    value: BigInt(a.value),
+    validAfter: BigInt(a.validAfter),
+    validBefore: BigInt(a.validBefore),
+    nonce: a.nonce.toLowerCase(),
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * x402 v2 payment requirements for a price (SPEC §1, §8): scheme `exact`, USDC on the network,
+ * the amount in atomic units, the treasury as payTo, 60 s, and the EIP-712 domain in `extra`.
+ */
+import { NETWORKS, type Network } from '../../domain/network.js';
+import type { PaymentRequirements, ResourceInfo } from '../../ports/facilitator.js';
+
+export const X402_VERSION = 2;
+export const MAX_TIMEOUT_SECONDS = 60;
+
+export interface PaymentRequiredObject {
+  x402Version: number;
+  error?: string;
+  resource: ResourceInfo;
+  accepts: PaymentRequirements[];
+}
+
+export function requirementsFor(network: Network, amount: bigint, payTo: string): PaymentRequirements {
+  const info = NETWORKS[network];
+  return {
+    scheme: 'exact',
+    network,
+    asset: info.usdc,
+    amount: amount.toString(),
+    payTo,
+    maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+    extra: { name: info.eip712.name, version: info.eip712.version },
+  };
+}
+
+export function paymentRequired(
+  resource: ResourceInfo,
+  networks: readonly Network[],
+  amount: bigint,
+  payTo: Record<Network, string>,
+  error?: string,
+): PaymentRequiredObject {
+  return {
+    x402Version: X402_VERSION,
+    ...(error === undefined ? {} : { error }),
+    resource,
+    accepts: networks.map((n) => requirementsFor(n, amount, payTo[n])),
+  };
+}
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** The requirement a payment was signed against, if it is one of ours exactly. */
+export function matchRequirements(
+  accepts: PaymentRequirements[],
+  accepted: Partial<PaymentRequirements> | undefined,
+): PaymentRequirements | undefined {
+  if (!accepted) return undefined;
+  return accepts.find(
+    (r) =>
+      r.scheme === accepted.scheme &&
+      r.network === accepted.network &&
+      typeof accepted.asset === 'string' &&
+      same(r.asset, accepted.asset) &&
+      typeof accepted.payTo === 'string' &&
+      same(r.payTo, accepted.payTo) &&
+      r.amount === accepted.amount,
+  );
+}

@@ -1,0 +1,225 @@
+/**
+ * Request and response schemas (zod): the single source for request checking, the
+ * /entrypoints manifest and the OpenAPI document. Amounts are decimal strings checked by the
+ * domain's money parser; unknown fields are refused.
+ */
+import { z } from 'zod';
+import { ValidationError, type ValidationIssue } from '../domain/errors.js';
+import { parseAmount, TOKEN_DECIMALS, USDC_DECIMALS } from '../domain/money.js';
+import { PRODUCTION, TESTNET } from '../domain/network.js';
+
+function decimal(decimals: number, description: string) {
+  return z
+    .string()
+    .superRefine((value, ctx) => {
+      try {
+        parseAmount(value, decimals);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: e instanceof ValidationError ? e.issues[0]!.message : 'invalid amount' });
+      }
+    })
+    .meta({ description, pattern: `^\\d+(\\.\\d{1,${decimals}})?$` });
+}
+
+export const usdString = (description: string) => decimal(USDC_DECIMALS, `${description} (USDC, decimal string, ≤ 6 decimals)`);
+export const tokenString = (description: string) => decimal(TOKEN_DECIMALS, `${description} (tokens, decimal string, ≤ 18 decimals)`);
+export const tokenIdSchema = z.string().regex(/^tok_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a token id (tok_ + 26-character ULID)');
+export const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
+export const networkSchema = z.enum([PRODUCTION, TESTNET]);
+
+export const createTokenInput = z.strictObject({
+  name: z.string().meta({ description: '1–32 characters' }),
+  symbol: z.string().meta({ description: '1–10 characters A-Z, 0-9 (upper-cased)' }),
+  description: z.string().optional().meta({ description: 'up to 500 characters' }),
+  imageUrl: z.string().optional().meta({ description: 'https URL, up to 2048 characters' }),
+});
+
+export const buyUsdInput = z.strictObject({
+  tokenId: tokenIdSchema,
+  usdAmount: usdString('gross USD to spend, fee included'),
+  minTokensOut: tokenString('least tokens to accept').optional(),
+});
+
+export const buyTokensInput = z.strictObject({
+  tokenId: tokenIdSchema,
+  tokens: tokenString('tokens to buy'),
+  maxUsd: usdString('most USD to pay').optional(),
+});
+
+export const buyQuoteInput = z.strictObject({
+  quoteId: z.string().regex(/^qte_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a quote id from GET /api/quote'),
+});
+
+export const sellInput = z.strictObject({
+  tokenId: tokenIdSchema,
+  tokens: tokenString('tokens to sell'),
+  minUsdOut: usdString('least USD to receive after the fee').optional(),
+});
+
+export const tokenInfoInput = z.strictObject({ tokenId: tokenIdSchema });
+
+// ---- responses (documentation and manifest) ----
+
+const amount = z.string();
+export const tokenOutput = z.object({
+  tokenId: z.string(),
+  network: networkSchema,
+  name: z.string(),
+  symbol: z.string(),
+  description: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  creator: z.string(),
+  state: z.enum(['ACTIVE', 'GRADUATED']),
+  decimals: z.number(),
+  totalSupply: amount,
+  curve: z.object({
+    virtualUsdReserve: amount,
+    virtualTokenReserve: amount,
+    realUsdReserve: amount,
+    realTokenReserve: amount,
+    tokensSold: amount,
+    curveSupply: amount,
+    feeBps: z.number(),
+    progress: amount,
+  }),
+  priceUsd: amount,
+  marketCapUsd: amount,
+  volumeUsd24h: amount,
+  trades24h: z.number(),
+  holders: z.number(),
+  createdAt: z.string(),
+  graduatedAt: z.string().nullable(),
+});
+
+export const positionOutput = z.object({
+  network: networkSchema,
+  wallet: z.string(),
+  tokenId: z.string(),
+  symbol: z.string(),
+  balance: amount,
+  costBasisUsd: amount,
+  avgEntryPriceUsd: amount,
+  realizedPnlUsd: amount,
+  currentPriceUsd: amount,
+  valueUsd: amount,
+  unrealizedPnlUsd: amount,
+  updatedAt: z.string(),
+});
+
+export const tradeOutput = z.object({
+  tradeId: z.string(),
+  network: networkSchema,
+  tokenId: z.string(),
+  wallet: z.string(),
+  side: z.enum(['buy', 'sell']),
+  usdAmount: amount,
+  feeUsd: amount,
+  tokenAmount: amount,
+  priceUsd: amount,
+  paymentId: z.string().nullable(),
+  settlementTx: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const buyOutput = z.object({
+  tokenId: z.string(),
+  tokensReceived: amount,
+  usdSpent: amount,
+  feeUsd: amount,
+  priceUsd: amount,
+  spotPriceUsd: amount,
+  position: positionOutput,
+  trade: tradeOutput,
+  payment: z.object({ paymentId: z.string(), network: networkSchema, payer: z.string(), transaction: z.string().nullable() }),
+});
+
+export const sellOutput = z.object({
+  tokenId: z.string(),
+  tokensSold: amount,
+  usdReceived: amount,
+  feeUsd: amount,
+  priceUsd: amount,
+  spotPriceUsd: amount,
+  position: positionOutput,
+  trade: tradeOutput,
+  payout: z.object({
+    payoutId: z.string(),
+    network: networkSchema,
+    wallet: z.string(),
+    amount,
+    reason: z.enum(['sell', 'refund']),
+    state: z.enum(['PENDING', 'SENT', 'CONFIRMED', 'FAILED']),
+    txHash: z.string().nullable(),
+  }),
+});
+
+const candleOutput = z.object({
+  openTime: z.string(),
+  open: amount,
+  high: amount,
+  low: amount,
+  close: amount,
+  volumeUsd: amount,
+  trades: z.number(),
+});
+
+export const tokenInfoOutput = tokenOutput.extend({
+  holdersTop: z.array(z.object({ wallet: z.string(), balance: amount, share: amount })),
+  priceChange24h: amount,
+  candles1h: z.array(candleOutput),
+});
+
+/** Parses with a schema; failures become VALIDATION_ERROR with one issue per problem. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new ValidationError(zodIssues(result.error, prefix));
+}
+
+export function zodIssues(error: z.ZodError, prefix = ''): ValidationIssue[] {
+  return error.issues.map((issue) => {
+    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return { path: path || '(body)', message: `unknown field(s): ${issue.keys.join(', ')}` };
+    }
+    return { path: path || '(body)', message: issue.message };
+  });
+}
+
+// ---- query strings of the free endpoints ----
+
+const limit = (max: number, dflt: number) => z.coerce.number().int().min(1).max(max).default(dflt);
+const boolString = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+export const listTokensQuery = z.strictObject({
+  network: networkSchema.optional(),
+  state: z.enum(['ACTIVE', 'GRADUATED']).optional(),
+  creator: addressSchema.optional(),
+  q: z.string().min(1).max(32).optional(),
+  sort: z.enum(['created', 'marketCap', 'volume24h']).default('created'),
+  limit: limit(100, 20),
+  cursor: z.string().max(512).optional(),
+});
+
+export const positionsQuery = z.strictObject({
+  wallet: addressSchema,
+  network: networkSchema.optional(),
+  includeZero: boolString.default(true),
+});
+
+export const quoteQuery = z.strictObject({
+  tokenId: tokenIdSchema,
+  side: z.enum(['buy', 'sell']),
+  usdAmount: usdString('USD to spend (buy)').optional(),
+  tokens: tokenString('tokens to buy or sell').optional(),
+  slippageBps: z.coerce.number().int().min(0).max(5000).default(100),
+});
+
+export const tradesQuery = z.strictObject({ limit: limit(100, 50), cursor: z.string().max(512).optional() });
+export const holdersQuery = z.strictObject({ limit: limit(100, 20) });
+export const candlesQuery = z.strictObject({
+  interval: z.enum(['1m', '5m', '1h', '1d']).default('1h'),
+  from: z.iso.datetime().optional(),
+  to: z.iso.datetime().optional(),
+});
+export const eventsQuery = z.strictObject({ tokenId: tokenIdSchema.optional(), network: networkSchema.optional() });
