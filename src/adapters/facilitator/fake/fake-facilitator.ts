@@ -1,0 +1,177 @@
+/**
+ * A facilitator that really checks EIP-3009 signatures (EIP-712 recovery, amount, recipient,
+ * asset, network, validity window, nonce, balance) and settles in memory. Used by tests and by
+ * a start without a devnet, so every path exercises real signatures.
+ */
+import { createHash } from 'node:crypto';
+import { getAddress, recoverTypedDataAddress, type Hex } from 'viem';
+import { isNetwork, NETWORKS } from '../../../domain/network.js';
+import type { Clock } from '../../../ports/clock.js';
+import {
+  SettlementIndeterminate,
+  type Facilitator,
+  type PaymentPayload,
+  type PaymentRequirements,
+  type SettleResult,
+  type SupportedKind,
+  type VerifyResult,
+} from '../../../ports/facilitator.js';
+
+const TRANSFER_WITH_AUTHORIZATION = {
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const;
+
+interface Authorization {
+  from: Hex;
+  to: Hex;
+  value: string;
+  validAfter: string;
+  validBefore: string;
+  nonce: Hex;
+}
+
+export interface FakeFacilitatorOptions {
+  clock: Clock;
+  /** USDC units every unknown wallet holds on every network. */
+  defaultBalance?: bigint;
+}
+
+export interface SettledTransfer {
+  network: string;
+  from: string;
+  to: string;
+  amount: bigint;
+  nonce: string;
+  transaction: string;
+}
+
+const key = (network: string, address: string) => `${network}|${address.toLowerCase()}`;
+
+export class FakeFacilitator implements Facilitator {
+  verifyCalls = 0;
+  settleCalls = 0;
+  readonly settled: SettledTransfer[] = [];
+  private readonly balances = new Map<string, bigint>();
+  private readonly usedNonces = new Set<string>();
+  private nextSettle: { kind: 'fail'; reason: string } | { kind: 'timeout'; transfers: boolean } | null = null;
+
+  constructor(private readonly options: FakeFacilitatorOptions) {}
+
+  fund(network: string, address: string, amount: bigint): void {
+    this.balances.set(key(network, address), amount);
+  }
+
+  balanceOf(network: string, address: string): bigint {
+    return this.balances.get(key(network, address)) ?? this.options.defaultBalance ?? 0n;
+  }
+
+  /** The next settle answers success:false with `reason` (nothing moves). */
+  failNextSettle(reason: string): void {
+    this.nextSettle = { kind: 'fail', reason };
+  }
+
+  /** The next settle throws SettlementIndeterminate; like a real chain, the transfer may still happen. */
+  timeoutNextSettle(options: { transfers?: boolean } = {}): void {
+    this.nextSettle = { kind: 'timeout', transfers: options.transfers ?? true };
+  }
+
+  async supported(): Promise<SupportedKind[]> {
+    return Object.keys(NETWORKS).map((network) => ({ x402Version: 2, scheme: 'exact', network }));
+  }
+
+  async verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResult> {
+    this.verifyCalls++;
+    return this.check(payload, requirements);
+  }
+
+  async settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResult> {
+    this.settleCalls++;
+    const network = requirements.network;
+    const planned = this.nextSettle;
+    this.nextSettle = null;
+    const verdict = await this.check(payload, requirements);
+    if (!verdict.isValid) {
+      return { success: false, errorReason: verdict.invalidReason, transaction: '', network, payer: verdict.payer };
+    }
+    if (planned?.kind === 'fail') return { success: false, errorReason: planned.reason, transaction: '', network, payer: verdict.payer };
+    const auth = (payload.payload as { authorization: Authorization }).authorization;
+    if (planned?.kind === 'timeout' && !planned.transfers) throw new SettlementIndeterminate('settlement timed out');
+    const transaction = this.transfer(network, auth);
+    if (planned?.kind === 'timeout') throw new SettlementIndeterminate('settlement timed out');
+    return { success: true, transaction, network, payer: getAddress(auth.from) };
+  }
+
+  /** Whether an authorization nonce was used on "chain" (what a reconciler reads). */
+  isNonceUsed(network: string, from: string, nonce: string): boolean {
+    return this.usedNonces.has(`${key(network, from)}|${nonce.toLowerCase()}`);
+  }
+
+  private transfer(network: string, auth: Authorization): string {
+    const amount = BigInt(auth.value);
+    this.fund(network, auth.from, this.balanceOf(network, auth.from) - amount);
+    this.fund(network, auth.to, this.balanceOf(network, auth.to) + amount);
+    this.usedNonces.add(`${key(network, auth.from)}|${auth.nonce.toLowerCase()}`);
+    const transaction = `0x${createHash('sha256').update(`${network}|${auth.from}|${auth.nonce}`).digest('hex')}`;
+    this.settled.push({ network, from: getAddress(auth.from), to: getAddress(auth.to), amount, nonce: auth.nonce, transaction });
+    return transaction;
+  }
+
+  private async check(payload: PaymentPayload, r: PaymentRequirements): Promise<VerifyResult> {
+    const invalid = (invalidReason: string, payer?: string): VerifyResult => ({
+      isValid: false,
+      invalidReason,
+      ...(payer ? { payer } : {}),
+    });
+    if (payload.x402Version !== 2) return invalid('invalid_x402_version');
+    if (r.scheme !== 'exact' || payload.accepted?.scheme !== 'exact') return invalid('unsupported_scheme');
+    if (!isNetwork(r.network) || payload.accepted.network !== r.network) return invalid('invalid_network');
+    const info = NETWORKS[r.network];
+    if (r.asset.toLowerCase() !== info.usdc.toLowerCase() || payload.accepted.asset?.toLowerCase() !== r.asset.toLowerCase()) {
+      return invalid('invalid_exact_evm_payload_asset');
+    }
+    const body = payload.payload as { signature?: Hex; authorization?: Authorization };
+    const auth = body.authorization;
+    if (!auth || !body.signature) return invalid('invalid_exact_evm_payload');
+    const payer = auth.from;
+    let signer: string;
+    try {
+      signer = await recoverTypedDataAddress({
+        domain: {
+          name: String(r.extra.name),
+          version: String(r.extra.version),
+          chainId: info.chainId,
+          verifyingContract: r.asset as Hex,
+        },
+        types: TRANSFER_WITH_AUTHORIZATION,
+        primaryType: 'TransferWithAuthorization',
+        message: {
+          from: auth.from,
+          to: auth.to,
+          value: BigInt(auth.value),
+          validAfter: BigInt(auth.validAfter),
+          validBefore: BigInt(auth.validBefore),
+          nonce: auth.nonce,
+        },
+        signature: body.signature,
+      });
+    } catch {
+      return invalid('invalid_exact_evm_payload_signature', payer);
+    }
+    if (signer.toLowerCase() !== auth.from.toLowerCase()) return invalid('invalid_exact_evm_payload_signature', payer);
+    if (auth.to.toLowerCase() !== r.payTo.toLowerCase()) return invalid('invalid_exact_evm_payload_recipient_mismatch', payer);
+    if (BigInt(auth.value) !== BigInt(r.amount)) return invalid('invalid_exact_evm_payload_authorization_value', payer);
+    const now = BigInt(Math.floor(this.options.clock.now().getTime() / 1000));
+    if (BigInt(auth.validBefore) <= now) return invalid('invalid_exact_evm_payload_authorization_valid_before', payer);
+    if (BigInt(auth.validAfter) > now) return invalid('invalid_exact_evm_payload_authorization_valid_after', payer);
+    if (this.isNonceUsed(r.network, auth.from, auth.nonce)) return invalid('invalid_exact_evm_payload_nonce_used', payer);
+    if (this.balanceOf(r.network, auth.from) < BigInt(auth.value)) return invalid('insufficient_funds', payer);
+    return { isValid: true, payer: getAddress(payer) };
+  }
+}

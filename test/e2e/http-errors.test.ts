@@ -1,0 +1,285 @@
+/**
+ * Every row of the SPEC §10 error table the HTTP API can produce, each asserting the status,
+ * the code and the envelope shape — and, for paid endpoints, that nothing was settled.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningService } from '../../src/app/compose.js';
+import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
+import { FakeNetworkDetector } from '../../src/adapters/network/fake/fake-network-detector.js';
+import { DEVNET_PRODUCTION_WALLETS } from '../../src/app/compose.js';
+import { PRODUCTION } from '../../src/domain/network.js';
+import { FacilitatorError } from '../../src/domain/errors.js';
+import { decodeBase64Json, devAccount, payingFetch, signPayment } from '../support/x402-client.js';
+import { json, ShiftableClock, startTestService } from '../support/service.js';
+
+const testnet = devAccount(5);
+const production = devAccount(1);
+const clock = new ShiftableClock();
+let facilitator: FakeFacilitator;
+let detector: FakeNetworkDetector;
+let service: RunningService;
+let tokenId: string;
+
+beforeAll(async () => {
+  facilitator = new FakeFacilitator({ clock, defaultBalance: 1_000_000_000n });
+  detector = new FakeNetworkDetector(Object.fromEntries(DEVNET_PRODUCTION_WALLETS.map((w) => [w, PRODUCTION])), { clock });
+  service = await startTestService({ clock, facilitator, detector });
+  const res = await post('/tokens', { name: 'Errors', symbol: 'ERR' }, {}, payingFetch(testnet));
+  tokenId = (await json(res)).data.tokenId;
+});
+afterAll(async () => {
+  await service.stop();
+});
+beforeEach(() => {
+  clock.offsetMs = 0;
+});
+
+function post(path: string, body: unknown, headers: Record<string, string> = {}, f: typeof fetch = fetch, base = service.url) {
+  return f(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-wallet-address': testnet.address, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+async function expectError(res: Response, status: number, code: string) {
+  expect(res.status).toBe(status);
+  const body = await json(res);
+  expect(body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
+  expect(Object.keys(body).sort()).toEqual(['error', 'success']);
+  expect(res.headers.get('x-request-id')).toBeTruthy();
+  expect(res.headers.get('api-version')).toBe('1');
+  return body.error;
+}
+
+/** A signed payment for whatever the endpoint asks, as `account`. */
+async function paidHeaders(path: string, body: unknown, account = testnet, hint = account.address, base = service.url) {
+  const challenge = await post(path, body, { 'x-wallet-address': hint }, fetch, base);
+  expect(challenge.status).toBe(402);
+  const required = decodeBase64Json<any>(challenge.headers.get('payment-required'));
+  return { 'payment-signature': await signPayment(account, required), 'x-wallet-address': hint };
+}
+
+describe('400', () => {
+  it('VALIDATION_ERROR for unknown fields, bad amounts and bad queries, with issues', async () => {
+    const e = await expectError(await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '5', extra: 1 }), 400, 'VALIDATION_ERROR');
+    expect(e.details.issues).toEqual([{ path: '(body)', message: expect.stringContaining('extra') }]);
+    const amount = await expectError(await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1e3' }), 400, 'VALIDATION_ERROR');
+    expect(amount.details.issues[0].path).toBe('usdAmount');
+    await expectError(await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: 5 }), 400, 'VALIDATION_ERROR');
+    await expectError(await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '0.0000001' }), 400, 'VALIDATION_ERROR');
+    await expectError(await post('/tokens', { name: 'a\u202Eb', symbol: 'X' }), 400, 'VALIDATION_ERROR');
+    await expectError(await fetch(`${service.url}/tokens?limit=0`), 400, 'VALIDATION_ERROR');
+    await expectError(await fetch(`${service.url}/tokens?cursor=garbage!`), 400, 'VALIDATION_ERROR');
+    await expectError(await fetch(`${service.url}/positions`), 400, 'VALIDATION_ERROR');
+    await expectError(await fetch(`${service.url}/tokens/not-a-token`), 400, 'VALIDATION_ERROR');
+    await expectError(await post('/tokens', { name: 'A', symbol: 'A' }, { 'x-wallet-address': '0x123' }), 400, 'VALIDATION_ERROR');
+  });
+
+  it('INVALID_JSON when the body is not JSON', async () => {
+    await expectError(await post('/entrypoints/token_buy_usd', '{"tokenId": '), 400, 'INVALID_JSON');
+  });
+});
+
+describe('402', () => {
+  it('PAYMENT_REQUIRED carries PAYMENT-REQUIRED whose object is also details', async () => {
+    const res = await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1.5' });
+    const e = await expectError(res, 402, 'PAYMENT_REQUIRED');
+    expect(decodeBase64Json(res.headers.get('payment-required'))).toEqual(e.details);
+    expect(e.details.accepts).toHaveLength(1);
+    expect(e.details.accepts[0]).toMatchObject({ network: 'eip155:84532', amount: '1500000' });
+  });
+
+  it('without a hint, create offers production first, then testnet', async () => {
+    const res = await post('/tokens', { name: 'A', symbol: 'A' }, { 'x-wallet-address': '' });
+    const e = await expectError(res, 402, 'PAYMENT_REQUIRED');
+    expect(e.details.accepts.map((a: any) => a.network)).toEqual(['eip155:8453', 'eip155:84532']);
+  });
+
+  it('PAYMENT_INVALID for an undecodable signature, a wrong amount and an expired authorization', async () => {
+    const bad = await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1' }, { 'payment-signature': 'not base64 json' });
+    const e = await expectError(bad, 402, 'PAYMENT_INVALID');
+    expect(bad.headers.get('payment-required')).toBeTruthy();
+    expect(e.details.reason).toBe('invalid_payment_signature_header');
+
+    const headers = await paidHeaders('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1' });
+    const other = await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '2' }, headers);
+    expect((await expectError(other, 402, 'PAYMENT_INVALID')).details.reason).toBe('invalid_amount');
+
+    const expiring = await paidHeaders('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1' });
+    clock.offsetMs = 3_600_000;
+    await expectError(await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1' }, expiring), 402, 'PAYMENT_INVALID');
+    expect(facilitator.settleCalls).toBe(1); // only the create in beforeAll
+  });
+
+  it('INSUFFICIENT_FUNDS when the wallet cannot pay', async () => {
+    const poor = devAccount(9);
+    facilitator.fund('eip155:84532', poor.address, 0n);
+    const headers = await paidHeaders('/tokens', { name: 'Poor', symbol: 'POOR' }, poor);
+    await expectError(await post('/tokens', { name: 'Poor', symbol: 'POOR' }, headers), 402, 'INSUFFICIENT_FUNDS');
+  });
+
+  it('NETWORK_MISMATCH when a production wallet pays on the testnet', async () => {
+    // The wallet claims to be a testnet wallet to be offered the testnet, then pays there.
+    const headers = await paidHeaders('/tokens', { name: 'Prod', symbol: 'PROD' }, production, testnet.address);
+    const res = await post('/tokens', { name: 'Prod', symbol: 'PROD' }, { ...headers, 'x-wallet-address': production.address });
+    const e = await expectError(res, 402, 'NETWORK_MISMATCH');
+    expect(e.details).toMatchObject({ expected: 'eip155:8453', received: 'eip155:84532' });
+    expect(e.details.paymentRequired.accepts.map((a: any) => a.network)).toEqual(['eip155:8453']);
+  });
+});
+
+describe('404 and 405', () => {
+  it('NOT_FOUND, TOKEN_NOT_FOUND, ENTRYPOINT_NOT_FOUND and QUOTE_NOT_FOUND', async () => {
+    await expectError(await fetch(`${service.url}/nope`), 404, 'NOT_FOUND');
+    await expectError(await fetch(`${service.url}/api/nope`), 404, 'NOT_FOUND');
+    await expectError(await fetch(`${service.url}/tokens/tok_00000000000000000000000000`), 404, 'TOKEN_NOT_FOUND');
+    await expectError(await post('/entrypoints/token_teleport', {}), 404, 'ENTRYPOINT_NOT_FOUND');
+    await expectError(await post('/entrypoints/token_buy_quote', { quoteId: 'qte_00000000000000000000000000' }), 404, 'QUOTE_NOT_FOUND');
+  });
+
+  it('METHOD_NOT_ALLOWED with Allow', async () => {
+    const res = await fetch(`${service.url}/entrypoints/token_buy_usd`);
+    await expectError(res, 405, 'METHOD_NOT_ALLOWED');
+    expect(res.headers.get('allow')).toBe('POST');
+    const tokens = await fetch(`${service.url}/tokens`, { method: 'DELETE' });
+    await expectError(tokens, 405, 'METHOD_NOT_ALLOWED');
+    expect(tokens.headers.get('allow')).toBe('GET, HEAD, POST');
+  });
+});
+
+describe('409 and 410', () => {
+  it('SLIPPAGE_EXCEEDED before any payment', async () => {
+    const e = await expectError(
+      await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1', minTokensOut: '999999999' }),
+      409,
+      'SLIPPAGE_EXCEEDED',
+    );
+    expect(e.details).toMatchObject({ expected: '999999999', actual: expect.any(String) });
+    await expectError(await post('/entrypoints/token_buy_tokens', { tokenId, tokens: '1000000', maxUsd: '0.01' }), 409, 'SLIPPAGE_EXCEEDED');
+  });
+
+  it('INSUFFICIENT_BALANCE for a hinted seller without the tokens', async () => {
+    await expectError(await post('/entrypoints/token_sell', { tokenId, tokens: '1' }), 409, 'INSUFFICIENT_BALANCE');
+  });
+
+  it('CURVE_CAPACITY_EXCEEDED with maxUsd', async () => {
+    const e = await expectError(await post('/entrypoints/token_buy_tokens', { tokenId, tokens: '793100001' }), 409, 'CURVE_CAPACITY_EXCEEDED');
+    expect(e.details.maxUsd).toBe('17172.799811');
+  });
+
+  it('TOKEN_NETWORK_MISMATCH for a production wallet on a testnet token', async () => {
+    await expectError(
+      await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1' }, { 'x-wallet-address': production.address }),
+      409,
+      'TOKEN_NETWORK_MISMATCH',
+    );
+  });
+
+  it('PAYMENT_ALREADY_USED when a signature is replayed for another request', async () => {
+    const headers = await paidHeaders('/entrypoints/token_info', { tokenId });
+    expect((await post('/entrypoints/token_info', { tokenId }, headers)).status).toBe(200);
+    const other = await post('/tokens', { name: 'Other', symbol: 'OTHER' }, headers);
+    await expectError(other, 409, 'PAYMENT_ALREADY_USED');
+  });
+
+  it('QUOTE_EXPIRED after 60 s', async () => {
+    const quote = (await json(await fetch(`${service.url}/api/quote?tokenId=${tokenId}&side=buy&usdAmount=1`))).data;
+    clock.offsetMs = 61_000;
+    await expectError(await post('/entrypoints/token_buy_quote', { quoteId: quote.quoteId }), 410, 'QUOTE_EXPIRED');
+  });
+});
+
+describe('413 and 415', () => {
+  it('PAYLOAD_TOO_LARGE over 64 KiB', async () => {
+    await expectError(await post('/tokens', { name: 'x'.repeat(70_000), symbol: 'X' }), 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('UNSUPPORTED_MEDIA_TYPE for a POST that is not JSON', async () => {
+    const res = await fetch(`${service.url}/tokens`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' });
+    await expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+});
+
+describe('5xx', () => {
+  it('FACILITATOR_ERROR (502) when the facilitator cannot answer, nothing charged', async () => {
+    let settles = 0;
+    const broken = await startTestService({
+      clock,
+      detector,
+      facilitator: {
+        verify: () => Promise.reject(new FacilitatorError('The facilitator answered verify with HTTP 500.')),
+        settle: () => {
+          settles++;
+          return Promise.reject(new Error('must not settle'));
+        },
+        supported: () => facilitator.supported(),
+      },
+    });
+    try {
+      const body = { name: 'A', symbol: 'A' };
+      const headers = await paidHeaders('/tokens', body, testnet, testnet.address, broken.url);
+      await expectError(await post('/tokens', body, headers, fetch, broken.url), 502, 'FACILITATOR_ERROR');
+      expect(settles).toBe(0);
+    } finally {
+      await broken.stop();
+    }
+  });
+
+  it('a settlement the facilitator refuses is FAILED and charges nothing', async () => {
+    const headers = await paidHeaders('/entrypoints/token_info', { tokenId });
+    facilitator.failNextSettle('transaction_failed');
+    const before = facilitator.settled.length;
+    const res = await post('/entrypoints/token_info', { tokenId }, headers);
+    const e = await expectError(res, 402, 'PAYMENT_INVALID');
+    expect(e.details.reason).toBe('transaction_failed');
+    expect(facilitator.settled.length).toBe(before);
+  });
+
+  it('202 pending when the settlement outcome is unknown, never a fresh 402', async () => {
+    const headers = await paidHeaders('/entrypoints/token_info', { tokenId });
+    facilitator.timeoutNextSettle();
+    const res = await post('/entrypoints/token_info', { tokenId }, headers);
+    expect(res.status).toBe(202);
+    const body = await json(res);
+    expect(body).toMatchObject({ success: true, data: { status: 'pending', paymentId: expect.stringMatching(/^pay_/) } });
+    const payment = await json(await fetch(`${service.url}/api/payments/${body.data.paymentId}`));
+    expect(payment.data.state).toBe('SETTLING');
+  });
+
+  it('NETWORK_DETECTION_UNAVAILABLE (503, Retry-After) when detection is down and configured to fail closed', async () => {
+    const down = await startTestService(
+      { detector: { detect: () => Promise.reject(new Error('rpc down')) }, detectionFailClosed: true, facilitator },
+    );
+    try {
+      const res = await fetch(`${down.url}/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-wallet-address': testnet.address },
+        body: JSON.stringify({ name: 'A', symbol: 'A' }),
+      });
+      await expectError(res, 503, 'NETWORK_DETECTION_UNAVAILABLE');
+      expect(res.headers.get('retry-after')).toBe('5');
+    } finally {
+      await down.stop();
+    }
+  });
+
+  it('INTERNAL_ERROR is generic and names the request id', async () => {
+    const broken = await startTestService({
+      facilitator,
+      uow: {
+        read: () => Promise.reject(new Error('secret database detail')),
+        transaction: () => Promise.reject(new Error('secret database detail')),
+        close: async () => {},
+      },
+    });
+    try {
+      const res = await fetch(`${broken.url}/tokens`, { headers: { 'x-request-id': 'trace-123' } });
+      const e = await expectError(res, 500, 'INTERNAL_ERROR');
+      expect(e.message).toContain('trace-123');
+      expect(JSON.stringify(e)).not.toContain('secret');
+    } finally {
+      await broken.stop();
+    }
+  });
+});

@@ -1,0 +1,40 @@
+/** Paying as a real x402 client does: the official @x402/fetch wrapper and @x402/evm signer. */
+import { encodePaymentSignatureHeader } from '@x402/core/http';
+import { ExactEvmScheme } from '@x402/evm';
+import { wrapFetchWithPaymentFromConfig, x402Client, type PaymentRequired } from '@x402/fetch';
+import { toHex } from 'viem';
+import { mnemonicToAccount, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+
+/** anvil's well-known test mnemonic (SPEC §13): #0 service, #1–#4 production wallets, #5–#9 testnet. */
+export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+
+export const devAccount = (index: number): PrivateKeyAccount => {
+  const hd = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index });
+  return privateKeyToAccount(toHex(hd.getHdKey().privateKey!));
+};
+
+function client(account: PrivateKeyAccount) {
+  return x402Client.fromConfig({
+    schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(account) }],
+    spendControls: false,
+  });
+}
+
+/** fetch that pays 402s with `account`, exactly as an x402 client application would. */
+export function payingFetch(account: PrivateKeyAccount): typeof fetch {
+  return wrapFetchWithPaymentFromConfig(fetch, {
+    schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(account) }],
+    spendControls: false,
+  });
+}
+
+/** A PAYMENT-SIGNATURE header value for the first option of a 402's PAYMENT-REQUIRED. */
+export async function signPayment(account: PrivateKeyAccount, required: PaymentRequired): Promise<string> {
+  const payload = await client(account).createPaymentPayload(required);
+  return encodePaymentSignatureHeader(payload);
+}
+
+export function decodeBase64Json<T = unknown>(header: string | null): T {
+  if (!header) throw new Error('missing header');
+  return JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as T;
+}
