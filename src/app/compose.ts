@@ -8,6 +8,8 @@ import { FakeFacilitator } from '../adapters/facilitator/fake/fake-facilitator.j
 import { HttpFacilitator } from '../adapters/facilitator/http/http-facilitator.js';
 import { createHttpApp } from '../adapters/http/koa/http-app.js';
 import { close, listen } from '../adapters/http/koa/server.js';
+import { parseTrustProxy } from '../adapters/http/koa/client-ip.js';
+import { rateLimit } from '../adapters/http/koa/rate-limit.js';
 import { UlidIdGenerator } from '../adapters/ids/ulid/ulid-id-generator.js';
 import { JsonLogger } from '../adapters/logging/console/json-logger.js';
 import { FakeNetworkDetector } from '../adapters/network/fake/fake-network-detector.js';
@@ -67,7 +69,11 @@ export interface RunningService {
 
 export async function startService(config: Config, overrides: Partial<ApplicationDeps> = {}): Promise<RunningService> {
   const application = buildApplication(config, overrides);
-  const server = await listen(createHttpApp(application), config.port, config.host);
+  const limiter = application.deps.rateLimiter;
+  const before = limiter
+    ? [rateLimit({ limiter, limit: config.rateLimitPerMinute, windowSeconds: 60, trustProxy: parseTrustProxy(config.trustProxy) })]
+    : [];
+  const server = await listen(createHttpApp(application, { before }), config.port, config.host);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   return {

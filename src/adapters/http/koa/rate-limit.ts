@@ -19,14 +19,17 @@ export interface RateLimitOptions {
 export function rateLimit(options: RateLimitOptions) {
   const policy = `"free";q=${options.limit};w=${options.windowSeconds}`;
   return async function limitFree(ctx: Context, next: Next): Promise<void> {
-    const paid = ctx.method === 'POST' && ctx.get(PAYMENT_SIGNATURE) !== '';
+    const key = () =>
+      rateLimitKey(clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, options.trustProxy));
+    const paid = ctx.get(PAYMENT_SIGNATURE) !== '';
     if (!paid) {
-      const key = rateLimitKey(clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, options.trustProxy));
-      const decision = await options.limiter.consume(key);
+      const decision = await options.limiter.consume(key());
       ctx.set('RateLimit-Policy', policy);
       ctx.set('RateLimit', `"free";r=${decision.remaining};t=${decision.resetSeconds}`);
       if (!decision.allowed) throw new RateLimited(options.limit, options.windowSeconds, Math.max(1, decision.resetSeconds));
     }
     await next();
+    // A payment that turned out invalid was not a paid request after all: it counts.
+    if (paid && ctx.status === 402) await options.limiter.consume(key());
   };
 }
