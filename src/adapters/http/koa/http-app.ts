@@ -10,6 +10,7 @@ import type { AnyEntrypoint } from '../../../app/entrypoints.js';
 import { successEnvelope } from '../../../app/error-status.js';
 import {
   candlesQuery,
+  eventsQuery,
   holdersQuery,
   listTokensQuery,
   parseWith,
@@ -37,13 +38,16 @@ import {
 import { parseTokens, parseUsd } from '../../../domain/money.js';
 import { readJsonBody } from './body.js';
 import { addPaymentRequiredHeader, errorHandler } from './errors.js';
+import { DEFAULT_STREAM, streamEvents, type EventStreamOptions } from './events-stream.js';
 import { manifest } from './manifest.js';
+import { openApiDocument } from './openapi.js';
 import { requestContext } from './request-context.js';
 import { decodePaymentSignature, PAYMENT_SIGNATURE } from './x402-headers.js';
 
 export interface HttpOptions {
   /** Extra middleware run before routing (e.g. the rate limiter), in order. */
   before?: Koa.Middleware[];
+  eventStream?: EventStreamOptions;
 }
 
 export function createHttpApp(application: Application, options: HttpOptions = {}): Koa {
@@ -170,8 +174,20 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     const id = (ctx as unknown as { params: { paymentId: string } }).params.paymentId;
     ok(ctx, 'get_payment', await getPayment(deps, id));
   });
+  router.get('/api/events', async (ctx) => {
+    const q = parseWith(eventsQuery, query(ctx));
+    await streamEvents(ctx, deps.uow, q, options.eventStream ?? DEFAULT_STREAM);
+  });
+  router.get('/api/openapi.json', (ctx) => {
+    ctx.body = openApiDocument(application.entrypoints.values(), deps.settings);
+  });
   router.get('/api/version', (ctx) => ok(ctx, 'version', { api: '1', service: deps.settings.serviceVersion }));
 
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    // A client that goes away mid-response (an SSE reader closing) is not a server fault.
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
+    application.logger.error('response stream error', { error: error.message });
+  });
   app.use(requestContext(deps.ids));
   app.use(errorHandler(application.logger));
   for (const m of options.before ?? []) app.use(m);
