@@ -1,46 +1,94 @@
 /**
  * The composition root: the only module that names adapters. It builds the service from the
- * configuration; tests build it with fakes through the same function.
+ * configuration — by default the embedded devnet, the in-process x402 facilitator, on-chain
+ * payouts and the reconciler — and tests build it with fakes through the same function.
  */
 import type { Server } from 'node:http';
+import { join } from 'node:path';
+import type { Hex } from 'viem';
+import { AnvilDevnet, devnetAccount } from '../adapters/chain/anvil/anvil-devnet.js';
+import { ViemAuthorizationReader } from '../adapters/chain/viem/viem-authorization-reader.js';
 import { SystemClock } from '../adapters/clock/system/system-clock.js';
-import { FakeFacilitator } from '../adapters/facilitator/fake/fake-facilitator.js';
 import { HttpFacilitator } from '../adapters/facilitator/http/http-facilitator.js';
-import { createHttpApp } from '../adapters/http/koa/http-app.js';
-import { close, listen } from '../adapters/http/koa/server.js';
+import { LocalFacilitator } from '../adapters/facilitator/local/local-facilitator.js';
 import { parseTrustProxy } from '../adapters/http/koa/client-ip.js';
+import { createHttpApp } from '../adapters/http/koa/http-app.js';
 import { rateLimit } from '../adapters/http/koa/rate-limit.js';
+import { close, listen } from '../adapters/http/koa/server.js';
 import { UlidIdGenerator } from '../adapters/ids/ulid/ulid-id-generator.js';
 import { JsonLogger } from '../adapters/logging/console/json-logger.js';
-import { FakeNetworkDetector } from '../adapters/network/fake/fake-network-detector.js';
+import { CachingNetworkDetector } from '../adapters/network/caching/caching-network-detector.js';
+import { ViemNetworkDetector } from '../adapters/network/viem/viem-network-detector.js';
+import { ViemPayoutSender } from '../adapters/payout/viem/viem-payout-sender.js';
 import { MemoryUnitOfWork } from '../adapters/persistence/memory/memory-unit-of-work.js';
 import { CurveQuoteProvider } from '../adapters/quotes/curve/curve-quote-provider.js';
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory/memory-rate-limiter.js';
-import { PRODUCTION } from '../domain/network.js';
+import { PRODUCTION, TESTNET, type Network } from '../domain/network.js';
+import type { AuthorizationReader } from '../ports/authorization-reader.js';
+import type { PayoutSender } from '../ports/payout-sender.js';
 import { Application, type ApplicationDeps } from './application.js';
 import type { Config } from './config.js';
 import { Metrics } from './metrics.js';
+import { PaymentReconciler } from './workers/payment-reconciler.js';
+import { PayoutWorker, type PayoutWorkerDeps } from './workers/payout-worker.js';
 
-/** anvil's well-known accounts #1–#4: wallets with "mainnet" history on the devnet (SPEC §13). */
-export const DEVNET_PRODUCTION_WALLETS = [
-  '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-  '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
-  '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
-  '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65',
-];
+export interface ServiceOverrides extends Partial<ApplicationDeps> {
+  payoutSender?: PayoutSender;
+  authorizations?: AuthorizationReader;
+  payoutHooks?: Pick<PayoutWorkerDeps, 'afterRecord'>;
+  /** Worker cadence (tests run them by hand with `runWorkers`). */
+  workerIntervalMs?: number;
+}
 
-export function buildApplication(config: Config, overrides: Partial<ApplicationDeps> = {}): Application {
+export interface RunningService {
+  application: Application;
+  server: Server;
+  url: string;
+  devnet: AnvilDevnet | null;
+  payouts: PayoutWorker;
+  reconciler: PaymentReconciler;
+  /** One pass of every worker (tests call this instead of waiting for the timers). */
+  runWorkers(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface Chain {
+  rpcUrls: Record<Network, string>;
+  devnet: AnvilDevnet | null;
+}
+
+async function openChain(config: Config): Promise<Chain> {
+  if (config.chain === 'rpc') {
+    // Several URLs per network are comma-separated; the first is used for writes.
+    return { rpcUrls: { [PRODUCTION]: config.rpcUrls[PRODUCTION]![0]!, [TESTNET]: config.rpcUrls[TESTNET]![0]! }, devnet: null };
+  }
+  const devnet = await AnvilDevnet.start({ port: config.devnetPort, stateDir: join(config.dataDir, 'devnet') });
+  return { rpcUrls: { [PRODUCTION]: devnet.chains[PRODUCTION].rpcUrl, [TESTNET]: devnet.chains[TESTNET].rpcUrl }, devnet };
+}
+
+const devnetKey = (): Hex => `0x${Buffer.from(devnetAccount(0).getHdKey().privateKey!).toString('hex')}`;
+
+export async function startService(config: Config, overrides: ServiceOverrides = {}): Promise<RunningService> {
   const clock = overrides.clock ?? new SystemClock();
   const logger = overrides.logger ?? new JsonLogger(config.logLevel);
+  // A test that brings its own facilitator brings its own chain too.
+  const needsChain = !overrides.facilitator || !overrides.payoutSender || !overrides.authorizations;
+  const chain = needsChain ? await openChain(config) : null;
+  const treasuryKey = config.treasuryKey ?? devnetKey();
+  const rpc = chain?.rpcUrls;
+
   const facilitator =
     overrides.facilitator ??
     (config.facilitatorUrl
       ? new HttpFacilitator({ url: config.facilitatorUrl })
-      : new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n }));
+      : new LocalFacilitator({ settlementKey: config.settlementKey ?? treasuryKey, rpcUrls: rpc! }));
   const detector =
     overrides.detector ??
-    new FakeNetworkDetector(Object.fromEntries(DEVNET_PRODUCTION_WALLETS.map((w) => [w, PRODUCTION])), { clock });
-  return new Application({
+    new CachingNetworkDetector(
+      new ViemNetworkDetector({ mainnetRpcUrls: config.rpcUrls[PRODUCTION] ?? [rpc![PRODUCTION]], clock }),
+      { clock },
+    );
+  const application = new Application({
     uow: overrides.uow ?? new MemoryUnitOfWork(),
     clock,
     ids: overrides.ids ?? new UlidIdGenerator(clock),
@@ -55,35 +103,79 @@ export function buildApplication(config: Config, overrides: Partial<ApplicationD
     rateLimiter:
       overrides.rateLimiter ??
       (config.rateLimitPerMinute > 0 ? new MemoryRateLimiter({ points: config.rateLimitPerMinute, durationSeconds: 60 }) : null),
-    chainHealth: overrides.chainHealth ?? null,
+    chainHealth:
+      overrides.chainHealth ??
+      (chain?.devnet
+        ? async () => ((await chain.devnet!.publicClient(PRODUCTION).getChainId()) ? 'ok' : 'down')
+        : null),
     ...(overrides.hooks ? { hooks: overrides.hooks } : {}),
   });
-}
+  const deps = application.deps;
 
-export interface RunningService {
-  application: Application;
-  server: Server;
-  url: string;
-  stop(): Promise<void>;
-}
+  const payouts = new PayoutWorker({
+    uow: deps.uow,
+    clock,
+    logger,
+    sender: overrides.payoutSender ?? new ViemPayoutSender({ treasuryKey, rpcUrls: rpc! }),
+    maxAttempts: 5,
+    backoffBaseMs: 5_000,
+    backoffMaxMs: 300_000,
+    confirmPollMs: 1_000,
+    ...overrides.payoutHooks,
+  });
+  const reconciler = new PaymentReconciler({
+    ...deps,
+    flow: application.flow,
+    entrypoints: application.entrypoints,
+    chain: overrides.authorizations ?? new ViemAuthorizationReader({ rpcUrls: rpc! }),
+    logger,
+    graceMs: 30_000,
+  });
+  const runWorkers = async () => {
+    await reconciler.runOnce();
+    await payouts.runOnce();
+  };
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> = Promise.resolve();
+  if (config.workers) {
+    const tick = () => {
+      running = runWorkers()
+        .catch((e: unknown) => logger.error('worker pass failed', { error: (e as Error).message }))
+        .finally(() => {
+          if (timer) timer = setTimeout(tick, overrides.workerIntervalMs ?? 1_000);
+        });
+    };
+    timer = setTimeout(tick, overrides.workerIntervalMs ?? 1_000);
+  }
 
-export async function startService(config: Config, overrides: Partial<ApplicationDeps> = {}): Promise<RunningService> {
-  const application = buildApplication(config, overrides);
-  const limiter = application.deps.rateLimiter;
+  const limiter = deps.rateLimiter;
   const before = limiter
     ? [rateLimit({ limiter, limit: config.rateLimitPerMinute, windowSeconds: 60, trustProxy: parseTrustProxy(config.trustProxy) })]
     : [];
-  const server = await listen(createHttpApp(application, { before }), config.port, config.host);
+  let server: Server;
+  try {
+    server = await listen(createHttpApp(application, { before }), config.port, config.host);
+  } catch (e) {
+    await chain?.devnet?.stop();
+    throw e;
+  }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   return {
     application,
     server,
     url: `http://${config.host}:${port}`,
+    devnet: chain?.devnet ?? null,
+    payouts,
+    reconciler,
+    runWorkers,
     async stop() {
+      if (timer) clearTimeout(timer);
+      timer = null;
       await close(server);
-      await application.deps.uow.close();
+      await running;
+      await deps.uow.close();
+      await chain?.devnet?.stop();
     },
   };
 }
-

@@ -41,6 +41,8 @@ const envSchema = z.object({
   PAY_TO_8453: address.optional(),
   PAY_TO_84532: address.optional(),
   TREASURY_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte hex private key').optional(),
+  SETTLEMENT_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte hex private key').optional(),
+  WORKERS: flag.default(true),
   TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   RATE_LIMIT_FREE_PER_MINUTE: z.coerce.number().int().min(0).default(100),
@@ -67,6 +69,11 @@ export interface Config {
   rpcUrls: { [PRODUCTION]: string[] | undefined; [TESTNET]: string[] | undefined };
   devnetPort: number;
   treasuryKey: `0x${string}` | undefined;
+  settlementKey: `0x${string}` | undefined;
+  /** Chain access: the embedded devnet unless RPC URLs are given. */
+  chain: 'devnet' | 'rpc';
+  /** Run the payout worker and the payment reconciler in this process. */
+  workers: boolean;
   trustProxy: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   rateLimitPerMinute: number;
@@ -96,6 +103,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (err) {
     throw new ConfigError(`Invalid configuration: ${(err as Error).message}`);
   }
+  if ((e.RPC_URL_8453 === undefined) !== (e.RPC_URL_84532 === undefined)) {
+    throw new ConfigError('Invalid configuration: set both RPC_URL_8453 and RPC_URL_84532, or neither (embedded devnet).');
+  }
+  if (e.RPC_URL_8453 && !e.TREASURY_KEY) {
+    throw new ConfigError('Invalid configuration: TREASURY_KEY is required with real RPC URLs (it sends payouts).');
+  }
+  if (e.RPC_URL_8453 && !e.FACILITATOR_URL && !e.SETTLEMENT_KEY && !e.TREASURY_KEY) {
+    throw new ConfigError('Invalid configuration: FACILITATOR_URL or SETTLEMENT_KEY is required with real RPC URLs.');
+  }
   const urls = (v: string | undefined) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
   return {
     port: e.PORT,
@@ -107,6 +123,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rpcUrls: { [PRODUCTION]: urls(e.RPC_URL_8453), [TESTNET]: urls(e.RPC_URL_84532) },
     devnetPort: e.DEVNET_PORT,
     treasuryKey: e.TREASURY_KEY as `0x${string}` | undefined,
+    settlementKey: e.SETTLEMENT_KEY as `0x${string}` | undefined,
+    chain: e.RPC_URL_8453 || e.RPC_URL_84532 ? 'rpc' : 'devnet',
+    workers: e.WORKERS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_FREE_PER_MINUTE,

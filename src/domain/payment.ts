@@ -34,6 +34,8 @@ export interface Payment {
   readonly resource: string;
   /** sha256 of the canonical request (resource + body): the same signature for another request is refused. */
   readonly requestHash: string;
+  /** The request's input as received, so a reconciler can apply a payment whose request died. */
+  readonly input: unknown;
   readonly state: PaymentState;
   readonly settlementTx: string | null;
   /** Unix seconds after which the authorization can no longer be used on chain. */

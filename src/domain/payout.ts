@@ -26,6 +26,8 @@ export interface Payout {
   readonly reason: PayoutReason;
   readonly state: PayoutState;
   readonly txHash: string | null;
+  /** The signed transfer, recorded before it is broadcast so a crash can never send a second one. */
+  readonly rawTx: string | null;
   /** The payment or trade this payout settles; unique, so a payout is never queued twice. */
   readonly sourceId: string;
   readonly attempts: number;
@@ -50,6 +52,7 @@ export function newPayout(args: {
     ...rest,
     state: 'PENDING',
     txHash: null,
+    rawTx: null,
     attempts: 0,
     nextAttemptAt: now,
     lastError: null,
@@ -62,7 +65,7 @@ export function transitionPayout(
   p: Payout,
   to: PayoutState,
   now: Date,
-  patch: Partial<Pick<Payout, 'txHash' | 'attempts' | 'nextAttemptAt' | 'lastError'>> = {},
+  patch: Partial<Pick<Payout, 'txHash' | 'rawTx' | 'attempts' | 'nextAttemptAt' | 'lastError'>> = {},
 ): Payout {
   if (!PAYOUT_TRANSITIONS[p.state].includes(to)) {
     throw new InvariantViolation(`illegal payout transition ${p.state} → ${to}`);

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/app/compose.js';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
 import { FakeNetworkDetector } from '../../src/adapters/network/fake/fake-network-detector.js';
-import { DEVNET_PRODUCTION_WALLETS } from '../../src/app/compose.js';
+
 import { PRODUCTION } from '../../src/domain/network.js';
 import { FacilitatorError } from '../../src/domain/errors.js';
 import { decodeBase64Json, devAccount, payingFetch, signPayment } from '../support/x402-client.js';
-import { json, ShiftableClock, startTestService } from '../support/service.js';
+import { json, PRODUCTION_WALLETS, ShiftableClock, startTestService } from '../support/service.js';
 
 const testnet = devAccount(5);
 const production = devAccount(1);
@@ -22,7 +22,7 @@ let tokenId: string;
 
 beforeAll(async () => {
   facilitator = new FakeFacilitator({ clock, defaultBalance: 1_000_000_000n });
-  detector = new FakeNetworkDetector(Object.fromEntries(DEVNET_PRODUCTION_WALLETS.map((w) => [w, PRODUCTION])), { clock });
+  detector = new FakeNetworkDetector(Object.fromEntries(PRODUCTION_WALLETS.map((w) => [w, PRODUCTION])), { clock });
   service = await startTestService({ clock, facilitator, detector });
   const res = await post('/tokens', { name: 'Errors', symbol: 'ERR' }, {}, payingFetch(testnet));
   tokenId = (await json(res)).data.tokenId;

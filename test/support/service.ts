@@ -1,6 +1,9 @@
 /** A real listening service over in-memory stores and the signature-checking fake facilitator. */
-import { startService, type RunningService } from '../../src/app/compose.js';
-import type { ApplicationDeps } from '../../src/app/application.js';
+import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
+import { FakeNetworkDetector } from '../../src/adapters/network/fake/fake-network-detector.js';
+import { FakePayoutSender } from '../../src/adapters/payout/fake/fake-payout-sender.js';
+import { startService, type RunningService, type ServiceOverrides } from '../../src/app/compose.js';
+import { PRODUCTION } from '../../src/domain/network.js';
 import { loadConfig } from '../../src/app/config.js';
 import type { Clock } from '../../src/ports/clock.js';
 
@@ -12,12 +15,28 @@ export class ShiftableClock implements Clock {
   }
 }
 
-export async function startTestService(
-  overrides: Partial<ApplicationDeps> = {},
-  env: Record<string, string> = {},
-): Promise<RunningService> {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RATE_LIMIT_FREE_PER_MINUTE: '0', ...env });
-  return startService(config, { replayWaitMs: 5_000, ...overrides });
+/** anvil's accounts #1–#4: the wallets with "mainnet" history (SPEC §13). */
+export const PRODUCTION_WALLETS = [
+  '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+  '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+  '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65',
+];
+
+/** The service over fakes: in-memory stores, the signature-checking facilitator, no chain. */
+export async function startTestService(overrides: ServiceOverrides = {}, env: Record<string, string> = {}): Promise<RunningService> {
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RATE_LIMIT_FREE_PER_MINUTE: '0', WORKERS: 'false', ...env });
+  const clock = overrides.clock ?? new ShiftableClock();
+  const facilitator = overrides.facilitator ?? new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n });
+  return startService(config, {
+    clock,
+    replayWaitMs: 5_000,
+    detector: new FakeNetworkDetector(Object.fromEntries(PRODUCTION_WALLETS.map((w) => [w, PRODUCTION])), { clock }),
+    payoutSender: new FakePayoutSender(),
+    authorizations: facilitator instanceof FakeFacilitator ? facilitator : new FakeFacilitator({ clock }),
+    ...overrides,
+    facilitator,
+  });
 }
 
 export async function json(res: Response): Promise<any> {

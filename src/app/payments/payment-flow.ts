@@ -146,6 +146,7 @@ export class PaymentFlow {
       amount: prepared.amount,
       resource: `${ep.name}`,
       requestHash,
+      input: req.rawInput,
       state: 'VERIFIED',
       settlementTx: null,
       validBefore: auth.validBefore,
@@ -184,7 +185,7 @@ export class PaymentFlow {
     }
     if (!settled.success) {
       const error =
-        settled.errorReason === 'insufficient_funds'
+        isInsufficientFunds(settled.errorReason)
           ? new InsufficientFunds('The wallet does not hold enough USDC.', { reason: settled.errorReason })
           : new PaymentInvalid('The payment could not be settled.', { reason: settled.errorReason ?? 'settle_failed' });
       return this.finish(settling, 'FAILED', this.errorResponse(error, accepts));
@@ -231,7 +232,7 @@ export class PaymentFlow {
   }
 
   /** The operation was refused after the money moved: give it back, in one transaction. */
-  private async refund(payment: Payment, error: DomainError, headers: Record<string, string>): Promise<PaidResponse> {
+  async refund(payment: Payment, error: DomainError, headers: Record<string, string>): Promise<PaidResponse> {
     const now = this.deps.clock.now();
     return this.deps.uow.transaction(async (stores) => {
       const refunded = transitionPayment(payment, 'REFUNDED', now);
@@ -295,7 +296,7 @@ export class PaymentFlow {
   private async verify(payload: PaymentPayload, requirements: PaymentRequirements, req: PaidRequest, prepared: Prepared) {
     const result = await this.deps.facilitator.verify(payload, requirements);
     if (result.isValid) return result;
-    if (result.invalidReason === 'insufficient_funds') {
+    if (isInsufficientFunds(result.invalidReason)) {
       throw new InsufficientFunds('The wallet does not hold enough USDC for this payment.', {
         reason: result.invalidReason,
         paymentRequired: this.requiredFor(req, prepared),
@@ -355,6 +356,11 @@ export class PaymentFlow {
     if (this.deps.detectionFailClosed) throw new NetworkDetectionUnavailable();
     this.deps.metrics.increment('network_detection.fallbacks');
   }
+}
+
+/** The fake's reason and the official EVM facilitator's ("invalid_exact_evm_insufficient_balance"). */
+function isInsufficientFunds(reason: string | undefined): boolean {
+  return reason !== undefined && /insufficient_(funds|balance)/.test(reason);
 }
 
 export function pendingResponse(paymentId: string): PaidResponse {

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { getAddress, recoverTypedDataAddress, type Hex } from 'viem';
 import { isNetwork, NETWORKS } from '../../../domain/network.js';
+import type { AuthorizationOnChain, AuthorizationReader } from '../../../ports/authorization-reader.js';
 import type { Clock } from '../../../ports/clock.js';
 import {
   SettlementIndeterminate,
@@ -54,7 +55,8 @@ export interface SettledTransfer {
 
 const key = (network: string, address: string) => `${network}|${address.toLowerCase()}`;
 
-export class FakeFacilitator implements Facilitator {
+/** Also the fake chain's record of used authorizations, for the reconciler. */
+export class FakeFacilitator implements Facilitator, AuthorizationReader {
   verifyCalls = 0;
   settleCalls = 0;
   readonly settled: SettledTransfer[] = [];
@@ -108,6 +110,12 @@ export class FakeFacilitator implements Facilitator {
     return { success: true, transaction, network, payer: getAddress(auth.from) };
   }
 
+  async authorization(network: string, authorizer: string, nonce: string): Promise<AuthorizationOnChain> {
+    const used = this.isNonceUsed(network, authorizer, nonce);
+    const tx = this.settled.find((t) => t.network === network && t.from.toLowerCase() === authorizer.toLowerCase() && t.nonce.toLowerCase() === nonce.toLowerCase());
+    return { used, transaction: tx?.transaction ?? null };
+  }
+
   /** Whether an authorization nonce was used on "chain" (what a reconciler reads). */
   isNonceUsed(network: string, from: string, nonce: string): boolean {
     return this.usedNonces.has(`${key(network, from)}|${nonce.toLowerCase()}`);
@@ -130,8 +138,8 @@ export class FakeFacilitator implements Facilitator {
       ...(payer ? { payer } : {}),
     });
     if (payload.x402Version !== 2) return invalid('invalid_x402_version');
-    if (r.scheme !== 'exact' || payload.accepted?.scheme !== 'exact') return invalid('unsupported_scheme');
-    if (!isNetwork(r.network) || payload.accepted.network !== r.network) return invalid('invalid_network');
+    if (r.scheme !== 'exact' || payload.accepted?.scheme !== 'exact') return invalid('invalid_exact_evm_scheme');
+    if (!isNetwork(r.network) || payload.accepted.network !== r.network) return invalid('invalid_exact_evm_network_mismatch');
     const info = NETWORKS[r.network];
     if (r.asset.toLowerCase() !== info.usdc.toLowerCase() || payload.accepted.asset?.toLowerCase() !== r.asset.toLowerCase()) {
       return invalid('invalid_exact_evm_payload_asset');
@@ -162,16 +170,16 @@ export class FakeFacilitator implements Facilitator {
         signature: body.signature,
       });
     } catch {
-      return invalid('invalid_exact_evm_payload_signature', payer);
+      return invalid('invalid_exact_evm_signature', payer);
     }
-    if (signer.toLowerCase() !== auth.from.toLowerCase()) return invalid('invalid_exact_evm_payload_signature', payer);
-    if (auth.to.toLowerCase() !== r.payTo.toLowerCase()) return invalid('invalid_exact_evm_payload_recipient_mismatch', payer);
-    if (BigInt(auth.value) !== BigInt(r.amount)) return invalid('invalid_exact_evm_payload_authorization_value', payer);
+    if (signer.toLowerCase() !== auth.from.toLowerCase()) return invalid('invalid_exact_evm_signature', payer);
+    if (auth.to.toLowerCase() !== r.payTo.toLowerCase()) return invalid('invalid_exact_evm_recipient_mismatch', payer);
+    if (BigInt(auth.value) !== BigInt(r.amount)) return invalid('invalid_exact_evm_payload_authorization_value_mismatch', payer);
     const now = BigInt(Math.floor(this.options.clock.now().getTime() / 1000));
     if (BigInt(auth.validBefore) <= now) return invalid('invalid_exact_evm_payload_authorization_valid_before', payer);
     if (BigInt(auth.validAfter) > now) return invalid('invalid_exact_evm_payload_authorization_valid_after', payer);
-    if (this.isNonceUsed(r.network, auth.from, auth.nonce)) return invalid('invalid_exact_evm_payload_nonce_used', payer);
-    if (this.balanceOf(r.network, auth.from) < BigInt(auth.value)) return invalid('insufficient_funds', payer);
+    if (this.isNonceUsed(r.network, auth.from, auth.nonce)) return invalid('invalid_exact_evm_nonce_already_used', payer);
+    if (this.balanceOf(r.network, auth.from) < BigInt(auth.value)) return invalid('invalid_exact_evm_insufficient_balance', payer);
     return { isValid: true, payer: getAddress(payer) };
   }
 }

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import type { Network } from '../../../domain/network.js';
+import type { Payout } from '../../../domain/payout.js';
+import type { PayoutSender, PreparedTransfer, TransferStatus } from '../../../ports/payout-sender.js';
+
+/**
+ * An in-memory "chain" for payouts: a broadcast transaction is mined at once (or per the
+ * scripted outcome), and a transaction is mined at most once however often it is broadcast.
+ */
+export class FakePayoutSender implements PayoutSender {
+  readonly transfers: { network: Network; wallet: string; amount: bigint; txHash: string }[] = [];
+  broadcasts = 0;
+  private readonly mined = new Map<string, 'confirmed' | 'reverted'>();
+  private readonly pending = new Map<string, { network: Network; wallet: string; amount: bigint }>();
+  private nextOutcome: 'confirmed' | 'reverted' | 'drop' | 'hold' = 'confirmed';
+  private counter = 0;
+
+  /** The next broadcast transaction is mined reverted, dropped, or held pending. */
+  scriptNext(outcome: 'confirmed' | 'reverted' | 'drop' | 'hold'): void {
+    this.nextOutcome = outcome;
+  }
+
+  balanceOf(network: Network, wallet: string): bigint {
+    return this.transfers
+      .filter((t) => t.network === network && t.wallet.toLowerCase() === wallet.toLowerCase())
+      .reduce((s, t) => s + t.amount, 0n);
+  }
+
+  async prepare(payout: Payout): Promise<PreparedTransfer> {
+    this.counter += 1;
+    const rawTx = Buffer.from(JSON.stringify({ n: this.counter, network: payout.network, wallet: payout.wallet, amount: payout.amount.toString() })).toString('hex');
+    return { rawTx: `0x${rawTx}`, txHash: `0x${createHash('sha256').update(rawTx).digest('hex')}` };
+  }
+
+  async broadcast(_network: Network, rawTx: string): Promise<void> {
+    this.broadcasts += 1;
+    const txHash = `0x${createHash('sha256').update(rawTx.slice(2)).digest('hex')}`;
+    if (this.mined.has(txHash)) return;
+    const tx = JSON.parse(Buffer.from(rawTx.slice(2), 'hex').toString()) as { network: Network; wallet: string; amount: string };
+    const outcome = this.nextOutcome;
+    this.nextOutcome = 'confirmed';
+    if (outcome === 'drop') return;
+    if (outcome === 'hold') {
+      this.pending.set(txHash, { network: tx.network, wallet: tx.wallet, amount: BigInt(tx.amount) });
+      return;
+    }
+    this.mined.set(txHash, outcome);
+    if (outcome === 'confirmed') this.transfers.push({ network: tx.network, wallet: tx.wallet, amount: BigInt(tx.amount), txHash });
+  }
+
+  async status(_network: Network, txHash: string): Promise<TransferStatus> {
+    return this.mined.get(txHash) ?? (this.pending.has(txHash) ? 'pending' : 'dropped');
+  }
+}

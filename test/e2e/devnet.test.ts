@@ -1,0 +1,248 @@
+/**
+ * Real settlement on the embedded devnet (two anvil chains, our EIP-3009 USDC), paid with the
+ * official @x402/fetch client: balances move by exactly the prices and the proceeds, replays
+ * charge nothing, and crashes or timeouts around settlement are finished by the reconciler and
+ * the payout worker exactly once.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalFacilitator } from '../../src/adapters/facilitator/local/local-facilitator.js';
+import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
+import { startService, type RunningService } from '../../src/app/compose.js';
+import { loadConfig } from '../../src/app/config.js';
+import { formatUsd, parseUsd } from '../../src/domain/money.js';
+import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
+import { SettlementIndeterminate } from '../../src/ports/facilitator.js';
+import { devAccount, payingFetch } from '../support/x402-client.js';
+import { json, ShiftableClock } from '../support/service.js';
+
+const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const DEVNET_PORT = 28545 + (Number(process.env.VITEST_POOL_ID ?? 0) % 50) * 2;
+const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-devnet-'));
+const clock = new ShiftableClock();
+const uow = new MemoryUnitOfWork();
+let crashAfterSettle = false;
+let timeoutNextSettle = false;
+let crashAfterPayoutRecord = false;
+let service: RunningService;
+
+beforeAll(async () => {
+  const config = loadConfig({
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_FREE_PER_MINUTE: '0',
+    WORKERS: 'false',
+    DATA_DIR: dataDir,
+    DEVNET_PORT: String(DEVNET_PORT),
+  });
+  let real: LocalFacilitator | null = null;
+  service = await startService(config, {
+    clock,
+    uow,
+    // The real in-process facilitator, with a seam that loses the settlement's answer.
+    facilitator: {
+      verify: (p, r) => real!.verify(p, r),
+      supported: () => real!.supported(),
+      settle: async (p, r) => {
+        const result = await real!.settle(p, r);
+        if (timeoutNextSettle) {
+          timeoutNextSettle = false;
+          throw new SettlementIndeterminate('simulated timeout after the transfer was mined');
+        }
+        return result;
+      },
+    },
+    hooks: {
+      afterSettle: async () => {
+        if (crashAfterSettle) {
+          crashAfterSettle = false;
+          throw new Error('simulated crash between settlement and apply');
+        }
+      },
+    },
+    payoutHooks: {
+      afterRecord: async () => {
+        if (crashAfterPayoutRecord) {
+          crashAfterPayoutRecord = false;
+          throw new Error('simulated crash between recording and broadcasting a payout');
+        }
+      },
+    },
+  });
+  real = new LocalFacilitator({
+    settlementKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+    rpcUrls: { [PRODUCTION]: service.devnet!.chains[PRODUCTION].rpcUrl, [TESTNET]: service.devnet!.chains[TESTNET].rpcUrl },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  const pids = service.devnet!.pids;
+  await service.stop();
+  for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow(); // no anvil left behind
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const testnetWallet = devAccount(5);
+const usdc = (network: typeof PRODUCTION | typeof TESTNET, address: string) => service.devnet!.usdcBalance(network, address as `0x${string}`);
+
+/** Worker passes with the clock moved past each wait (poll interval, reconciler grace). */
+async function drainWorkers(passes = 3, stepMs = 2_000) {
+  for (let i = 0; i < passes; i++) {
+    clock.offsetMs += stepMs;
+    await service.runWorkers();
+  }
+}
+
+function call(path: string, body: unknown, account = testnetWallet, f: typeof fetch = payingFetch(account)) {
+  return f(`${service.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-wallet-address': account.address },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('paying on the devnet with @x402/fetch', () => {
+  let tokenId: string;
+
+  it('create, three buys and a sell move USDC by exactly the prices and the proceeds', async () => {
+    const payerBefore = await usdc(TESTNET, testnetWallet.address);
+    const treasuryBefore = await usdc(TESTNET, TREASURY);
+    const created = await json(await call('/tokens', { name: 'Devnet Cat', symbol: 'DCAT' }));
+    tokenId = created.data.tokenId;
+    expect(created.data.network).toBe(TESTNET);
+
+    let paid = parseUsd('0.01');
+    const b1 = (await json(await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '5' }))).data;
+    expect(b1.tokensReceived).toBe('884495.291384607698648614');
+    expect(b1.payment.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    paid += parseUsd(b1.usdSpent);
+    const b2 = (await json(await call('/entrypoints/token_buy_tokens', { tokenId, tokens: '100000' }))).data;
+    paid += parseUsd(b2.usdSpent);
+    const quote = (await json(await fetch(`${service.url}/api/quote?tokenId=${tokenId}&side=buy&usdAmount=1.25`))).data;
+    const b3 = (await json(await call('/entrypoints/token_buy_quote', { quoteId: quote.quoteId }))).data;
+    expect(b3.tokensReceived).toBe(quote.tokens);
+    paid += parseUsd(b3.usdSpent);
+    const sell = (await json(await call('/entrypoints/token_sell', { tokenId, tokens: '500000' }))).data;
+    paid += parseUsd('0.01');
+    const proceeds = parseUsd(sell.usdReceived);
+    expect(sell.payout.state).toBe('PENDING');
+
+    expect(await usdc(TESTNET, testnetWallet.address)).toBe(payerBefore - paid);
+    await drainWorkers(); // sends the payout, then confirms it
+    expect(await usdc(TESTNET, testnetWallet.address)).toBe(payerBefore - paid + proceeds);
+    expect(await usdc(TESTNET, TREASURY)).toBe(treasuryBefore + paid - proceeds);
+    const payout = uow.db.payouts.get(sell.payout.payoutId)!;
+    expect(payout.state).toBe('CONFIRMED');
+    expect(uow.db.events.filter((e) => e.type.startsWith('payout.')).map((e) => e.type)).toEqual(['payout.sent', 'payout.confirmed']);
+
+    // The curve's USD reserve is net USD in minus gross USD out.
+    const token = (await json(await fetch(`${service.url}/tokens/${tokenId}`))).data;
+    const trades = uow.db.trades.filter((t) => t.tokenId === tokenId);
+    const netIn = trades.filter((t) => t.side === 'buy').reduce((s, t) => s + t.usdAmount - t.feeUsd, 0n);
+    const grossOut = trades.filter((t) => t.side === 'sell').reduce((s, t) => s + t.usdAmount, 0n);
+    expect(token.curve.realUsdReserve).toBe(formatUsd(netIn - grossOut));
+  });
+
+  it('detects networks from devnet history: a production wallet paying on the testnet is NETWORK_MISMATCH', async () => {
+    const production = devAccount(1);
+    const body = { name: 'Prod', symbol: 'PROD' };
+    // Offered the testnet (it claims a testnet wallet's address), it pays there: refused, not charged.
+    const challenge = await fetch(`${service.url}/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-wallet-address': testnetWallet.address },
+      body: JSON.stringify(body),
+    });
+    const before = await usdc(TESTNET, production.address);
+    const { decodeBase64Json, signPayment } = await import('../support/x402-client.js');
+    const signature = await signPayment(production, decodeBase64Json(challenge.headers.get('payment-required')));
+    const res = await fetch(`${service.url}/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'payment-signature': signature },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(402);
+    expect((await json(res)).error).toMatchObject({ code: 'NETWORK_MISMATCH', details: { expected: PRODUCTION, received: TESTNET } });
+    expect(await usdc(TESTNET, production.address)).toBe(before);
+    // The same wallet, offered its own network, creates a production token.
+    const created = await json(await call('/tokens', body, production));
+    expect(created.data.network).toBe(PRODUCTION);
+  });
+
+  it('two concurrent requests with one signature settle once', async () => {
+    const { decodeBase64Json, signPayment } = await import('../support/x402-client.js');
+    const body = { tokenId, usdAmount: '2' };
+    const challenge = await call('/entrypoints/token_buy_usd', body, testnetWallet, fetch);
+    const signature = await signPayment(testnetWallet, decodeBase64Json(challenge.headers.get('payment-required')));
+    const before = await usdc(TESTNET, testnetWallet.address);
+    const send = () =>
+      fetch(`${service.url}/entrypoints/token_buy_usd`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'payment-signature': signature },
+        body: JSON.stringify(body),
+      });
+    const [a, b] = await Promise.all([send(), send()]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(await json(a)).toEqual(await json(b));
+    expect(await usdc(TESTNET, testnetWallet.address)).toBe(before - parseUsd('2'));
+    // A later replay of the used authorization is answered from the record and charges nothing.
+    expect((await send()).status).toBe(200);
+    expect(await usdc(TESTNET, testnetWallet.address)).toBe(before - parseUsd('2'));
+  });
+});
+
+describe('recovery', () => {
+  it('a crash after settlement and before apply is applied exactly once by the reconciler', async () => {
+    const wallet = devAccount(6);
+    const tokenId = (await json(await call('/tokens', { name: 'Crash', symbol: 'CRASH' }, wallet))).data.tokenId;
+    crashAfterSettle = true;
+    const res = await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '3' }, wallet);
+    expect(res.status).toBe(500);
+    const payment = [...uow.db.payments.values()].find((p) => p.payer === wallet.address && p.amount === parseUsd('3'))!;
+    expect(payment.state).toBe('SETTLED');
+    expect(uow.db.trades.filter((t) => t.paymentId === payment.paymentId)).toHaveLength(0);
+
+    clock.offsetMs += 31_000; // past the reconciler's grace period
+    await service.runWorkers();
+    await service.runWorkers();
+    expect(uow.db.payments.get(payment.paymentId)!.state).toBe('APPLIED');
+    expect(uow.db.trades.filter((t) => t.paymentId === payment.paymentId)).toHaveLength(1);
+    const status = await json(await fetch(`${service.url}/api/payments/${payment.paymentId}`));
+    expect(status.data).toMatchObject({ state: 'APPLIED', settlementTx: payment.settlementTx });
+  });
+
+  it('a settlement timeout answers 202 pending; the reconciler finds the transfer on chain and applies it', async () => {
+    const wallet = devAccount(7);
+    const tokenId = (await json(await call('/tokens', { name: 'Slow', symbol: 'SLOW' }, wallet))).data.tokenId;
+    timeoutNextSettle = true;
+    const res = await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1' }, wallet);
+    expect(res.status).toBe(202);
+    const { paymentId } = (await json(res)).data;
+    expect(uow.db.payments.get(paymentId)!.state).toBe('SETTLING');
+    clock.offsetMs += 31_000;
+    await service.runWorkers();
+    const payment = uow.db.payments.get(paymentId)!;
+    expect(payment.state).toBe('APPLIED');
+    expect(payment.settlementTx).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(uow.db.trades.filter((t) => t.paymentId === paymentId)).toHaveLength(1);
+  });
+
+  it('a payout worker crash between recording and broadcasting never pays twice', async () => {
+    const wallet = devAccount(8);
+    const tokenId = (await json(await call('/tokens', { name: 'Payout', symbol: 'POUT' }, wallet))).data.tokenId;
+    await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '10' }, wallet);
+    const sell = (await json(await call('/entrypoints/token_sell', { tokenId, tokens: '100000' }, wallet))).data;
+    const before = await usdc(TESTNET, wallet.address);
+    crashAfterPayoutRecord = true;
+    await service.runWorkers(); // records SENT, then "crashes" before broadcasting
+    const recorded = uow.db.payouts.get(sell.payout.payoutId)!;
+    expect(recorded.state).toBe('SENT');
+    expect(await usdc(TESTNET, wallet.address)).toBe(before);
+    await drainWorkers(); // the same signed transfer is broadcast, then confirmed
+    const payout = uow.db.payouts.get(sell.payout.payoutId)!;
+    expect(payout.state).toBe('CONFIRMED');
+    expect(payout.txHash).toBe(recorded.txHash);
+    expect(await usdc(TESTNET, wallet.address)).toBe(before + parseUsd(sell.usdReceived));
+  });
+});
