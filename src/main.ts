@@ -2,6 +2,18 @@
 import { ConfigError, loadConfig } from './app/config.js';
 import { startService } from './app/compose.js';
 
+const WALLETS: [number, string][] = [
+  [1, 'production (USDC on eip155:8453)'],
+  [2, 'production (USDC on eip155:8453)'],
+  [3, 'production (USDC on eip155:8453)'],
+  [4, 'production (USDC on eip155:8453)'],
+  [5, 'testnet (USDC on eip155:84532)'],
+  [6, 'testnet (USDC on eip155:84532)'],
+  [7, 'testnet (USDC on eip155:84532)'],
+  [8, 'testnet (USDC on eip155:84532)'],
+  [9, 'testnet (USDC on eip155:84532)'],
+];
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -14,9 +26,19 @@ async function main(): Promise<void> {
     throw e;
   }
   const service = await startService(config);
-  console.log(`x402 launchpad listening on ${service.url}`);
-  console.log(`  free:  GET ${service.url}/tokens   GET ${service.url}/entrypoints   GET ${service.url}/health`);
-  console.log(`  paid:  POST ${service.url}/tokens   POST ${service.url}/entrypoints/token_buy_usd …`);
+  const lines = [`x402 launchpad listening on ${service.url}`];
+  if (service.devnet) {
+    const { devnetAccount } = await import('./adapters/chain/anvil/anvil-devnet.js');
+    lines.push(
+      `devnet eip155:8453  (production) RPC ${service.devnet.chains['eip155:8453'].rpcUrl}`,
+      `devnet eip155:84532 (testnet)    RPC ${service.devnet.chains['eip155:84532'].rpcUrl}`,
+      `funded wallets (anvil mnemonic "test test test test test test test test test test test junk"):`,
+      `  #0 ${devnetAccount(0).address}  the service: treasury, payTo, settlement signer`,
+      ...WALLETS.map(([i, what]) => `  #${i} ${devnetAccount(i).address}  ${what}`),
+    );
+  }
+  lines.push(`try: curl ${service.url}/entrypoints   then: npm run demo`);
+  console.log(lines.join('\n'));
 
   let stopping = false;
   const stop = async (signal: string) => {

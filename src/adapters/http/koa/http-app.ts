@@ -21,6 +21,7 @@ import {
 } from '../../../app/schemas.js';
 import { createQuote } from '../../../app/use-cases/create-quote.js';
 import { getPayment } from '../../../app/use-cases/get-payment.js';
+import { getPayout } from '../../../app/use-cases/get-payout.js';
 import { getToken } from '../../../app/use-cases/get-token.js';
 import { listPositions } from '../../../app/use-cases/list-positions.js';
 import { listTokens } from '../../../app/use-cases/list-tokens.js';
@@ -173,6 +174,10 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   router.get('/api/payments/:paymentId', async (ctx) => {
     const id = (ctx as unknown as { params: { paymentId: string } }).params.paymentId;
     ok(ctx, 'get_payment', await getPayment(deps, id));
+  });
+  router.get('/api/payouts/:payoutId', async (ctx) => {
+    const id = (ctx as unknown as { params: { payoutId: string } }).params.payoutId;
+    ok(ctx, 'get_payout', await getPayout(deps, id));
   });
   router.get('/api/events', async (ctx) => {
     const q = parseWith(eventsQuery, query(ctx));

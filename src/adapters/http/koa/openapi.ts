@@ -115,6 +115,13 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
         responses: { 200: ok('get_payment', loose), 404: errorResponse },
       },
     },
+    '/api/payouts/{payoutId}': {
+      get: {
+        operationId: 'get_payout',
+        parameters: [{ name: 'payoutId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { 200: ok('get_payout', loose), 404: errorResponse },
+      },
+    },
     '/api/events': {
       get: {
         operationId: 'events',

@@ -1,0 +1,71 @@
+/**
+ * A new user's first five minutes: against a running `npm start`, pay with the official x402
+ * client as a testnet wallet and as a production wallet — create a token, buy it three ways,
+ * sell, and read positions — printing every settlement transaction.
+ *
+ *   npm start            # in one terminal
+ *   npm run demo         # in another (BASE_URL=http://127.0.0.1:3000 by default)
+ */
+import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x402/fetch';
+import { ExactEvmScheme } from '@x402/evm';
+import { toHex } from 'viem';
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+
+const BASE_URL = process.env.BASE_URL ?? 'http://127.0.0.1:3000';
+const MNEMONIC = 'test test test test test test test test test test test junk';
+
+function account(index: number) {
+  const hd = mnemonicToAccount(MNEMONIC, { addressIndex: index });
+  return privateKeyToAccount(toHex(hd.getHdKey().privateKey!));
+}
+
+async function session(label: string, index: number) {
+  const wallet = account(index);
+  const pay = wrapFetchWithPaymentFromConfig(fetch, {
+    schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(wallet) }],
+    spendControls: { maxAmountPerPayment: '$20' },
+  });
+  const call = async (path: string, body: unknown) => {
+    const res = await pay(`${BASE_URL}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as { success: boolean; data: any; error?: any };
+    if (!json.success) throw new Error(`${path}: ${res.status} ${JSON.stringify(json.error)}`);
+    const header = res.headers.get('payment-response');
+    const tx = header ? decodePaymentResponseHeader(header).transaction : '(none)';
+    return { data: json.data, tx };
+  };
+
+  console.log(`\n== ${label}: wallet #${index} ${wallet.address}`);
+  const symbol = `D${Date.now().toString(36).slice(-5).toUpperCase()}`;
+  const created = await call('/tokens', { name: `Demo ${symbol}`, symbol, description: 'made by npm run demo' });
+  const t = created.data;
+  console.log(`create   ${t.tokenId} ${t.symbol} on ${t.network}            paid $0.01   tx ${created.tx}`);
+  const b1 = await call('/entrypoints/token_buy_usd', { tokenId: t.tokenId, usdAmount: '5' });
+  console.log(`buy_usd  ${b1.data.tokensReceived} tokens for $${b1.data.usdSpent}   tx ${b1.tx}`);
+  const b2 = await call('/entrypoints/token_buy_tokens', { tokenId: t.tokenId, tokens: '250000' });
+  console.log(`buy_tok  ${b2.data.tokensReceived} tokens for $${b2.data.usdSpent}   tx ${b2.tx}`);
+  const quote = (await (await fetch(`${BASE_URL}/api/quote?tokenId=${t.tokenId}&side=buy&usdAmount=2`)).json()) as any;
+  const b3 = await call('/entrypoints/token_buy_quote', { quoteId: quote.data.quoteId });
+  console.log(`buy_qte  ${b3.data.tokensReceived} tokens for $${b3.data.usdSpent}   tx ${b3.tx}`);
+  const sold = await call('/entrypoints/token_sell', { tokenId: t.tokenId, tokens: '100000' });
+  console.log(`sell     100000 tokens for $${sold.data.usdReceived} (payout ${sold.data.payout.payoutId})   tx ${sold.tx}`);
+  let payout: any;
+  for (let i = 0; i < 20; i++) {
+    // the payout worker sends and confirms the proceeds within a few seconds
+    payout = ((await (await fetch(`${BASE_URL}/api/payouts/${sold.data.payout.payoutId}`)).json()) as any).data;
+    if (payout.state === 'CONFIRMED') break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  console.log(`payout   $${payout.amount} to the seller: ${payout.state}   tx ${payout.txHash}`);
+  const payment = (await (await fetch(`${BASE_URL}/positions?wallet=${wallet.address}`)).json()) as any;
+  const p = payment.data.items.find((i: any) => i.tokenId === t.tokenId);
+  console.log(`position ${p.balance} ${p.symbol}, cost $${p.costBasisUsd}, value $${p.valueUsd}, realized $${p.realizedPnlUsd}`);
+  console.log(`totals   value $${payment.data.totals.valueUsd} on ${payment.data.network}`);
+}
+
+await session('testnet wallet (fresh history → eip155:84532)', 5);
+await session('production wallet (mainnet history → eip155:8453)', 1);
+console.log('\ndone');

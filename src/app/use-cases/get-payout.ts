@@ -1,0 +1,11 @@
+import { NotFound } from '../../domain/errors.js';
+import type { AppDeps } from '../deps.js';
+import { payoutView } from '../views.js';
+
+export function getPayout(deps: AppDeps, payoutId: string) {
+  return deps.uow.read(async (stores) => {
+    const payout = await stores.payouts.get(payoutId);
+    if (!payout) throw new NotFound(`Payout ${payoutId} does not exist.`, { payoutId });
+    return payoutView(payout);
+  });
+}
