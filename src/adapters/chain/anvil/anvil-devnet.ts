@@ -52,7 +52,12 @@ function anvilBinary(): string {
   const require = createRequire(import.meta.url);
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
   const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
-  const dir = dirname(require.resolve(`${pkg}/package.json`));
+  let dir: string;
+  try {
+    dir = dirname(require.resolve(`${pkg}/package.json`));
+  } catch {
+    throw new Error(`The devnet needs anvil from the npm package ${pkg} (npm install ${pkg}), or set RPC_URL_8453 and RPC_URL_84532.`);
+  }
   return join(dir, 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
 }
 
