@@ -1,0 +1,188 @@
+/**
+ * Network detection (SPEC §2) against the devnet, against misbehaving JSON-RPC endpoints
+ * (nock), and through the cache.
+ */
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AnvilDevnet, devnetAccount } from '../../../src/adapters/chain/anvil/anvil-devnet.js';
+import { CachingNetworkDetector } from '../../../src/adapters/network/caching/caching-network-detector.js';
+import { FakeNetworkDetector } from '../../../src/adapters/network/fake/fake-network-detector.js';
+import { ViemNetworkDetector } from '../../../src/adapters/network/viem/viem-network-detector.js';
+import { FakeClock } from '../../../src/adapters/clock/system/fake-clock.js';
+import { PRODUCTION, TESTNET } from '../../../src/domain/network.js';
+import type { Detection, NetworkDetector } from '../../../src/ports/network-detector.js';
+import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
+
+const PORT = 29545 + (Number(process.env.VITEST_POOL_ID ?? 0) % 50) * 2;
+let devnet: AnvilDevnet;
+const clock = new FakeClock('2026-11-23T00:00:00Z');
+
+beforeAll(async () => {
+  devnet = await AnvilDevnet.start({ port: PORT });
+}, 30_000);
+afterAll(async () => {
+  await devnet.stop();
+});
+
+describe.each([
+  ['ViemNetworkDetector on the devnet', () => new ViemNetworkDetector({ mainnetRpcUrls: [devnet.chains[PRODUCTION].rpcUrl], clock })],
+  [
+    'FakeNetworkDetector',
+    () => new FakeNetworkDetector(Object.fromEntries([1, 2, 3, 4].map((i) => [devnetAccount(i).address, PRODUCTION])), { clock }),
+  ],
+])('%s', (_name, make: () => NetworkDetector) => {
+  it('accounts #1–#4 have mainnet history: production', async () => {
+    for (const i of [1, 2, 3, 4]) {
+      const d = await make().detect(devnetAccount(i).address);
+      expect(d.network).toBe(PRODUCTION);
+      expect(typeof d.reason).toBe('string');
+      expect(d.checkedAt).toBeInstanceOf(Date);
+    }
+  });
+
+  it('accounts #5–#9 and a fresh wallet have none: testnet', async () => {
+    for (const i of [5, 6, 7, 8, 9]) expect((await make().detect(devnetAccount(i).address)).network).toBe(TESTNET);
+    expect((await make().detect(privateKeyToAccount(generatePrivateKey()).address)).network).toBe(TESTNET);
+  });
+
+  it('addresses are matched in any case', async () => {
+    expect((await make().detect(devnetAccount(1).address.toLowerCase())).network).toBe(PRODUCTION);
+  });
+});
+
+describe('a testnet wallet that receives mainnet USDC', () => {
+  it('becomes production once its cached testnet answer expires', async () => {
+    const wallet = devnetAccount(9).address;
+    const cached = new CachingNetworkDetector(new ViemNetworkDetector({ mainnetRpcUrls: [devnet.chains[PRODUCTION].rpcUrl], clock }), { clock });
+    expect((await cached.detect(wallet)).network).toBe(TESTNET);
+    await devnet.mint(PRODUCTION, wallet, 1_000_000n);
+    expect((await cached.detect(wallet)).network).toBe(TESTNET); // still cached
+    clock.advance(10 * 60_000 + 1);
+    expect((await cached.detect(wallet)).network).toBe(PRODUCTION);
+  });
+});
+
+describe('the cache', () => {
+  class CountingDetector implements NetworkDetector {
+    calls = 0;
+    constructor(private readonly answer: Detection['network'], private readonly delayMs = 20) {}
+    async detect(): Promise<Detection> {
+      this.calls++;
+      await new Promise((r) => setTimeout(r, this.delayMs));
+      return { network: this.answer, reason: 'counted', checkedAt: clock.now() };
+    }
+  }
+
+  it('coalesces 100 concurrent first requests for one wallet into one detection', async () => {
+    const inner = new CountingDetector(TESTNET);
+    const cached = new CachingNetworkDetector(inner, { clock });
+    const results = await Promise.all(Array.from({ length: 100 }, () => cached.detect('0xAbC0000000000000000000000000000000000001')));
+    expect(inner.calls).toBe(1);
+    expect(new Set(results.map((r) => r.network))).toEqual(new Set([TESTNET]));
+  });
+
+  it('keeps production long and testnet ten minutes, and is bounded', async () => {
+    const prod = new CountingDetector(PRODUCTION, 0);
+    const cachedProd = new CachingNetworkDetector(prod, { clock, maxEntries: 2 });
+    await cachedProd.detect('0x1');
+    clock.advance(24 * 3_600_000);
+    await cachedProd.detect('0x1');
+    expect(prod.calls).toBe(1);
+    await cachedProd.detect('0x2');
+    await cachedProd.detect('0x3'); // evicts 0x1, the least recently used
+    await cachedProd.detect('0x1');
+    expect(prod.calls).toBe(4);
+
+    const test = new CountingDetector(TESTNET, 0);
+    const cachedTest = new CachingNetworkDetector(test, { clock });
+    await cachedTest.detect('0x1');
+    clock.advance(9 * 60_000);
+    await cachedTest.detect('0x1');
+    expect(test.calls).toBe(1);
+    clock.advance(60_001);
+    await cachedTest.detect('0x1');
+    expect(test.calls).toBe(2);
+  });
+
+  it('does not cache failures', async () => {
+    let fail = true;
+    const cached = new CachingNetworkDetector(
+      {
+        detect: async () => {
+          if (fail) throw new Error('rpc down');
+          return { network: TESTNET, reason: 'ok', checkedAt: clock.now() };
+        },
+      },
+      { clock },
+    );
+    await expect(cached.detect('0x1')).rejects.toThrow('rpc down');
+    fail = false;
+    expect((await cached.detect('0x1')).network).toBe(TESTNET);
+  });
+});
+
+describe('misbehaving RPC endpoints (nock)', () => {
+  const wallet = '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc';
+  const rpc = (host: string) => `http://${host}`;
+  afterEach(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
+  beforeAll(() => {
+    nock.disableNetConnect();
+    nock.enableNetConnect(/127\.0\.0\.1/);
+  });
+
+  /** A JSON-RPC server answering the detector's calls: no history at all. */
+  function healthy(host: string) {
+    return nock(rpc(host))
+      .persist()
+      .post('/')
+      .reply(200, (_uri, body) => {
+        const calls = (Array.isArray(body) ? body : [body]) as { id: number; method: string }[];
+        const answer = (c: { id: number; method: string }) => ({
+          jsonrpc: '2.0',
+          id: c.id,
+          result:
+            c.method === 'eth_getTransactionCount' ? '0x0'
+            : c.method === 'eth_call' ? '0x' + '0'.repeat(64)
+            : c.method === 'eth_blockNumber' ? '0x64'
+            : c.method === 'eth_getLogs' ? []
+            : c.method === 'eth_chainId' ? '0x2105'
+            : null,
+        });
+        return Array.isArray(body) ? calls.map(answer) : answer(calls[0]!);
+      });
+  }
+
+  const detector = (...hosts: string[]) =>
+    new ViemNetworkDetector({ mainnetRpcUrls: hosts.map(rpc), clock, timeoutMs: 300 });
+
+  it('answers from a healthy endpoint', async () => {
+    healthy('rpc-ok.test');
+    expect((await detector('rpc-ok.test').detect(wallet)).network).toBe(TESTNET);
+  });
+
+  it('falls back to the next endpoint when the first answers 429 or 5xx', async () => {
+    nock(rpc('rpc-429.test')).persist().post('/').reply(429, 'slow down');
+    nock(rpc('rpc-503.test')).persist().post('/').reply(503, 'down');
+    healthy('rpc-backup.test');
+    expect((await detector('rpc-429.test', 'rpc-backup.test').detect(wallet)).network).toBe(TESTNET);
+    expect((await detector('rpc-503.test', 'rpc-backup.test').detect(wallet)).network).toBe(TESTNET);
+  });
+
+  it('falls back when the first endpoint times out', async () => {
+    nock(rpc('rpc-slow.test')).persist().post('/').delay(2_000).reply(200, {});
+    healthy('rpc-backup.test');
+    const started = Date.now();
+    expect((await detector('rpc-slow.test', 'rpc-backup.test').detect(wallet)).network).toBe(TESTNET);
+    expect(Date.now() - started).toBeLessThan(1_900);
+  });
+
+  it('fails (never guesses) when every endpoint is broken or answers garbage', async () => {
+    nock(rpc('rpc-garbage.test')).persist().post('/').reply(200, '<html>not json-rpc</html>');
+    nock(rpc('rpc-error.test')).persist().post('/').reply(200, { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'boom' } });
+    await expect(detector('rpc-garbage.test').detect(wallet)).rejects.toThrow();
+    await expect(detector('rpc-error.test', 'rpc-garbage.test').detect(wallet)).rejects.toThrow();
+  });
+});
