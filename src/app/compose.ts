@@ -23,6 +23,7 @@ import { ViemPayoutSender } from '../adapters/payout/viem/viem-payout-sender.js'
 import { MemoryUnitOfWork } from '../adapters/persistence/memory/memory-unit-of-work.js';
 import { CurveQuoteProvider } from '../adapters/quotes/curve/curve-quote-provider.js';
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory/memory-rate-limiter.js';
+import { RedisRateLimiter } from '../adapters/rate-limit/redis/redis-rate-limiter.js';
 import { PRODUCTION, TESTNET, type Network } from '../domain/network.js';
 import type { AuthorizationReader } from '../ports/authorization-reader.js';
 import type { PayoutSender } from '../ports/payout-sender.js';
@@ -66,6 +67,12 @@ async function openChain(config: Config): Promise<Chain> {
   return { rpcUrls: { [PRODUCTION]: devnet.chains[PRODUCTION].rpcUrl, [TESTNET]: devnet.chains[TESTNET].rpcUrl }, devnet };
 }
 
+function buildRateLimiter(config: Config) {
+  if (config.rateLimitPerMinute === 0) return null;
+  const budget = { points: config.rateLimitPerMinute, durationSeconds: 60 };
+  return config.redisUrl ? new RedisRateLimiter({ url: config.redisUrl, ...budget }) : new MemoryRateLimiter(budget);
+}
+
 const devnetKey = (): Hex => `0x${Buffer.from(devnetAccount(0).getHdKey().privateKey!).toString('hex')}`;
 
 export async function startService(config: Config, overrides: ServiceOverrides = {}): Promise<RunningService> {
@@ -100,9 +107,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     metrics: overrides.metrics ?? new Metrics(),
     detectionFailClosed: overrides.detectionFailClosed ?? config.detectionFailClosed,
     replayWaitMs: overrides.replayWaitMs ?? 10_000,
-    rateLimiter:
-      overrides.rateLimiter ??
-      (config.rateLimitPerMinute > 0 ? new MemoryRateLimiter({ points: config.rateLimitPerMinute, durationSeconds: 60 }) : null),
+    rateLimiter: overrides.rateLimiter ?? buildRateLimiter(config),
     chainHealth:
       overrides.chainHealth ??
       (chain?.devnet
@@ -175,6 +180,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       await close(server);
       await running;
       await deps.uow.close();
+      if (deps.rateLimiter instanceof RedisRateLimiter) await deps.rateLimiter.close();
       await chain?.devnet?.stop();
     },
   };

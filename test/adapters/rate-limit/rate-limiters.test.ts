@@ -1,0 +1,151 @@
+/**
+ * The RateLimiter port on memory and on Redis (the machine's, a separate key prefix per run),
+ * Redis shared by two service instances, and Redis outages that must never make a request hang.
+ */
+import { createServer, type Server, type Socket, connect } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { MemoryRateLimiter } from '../../../src/adapters/rate-limit/memory/memory-rate-limiter.js';
+import { RedisRateLimiter } from '../../../src/adapters/rate-limit/redis/redis-rate-limiter.js';
+import { rateLimitKey } from '../../../src/adapters/http/koa/client-ip.js';
+import type { RateLimiter } from '../../../src/ports/rate-limiter.js';
+import { startTestService } from '../../support/service.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const open: RedisRateLimiter[] = [];
+afterAll(async () => {
+  for (const l of open) await l.close();
+});
+
+function redis(points: number, durationSeconds = 60, url = REDIS_URL, prefix = `test:${randomUUID()}`) {
+  const l = new RedisRateLimiter({ url, points, durationSeconds, keyPrefix: prefix, commandTimeoutMs: 150 });
+  open.push(l);
+  return l;
+}
+
+async function ready(l: RedisRateLimiter) {
+  for (let i = 0; i < 50 && l.redis.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 20));
+}
+
+describe.each([
+  ['MemoryRateLimiter', async (points: number, seconds = 60) => new MemoryRateLimiter({ points, durationSeconds: seconds, keyPrefix: randomUUID() })],
+  [
+    'RedisRateLimiter',
+    async (points: number, seconds = 60) => {
+      const l = redis(points, seconds);
+      await ready(l);
+      return l;
+    },
+  ],
+])('%s', (_name, make: (points: number, seconds?: number) => Promise<RateLimiter>) => {
+  it('allows exactly the budget, counting down, then refuses', async () => {
+    const l = await make(5);
+    const decisions = [];
+    for (let i = 0; i < 6; i++) decisions.push(await l.consume('1.2.3.4'));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false]);
+    expect(decisions.map((d) => d.remaining)).toEqual([4, 3, 2, 1, 0, 0]);
+    for (const d of decisions) {
+      expect(d.limit).toBe(5);
+      expect(d.resetSeconds).toBeGreaterThanOrEqual(1);
+      expect(d.resetSeconds).toBeLessThanOrEqual(60);
+    }
+    expect(await l.health()).toBe('ok');
+  });
+
+  it('keeps clients apart, and groups an IPv6 /64', async () => {
+    const l = await make(1);
+    expect((await l.consume('1.2.3.4')).allowed).toBe(true);
+    expect((await l.consume('1.2.3.5')).allowed).toBe(true);
+    expect((await l.consume(rateLimitKey('2001:db8:0:1::1'))).allowed).toBe(true);
+    expect((await l.consume(rateLimitKey('2001:db8:0:1:ffff::2'))).allowed).toBe(false);
+    expect((await l.consume(rateLimitKey('2001:db8:0:2::1'))).allowed).toBe(true);
+  });
+
+  it('resets when the window ends', async () => {
+    const l = await make(1, 1);
+    expect((await l.consume('k')).allowed).toBe(true);
+    expect((await l.consume('k')).allowed).toBe(false);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await l.consume('k')).allowed).toBe(true);
+  });
+});
+
+describe('Redis shared by two service instances', () => {
+  it('one budget for both', async () => {
+    const prefix = `test:${randomUUID()}`;
+    const a = redis(3, 60, REDIS_URL, prefix);
+    const b = redis(3, 60, REDIS_URL, prefix);
+    const sa = await startTestService({ rateLimiter: a }, { RATE_LIMIT_FREE_PER_MINUTE: '3' });
+    const sb = await startTestService({ rateLimiter: b }, { RATE_LIMIT_FREE_PER_MINUTE: '3' });
+    try {
+      await ready(a);
+      await ready(b);
+      const statuses = [];
+      for (const url of [sa.url, sb.url, sa.url, sb.url]) statuses.push((await fetch(`${url}/tokens`)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await sa.stop();
+      await sb.stop();
+    }
+  });
+});
+
+describe('Redis outages', () => {
+  const servers: Server[] = [];
+  afterEach(() => {
+    for (const s of servers.splice(0)) s.close();
+  });
+
+  it('a closed port: answers come at once from the insurance limiter, which still enforces the limit', async () => {
+    const l = redis(2, 60, 'redis://127.0.0.1:1');
+    const started = Date.now();
+    const decisions = [await l.consume('x'), await l.consume('x'), await l.consume('x')];
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, false]);
+    expect(await l.health()).toBe('degraded');
+  });
+
+  it('a Redis that stops answering mid-test: bounded answers, health degraded, recovery when it returns', async () => {
+    // A TCP proxy to Redis that can be frozen (it keeps the connection but forwards nothing).
+    let frozen = false;
+    const sockets: Socket[] = [];
+    const proxy = createServer((client) => {
+      const upstream = connect(6379, '127.0.0.1');
+      sockets.push(client, upstream);
+      client.on('data', (d) => {
+        if (!frozen) upstream.write(d);
+      });
+      upstream.on('data', (d) => {
+        if (!frozen) client.write(d);
+      });
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+      client.on('close', () => upstream.destroy());
+    });
+    servers.push(proxy);
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const port = (proxy.address() as { port: number }).port;
+    const l = redis(3, 60, `redis://127.0.0.1:${port}`);
+    await ready(l);
+    expect((await l.consume('y')).allowed).toBe(true);
+    expect(await l.health()).toBe('ok');
+
+    frozen = true;
+    const started = Date.now();
+    const during = [await l.consume('z'), await l.consume('z'), await l.consume('z'), await l.consume('z')];
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(during.map((d) => d.allowed)).toEqual([true, true, true, false]);
+    expect(await l.health()).toBe('degraded');
+
+    frozen = false;
+    for (const s of sockets) s.destroy(); // the stalled connection is dropped; ioredis reconnects
+    let health = await l.health();
+    for (let i = 0; i < 50 && health !== 'ok'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      health = await l.health();
+    }
+    expect(health).toBe('ok');
+    expect((await l.consume('w')).allowed).toBe(true);
+    await l.close();
+  });
+});
