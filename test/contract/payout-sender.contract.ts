@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { TESTNET, type Network } from '../../src/domain/network.js';
+import type { PayoutSender } from '../../src/ports/payout-sender.js';
+import { payout } from '../support/fixtures.js';
+
+export interface PayoutSenderHarness {
+  sender: PayoutSender;
+  balance(network: Network, wallet: string): Promise<bigint>;
+}
+
+export function payoutSenderContract(name: string, make: () => Promise<PayoutSenderHarness>) {
+  describe(`PayoutSender contract: ${name}`, () => {
+    it('prepares a transfer whose hash is known before it is broadcast, then delivers it', async () => {
+      const h = await make();
+      const wallet = '0x000000000000000000000000000000000000beef';
+      const p = payout({ wallet, amount: 1_234_567n, network: TESTNET });
+      const before = await h.balance(TESTNET, wallet);
+      const prepared = await h.sender.prepare(p);
+      expect(prepared.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(await h.balance(TESTNET, wallet)).toBe(before);
+      await h.sender.broadcast(TESTNET, prepared.rawTx);
+      expect(await h.sender.status(TESTNET, prepared.txHash, prepared.rawTx)).toBe('confirmed');
+      expect(await h.balance(TESTNET, wallet)).toBe(before + 1_234_567n);
+    });
+
+    it('broadcasting the same transfer again never pays twice', async () => {
+      const h = await make();
+      const wallet = '0x000000000000000000000000000000000000cafe';
+      const before = await h.balance(TESTNET, wallet);
+      const prepared = await h.sender.prepare(payout({ wallet, amount: 1_000_000n, network: TESTNET }));
+      await h.sender.broadcast(TESTNET, prepared.rawTx);
+      await h.sender.broadcast(TESTNET, prepared.rawTx);
+      await h.sender.broadcast(TESTNET, prepared.rawTx);
+      expect(await h.balance(TESTNET, wallet)).toBe(before + 1_000_000n);
+    });
+
+    it('a prepared transfer that was never broadcast is not confirmed', async () => {
+      const h = await make();
+      const prepared = await h.sender.prepare(payout({ network: TESTNET }));
+      expect(await h.sender.status(TESTNET, prepared.txHash, prepared.rawTx)).not.toBe('confirmed');
+    });
+  });
+}

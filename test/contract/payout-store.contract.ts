@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { transitionPayout } from '../../src/domain/payout.js';
+import { at, payout } from '../support/fixtures.js';
+import { withUow, type UowFactory } from './uow-factory.js';
+
+export function payoutStoreContract(name: string, make: UowFactory) {
+  describe(`PayoutStore contract: ${name}`, () => {
+    it('queues a payout once per source, exactly', () =>
+      withUow(make, async (uow) => {
+        const p = payout({ amount: 10n ** 20n + 1n });
+        expect(await uow.transaction((s) => s.payouts.enqueue(p))).toEqual(p);
+        const again = await uow.transaction((s) => s.payouts.enqueue(payout({ sourceId: p.sourceId })));
+        expect(again).toEqual(p);
+        expect(await uow.read((s) => s.payouts.get(p.payoutId))).toEqual(p);
+        expect(await uow.read((s) => s.payouts.get('pout_missing'))).toBeNull();
+      }));
+
+    it('moves a payout by compare-and-set, recording hash and raw transaction', () =>
+      withUow(make, async (uow) => {
+        const p = payout();
+        await uow.transaction((s) => s.payouts.enqueue(p));
+        const sent = transitionPayout(p, 'SENT', at(1), { txHash: '0xhash', rawTx: '0xraw', attempts: 1, nextAttemptAt: at(1_001) });
+        const results = await Promise.all(Array.from({ length: 5 }, () => uow.read((s) => s.payouts.update(sent, 'PENDING'))));
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await uow.read((s) => s.payouts.get(p.payoutId))).toEqual(sent);
+      }));
+
+    it('lists due PENDING and SENT payouts, oldest first', () =>
+      withUow(make, async (uow) => {
+        const a = payout({ createdAt: at(0), nextAttemptAt: at(0) });
+        const b = payout({ createdAt: at(1), nextAttemptAt: at(10_000) });
+        const c = payout({ createdAt: at(2), nextAttemptAt: at(0), state: 'SENT', txHash: '0x1', rawTx: '0x2' });
+        const d = payout({ createdAt: at(3), nextAttemptAt: at(0), state: 'CONFIRMED' });
+        for (const p of [c, a, b, d]) await uow.transaction((s) => s.payouts.enqueue(p));
+        expect((await uow.read((s) => s.payouts.due(at(5_000), 10))).map((p) => p.payoutId)).toEqual([a.payoutId, c.payoutId]);
+        expect(await uow.read((s) => s.payouts.due(at(5_000), 1))).toHaveLength(1);
+      }));
+  });
+}

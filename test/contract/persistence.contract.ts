@@ -1,0 +1,21 @@
+/** Every persistence port's contract, for one storage technology. */
+import { eventLogContract } from './event-log.contract.js';
+import { paymentStoreContract } from './payment-store.contract.js';
+import { payoutStoreContract } from './payout-store.contract.js';
+import { positionRepositoryContract } from './position-repository.contract.js';
+import { quoteStoreContract } from './quote-store.contract.js';
+import { tokenRepositoryContract } from './token-repository.contract.js';
+import { tradeLedgerContract } from './trade-ledger.contract.js';
+import type { UowFactory } from './uow-factory.js';
+import { unitOfWorkContract } from './unit-of-work.contract.js';
+
+export function persistenceContracts(name: string, make: UowFactory) {
+  tokenRepositoryContract(name, make);
+  tradeLedgerContract(name, make);
+  positionRepositoryContract(name, make);
+  paymentStoreContract(name, make);
+  payoutStoreContract(name, make);
+  quoteStoreContract(name, make);
+  eventLogContract(name, make);
+  unitOfWorkContract(name, make);
+}

@@ -1,0 +1,56 @@
+/** Contracts of the ports whose adapters need no chain: run on every such adapter. */
+import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/adapters/clock/system/fake-clock.js';
+import { SystemClock } from '../../src/adapters/clock/system/system-clock.js';
+import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
+import { SequentialIdGenerator, UlidIdGenerator } from '../../src/adapters/ids/ulid/ulid-id-generator.js';
+import { FakePayoutSender } from '../../src/adapters/payout/fake/fake-payout-sender.js';
+import { CurveQuoteProvider } from '../../src/adapters/quotes/curve/curve-quote-provider.js';
+import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
+import { TESTNET } from '../../src/domain/network.js';
+import { authorizationReaderContract } from './authorization-reader.contract.js';
+import { facilitatorContract, fundedDevAccount } from './facilitator.contract.js';
+import { idGeneratorContract } from './id-generator.contract.js';
+import { payoutSenderContract } from './payout-sender.contract.js';
+import { quoteProviderContract } from './quote-provider.contract.js';
+
+const clock = new SystemClock();
+
+function fakeFacilitator() {
+  const f = new FakeFacilitator({ clock });
+  for (const n of ['eip155:8453', 'eip155:84532']) f.fund(n, fundedDevAccount(n as never).address, 10_000_000_000n);
+  return f;
+}
+
+facilitatorContract('FakeFacilitator', async () => ({
+  facilitator: fakeFacilitator(),
+  funded: fundedDevAccount,
+  payTo: DEFAULT_SETTINGS.payTo[TESTNET],
+}));
+
+authorizationReaderContract('FakeFacilitator (as the fake chain)', async () => {
+  const f = fakeFacilitator();
+  return { reader: f, facilitator: f, funded: fundedDevAccount, payTo: DEFAULT_SETTINGS.payTo[TESTNET] };
+});
+
+payoutSenderContract('FakePayoutSender', async () => {
+  const sender = new FakePayoutSender();
+  return { sender, balance: async (network, wallet) => sender.balanceOf(network, wallet) };
+});
+
+quoteProviderContract('CurveQuoteProvider', async () => new CurveQuoteProvider());
+
+idGeneratorContract('UlidIdGenerator', () => new UlidIdGenerator(new FakeClock()), true);
+idGeneratorContract('SequentialIdGenerator', () => new SequentialIdGenerator(), true);
+
+describe('Clock adapters', () => {
+  it('SystemClock tells the time; FakeClock moves only when told', () => {
+    const before = Date.now();
+    const now = new SystemClock().now().getTime();
+    expect(now).toBeGreaterThanOrEqual(before);
+    const fake = new FakeClock('2026-01-01T00:00:00Z');
+    expect(fake.now().toISOString()).toBe('2026-01-01T00:00:00.000Z');
+    fake.advance(1500);
+    expect(fake.now().toISOString()).toBe('2026-01-01T00:00:01.500Z');
+  });
+});

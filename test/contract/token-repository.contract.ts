@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/domain/errors.js';
+import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
+import type { Token } from '../../src/domain/token.js';
+import type { TokenListQuery } from '../../src/ports/token-repository.js';
+import { at, bought, OTHER, T0, token, trade } from '../support/fixtures.js';
+import { withUow, type UowFactory } from './uow-factory.js';
+
+const list = (q: Partial<TokenListQuery>): TokenListQuery => ({ sort: 'created', limit: 20, since: new Date(0), ...q });
+
+export function tokenRepositoryContract(name: string, make: UowFactory) {
+  describe(`TokenRepository contract: ${name}`, () => {
+    it('inserts, reads and updates a token exactly, bigints above 2^64 included', () =>
+      withUow(make, async (uow) => {
+        const t = token({ symbol: 'EXACT', description: 'd', imageUrl: 'https://e.com/i.png' });
+        await uow.transaction((s) => s.tokens.insert(t));
+        expect(await uow.read((s) => s.tokens.get(t.tokenId))).toEqual(t);
+        const moved = { ...bought(t, 10_000_000_000n), state: 'GRADUATED' as const, graduatedAt: at(5) };
+        await uow.transaction(async (s) => {
+          const locked = await s.tokens.getForUpdate(t.tokenId);
+          expect(locked).toEqual(t);
+          await s.tokens.update(moved);
+        });
+        const read = await uow.read((s) => s.tokens.get(t.tokenId));
+        expect(read).toEqual(moved);
+        expect(read!.curve.virtualTokens > 2n ** 64n).toBe(true);
+        expect(await uow.read((s) => s.tokens.get('tok_missing'))).toBeNull();
+      }));
+
+    it('filters by network, state, creator and a case-insensitive name or symbol prefix', () =>
+      withUow(make, async (uow) => {
+        const a = token({ symbol: 'ALPHA', name: 'Alpha', createdAt: at(1) });
+        const b = token({ symbol: 'BETA', name: 'alphabet soup', network: PRODUCTION, createdAt: at(2) });
+        const c = token({ symbol: 'GAMMA', name: 'Gamma', creator: OTHER, state: 'GRADUATED', createdAt: at(3) });
+        await uow.transaction(async (s) => {
+          for (const t of [a, b, c]) await s.tokens.insert(t);
+        });
+        const ids = async (q: Partial<TokenListQuery>) => (await uow.read((s) => s.tokens.list(list(q)))).items.map((t) => t.symbol);
+        expect(await ids({})).toEqual(['GAMMA', 'BETA', 'ALPHA']);
+        expect(await ids({ network: PRODUCTION })).toEqual(['BETA']);
+        expect(await ids({ network: TESTNET })).toEqual(['GAMMA', 'ALPHA']);
+        expect(await ids({ state: 'GRADUATED' })).toEqual(['GAMMA']);
+        expect(await ids({ creator: OTHER.toLowerCase() })).toEqual(['GAMMA']);
+        expect(await ids({ q: 'ALP' })).toEqual(['BETA', 'ALPHA']);
+        expect(await ids({ q: 'gam' })).toEqual(['GAMMA']);
+        expect(await ids({ q: 'zzz' })).toEqual([]);
+      }));
+
+    it('sorts by market cap and by 24-hour volume, largest first, ties by tokenId descending', () =>
+      withUow(make, async (uow) => {
+        const small = token({ symbol: 'S', createdAt: at(1) });
+        const large = bought(token({ symbol: 'L', createdAt: at(2) }), 1_000_000_000n);
+        const mid = bought(token({ symbol: 'M', createdAt: at(3) }), 10_000_000n);
+        const tie = token({ symbol: 'T', createdAt: at(4) });
+        await uow.transaction(async (s) => {
+          for (const t of [small, large, mid, tie]) await s.tokens.insert(t);
+          await s.trades.record(trade({ tokenId: small.tokenId, usdAmount: 7_000_000n, createdAt: at(10) }));
+          await s.trades.record(trade({ tokenId: mid.tokenId, usdAmount: 3_000_000n, createdAt: at(10) }));
+          await s.trades.record(trade({ tokenId: mid.tokenId, usdAmount: 1_000_000n, createdAt: at(10) }));
+          await s.trades.record(trade({ tokenId: large.tokenId, usdAmount: 90_000_000n, createdAt: new Date(T0.getTime() - 2 * 86_400_000) }));
+        });
+        const order = async (q: Partial<TokenListQuery>) =>
+          (await uow.read((s) => s.tokens.list(list(q)))).items.map((t) => t.symbol);
+        const tieOrder = [small, tie].sort((x, y) => (x.tokenId < y.tokenId ? 1 : -1)).map((t) => t.symbol);
+        expect(await order({ sort: 'marketCap' })).toEqual(['L', 'M', ...tieOrder]);
+        const volume = await order({ sort: 'volume24h', since: at(0) });
+        expect(volume.slice(0, 2)).toEqual(['S', 'M']);
+      }));
+
+    it('pages with an opaque keyset cursor: every token once, in order, at any depth', () =>
+      withUow(make, async (uow) => {
+        const all: Token[] = [];
+        for (let i = 0; i < 23; i++) all.push(token({ symbol: `P${i}`, createdAt: at(i % 5) })); // duplicate timestamps
+        await uow.transaction(async (s) => {
+          for (const t of all) await s.tokens.insert(t);
+        });
+        for (const sort of ['created', 'marketCap', 'volume24h'] as const) {
+          const seen: string[] = [];
+          let cursor: string | undefined;
+          for (let guard = 0; guard < 10; guard++) {
+            const page = await uow.read((s) => s.tokens.list(list({ sort, limit: 5, cursor })));
+            seen.push(...page.items.map((t) => t.tokenId));
+            if (!page.nextCursor) break;
+            cursor = page.nextCursor;
+          }
+          expect(seen).toHaveLength(23);
+          expect(new Set(seen).size).toBe(23);
+          const full = (await uow.read((s) => s.tokens.list(list({ sort, limit: 100 })))).items.map((t) => t.tokenId);
+          expect(seen).toEqual(full);
+        }
+      }));
+
+    it('refuses a cursor it did not issue', () =>
+      withUow(make, async (uow) => {
+        await expect(uow.read((s) => s.tokens.list(list({ cursor: 'not-a-cursor!' })))).rejects.toBeInstanceOf(ValidationError);
+        await expect(uow.read((s) => s.tokens.list(list({ cursor: Buffer.from('{"x":1}').toString('base64url') })))).rejects.toMatchObject({
+          code: 'VALIDATION_ERROR',
+        });
+      }));
+  });
+}
