@@ -167,6 +167,9 @@ export class PaymentFlow {
         });
       }
     } catch (e) {
+      // Anything but a business refusal (a database outage) leaves the payment VERIFIED, never
+      // settled; the reconciler closes it.
+      if (!(e instanceof DomainError) || e.code === 'INTERNAL_ERROR') throw e;
       return this.finish(payment, 'REJECTED', this.errorResponse(e));
     }
 

@@ -1,10 +1,11 @@
 /**
- * Finishes payments whose request could not: a settlement that timed out (SETTLING) or a crash
- * after settlement (SETTLED). It asks the chain whether the authorization was used; used →
+ * Finishes payments whose request could not: a crash before settlement (VERIFIED: closed as
+ * REJECTED, nothing charged), a settlement that timed out (SETTLING) or a crash after
+ * settlement (SETTLED). It asks the chain whether the authorization was used; used →
  * apply the operation (or refund it), unused and expired → FAILED (nothing was charged).
  * Compare-and-set on every move means a reconciler racing a live request applies nothing twice.
  */
-import { DomainError, PaymentInvalid } from '../../domain/errors.js';
+import { DomainError, PaymentInvalid, ServiceUnavailable } from '../../domain/errors.js';
 import { transitionPayment, type Payment } from '../../domain/payment.js';
 import type { AuthorizationReader } from '../../ports/authorization-reader.js';
 import type { Logger } from '../../ports/logger.js';
@@ -28,11 +29,13 @@ export class PaymentReconciler {
   async runOnce(limit = 50): Promise<number> {
     const now = this.deps.clock.now();
     const before = new Date(now.getTime() - this.deps.graceMs);
-    const [settling, settled] = await this.deps.uow.read(async (s) => [
+    const [verified, settling, settled] = await this.deps.uow.read(async (s) => [
+      await s.payments.listByState('VERIFIED', before, limit),
       await s.payments.listByState('SETTLING', before, limit),
       await s.payments.listByState('SETTLED', before, limit),
     ]);
     let done = 0;
+    for (const p of verified) done += (await this.step(() => this.closeUnsettled(p), p)) ? 1 : 0;
     for (const p of settling) done += (await this.step(() => this.resolveSettling(p), p)) ? 1 : 0;
     for (const p of settled) done += (await this.step(() => this.applySettled(p), p)) ? 1 : 0;
     return done;
@@ -45,6 +48,25 @@ export class PaymentReconciler {
       this.deps.logger.warn('reconciling a payment failed; will retry', { paymentId: p.paymentId, error: (e as Error).message });
       return false;
     }
+  }
+
+  /** A request died between verification and settlement: nothing was charged, and nothing will be. */
+  private async closeUnsettled(p: Payment): Promise<boolean> {
+    const rejected = transitionPayment(p, 'REJECTED', this.deps.clock.now());
+    const error = new ServiceUnavailable(
+      'The request was interrupted before the payment was settled; nothing was charged. Sign a new payment to try again.',
+      5,
+      { reason: 'interrupted_before_settlement' },
+    );
+    return this.deps.uow.transaction(async (s) => {
+      if (!(await s.payments.update(rejected, 'VERIFIED'))) return false;
+      await s.payments.saveResponse(p.paymentId, {
+        status: statusOf(error.code),
+        body: errorEnvelope(error.code, error.message, error.details),
+        headers: { 'Retry-After': '5' },
+      });
+      return true;
+    });
   }
 
   private async resolveSettling(p: Payment): Promise<boolean> {
