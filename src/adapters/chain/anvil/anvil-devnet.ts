@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { createPublicClient, createTestClient, createWalletClient, http, type Abi, type Hex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../domain/network.js';
+import { viemChain } from '../../shared/viem-chain.js';
 
 export const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
 export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
@@ -157,7 +158,7 @@ export class AnvilDevnet {
   /** Mints devnet USDC (account #0 is the minter). */
   async mint(network: Network, to: Hex, amount: bigint): Promise<void> {
     const wallet = createWalletClient({ account: devnetAccount(0), transport: http(this.chains[network].rpcUrl) });
-    const chain = { id: this.chains[network].chainId, name: network, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [this.chains[network].rpcUrl] } } };
+    const chain = viemChain(network, this.chains[network].rpcUrl);
     const hash = await wallet.writeContract({ chain, address: NETWORKS[network].usdc, abi: USDC_ABI, functionName: 'mint', args: [to, amount] });
     await this.publicClient(network).waitForTransactionReceipt({ hash });
   }

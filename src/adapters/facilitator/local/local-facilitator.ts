@@ -10,7 +10,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { createWalletClient, http, publicActions, type Hex } from 'viem';
 import { nonceManager, privateKeyToAccount } from 'viem/accounts';
 import { FacilitatorError } from '../../../domain/errors.js';
-import { NETWORKS, type Network } from '../../../domain/network.js';
+import type { Network } from '../../../domain/network.js';
 import {
   SettlementIndeterminate,
   type Facilitator,
@@ -20,6 +20,7 @@ import {
   type SupportedKind,
   type VerifyResult,
 } from '../../../ports/facilitator.js';
+import { viemChain } from '../../shared/viem-chain.js';
 
 export interface LocalFacilitatorOptions {
   /** Private key of the account that submits settlements and pays their gas. */
@@ -40,16 +41,10 @@ export class LocalFacilitator implements Facilitator {
     const account = privateKeyToAccount(options.settlementKey, { nonceManager });
     this.networks = Object.keys(options.rpcUrls) as Network[];
     for (const network of this.networks) {
-      const info = NETWORKS[network];
       const rpcUrl = options.rpcUrls[network]!;
       const client = createWalletClient({
         account,
-        chain: {
-          id: info.chainId,
-          name: network,
-          nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-          rpcUrls: { default: { http: [rpcUrl] } },
-        },
+        chain: viemChain(network, rpcUrl),
         transport: http(rpcUrl, { timeout: 10_000 }),
       }).extend(publicActions);
       const signer = toFacilitatorEvmSigner(

@@ -8,16 +8,8 @@ import { createPublicClient, fallback, http, parseAbiItem, type Hex, type Public
 import { NETWORKS, PRODUCTION, TESTNET } from '../../../domain/network.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Detection, NetworkDetector } from '../../../ports/network-detector.js';
+import { ERC20_ABI } from '../../shared/viem-chain.js';
 
-const BALANCE_OF = [
-  {
-    type: 'function',
-    name: 'balanceOf',
-    stateMutability: 'view',
-    inputs: [{ name: 'owner', type: 'address' }],
-    outputs: [{ name: '', type: 'uint256' }],
-  },
-] as const;
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
 export interface ViemNetworkDetectorOptions {
@@ -47,7 +39,7 @@ export class ViemNetworkDetector implements NetworkDetector {
     const usdc = NETWORKS[PRODUCTION].usdc;
     const [txCount, balance, transfers] = await Promise.all([
       this.client.getTransactionCount({ address: wallet }),
-      this.client.readContract({ address: usdc, abi: BALANCE_OF, functionName: 'balanceOf', args: [wallet] }),
+      this.client.readContract({ address: usdc, abi: ERC20_ABI, functionName: 'balanceOf', args: [wallet] }),
       this.transferHistory(wallet, usdc),
     ]);
     const checkedAt = this.options.clock.now();

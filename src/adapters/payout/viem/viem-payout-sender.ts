@@ -15,19 +15,8 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { NETWORKS, type Network } from '../../../domain/network.js';
 import type { Payout } from '../../../domain/payout.js';
 import type { PayoutSender, PreparedTransfer, TransferStatus } from '../../../ports/payout-sender.js';
+import { ERC20_ABI, viemChain } from '../../shared/viem-chain.js';
 
-const ERC20_TRANSFER = [
-  {
-    type: 'function',
-    name: 'transfer',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-    ],
-    outputs: [{ name: '', type: 'bool' }],
-  },
-] as const;
 
 export interface ViemPayoutSenderOptions {
   treasuryKey: Hex;
@@ -50,12 +39,7 @@ export class ViemPayoutSender implements PayoutSender {
   private chain(network: Network) {
     const url = this.options.rpcUrls[network];
     if (!url) throw new Error(`no RPC configured for ${network}`);
-    const chain = {
-      id: NETWORKS[network].chainId,
-      name: network,
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      rpcUrls: { default: { http: [url] } },
-    };
+    const chain = viemChain(network, url);
     const transport = http(url, { timeout: 10_000 });
     return {
       chain,
@@ -68,7 +52,7 @@ export class ViemPayoutSender implements PayoutSender {
     const { publicClient, wallet } = this.chain(payout.network);
     const onChain = await publicClient.getTransactionCount({ address: this.account.address, blockTag: 'pending' });
     const nonce = Math.max(onChain, this.nextNonce.get(payout.network) ?? 0);
-    const data = encodeFunctionData({ abi: ERC20_TRANSFER, functionName: 'transfer', args: [payout.wallet as Hex, payout.amount] });
+    const data = encodeFunctionData({ abi: ERC20_ABI, functionName: 'transfer', args: [payout.wallet as Hex, payout.amount] });
     const request = await wallet.prepareTransactionRequest({ to: NETWORKS[payout.network].usdc, data, nonce, gas: 100_000n });
     const rawTx = await wallet.signTransaction(request);
     this.nextNonce.set(payout.network, nonce + 1);

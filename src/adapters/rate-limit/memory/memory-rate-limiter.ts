@@ -1,5 +1,6 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitDecision, RateLimiter } from '../../../ports/rate-limiter.js';
+import { toDecision } from '../../shared/rate-limit-decision.js';
 
 /** A fixed window per key, in this process's memory (rate-limiter-flexible). */
 export class MemoryRateLimiter implements RateLimiter {
@@ -18,23 +19,14 @@ export class MemoryRateLimiter implements RateLimiter {
   async consume(key: string): Promise<RateLimitDecision> {
     try {
       const res = await this.limiter.consume(key);
-      return this.decision(true, res);
+      return toDecision(true, res, this.points);
     } catch (e) {
-      if (e instanceof RateLimiterRes) return this.decision(false, e);
+      if (e instanceof RateLimiterRes) return toDecision(false, e, this.points);
       throw e;
     }
   }
 
   async health(): Promise<'ok'> {
     return 'ok';
-  }
-
-  private decision(allowed: boolean, res: RateLimiterRes): RateLimitDecision {
-    return {
-      allowed,
-      limit: this.points,
-      remaining: Math.max(0, res.remainingPoints),
-      resetSeconds: Math.ceil(res.msBeforeNext / 1000),
-    };
   }
 }

@@ -7,6 +7,7 @@
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitDecision, RateLimiter } from '../../../ports/rate-limiter.js';
+import { toDecision } from '../../shared/rate-limit-decision.js';
 
 export interface RedisRateLimiterOptions {
   url: string;
@@ -50,9 +51,9 @@ export class RedisRateLimiter implements RateLimiter {
 
   async consume(key: string): Promise<RateLimitDecision> {
     try {
-      return this.decision(true, await this.limiter.consume(key));
+      return toDecision(true, await this.limiter.consume(key), this.points);
     } catch (e) {
-      if (e instanceof RateLimiterRes) return this.decision(false, e);
+      if (e instanceof RateLimiterRes) return toDecision(false, e, this.points);
       throw e;
     }
   }
@@ -69,14 +70,5 @@ export class RedisRateLimiter implements RateLimiter {
 
   async close(): Promise<void> {
     this.redis.disconnect();
-  }
-
-  private decision(allowed: boolean, res: RateLimiterRes): RateLimitDecision {
-    return {
-      allowed,
-      limit: this.points,
-      remaining: Math.max(0, res.remainingPoints),
-      resetSeconds: Math.ceil(res.msBeforeNext / 1000),
-    };
   }
 }
