@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/app/compose.js';
 import { clientIp, parseTrustProxy, rateLimitKey } from '../../src/adapters/http/koa/client-ip.js';
-import { devAccount, payingFetch } from '../support/x402-client.js';
+import { decodeBase64Json, devAccount, signPayment } from '../support/x402-client.js';
 import { json, startTestService } from '../support/service.js';
 
 let service: RunningService;
@@ -15,15 +15,17 @@ afterAll(async () => {
 
 describe('free-endpoint rate limit', () => {
   it('counts free and unpaid requests, answers 429 with the envelope and headers, and lets paid requests through', async () => {
+    const wallet = devAccount(5);
     const first = await fetch(`${service.url}/tokens`);
     expect(first.headers.get('ratelimit-policy')).toBe('"free";q=3;w=60');
     expect(first.headers.get('ratelimit')).toMatch(/^"free";r=2;t=\d+$/);
     const unpaid = await fetch(`${service.url}/tokens`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
       body: JSON.stringify({ name: 'A', symbol: 'A' }),
     });
     expect(unpaid.status).toBe(402);
+    const signature = await signPayment(wallet, decodeBase64Json(unpaid.headers.get('payment-required')));
     expect(unpaid.headers.get('ratelimit')).toMatch(/^"free";r=1;/);
     expect((await fetch(`${service.url}/health`)).status).toBe(200);
     const limited = await fetch(`${service.url}/tokens`);
@@ -33,15 +35,22 @@ describe('free-endpoint rate limit', () => {
       success: false,
       error: { code: 'RATE_LIMITED', details: { limit: 3, windowSeconds: 60, retryAfterSeconds: expect.any(Number) } },
     });
-    // A paid request is not limited (the 402 of its first leg is, so send it pre-signed by the client flow).
-    const wallet = devAccount(5);
-    const paid = await payingFetch(wallet)(`${service.url}/tokens`, {
+    // A paid request is not limited: the signature obtained earlier still goes through.
+    const paid = await fetch(`${service.url}/tokens`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+      headers: { 'content-type': 'application/json', 'payment-signature': signature },
       body: JSON.stringify({ name: 'A', symbol: 'A' }),
     });
-    // The unpaid first leg is refused with 429, which an x402 client cannot pay.
-    expect(paid.status).toBe(429);
+    expect(paid.status).toBe(201);
+    expect(paid.headers.get('ratelimit')).toBeNull();
+    // …while a payment that is not valid is counted like the 402 it gets.
+    const forged = await fetch(`${service.url}/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'payment-signature': 'bm90IGEgcGF5bWVudA==' },
+      body: JSON.stringify({ name: 'A', symbol: 'A' }),
+    });
+    expect([402, 429]).toContain(forged.status);
+    expect((await fetch(`${service.url}/tokens`)).status).toBe(429);
   });
 });
 
