@@ -1,0 +1,87 @@
+import type { Network } from '../../../domain/network.js';
+import type { Payment, PaymentState } from '../../../domain/payment.js';
+import type { ClaimResult, PaymentStore, StoredResponse } from '../../../ports/payment-store.js';
+import { big, num } from './exact-bigint-type.js';
+import { json, ms, type Row, type Sql } from './sql.js';
+
+const cols = (sql: Sql) =>
+  sql.dialect === 'postgresql'
+    ? 'payment_id, network, payer, nonce_lower, amount::text as amount, resource, request_hash, input, state, settlement_tx, valid_before::text as valid_before, created_at, updated_at'
+    : 'payment_id, network, payer, nonce_lower, amount, resource, request_hash, input, state, settlement_tx, valid_before, created_at, updated_at';
+
+const rowToPayment = (r: Row): Payment => ({
+  paymentId: String(r.payment_id),
+  network: r.network as Network,
+  payer: String(r.payer),
+  nonce: String(r.nonce_lower),
+  amount: big(r.amount),
+  resource: String(r.resource),
+  requestHash: String(r.request_hash),
+  input: json(r.input),
+  state: r.state as PaymentState,
+  settlementTx: (r.settlement_tx as string | null) ?? null,
+  validBefore: big(r.valid_before),
+  createdAt: ms(r.created_at),
+  updatedAt: ms(r.updated_at),
+});
+
+export class MikroOrmPaymentStore implements PaymentStore {
+  constructor(private readonly sql: Sql) {}
+
+  async claim(p: Payment): Promise<ClaimResult> {
+    // The unique (network, payer, nonce) index decides: of concurrent claims exactly one inserts.
+    const inserted = await this.sql.all(
+      `insert into payments (payment_id, network, payer, payer_lower, nonce_lower, amount, resource, request_hash, input, state,
+        settlement_tx, valid_before, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       on conflict (network, payer_lower, nonce_lower) do nothing returning payment_id`,
+      [
+        p.paymentId, p.network, p.payer, p.payer.toLowerCase(), p.nonce.toLowerCase(), num(p.amount), p.resource, p.requestHash,
+        JSON.stringify(p.input ?? null), p.state, p.settlementTx, num(p.validBefore), p.createdAt.getTime(), p.updatedAt.getTime(),
+      ],
+    );
+    if (inserted.length === 1) return { claimed: true, payment: p };
+    const existing = await this.findByNonce(p.network, p.payer, p.nonce);
+    if (!existing) throw new Error('a conflicting claim vanished');
+    return { claimed: false, existing };
+  }
+
+  async get(paymentId: string): Promise<Payment | null> {
+    const r = await this.sql.one(`select ${cols(this.sql)} from payments where payment_id = ?`, [paymentId]);
+    return r ? rowToPayment(r) : null;
+  }
+
+  async findByNonce(network: Network, payer: string, nonce: string): Promise<Payment | null> {
+    const r = await this.sql.one(`select ${cols(this.sql)} from payments where network = ? and payer_lower = ? and nonce_lower = ?`, [
+      network,
+      payer.toLowerCase(),
+      nonce.toLowerCase(),
+    ]);
+    return r ? rowToPayment(r) : null;
+  }
+
+  async update(next: Payment, from: PaymentState): Promise<boolean> {
+    const rows = await this.sql.all(
+      `update payments set state = ?, settlement_tx = ?, updated_at = ? where payment_id = ? and state = ? returning payment_id`,
+      [next.state, next.settlementTx, next.updatedAt.getTime(), next.paymentId, from],
+    );
+    return rows.length === 1;
+  }
+
+  async saveResponse(paymentId: string, response: StoredResponse): Promise<void> {
+    await this.sql.all(`update payments set response = ? where payment_id = ? returning payment_id`, [JSON.stringify(response), paymentId]);
+  }
+
+  async getResponse(paymentId: string): Promise<StoredResponse | null> {
+    const r = await this.sql.one(`select response from payments where payment_id = ?`, [paymentId]);
+    return r && r.response !== null && r.response !== undefined ? (json(r.response) as StoredResponse) : null;
+  }
+
+  async listByState(state: PaymentState, updatedBefore: Date, limit: number): Promise<Payment[]> {
+    const rows = await this.sql.all(
+      `select ${cols(this.sql)} from payments where state = ? and updated_at <= ? order by updated_at, payment_id limit ?`,
+      [state, updatedBefore.getTime(), limit],
+    );
+    return rows.map(rowToPayment);
+  }
+}

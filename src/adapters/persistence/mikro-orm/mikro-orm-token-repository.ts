@@ -1,0 +1,142 @@
+import type { CurveParams } from '../../../domain/curve.js';
+import type { Token } from '../../../domain/token.js';
+import type { Page } from '../../../ports/page.js';
+import type { TokenListQuery, TokenRepository } from '../../../ports/token-repository.js';
+import { decodeCursor, encodeCursor } from '../../shared/cursor.js';
+import { sortKey } from '../../shared/token-order.js';
+import { big, num } from './exact-bigint-type.js';
+import { ms, type Row, type Sql } from './sql.js';
+
+const COLUMNS = `token_id, network, name, symbol, description, image_url, creator, state, params,
+  virtual_usd, virtual_tokens, tokens_sold, created_at, graduated_at`;
+const exactColumns = (sql: Sql) =>
+  sql.dialect === 'postgresql'
+    ? COLUMNS.replace('virtual_usd, virtual_tokens, tokens_sold', 'virtual_usd::text as virtual_usd, virtual_tokens::text as virtual_tokens, tokens_sold::text as tokens_sold')
+    : COLUMNS;
+
+export function rowToToken(r: Row): Token {
+  const p = JSON.parse(String(r.params)) as Record<keyof CurveParams, string>;
+  return {
+    tokenId: String(r.token_id),
+    network: r.network as Token['network'],
+    name: String(r.name),
+    symbol: String(r.symbol),
+    description: (r.description as string | null) ?? null,
+    imageUrl: (r.image_url as string | null) ?? null,
+    creator: String(r.creator),
+    state: r.state as Token['state'],
+    params: {
+      totalSupply: BigInt(p.totalSupply),
+      curveSupply: BigInt(p.curveSupply),
+      initialVirtualUsd: BigInt(p.initialVirtualUsd),
+      initialVirtualTokens: BigInt(p.initialVirtualTokens),
+      feeBps: BigInt(p.feeBps),
+    },
+    curve: { virtualUsd: big(r.virtual_usd), virtualTokens: big(r.virtual_tokens), tokensSold: big(r.tokens_sold) },
+    createdAt: ms(r.created_at),
+    graduatedAt: r.graduated_at === null || r.graduated_at === undefined ? null : ms(r.graduated_at),
+  };
+}
+
+const paramsJson = (p: CurveParams) =>
+  JSON.stringify({
+    totalSupply: num(p.totalSupply),
+    curveSupply: num(p.curveSupply),
+    initialVirtualUsd: num(p.initialVirtualUsd),
+    initialVirtualTokens: num(p.initialVirtualTokens),
+    feeBps: num(p.feeBps),
+  });
+
+export class MikroOrmTokenRepository implements TokenRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async insert(t: Token): Promise<void> {
+    await this.sql.all(
+      `insert into tokens (token_id, network, name, name_lower, symbol, symbol_lower, description, image_url, creator,
+        creator_lower, state, params, virtual_usd, virtual_tokens, tokens_sold, market_cap_key, created_at, graduated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        t.tokenId, t.network, t.name, t.name.toLowerCase(), t.symbol, t.symbol.toLowerCase(), t.description, t.imageUrl,
+        t.creator, t.creator.toLowerCase(), t.state, paramsJson(t.params), num(t.curve.virtualUsd), num(t.curve.virtualTokens),
+        num(t.curve.tokensSold), sortKey(t, 'marketCap', 0n), t.createdAt.getTime(), t.graduatedAt?.getTime() ?? null,
+      ],
+    );
+  }
+
+  async get(tokenId: string): Promise<Token | null> {
+    const r = await this.sql.one(`select ${exactColumns(this.sql)} from tokens where token_id = ?`, [tokenId]);
+    return r ? rowToToken(r) : null;
+  }
+
+  async getForUpdate(tokenId: string): Promise<Token | null> {
+    // PostgreSQL: a row lock until the transaction ends. SQLite: the transaction already holds
+    // the database write lock (taken when it began), which serialises writers.
+    const lock = this.sql.dialect === 'postgresql' ? ' for update' : '';
+    const r = await this.sql.one(`select ${exactColumns(this.sql)} from tokens where token_id = ?${lock}`, [tokenId]);
+    return r ? rowToToken(r) : null;
+  }
+
+  async update(t: Token): Promise<void> {
+    const rows = await this.sql.all(
+      `update tokens set state = ?, virtual_usd = ?, virtual_tokens = ?, tokens_sold = ?, market_cap_key = ?, graduated_at = ?
+       where token_id = ? returning token_id`,
+      [t.state, num(t.curve.virtualUsd), num(t.curve.virtualTokens), num(t.curve.tokensSold), sortKey(t, 'marketCap', 0n), t.graduatedAt?.getTime() ?? null, t.tokenId],
+    );
+    if (rows.length !== 1) throw new Error(`unknown token ${t.tokenId}`);
+  }
+
+  async list(query: TokenListQuery): Promise<Page<Token>> {
+    const after = query.cursor ? decodeCursor(query.cursor, ['k', 'id'] as const) : null;
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const key =
+      query.sort === 'created'
+        ? this.sql.padded('t.created_at')
+        : query.sort === 'marketCap'
+          ? 't.market_cap_key'
+          : this.sql.padded('coalesce(v.vol, 0)');
+    const from =
+      query.sort === 'volume24h'
+        ? `tokens t left join (select token_id, ${this.sql.sum('usd_amount')} as vol from trades where created_at >= ? group by token_id) v
+           on v.token_id = t.token_id`
+        : 'tokens t';
+    if (query.sort === 'volume24h') params.push(query.since.getTime());
+    if (query.network) {
+      where.push('t.network = ?');
+      params.push(query.network);
+    }
+    if (query.state) {
+      where.push('t.state = ?');
+      params.push(query.state);
+    }
+    if (query.creator) {
+      where.push('t.creator_lower = ?');
+      params.push(query.creator.toLowerCase());
+    }
+    if (query.q) {
+      const prefix = `${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.push(`(t.name_lower like ? escape '\\' or t.symbol_lower like ? escape '\\')`);
+      params.push(prefix, prefix);
+    }
+    if (after) {
+      where.push(`(${key} < ? or (${key} = ? and t.token_id < ?))`);
+      params.push(after.k, after.k, after.id);
+    }
+    const cols = exactColumns(this.sql)
+      .split(',')
+      .map((c) => `t.${c.trim()}`)
+      .join(', ');
+    const rows = await this.sql.all(
+      `select ${cols}, ${key} as sort_key from ${from}
+       ${where.length ? `where ${where.join(' and ')}` : ''}
+       order by sort_key desc, t.token_id desc limit ?`,
+      [...params, query.limit + 1],
+    );
+    const items = rows.slice(0, query.limit);
+    const last = items[items.length - 1];
+    return {
+      items: items.map(rowToToken),
+      nextCursor: rows.length > query.limit && last ? encodeCursor({ k: String(last.sort_key), id: String(last.token_id) }) : null,
+    };
+  }
+}

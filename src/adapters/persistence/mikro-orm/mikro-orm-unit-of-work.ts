@@ -1,0 +1,152 @@
+/**
+ * The unit of work on MikroORM: one database transaction per unit, on a forked EntityManager
+ * (no identity map shared between requests), with the stores bound to it. SQLite is the
+ * embedded default (WAL, synchronous=NORMAL, busy timeout, the write lock taken when a
+ * transaction begins); PostgreSQL for scale (row locks per token). The schema comes from the
+ * committed migrations, run at open — never from schema sync.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MikroORM, type Options } from '@mikro-orm/core';
+import type { EntityManager as KnexEntityManager, Knex } from '@mikro-orm/knex';
+import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { SqliteDriver } from '@mikro-orm/sqlite';
+import type { Stores, UnitOfWork } from '../../../ports/unit-of-work.js';
+import { Migration0001Initial } from './migrations/migration-0001-initial.js';
+import { MikroOrmEventLog } from './mikro-orm-event-log.js';
+import { MikroOrmPaymentStore } from './mikro-orm-payment-store.js';
+import { MikroOrmPayoutStore } from './mikro-orm-payout-store.js';
+import { MikroOrmPositionRepository } from './mikro-orm-position-repository.js';
+import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
+import { MikroOrmTokenRepository } from './mikro-orm-token-repository.js';
+import { MikroOrmTradeLedger } from './mikro-orm-trade-ledger.js';
+import { Sql, type Dialect } from './sql.js';
+
+export const MIGRATIONS = [{ name: 'Migration0001Initial', class: Migration0001Initial }];
+
+export interface OpenOptions {
+  /** `sqlite:<path>`, `sqlite::memory:`, or `postgres://…[?schema=name]`. */
+  url: string;
+  /** PostgreSQL connections per process. */
+  poolSize?: number;
+}
+
+function config(url: string, poolSize: number): { options: Options; dialect: Dialect; schema: string | undefined } {
+  const base = {
+    entities: [],
+    discovery: { warnWhenNoEntities: false },
+    extensions: [Migrator],
+    migrations: { migrationsList: MIGRATIONS, silent: true, transactional: true, allOrNothing: true, snapshot: false, tableName: 'schema_migrations' },
+    allowGlobalContext: false,
+    debug: false,
+  } satisfies Partial<Options>;
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const parsed = new URL(url);
+    const schema = parsed.searchParams.get('schema') ?? undefined;
+    parsed.searchParams.delete('schema');
+    return {
+      dialect: 'postgresql',
+      schema,
+      options: {
+        ...base,
+        driver: PostgreSqlDriver,
+        clientUrl: parsed.toString(),
+        ...(schema ? { schema } : {}),
+        pool: {
+          min: 0,
+          max: poolSize,
+          afterCreate: (conn: { query: (sql: string, cb: (e: Error | null) => void) => void }, done: (e: Error | null, c: unknown) => void) => {
+            if (!schema) return done(null, conn);
+            conn.query(`set search_path to "${schema.replace(/"/g, '')}"`, (e) => done(e, conn));
+          },
+        },
+      } as Options,
+    };
+  }
+  if (!url.startsWith('sqlite:')) throw new Error(`unsupported DATABASE_URL: ${url.split(':')[0]}`);
+  const path = url.slice('sqlite:'.length) || ':memory:';
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  return {
+    dialect: 'sqlite',
+    schema: undefined,
+    options: {
+      ...base,
+      driver: SqliteDriver,
+      dbName: path,
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate: (conn: { run: (sql: string, cb: (e: Error | null) => void) => void }, done: (e: Error | null, c: unknown) => void) => {
+          const pragmas = ['pragma journal_mode = WAL', 'pragma synchronous = NORMAL', 'pragma busy_timeout = 5000', 'pragma foreign_keys = ON'];
+          const next = (i: number) => (i === pragmas.length ? done(null, conn) : conn.run(pragmas[i]!, (e) => (e ? done(e, conn) : next(i + 1))));
+          next(0);
+        },
+      },
+    } as Options,
+  };
+}
+
+export class MikroOrmUnitOfWork implements UnitOfWork {
+  private constructor(
+    private readonly orm: MikroORM,
+    readonly dialect: Dialect,
+  ) {}
+
+  static async open(options: OpenOptions): Promise<MikroOrmUnitOfWork> {
+    const { options: ormOptions, dialect, schema } = config(options.url, options.poolSize ?? 10);
+    if (dialect === 'postgresql' && schema) await createSchema(ormOptions, schema);
+    const orm = await MikroORM.init(ormOptions);
+    await orm.getMigrator().up();
+    return new MikroOrmUnitOfWork(orm, dialect);
+  }
+
+  async transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+    const em = this.orm.em.fork() as unknown as KnexEntityManager;
+    return em.transactional(async (tem) => {
+      const sql = this.sqlFor(tem);
+      // SQLite: take the write lock now (like BEGIN IMMEDIATE) so two writers never both read
+      // and then collide; PostgreSQL locks rows as the stores touch them.
+      if (this.dialect === 'sqlite') await sql.all(`update event_counter set last_id = last_id where id = 1`);
+      return work(stores(sql));
+    });
+  }
+
+  async read<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+    return work(stores(this.sqlFor(this.orm.em.fork() as unknown as KnexEntityManager)));
+  }
+
+  async close(): Promise<void> {
+    await this.orm.close(true);
+  }
+
+  /** Applies pending migrations (idempotent); returns how many ran. */
+  async migrate(): Promise<number> {
+    return (await this.orm.getMigrator().up()).length;
+  }
+
+  private sqlFor(em: KnexEntityManager): Sql {
+    return new Sql(em.getKnex(), em.getTransactionContext<Knex.Transaction>(), this.dialect);
+  }
+}
+
+function stores(sql: Sql): Stores {
+  return {
+    tokens: new MikroOrmTokenRepository(sql),
+    trades: new MikroOrmTradeLedger(sql),
+    positions: new MikroOrmPositionRepository(sql),
+    payments: new MikroOrmPaymentStore(sql),
+    payouts: new MikroOrmPayoutStore(sql),
+    quotes: new MikroOrmQuoteStore(sql),
+    events: new MikroOrmEventLog(sql),
+  };
+}
+
+async function createSchema(options: Options, schema: string): Promise<void> {
+  const bootstrap = await MikroORM.init({ ...options, schema: undefined, pool: { min: 0, max: 1 }, extensions: [] } as Options);
+  try {
+    await bootstrap.em.getConnection().execute(`create schema if not exists "${schema.replace(/"/g, '')}"`);
+  } finally {
+    await bootstrap.close(true);
+  }
+}

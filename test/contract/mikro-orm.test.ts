@@ -1,0 +1,20 @@
+/** The persistence contracts on MikroORM: SQLite (a temporary file) and PostgreSQL (own schema per test). */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
+import { persistenceContracts } from './persistence.contract.js';
+import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
+
+persistenceContracts('MikroORM on SQLite', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'launchpad-sqlite-'));
+  const uow = await MikroOrmUnitOfWork.open({ url: `sqlite:${join(dir, 'test.db')}` });
+  return { uow, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+});
+
+persistenceContracts('MikroORM on PostgreSQL', async () => {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const uow = await MikroOrmUnitOfWork.open({ url: `${POSTGRES_URL}?schema=${schema}` });
+  return { uow, cleanup: () => dropSchema(schema) };
+});
