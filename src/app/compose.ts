@@ -20,7 +20,7 @@ import { JsonLogger } from '../adapters/logging/console/json-logger.js';
 import { CachingNetworkDetector } from '../adapters/network/caching/caching-network-detector.js';
 import { ViemNetworkDetector } from '../adapters/network/viem/viem-network-detector.js';
 import { ViemPayoutSender } from '../adapters/payout/viem/viem-payout-sender.js';
-import { MemoryUnitOfWork } from '../adapters/persistence/memory/memory-unit-of-work.js';
+import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { CurveQuoteProvider } from '../adapters/quotes/curve/curve-quote-provider.js';
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory/memory-rate-limiter.js';
 import { RedisRateLimiter } from '../adapters/rate-limit/redis/redis-rate-limiter.js';
@@ -95,8 +95,9 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       new ViemNetworkDetector({ mainnetRpcUrls: config.rpcUrls[PRODUCTION] ?? [rpc![PRODUCTION]], clock }),
       { clock },
     );
+  const uow = overrides.uow ?? (await MikroOrmUnitOfWork.open({ url: config.databaseUrl }));
   const application = new Application({
-    uow: overrides.uow ?? new MemoryUnitOfWork(),
+    uow,
     clock,
     ids: overrides.ids ?? new UlidIdGenerator(clock),
     quoteProvider: overrides.quoteProvider ?? new CurveQuoteProvider(),
@@ -161,6 +162,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   try {
     server = await listen(createHttpApp(application, { before }), config.port, config.host);
   } catch (e) {
+    await uow.close();
     await chain?.devnet?.stop();
     throw e;
   }

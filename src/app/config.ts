@@ -2,6 +2,7 @@
  * The only reader of the environment (SPEC §13). Every variable is checked at start; a bad
  * value stops the service with a message naming it.
  */
+import { join } from 'node:path';
 import { z } from 'zod';
 import { checkCurveParams } from '../domain/curve.js';
 import { parseTokens, parseUsd } from '../domain/money.js';
@@ -32,7 +33,10 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.string().optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:|postgres(ql)?:\/\/)/, 'must be sqlite:<path> or postgres://…')
+    .optional(),
   REDIS_URL: z.string().optional(),
   FACILITATOR_URL: z.url().optional(),
   RPC_URL_8453: z.string().optional(),
@@ -63,7 +67,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
-  databaseUrl: string | undefined;
+  /** `sqlite:<path>` (default: DATA_DIR/service.db) or `postgres://…`. */
+  databaseUrl: string;
   redisUrl: string | undefined;
   facilitatorUrl: string | undefined;
   rpcUrls: { [PRODUCTION]: string[] | undefined; [TESTNET]: string[] | undefined };
@@ -117,7 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
-    databaseUrl: e.DATABASE_URL,
+    databaseUrl: e.DATABASE_URL ?? `sqlite:${join(e.DATA_DIR, 'service.db')}`,
     redisUrl: e.REDIS_URL,
     facilitatorUrl: e.FACILITATOR_URL,
     rpcUrls: { [PRODUCTION]: urls(e.RPC_URL_8453), [TESTNET]: urls(e.RPC_URL_84532) },

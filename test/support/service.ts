@@ -1,6 +1,7 @@
 /** A real listening service over in-memory stores and the signature-checking fake facilitator. */
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
 import { FakeNetworkDetector } from '../../src/adapters/network/fake/fake-network-detector.js';
+import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { FakePayoutSender } from '../../src/adapters/payout/fake/fake-payout-sender.js';
 import { startService, type RunningService, type ServiceOverrides } from '../../src/app/compose.js';
 import { PRODUCTION } from '../../src/domain/network.js';
@@ -30,6 +31,7 @@ export async function startTestService(overrides: ServiceOverrides = {}, env: Re
   const facilitator = overrides.facilitator ?? new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n });
   return startService(config, {
     clock,
+    uow: new MemoryUnitOfWork(),
     replayWaitMs: 5_000,
     detector: new FakeNetworkDetector(Object.fromEntries(PRODUCTION_WALLETS.map((w) => [w, PRODUCTION])), { clock }),
     payoutSender: new FakePayoutSender(),
