@@ -16,21 +16,26 @@ export class MikroOrmEventLog implements EventLog {
   constructor(private readonly sql: Sql) {}
 
   /**
-   * Ids come from a counter row bumped in the appending transaction: a rolled-back transaction
-   * burns no id, and concurrent appenders queue on the row, so committed ids have no gaps.
+   * Gapless ids without a sequence: on PostgreSQL a counter row bumped in the appending
+   * transaction (concurrent appenders queue on the row, a rollback burns nothing), in one
+   * statement; on SQLite the transaction already holds the database write lock, so max + 1 is
+   * safe.
    */
   async append(e: NewEvent): Promise<StoredEvent> {
-    const r = await this.sql.one(`update event_counter set last_id = last_id + 1 where id = 1 returning last_id`);
-    const id = Number(r!.last_id);
-    await this.sql.all(`insert into events (id, type, network, token_id, data, created_at) values (?, ?, ?, ?, ?, ?)`, [
-      id,
-      e.type,
-      e.network,
-      e.tokenId,
-      JSON.stringify(e.data),
-      e.createdAt.getTime(),
-    ]);
-    return { ...e, id };
+    const values = [e.type, e.network, e.tokenId, JSON.stringify(e.data), e.createdAt.getTime()];
+    const r =
+      this.sql.dialect === 'postgresql'
+        ? await this.sql.one(
+            `with c as (update event_counter set last_id = last_id + 1 where id = 1 returning last_id)
+             insert into events (id, type, network, token_id, data, created_at) select c.last_id, ?, ?, ?, ?, ? from c returning id`,
+            values,
+          )
+        : await this.sql.one(
+            `insert into events (id, type, network, token_id, data, created_at)
+             values ((select coalesce(max(id), 0) + 1 from events), ?, ?, ?, ?, ?) returning id`,
+            values,
+          );
+    return { ...e, id: Number(r!.id) };
   }
 
   async readAfter(afterId: number, filter: EventFilter, limit: number): Promise<StoredEvent[]> {

@@ -102,9 +102,11 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   }
 
   async transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+    // A forked EntityManager per unit of work; the stores speak SQL through its connection,
+    // inside one database transaction (the EntityManager's unit of work has nothing to flush).
     const em = this.orm.em.fork() as unknown as KnexEntityManager;
-    return em.transactional(async (tem) => {
-      const sql = this.sqlFor(tem);
+    return em.getKnex().transaction(async (trx) => {
+      const sql = new Sql(em.getKnex(), trx, this.dialect);
       // SQLite: take the write lock now (like BEGIN IMMEDIATE) so two writers never both read
       // and then collide; PostgreSQL locks rows as the stores touch them.
       if (this.dialect === 'sqlite') await sql.all(`update event_counter set last_id = last_id where id = 1`);
