@@ -278,6 +278,11 @@ describe('5xx', () => {
       const e = await expectError(res, 500, 'INTERNAL_ERROR');
       expect(e.message).toContain('trace-123');
       expect(JSON.stringify(e)).not.toContain('secret');
+      // The same outage makes /health answer 503 with Retry-After: the database is required.
+      const health = await fetch(`${broken.url}/health`);
+      expect(health.status).toBe(503);
+      expect(health.headers.get('retry-after')).toBe('5');
+      expect((await json(health)).data).toMatchObject({ status: 'degraded', checks: { database: 'down' } });
     } finally {
       await broken.stop();
     }

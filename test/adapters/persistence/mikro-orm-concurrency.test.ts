@@ -151,3 +151,14 @@ describe('migrations', () => {
     }
   });
 });
+
+describe('a database that cannot answer', () => {
+  it('is SERVICE_UNAVAILABLE (503), not an internal error', async () => {
+    const { asUnavailable } = await import('../../../src/adapters/persistence/mikro-orm/unavailable.js');
+    for (const e of [Object.assign(new Error('x'), { code: 'ECONNREFUSED' }), Object.assign(new Error('x'), { code: 'SQLITE_BUSY' }), Object.assign(new Error('x'), { name: 'KnexTimeoutError' })]) {
+      expect(asUnavailable(e)).toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 5 });
+    }
+    const other = new Error('syntax error');
+    expect(asUnavailable(other)).toBe(other);
+  });
+});

@@ -22,6 +22,7 @@ import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
 import { MikroOrmTokenRepository } from './mikro-orm-token-repository.js';
 import { MikroOrmTradeLedger } from './mikro-orm-trade-ledger.js';
 import { Sql, type Dialect } from './sql.js';
+import { asUnavailable } from './unavailable.js';
 
 export const MIGRATIONS = [{ name: 'Migration0001Initial', class: Migration0001Initial }];
 
@@ -105,17 +106,17 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     // A forked EntityManager per unit of work; the stores speak SQL through its connection,
     // inside one database transaction (the EntityManager's unit of work has nothing to flush).
     const em = this.orm.em.fork() as unknown as KnexEntityManager;
-    return em.getKnex().transaction(async (trx) => {
+    return guard(em.getKnex().transaction(async (trx) => {
       const sql = new Sql(em.getKnex(), trx, this.dialect);
       // SQLite: take the write lock now (like BEGIN IMMEDIATE) so two writers never both read
       // and then collide; PostgreSQL locks rows as the stores touch them.
       if (this.dialect === 'sqlite') await sql.all(`update event_counter set last_id = last_id where id = 1`);
       return work(stores(sql));
-    });
+    }));
   }
 
   async read<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
-    return work(stores(this.sqlFor(this.orm.em.fork() as unknown as KnexEntityManager)));
+    return guard(work(stores(this.sqlFor(this.orm.em.fork() as unknown as KnexEntityManager))));
   }
 
   async close(): Promise<void> {
@@ -129,6 +130,14 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
 
   private sqlFor(em: KnexEntityManager): Sql {
     return new Sql(em.getKnex(), em.getTransactionContext<Knex.Transaction>(), this.dialect);
+  }
+}
+
+async function guard<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    throw asUnavailable(e);
   }
 }
 

@@ -1,0 +1,23 @@
+import { ServiceUnavailable } from '../../../domain/errors.js';
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  '57P01', // admin shutdown
+  '57P02', // crash shutdown
+  '57P03', // cannot connect now
+  '53300', // too many connections
+]);
+
+/** A database that cannot answer is a 503 with Retry-After, not an internal error. */
+export function asUnavailable(e: unknown): unknown {
+  const err = e as { code?: string; name?: string } | null;
+  if (err && (UNAVAILABLE_CODES.has(err.code ?? '') || err.name === 'KnexTimeoutError')) {
+    return new ServiceUnavailable('The database is unavailable; try again shortly.', 5);
+  }
+  return e;
+}
