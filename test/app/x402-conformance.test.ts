@@ -1,0 +1,72 @@
+/**
+ * Our 402 is the official one: requirements and the PaymentRequired object built by the payment
+ * flow equal what @x402/core's x402ResourceServer (with @x402/evm's exact scheme) builds for the
+ * same price, and the official server matches a payment to them as our flow does.
+ */
+import { x402ResourceServer } from '@x402/core/server';
+import { ExactEvmScheme } from '@x402/evm/exact/server';
+import { describe, expect, it } from 'vitest';
+import { matchRequirements, paymentRequired, requirementsFor } from '../../src/app/payments/requirements.js';
+import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
+import { ALL_NETWORKS, NETWORKS, PRODUCTION, TESTNET } from '../../src/domain/network.js';
+
+async function official() {
+  const server = new x402ResourceServer({
+    verify: async () => ({ isValid: false }),
+    settle: async () => ({ success: false, transaction: '', network: TESTNET }),
+    getSupported: async () => ({
+      kinds: ALL_NETWORKS.map((network) => ({ x402Version: 2, scheme: 'exact', network })),
+      extensions: [],
+      signers: {},
+    }),
+  } as never);
+  for (const n of ALL_NETWORKS) server.register(n, new ExactEvmScheme());
+  await server.initialize();
+  return server;
+}
+
+describe('x402 conformance', () => {
+  it('requirements equal x402ResourceServer.buildPaymentRequirements for both networks', async () => {
+    const server = await official();
+    for (const network of [PRODUCTION, TESTNET] as const) {
+      for (const amount of [10_000n, 1_000n, 5_662_888n]) {
+        const built = await server.buildPaymentRequirements({
+          scheme: 'exact',
+          payTo: DEFAULT_SETTINGS.payTo[network],
+          price: { asset: NETWORKS[network].usdc, amount: amount.toString(), extra: { ...NETWORKS[network].eip712 } },
+          network,
+          maxTimeoutSeconds: 60,
+        });
+        expect(built).toEqual([requirementsFor(network, amount, DEFAULT_SETTINGS.payTo[network])]);
+      }
+    }
+    // A plain USD price resolves to the same USDC and domain.
+    const dollars = await server.buildPaymentRequirements({ scheme: 'exact', payTo: DEFAULT_SETTINGS.payTo[PRODUCTION], price: '$0.01', network: PRODUCTION, maxTimeoutSeconds: 60 });
+    expect(dollars).toEqual([requirementsFor(PRODUCTION, 10_000n, DEFAULT_SETTINGS.payTo[PRODUCTION])]);
+  });
+
+  it('the PaymentRequired object equals createPaymentRequiredResponse', async () => {
+    const server = await official();
+    const resource = { url: 'http://127.0.0.1:3000/tokens', description: 'Create a token', mimeType: 'application/json' };
+    const ours = paymentRequired(resource, ALL_NETWORKS, 10_000n, DEFAULT_SETTINGS.payTo, 'Payment required');
+    const theirs = await server.createPaymentRequiredResponse(ours.accepts as never, resource, 'Payment required');
+    expect(ours).toEqual(theirs);
+  });
+
+  it('matches a payment to the requirements as x402ResourceServer.findMatchingRequirements does', async () => {
+    const server = await official();
+    const accepts = ALL_NETWORKS.map((n) => requirementsFor(n, 10_000n, DEFAULT_SETTINGS.payTo[n]));
+    const variants = [
+      accepts[1]!,
+      { ...accepts[1]!, amount: '9999' },
+      { ...accepts[1]!, network: 'eip155:1' },
+      { ...accepts[0]!, payTo: '0x0000000000000000000000000000000000000001' },
+      { ...accepts[0]!, asset: NETWORKS[TESTNET].usdc },
+      { ...accepts[0]!, scheme: 'upto' },
+    ];
+    for (const accepted of variants) {
+      const official = server.findMatchingRequirements(accepts as never, { x402Version: 2, accepted, payload: {} } as never);
+      expect(matchRequirements(accepts, accepted)).toEqual(official);
+    }
+  });
+});
