@@ -4,10 +4,9 @@ import type { ClaimResult, PaymentStore, StoredResponse } from '../../../ports/p
 import { big, num } from './exact-bigint-type.js';
 import { json, ms, type Row, type Sql } from './sql.js';
 
-const cols = (sql: Sql) =>
-  sql.dialect === 'postgresql'
-    ? 'payment_id, network, payer, nonce_lower, amount::text as amount, resource, request_hash, input, state, settlement_tx, valid_before::text as valid_before, created_at, updated_at'
-    : 'payment_id, network, payer, nonce_lower, amount, resource, request_hash, input, state, settlement_tx, valid_before, created_at, updated_at';
+const COLUMNS = ['payment_id', 'network', 'payer', 'nonce_lower', 'amount', 'resource', 'request_hash', 'input', 'state', 'settlement_tx',
+  'valid_before', 'created_at', 'updated_at'];
+const cols = (sql: Sql) => sql.columns(COLUMNS, ['amount', 'valid_before']);
 
 const rowToPayment = (r: Row): Payment => ({
   paymentId: String(r.payment_id),

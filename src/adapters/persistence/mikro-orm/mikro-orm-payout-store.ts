@@ -4,8 +4,9 @@ import type { PayoutStore } from '../../../ports/payout-store.js';
 import { big, num } from './exact-bigint-type.js';
 import { ms, type Row, type Sql } from './sql.js';
 
-const COLS = 'payout_id, network, wallet, amount, reason, state, tx_hash, raw_tx, source_id, attempts, next_attempt_at, last_error, created_at, updated_at';
-const cols = (sql: Sql) => (sql.dialect === 'postgresql' ? COLS.replace('amount,', 'amount::text as amount,') : COLS);
+const COLUMNS = ['payout_id', 'network', 'wallet', 'amount', 'reason', 'state', 'tx_hash', 'raw_tx', 'source_id', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'updated_at'];
+const COLS = COLUMNS.join(', ');
+const cols = (sql: Sql) => sql.columns(COLUMNS, ['amount']);
 
 const rowToPayout = (r: Row): Payout => ({
   payoutId: String(r.payout_id),

@@ -5,10 +5,8 @@ import { pad } from '../../shared/token-order.js';
 import { big, num } from './exact-bigint-type.js';
 import { ms, type Row, type Sql } from './sql.js';
 
-const cols = (sql: Sql) =>
-  sql.dialect === 'postgresql'
-    ? 'network, wallet, token_id, balance::text as balance, cost_basis_usd::text as cost_basis_usd, realized_pnl_usd::text as realized_pnl_usd, updated_at'
-    : 'network, wallet, token_id, balance, cost_basis_usd, realized_pnl_usd, updated_at';
+const COLUMNS = ['network', 'wallet', 'token_id', 'balance', 'cost_basis_usd', 'realized_pnl_usd', 'updated_at'];
+const cols = (sql: Sql) => sql.columns(COLUMNS, ['balance', 'cost_basis_usd', 'realized_pnl_usd']);
 
 const rowToPosition = (r: Row): Position => ({
   network: r.network as Network,

@@ -4,11 +4,9 @@ import type { QuoteStore } from '../../../ports/quote-store.js';
 import { big, num } from './exact-bigint-type.js';
 import { ms, type Row, type Sql } from './sql.js';
 
-const COLS = 'quote_id, token_id, network, side, usd_amount, tokens, min_out, fee_usd, slippage_bps, provider, created_at, expires_at';
-const cols = (sql: Sql, prefix = '') =>
-  COLS.split(', ')
-    .map((c) => (sql.dialect === 'postgresql' && ['usd_amount', 'tokens', 'min_out', 'fee_usd'].includes(c) ? `${prefix}${c}::text as ${c}` : `${prefix}${c}`))
-    .join(', ');
+const COLUMNS = ['quote_id', 'token_id', 'network', 'side', 'usd_amount', 'tokens', 'min_out', 'fee_usd', 'slippage_bps', 'provider', 'created_at', 'expires_at'];
+const COLS = COLUMNS.join(', ');
+const cols = (sql: Sql, prefix = '') => sql.columns(COLUMNS, ['usd_amount', 'tokens', 'min_out', 'fee_usd'], prefix);
 
 const rowToQuote = (r: Row): Quote => ({
   quoteId: String(r.quote_id),

@@ -7,12 +7,9 @@ import { sortKey } from '../../shared/token-order.js';
 import { big, num } from './exact-bigint-type.js';
 import { ms, type Row, type Sql } from './sql.js';
 
-const COLUMNS = `token_id, network, name, symbol, description, image_url, creator, state, params,
-  virtual_usd, virtual_tokens, tokens_sold, created_at, graduated_at`;
-const exactColumns = (sql: Sql) =>
-  sql.dialect === 'postgresql'
-    ? COLUMNS.replace('virtual_usd, virtual_tokens, tokens_sold', 'virtual_usd::text as virtual_usd, virtual_tokens::text as virtual_tokens, tokens_sold::text as tokens_sold')
-    : COLUMNS;
+const COLUMNS = ['token_id', 'network', 'name', 'symbol', 'description', 'image_url', 'creator', 'state', 'params', 'virtual_usd', 'virtual_tokens', 'tokens_sold', 'created_at', 'graduated_at'];
+const EXACT = ['virtual_usd', 'virtual_tokens', 'tokens_sold'];
+const exactColumns = (sql: Sql, prefix = '') => sql.columns(COLUMNS, EXACT, prefix);
 
 export function rowToToken(r: Row): Token {
   const p = JSON.parse(String(r.params)) as Record<keyof CurveParams, string>;
@@ -122,10 +119,7 @@ export class MikroOrmTokenRepository implements TokenRepository {
       where.push(`(${key} < ? or (${key} = ? and t.token_id < ?))`);
       params.push(after.k, after.k, after.id);
     }
-    const cols = exactColumns(this.sql)
-      .split(',')
-      .map((c) => `t.${c.trim()}`)
-      .join(', ');
+    const cols = exactColumns(this.sql, 't.');
     const rows = await this.sql.all(
       `select ${cols}, ${key} as sort_key from ${from}
        ${where.length ? `where ${where.join(' and ')}` : ''}

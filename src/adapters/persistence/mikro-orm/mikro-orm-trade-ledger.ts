@@ -6,10 +6,8 @@ import { decodeCursor, encodeCursor } from '../../shared/cursor.js';
 import { big, num } from './exact-bigint-type.js';
 import { ms, type Row, type Sql } from './sql.js';
 
-const cols = (sql: Sql) =>
-  sql.dialect === 'postgresql'
-    ? 'trade_id, network, token_id, wallet, side, usd_amount::text as usd_amount, fee_usd::text as fee_usd, token_amount::text as token_amount, payment_id, settlement_tx, created_at'
-    : 'trade_id, network, token_id, wallet, side, usd_amount, fee_usd, token_amount, payment_id, settlement_tx, created_at';
+const COLUMNS = ['trade_id', 'network', 'token_id', 'wallet', 'side', 'usd_amount', 'fee_usd', 'token_amount', 'payment_id', 'settlement_tx', 'created_at'];
+const cols = (sql: Sql) => sql.columns(COLUMNS, ['usd_amount', 'fee_usd', 'token_amount']);
 
 const rowToTrade = (r: Row): Trade => ({
   tradeId: String(r.trade_id),

@@ -28,6 +28,16 @@ export class Sql {
     return (await this.all(sql, params))[0] ?? null;
   }
 
+  /**
+   * A select list in which the exact money columns come back as decimal text (PostgreSQL's
+   * driver would otherwise hand numeric over as it likes); `prefix` qualifies every column.
+   */
+  columns(all: readonly string[], exact: readonly string[], prefix = ''): string {
+    return all
+      .map((c) => (this.dialect === 'postgresql' && exact.includes(c) ? `${prefix}${c}::text as ${c}` : `${prefix}${c}`))
+      .join(', ');
+  }
+
   /** SUM of an exact USD column as an exact value (SQLite: int64 arithmetic, never float). */
   sum(column: string): string {
     return this.dialect === 'postgresql' ? `SUM(${column})` : `SUM(CAST(${column} AS INTEGER))`;
