@@ -6,7 +6,7 @@ export interface PositionRepository {
   /** Inserts or replaces the position of (network, wallet, tokenId). */
   save(position: Position): Promise<void>;
   listByWallet(network: Network, wallet: string): Promise<Position[]>;
-  /** Positions with a positive balance, largest first (ties: wallet ascending). */
+  /** Positions with a positive balance, largest first (ties: lower-cased wallet ascending). */
   holders(tokenId: string, limit: number): Promise<Position[]>;
   countHolders(tokenId: string): Promise<number>;
 }

@@ -28,7 +28,9 @@ export class MemoryPositionRepository implements PositionRepository {
 
   async holders(tokenId: string, limit: number): Promise<Position[]> {
     return this.holding(tokenId)
-      .sort((a, b) => (a.balance === b.balance ? (a.wallet < b.wallet ? -1 : 1) : a.balance > b.balance ? -1 : 1))
+      .sort((a, b) =>
+        a.balance === b.balance ? (a.wallet.toLowerCase() < b.wallet.toLowerCase() ? -1 : 1) : a.balance > b.balance ? -1 : 1,
+      )
       .slice(0, limit);
   }
 
