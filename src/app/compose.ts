@@ -158,9 +158,10 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const before = limiter
     ? [rateLimit({ limiter, limit: config.rateLimitPerMinute, windowSeconds: 60, trustProxy: parseTrustProxy(config.trustProxy) })]
     : [];
+  const shutdown = new AbortController();
   let server: Server;
   try {
-    server = await listen(createHttpApp(application, { before }), config.port, config.host);
+    server = await listen(createHttpApp(application, { before, shutdown: shutdown.signal }), config.port, config.host);
   } catch (e) {
     await uow.close();
     await chain?.devnet?.stop();
@@ -179,6 +180,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     async stop() {
       if (timer) clearTimeout(timer);
       timer = null;
+      shutdown.abort();
       await close(server);
       await running;
       await deps.uow.close();

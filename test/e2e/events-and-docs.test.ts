@@ -103,3 +103,26 @@ describe('GET /api/events', () => {
     expect(res.status).toBe(400);
   });
 });
+
+describe('stopping the service', () => {
+  it('ends open event streams and lets an in-flight request finish, promptly', async () => {
+    // A network detection that takes 500 ms keeps a request in flight while the service stops.
+    const local = await startTestService({
+      detector: { detect: async () => (await new Promise((r) => setTimeout(r, 500)), { network: 'eip155:84532', reason: 'slow', checkedAt: new Date() }) },
+    });
+    const stream = await fetch(`${local.url}/api/events`);
+    const reader = stream.body!.getReader();
+    await reader.read(); // the stream is open
+    const inFlight = fetch(`${local.url}/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+      body: JSON.stringify({ name: 'A', symbol: 'A' }),
+    }).then((r) => r.status);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await local.stop();
+    expect(await inFlight).toBe(402);
+    for (;;) if ((await reader.read()).done) break; // the server ended the stream
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});

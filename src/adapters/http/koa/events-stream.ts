@@ -23,6 +23,7 @@ export async function streamEvents(
   uow: UnitOfWork,
   filter: { tokenId?: string | undefined; network?: Network | undefined },
   options = DEFAULT_STREAM,
+  shutdown?: AbortSignal,
 ): Promise<void> {
   const resumeHeader = ctx.get('last-event-id');
   if (resumeHeader && !/^\d{1,15}$/.test(resumeHeader)) throw ValidationError.of('Last-Event-ID', 'must be an event id');
@@ -47,6 +48,8 @@ export async function streamEvents(
   };
   ctx.req.on('close', stop);
   out.on('error', stop);
+  // The service is stopping: end the stream so the server can close (clients reconnect elsewhere).
+  shutdown?.addEventListener('abort', stop, { once: true });
 
   const poll = async () => {
     if (closed) return;

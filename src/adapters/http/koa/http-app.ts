@@ -49,6 +49,8 @@ export interface HttpOptions {
   /** Extra middleware run before routing (e.g. the rate limiter), in order. */
   before?: Koa.Middleware[];
   eventStream?: EventStreamOptions;
+  /** Aborted when the service stops: long-lived responses (SSE) end. */
+  shutdown?: AbortSignal;
 }
 
 export function createHttpApp(application: Application, options: HttpOptions = {}): Koa {
@@ -181,7 +183,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   });
   router.get('/api/events', async (ctx) => {
     const q = parseWith(eventsQuery, query(ctx));
-    await streamEvents(ctx, deps.uow, q, options.eventStream ?? DEFAULT_STREAM);
+    await streamEvents(ctx, deps.uow, q, options.eventStream ?? DEFAULT_STREAM, options.shutdown);
   });
   router.get('/api/openapi.json', (ctx) => {
     ctx.body = openApiDocument(application.entrypoints.values(), deps.settings);
