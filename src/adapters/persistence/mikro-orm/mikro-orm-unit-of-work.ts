@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MikroORM, type Options } from '@mikro-orm/core';
-import type { EntityManager as KnexEntityManager, Knex } from '@mikro-orm/knex';
+import type { EntityManager as KnexEntityManager } from '@mikro-orm/knex';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { SqliteDriver } from '@mikro-orm/sqlite';
@@ -21,7 +21,7 @@ import { MikroOrmPositionRepository } from './mikro-orm-position-repository.js';
 import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
 import { MikroOrmTokenRepository } from './mikro-orm-token-repository.js';
 import { MikroOrmTradeLedger } from './mikro-orm-trade-ledger.js';
-import { Sql, type Dialect } from './sql.js';
+import { runnerFor, Sql, type Dialect, type Runner } from './sql.js';
 import { asUnavailable } from './unavailable.js';
 
 export const MIGRATIONS = [{ name: 'Migration0001Initial', class: Migration0001Initial }];
@@ -103,20 +103,41 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   }
 
   async transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
-    // A forked EntityManager per unit of work; the stores speak SQL through its connection,
-    // inside one database transaction (the EntityManager's unit of work has nothing to flush).
-    const em = this.orm.em.fork() as unknown as KnexEntityManager;
-    return guard(em.getKnex().transaction(async (trx) => {
-      const sql = new Sql(em.getKnex(), trx, this.dialect);
-      // SQLite: take the write lock now (like BEGIN IMMEDIATE) so two writers never both read
-      // and then collide; PostgreSQL locks rows as the stores touch them.
-      if (this.dialect === 'sqlite') await sql.all(`update event_counter set last_id = last_id where id = 1`);
-      return work(stores(sql));
-    }));
+    return this.withConnection(async (run) => {
+      // SQLite: BEGIN IMMEDIATE takes the write lock now, so two writers never both read and
+      // then collide (a second process waits up to the busy timeout). PostgreSQL locks rows as
+      // the stores touch them (SELECT … FOR UPDATE on the token).
+      await run(this.dialect === 'sqlite' ? 'begin immediate' : 'begin', []);
+      try {
+        const result = await work(stores(new Sql(run, this.dialect)));
+        await run('commit', []);
+        return result;
+      } catch (e) {
+        await run('rollback', []).catch(() => undefined);
+        throw e;
+      }
+    });
   }
 
   async read<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
-    return guard(work(stores(this.sqlFor(this.orm.em.fork() as unknown as KnexEntityManager))));
+    return this.withConnection((run) => work(stores(new Sql(run, this.dialect))));
+  }
+
+  /**
+   * One connection from MikroORM's pool, on a forked EntityManager (nothing is shared between
+   * units of work), for the duration of `fn`. Statements go straight to the driver.
+   */
+  private async withConnection<T>(fn: (run: Runner) => Promise<T>): Promise<T> {
+    const client = (this.orm.em.fork() as unknown as KnexEntityManager).getKnex().client as {
+      acquireConnection(): Promise<unknown>;
+      releaseConnection(connection: unknown): Promise<void>;
+    };
+    const connection = await guard(client.acquireConnection());
+    try {
+      return await guard(fn(runnerFor(this.dialect, connection)));
+    } finally {
+      await client.releaseConnection(connection);
+    }
   }
 
   async close(): Promise<void> {
@@ -128,9 +149,6 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     return (await this.orm.getMigrator().up()).length;
   }
 
-  private sqlFor(em: KnexEntityManager): Sql {
-    return new Sql(em.getKnex(), em.getTransactionContext<Knex.Transaction>(), this.dialect);
-  }
 }
 
 async function guard<T>(p: Promise<T>): Promise<T> {

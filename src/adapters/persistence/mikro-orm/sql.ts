@@ -3,25 +3,44 @@
  * one. Every statement returns rows (writes use RETURNING), so a compare-and-set knows whether
  * it won on both drivers.
  */
-import type { Knex } from '@mikro-orm/knex';
 
 export type Dialect = 'postgresql' | 'sqlite';
 export type Row = Record<string, unknown>;
 
+/** Runs one statement on a connection and returns its rows. */
+export type Runner = (sql: string, params: readonly unknown[]) => Promise<Row[]>;
+
+interface SqliteConnection {
+  all(sql: string, params: readonly unknown[], cb: (e: Error | null, rows?: Row[]) => void): void;
+}
+interface PgConnection {
+  query(sql: string, params: readonly unknown[]): Promise<{ rows: Row[] }>;
+}
+
+/**
+ * Statements go straight to the driver connection that MikroORM's pool (and, inside a unit of
+ * work, its transaction) holds: the hot path pays for the statement, not for a query builder.
+ */
+export function runnerFor(dialect: Dialect, connection: unknown): Runner {
+  if (dialect === 'sqlite') {
+    const db = connection as SqliteConnection;
+    return (sql, params) => new Promise((resolve, reject) => db.all(sql, params, (e, rows) => (e ? reject(e) : resolve(rows ?? []))));
+  }
+  const client = connection as PgConnection;
+  return async (sql, params) => {
+    let n = 0;
+    return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
+  };
+}
+
 export class Sql {
   constructor(
-    private readonly knex: Knex,
-    private readonly trx: Knex.Transaction | undefined,
+    private readonly run: Runner,
     readonly dialect: Dialect,
   ) {}
 
-  async all(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    const query = this.knex.raw(sql, params as Knex.RawBinding[]);
-    if (this.trx) query.transacting(this.trx);
-    const result: unknown = await query;
-    if (this.dialect === 'postgresql') return (result as { rows: Row[] }).rows;
-    // A statement the driver runs without rows (DDL, DELETE) answers with no array.
-    return Array.isArray(result) ? (result as Row[]) : [];
+  all(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return this.run(sql, params);
   }
 
   async one(sql: string, params: readonly unknown[] = []): Promise<Row | null> {
