@@ -141,10 +141,11 @@ export function quoteSell(p: CurveParams, s: CurveState, tokens: bigint): SellQu
     throw new InvariantViolation('cannot sell more tokens than the curve has sold');
   }
   const grossUsd = floorDiv(s.virtualUsd * tokens, s.virtualTokens + tokens);
-  if (grossUsd === 0n) {
-    throw ValidationError.of('tokens', 'is too small to sell for any USDC at the current price');
-  }
   const feeUsd = feeOn(grossUsd, p.feeBps);
+  // A sell whose proceeds after the fee round to nothing would owe the seller nothing: refuse it.
+  if (grossUsd - feeUsd === 0n) {
+    throw ValidationError.of('tokens', 'is too small to sell for any USDC after the fee at the current price');
+  }
   const after: CurveState = {
     virtualUsd: s.virtualUsd - grossUsd,
     virtualTokens: s.virtualTokens + tokens,

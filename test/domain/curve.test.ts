@@ -103,6 +103,13 @@ describe('guards', () => {
   it('rejects zero amounts and dust that buys or sells nothing', () => {
     expect(() => quoteBuyWithUsd(P, s0, 0n)).toThrow(ValidationError);
     expect(() => quoteSell(P, quoteBuyWithUsd(P, s0, 10_000n).after, 1n)).toThrow(ValidationError);
+    // gross 1 unit, fee rounded up to 1 unit: nothing would be paid out
+    const after = quoteBuyWithUsd(P, s0, 1_000_000n).after;
+    const { virtualUsd: x, virtualTokens: y } = after;
+    const grossOne = (y + x - 2n) / (x - 1n); // smallest t with floor(x·t/(y+t)) = 1
+    const grossTwo = (2n * y + x - 3n) / (x - 2n); // smallest t with gross 2: fee 1, 1 paid out
+        expect(() => quoteSell(P, after, grossOne)).toThrow(ValidationError);
+    expect(quoteSell(P, after, grossTwo)).toMatchObject({ grossUsd: 2n, feeUsd: 1n, usdOut: 1n });
     expect(() => costForTokens(P, s0, 0n)).toThrow(ValidationError);
   });
 
