@@ -112,6 +112,17 @@ describe('402', () => {
     expect(facilitator.settleCalls).toBe(1); // only the create in beforeAll
   });
 
+  it('PAYMENT_INVALID when the signed authorization does not move exactly the price, before the facilitator is asked', async () => {
+    const headers = await paidHeaders('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1' });
+    const payload = decodeBase64Json<any>(headers['payment-signature']!);
+    payload.payload.authorization.value = '1';
+    const tampered = Buffer.from(JSON.stringify(payload)).toString('base64');
+    const verifies = facilitator.verifyCalls;
+    const res = await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1' }, { ...headers, 'payment-signature': tampered });
+    expect((await expectError(res, 402, 'PAYMENT_INVALID')).details.reason).toBe('authorization_mismatch');
+    expect(facilitator.verifyCalls).toBe(verifies);
+  });
+
   it('INSUFFICIENT_FUNDS when the wallet cannot pay', async () => {
     const poor = devAccount(9);
     facilitator.fund('eip155:84532', poor.address, 0n);
@@ -223,6 +234,28 @@ describe('5xx', () => {
       expect(settles).toBe(0);
     } finally {
       await broken.stop();
+    }
+  });
+
+  it('an unexpected settle error is treated as unknown (202, SETTLING), never as "nothing charged"', async () => {
+    const odd = await startTestService({
+      clock,
+      detector,
+      facilitator: {
+        verify: (p, r) => facilitator.verify(p, r),
+        settle: () => Promise.reject(new TypeError('socket hang up')),
+        supported: () => facilitator.supported(),
+      },
+    });
+    try {
+      const body = { name: 'Odd', symbol: 'ODD' };
+      const signed = await paidHeaders('/tokens', body, testnet, testnet.address, odd.url);
+      const res = await post('/tokens', body, signed, fetch, odd.url);
+      expect(res.status).toBe(202);
+      const { paymentId } = (await json(res)).data;
+      expect((await json(await fetch(`${odd.url}/api/payments/${paymentId}`))).data.state).toBe('SETTLING');
+    } finally {
+      await odd.stop();
     }
   });
 

@@ -128,6 +128,11 @@ export class PaymentFlow {
           : 'The payment does not match the requirements of this request (asset, recipient or scheme).',
       );
     }
+    // The signed authorization itself must move exactly the price to the treasury, whatever the
+    // payload claims to have accepted (defence in depth: the facilitator checks it too).
+    if (auth.value !== prepared.amount || auth.to.toLowerCase() !== requirements.payTo.toLowerCase()) {
+      throw this.invalid(req, prepared, 'authorization_mismatch', 'The signed authorization does not pay exactly the price to the treasury.');
+    }
     if (payload.resource?.url && !samePath(payload.resource.url, req.resource.url)) {
       throw this.invalid(req, prepared, 'resource_mismatch', 'The payment was made for another resource.');
     }
@@ -178,13 +183,16 @@ export class PaymentFlow {
     try {
       settled = await this.deps.facilitator.settle(payload, requirements);
     } catch (e) {
-      if (e instanceof SettlementIndeterminate) {
-        this.deps.logger.warn('settlement outcome unknown; left for the reconciler', { paymentId: payment.paymentId });
-        this.deps.metrics.increment('payments.settlement_pending');
-        return pendingResponse(payment.paymentId);
-      }
-      const error = e instanceof FacilitatorError ? e : new FacilitatorError('The facilitator failed to settle the payment.');
-      return this.finish(settling, 'FAILED', this.errorResponse(error));
+      // Only a facilitator that says it settled nothing makes the payment FAILED. Anything else —
+      // a timeout, a dropped connection, an unexpected error — may have moved the money: the
+      // payment stays SETTLING and the reconciler asks the chain.
+      if (e instanceof FacilitatorError) return this.finish(settling, 'FAILED', this.errorResponse(e));
+      this.deps.logger.warn('settlement outcome unknown; left for the reconciler', {
+        paymentId: payment.paymentId,
+        error: e instanceof SettlementIndeterminate ? e.message : String(e),
+      });
+      this.deps.metrics.increment('payments.settlement_pending');
+      return pendingResponse(payment.paymentId);
     }
     if (!settled.success) {
       const error =
