@@ -34,6 +34,8 @@ export interface Payment {
   readonly resource: string;
   /** sha256 of the canonical request (resource + body): the same signature for another request is refused. */
   readonly requestHash: string;
+  /** sha256 of the EIP-3009 signature: a replay must present the very same signed authorization. */
+  readonly signatureHash: string;
   /** The request's input as received, so a reconciler can apply a payment whose request died. */
   readonly input: unknown;
   readonly state: PaymentState;

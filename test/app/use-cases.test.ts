@@ -183,6 +183,7 @@ async function settledPayment(deps: Deps, amount: bigint): Promise<Payment> {
     amount,
     resource: 'POST /entrypoints/token_buy_usd',
     requestHash: 'hash',
+    signatureHash: 'sig',
     input: {},
     state: 'VERIFIED',
     settlementTx: null,

@@ -18,6 +18,7 @@ const payment: Payment = {
   amount: 10_000n,
   resource: 'POST /tokens',
   requestHash: 'h',
+  signatureHash: 's',
   input: {},
   state: 'VERIFIED',
   settlementTx: null,

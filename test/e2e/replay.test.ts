@@ -67,6 +67,19 @@ describe('replaying a payment', () => {
     expect(facilitator.settled.length - settledBefore).toBe(1);
   });
 
+  it('a different signature for a used nonce learns nothing of the original answer', async () => {
+    const body = { tokenId, usdAmount: '1.5' };
+    const headers = await signed('/entrypoints/token_buy_usd', body);
+    expect((await post('/entrypoints/token_buy_usd', body, headers)).status).toBe(200);
+    const payload = decodeBase64Json<any>(headers['payment-signature']!);
+    payload.payload.signature = `0x${'11'.repeat(65)}`;
+    const forged = await post('/entrypoints/token_buy_usd', body, { 'payment-signature': Buffer.from(JSON.stringify(payload)).toString('base64') });
+    expect(forged.status).toBe(402);
+    const error = (await json(forged)).error;
+    expect(error).toMatchObject({ code: 'PAYMENT_INVALID', details: { reason: 'nonce_already_used' } });
+    expect(JSON.stringify(error)).not.toContain('tokensReceived');
+  });
+
   it('the same signature for another request is PAYMENT_ALREADY_USED and charges nothing more', async () => {
     const body = { tokenId, usdAmount: '1' };
     const headers = await signed('/entrypoints/token_buy_usd', body);

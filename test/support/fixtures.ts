@@ -69,6 +69,7 @@ export function payment(over: Partial<Payment> = {}): Payment {
     amount: 10_000n,
     resource: 'token_create',
     requestHash: 'hash',
+    signatureHash: 'sig',
     input: { name: 'A', symbol: 'A' },
     state: 'VERIFIED',
     settlementTx: null,

@@ -21,6 +21,7 @@ const exactPayload = z.object({
 });
 
 export interface ExactAuthorization {
+  signature: string;
   from: string;
   to: string;
   value: bigint;
@@ -38,6 +39,7 @@ export function readAuthorization(payload: unknown): ExactAuthorization {
   }
   const a = parsed.data.authorization;
   return {
+    signature: parsed.data.signature.toLowerCase(),
     from: a.from,
     to: a.to,
     value: BigInt(a.value),

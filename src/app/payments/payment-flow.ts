@@ -98,8 +98,9 @@ export class PaymentFlow {
     const auth = readAuthorization(payload.payload);
     const payer = getAddress(auth.from);
 
+    const signatureHash = sha256(auth.signature);
     const existing = await this.deps.uow.read((s) => s.payments.findByNonce(network, payer, auth.nonce));
-    if (existing) return this.replay(existing, requestHash);
+    if (existing) return this.replay(existing, requestHash, signatureHash);
 
     const detected = await this.detect(payer, network);
     let prepared: Prepared;
@@ -151,6 +152,7 @@ export class PaymentFlow {
       amount: prepared.amount,
       resource: `${ep.name}`,
       requestHash,
+      signatureHash,
       input: req.rawInput,
       state: 'VERIFIED',
       settlementTx: null,
@@ -159,7 +161,7 @@ export class PaymentFlow {
       updatedAt: now,
     };
     const claim = await this.deps.uow.read((s) => s.payments.claim(payment));
-    if (!claim.claimed) return this.replay(claim.existing, requestHash);
+    if (!claim.claimed) return this.replay(claim.existing, requestHash, signatureHash);
 
     const caller: Caller = { wallet: payer, network };
     let final: Prepared;
@@ -231,7 +233,7 @@ export class PaymentFlow {
       this.deps.metrics.increment('payments.applied');
       return response!;
     } catch (e) {
-      if (e instanceof PaymentAlreadyApplied) return this.replay(payment, payment.requestHash);
+      if (e instanceof PaymentAlreadyApplied) return this.replay(payment, payment.requestHash, payment.signatureHash);
       if (e instanceof DomainError && e.code !== 'INTERNAL_ERROR') return this.refund(payment, e, headers);
       // A crash while applying: the payment stays SETTLED and the reconciler finishes it.
       this.deps.logger.error('applying a settled payment failed; left for the reconciler', {
@@ -274,8 +276,15 @@ export class PaymentFlow {
     });
   }
 
-  /** The stored answer for a payment already seen; waits briefly for one still in flight. */
-  private async replay(existing: Payment, requestHash: string): Promise<PaidResponse> {
+  /**
+   * The stored answer for a payment already seen; waits briefly for one still in flight. Only
+   * the very same signed authorization gets it: another signature for the same nonce is not a
+   * replay but an invalid payment, and learns nothing.
+   */
+  private async replay(existing: Payment, requestHash: string, signatureHash: string): Promise<PaidResponse> {
+    if (existing.signatureHash !== signatureHash) {
+      throw new PaymentInvalid('This authorization nonce was already used with another signature.', { reason: 'nonce_already_used' });
+    }
     if (existing.requestHash !== requestHash) throw new PaymentAlreadyUsed(existing.paymentId);
     const deadline = Date.now() + this.deps.replayWaitMs;
     for (let delay = 10; ; delay = Math.min(delay * 2, 250)) {
@@ -380,7 +389,11 @@ export function pendingResponse(paymentId: string): PaidResponse {
 
 /** sha256 over the entrypoint and its normalised input: the request a payment is bound to. */
 export function hashRequest(entrypoint: string, input: unknown): string {
-  return createHash('sha256').update(entrypoint).update('\n').update(canonicalJson(input)).digest('hex');
+  return sha256(`${entrypoint}\n${canonicalJson(input)}`);
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 function canonicalJson(value: unknown): string {

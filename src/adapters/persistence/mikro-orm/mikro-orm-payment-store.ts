@@ -4,7 +4,7 @@ import type { ClaimResult, PaymentStore, StoredResponse } from '../../../ports/p
 import { big, num } from './exact-bigint-type.js';
 import { json, ms, type Row, type Sql } from './sql.js';
 
-const COLUMNS = ['payment_id', 'network', 'payer', 'nonce_lower', 'amount', 'resource', 'request_hash', 'input', 'state', 'settlement_tx',
+const COLUMNS = ['payment_id', 'network', 'payer', 'nonce_lower', 'amount', 'resource', 'request_hash', 'signature_hash', 'input', 'state', 'settlement_tx',
   'valid_before', 'created_at', 'updated_at'];
 const cols = (sql: Sql) => sql.columns(COLUMNS, ['amount', 'valid_before']);
 
@@ -16,6 +16,7 @@ const rowToPayment = (r: Row): Payment => ({
   amount: big(r.amount),
   resource: String(r.resource),
   requestHash: String(r.request_hash),
+  signatureHash: String(r.signature_hash),
   input: json(r.input),
   state: r.state as PaymentState,
   settlementTx: (r.settlement_tx as string | null) ?? null,
@@ -30,13 +31,13 @@ export class MikroOrmPaymentStore implements PaymentStore {
   async claim(p: Payment): Promise<ClaimResult> {
     // The unique (network, payer, nonce) index decides: of concurrent claims exactly one inserts.
     const inserted = await this.sql.all(
-      `insert into payments (payment_id, network, payer, payer_lower, nonce_lower, amount, resource, request_hash, input, state,
-        settlement_tx, valid_before, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `insert into payments (payment_id, network, payer, payer_lower, nonce_lower, amount, resource, request_hash, signature_hash,
+        input, state, settlement_tx, valid_before, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict (network, payer_lower, nonce_lower) do nothing returning payment_id`,
       [
         p.paymentId, p.network, p.payer, p.payer.toLowerCase(), p.nonce.toLowerCase(), num(p.amount), p.resource, p.requestHash,
-        JSON.stringify(p.input ?? null), p.state, p.settlementTx, num(p.validBefore), p.createdAt.getTime(), p.updatedAt.getTime(),
+        p.signatureHash, JSON.stringify(p.input ?? null), p.state, p.settlementTx, num(p.validBefore), p.createdAt.getTime(), p.updatedAt.getTime(),
       ],
     );
     if (inserted.length === 1) return { claimed: true, payment: p };

@@ -14,6 +14,7 @@ import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { SqliteDriver } from '@mikro-orm/sqlite';
 import type { Stores, UnitOfWork } from '../../../ports/unit-of-work.js';
 import { Migration0001Initial } from './migrations/migration-0001-initial.js';
+import { Migration0002PaymentSignature } from './migrations/migration-0002-payment-signature.js';
 import { MikroOrmEventLog } from './mikro-orm-event-log.js';
 import { MikroOrmPaymentStore } from './mikro-orm-payment-store.js';
 import { MikroOrmPayoutStore } from './mikro-orm-payout-store.js';
@@ -24,7 +25,10 @@ import { MikroOrmTradeLedger } from './mikro-orm-trade-ledger.js';
 import { runnerFor, Sql, type Dialect, type Runner } from './sql.js';
 import { asUnavailable } from './unavailable.js';
 
-export const MIGRATIONS = [{ name: 'Migration0001Initial', class: Migration0001Initial }];
+export const MIGRATIONS = [
+  { name: 'Migration0001Initial', class: Migration0001Initial },
+  { name: 'Migration0002PaymentSignature', class: Migration0002PaymentSignature },
+];
 
 export interface OpenOptions {
   /** `sqlite:<path>`, `sqlite::memory:`, or `postgres://…[?schema=name]`. */
