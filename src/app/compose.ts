@@ -136,6 +136,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     chain: overrides.authorizations ?? new ViemAuthorizationReader({ rpcUrls: rpc! }),
     logger,
     graceMs: 30_000,
+    refundAfterMs: 15 * 60_000,
   });
   const runWorkers = async () => {
     await reconciler.runOnce();

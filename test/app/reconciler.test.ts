@@ -83,3 +83,29 @@ describe('PaymentReconciler', () => {
     expect(refunds[0]).toMatchObject({ amount: 1_000_000n, reason: 'refund', wallet: wallet.address });
   });
 });
+
+describe('a settled payment that cannot be applied for too long', () => {
+  it('is retried, then refunded once the age limit passes', async () => {
+    const { PaymentReconciler } = await import('../../src/app/workers/payment-reconciler.js');
+    const { uow, insert, clock, facilitator } = await start();
+    const app = service.application;
+    const broken = { ...app.entrypoints.get('token_create')!, execute: () => Promise.reject(new Error('a bug')) };
+    const reconciler = new PaymentReconciler({
+      ...app.deps,
+      flow: app.flow,
+      entrypoints: new Map([['token_create', broken]]),
+      chain: facilitator,
+      graceMs: 30_000,
+      refundAfterMs: 15 * 60_000,
+    });
+    const p = await insert({ state: 'SETTLED', settlementTx: '0xabc', resource: 'token_create', input: { name: 'B', symbol: 'B' } });
+    clock.offsetMs += 31_000;
+    await reconciler.runOnce();
+    expect(uow.db.payments.get(p.paymentId)!.state).toBe('SETTLED'); // retried, not yet refunded
+    clock.offsetMs += 15 * 60_000;
+    await reconciler.runOnce();
+    expect(uow.db.payments.get(p.paymentId)!.state).toBe('REFUNDED');
+    expect([...uow.db.payouts.values()].filter((x) => x.sourceId === p.paymentId)).toHaveLength(1);
+    expect(uow.db.responses.get(p.paymentId)).toMatchObject({ status: 503, body: { error: { details: { reason: 'apply_failed' } } } });
+  });
+});

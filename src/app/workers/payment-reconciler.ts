@@ -21,6 +21,11 @@ export interface ReconcilerDeps extends AppDeps {
   logger: Logger;
   /** A payment is left to its own request for this long before the reconciler takes it. */
   graceMs: number;
+  /**
+   * A settled payment whose operation still fails (not a business refusal: a bug, a broken
+   * record) this long after settlement is refunded rather than retried for ever.
+   */
+  refundAfterMs: number;
 }
 
 export class PaymentReconciler {
@@ -113,6 +118,14 @@ export class PaymentReconciler {
       return true;
     }
     const response = await this.deps.flow.apply(p, ep, input, prepared, caller, settlement);
-    return response.status !== 202;
+    if (response.status !== 202) return true;
+    if (this.deps.clock.now().getTime() - p.updatedAt.getTime() < this.deps.refundAfterMs) return false;
+    this.deps.logger.error('a settled payment could not be applied for too long; refunding it', { paymentId: p.paymentId });
+    await this.deps.flow.refund(
+      p,
+      new ServiceUnavailable('The operation could not be applied; the payment is refunded.', 5, { reason: 'apply_failed' }),
+      {},
+    );
+    return true;
   }
 }
