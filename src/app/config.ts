@@ -111,6 +111,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if ((e.RPC_URL_8453 === undefined) !== (e.RPC_URL_84532 === undefined)) {
     throw new ConfigError('Invalid configuration: set both RPC_URL_8453 and RPC_URL_84532, or neither (embedded devnet).');
   }
+  if (e.RPC_URL_8453 && (!e.PAY_TO_8453 || !e.PAY_TO_84532)) {
+    // The default treasury is anvil's account #0, whose key is public: real money must never go there.
+    throw new ConfigError('Invalid configuration: PAY_TO_8453 and PAY_TO_84532 are required with real RPC URLs.');
+  }
   if (e.RPC_URL_8453 && !e.TREASURY_KEY) {
     throw new ConfigError('Invalid configuration: TREASURY_KEY is required with real RPC URLs (it sends payouts).');
   }

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/app/config.js';
+
+const REAL = {
+  RPC_URL_8453: 'https://base.example,https://backup.example',
+  RPC_URL_84532: 'https://sepolia.example',
+  PAY_TO_8453: '0x1111111111111111111111111111111111111111',
+  PAY_TO_84532: '0x2222222222222222222222222222222222222222',
+  TREASURY_KEY: `0x${'3'.repeat(64)}`,
+};
+
+describe('configuration', () => {
+  it('runs on embedded defaults with nothing set', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 3000, chain: 'devnet', databaseUrl: 'sqlite:data/service.db', rateLimitPerMinute: 100, workers: true });
+    expect(c.settings.maxBuyUsd).toBe(10_000_000_000n);
+  });
+
+  it('reads real networks, with fallbacks, when every needed variable is given', () => {
+    const c = loadConfig(REAL);
+    expect(c.chain).toBe('rpc');
+    expect(c.rpcUrls['eip155:8453']).toEqual(['https://base.example', 'https://backup.example']);
+    expect(c.settings.payTo['eip155:84532']).toBe(REAL.PAY_TO_84532);
+  });
+
+  it.each([
+    ['one network only', { ...REAL, RPC_URL_84532: undefined }],
+    ['real RPCs without a treasury of our own', { ...REAL, PAY_TO_8453: undefined }],
+    ['real RPCs without a payout key', { ...REAL, TREASURY_KEY: undefined }],
+    ['a bad port', { PORT: 'eighty' }],
+    ['a negative fee', { FEE_BPS: '-1' }],
+    ['an amount with too many decimals', { MAX_BUY_USD: '1.0000001' }],
+    ['an unknown database', { DATABASE_URL: 'mysql://x' }],
+    ['an inconsistent curve', { CURVE_SUPPLY: '2000000000' }],
+  ])('refuses %s, naming the problem', (_name, env) => {
+    expect(() => loadConfig(env as Record<string, string>)).toThrow(ConfigError);
+  });
+});
