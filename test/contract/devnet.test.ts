@@ -10,13 +10,13 @@ import { authorizationReaderContract } from './authorization-reader.contract.js'
 import { facilitatorContract, fundedDevAccount } from './facilitator.contract.js';
 import { payoutSenderContract } from './payout-sender.contract.js';
 
-const PORT = 30545 + (Number(process.env.VITEST_POOL_ID ?? 0) % 50) * 2;
+import { freePorts } from '../support/free-ports.js';
 const SERVICE_KEY = `0x${Buffer.from(devnetAccount(0).getHdKey().privateKey!).toString('hex')}` as Hex;
 let devnet: AnvilDevnet;
 let snapshot: Record<Network, Hex>;
 
 beforeAll(async () => {
-  devnet = await AnvilDevnet.start({ port: PORT });
+  devnet = await AnvilDevnet.start({ port: await freePorts() });
   await devnet.mint(TESTNET, devnetAccount(0).address, 1_000_000_000n); // the treasury's float for payouts
 }, 30_000);
 afterAll(async () => {

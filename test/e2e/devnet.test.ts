@@ -19,7 +19,7 @@ import { devAccount, payingFetch } from '../support/x402-client.js';
 import { json, ShiftableClock } from '../support/service.js';
 
 const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const DEVNET_PORT = 28545 + (Number(process.env.VITEST_POOL_ID ?? 0) % 50) * 2;
+import { freePorts } from '../support/free-ports.js';
 const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-devnet-'));
 const clock = new ShiftableClock();
 const uow = new MemoryUnitOfWork();
@@ -35,7 +35,7 @@ beforeAll(async () => {
     RATE_LIMIT_FREE_PER_MINUTE: '0',
     WORKERS: 'false',
     DATA_DIR: dataDir,
-    DEVNET_PORT: String(DEVNET_PORT),
+    DEVNET_PORT: String(await freePorts()),
   });
   let real: LocalFacilitator | null = null;
   service = await startService(config, {

@@ -12,11 +12,11 @@ import { viemChain } from '../../../src/adapters/shared/viem-chain.js';
 import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../src/domain/network.js';
 import { compile } from '../../../scripts/compile-contracts.js';
 
-const PORT = 31545 + (Number(process.env.VITEST_POOL_ID ?? 0) % 50) * 2;
+import { freePorts } from '../../support/free-ports.js';
 let devnet: AnvilDevnet;
 let snap: Record<Network, Hex>;
 beforeAll(async () => {
-  devnet = await AnvilDevnet.start({ port: PORT });
+  devnet = await AnvilDevnet.start({ port: await freePorts() });
 }, 30_000);
 afterAll(async () => {
   await devnet.stop();

@@ -13,12 +13,12 @@ import { PRODUCTION, TESTNET } from '../../../src/domain/network.js';
 import type { Detection, NetworkDetector } from '../../../src/ports/network-detector.js';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 
-const PORT = 29545 + (Number(process.env.VITEST_POOL_ID ?? 0) % 50) * 2;
+import { freePorts } from '../../support/free-ports.js';
 let devnet: AnvilDevnet;
 const clock = new FakeClock('2026-11-23T00:00:00Z');
 
 beforeAll(async () => {
-  devnet = await AnvilDevnet.start({ port: PORT });
+  devnet = await AnvilDevnet.start({ port: await freePorts() });
 }, 30_000);
 afterAll(async () => {
   await devnet.stop();
