@@ -5,6 +5,13 @@
 module.exports = {
   forbidden: [
     {
+      name: 'inner-layers-do-not-know-the-root',
+      comment: 'domain, ports and adapters never reach the composition root.',
+      severity: 'error',
+      from: { path: '^src/(domain|ports|adapters)' },
+      to: { path: '^src/(bootstrap|main)' },
+    },
+    {
       name: 'domain-is-pure',
       comment: 'src/domain imports nothing outside src/domain (no frameworks, no I/O).',
       severity: 'error',
@@ -19,10 +26,10 @@ module.exports = {
     },
     {
       name: 'app-does-not-know-adapters',
-      comment: 'Use cases talk to ports; only compose.ts builds adapters.',
+      comment: 'Use cases talk to ports; only src/bootstrap builds adapters. No exception.',
       severity: 'error',
-      from: { path: '^src/app', pathNot: '^src/app/compose\\.ts$' },
-      to: { path: '^src/(adapters|main)' },
+      from: { path: '^src/app' },
+      to: { path: '^src/(adapters|bootstrap|main)' },
     },
     {
       name: 'adapters-do-not-import-each-other',
@@ -33,8 +40,8 @@ module.exports = {
     {
       name: 'nobody-imports-the-composition-root',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/main\\.ts$' },
-      to: { path: '^src/app/compose\\.ts$' },
+      from: { path: '^src/', pathNot: ['^src/main\\.ts$', '^src/bootstrap/'] },
+      to: { path: '^src/bootstrap/' },
     },
     {
       name: 'no-circular',

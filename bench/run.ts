@@ -13,7 +13,7 @@ import { FakeFacilitator } from '../src/adapters/facilitator/fake/fake-facilitat
 import { CachingNetworkDetector } from '../src/adapters/network/caching/caching-network-detector.js';
 import { MemoryRateLimiter } from '../src/adapters/rate-limit/memory/memory-rate-limiter.js';
 import { RedisRateLimiter } from '../src/adapters/rate-limit/redis/redis-rate-limiter.js';
-import type { RunningService } from '../src/app/compose.js';
+import type { RunningService } from '../src/bootstrap/compose.js';
 import { TESTNET } from '../src/domain/network.js';
 import type { Detection, NetworkDetector } from '../src/ports/network-detector.js';
 import { startTestService } from '../test/support/service.js';

@@ -1,6 +1,6 @@
 /** The entry point: configuration, composition, start, and a graceful stop on SIGINT/SIGTERM. */
 import { ConfigError, loadConfig } from './app/config.js';
-import { startService } from './app/compose.js';
+import { startService } from './bootstrap/compose.js';
 
 const WALLETS: [number, string][] = [
   [1, 'production (USDC on eip155:8453)'],

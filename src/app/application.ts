@@ -6,7 +6,6 @@ import type { Facilitator } from '../ports/facilitator.js';
 import type { Logger } from '../ports/logger.js';
 import type { NetworkDetector } from '../ports/network-detector.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
-import type { AppDeps } from './deps.js';
 import { entrypoints, type AnyEntrypoint } from './entrypoints.js';
 import type { Metrics } from './metrics.js';
 import { PaymentFlow, type PaymentFlowDeps } from './payments/payment-flow.js';
@@ -35,9 +34,6 @@ export class Application {
     this.entrypoints = new Map(entrypoints().map((e) => [e.name, e]));
   }
 
-  get app(): AppDeps {
-    return this.deps;
-  }
   get detector(): NetworkDetector {
     return this.deps.detector;
   }

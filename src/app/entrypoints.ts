@@ -25,9 +25,9 @@ import {
 } from './schemas.js';
 import { buyToken, planBuy, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
 import { createToken } from './use-cases/create-token.js';
-import { loadToken } from './use-cases/load-token.js';
+import { loadToken } from './trading/load-token.js';
 import { checkSell, sellToken, type SellRequest } from './use-cases/sell-token.js';
-import { tokenInfoFrom } from './use-cases/token-analytics.js';
+import { tokenInfoFrom } from './use-cases/token-info.js';
 
 /** Who pays: the wallet (hint or verified payer) and its network. */
 export interface Caller {

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
-import type { RunningService } from '../../src/app/compose.js';
+import type { RunningService } from '../../src/bootstrap/compose.js';
 import { TESTNET } from '../../src/domain/network.js';
 import type { Payment } from '../../src/domain/payment.js';
 import { payment } from '../support/fixtures.js';

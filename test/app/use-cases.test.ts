@@ -11,7 +11,11 @@ import { getToken } from '../../src/app/use-cases/get-token.js';
 import { listPositions } from '../../src/app/use-cases/list-positions.js';
 import { listTokens } from '../../src/app/use-cases/list-tokens.js';
 import { checkSell, sellToken } from '../../src/app/use-cases/sell-token.js';
-import { candles, holders, listTrades, stats, tokenInfo } from '../../src/app/use-cases/token-analytics.js';
+import { getCandles as candles } from '../../src/app/use-cases/get-candles.js';
+import { getStats as stats } from '../../src/app/use-cases/get-stats.js';
+import { listHolders as holders } from '../../src/app/use-cases/list-holders.js';
+import { listTrades } from '../../src/app/use-cases/list-trades.js';
+import { tokenInfo } from '../../src/app/use-cases/token-info.js';
 import { makeDeps, WALLET_A, WALLET_B } from '../support/app-harness.js';
 
 type Deps = ReturnType<typeof makeDeps>;

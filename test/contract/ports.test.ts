@@ -1,9 +1,10 @@
 /** Contracts of the ports whose adapters need no chain: run on every such adapter. */
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/adapters/clock/system/fake-clock.js';
+import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';
 import { SystemClock } from '../../src/adapters/clock/system/system-clock.js';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
-import { SequentialIdGenerator, UlidIdGenerator } from '../../src/adapters/ids/ulid/ulid-id-generator.js';
+import { UlidIdGenerator } from '../../src/adapters/ids/ulid/ulid-id-generator.js';
+import { SequentialIdGenerator } from '../../src/adapters/ids/sequential/sequential-id-generator.js';
 import { FakePayoutSender } from '../../src/adapters/payout/fake/fake-payout-sender.js';
 import { CurveQuoteProvider } from '../../src/adapters/quotes/curve/curve-quote-provider.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalFacilitator } from '../../src/adapters/facilitator/local/local-facilitator.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
-import { startService, type RunningService } from '../../src/app/compose.js';
+import { startService, type RunningService } from '../../src/bootstrap/compose.js';
 import { loadConfig } from '../../src/app/config.js';
 import { formatUsd, parseUsd } from '../../src/domain/money.js';
 import { PRODUCTION, TESTNET } from '../../src/domain/network.js';

@@ -1,6 +1,6 @@
 /** The self-description of the API (manifest, OpenAPI) and the SSE event stream from the outbox. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningService } from '../../src/app/compose.js';
+import type { RunningService } from '../../src/bootstrap/compose.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 import { json, startTestService } from '../support/service.js';
 

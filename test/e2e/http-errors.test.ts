@@ -3,7 +3,7 @@
  * the code and the envelope shape — and, for paid endpoints, that nothing was settled.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningService } from '../../src/app/compose.js';
+import type { RunningService } from '../../src/bootstrap/compose.js';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
 import { FakeNetworkDetector } from '../../src/adapters/network/fake/fake-network-detector.js';
 

@@ -1,6 +1,6 @@
 /** SPEC §11 on the wire: the free budget, its headers, the 429, and which requests count. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningService } from '../../src/app/compose.js';
+import type { RunningService } from '../../src/bootstrap/compose.js';
 import { clientIp, parseTrustProxy, rateLimitKey } from '../../src/adapters/http/koa/client-ip.js';
 import { decodeBase64Json, devAccount, signPayment } from '../support/x402-client.js';
 import { json, startTestService } from '../support/service.js';

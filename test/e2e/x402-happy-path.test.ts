@@ -13,7 +13,7 @@ import {
   type CurveState,
 } from '../../src/domain/curve.js';
 import { formatTokens, formatUsd, parseTokens, parseUsd } from '../../src/domain/money.js';
-import type { RunningService } from '../../src/app/compose.js';
+import type { RunningService } from '../../src/bootstrap/compose.js';
 import { devAccount, payingFetch, decodeBase64Json } from '../support/x402-client.js';
 import { json, startTestService } from '../support/service.js';
 

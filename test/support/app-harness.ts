@@ -1,6 +1,6 @@
 /** The application over its in-memory adapters, with a hand-driven clock and deterministic ids. */
-import { FakeClock } from '../../src/adapters/clock/system/fake-clock.js';
-import { SequentialIdGenerator } from '../../src/adapters/ids/ulid/ulid-id-generator.js';
+import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';
+import { SequentialIdGenerator } from '../../src/adapters/ids/sequential/sequential-id-generator.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { CurveQuoteProvider } from '../../src/adapters/quotes/curve/curve-quote-provider.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';

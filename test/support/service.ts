@@ -3,7 +3,7 @@ import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facili
 import { FakeNetworkDetector } from '../../src/adapters/network/fake/fake-network-detector.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { FakePayoutSender } from '../../src/adapters/payout/fake/fake-payout-sender.js';
-import { startService, type RunningService, type ServiceOverrides } from '../../src/app/compose.js';
+import { startService, type RunningService, type ServiceOverrides } from '../../src/bootstrap/compose.js';
 import { PRODUCTION } from '../../src/domain/network.js';
 import { loadConfig } from '../../src/app/config.js';
 import type { Clock } from '../../src/ports/clock.js';

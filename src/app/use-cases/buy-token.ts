@@ -18,8 +18,8 @@ import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
 import { positionView, tradeView, type PositionView, type TradeView } from '../views.js';
-import { loadTradableToken } from './load-token.js';
-import { recordTrade } from './record-trade.js';
+import { loadTradableToken } from '../trading/load-token.js';
+import { recordTrade } from '../trading/record-trade.js';
 
 export type BuyRequest =
   | { kind: 'usd'; tokenId: string; usdAmount: bigint; minTokensOut?: bigint | undefined }

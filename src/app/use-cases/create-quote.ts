@@ -5,7 +5,7 @@ import type { Quote } from '../../domain/quote.js';
 import type { AppDeps } from '../deps.js';
 import { quoteView } from '../views.js';
 import { buyQuote } from './buy-token.js';
-import { loadTradableToken } from './load-token.js';
+import { loadTradableToken } from '../trading/load-token.js';
 
 export interface QuoteRequest {
   tokenId: string;

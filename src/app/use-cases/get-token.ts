@@ -1,6 +1,6 @@
 import type { AppDeps } from '../deps.js';
 import { loadTokenView, type TokenView } from '../views.js';
-import { loadToken } from './load-token.js';
+import { loadToken } from '../trading/load-token.js';
 
 export function getToken(deps: AppDeps, tokenId: string): Promise<TokenView> {
   return deps.uow.read(async (stores) => loadTokenView(stores, await loadToken(stores, tokenId), deps.clock.now()));

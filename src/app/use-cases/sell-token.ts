@@ -12,8 +12,8 @@ import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../deps.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
 import { payoutView, positionView, tradeView, type PositionView, type TradeView } from '../views.js';
-import { loadTradableToken } from './load-token.js';
-import { recordTrade } from './record-trade.js';
+import { loadTradableToken } from '../trading/load-token.js';
+import { recordTrade } from '../trading/record-trade.js';
 
 export interface SellRequest {
   tokenId: string;

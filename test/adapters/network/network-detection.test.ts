@@ -8,7 +8,7 @@ import { AnvilDevnet, devnetAccount } from '../../../src/adapters/chain/anvil/an
 import { CachingNetworkDetector } from '../../../src/adapters/network/caching/caching-network-detector.js';
 import { FakeNetworkDetector } from '../../../src/adapters/network/fake/fake-network-detector.js';
 import { ViemNetworkDetector } from '../../../src/adapters/network/viem/viem-network-detector.js';
-import { FakeClock } from '../../../src/adapters/clock/system/fake-clock.js';
+import { FakeClock } from '../../../src/adapters/clock/fake/fake-clock.js';
 import { PRODUCTION, TESTNET } from '../../../src/domain/network.js';
 import type { Detection, NetworkDetector } from '../../../src/ports/network-detector.js';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../../src/adapters/clock/system/fake-clock.js';
+import { FakeClock } from '../../../src/adapters/clock/fake/fake-clock.js';
 import { UlidIdGenerator } from '../../../src/adapters/ids/ulid/ulid-id-generator.js';
 import { MikroOrmUnitOfWork } from '../../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { CurveQuoteProvider } from '../../../src/adapters/quotes/curve/curve-quote-provider.js';

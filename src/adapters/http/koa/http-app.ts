@@ -25,7 +25,10 @@ import { getPayout } from '../../../app/use-cases/get-payout.js';
 import { getToken } from '../../../app/use-cases/get-token.js';
 import { listPositions } from '../../../app/use-cases/list-positions.js';
 import { listTokens } from '../../../app/use-cases/list-tokens.js';
-import { candles, holders, listTrades, stats } from '../../../app/use-cases/token-analytics.js';
+import { getCandles } from '../../../app/use-cases/get-candles.js';
+import { getStats } from '../../../app/use-cases/get-stats.js';
+import { listHolders } from '../../../app/use-cases/list-holders.js';
+import { listTrades } from '../../../app/use-cases/list-trades.js';
 import {
   EntrypointNotFound,
   MethodNotAllowed,
@@ -55,7 +58,7 @@ export interface HttpOptions {
 
 export function createHttpApp(application: Application, options: HttpOptions = {}): Koa {
   const app = new Koa();
-  const deps = application.app;
+  const deps = application.deps;
   const router = new Router();
   const ok = (ctx: Context, operation: string, data: unknown, status = 200) => {
     ctx.status = status;
@@ -161,7 +164,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     ok(
       ctx,
       'candles',
-      await candles(deps, tokenParam(ctx), {
+      await getCandles(deps, tokenParam(ctx), {
         interval: q.interval,
         ...(q.from ? { from: new Date(q.from) } : {}),
         ...(q.to ? { to: new Date(q.to) } : {}),
@@ -170,9 +173,9 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   });
   router.get('/api/tokens/:id/holders', async (ctx) => {
     const q = parseWith(holdersQuery, query(ctx));
-    ok(ctx, 'holders', await holders(deps, tokenParam(ctx), q.limit));
+    ok(ctx, 'holders', await listHolders(deps, tokenParam(ctx), q.limit));
   });
-  router.get('/api/stats', async (ctx) => ok(ctx, 'stats', await stats(deps)));
+  router.get('/api/stats', async (ctx) => ok(ctx, 'stats', await getStats(deps)));
   router.get('/api/payments/:paymentId', async (ctx) => {
     const id = (ctx as unknown as { params: { paymentId: string } }).params.paymentId;
     ok(ctx, 'get_payment', await getPayment(deps, id));

@@ -5,17 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../../ports/clock.js';
 import type { IdGenerator, IdKind } from '../../../ports/id-generator.js';
+import { crockford } from '../../shared/crockford.js';
 
-const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-function encode(value: bigint, length: number): string {
-  let out = '';
-  for (let i = 0; i < length; i++) {
-    out = ALPHABET[Number(value & 31n)] + out;
-    value >>= 5n;
-  }
-  return out;
-}
 
 export class UlidIdGenerator implements IdGenerator {
   private lastTime = -1;
@@ -34,15 +25,6 @@ export class UlidIdGenerator implements IdGenerator {
       this.lastTime = time;
       this.lastRandom = BigInt('0x' + Buffer.from(this.random(10)).toString('hex'));
     }
-    return `${kind}_${encode(BigInt(this.lastTime), 10)}${encode(this.lastRandom, 16)}`;
-  }
-}
-
-/** Deterministic ids for tests: `<kind>_` + a counter in ULID shape. */
-export class SequentialIdGenerator implements IdGenerator {
-  private counter = 0n;
-  next(kind: IdKind): string {
-    this.counter += 1n;
-    return `${kind}_${encode(this.counter, 26)}`;
+    return `${kind}_${crockford(BigInt(this.lastTime), 10)}${crockford(this.lastRandom, 16)}`;
   }
 }

@@ -27,11 +27,11 @@ import { RedisRateLimiter } from '../adapters/rate-limit/redis/redis-rate-limite
 import { PRODUCTION, TESTNET, type Network } from '../domain/network.js';
 import type { AuthorizationReader } from '../ports/authorization-reader.js';
 import type { PayoutSender } from '../ports/payout-sender.js';
-import { Application, type ApplicationDeps } from './application.js';
-import type { Config } from './config.js';
-import { Metrics } from './metrics.js';
-import { PaymentReconciler } from './workers/payment-reconciler.js';
-import { PayoutWorker, type PayoutWorkerDeps } from './workers/payout-worker.js';
+import { Application, type ApplicationDeps } from '../app/application.js';
+import type { Config } from '../app/config.js';
+import { Metrics } from '../app/metrics.js';
+import { PaymentReconciler } from '../app/workers/payment-reconciler.js';
+import { PayoutWorker, type PayoutWorkerDeps } from '../app/workers/payout-worker.js';
 
 export interface ServiceOverrides extends Partial<ApplicationDeps> {
   payoutSender?: PayoutSender;

@@ -1,0 +1,11 @@
+/** GET /api/tokens/:id/holders. */
+import type { AppDeps } from '../deps.js';
+import { holdersOf } from '../trading/holders-of.js';
+import { loadToken } from '../trading/load-token.js';
+
+export function listHolders(deps: AppDeps, tokenId: string, limit: number) {
+  return deps.uow.read(async (stores) => {
+    const token = await loadToken(stores, tokenId);
+    return { tokenId, items: await holdersOf(stores, tokenId, limit, token.curve.tokensSold) };
+  });
+}
