@@ -20,6 +20,7 @@ import { JsonLogger } from '../adapters/logging/console/json-logger.js';
 import { CachingNetworkDetector } from '../adapters/network/caching/caching-network-detector.js';
 import { ViemNetworkDetector } from '../adapters/network/viem/viem-network-detector.js';
 import { ViemPayoutSender } from '../adapters/payout/viem/viem-payout-sender.js';
+import { newNonceQueue } from '../adapters/shared/signed-transactions.js';
 import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { CurveQuoteProvider } from '../adapters/quotes/curve/curve-quote-provider.js';
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory/memory-rate-limiter.js';
@@ -84,11 +85,15 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const treasuryKey = config.treasuryKey ?? devnetKey();
   const rpc = chain?.rpcUrls;
 
+  // One nonce queue per signing key in this process: settlements and payouts on one key never collide.
+  const settlementKey = config.settlementKey ?? treasuryKey;
+  const treasuryNonces = newNonceQueue();
+  const settlementNonces = settlementKey.toLowerCase() === treasuryKey.toLowerCase() ? treasuryNonces : newNonceQueue();
   const facilitator =
     overrides.facilitator ??
     (config.facilitatorUrl
       ? new HttpFacilitator({ url: config.facilitatorUrl })
-      : new LocalFacilitator({ settlementKey: config.settlementKey ?? treasuryKey, rpcUrls: rpc! }));
+      : new LocalFacilitator({ settlementKey, rpcUrls: rpc!, nonces: settlementNonces }));
   const detector =
     overrides.detector ??
     new CachingNetworkDetector(
@@ -122,7 +127,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     uow: deps.uow,
     clock,
     logger,
-    sender: overrides.payoutSender ?? new ViemPayoutSender({ treasuryKey, rpcUrls: rpc! }),
+    sender: overrides.payoutSender ?? new ViemPayoutSender({ treasuryKey, rpcUrls: rpc!, nonces: treasuryNonces }),
     maxAttempts: 5,
     backoffBaseMs: 5_000,
     backoffMaxMs: 300_000,

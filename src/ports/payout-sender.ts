@@ -8,8 +8,8 @@ export interface PreparedTransfer {
 
 /**
  * `confirmed`: mined and succeeded. `reverted`: mined and failed (nothing moved).
- * `pending`: known, not mined. `dropped`: unknown to the chain and its nonce is used by another
- * transaction, so it can never be mined.
+ * `pending`: not mined yet. `dropped`: never mined and its nonce is used by another transaction,
+ * so it can never be mined.
  */
 export type TransferStatus = 'confirmed' | 'reverted' | 'pending' | 'dropped';
 
@@ -19,7 +19,14 @@ export type TransferStatus = 'confirmed' | 'reverted' | 'pending' | 'dropped';
  */
 export interface PayoutSender {
   prepare(payout: Payout): Promise<PreparedTransfer>;
+  /** A prepared transfer will never be broadcast (its record failed): hand its nonce back. */
+  release(network: Network): void;
   /** Idempotent: broadcasting a transaction the chain already knows is not an error. */
   broadcast(network: Network, rawTx: string): Promise<void>;
   status(network: Network, txHash: string, rawTx: string): Promise<TransferStatus>;
+  /**
+   * The transfer has waited too long: fill any nonces below it that nothing will fill (so it can
+   * be mined). Never makes a transfer pay twice. Returns how many fillers it sent.
+   */
+  unblock(network: Network, rawTx: string): Promise<number>;
 }

@@ -8,7 +8,7 @@ import { x402Facilitator } from '@x402/core/facilitator';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { createWalletClient, http, publicActions, type Hex } from 'viem';
-import { nonceManager, privateKeyToAccount } from 'viem/accounts';
+import { privateKeyToAccount } from 'viem/accounts';
 import { FacilitatorError } from '../../../domain/errors.js';
 import type { Network } from '../../../domain/network.js';
 import {
@@ -20,6 +20,7 @@ import {
   type SupportedKind,
   type VerifyResult,
 } from '../../../ports/facilitator.js';
+import { newNonceQueue, type NonceQueue } from '../../shared/signed-transactions.js';
 import { viemChain } from '../../shared/viem-chain.js';
 
 export interface LocalFacilitatorOptions {
@@ -27,6 +28,8 @@ export interface LocalFacilitatorOptions {
   settlementKey: Hex;
   /** JSON-RPC URL per network. */
   rpcUrls: Partial<Record<Network, string>>;
+  /** The settlement key's nonce queue, shared with every other signer of that key in the process. */
+  nonces?: NonceQueue;
   /** Bound on waiting for a settlement receipt; past it the outcome is indeterminate. */
   confirmationTimeoutMs?: number;
 }
@@ -38,7 +41,8 @@ export class LocalFacilitator implements Facilitator {
   private readonly networks: Network[];
 
   constructor(options: LocalFacilitatorOptions) {
-    const account = privateKeyToAccount(options.settlementKey, { nonceManager });
+    // The settlement account takes its nonces from the same queue as every other signer of this key.
+    const account = privateKeyToAccount(options.settlementKey, { nonceManager: options.nonces ?? newNonceQueue() });
     this.networks = Object.keys(options.rpcUrls) as Network[];
     for (const network of this.networks) {
       const rpcUrl = options.rpcUrls[network]!;

@@ -48,6 +48,24 @@ export class FakePayoutSender implements PayoutSender {
     if (outcome === 'confirmed') this.transfers.push({ network: tx.network, wallet: tx.wallet, amount: BigInt(tx.amount), txHash });
   }
 
+  releases = 0;
+  release(): void {
+    this.releases += 1;
+  }
+
+  unblocks = 0;
+  /** Held transfers are what a gap would hold back: unblocking mines them. */
+  async unblock(): Promise<number> {
+    this.unblocks += 1;
+    const held = [...this.pending.entries()];
+    for (const [txHash, tx] of held) {
+      this.pending.delete(txHash);
+      this.mined.set(txHash, 'confirmed');
+      this.transfers.push({ ...tx, txHash });
+    }
+    return held.length;
+  }
+
   async status(_network: Network, txHash: string): Promise<TransferStatus> {
     return this.mined.get(txHash) ?? (this.pending.has(txHash) ? 'pending' : 'dropped');
   }

@@ -1,0 +1,165 @@
+/**
+ * Transactions the service signs itself (payouts, token deployments, deliveries, pulls), in the
+ * outbox shape: sign with a known nonce and hash → the caller records them → broadcast (again
+ * and again, idempotently) → follow to a receipt.
+ *
+ * Every signer of one account in this process takes its nonces from one queue (a `NonceQueue`
+ * the composition root builds once per key and hands to the payout sender, the token issuer and
+ * the in-process facilitator), so a burst of settlements and payouts on one key never hands out
+ * a nonce twice.
+ */
+import {
+  createPublicClient,
+  createWalletClient,
+  http,
+  keccak256,
+  parseTransaction,
+  type Hex,
+  type PublicClient,
+  type WalletClient,
+} from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { createNonceManager, jsonRpc, type NonceManager } from 'viem/nonce';
+import { NETWORKS, type Network } from '../../domain/network.js';
+import { viemChain } from './viem-chain.js';
+
+/** Hands out an account's nonces per chain: the chain's pending count, plus those handed out since. */
+export type NonceQueue = NonceManager;
+
+export function newNonceQueue(): NonceQueue {
+  return createNonceManager({ source: jsonRpc() });
+}
+
+export interface SignedTransaction {
+  rawTx: Hex;
+  txHash: Hex;
+  nonce: number;
+}
+
+export interface Call {
+  to: Hex;
+  data: Hex;
+  gas: bigint;
+}
+
+/**
+ * `confirmed`: mined and succeeded. `reverted`: mined and failed (nothing moved).
+ * `pending`: not mined yet (known to the node, or its nonce not reached). `dropped`: never
+ * mined and its nonce is used by another transaction, so it can never be mined.
+ */
+export type SignedTransactionStatus = 'confirmed' | 'reverted' | 'pending' | 'dropped';
+
+const ALREADY_SENT = /already known|known transaction|nonce too low|already imported|replacement transaction underpriced|nonce.*already used/i;
+
+export class SignedTransactions {
+  readonly account: PrivateKeyAccount;
+  private readonly clients = new Map<Network, { publicClient: PublicClient; wallet: WalletClient }>();
+
+  private readonly nonces: NonceQueue;
+
+  constructor(
+    key: Hex,
+    private readonly rpcUrls: Partial<Record<Network, string>>,
+    options: { nonces?: NonceQueue; timeoutMs?: number } = {},
+  ) {
+    this.nonces = options.nonces ?? newNonceQueue();
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.account = privateKeyToAccount(key, { nonceManager: this.nonces });
+  }
+
+  private readonly timeoutMs: number;
+
+  get address(): Hex {
+    return this.account.address;
+  }
+
+  client(network: Network) {
+    let c = this.clients.get(network);
+    if (!c) {
+      const url = this.rpcUrls[network];
+      if (!url) throw new Error(`no RPC configured for ${network}`);
+      const chain = viemChain(network, url);
+      const transport = http(url, { timeout: this.timeoutMs });
+      c = {
+        publicClient: createPublicClient({ chain, transport }) as PublicClient,
+        wallet: createWalletClient({ chain, transport, account: this.account }),
+      };
+      this.clients.set(network, c);
+    }
+    return c;
+  }
+
+  /** Signs `call` with the account's next nonce; nothing is sent. */
+  async sign(network: Network, call: Call, nonce?: number): Promise<SignedTransaction> {
+    const { publicClient, wallet } = this.client(network);
+    const chainId = NETWORKS[network].chainId;
+    const n = nonce ?? (await this.nonces.consume({ address: this.account.address, chainId, client: publicClient }));
+    try {
+      const request = await wallet.prepareTransactionRequest({
+        account: this.account,
+        chain: wallet.chain,
+        to: call.to,
+        data: call.data,
+        gas: call.gas,
+        nonce: n,
+      });
+      const rawTx = await wallet.signTransaction(request as Parameters<WalletClient['signTransaction']>[0]);
+      return { rawTx, txHash: keccak256(rawTx), nonce: n };
+    } catch (e) {
+      if (nonce === undefined) this.release(network);
+      throw e;
+    }
+  }
+
+  /**
+   * A signed transaction that will never be broadcast (its record was lost): the queue asks the
+   * chain again, so the next transaction does not wait behind a hole.
+   */
+  release(network: Network): void {
+    this.nonces.reset({ address: this.account.address, chainId: NETWORKS[network].chainId });
+  }
+
+  /** Idempotent: a transaction the chain already knows (or mined) is not an error. */
+  async broadcast(network: Network, rawTx: string): Promise<void> {
+    try {
+      await this.client(network).publicClient.sendRawTransaction({ serializedTransaction: rawTx as Hex });
+    } catch (e) {
+      if (ALREADY_SENT.test((e as Error).message)) return;
+      throw e;
+    }
+  }
+
+  async status(network: Network, txHash: string, rawTx: string): Promise<SignedTransactionStatus> {
+    const { publicClient } = this.client(network);
+    const receipt = await publicClient.getTransactionReceipt({ hash: txHash as Hex }).catch(() => null);
+    if (receipt) return receipt.status === 'success' ? 'confirmed' : 'reverted';
+    const nonce = parseTransaction(rawTx as Hex).nonce ?? 0;
+    const used = await publicClient.getTransactionCount({ address: this.account.address, blockTag: 'latest' });
+    // Its nonce is taken by a mined transaction that is not this one: it can never be mined.
+    return used > nonce ? 'dropped' : 'pending';
+  }
+
+  /**
+   * A transaction waits behind nonces nobody will fill (a signed transaction whose record was
+   * lost, a node that forgot its pool): fill each nonce below it that the node has nothing for
+   * with a zero-value transfer to ourselves. A filler never displaces a transaction the node
+   * already holds at that nonce (same fee: the node refuses the replacement), and any of ours it
+   * does take the place of is seen as `dropped` and signed again — so filling never pays twice.
+   */
+  async fillNonceGap(network: Network, rawTx: string): Promise<number> {
+    const { publicClient } = this.client(network);
+    const nonce = parseTransaction(rawTx as Hex).nonce ?? 0;
+    const next = await publicClient.getTransactionCount({ address: this.account.address, blockTag: 'latest' });
+    let sent = 0;
+    for (let n = next; n < nonce; n++) {
+      const filler = await this.sign(network, { to: this.account.address, data: '0x', gas: 21_000n }, n);
+      try {
+        await publicClient.sendRawTransaction({ serializedTransaction: filler.rawTx });
+        sent += 1;
+      } catch (e) {
+        if (!ALREADY_SENT.test((e as Error).message)) throw e;
+      }
+    }
+    return sent;
+  }
+}
