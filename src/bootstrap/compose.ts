@@ -140,6 +140,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     entrypoints: application.entrypoints,
     chain: overrides.authorizations ?? new ViemAuthorizationReader({ rpcUrls: rpc! }),
     logger,
+    metrics: deps.metrics,
     graceMs: 30_000,
     refundAfterMs: 15 * 60_000,
   });

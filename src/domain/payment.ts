@@ -3,8 +3,11 @@
  *
  *   VERIFIED → SETTLING → SETTLED → APPLIED
  *       │          │          └────→ REFUNDED (settled, but the operation could not be applied)
- *       │          └──→ FAILED (settlement failed: nothing charged)
+ *       │          └──→ FAILED (the chain proves the authorization unused and unusable: nothing charged)
  *       └──→ REJECTED (a rule failed after verification: never settled, nothing charged)
+ *
+ * FAILED and REJECTED may still move to REFUNDED: the reconciler's safety net re-reads them on
+ * chain, and an authorization found used after all (someone else submitted it) is paid back.
  */
 import { InvariantViolation } from './errors.js';
 import type { Network } from './network.js';
@@ -17,8 +20,8 @@ export const PAYMENT_TRANSITIONS: Readonly<Record<PaymentState, readonly Payment
   SETTLED: ['APPLIED', 'REFUNDED'],
   APPLIED: [],
   REFUNDED: [],
-  REJECTED: [],
-  FAILED: [],
+  REJECTED: ['REFUNDED'],
+  FAILED: ['REFUNDED'],
 };
 
 export const TERMINAL_PAYMENT_STATES: readonly PaymentState[] = ['APPLIED', 'REFUNDED', 'REJECTED', 'FAILED'];
@@ -64,4 +67,25 @@ export function transitionPayment(
 ): Payment {
   if (!canTransition(p.state, to)) throw new IllegalPaymentTransition(p.state, to);
   return { ...p, ...patch, state: to, updatedAt: now };
+}
+
+/** An EIP-3009 authorization as the chain knows it, read at one block. */
+export interface AuthorizationOnChain {
+  state: 'unused' | 'used' | 'cancelled';
+  /** The transaction that used it, when found. */
+  transaction: string | null;
+  /** Unix seconds of the block the state was read at. */
+  blockTime: bigint;
+}
+
+/**
+ * What a settlement that did not answer "success" really did (SPEC §8, the FAILED rule):
+ * `settled` — the authorization was used, the money moved; `failed` — it is unused and can
+ * never be used (cancelled, or unused at a block at or past `validBefore`: no later block can
+ * include it); `unknown` — unused but still usable, so a transaction may yet be mined.
+ */
+export function settlementOutcome(onChain: AuthorizationOnChain, validBefore: bigint): 'settled' | 'failed' | 'unknown' {
+  if (onChain.state === 'used') return 'settled';
+  if (onChain.state === 'cancelled' || onChain.blockTime >= validBefore) return 'failed';
+  return 'unknown';
 }

@@ -1,11 +1,21 @@
 import type { Network } from '../domain/network.js';
 import type { Payment, PaymentState } from '../domain/payment.js';
 
+/** What the settlement answered, sent back in the x402 `PAYMENT-RESPONSE` header. */
+export interface SettlementReceipt {
+  success: boolean;
+  transaction: string;
+  network: string;
+  payer: string;
+}
+
 /** The response the service gave for a payment, returned again when the same signature is replayed. */
 export interface StoredResponse {
   status: number;
   body: unknown;
   headers: Record<string, string>;
+  /** Present once the payment settled: the HTTP adapter encodes it as PAYMENT-RESPONSE. */
+  settlement?: SettlementReceipt;
 }
 
 export type ClaimResult = { claimed: true; payment: Payment } | { claimed: false; existing: Payment };
@@ -27,4 +37,6 @@ export interface PaymentStore {
   getResponse(paymentId: string): Promise<StoredResponse | null>;
   /** Payments in `state` last updated at or before `updatedBefore`, oldest first. */
   listByState(state: PaymentState, updatedBefore: Date, limit: number): Promise<Payment[]>;
+  /** Payments in `state` after `cursor` in (updatedAt, paymentId) order: a resumable sweep. */
+  listAfter(state: PaymentState, cursor: { updatedAt: Date; paymentId: string }, limit: number): Promise<Payment[]>;
 }

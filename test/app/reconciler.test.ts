@@ -45,15 +45,63 @@ describe('PaymentReconciler', () => {
     expect(facilitator.settleCalls).toBe(0);
   });
 
-  it('a SETTLING payment never mined and past validBefore is FAILED; one still valid is left alone', async () => {
+  it('a SETTLING payment unused on chain at a block past validBefore is FAILED; one still valid is left alone', async () => {
     const { uow, insert, later } = await start();
     const expired = await insert({ state: 'SETTLING', validBefore: 1_000n });
     const valid = await insert({ state: 'SETTLING', validBefore: 2n ** 40n });
     later();
     await service.reconciler.runOnce();
     expect(uow.db.payments.get(expired.paymentId)!.state).toBe('FAILED');
-    expect(uow.db.responses.get(expired.paymentId)!.body).toMatchObject({ error: { code: 'PAYMENT_INVALID', details: { reason: 'settlement_expired' } } });
+    expect(uow.db.responses.get(expired.paymentId)!.body).toMatchObject({
+      error: { code: 'PAYMENT_INVALID', details: { reason: 'settlement_failed', authorization: 'unused' } },
+    });
     expect(uow.db.payments.get(valid.paymentId)!.state).toBe('SETTLING');
+  });
+
+  it('a SETTLING payment whose authorization the payer cancelled is FAILED at once', async () => {
+    const { uow, insert, later, facilitator } = await start();
+    const p = await insert({ state: 'SETTLING', validBefore: 2n ** 40n });
+    facilitator.cancel(p.network, p.payer, p.nonce);
+    later();
+    await service.reconciler.runOnce();
+    expect(uow.db.payments.get(p.paymentId)!.state).toBe('FAILED');
+  });
+
+  it('safety net: a FAILED or REJECTED payment found used on chain is refunded once and logged as an error', async () => {
+    const logs: { level: string; message: string }[] = [];
+    const { uow, insert, later, facilitator, clock } = await start();
+    const wallet = devAccount(5);
+    const { requirementsFor } = await import('../../src/app/payments/requirements.js');
+    const { sign } = await import('../contract/facilitator.contract.js');
+    const rq = requirementsFor(TESTNET, 10_000n, service.application.deps.settings.payTo[TESTNET]);
+    const failed = await sign(wallet, rq);
+    const rejected = await sign(wallet, rq);
+    const nonce = (x: typeof failed) => (x.payload as { authorization: { nonce: string } }).authorization.nonce;
+    const f = await insert({ state: 'FAILED', payer: wallet.address, nonce: nonce(failed), amount: 10_000n, network: TESTNET });
+    const r = await insert({ state: 'REJECTED', payer: wallet.address, nonce: nonce(rejected), amount: 10_000n, network: TESTNET });
+    // A third party submits both signed authorizations: the money reaches the treasury anyway.
+    facilitator.submit(failed);
+    facilitator.submit(rejected);
+    later();
+    const { PaymentReconciler } = await import('../../src/app/workers/payment-reconciler.js');
+    const app = service.application;
+    const reconciler = new PaymentReconciler({
+      ...app.deps,
+      logger: { debug() {}, info() {}, warn() {}, error: (message: string) => logs.push({ level: 'error', message }) },
+      flow: app.flow,
+      entrypoints: app.entrypoints,
+      chain: facilitator,
+      graceMs: 30_000,
+      refundAfterMs: 15 * 60_000,
+    });
+    await reconciler.runOnce();
+    clock.offsetMs += 120_000;
+    await reconciler.runOnce();
+    for (const p of [f, r]) {
+      expect(uow.db.payments.get(p.paymentId)!.state).toBe('REFUNDED');
+      expect([...uow.db.payouts.values()].filter((x) => x.sourceId === p.paymentId)).toMatchObject([{ amount: 10_000n, reason: 'refund' }]);
+    }
+    expect(logs.filter((l) => l.message.startsWith('SAFETY NET'))).toHaveLength(2);
   });
 
   it('a SETTLED payment whose operation is refused now is REFUNDED with a payout, exactly once', async () => {

@@ -12,7 +12,11 @@ export interface AuthorizationReaderHarness {
   facilitator: Facilitator;
   funded(network: Network): PrivateKeyAccount;
   payTo: string;
+  /** The payer cancels its authorization on that chain (EIP-3009 cancelAuthorization). */
+  cancel(network: Network, wallet: PrivateKeyAccount, nonce: string): Promise<void>;
 }
+
+const nonceOf = (payload: { payload: unknown }) => (payload.payload as { authorization: { nonce: string } }).authorization.nonce;
 
 export function authorizationReaderContract(name: string, make: () => Promise<AuthorizationReaderHarness>) {
   describe(`AuthorizationReader contract: ${name}`, () => {
@@ -21,11 +25,26 @@ export function authorizationReaderContract(name: string, make: () => Promise<Au
       const wallet = h.funded(TESTNET);
       const r = requirementsFor(TESTNET, 10_000n, h.payTo);
       const payload = await sign(wallet, r);
-      const nonce = (payload.payload as { authorization: { nonce: string } }).authorization.nonce;
-      expect(await h.reader.authorization(TESTNET, wallet.address, nonce)).toEqual({ used: false, transaction: null });
+      const before = await h.reader.authorization(TESTNET, wallet.address, nonceOf(payload));
+      expect(before).toMatchObject({ state: 'unused', transaction: null });
+      // The block the state was read at is now, give or take the devnet's clock.
+      expect(Math.abs(Number(before.blockTime) - Date.now() / 1000)).toBeLessThan(600);
       const settled = await h.facilitator.settle(payload, r);
       expect(settled.success).toBe(true);
-      expect(await h.reader.authorization(TESTNET, wallet.address, nonce)).toEqual({ used: true, transaction: settled.transaction });
+      expect(await h.reader.authorization(TESTNET, wallet.address, nonceOf(payload))).toMatchObject({
+        state: 'used',
+        transaction: settled.transaction,
+      });
+    });
+
+    it('a cancelled authorization reads as cancelled, not used', async () => {
+      const h = await make();
+      const wallet = h.funded(TESTNET);
+      const r = requirementsFor(TESTNET, 10_000n, h.payTo);
+      const payload = await sign(wallet, r);
+      await h.cancel(TESTNET, wallet, nonceOf(payload));
+      expect(await h.reader.authorization(TESTNET, wallet.address, nonceOf(payload))).toMatchObject({ state: 'cancelled', transaction: null });
+      expect((await h.facilitator.settle(payload, r)).success).toBe(false);
     });
   });
 }

@@ -44,6 +44,7 @@ authorizationReaderContract('ViemAuthorizationReader', async () => ({
   facilitator: new LocalFacilitator({ settlementKey: SERVICE_KEY, rpcUrls: rpcUrls() }),
   funded: fundedDevAccount,
   payTo,
+  cancel: (network, wallet, nonce) => devnet.cancelAuthorization(network, wallet, nonce as Hex),
 }));
 
 payoutSenderContract('ViemPayoutSender', async () => ({

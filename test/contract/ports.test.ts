@@ -31,7 +31,13 @@ facilitatorContract('FakeFacilitator', async () => ({
 
 authorizationReaderContract('FakeFacilitator (as the fake chain)', async () => {
   const f = fakeFacilitator();
-  return { reader: f, facilitator: f, funded: fundedDevAccount, payTo: DEFAULT_SETTINGS.payTo[TESTNET] };
+  return {
+    reader: f,
+    facilitator: f,
+    funded: fundedDevAccount,
+    payTo: DEFAULT_SETTINGS.payTo[TESTNET],
+    cancel: async (network, wallet, nonce) => f.cancel(network, wallet.address, nonce),
+  };
 });
 
 payoutSenderContract('FakePayoutSender', async () => {

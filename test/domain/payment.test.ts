@@ -3,6 +3,7 @@ import {
   canTransition,
   IllegalPaymentTransition,
   PAYMENT_TRANSITIONS,
+  settlementOutcome,
   transitionPayment,
   type Payment,
   type PaymentState,
@@ -35,6 +36,9 @@ const LEGAL = new Set([
   'SETTLING>FAILED',
   'SETTLED>APPLIED',
   'SETTLED>REFUNDED',
+  // the safety net: a closed, never-settled payment found used on chain is paid back
+  'FAILED>REFUNDED',
+  'REJECTED>REFUNDED',
 ]);
 
 describe('payment lifecycle', () => {
@@ -58,6 +62,21 @@ describe('payment lifecycle', () => {
     expect(() => transitionPayment(payment, 'APPLIED', new Date(1))).toThrow(IllegalPaymentTransition);
     const applied = { ...payment, state: 'APPLIED' as const };
     expect(() => transitionPayment(applied, 'REFUNDED', new Date(1))).toThrow(IllegalPaymentTransition);
+  });
+});
+
+describe('the FAILED rule: what an unconfirmed settlement did', () => {
+  const at = (state: 'unused' | 'used' | 'cancelled', blockTime: bigint) => ({ state, transaction: null, blockTime });
+  it('used is settled, whatever the time', () => {
+    expect(settlementOutcome(at('used', 0n), 100n)).toBe('settled');
+    expect(settlementOutcome(at('used', 500n), 100n)).toBe('settled');
+  });
+  it('unused is failed only once no block can include it any more (its block is at or past validBefore)', () => {
+    expect(settlementOutcome(at('unused', 99n), 100n)).toBe('unknown');
+    expect(settlementOutcome(at('unused', 100n), 100n)).toBe('failed');
+  });
+  it('cancelled can never be used: failed at once', () => {
+    expect(settlementOutcome(at('cancelled', 0n), 100n)).toBe('failed');
   });
 });
 

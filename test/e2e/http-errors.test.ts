@@ -259,14 +259,23 @@ describe('5xx', () => {
     }
   });
 
-  it('a settlement the facilitator refuses is FAILED and charges nothing', async () => {
+  it('a settlement the facilitator refuses answers 202 and stays SETTLING: only the chain can say nothing moved', async () => {
     const headers = await paidHeaders('/entrypoints/token_info', { tokenId });
-    facilitator.failNextSettle('transaction_failed');
+    facilitator.failNextSettle('invalid_exact_evm_transaction_failed');
     const before = facilitator.settled.length;
+    const settles = facilitator.settleCalls;
     const res = await post('/entrypoints/token_info', { tokenId }, headers);
-    const e = await expectError(res, 402, 'PAYMENT_INVALID');
-    expect(e.details.reason).toBe('transaction_failed');
+    expect(res.status).toBe(202);
+    expect(res.headers.get('location')).toMatch(/^\/api\/payments\/pay_/);
+    const body = await json(res);
+    expect(body.data).toMatchObject({ status: 'pending', reason: 'invalid_exact_evm_transaction_failed' });
     expect(facilitator.settled.length).toBe(before);
+    const payment = await json(await fetch(`${service.url}/api/payments/${body.data.paymentId}`));
+    expect(payment.data.state).toBe('SETTLING');
+    // The same signature again gets the same stored answer, not a second settlement.
+    const again = await post('/entrypoints/token_info', { tokenId }, headers);
+    expect(again.status).toBe(202);
+    expect(facilitator.settleCalls).toBe(settles + 1);
   });
 
   it('202 pending when the settlement outcome is unknown, never a fresh 402', async () => {

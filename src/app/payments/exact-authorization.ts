@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { PaymentInvalid } from '../../domain/errors.js';
+import { PAYMENT_REASONS } from './payment-reasons.js';
 
 const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`));
 const uint = z.string().regex(/^\d{1,78}$/);
@@ -34,7 +35,7 @@ export function readAuthorization(payload: unknown): ExactAuthorization {
   const parsed = exactPayload.safeParse(payload);
   if (!parsed.success) {
     throw new PaymentInvalid('The payment is not an EIP-3009 authorization of the exact scheme.', {
-      reason: 'invalid_payload',
+      reason: PAYMENT_REASONS.invalidPayload,
     });
   }
   const a = parsed.data.authorization;

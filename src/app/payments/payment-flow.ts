@@ -1,19 +1,24 @@
 /**
- * The x402 payment lifecycle of SPEC §8, generic over the paid entrypoints:
+ * The x402 payment lifecycle of SPEC §8, generic over the paid entrypoints. `handle` is the
+ * sequence; each step is a method below.
  *
- *   prepare (rules, price) → 402 | verify → claim (network, payer, nonce) → re-check as payer
- *   → SETTLING → settle (no transaction open) → one transaction: apply + APPLIED + response
+ *   no payment ─▶ 402 (price and requirements)
+ *   payment ─▶ admit (decode, replay?, network, rules and price as the payer, binding, verify)
+ *           ─▶ claim (network, payer, nonce) ─▶ recheck ─▶ settle ─▶ apply (or refund)
  *
- * Nothing is charged for a request that is refused before settlement; a settled payment whose
- * operation can no longer be applied is REFUNDED with a payout; an unknown settlement outcome
- * answers 202 and stays SETTLING for the reconciler. Every final answer is stored with the
- * payment, so the same signature for the same request always gets the same response.
+ * THE RULE. Until the nonce is claimed, a refusal is thrown: nothing is stored and nothing is
+ * charged. From the claim on, every answer is stored with the payment and returned, so the same
+ * signature for the same request always gets the same response.
+ *
+ * THE FAILED RULE. Only a settlement that answers success moves the payment on at once. Any
+ * other outcome — a timeout, a pending transaction, an error, even "failed" — may still move the
+ * money (the signed authorization can be mined until `validBefore`), so the payment stays
+ * SETTLING, the caller gets 202 with its id, and the reconciler asks the chain: used → applied
+ * (or refunded); unused and unusable → FAILED, nothing charged.
  */
-import { createHash } from 'node:crypto';
 import { getAddress } from 'viem';
 import {
   DomainError,
-  FacilitatorError,
   InsufficientFunds,
   NetworkDetectionUnavailable,
   NetworkMismatch,
@@ -26,27 +31,21 @@ import {
 import { ALL_NETWORKS, isNetwork, type Network } from '../../domain/network.js';
 import { transitionPayment, type Payment, type PaymentState } from '../../domain/payment.js';
 import { newPayout } from '../../domain/payout.js';
-import {
-  SettlementIndeterminate,
-  type Facilitator,
-  type PaymentPayload,
-  type PaymentRequirements,
-  type ResourceInfo,
-  type SettleResult,
-} from '../../ports/facilitator.js';
+import type { Facilitator, PaymentPayload, PaymentRequirements, ResourceInfo, SettleResult } from '../../ports/facilitator.js';
 import type { Logger } from '../../ports/logger.js';
 import type { NetworkDetector } from '../../ports/network-detector.js';
-import type { StoredResponse } from '../../ports/payment-store.js';
+import type { SettlementReceipt, StoredResponse } from '../../ports/payment-store.js';
 import type { AppDeps } from '../deps.js';
-import type { Caller, AnyEntrypoint, Prepared } from '../entrypoints.js';
+import type { AnyEntrypoint, Caller, Prepared } from '../entrypoints.js';
 import { errorEnvelope, statusOf, successEnvelope } from '../error-status.js';
 import type { Metrics } from '../metrics.js';
 import { PaymentAlreadyApplied } from '../paid.js';
 import { payoutView } from '../views.js';
-import { readAuthorization } from './exact-authorization.js';
+import { readAuthorization, type ExactAuthorization } from './exact-authorization.js';
+import { PAYMENT_REASONS } from './payment-reasons.js';
+import { hashRequest, sha256 } from './request-hash.js';
 import { matchRequirements, paymentRequired, X402_VERSION, type PaymentRequiredObject } from './requirements.js';
-
-export const PAYMENT_RESPONSE_HEADER = 'PAYMENT-RESPONSE';
+import { sameResource } from './resource.js';
 
 export interface PaymentFlowDeps extends AppDeps {
   facilitator: Facilitator;
@@ -69,43 +68,113 @@ export interface PaidRequest {
   walletHint?: string | undefined;
   /** The decoded PAYMENT-SIGNATURE, or undefined when the request carries none. */
   payment?: PaymentPayload | undefined;
+  /** For the operator's log lines. */
+  requestId?: string | undefined;
 }
 
 export type PaidResponse = StoredResponse;
+
+/** A payment that passed every check before the claim: what the rest of the flow works on. */
+interface Admitted {
+  entrypoint: AnyEntrypoint;
+  payment: Payment;
+  payload: PaymentPayload;
+  requirements: PaymentRequirements;
+  prepared: Prepared;
+  caller: Caller;
+}
 
 export class PaymentFlow {
   constructor(private readonly deps: PaymentFlowDeps) {}
 
   async handle(req: PaidRequest): Promise<PaidResponse> {
+    const input = req.entrypoint.parse(req.rawInput);
+    const requestHash = hashRequest(req.entrypoint.name, input);
+    if (!req.payment) throw await this.paymentRequired(req, input);
+
+    // Before the claim: every refusal is thrown, nothing is stored, nothing is charged.
+    const admitted = await this.admit(req, req.payment, input, requestHash);
+    if ('replay' in admitted) return admitted.replay;
+    const claim = await this.deps.uow.read((s) => s.payments.claim(admitted.payment));
+    if (!claim.claimed) return this.replay(claim.existing, requestHash, admitted.payment.signatureHash);
+
+    // From the claim on: every answer is stored with the payment.
+    const refused = await this.recheck(admitted, input);
+    if (refused) return refused;
+    return this.settleAndApply(admitted, input);
+  }
+
+  /** The unpaid request: the rules are checked and the price set, then 402 with the requirements. */
+  private async paymentRequired(req: PaidRequest, input: unknown): Promise<PaymentRequired> {
+    const hinted = req.walletHint ? await this.callerFromHint(req.walletHint) : undefined;
+    const prepared = await req.entrypoint.prepare(this.deps, input, hinted);
+    const networks = prepared.network ? [prepared.network] : hinted ? [hinted.network] : ALL_NETWORKS;
+    return new PaymentRequired(this.required(req.resource, networks, prepared.amount) as unknown as ErrorDetails);
+  }
+
+  /**
+   * Everything checked before the nonce is claimed: the payload, a replay, the payer's network,
+   * the operation's rules as the payer, the exact price, recipient and resource, and the
+   * facilitator's verification. Returns the payment to claim, or the stored answer of a replay.
+   */
+  private async admit(
+    req: PaidRequest,
+    payload: PaymentPayload,
+    input: unknown,
+    requestHash: string,
+  ): Promise<Admitted | { replay: PaidResponse }> {
     const ep = req.entrypoint;
-    const input = ep.parse(req.rawInput);
-    const requestHash = hashRequest(ep.name, input);
-
-    if (!req.payment) {
-      const hinted = req.walletHint ? await this.callerFromHint(req.walletHint) : undefined;
-      const prepared: Prepared = await ep.prepare(this.deps, input, hinted);
-      const networks = prepared.network ? [prepared.network] : hinted ? [hinted.network] : ALL_NETWORKS;
-      throw new PaymentRequired(this.required(req.resource, networks, prepared.amount) as unknown as ErrorDetails);
-    }
-
-    // The payment names its payer; the rules are checked as that payer before anything is verified.
-    const payload = req.payment;
     const network = payload.accepted?.network;
     if (payload.x402Version !== X402_VERSION || !isNetwork(network)) {
       const prepared = await ep.prepare(this.deps, input);
-      throw this.invalid(req, prepared, 'unsupported_payment', 'The payment is not an x402 v2 payment on a supported network.');
+      throw this.invalid(req, prepared, PAYMENT_REASONS.unsupportedPayment, 'The payment is not an x402 v2 payment on a supported network.');
     }
     const auth = readAuthorization(payload.payload);
     const payer = getAddress(auth.from);
-
     const signatureHash = sha256(auth.signature);
     const existing = await this.deps.uow.read((s) => s.payments.findByNonce(network, payer, auth.nonce));
-    if (existing) return this.replay(existing, requestHash, signatureHash);
+    if (existing) return { replay: await this.replay(existing, requestHash, signatureHash) };
 
     const detected = await this.detect(payer, network);
-    let prepared: Prepared;
+    const prepared = await this.prepareAsPayer(ep, input, payer, detected, network);
+    const accepts = this.required(req.resource, [prepared.network ?? detected], prepared.amount);
+    // The 402 of a mismatch offers only the wallet's network, so a client that pays the first
+    // offer of any 402 succeeds on its next try.
+    if (detected !== network) throw new NetworkMismatch(detected, network, { paymentRequired: accepts });
+    const requirements = this.bind(req, payload, auth, accepts, prepared);
+    const verified = await this.verify(payload, requirements, req, prepared);
+    if (getAddress(verified.payer ?? payer) !== payer) {
+      throw this.invalid(req, prepared, PAYMENT_REASONS.payerMismatch, 'The facilitator recovered another payer.');
+    }
+    const now = this.deps.clock.now();
+    return {
+      entrypoint: ep,
+      payload,
+      requirements,
+      prepared,
+      caller: { wallet: payer, network },
+      payment: {
+        paymentId: this.deps.ids.next('pay'),
+        network,
+        payer,
+        nonce: auth.nonce,
+        amount: prepared.amount,
+        resource: ep.name,
+        requestHash,
+        signatureHash,
+        input: req.rawInput,
+        state: 'VERIFIED',
+        settlementTx: null,
+        validBefore: auth.validBefore,
+        createdAt: now,
+        updatedAt: now,
+      },
+    };
+  }
+
+  private async prepareAsPayer(ep: AnyEntrypoint, input: unknown, payer: string, detected: Network, network: Network): Promise<Prepared> {
     try {
-      prepared = await ep.prepare(this.deps, input, { wallet: payer, network: detected });
+      return await ep.prepare(this.deps, input, { wallet: payer, network: detected });
     } catch (e) {
       if (e instanceof TokenNetworkMismatch && detected !== network) {
         // The wallet belongs to the other environment than the token: the wallet's rule speaks first.
@@ -113,99 +182,106 @@ export class PaymentFlow {
       }
       throw e;
     }
-    const accepts = this.required(req.resource, prepared.network ? [prepared.network] : [detected], prepared.amount);
-    if (detected !== network) {
-      throw new NetworkMismatch(detected, network, { paymentRequired: accepts });
-    }
+  }
+
+  /**
+   * The payment must be for exactly this: one of our requirements (price, asset, recipient,
+   * scheme), an authorization that itself moves exactly the price to the treasury, and this
+   * resource. EIP-3009 does not sign the resource, so `resource` is the binding we can check:
+   * a payload without one is refused.
+   */
+  private bind(
+    req: PaidRequest,
+    payload: PaymentPayload,
+    auth: ExactAuthorization,
+    accepts: PaymentRequiredObject,
+    prepared: Prepared,
+  ): PaymentRequirements {
     const requirements = matchRequirements(accepts.accepts, payload.accepted);
     if (!requirements) {
       const wrongAmount = payload.accepted?.amount !== prepared.amount.toString();
       throw this.invalid(
         req,
         prepared,
-        wrongAmount ? 'invalid_amount' : 'requirements_mismatch',
+        wrongAmount ? PAYMENT_REASONS.invalidAmount : PAYMENT_REASONS.requirementsMismatch,
         wrongAmount
           ? `The payment must carry exactly the price, ${prepared.amount} USDC units.`
           : 'The payment does not match the requirements of this request (asset, recipient or scheme).',
       );
     }
-    // The signed authorization itself must move exactly the price to the treasury, whatever the
-    // payload claims to have accepted (defence in depth: the facilitator checks it too).
+    // Defence in depth: the facilitator checks the signed values too.
     if (auth.value !== prepared.amount || auth.to.toLowerCase() !== requirements.payTo.toLowerCase()) {
-      throw this.invalid(req, prepared, 'authorization_mismatch', 'The signed authorization does not pay exactly the price to the treasury.');
+      throw this.invalid(req, prepared, PAYMENT_REASONS.authorizationMismatch, 'The signed authorization does not pay exactly the price to the treasury.');
     }
-    if (payload.resource?.url && !samePath(payload.resource.url, req.resource.url)) {
-      throw this.invalid(req, prepared, 'resource_mismatch', 'The payment was made for another resource.');
+    const url = payload.resource?.url;
+    if (typeof url !== 'string' || url === '') {
+      throw this.invalid(req, prepared, PAYMENT_REASONS.resourceMissing, 'The payment does not name the resource it pays for (x402 v2 `resource`).');
     }
-
-    const verified = await this.verify(payload, requirements, req, prepared);
-    if (getAddress(verified.payer ?? payer) !== payer) {
-      throw this.invalid(req, prepared, 'payer_mismatch', 'The facilitator recovered another payer.');
+    if (!sameResource(url, req.resource.url)) {
+      throw this.invalid(req, prepared, PAYMENT_REASONS.resourceMismatch, 'The payment was made for another resource.');
     }
+    return requirements;
+  }
 
-    const now = this.deps.clock.now();
-    const payment: Payment = {
-      paymentId: this.deps.ids.next('pay'),
-      network,
-      payer,
-      nonce: auth.nonce,
-      amount: prepared.amount,
-      resource: `${ep.name}`,
-      requestHash,
-      signatureHash,
-      input: req.rawInput,
-      state: 'VERIFIED',
-      settlementTx: null,
-      validBefore: auth.validBefore,
-      createdAt: now,
-      updatedAt: now,
-    };
-    const claim = await this.deps.uow.read((s) => s.payments.claim(payment));
-    if (!claim.claimed) return this.replay(claim.existing, requestHash, signatureHash);
-
-    const caller: Caller = { wallet: payer, network };
-    let final: Prepared;
+  /**
+   * The rules again, now that the payer is proven and the nonce is ours: nothing may have
+   * changed. A business refusal closes the payment REJECTED (never settled); anything else (a
+   * database outage) leaves it VERIFIED for the reconciler, which closes it the same way.
+   */
+  private async recheck(a: Admitted, input: unknown): Promise<PaidResponse | null> {
     try {
-      // Again, now that the payer is proven and the nonce is ours: nothing may have changed.
-      final = await ep.prepare(this.deps, input, caller);
-      if (final.amount !== prepared.amount) {
+      const again = await a.entrypoint.prepare(this.deps, input, a.caller);
+      if (again.amount !== a.prepared.amount) {
         throw new PaymentInvalid('The price changed while the payment was verified; request a new price.', {
-          reason: 'price_changed',
+          reason: PAYMENT_REASONS.priceChanged,
         });
       }
+      a.prepared = again;
+      return null;
     } catch (e) {
-      // Anything but a business refusal (a database outage) leaves the payment VERIFIED, never
-      // settled; the reconciler closes it.
       if (!(e instanceof DomainError) || e.code === 'INTERNAL_ERROR') throw e;
-      return this.finish(payment, 'REJECTED', this.errorResponse(e));
+      this.refused(a.payment, e);
+      return this.finish(a.payment, 'REJECTED', this.errorResponse(e));
     }
+  }
 
-    const settling = await this.move(payment, 'SETTLING');
+  /** Settles with no database transaction open, then applies — or answers 202 (the FAILED rule). */
+  private async settleAndApply(a: Admitted, input: unknown): Promise<PaidResponse> {
+    const settling = await this.move(a.payment, 'SETTLING');
     let settled: SettleResult;
     try {
-      settled = await this.deps.facilitator.settle(payload, requirements);
+      settled = await this.deps.facilitator.settle(a.payload, a.requirements);
     } catch (e) {
-      // Only a facilitator that says it settled nothing makes the payment FAILED. Anything else —
-      // a timeout, a dropped connection, an unexpected error — may have moved the money: the
-      // payment stays SETTLING and the reconciler asks the chain.
-      if (e instanceof FacilitatorError) return this.finish(settling, 'FAILED', this.errorResponse(e));
-      this.deps.logger.warn('settlement outcome unknown; left for the reconciler', {
-        paymentId: payment.paymentId,
-        error: e instanceof SettlementIndeterminate ? e.message : String(e),
-      });
-      this.deps.metrics.increment('payments.settlement_pending');
-      return pendingResponse(payment.paymentId);
+      return this.pending(settling, PAYMENT_REASONS.settlementUnknown, e instanceof Error ? e.message : String(e));
     }
     if (!settled.success) {
-      const error =
-        isInsufficientFunds(settled.errorReason)
-          ? new InsufficientFunds('The wallet does not hold enough USDC.', { reason: settled.errorReason })
-          : new PaymentInvalid('The payment could not be settled.', { reason: settled.errorReason ?? 'settle_failed' });
-      return this.finish(settling, 'FAILED', this.errorResponse(error, accepts));
+      return this.pending(settling, settled.errorReason ?? PAYMENT_REASONS.settlementUnknown, settled.errorMessage, settled.transaction);
     }
-    const done = await this.move(settling, 'SETTLED', { settlementTx: settled.transaction });
+    const done = transitionPayment(settling, 'SETTLED', this.deps.clock.now(), { settlementTx: settled.transaction });
+    if (!(await this.deps.uow.read((s) => s.payments.update(done, 'SETTLING')))) {
+      // The reconciler found the settlement on chain first and is applying it.
+      return this.replay(settling, settling.requestHash, settling.signatureHash);
+    }
     await this.deps.hooks?.afterSettle?.(done);
-    return this.apply(done, ep, input, final, caller, settled);
+    return this.apply(done, a.entrypoint, input, a.prepared, a.caller, settled);
+  }
+
+  /**
+   * The settlement did not answer success: the money may or may not move. The payment stays
+   * SETTLING (the reconciler decides from the chain); the caller gets 202 with where to look.
+   */
+  private async pending(payment: Payment, reason: string, message?: string, transaction?: string): Promise<PaidResponse> {
+    this.deps.metrics.increment('payments.settlement_pending');
+    this.deps.logger.warn('settlement did not confirm; the payment stays SETTLING for the reconciler', {
+      paymentId: payment.paymentId,
+      payer: payment.payer,
+      reason,
+      ...(message ? { message: message.split('\n')[0] } : {}),
+      ...(transaction ? { transaction } : {}),
+    });
+    const response = pendingResponse(payment.paymentId, reason);
+    await this.deps.uow.read((s) => s.payments.saveResponse(payment.paymentId, response));
+    return response;
   }
 
   /**
@@ -220,13 +296,13 @@ export class PaymentFlow {
     caller: Caller,
     settled: Pick<SettleResult, 'transaction' | 'network' | 'payer'>,
   ): Promise<PaidResponse> {
-    const headers = { [PAYMENT_RESPONSE_HEADER]: encodeHeader({ success: true, ...settled }) };
+    const settlement: SettlementReceipt = { success: true, transaction: settled.transaction, network: settled.network, payer: settled.payer ?? payment.payer };
     let response: PaidResponse | undefined;
     try {
       await ep.execute(this.deps, input, prepared, caller, {
         payment,
         onApplied: async (stores, result) => {
-          response = { status: ep.successStatus, body: successEnvelope(ep.operation, result), headers };
+          response = { status: ep.successStatus, body: successEnvelope(ep.operation, result), headers: {}, settlement };
           await stores.payments.saveResponse(payment.paymentId, response);
         },
       });
@@ -234,22 +310,25 @@ export class PaymentFlow {
       return response!;
     } catch (e) {
       if (e instanceof PaymentAlreadyApplied) return this.replay(payment, payment.requestHash, payment.signatureHash);
-      if (e instanceof DomainError && e.code !== 'INTERNAL_ERROR') return this.refund(payment, e, headers);
+      if (e instanceof DomainError && e.code !== 'INTERNAL_ERROR') return this.refund(payment, e, settlement);
       // A crash while applying: the payment stays SETTLED and the reconciler finishes it.
       this.deps.logger.error('applying a settled payment failed; left for the reconciler', {
         paymentId: payment.paymentId,
         error: e instanceof Error ? e.message : String(e),
       });
-      return pendingResponse(payment.paymentId);
+      return pendingResponse(payment.paymentId, PAYMENT_REASONS.applyPending);
     }
   }
 
-  /** The operation was refused after the money moved: give it back, in one transaction. */
-  async refund(payment: Payment, error: DomainError, headers: Record<string, string>): Promise<PaidResponse> {
+  /**
+   * The operation was refused after the money moved (or money moved that should not have):
+   * give it back, in one transaction. `from` is the state the payment is in now.
+   */
+  async refund(payment: Payment, error: DomainError, settlement?: SettlementReceipt, from: PaymentState = 'SETTLED'): Promise<PaidResponse> {
     const now = this.deps.clock.now();
-    return this.deps.uow.transaction(async (stores) => {
-      const refunded = transitionPayment(payment, 'REFUNDED', now);
-      if (!(await stores.payments.update(refunded, 'SETTLED'))) throw new PaymentAlreadyApplied(payment.paymentId);
+    const response = await this.deps.uow.transaction(async (stores) => {
+      const refunded = transitionPayment({ ...payment, state: from }, 'REFUNDED', now);
+      if (!(await stores.payments.update(refunded, from))) throw new PaymentAlreadyApplied(payment.paymentId);
       const payout = await stores.payouts.enqueue(
         newPayout({
           payoutId: this.deps.ids.next('pout'),
@@ -261,19 +340,22 @@ export class PaymentFlow {
           now,
         }),
       );
-      const response: PaidResponse = {
+      const stored: PaidResponse = {
         status: statusOf(error.code),
         body: errorEnvelope(error.code, `${error.message} The payment was settled and is refunded.`, {
           ...(error.details ?? {}),
           paymentId: payment.paymentId,
           refund: payoutView(payout),
         }),
-        headers,
+        headers: {},
+        ...(settlement ? { settlement } : {}),
       };
-      await stores.payments.saveResponse(payment.paymentId, response);
-      this.deps.metrics.increment('payments.refunded');
-      return response;
+      await stores.payments.saveResponse(payment.paymentId, stored);
+      return stored;
     });
+    this.deps.metrics.increment('payments.refunded');
+    this.deps.logger.info('payment refunded', { paymentId: payment.paymentId, payer: payment.payer, code: error.code });
+    return response;
   }
 
   /**
@@ -283,14 +365,16 @@ export class PaymentFlow {
    */
   private async replay(existing: Payment, requestHash: string, signatureHash: string): Promise<PaidResponse> {
     if (existing.signatureHash !== signatureHash) {
-      throw new PaymentInvalid('This authorization nonce was already used with another signature.', { reason: 'nonce_already_used' });
+      throw new PaymentInvalid('This authorization nonce was already used with another signature.', {
+        reason: PAYMENT_REASONS.nonceAlreadyUsed,
+      });
     }
     if (existing.requestHash !== requestHash) throw new PaymentAlreadyUsed(existing.paymentId);
     const deadline = Date.now() + this.deps.replayWaitMs;
     for (let delay = 10; ; delay = Math.min(delay * 2, 250)) {
       const stored = await this.deps.uow.read((s) => s.payments.getResponse(existing.paymentId));
       if (stored) return stored;
-      if (Date.now() >= deadline) return pendingResponse(existing.paymentId);
+      if (Date.now() >= deadline) return pendingResponse(existing.paymentId, PAYMENT_REASONS.inFlight);
       await new Promise((r) => setTimeout(r, delay));
     }
   }
@@ -306,8 +390,8 @@ export class PaymentFlow {
     return response;
   }
 
-  private async move(payment: Payment, to: PaymentState, patch: { settlementTx?: string } = {}): Promise<Payment> {
-    const next = transitionPayment(payment, to, this.deps.clock.now(), patch);
+  private async move(payment: Payment, to: PaymentState): Promise<Payment> {
+    const next = transitionPayment(payment, to, this.deps.clock.now());
     const ok = await this.deps.uow.read((s) => s.payments.update(next, payment.state));
     if (!ok) throw new PaymentAlreadyApplied(payment.paymentId);
     return next;
@@ -322,7 +406,7 @@ export class PaymentFlow {
         paymentRequired: this.requiredFor(req, prepared),
       });
     }
-    throw this.invalid(req, prepared, result.invalidReason ?? 'invalid_payment', result.invalidMessage ?? 'The payment did not verify.');
+    throw this.invalid(req, prepared, result.invalidReason ?? PAYMENT_REASONS.invalidPayment, result.invalidMessage ?? 'The payment did not verify.');
   }
 
   private invalid(req: PaidRequest, prepared: Prepared, reason: string, message: string): PaymentInvalid {
@@ -339,10 +423,16 @@ export class PaymentFlow {
     return paymentRequired(resource, networks, amount, this.deps.settings.payTo, error);
   }
 
-  private errorResponse(e: unknown, accepts?: PaymentRequiredObject): PaidResponse {
-    const error = e instanceof DomainError ? e : new FacilitatorError('The facilitator failed.');
-    const details = accepts ? { ...(error.details ?? {}), paymentRequired: accepts } : error.details;
-    return { status: statusOf(error.code), body: errorEnvelope(error.code, error.message, details), headers: {} };
+  private errorResponse(error: DomainError): PaidResponse {
+    return { status: statusOf(error.code), body: errorEnvelope(error.code, error.message, error.details), headers: {} };
+  }
+
+  private refused(payment: Payment, e: DomainError): void {
+    this.deps.logger.info('payment refused after verification; nothing charged', {
+      paymentId: payment.paymentId,
+      payer: payment.payer,
+      code: e.code,
+    });
   }
 
   private async callerFromHint(hint: string): Promise<Caller | undefined> {
@@ -383,40 +473,11 @@ function isInsufficientFunds(reason: string | undefined): boolean {
   return reason !== undefined && /insufficient_(funds|balance)/.test(reason);
 }
 
-export function pendingResponse(paymentId: string): PaidResponse {
-  return { status: 202, body: successEnvelope('payment_pending', { status: 'pending', paymentId }), headers: {} };
-}
-
-/** sha256 over the entrypoint and its normalised input: the request a payment is bound to. */
-export function hashRequest(entrypoint: string, input: unknown): string {
-  return sha256(`${entrypoint}\n${canonicalJson(input)}`);
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (typeof v === 'bigint') return v.toString();
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)));
-    }
-    return v;
-  });
-}
-
-function samePath(a: string, b: string): boolean {
-  const path = (u: string) => {
-    try {
-      return new URL(u, 'http://x').pathname.replace(/\/invoke$/, '');
-    } catch {
-      return u;
-    }
+/** 202: the payment is not final yet; `GET /api/payments/:id` tells when it is. */
+export function pendingResponse(paymentId: string, reason: string): PaidResponse {
+  return {
+    status: 202,
+    body: successEnvelope('payment_pending', { status: 'pending', paymentId, reason, statusUrl: `/api/payments/${paymentId}` }),
+    headers: { Location: `/api/payments/${paymentId}`, 'Retry-After': '5' },
   };
-  return path(a) === path(b);
-}
-
-function encodeHeader(value: unknown): string {
-  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
 }

@@ -1,24 +1,36 @@
 /**
- * Finishes payments whose request could not: a crash before settlement (VERIFIED: closed as
- * REJECTED, nothing charged), a settlement that timed out (SETTLING) or a crash after
- * settlement (SETTLED). It asks the chain whether the authorization was used; used →
- * apply the operation (or refund it), unused and expired → FAILED (nothing was charged).
+ * Finishes payments whose request could not, from what the chain says:
+ *
+ *   VERIFIED  (died before settling)        → REJECTED: we never submitted it, nothing charged
+ *   SETTLING  (settlement did not confirm)  → used on chain → SETTLED → applied (or refunded)
+ *                                             unused and unusable (cancelled, or unused at a
+ *                                             block past validBefore) → FAILED, nothing charged
+ *                                             unused and still usable → wait: it may be mined
+ *   SETTLED   (died after settling)         → applied, or refunded when refused now
+ *
+ * Safety net: FAILED and REJECTED payments of the last day are read on chain again, slowly; an
+ * authorization found used after all (a bug, or a third party submitting the signed
+ * authorization) is logged as an error and refunded — the payer never loses the money.
+ *
  * Compare-and-set on every move means a reconciler racing a live request applies nothing twice.
  */
 import { DomainError, PaymentInvalid, ServiceUnavailable } from '../../domain/errors.js';
-import { transitionPayment, type Payment } from '../../domain/payment.js';
+import { settlementOutcome, transitionPayment, type Payment, type PaymentState } from '../../domain/payment.js';
 import type { AuthorizationReader } from '../../ports/authorization-reader.js';
 import type { Logger } from '../../ports/logger.js';
 import type { AppDeps } from '../deps.js';
 import type { AnyEntrypoint } from '../entrypoints.js';
 import { errorEnvelope, statusOf } from '../error-status.js';
+import type { Metrics } from '../metrics.js';
 import type { PaymentFlow } from '../payments/payment-flow.js';
+import { PAYMENT_REASONS } from '../payments/payment-reasons.js';
 
 export interface ReconcilerDeps extends AppDeps {
   flow: PaymentFlow;
   entrypoints: ReadonlyMap<string, AnyEntrypoint>;
   chain: AuthorizationReader;
   logger: Logger;
+  metrics?: Metrics;
   /** A payment is left to its own request for this long before the reconciler takes it. */
   graceMs: number;
   /**
@@ -26,9 +38,16 @@ export interface ReconcilerDeps extends AppDeps {
    * record) this long after settlement is refunded rather than retried for ever.
    */
   refundAfterMs: number;
+  /** How far back the safety net re-reads closed payments, and how often it sweeps. */
+  safetyNetWindowMs?: number;
+  safetyNetIntervalMs?: number;
 }
 
+type Sweep = { cursor: { updatedAt: Date; paymentId: string }; restartAt: number };
+
 export class PaymentReconciler {
+  private readonly sweeps = new Map<PaymentState, Sweep>();
+
   constructor(private readonly deps: ReconcilerDeps) {}
 
   async runOnce(limit = 50): Promise<number> {
@@ -43,6 +62,7 @@ export class PaymentReconciler {
     for (const p of verified) done += (await this.step(() => this.closeUnsettled(p), p)) ? 1 : 0;
     for (const p of settling) done += (await this.step(() => this.resolveSettling(p), p)) ? 1 : 0;
     for (const p of settled) done += (await this.step(() => this.applySettled(p), p)) ? 1 : 0;
+    for (const state of ['FAILED', 'REJECTED'] as const) done += await this.safetyNet(state, limit);
     return done;
   }
 
@@ -55,48 +75,46 @@ export class PaymentReconciler {
     }
   }
 
-  /** A request died between verification and settlement: nothing was charged, and nothing will be. */
+  /** A request died between verification and settlement: we never submitted it. */
   private async closeUnsettled(p: Payment): Promise<boolean> {
-    const rejected = transitionPayment(p, 'REJECTED', this.deps.clock.now());
     const error = new ServiceUnavailable(
       'The request was interrupted before the payment was settled; nothing was charged. Sign a new payment to try again.',
       5,
-      { reason: 'interrupted_before_settlement' },
+      { reason: PAYMENT_REASONS.interruptedBeforeSettlement },
     );
-    return this.deps.uow.transaction(async (s) => {
-      if (!(await s.payments.update(rejected, 'VERIFIED'))) return false;
-      await s.payments.saveResponse(p.paymentId, {
-        status: statusOf(error.code),
-        body: errorEnvelope(error.code, error.message, error.details),
-        headers: { 'Retry-After': '5' },
-      });
-      return true;
-    });
+    return this.close(p, 'REJECTED', error, { 'Retry-After': '5' });
   }
 
   private async resolveSettling(p: Payment): Promise<boolean> {
     const onChain = await this.deps.chain.authorization(p.network, p.payer, p.nonce);
-    const now = this.deps.clock.now();
-    if (onChain.used) {
-      const settled = transitionPayment(p, 'SETTLED', now, { settlementTx: onChain.transaction });
-      if (!(await this.deps.uow.read((s) => s.payments.update(settled, 'SETTLING')))) return false;
-      this.deps.logger.info('reconciler: settlement found on chain', { paymentId: p.paymentId, tx: onChain.transaction });
-      return this.applySettled(settled);
+    const outcome = settlementOutcome(onChain, p.validBefore);
+    if (outcome === 'unknown') return false; // may still be mined
+    if (outcome === 'failed') {
+      const error = new PaymentInvalid(
+        'The payment was never settled and its authorization can no longer be used; nothing was charged.',
+        { reason: PAYMENT_REASONS.settlementFailed, authorization: onChain.state },
+      );
+      return this.close(p, 'FAILED', error);
     }
-    if (BigInt(Math.floor(now.getTime() / 1000)) < p.validBefore) return false; // may still be mined
-    const failed = transitionPayment(p, 'FAILED', now);
-    const error = new PaymentInvalid('The payment was never settled and its authorization has expired; nothing was charged.', {
-      reason: 'settlement_expired',
-    });
-    return this.deps.uow.transaction(async (s) => {
-      if (!(await s.payments.update(failed, 'SETTLING'))) return false;
+    const settled = transitionPayment(p, 'SETTLED', this.deps.clock.now(), { settlementTx: onChain.transaction });
+    if (!(await this.deps.uow.read((s) => s.payments.update(settled, 'SETTLING')))) return false;
+    this.deps.logger.info('reconciler: settlement found on chain', { paymentId: p.paymentId, tx: onChain.transaction });
+    return this.applySettled(settled);
+  }
+
+  private async close(p: Payment, to: 'REJECTED' | 'FAILED', error: DomainError, headers: Record<string, string> = {}): Promise<boolean> {
+    const closed = transitionPayment(p, to, this.deps.clock.now());
+    const closedNow = await this.deps.uow.transaction(async (s) => {
+      if (!(await s.payments.update(closed, p.state))) return false;
       await s.payments.saveResponse(p.paymentId, {
         status: statusOf(error.code),
         body: errorEnvelope(error.code, error.message, error.details),
-        headers: {},
+        headers,
       });
       return true;
     });
+    if (closedNow) this.deps.logger.info(`reconciler: payment ${to}; nothing charged`, { paymentId: p.paymentId, payer: p.payer });
+    return closedNow;
   }
 
   private async applySettled(p: Payment): Promise<boolean> {
@@ -104,17 +122,18 @@ export class PaymentReconciler {
     if (!ep) throw new Error(`payment ${p.paymentId} names an unknown entrypoint ${p.resource}`);
     const caller = { wallet: p.payer, network: p.network };
     const settlement = { transaction: p.settlementTx ?? '', network: p.network, payer: p.payer };
+    const receipt = { success: true, ...settlement };
     let input: unknown;
     let prepared;
     try {
       input = ep.parse(p.input);
       prepared = await ep.prepare(this.deps, input, caller);
       if (prepared.amount !== p.amount) {
-        throw new PaymentInvalid('The price changed before the payment could be applied.', { reason: 'price_changed' });
+        throw new PaymentInvalid('The price changed before the payment could be applied.', { reason: PAYMENT_REASONS.priceChanged });
       }
     } catch (e) {
       if (!(e instanceof DomainError) || e.code === 'INTERNAL_ERROR') throw e;
-      await this.deps.flow.refund(p, e, {});
+      await this.deps.flow.refund(p, e, receipt);
       return true;
     }
     const response = await this.deps.flow.apply(p, ep, input, prepared, caller, settlement);
@@ -123,9 +142,60 @@ export class PaymentReconciler {
     this.deps.logger.error('a settled payment could not be applied for too long; refunding it', { paymentId: p.paymentId });
     await this.deps.flow.refund(
       p,
-      new ServiceUnavailable('The operation could not be applied; the payment is refunded.', 5, { reason: 'apply_failed' }),
-      {},
+      new ServiceUnavailable('The operation could not be applied; the payment is refunded.', 5, { reason: PAYMENT_REASONS.applyFailed }),
+      receipt,
     );
     return true;
+  }
+
+  /** Re-reads closed, never-settled payments on chain, a few per pass, one sweep per interval. */
+  private async safetyNet(state: 'FAILED' | 'REJECTED', limit: number): Promise<number> {
+    const now = this.deps.clock.now().getTime();
+    const windowMs = this.deps.safetyNetWindowMs ?? 24 * 3_600_000;
+    let sweep = this.sweeps.get(state);
+    if (!sweep) {
+      sweep = { cursor: { updatedAt: new Date(now - windowMs), paymentId: '' }, restartAt: 0 };
+      this.sweeps.set(state, sweep);
+    }
+    if (now < sweep.restartAt) return 0;
+    const batch = await this.deps.uow.read((s) => s.payments.listAfter(state, sweep.cursor, limit));
+    let found = 0;
+    for (const p of batch) {
+      try {
+        const onChain = await this.deps.chain.authorization(p.network, p.payer, p.nonce);
+        if (onChain.state === 'used' && (await this.refundUsedAfterClose(p, onChain.transaction))) found += 1;
+      } catch (e) {
+        this.deps.logger.warn('safety net: reading a closed payment failed; will retry', { paymentId: p.paymentId, error: (e as Error).message });
+        return found; // the cursor stays: this payment is read again next pass
+      }
+      sweep.cursor = { updatedAt: p.updatedAt, paymentId: p.paymentId };
+    }
+    if (batch.length < limit) {
+      // The end of the window: start over after the interval.
+      sweep.cursor = { updatedAt: new Date(now - windowMs), paymentId: '' };
+      sweep.restartAt = now + (this.deps.safetyNetIntervalMs ?? 60_000);
+    }
+    return found;
+  }
+
+  private async refundUsedAfterClose(p: Payment, transaction: string | null): Promise<boolean> {
+    this.deps.metrics?.increment('payments.used_after_close');
+    this.deps.logger.error('SAFETY NET: a payment closed as unsettled was used on chain; refunding it', {
+      paymentId: p.paymentId,
+      payer: p.payer,
+      state: p.state,
+      amount: p.amount.toString(),
+      transaction,
+    });
+    const error = new PaymentInvalid('The payment had been closed unsettled, but its authorization was used on chain.', {
+      reason: PAYMENT_REASONS.usedAfterClose,
+    });
+    try {
+      await this.deps.flow.refund(p, error, { success: true, transaction: transaction ?? '', network: p.network, payer: p.payer }, p.state);
+      return true;
+    } catch (e) {
+      if (e instanceof DomainError) return false;
+      throw e;
+    }
   }
 }

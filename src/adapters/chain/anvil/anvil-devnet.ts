@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPublicClient, createTestClient, createWalletClient, http, type Abi, type Hex } from 'viem';
+import { createPublicClient, createTestClient, createWalletClient, http, parseSignature, type Abi, type Hex, type LocalAccount } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../domain/network.js';
 import { viemChain } from '../../shared/viem-chain.js';
@@ -160,6 +160,27 @@ export class AnvilDevnet {
     const wallet = createWalletClient({ account: devnetAccount(0), transport: http(this.chains[network].rpcUrl) });
     const chain = viemChain(network, this.chains[network].rpcUrl);
     const hash = await wallet.writeContract({ chain, address: NETWORKS[network].usdc, abi: USDC_ABI, functionName: 'mint', args: [to, amount] });
+    await this.publicClient(network).waitForTransactionReceipt({ hash });
+  }
+
+  /** The wallet cancels an EIP-3009 authorization of its own (signed, submitted by the wallet). */
+  async cancelAuthorization(network: Network, wallet: LocalAccount, nonce: Hex): Promise<void> {
+    const url = this.chains[network].rpcUrl;
+    const signature = await wallet.signTypedData({
+      domain: { ...NETWORKS[network].eip712, chainId: NETWORKS[network].chainId, verifyingContract: NETWORKS[network].usdc },
+      types: { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] },
+      primaryType: 'CancelAuthorization',
+      message: { authorizer: wallet.address, nonce },
+    });
+    const { r, s, v } = parseSignature(signature);
+    const client = createWalletClient({ account: wallet, transport: http(url) });
+    const hash = await client.writeContract({
+      chain: viemChain(network, url),
+      address: NETWORKS[network].usdc,
+      abi: USDC_ABI,
+      functionName: 'cancelAuthorization',
+      args: [wallet.address, nonce, Number(v ?? 27n), r, s],
+    });
     await this.publicClient(network).waitForTransactionReceipt({ hash });
   }
 

@@ -1,4 +1,9 @@
-import { createPublicClient, http, parseAbiItem, type Hex } from 'viem';
+/**
+ * authorizationState(authorizer, nonce) on the USDC contract, read at one block together with
+ * that block's timestamp, and the AuthorizationUsed / AuthorizationCanceled log that tells a use
+ * from a cancellation.
+ */
+import { createPublicClient, http, parseAbiItem, type Hex, type PublicClient } from 'viem';
 import { NETWORKS, type Network } from '../../../domain/network.js';
 import type { AuthorizationOnChain, AuthorizationReader } from '../../../ports/authorization-reader.js';
 
@@ -15,32 +20,46 @@ const AUTHORIZATION_STATE = [
   },
 ] as const;
 const AUTHORIZATION_USED = parseAbiItem('event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)');
+const AUTHORIZATION_CANCELED = parseAbiItem('event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)');
 
-/** authorizationState(authorizer, nonce) on the USDC contract, and the AuthorizationUsed log for the hash. */
 export class ViemAuthorizationReader implements AuthorizationReader {
+  private readonly clients = new Map<Network, PublicClient>();
+
   constructor(private readonly options: { rpcUrls: Partial<Record<Network, string>>; logLookbackBlocks?: bigint }) {}
 
+  private client(network: Network): PublicClient {
+    let c = this.clients.get(network);
+    if (!c) {
+      const url = this.options.rpcUrls[network];
+      if (!url) throw new Error(`no RPC configured for ${network}`);
+      c = createPublicClient({ transport: http(url, { timeout: 10_000 }) }) as PublicClient;
+      this.clients.set(network, c);
+    }
+    return c;
+  }
+
   async authorization(network: Network, authorizer: string, nonce: string): Promise<AuthorizationOnChain> {
-    const url = this.options.rpcUrls[network];
-    if (!url) throw new Error(`no RPC configured for ${network}`);
-    const client = createPublicClient({ transport: http(url, { timeout: 10_000 }) });
+    const client = this.client(network);
     const usdc = NETWORKS[network].usdc;
-    const used = await client.readContract({
+    // One block for both reads: "unused at a block at or past validBefore" is then a proof.
+    const block = await client.getBlock({ blockTag: 'latest' });
+    const blockTime = block.timestamp;
+    const set = await client.readContract({
       address: usdc,
       abi: AUTHORIZATION_STATE,
       functionName: 'authorizationState',
       args: [authorizer as Hex, nonce as Hex],
+      blockNumber: block.number,
     });
-    if (!used) return { used: false, transaction: null };
-    const latest = await client.getBlockNumber();
+    if (!set) return { state: 'unused', transaction: null, blockTime };
     const lookback = this.options.logLookbackBlocks ?? 10_000n;
-    const logs = await client.getLogs({
-      address: usdc,
-      event: AUTHORIZATION_USED,
-      args: { authorizer: authorizer as Hex, nonce: nonce as Hex },
-      fromBlock: latest > lookback ? latest - lookback : 0n,
-      toBlock: latest,
-    });
-    return { used: true, transaction: logs[0]?.transactionHash ?? null };
+    const range = { fromBlock: block.number > lookback ? block.number - lookback : 0n, toBlock: block.number };
+    const args = { authorizer: authorizer as Hex, nonce: nonce as Hex };
+    const used = await client.getLogs({ address: usdc, event: AUTHORIZATION_USED, args, ...range });
+    if (used[0]) return { state: 'used', transaction: used[0].transactionHash, blockTime };
+    const cancelled = await client.getLogs({ address: usdc, event: AUTHORIZATION_CANCELED, args, ...range });
+    if (cancelled[0]) return { state: 'cancelled', transaction: null, blockTime };
+    // Set, but neither log within the lookback: count it as used — the payer must never lose money to a guess.
+    return { state: 'used', transaction: null, blockTime };
   }
 }

@@ -62,7 +62,11 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
   readonly settled: SettledTransfer[] = [];
   private readonly balances = new Map<string, bigint>();
   private readonly usedNonces = new Set<string>();
-  private nextSettle: { kind: 'fail'; reason: string } | { kind: 'timeout'; transfers: boolean } | null = null;
+  private readonly cancelled = new Set<string>();
+  private nextSettle:
+    | { kind: 'fail'; reason: string; transfers: boolean }
+    | { kind: 'timeout'; transfers: boolean }
+    | null = null;
 
   constructor(private readonly options: FakeFacilitatorOptions) {}
 
@@ -74,9 +78,12 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
     return this.balances.get(key(network, address)) ?? this.options.defaultBalance ?? 0n;
   }
 
-  /** The next settle answers success:false with `reason` (nothing moves). */
-  failNextSettle(reason: string): void {
-    this.nextSettle = { kind: 'fail', reason };
+  /**
+   * The next settle answers success:false with `reason`; with `transfers` the money moves anyway
+   * (a transaction that was sent but whose confirmation wait ran out).
+   */
+  failNextSettle(reason: string, options: { transfers?: boolean } = {}): void {
+    this.nextSettle = { kind: 'fail', reason, transfers: options.transfers ?? false };
   }
 
   /** The next settle throws SettlementIndeterminate; like a real chain, the transfer may still happen. */
@@ -102,8 +109,11 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
     if (!verdict.isValid) {
       return { success: false, errorReason: verdict.invalidReason, transaction: '', network, payer: verdict.payer };
     }
-    if (planned?.kind === 'fail') return { success: false, errorReason: planned.reason, transaction: '', network, payer: verdict.payer };
     const auth = (payload.payload as { authorization: Authorization }).authorization;
+    if (planned?.kind === 'fail') {
+      const transaction = planned.transfers ? this.transfer(network, auth) : '';
+      return { success: false, errorReason: planned.reason, transaction, network, payer: verdict.payer };
+    }
     if (planned?.kind === 'timeout' && !planned.transfers) throw new SettlementIndeterminate('settlement timed out');
     const transaction = this.transfer(network, auth);
     if (planned?.kind === 'timeout') throw new SettlementIndeterminate('settlement timed out');
@@ -111,9 +121,24 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
   }
 
   async authorization(network: string, authorizer: string, nonce: string): Promise<AuthorizationOnChain> {
-    const used = this.isNonceUsed(network, authorizer, nonce);
+    const blockTime = BigInt(Math.floor(this.options.clock.now().getTime() / 1000));
+    if (this.cancelled.has(`${key(network, authorizer)}|${nonce.toLowerCase()}`)) return { state: 'cancelled', transaction: null, blockTime };
     const tx = this.settled.find((t) => t.network === network && t.from.toLowerCase() === authorizer.toLowerCase() && t.nonce.toLowerCase() === nonce.toLowerCase());
-    return { used, transaction: tx?.transaction ?? null };
+    return tx ? { state: 'used', transaction: tx.transaction, blockTime } : { state: 'unused', transaction: null, blockTime };
+  }
+
+  /** The payer cancels an authorization on "chain" (EIP-3009 cancelAuthorization). */
+  cancel(network: string, authorizer: string, nonce: string): void {
+    this.cancelled.add(`${key(network, authorizer)}|${nonce.toLowerCase()}`);
+  }
+
+  /**
+   * Someone else submits a payment's authorization (it is a bearer instrument until
+   * validBefore): the money moves whether or not the service settled it.
+   */
+  submit(payload: PaymentPayload): string {
+    const auth = (payload.payload as { authorization: Authorization }).authorization;
+    return this.transfer(payload.accepted.network, auth);
   }
 
   /** Whether an authorization nonce was used on "chain" (what a reconciler reads). */
@@ -178,7 +203,9 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
     const now = BigInt(Math.floor(this.options.clock.now().getTime() / 1000));
     if (BigInt(auth.validBefore) <= now) return invalid('invalid_exact_evm_payload_authorization_valid_before', payer);
     if (BigInt(auth.validAfter) > now) return invalid('invalid_exact_evm_payload_authorization_valid_after', payer);
-    if (this.isNonceUsed(r.network, auth.from, auth.nonce)) return invalid('invalid_exact_evm_nonce_already_used', payer);
+    if (this.isNonceUsed(r.network, auth.from, auth.nonce) || this.cancelled.has(`${key(r.network, auth.from)}|${auth.nonce.toLowerCase()}`)) {
+      return invalid('invalid_exact_evm_nonce_already_used', payer);
+    }
     if (this.balanceOf(r.network, auth.from) < BigInt(auth.value)) return invalid('invalid_exact_evm_insufficient_balance', payer);
     return { isValid: true, payer: getAddress(payer) };
   }

@@ -46,7 +46,7 @@ import { DEFAULT_STREAM, streamEvents, type EventStreamOptions } from './events-
 import { manifest } from './manifest.js';
 import { openApiDocument } from './openapi.js';
 import { requestContext } from './request-context.js';
-import { decodePaymentSignature, PAYMENT_SIGNATURE } from './x402-headers.js';
+import { decodePaymentSignature, encodePaymentResponse, PAYMENT_RESPONSE, PAYMENT_SIGNATURE } from './x402-headers.js';
 
 export interface HttpOptions {
   /** Extra middleware run before routing (e.g. the rate limiter), in order. */
@@ -119,10 +119,18 @@ export function createHttpApp(application: Application, options: HttpOptions = {
       mimeType: 'application/json',
     };
     try {
-      const res = await application.flow.handle({ entrypoint, rawInput, resource, walletHint: hintHeader || undefined, payment });
+      const res = await application.flow.handle({
+        entrypoint,
+        rawInput,
+        resource,
+        walletHint: hintHeader || undefined,
+        payment,
+        requestId: ctx.state.requestId as string | undefined,
+      });
       ctx.status = res.status;
       ctx.body = res.body;
       ctx.set(res.headers);
+      if (res.settlement) ctx.set(PAYMENT_RESPONSE, encodePaymentResponse(res.settlement));
       addPaymentRequiredHeader(ctx);
     } catch (e) {
       // An undecodable signature is answered once the request itself is known to be valid.

@@ -52,4 +52,12 @@ export class MemoryPaymentStore implements PaymentStore {
       .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime() || (a.paymentId < b.paymentId ? -1 : 1))
       .slice(0, limit);
   }
+
+  async listAfter(state: PaymentState, cursor: { updatedAt: Date; paymentId: string }, limit: number): Promise<Payment[]> {
+    const at = cursor.updatedAt.getTime();
+    return [...this.db.payments.values()]
+      .filter((p) => p.state === state && (p.updatedAt.getTime() > at || (p.updatedAt.getTime() === at && p.paymentId > cursor.paymentId)))
+      .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime() || (a.paymentId < b.paymentId ? -1 : 1))
+      .slice(0, limit);
+  }
 }

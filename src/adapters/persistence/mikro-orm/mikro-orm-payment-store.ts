@@ -84,4 +84,14 @@ export class MikroOrmPaymentStore implements PaymentStore {
     );
     return rows.map(rowToPayment);
   }
+
+  async listAfter(state: PaymentState, cursor: { updatedAt: Date; paymentId: string }, limit: number): Promise<Payment[]> {
+    const at = cursor.updatedAt.getTime();
+    const rows = await this.sql.all(
+      `select ${cols(this.sql)} from payments where state = ? and (updated_at > ? or (updated_at = ? and payment_id > ?))
+       order by updated_at, payment_id limit ?`,
+      [state, at, at, cursor.paymentId, limit],
+    );
+    return rows.map(rowToPayment);
+  }
 }

@@ -1,0 +1,47 @@
+/**
+ * The `details.reason` strings a client may see on a payment answer (402 PAYMENT_INVALID, 202
+ * pending, stored final answers), named once like the official x402 packages name theirs.
+ * Facilitator reasons (e.g. `invalid_exact_evm_insufficient_balance`) pass through unchanged.
+ */
+export const PAYMENT_REASONS = {
+  /** PAYMENT-SIGNATURE is not base64 JSON of an x402 payload. */
+  invalidSignatureHeader: 'invalid_payment_signature_header',
+  /** Not x402 v2, or a network the service does not serve. */
+  unsupportedPayment: 'unsupported_payment',
+  /** The payload is not an EIP-3009 authorization of the exact scheme. */
+  invalidPayload: 'invalid_payload',
+  /** `accepted.amount` is not exactly the price. */
+  invalidAmount: 'invalid_amount',
+  /** Asset, recipient or scheme differ from every offered requirement. */
+  requirementsMismatch: 'requirements_mismatch',
+  /** The signed authorization does not move exactly the price to the treasury. */
+  authorizationMismatch: 'authorization_mismatch',
+  /** The payload names no resource (x402 v2 `resource.url`). */
+  resourceMissing: 'resource_missing',
+  /** The payload was made for another resource. */
+  resourceMismatch: 'resource_mismatch',
+  /** The facilitator recovered another payer than `authorization.from`. */
+  payerMismatch: 'payer_mismatch',
+  /** The facilitator refused without a reason. */
+  invalidPayment: 'invalid_payment',
+  /** Another signature for an authorization nonce already used. */
+  nonceAlreadyUsed: 'nonce_already_used',
+  /** The price moved between verification and the re-check. */
+  priceChanged: 'price_changed',
+  /** 202: the settlement's outcome is not known yet (timeout, error, unconfirmed). */
+  settlementUnknown: 'settlement_unknown',
+  /** 202: the same payment is still being processed by another request. */
+  inFlight: 'in_flight',
+  /** 202: settled, the operation is being applied. */
+  applyPending: 'apply_pending',
+  /** Final: the authorization was never used and can no longer be; nothing was charged. */
+  settlementFailed: 'settlement_failed',
+  /** Final: the request died before settlement; nothing was charged. */
+  interruptedBeforeSettlement: 'interrupted_before_settlement',
+  /** Refund: the operation could not be applied for too long after settlement. */
+  applyFailed: 'apply_failed',
+  /** Refund: the authorization was used although the payment had been closed unsettled. */
+  usedAfterClose: 'used_after_close',
+} as const;
+
+export type PaymentReason = (typeof PAYMENT_REASONS)[keyof typeof PAYMENT_REASONS];

@@ -1,0 +1,22 @@
+/**
+ * Which URL a payment's `resource` may name. An entrypoint answers at `/entrypoints/<name>` and
+ * `/entrypoints/<name>/invoke`, and `POST /tokens` is `token_create` under another path: each
+ * group is one resource, so a payment signed at one path pays (and replays) at the others.
+ */
+const ALIASES: Record<string, string> = { '/tokens': '/entrypoints/token_create' };
+
+export function canonicalResourcePath(url: string): string {
+  let path: string;
+  try {
+    path = new URL(url, 'http://x').pathname;
+  } catch {
+    return url;
+  }
+  path = path.replace(/\/+$/, '').replace(/\/invoke$/, '');
+  return ALIASES[path] ?? path;
+}
+
+/** Same resource: the same canonical path (hosts differ behind proxies and are not compared). */
+export function sameResource(a: string, b: string): boolean {
+  return canonicalResourcePath(a) === canonicalResourcePath(b);
+}
