@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalFacilitator } from '../../src/adapters/facilitator/local/local-facilitator.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
@@ -25,6 +26,7 @@ const clock = new ShiftableClock();
 const uow = new MemoryUnitOfWork();
 let crashAfterSettle = false;
 let timeoutNextSettle = false;
+let loseNextSettleHash = false;
 let crashAfterPayoutRecord = false;
 let service: RunningService;
 
@@ -51,6 +53,11 @@ beforeAll(async () => {
           timeoutNextSettle = false;
           throw new SettlementIndeterminate('simulated timeout after the transfer was mined');
         }
+        if (loseNextSettleHash) {
+          // What the official facilitator answers when sending threw although the node took the transaction.
+          loseNextSettleHash = false;
+          return { success: false, errorReason: 'invalid_exact_evm_transaction_failed', transaction: '', network: result.network };
+        }
         return result;
       },
     },
@@ -74,6 +81,8 @@ beforeAll(async () => {
   real = new LocalFacilitator({
     settlementKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
     rpcUrls: { [PRODUCTION]: service.devnet!.chains[PRODUCTION].rpcUrl, [TESTNET]: service.devnet!.chains[TESTNET].rpcUrl },
+    // A chain that does not mine for longer than this leaves the settlement unconfirmed.
+    confirmationTimeoutMs: 2_000,
   });
 }, 60_000);
 
@@ -245,4 +254,98 @@ describe('recovery', () => {
     expect(payout.txHash).toBe(recorded.txHash);
     expect(await usdc(TESTNET, wallet.address)).toBe(before + parseUsd(sell.usdReceived));
   });
+
+  it('sending "failed" without a hash while the node took the transaction: 202, then applied from the chain', async () => {
+    const wallet = devAccount(6);
+    const tokenId = (await json(await call('/tokens', { name: 'Lost', symbol: 'LOST' }, wallet))).data.tokenId;
+    const before = await usdc(TESTNET, wallet.address);
+    loseNextSettleHash = true;
+    const res = await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '2' }, wallet);
+    expect(res.status).toBe(202);
+    const { paymentId } = (await json(res)).data;
+    expect(uow.db.payments.get(paymentId)!.state).toBe('SETTLING');
+    expect(await usdc(TESTNET, wallet.address)).toBe(before - parseUsd('2')); // the money did move
+    clock.offsetMs += 31_000;
+    await service.runWorkers();
+    expect(uow.db.payments.get(paymentId)!.state).toBe('APPLIED');
+    expect(uow.db.trades.filter((t) => t.paymentId === paymentId)).toHaveLength(1);
+  });
+});
+
+describe('a chain that stops mining (#11.1): the payer ends with the trade or the money, never neither', () => {
+  const anvil = () => createTestClient({ mode: 'anvil', transport: http(service.devnet!.chains[TESTNET].rpcUrl) });
+
+  it('mined late: 202 pending while the chain is stalled, then applied once the block comes', async () => {
+    const wallet = devAccount(9);
+    const tokenId = (await json(await call('/tokens', { name: 'Stall', symbol: 'STALL' }, wallet))).data.tokenId;
+    const before = await usdc(TESTNET, wallet.address);
+    await anvil().setAutomine(false);
+    let paymentId: string;
+    try {
+      const res = await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '3' }, wallet);
+      expect(res.status).toBe(202);
+      paymentId = (await json(res)).data.paymentId;
+      expect(uow.db.payments.get(paymentId)!.state).toBe('SETTLING');
+      // The reconciler does not give up on an authorization that can still be mined.
+      clock.offsetMs += 31_000;
+      await service.runWorkers();
+      expect(uow.db.payments.get(paymentId)!.state).toBe('SETTLING');
+      expect(await usdc(TESTNET, wallet.address)).toBe(before);
+    } finally {
+      await anvil().mine({ blocks: 1 });
+      await anvil().setAutomine(true);
+    }
+    expect(await usdc(TESTNET, wallet.address)).toBe(before - parseUsd('3'));
+    await service.runWorkers();
+    const payment = uow.db.payments.get(paymentId)!;
+    expect(payment.state).toBe('APPLIED');
+    expect(payment.settlementTx).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(uow.db.trades.filter((t) => t.paymentId === paymentId)).toMatchObject([{ usdAmount: parseUsd('3') }]);
+    const status = await json(await fetch(`${service.url}/api/payments/${paymentId}`));
+    expect(status.data.state).toBe('APPLIED');
+  });
+
+  it('never mined: FAILED only once a block past validBefore shows the authorization unused; nothing charged', async () => {
+    const { decodeBase64Json, signPayment } = await import('../support/x402-client.js');
+    const wallet = devAccount(9);
+    const tokenId = (await json(await call('/tokens', { name: 'Never', symbol: 'NEVER' }, wallet))).data.tokenId;
+    const body = { tokenId, usdAmount: '3' };
+    const challenge = await call('/entrypoints/token_buy_usd', body, wallet, fetch);
+    const required = decodeBase64Json<any>(challenge.headers.get('payment-required'));
+    // A short authorization window (the client sets validBefore = now + maxTimeoutSeconds).
+    required.accepts[0].maxTimeoutSeconds = 10;
+    const signature = await signPayment(wallet, required);
+    const validBefore = BigInt(decodeBase64Json<any>(signature).payload.authorization.validBefore);
+    const before = await usdc(TESTNET, wallet.address);
+    await anvil().setAutomine(false);
+    let paymentId: string;
+    try {
+      const res = await fetch(`${service.url}/entrypoints/token_buy_usd`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'payment-signature': signature },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(202);
+      paymentId = (await json(res)).data.paymentId;
+      // The node loses the transaction; nobody will mine it.
+      await anvil().request({ method: 'anvil_dropAllTransactions' as never, params: [] as never });
+      clock.offsetMs += 31_000;
+      await service.runWorkers();
+      expect(uow.db.payments.get(paymentId)!.state).toBe('SETTLING'); // still usable: it may come back
+      while (BigInt(Math.floor(Date.now() / 1000)) <= validBefore) await new Promise((r) => setTimeout(r, 250));
+      await anvil().mine({ blocks: 1 }); // a block at or past validBefore
+    } finally {
+      await anvil().setAutomine(true);
+    }
+    await service.runWorkers();
+    expect(uow.db.payments.get(paymentId)!.state).toBe('FAILED');
+    expect(await usdc(TESTNET, wallet.address)).toBe(before);
+    const replay = await fetch(`${service.url}/entrypoints/token_buy_usd`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'payment-signature': signature },
+      body: JSON.stringify(body),
+    });
+    expect(replay.status).toBe(402);
+    expect((await json(replay)).error.details.reason).toBe('settlement_failed');
+  }, 30_000);
 });

@@ -108,6 +108,41 @@ describe('replaying a payment', () => {
   });
 });
 
+describe('what a payment is bound to', () => {
+  it('a payload that names no resource is refused before it is verified (EIP-3009 does not sign it)', async () => {
+    const body = { tokenId };
+    const headers = await signed('/entrypoints/token_info', body);
+    const payload = decodeBase64Json<any>(headers['payment-signature']!);
+    delete payload.resource;
+    const verifies = facilitator.verifyCalls;
+    const res = await post('/entrypoints/token_info', body, { 'payment-signature': Buffer.from(JSON.stringify(payload)).toString('base64') });
+    expect(res.status).toBe(402);
+    expect((await json(res)).error).toMatchObject({ code: 'PAYMENT_INVALID', details: { reason: 'resource_missing' } });
+    expect(res.headers.get('payment-required')).toBeTruthy();
+    expect(facilitator.verifyCalls).toBe(verifies);
+  });
+
+  it('a payment signed for another operation of the same price is refused, not spent there', async () => {
+    // $0.01 create and $0.01 sell: the same amount, but the resource differs.
+    const headers = await signed('/tokens', { name: 'Bound', symbol: 'BND' });
+    const res = await post('/entrypoints/token_sell', { tokenId, tokens: '1' }, headers);
+    expect(res.status).toBe(402);
+    expect((await json(res)).error.details.reason).toBe('resource_mismatch');
+  });
+
+  it('POST /tokens and /entrypoints/token_create are one resource: a payment for either pays, and replays, at both', async () => {
+    const body = { name: 'Alias', symbol: 'ALIAS' };
+    const headers = await signed('/tokens', body);
+    const first = await post('/entrypoints/token_create', body, headers);
+    expect(first.status).toBe(201);
+    const again = await post('/tokens', body, headers);
+    expect(again.status).toBe(201);
+    expect(await json(again)).toEqual(await json(first));
+    const other = await signed('/entrypoints/token_create/invoke', { name: 'Alias2', symbol: 'ALIAS2' });
+    expect((await post('/tokens', { name: 'Alias2', symbol: 'ALIAS2' }, other)).status).toBe(201);
+  });
+});
+
 describe('rules that change while a payment is in flight', () => {
   it('a rule that fails after verification (the position was sold meanwhile) is REJECTED, never settled', async () => {
     const seller = devAccount(8);
