@@ -54,6 +54,38 @@ describe('free-endpoint rate limit', () => {
   });
 });
 
+describe('a PAYMENT-SIGNATURE header buys nothing by itself (#11.3)', () => {
+  it('on a free route it is counted like any free request, and refused past the budget', async () => {
+    const limited = await startTestService({}, { RATE_LIMIT_FREE_PER_MINUTE: '3' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await fetch(`${limited.url}/api/stats`, { headers: { 'payment-signature': 'anything' } });
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('on a paid route a payment that does not verify is counted, so the budget still runs out', async () => {
+    const limited = await startTestService({}, { RATE_LIMIT_FREE_PER_MINUTE: '3' });
+    try {
+      const junk = () =>
+        fetch(`${limited.url}/tokens`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'payment-signature': 'bm90IGEgcGF5bWVudA==' },
+          body: JSON.stringify({ name: 'A', symbol: 'A' }),
+        });
+      for (let i = 0; i < 3; i++) expect((await junk()).status).toBe(402);
+      expect((await fetch(`${limited.url}/tokens`)).status).toBe(429);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
 describe('client IP', () => {
   it('ignores X-Forwarded-For from an untrusted peer', () => {
     expect(clientIp('203.0.113.9', '198.51.100.1', parseTrustProxy(undefined))).toBe('203.0.113.9');

@@ -74,6 +74,15 @@ export interface PaidRequest {
 
 export type PaidResponse = StoredResponse;
 
+/**
+ * What `handle` answers, and whether the payment was verified by the facilitator in this
+ * request — only such a request is a paid one (SPEC §11: it is not rate limited).
+ */
+export interface PaidOutcome {
+  response: PaidResponse;
+  verified: boolean;
+}
+
 /** A payment that passed every check before the claim: what the rest of the flow works on. */
 interface Admitted {
   entrypoint: AnyEntrypoint;
@@ -87,21 +96,21 @@ interface Admitted {
 export class PaymentFlow {
   constructor(private readonly deps: PaymentFlowDeps) {}
 
-  async handle(req: PaidRequest): Promise<PaidResponse> {
+  async handle(req: PaidRequest): Promise<PaidOutcome> {
     const input = req.entrypoint.parse(req.rawInput);
     const requestHash = hashRequest(req.entrypoint.name, input);
     if (!req.payment) throw await this.paymentRequired(req, input);
 
     // Before the claim: every refusal is thrown, nothing is stored, nothing is charged.
     const admitted = await this.admit(req, req.payment, input, requestHash);
-    if ('replay' in admitted) return admitted.replay;
+    if ('replay' in admitted) return { response: admitted.replay, verified: false };
     const claim = await this.deps.uow.read((s) => s.payments.claim(admitted.payment));
-    if (!claim.claimed) return this.replay(claim.existing, requestHash, admitted.payment.signatureHash);
+    if (!claim.claimed) return { response: await this.replay(claim.existing, requestHash, admitted.payment.signatureHash), verified: true };
 
     // From the claim on: every answer is stored with the payment.
     const refused = await this.recheck(admitted, input);
-    if (refused) return refused;
-    return this.settleAndApply(admitted, input);
+    if (refused) return { response: refused, verified: true };
+    return { response: await this.settleAndApply(admitted, input), verified: true };
   }
 
   /** The unpaid request: the rules are checked and the price set, then 402 with the requirements. */

@@ -119,7 +119,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
       mimeType: 'application/json',
     };
     try {
-      const res = await application.flow.handle({
+      const { response: res, verified } = await application.flow.handle({
         entrypoint,
         rawInput,
         resource,
@@ -127,6 +127,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
         payment,
         requestId: ctx.state.requestId as string | undefined,
       });
+      ctx.state.paymentVerified = verified;
       ctx.status = res.status;
       ctx.body = res.body;
       ctx.set(res.headers);
@@ -141,6 +142,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     }
   };
 
+  // The paid routes; the rate limiter recognises them with isPaidRoute (paid-routes.ts).
   router.post('/tokens', (ctx) => paid(ctx, application.entrypoints.get('token_create'), 'token_create'));
   for (const path of ['/entrypoints/:name', '/entrypoints/:name/invoke']) {
     router.post(path, (ctx) => {
