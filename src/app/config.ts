@@ -50,6 +50,8 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   RATE_LIMIT_FREE_PER_MINUTE: z.coerce.number().int().min(0).default(100),
+  MAX_EVENT_STREAMS: z.coerce.number().int().min(1).default(1_000),
+  MAX_EVENT_STREAMS_PER_CLIENT: z.coerce.number().int().min(1).default(10),
   NETWORK_DETECTION_FAIL_CLOSED: flag.default(false),
   MAX_BUY_USD: usd.optional(),
   MIN_BUY_USD: usd.optional(),
@@ -82,6 +84,9 @@ export interface Config {
   trustProxy: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   rateLimitPerMinute: number;
+  /** Concurrent /api/events streams in total and per client address. */
+  maxEventStreams: number;
+  maxEventStreamsPerClient: number;
   detectionFailClosed: boolean;
   settings: Settings;
 }
@@ -138,6 +143,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_FREE_PER_MINUTE,
+    maxEventStreams: e.MAX_EVENT_STREAMS,
+    maxEventStreamsPerClient: e.MAX_EVENT_STREAMS_PER_CLIENT,
     detectionFailClosed: e.NETWORK_DETECTION_FAIL_CLOSED,
     settings: {
       ...d,

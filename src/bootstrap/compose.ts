@@ -162,13 +162,17 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   }
 
   const limiter = deps.rateLimiter;
-  const before = limiter
-    ? [rateLimit({ limiter, limit: config.rateLimitPerMinute, windowSeconds: 60, trustProxy: parseTrustProxy(config.trustProxy) })]
-    : [];
+  const trustProxy = parseTrustProxy(config.trustProxy);
+  const before = limiter ? [rateLimit({ limiter, limit: config.rateLimitPerMinute, windowSeconds: 60, trustProxy })] : [];
   const shutdown = new AbortController();
   let server: Server;
   try {
-    server = await listen(createHttpApp(application, { before, shutdown: shutdown.signal }), config.port, config.host);
+    server = await listen(createHttpApp(application, {
+        before,
+        shutdown: shutdown.signal,
+        trustProxy,
+        eventStream: { maxTotal: config.maxEventStreams, maxPerClient: config.maxEventStreamsPerClient },
+      }), config.port, config.host);
   } catch (e) {
     await uow.close();
     await chain?.devnet?.stop();

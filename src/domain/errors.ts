@@ -177,8 +177,8 @@ export class UnsupportedMediaType extends DomainError {
 
 export class RateLimited extends DomainError {
   readonly code = 'RATE_LIMITED';
-  constructor(limit: number, windowSeconds: number, retryAfterSeconds: number) {
-    super('Too many requests; slow down.', { limit, windowSeconds, retryAfterSeconds });
+  constructor(limit: number, windowSeconds: number, retryAfterSeconds: number, message = 'Too many requests; slow down.', extra: ErrorDetails = {}) {
+    super(message, { limit, windowSeconds, retryAfterSeconds, ...extra });
   }
 }
 

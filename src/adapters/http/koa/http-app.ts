@@ -42,7 +42,8 @@ import {
 import { parseTokens, parseUsd } from '../../../domain/money.js';
 import { readJsonBody } from './body.js';
 import { addPaymentRequiredHeader, errorHandler } from './errors.js';
-import { DEFAULT_STREAM, streamEvents, type EventStreamOptions } from './events-stream.js';
+import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
+import { DEFAULT_STREAM, EventStreams, streamEvents, type EventStreamOptions } from './events-stream.js';
 import { manifest } from './manifest.js';
 import { openApiDocument } from './openapi.js';
 import { requestContext } from './request-context.js';
@@ -51,7 +52,11 @@ import { decodePaymentSignature, encodePaymentResponse, PAYMENT_RESPONSE, PAYMEN
 export interface HttpOptions {
   /** Extra middleware run before routing (e.g. the rate limiter), in order. */
   before?: Koa.Middleware[];
-  eventStream?: EventStreamOptions;
+  eventStream?: Partial<EventStreamOptions>;
+  /** The open-stream registry (tests read it); one is made when omitted. */
+  streams?: EventStreams;
+  /** How the client's address is found behind proxies (the event-stream cap is per client). */
+  trustProxy?: TrustProxy;
   /** Aborted when the service stops: long-lived responses (SSE) end. */
   shutdown?: AbortSignal;
 }
@@ -65,6 +70,9 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     ctx.body = successEnvelope(operation, data);
   };
   const query = (ctx: Context) => ctx.query as Record<string, unknown>;
+  const streamOptions = { ...DEFAULT_STREAM, ...options.eventStream };
+  const streams = options.streams ?? new EventStreams(streamOptions);
+  const trustProxy: TrustProxy = options.trustProxy ?? { kind: 'none' };
   const tokenParam = (ctx: Context) => parseWith(tokenIdSchema, (ctx as unknown as { params: { id: string } }).params.id, 'id');
 
   router.get('/health', async (ctx) => {
@@ -196,7 +204,8 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   });
   router.get('/api/events', async (ctx) => {
     const q = parseWith(eventsQuery, query(ctx));
-    await streamEvents(ctx, deps.uow, q, options.eventStream ?? DEFAULT_STREAM, options.shutdown);
+    const client = rateLimitKey(clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, trustProxy));
+    await streamEvents(ctx, deps.uow, q, streams, client, streamOptions, options.shutdown);
   });
   router.get('/api/openapi.json', (ctx) => {
     ctx.body = openApiDocument(application.entrypoints.values(), deps.settings);
