@@ -33,6 +33,7 @@ import type { Config } from '../app/config.js';
 import { Metrics } from '../app/metrics.js';
 import { PaymentReconciler } from '../app/workers/payment-reconciler.js';
 import { PayoutWorker, type PayoutWorkerDeps } from '../app/workers/payout-worker.js';
+import { QuotePurger } from '../app/workers/quote-purger.js';
 
 export interface ServiceOverrides extends Partial<ApplicationDeps> {
   payoutSender?: PayoutSender;
@@ -49,6 +50,7 @@ export interface RunningService {
   devnet: AnvilDevnet | null;
   payouts: PayoutWorker;
   reconciler: PaymentReconciler;
+  quotePurger: QuotePurger;
   /** One pass of every worker (tests call this instead of waiting for the timers). */
   runWorkers(): Promise<void>;
   stop(): Promise<void>;
@@ -144,9 +146,11 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     graceMs: 30_000,
     refundAfterMs: 15 * 60_000,
   });
+  const quotePurger = new QuotePurger({ uow: deps.uow, clock, logger, retentionMs: 10 * 60_000, batch: 1_000, intervalMs: 60_000 });
   const runWorkers = async () => {
     await reconciler.runOnce();
     await payouts.runOnce();
+    await quotePurger.runOnce();
   };
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
@@ -187,6 +191,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     devnet: chain?.devnet ?? null,
     payouts,
     reconciler,
+    quotePurger,
     runWorkers,
     async stop() {
       if (timer) clearTimeout(timer);

@@ -6,6 +6,6 @@ export interface QuoteStore {
   get(quoteId: string): Promise<Quote | null>;
   /** The unexpired quote held under `holdKey` at `now`, if any. */
   getHeld(holdKey: string, now: Date): Promise<Quote | null>;
-  /** Deletes quotes that expired before `before`; returns how many. */
-  purgeExpired(before: Date): Promise<number>;
+  /** Deletes at most `limit` quotes that expired before `before`, oldest first; returns how many. */
+  purgeExpired(before: Date, limit: number): Promise<number>;
 }

@@ -32,9 +32,25 @@ export function quoteStoreContract(name: string, make: UowFactory) {
           await s.quotes.save(gone, 'k1');
           await s.quotes.save(kept, 'k2');
         });
-        expect(await uow.read((s) => s.quotes.purgeExpired(at(50_000)))).toBe(1);
+        expect(await uow.read((s) => s.quotes.purgeExpired(at(50_000), 100))).toBe(1);
         expect(await uow.read((s) => s.quotes.get(gone.quoteId))).toBeNull();
         expect(await uow.read((s) => s.quotes.get(kept.quoteId))).toEqual(kept);
+        expect(await uow.read((s) => s.quotes.getHeld('k1', at(0)))).toBeNull();
+      }));
+
+    it('purges in bounded runs, oldest first', () =>
+      withUow(make, async (uow) => {
+        const qs = [5, 1, 4, 2, 3].map((t) => quote({ expiresAt: at(t) }));
+        await uow.read(async (s) => {
+          for (const q of qs) await s.quotes.save(q);
+        });
+        expect(await uow.read((s) => s.quotes.purgeExpired(at(10), 2))).toBe(2);
+        expect(await uow.read((s) => s.quotes.get(qs[1]!.quoteId))).toBeNull(); // expired at 1
+        expect(await uow.read((s) => s.quotes.get(qs[3]!.quoteId))).toBeNull(); // expired at 2
+        expect(await uow.read((s) => s.quotes.get(qs[4]!.quoteId))).not.toBeNull();
+        expect(await uow.read((s) => s.quotes.purgeExpired(at(10), 2))).toBe(2);
+        expect(await uow.read((s) => s.quotes.purgeExpired(at(10), 2))).toBe(1);
+        expect(await uow.read((s) => s.quotes.purgeExpired(at(10), 2))).toBe(0);
       }));
   });
 }

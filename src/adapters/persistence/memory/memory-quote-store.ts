@@ -23,14 +23,13 @@ export class MemoryQuoteStore implements QuoteStore {
     return quote && quote.expiresAt > now ? quote : null;
   }
 
-  async purgeExpired(before: Date): Promise<number> {
-    let n = 0;
-    for (const [id, q] of this.db.quotes) {
-      if (q.expiresAt < before) {
-        this.db.delete(this.tx, this.db.quotes, id);
-        n++;
-      }
-    }
+  async purgeExpired(before: Date, limit: number): Promise<number> {
+    const expired = [...this.db.quotes.values()]
+      .filter((q) => q.expiresAt < before)
+      .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
+      .slice(0, limit);
+    for (const q of expired) this.db.delete(this.tx, this.db.quotes, q.quoteId);
+    const n = expired.length;
     for (const [key, id] of this.db.heldQuotes) {
       if (!this.db.quotes.has(id)) this.db.delete(this.tx, this.db.heldQuotes, key);
     }

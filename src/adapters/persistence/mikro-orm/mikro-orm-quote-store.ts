@@ -52,11 +52,14 @@ export class MikroOrmQuoteStore implements QuoteStore {
     return r ? rowToQuote(r) : null;
   }
 
-  async purgeExpired(before: Date): Promise<number> {
-    await this.sql.all(`delete from quote_holds where quote_id in (select quote_id from quotes where expires_at < ?)`, [before.getTime()]);
-    // Counted first: SQLite's driver returns no rows from a DELETE … RETURNING.
-    const expired = await this.sql.one(`select count(*) as n from quotes where expires_at < ?`, [before.getTime()]);
-    await this.sql.all(`delete from quotes where expires_at < ?`, [before.getTime()]);
-    return Number(expired?.n ?? 0);
+  async purgeExpired(before: Date, limit: number): Promise<number> {
+    const ids = (await this.sql.all(`select quote_id from quotes where expires_at < ? order by expires_at limit ?`, [before.getTime(), limit])).map(
+      (r) => String(r.quote_id),
+    );
+    if (ids.length === 0) return 0;
+    const marks = ids.map(() => '?').join(', ');
+    await this.sql.all(`delete from quote_holds where quote_id in (${marks})`, ids);
+    await this.sql.all(`delete from quotes where quote_id in (${marks})`, ids);
+    return ids.length;
   }
 }
