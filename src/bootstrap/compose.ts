@@ -134,6 +134,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     backoffBaseMs: 5_000,
     backoffMaxMs: 300_000,
     confirmPollMs: 1_000,
+    stuckAfterMs: 60_000,
     ...overrides.payoutHooks,
   });
   const reconciler = new PaymentReconciler({

@@ -7,7 +7,10 @@
  *                                    PENDING again (retry with backoff) or FAILED after maxAttempts
  *
  * The signed transaction is recorded before it is broadcast, so a crash between the two is
- * healed by broadcasting the same transaction again — never a second transfer.
+ * healed by broadcasting the same transaction again — never a second transfer. A transfer that
+ * can never be mined (its nonce taken by another transaction: "dropped") is signed again with a
+ * fresh nonce; one that waits too long behind a nonce nobody fills (a signed transaction whose
+ * record was lost, a node that forgot its pool) gets the gap filled, so none stays SENT for ever.
  */
 import { transitionPayout, type Payout } from '../../domain/payout.js';
 import { formatUsd } from '../../domain/money.js';
@@ -28,6 +31,8 @@ export interface PayoutWorkerDeps {
   backoffMaxMs: number;
   /** How long a SENT payout waits before its status is checked again. */
   confirmPollMs: number;
+  /** A SENT payout still not mined after this long gets the nonce gap below it filled. */
+  stuckAfterMs: number;
   /** Test-only: runs after a payout is recorded as SENT and before it is broadcast. */
   afterRecord?: (payout: Payout) => Promise<void>;
 }
@@ -60,12 +65,21 @@ export class PayoutWorker {
       nextAttemptAt: new Date(now.getTime() + this.deps.confirmPollMs),
       lastError: null,
     });
-    const recorded = await this.deps.uow.transaction(async (stores) => {
-      if (!(await stores.payouts.update(sent, 'PENDING'))) return false;
-      await this.event(stores, 'payout.sent', sent, now);
-      return true;
-    });
-    if (!recorded) return false; // another worker took it
+    let recorded: boolean;
+    try {
+      recorded = await this.deps.uow.transaction(async (stores) => {
+        if (!(await stores.payouts.update(sent, 'PENDING'))) return false;
+        await this.event(stores, 'payout.sent', sent, now);
+        return true;
+      });
+    } catch (e) {
+      this.deps.sender.release(payout.network); // never broadcast: its nonce goes back
+      throw e;
+    }
+    if (!recorded) {
+      this.deps.sender.release(payout.network); // another worker took it
+      return false;
+    }
     await this.deps.afterRecord?.(sent);
     await this.broadcast(sent);
     return true;
@@ -80,12 +94,23 @@ export class PayoutWorker {
     }
   }
 
+  private async unblock(payout: Payout): Promise<void> {
+    try {
+      const filled = await this.deps.sender.unblock(payout.network, payout.rawTx!);
+      if (filled > 0) this.deps.logger.warn('payout waited behind a nonce gap; gap filled', { payoutId: payout.payoutId, filled });
+    } catch (e) {
+      this.deps.logger.warn('filling a nonce gap failed; will retry', { payoutId: payout.payoutId, error: (e as Error).message });
+    }
+  }
+
   private async follow(payout: Payout): Promise<boolean> {
     const now = this.deps.clock.now();
     const status = await this.deps.sender.status(payout.network, payout.txHash!, payout.rawTx!);
     if (status === 'pending') {
       await this.broadcast(payout);
-      const later = { ...payout, nextAttemptAt: new Date(now.getTime() + this.deps.confirmPollMs), updatedAt: now };
+      // updatedAt stays the moment it was sent: it measures how long the transfer has waited.
+      if (now.getTime() - payout.updatedAt.getTime() >= this.deps.stuckAfterMs) await this.unblock(payout);
+      const later = { ...payout, nextAttemptAt: new Date(now.getTime() + this.deps.confirmPollMs) };
       return this.deps.uow.read((s) => s.payouts.update(later, 'SENT'));
     }
     if (status === 'confirmed') {

@@ -1,11 +1,18 @@
 /**
- * The embedded devnet of SPEC §13: two anvil processes (chain 8453 on `port`, 84532 on
- * `port + 1`) from the @foundry-rs/anvil npm package, with our EIP-3009 USDC at the canonical
- * USDC address of each network and the demo wallets funded. State persists under `stateDir`
- * (anvil's --state), so a restart keeps balances and history. Processes die with the service.
+ * The embedded devnet of SPEC §13: two anvil processes from the @foundry-rs/anvil npm package,
+ * chain 8453 answering on `port` and 84532 on `port + 1`, with our EIP-3009 USDC at the
+ * canonical USDC address of each network and the demo wallets funded.
+ *
+ * Each public port is a journaling proxy (journaled-rpc.ts) in this process; anvil itself
+ * listens on a private port. State persists under `stateDir`: anvil's --state every 5 s and on
+ * exit, plus the journal of every signed transaction, replayed on start — so even a kill -9 of
+ * the service and both chains loses no acknowledged transaction. Processes die with the service;
+ * one left behind by a killed service is stopped on the next start.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +20,7 @@ import { createPublicClient, createTestClient, createWalletClient, http, parseSi
 import { mnemonicToAccount } from 'viem/accounts';
 import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../domain/network.js';
 import { viemChain } from '../../shared/viem-chain.js';
+import { RpcPortInUse, startJournaledRpc, TransactionJournal, transactionHash } from './journaled-rpc.js';
 
 export const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
 export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
@@ -67,10 +75,68 @@ process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
 
+/** The public devnet port is taken: most likely another service's devnet. */
+export class DevnetPortInUse extends Error {
+  constructor(readonly port: number) {
+    super(`DEVNET_PORT ${port} is in use (another devnet?) — set DEVNET_PORT`);
+  }
+}
+
+/** A port nothing listens on now, for an anvil only our proxy talks to. */
+function freeLocalPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * An anvil left running by a service that was killed (SIGKILL runs no exit handler) still holds
+ * this state directory: stop it — politely, so it writes its state — before starting ours.
+ */
+async function stopOrphan(pidFile: string): Promise<void> {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  rmSync(pidFile, { force: true });
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!Number.isInteger(pid) || pid <= 0 || !alive()) return;
+  let cmdline = '';
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return; // not Linux, or gone: never signal a process we cannot identify
+  }
+  if (!cmdline.includes('anvil')) return;
+  process.kill(pid, 'SIGTERM');
+  for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+  if (alive()) process.kill(pid, 'SIGKILL');
+}
+
+interface ChainProcess {
+  network: Network;
+  child: ChildProcess;
+  proxy: Server;
+  journal: TransactionJournal | null;
+  pidFile: string | null;
+  /** anvil itself, reached only through the proxy by everyone but the devnet. */
+  upstreamUrl: string;
+}
+
 export class AnvilDevnet {
   private constructor(
     readonly chains: Record<Network, DevnetChain>,
-    private readonly processes: ChildProcess[],
+    private readonly processes: ChainProcess[],
   ) {}
 
   static async start(options: DevnetOptions): Promise<AnvilDevnet> {
@@ -80,27 +146,50 @@ export class AnvilDevnet {
       [PRODUCTION, options.port],
       [TESTNET, options.port + 1],
     ];
-    const processes: ChildProcess[] = [];
+    const processes: ChainProcess[] = [];
     const chains = {} as Record<Network, DevnetChain>;
+    const abandon = async () => {
+      for (const p of processes) {
+        p.child.kill('SIGKILL');
+        p.proxy.close();
+        await p.journal?.close();
+      }
+    };
     try {
       for (const [network, port] of entries) {
         const chainId = NETWORKS[network].chainId;
         const statePath = options.stateDir ? join(options.stateDir, `anvil-${chainId}.json`) : undefined;
-        const args = ['--port', String(port), '--host', host, '--chain-id', String(chainId), '--mnemonic', DEVNET_MNEMONIC, '--accounts', '10', '--silent'];
+        const pidFile = options.stateDir ? join(options.stateDir, `anvil-${chainId}.pid`) : null;
+        const journal = options.stateDir ? new TransactionJournal(join(options.stateDir, `journal-${chainId}.jsonl`)) : null;
+        const upstreamPort = await freeLocalPort();
+        // The public port first: if it is taken, nothing is started.
+        let proxy: Server;
+        try {
+          proxy = await startJournaledRpc({ host, port, upstreamPort, journal });
+        } catch (e) {
+          if (e instanceof RpcPortInUse) throw new DevnetPortInUse(options.port);
+          throw e;
+        }
+        if (pidFile) await stopOrphan(pidFile);
+        const args = ['--port', String(upstreamPort), '--host', '127.0.0.1', '--chain-id', String(chainId), '--mnemonic', DEVNET_MNEMONIC, '--accounts', '10', '--silent'];
         if (statePath) args.push('--state', statePath, '--state-interval', '5');
         const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
         live.add(child);
         child.once('exit', () => live.delete(child));
         child.stderr?.on('data', (d: Buffer) => options.onLog?.(d.toString()));
-        processes.push(child);
+        if (pidFile && child.pid) writeFileSync(pidFile, String(child.pid));
+        processes.push({ network, child, proxy, journal, pidFile, upstreamUrl: `http://127.0.0.1:${upstreamPort}` });
         chains[network] = { network, chainId, rpcUrl: `http://${host}:${port}` };
       }
       const devnet = new AnvilDevnet(chains, processes);
-      await Promise.all(entries.map(([n]) => devnet.waitReady(n, processes[entries.findIndex(([m]) => m === n)]!)));
-      await Promise.all(entries.map(([n]) => devnet.provision(n)));
+      await Promise.all(processes.map((p) => devnet.waitReady(p)));
+      // What the saved state holds, before provisioning adds to a fresh chain.
+      const restored = await Promise.all(processes.map((p) => createPublicClient({ transport: http(p.upstreamUrl) }).getBlock({ blockTag: 'latest' })));
+      await Promise.all(processes.map((p) => devnet.provision(p.network)));
+      await Promise.all(processes.map((p, i) => devnet.replayJournal(p, restored[i]!)));
       return devnet;
     } catch (e) {
-      for (const p of processes) p.kill('SIGKILL');
+      await abandon();
       throw e;
     }
   }
@@ -108,23 +197,68 @@ export class AnvilDevnet {
   /** Stops both chains; with a state dir, anvil writes its state on the way out. */
   async stop(): Promise<void> {
     await Promise.all(
-      this.processes.map(
-        (p) =>
-          new Promise<void>((resolve) => {
-            if (p.exitCode !== null || p.signalCode !== null) return resolve();
-            const force = setTimeout(() => p.kill('SIGKILL'), 5_000);
-            p.once('exit', () => {
-              clearTimeout(force);
-              resolve();
-            });
-            p.kill('SIGTERM');
-          }),
-      ),
+      this.processes.map(async ({ child, proxy, journal, pidFile }) => {
+        proxy.closeAllConnections();
+        await new Promise<void>((resolve) => proxy.close(() => resolve()));
+        await new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+          child.once('exit', () => {
+            clearTimeout(force);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        });
+        await journal?.close();
+        if (pidFile) rmSync(pidFile, { force: true });
+      }),
     );
   }
 
+  /**
+   * Sends again every journaled transaction the restored chain does not know, in order, each in
+   * a block stamped with the time it was first received; then brings the chain's clock back to
+   * now. Transactions the state already holds, or that fail (a nonce since taken), are skipped.
+   */
+  private async replayJournal(p: ChainProcess, restored: { number: bigint; timestamp: bigint }): Promise<number> {
+    if (!p.journal) return 0;
+    const client = createPublicClient({ transport: http(p.upstreamUrl) });
+    const test = createTestClient({ mode: 'anvil', transport: http(p.upstreamUrl) });
+    let last = (await client.getBlock({ blockTag: 'latest' })).timestamp;
+    // The saved state holds every block up to its head; a transaction received a moment before
+    // the head's second may still have been mined after it, hence the margin. No saved state
+    // (block 0): everything is replayed.
+    const since = restored.number === 0n ? 0 : (Number(restored.timestamp) - 2) * 1000;
+    let replayed = 0;
+    for (const entry of p.journal.read().filter((e) => e.t >= since)) {
+      const hash = transactionHash(entry.raw);
+      if (await client.getTransaction({ hash }).catch(() => null)) continue;
+      const at = BigInt(Math.floor(entry.t / 1000));
+      if (at > last) last = at;
+      try {
+        await test.setNextBlockTimestamp({ timestamp: last });
+        await client.sendRawTransaction({ serializedTransaction: entry.raw });
+        replayed += 1;
+      } catch (e) {
+        this.log(`devnet ${p.network}: journaled transaction ${hash} not replayed: ${(e as Error).message.split('\n')[0]}`);
+      }
+    }
+    if (replayed > 0) {
+      const now = BigInt(Math.floor(Date.now() / 1000));
+      await test.setNextBlockTimestamp({ timestamp: now > last ? now : last });
+      await test.mine({ blocks: 1 });
+      this.log(`devnet ${p.network}: replayed ${replayed} journaled transaction(s) the saved state had lost`);
+    }
+    if (since > 0) p.journal.compact(since - 3_600_000);
+    return replayed;
+  }
+
+  private log(line: string): void {
+    process.stderr.write(`${JSON.stringify({ level: 'warn', message: line, time: new Date().toISOString() })}\n`);
+  }
+
   get pids(): number[] {
-    return this.processes.map((p) => p.pid ?? -1);
+    return this.processes.map((p) => p.child.pid ?? -1);
   }
 
   publicClient(network: Network) {
@@ -184,17 +318,18 @@ export class AnvilDevnet {
     await this.publicClient(network).waitForTransactionReceipt({ hash });
   }
 
-  private async waitReady(network: Network, child: ChildProcess): Promise<void> {
-    const client = this.publicClient(network);
+  private async waitReady(p: ChainProcess): Promise<void> {
+    const client = createPublicClient({ transport: http(p.upstreamUrl) });
     const deadline = Date.now() + 15_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`anvil for ${network} exited with code ${child.exitCode} (port in use?)`);
+      if (p.child.exitCode !== null) throw new Error(`anvil for ${p.network} exited with code ${p.child.exitCode}`);
       try {
-        if ((await client.getChainId()) === this.chains[network].chainId) return;
+        // Our own child on a port only we know: whoever answers is the anvil we started.
+        if ((await client.getChainId()) === this.chains[p.network].chainId) return;
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`anvil for ${network} did not start on ${this.chains[network].rpcUrl}`);
+      if (Date.now() > deadline) throw new Error(`anvil for ${p.network} did not start`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }

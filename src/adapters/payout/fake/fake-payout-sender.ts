@@ -12,6 +12,8 @@ export class FakePayoutSender implements PayoutSender {
   broadcasts = 0;
   private readonly mined = new Map<string, 'confirmed' | 'reverted'>();
   private readonly pending = new Map<string, { network: Network; wallet: string; amount: bigint }>();
+  /** Scripted drops: the nonce went to another transaction, this one can never be mined. */
+  private readonly dropped = new Set<string>();
   private nextOutcome: 'confirmed' | 'reverted' | 'drop' | 'hold' = 'confirmed';
   private counter = 0;
 
@@ -35,11 +37,14 @@ export class FakePayoutSender implements PayoutSender {
   async broadcast(_network: Network, rawTx: string): Promise<void> {
     this.broadcasts += 1;
     const txHash = `0x${createHash('sha256').update(rawTx.slice(2)).digest('hex')}`;
-    if (this.mined.has(txHash)) return;
+    if (this.mined.has(txHash) || this.pending.has(txHash) || this.dropped.has(txHash)) return;
     const tx = JSON.parse(Buffer.from(rawTx.slice(2), 'hex').toString()) as { network: Network; wallet: string; amount: string };
     const outcome = this.nextOutcome;
     this.nextOutcome = 'confirmed';
-    if (outcome === 'drop') return;
+    if (outcome === 'drop') {
+      this.dropped.add(txHash);
+      return;
+    }
     if (outcome === 'hold') {
       this.pending.set(txHash, { network: tx.network, wallet: tx.wallet, amount: BigInt(tx.amount) });
       return;
@@ -67,6 +72,7 @@ export class FakePayoutSender implements PayoutSender {
   }
 
   async status(_network: Network, txHash: string): Promise<TransferStatus> {
-    return this.mined.get(txHash) ?? (this.pending.has(txHash) ? 'pending' : 'dropped');
+    // Signed but never broadcast: its nonce is still free, so it can still be mined.
+    return this.mined.get(txHash) ?? (this.dropped.has(txHash) ? 'dropped' : 'pending');
   }
 }

@@ -1,0 +1,147 @@
+/**
+ * The devnet's public JSON-RPC endpoint: a small proxy in front of anvil that writes every
+ * signed transaction to an append-only journal — synced to disk — before anvil sees it.
+ *
+ * anvil writes its state only every few seconds, so a crash of everything (the service and both
+ * chains) would lose transactions the service had already acknowledged: settlements the books
+ * show as APPLIED, payouts the books show as SENT. On the next start the journal's transactions
+ * that the restored chain does not know are sent again, each in a block with its original
+ * timestamp, in their original order — so the same signed transactions land with the same
+ * nonces, inside their authorization windows, and the chain equals the books again.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { keccak256, type Hex } from 'viem';
+
+export interface JournalEntry {
+  /** When the transaction was received, in Unix milliseconds. */
+  t: number;
+  raw: Hex;
+}
+
+/** Append-only, one JSON line per signed transaction, each synced before it is forwarded. */
+export class TransactionJournal {
+  private handle: Promise<FileHandle> | null = null;
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(readonly path: string) {}
+
+  append(raws: Hex[]): Promise<void> {
+    const lines = raws.map((raw) => JSON.stringify({ t: Date.now(), raw } satisfies JournalEntry) + '\n').join('');
+    const write = this.tail.then(async () => {
+      this.handle ??= open(this.path, 'a');
+      const fh = await this.handle;
+      await fh.appendFile(lines);
+      await fh.datasync();
+    });
+    this.tail = write.catch(() => undefined);
+    return write;
+  }
+
+  /** Every complete entry, oldest first (a line cut short by a crash is skipped). */
+  read(): JournalEntry[] {
+    if (!existsSync(this.path)) return [];
+    const entries: JournalEntry[] = [];
+    for (const line of readFileSync(this.path, 'utf8').split('\n')) {
+      if (!line) continue;
+      try {
+        const e = JSON.parse(line) as JournalEntry;
+        if (typeof e.t === 'number' && typeof e.raw === 'string' && /^0x[0-9a-fA-F]+$/.test(e.raw)) entries.push(e);
+      } catch {
+        // a torn last line
+      }
+    }
+    return entries;
+  }
+
+  /** Keeps only entries from `sinceMs` on (older ones are in anvil's saved state for sure). */
+  compact(sinceMs: number): void {
+    const kept = this.read().filter((e) => e.t >= sinceMs);
+    const tmp = `${this.path}.tmp`;
+    writeFileSync(tmp, kept.map((e) => JSON.stringify(e) + '\n').join(''));
+    renameSync(tmp, this.path);
+  }
+
+  async close(): Promise<void> {
+    await this.tail;
+    if (this.handle) await (await this.handle).close();
+    this.handle = null;
+  }
+}
+
+/** The signed transactions a JSON-RPC body (one call or a batch) submits. */
+export function rawTransactionsIn(body: string): Hex[] {
+  let message: unknown;
+  try {
+    message = JSON.parse(body);
+  } catch {
+    return [];
+  }
+  const calls = Array.isArray(message) ? message : [message];
+  const raws: Hex[] = [];
+  for (const c of calls) {
+    const call = c as { method?: unknown; params?: unknown[] } | null;
+    if (call?.method === 'eth_sendRawTransaction' && typeof call.params?.[0] === 'string') raws.push(call.params[0] as Hex);
+  }
+  return raws;
+}
+
+export class RpcPortInUse extends Error {}
+
+/**
+ * Listens on `host:port` and forwards every request to anvil at `upstreamPort`, journaling
+ * signed transactions first. Binding fails loudly when the port is taken (another devnet).
+ */
+export async function startJournaledRpc(options: {
+  host: string;
+  port: number;
+  upstreamPort: number;
+  journal: TransactionJournal | null;
+}): Promise<Server> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const server = createServer((req, res) => void forward(req, res));
+  server.keepAliveTimeout = 5_000;
+
+  async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const raws = options.journal ? rawTransactionsIn(body.toString('utf8')) : [];
+    try {
+      if (raws.length > 0) await options.journal!.append(raws);
+    } catch (e) {
+      // Not journaled, not sent: the caller sees a failed send and nothing reached the chain.
+      res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `devnet journal: ${(e as Error).message}` }));
+      return;
+    }
+    const upstream = request(
+      {
+        host: '127.0.0.1',
+        port: options.upstreamPort,
+        method: req.method,
+        path: req.url,
+        agent,
+        headers: { 'content-type': req.headers['content-type'] ?? 'application/json', 'content-length': body.length },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'application/json' });
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', (e) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: `devnet: ${e.message}` }));
+    });
+    upstream.end(body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? new RpcPortInUse(String(options.port)) : e));
+    server.listen({ host: options.host, port: options.port, exclusive: true }, () => resolve());
+  });
+  server.on('close', () => agent.destroy());
+  return server;
+}
+
+export const transactionHash = (raw: Hex): Hex => keccak256(raw);
