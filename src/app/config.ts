@@ -47,6 +47,7 @@ const envSchema = z.object({
   TREASURY_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte hex private key').optional(),
   SETTLEMENT_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte hex private key').optional(),
   WORKERS: flag.default(true),
+  RECONCILER_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   RATE_LIMIT_FREE_PER_MINUTE: z.coerce.number().int().min(0).default(100),
@@ -81,6 +82,8 @@ export interface Config {
   chain: 'devnet' | 'rpc';
   /** Run the payout worker and the payment reconciler in this process. */
   workers: boolean;
+  /** How long a payment is left to its own request before the reconciler takes it. */
+  reconcilerGraceMs: number;
   trustProxy: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   rateLimitPerMinute: number;
@@ -140,6 +143,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     settlementKey: e.SETTLEMENT_KEY as `0x${string}` | undefined,
     chain: e.RPC_URL_8453 || e.RPC_URL_84532 ? 'rpc' : 'devnet',
     workers: e.WORKERS,
+    reconcilerGraceMs: e.RECONCILER_GRACE_SECONDS * 1000,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_FREE_PER_MINUTE,

@@ -144,7 +144,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     chain: overrides.authorizations ?? new ViemAuthorizationReader({ rpcUrls: rpc! }),
     logger,
     metrics: deps.metrics,
-    graceMs: 30_000,
+    graceMs: config.reconcilerGraceMs,
     refundAfterMs: 15 * 60_000,
   });
   const quotePurger = new QuotePurger({ uow: deps.uow, clock, logger, retentionMs: 10 * 60_000, batch: 1_000, intervalMs: 60_000 });
