@@ -49,6 +49,13 @@ export interface DevnetOptions {
   stateDir?: string;
   /** Called with each anvil line on stderr (diagnostics). */
   onLog?: (line: string) => void;
+  /**
+   * Mine an empty block when the chain has been idle this long (0 or omitted: never), as a
+   * real chain keeps producing blocks: the reconciler's proof that an authorization can no
+   * longer be used is a block past its validBefore. Skipped while automine is off (a test
+   * holding the chain still).
+   */
+  idleBlockMs?: number;
 }
 
 export interface DevnetChain {
@@ -134,10 +141,29 @@ interface ChainProcess {
 }
 
 export class AnvilDevnet {
+  private heartbeat: NodeJS.Timeout | null = null;
+
   private constructor(
     readonly chains: Record<Network, DevnetChain>,
     private readonly processes: ChainProcess[],
   ) {}
+
+  private keepProducingBlocks(idleMs: number): void {
+    const beat = async () => {
+      for (const p of this.processes) {
+        try {
+          const test = createTestClient({ mode: 'anvil', transport: http(p.upstreamUrl) });
+          if (!(await test.getAutomine())) continue;
+          const head = await createPublicClient({ transport: http(p.upstreamUrl) }).getBlock({ blockTag: 'latest' });
+          if (Date.now() - Number(head.timestamp) * 1000 >= idleMs) await test.mine({ blocks: 1 });
+        } catch {
+          // stopping, or anvil busy: the next beat tries again
+        }
+      }
+      if (this.heartbeat) this.heartbeat = setTimeout(() => void beat(), idleMs).unref();
+    };
+    this.heartbeat = setTimeout(() => void beat(), idleMs).unref();
+  }
 
   static async start(options: DevnetOptions): Promise<AnvilDevnet> {
     const host = options.host ?? '127.0.0.1';
@@ -187,6 +213,7 @@ export class AnvilDevnet {
       const restored = await Promise.all(processes.map((p) => createPublicClient({ transport: http(p.upstreamUrl) }).getBlock({ blockTag: 'latest' })));
       await Promise.all(processes.map((p) => devnet.provision(p.network)));
       await Promise.all(processes.map((p, i) => devnet.replayJournal(p, restored[i]!)));
+      if (options.idleBlockMs) devnet.keepProducingBlocks(options.idleBlockMs);
       return devnet;
     } catch (e) {
       await abandon();
@@ -196,6 +223,8 @@ export class AnvilDevnet {
 
   /** Stops both chains; with a state dir, anvil writes its state on the way out. */
   async stop(): Promise<void> {
+    if (this.heartbeat) clearTimeout(this.heartbeat);
+    this.heartbeat = null;
     await Promise.all(
       this.processes.map(async ({ child, proxy, journal, pidFile }) => {
         proxy.closeAllConnections();
