@@ -5,6 +5,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { createTestClient, http } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -93,9 +94,9 @@ describe('AnvilDevnet', () => {
     const first = await AnvilDevnet.start({ port, stateDir: dir });
     const orphans = first.pids;
     // The service dies without stopping its chains: only its proxy (this process's) goes away.
-    await (first as unknown as { processes: { proxy: import('node:http').Server }[] }).processes[0]!.proxy.close();
-    await (first as unknown as { processes: { proxy: import('node:http').Server }[] }).processes[1]!.proxy.close();
-    (first as unknown as { processes: unknown[] }).processes.length = 0;
+    const internals = first as unknown as { processes: { proxy: Server }[] };
+    for (const p of internals.processes) p.proxy.close();
+    internals.processes.length = 0;
     expect(orphans.every(alive)).toBe(true);
     const next = await AnvilDevnet.start({ port, stateDir: dir });
     try {
