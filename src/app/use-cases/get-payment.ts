@@ -1,11 +1,12 @@
-import { PaymentNotFound } from '../../domain/errors.js';
+import { NotFound } from '../../domain/errors.js';
 import type { AppDeps } from '../deps.js';
 import { paymentView } from '../views.js';
 
 export function getPayment(deps: AppDeps, paymentId: string) {
   return deps.uow.read(async (stores) => {
     const payment = await stores.payments.get(paymentId);
-    if (!payment) throw new PaymentNotFound(paymentId);
+    // One 404 code for every lookup by id (SPEC §10 NOT_FOUND); `details` says what was missing.
+    if (!payment) throw new NotFound(`Payment ${paymentId} does not exist.`, { resource: 'payment', paymentId });
     return paymentView(payment);
   });
 }

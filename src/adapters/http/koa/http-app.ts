@@ -31,7 +31,6 @@ import { listHolders } from '../../../app/use-cases/list-holders.js';
 import { listTrades } from '../../../app/use-cases/list-trades.js';
 import {
   EntrypointNotFound,
-  MethodNotAllowed,
   NetworkDetectionUnavailable,
   NotFound,
   PaymentInvalid,
@@ -41,6 +40,7 @@ import {
 } from '../../../domain/errors.js';
 import { parseTokens, parseUsd } from '../../../domain/money.js';
 import { readJsonBody } from './body.js';
+import { MethodNotAllowed } from './http-errors.js';
 import { addPaymentRequiredHeader, errorHandler } from './errors.js';
 import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
 import { DEFAULT_STREAM, EventStreams, streamEvents, type EventStreamOptions } from './events-stream.js';
