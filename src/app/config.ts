@@ -42,6 +42,7 @@ const envSchema = z.object({
   RPC_URL_8453: z.string().optional(),
   RPC_URL_84532: z.string().optional(),
   DEVNET_PORT: z.coerce.number().int().min(1).max(65534).default(8545),
+  DEVNET_IDLE_BLOCK_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
   PAY_TO_8453: address.optional(),
   PAY_TO_84532: address.optional(),
   TREASURY_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte hex private key').optional(),
@@ -76,6 +77,8 @@ export interface Config {
   facilitatorUrl: string | undefined;
   rpcUrls: { [PRODUCTION]: string[] | undefined; [TESTNET]: string[] | undefined };
   devnetPort: number;
+  /** The devnet mines an empty block after this much idleness (0: never), like a real chain. */
+  devnetIdleBlockMs: number;
   treasuryKey: `0x${string}` | undefined;
   settlementKey: `0x${string}` | undefined;
   /** Chain access: the embedded devnet unless RPC URLs are given. */
@@ -139,6 +142,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     facilitatorUrl: e.FACILITATOR_URL,
     rpcUrls: { [PRODUCTION]: urls(e.RPC_URL_8453), [TESTNET]: urls(e.RPC_URL_84532) },
     devnetPort: e.DEVNET_PORT,
+    devnetIdleBlockMs: e.DEVNET_IDLE_BLOCK_SECONDS * 1000,
     treasuryKey: e.TREASURY_KEY as `0x${string}` | undefined,
     settlementKey: e.SETTLEMENT_KEY as `0x${string}` | undefined,
     chain: e.RPC_URL_8453 || e.RPC_URL_84532 ? 'rpc' : 'devnet',

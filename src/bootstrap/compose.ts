@@ -66,7 +66,7 @@ async function openChain(config: Config): Promise<Chain> {
     // Several URLs per network are comma-separated; the first is used for writes.
     return { rpcUrls: { [PRODUCTION]: config.rpcUrls[PRODUCTION]![0]!, [TESTNET]: config.rpcUrls[TESTNET]![0]! }, devnet: null };
   }
-  const devnet = await AnvilDevnet.start({ port: config.devnetPort, stateDir: join(config.dataDir, 'devnet'), idleBlockMs: 5_000 });
+  const devnet = await AnvilDevnet.start({ port: config.devnetPort, stateDir: join(config.dataDir, 'devnet'), idleBlockMs: config.devnetIdleBlockMs });
   return { rpcUrls: { [PRODUCTION]: devnet.chains[PRODUCTION].rpcUrl, [TESTNET]: devnet.chains[TESTNET].rpcUrl }, devnet };
 }
 
