@@ -2,7 +2,6 @@
 pragma solidity 0.8.28;
 
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
-import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
 import {EIP3009} from "./EIP3009.sol";
 
 /// @title DevUSDC — an EIP-3009 USDC for local devnets.
@@ -36,7 +35,7 @@ contract DevUSDC is ERC20, EIP3009 {
         return "2";
     }
 
-    function DOMAIN_SEPARATOR() public view returns (bytes32) {
+    function DOMAIN_SEPARATOR() public view override returns (bytes32) {
         return keccak256(
             abi.encode(EIP712_DOMAIN_TYPEHASH, keccak256(bytes(name())), keccak256(bytes(version())), block.chainid, address(this))
         );
@@ -45,10 +44,6 @@ contract DevUSDC is ERC20, EIP3009 {
     function mint(address to, uint256 value) external {
         require(msg.sender == MINTER, "DevUSDC: only the devnet minter");
         _mint(to, value);
-    }
-
-    function _eip3009Digest(bytes32 structHash) internal view override returns (bytes32) {
-        return MessageHashUtils.toTypedDataHash(DOMAIN_SEPARATOR(), structHash);
     }
 
     function _eip3009Transfer(address from, address to, uint256 value) internal override {

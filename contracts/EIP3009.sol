@@ -5,9 +5,9 @@ import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 
 /// @title EIP3009 — transfers authorised by the holder's EIP-712 signature (EIP-3009), written
 /// once for every token of this repository (DevUSDC, LaunchToken).
-/// @notice The token supplies the two things that differ between them: how the EIP-712 digest
-/// is built (DevUSDC derives its domain at run time because anvil_setCode runs no constructor;
-/// LaunchToken uses OpenZeppelin's cached EIP712) and how balances move (ERC20._transfer).
+/// @notice The token supplies the two things that differ between them: its EIP-712 domain
+/// (DevUSDC derives it at run time because anvil_setCode runs no constructor; LaunchToken's
+/// comes from its name fixed at deployment) and how balances move (ERC20._transfer).
 /// Revert reasons keep the words USDC's FiatTokenV2 uses, which x402 facilitators match on.
 abstract contract EIP3009 {
     bytes32 public constant TRANSFER_WITH_AUTHORIZATION_TYPEHASH = keccak256(
@@ -23,8 +23,9 @@ abstract contract EIP3009 {
     event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
     event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce);
 
-    /// @dev The EIP-712 digest of `structHash` in the token's domain.
-    function _eip3009Digest(bytes32 structHash) internal view virtual returns (bytes32);
+    /// @notice The token's EIP-712 domain separator.
+    // solhint-disable-next-line func-name-mixedcase
+    function DOMAIN_SEPARATOR() public view virtual returns (bytes32);
 
     /// @dev Moves `value` from `from` to `to` (reverting as the token's own transfer would).
     function _eip3009Transfer(address from, address to, uint256 value) internal virtual;
@@ -95,6 +96,11 @@ abstract contract EIP3009 {
         emit AuthorizationCanceled(authorizer, nonce);
     }
 
+    /// @dev The EIP-712 digest of `structHash` in the token's domain.
+    function _hashTypedData(bytes32 structHash) internal view returns (bytes32) {
+        return keccak256(abi.encodePacked("\x19\x01", DOMAIN_SEPARATOR(), structHash));
+    }
+
     function _requireUnused(address authorizer, bytes32 nonce) private view {
         require(!_authorizationStates[authorizer][nonce], "EIP3009: authorization is used or canceled");
     }
@@ -103,6 +109,6 @@ abstract contract EIP3009 {
     function _requireSigner(address expected, bytes32 structHash, uint8 v, bytes32 r, bytes32 s) private view {
         // Some signers produce v as the recovery id (0/1) rather than 27/28.
         if (v < 27) v += 27;
-        require(ECDSA.recover(_eip3009Digest(structHash), v, r, s) == expected, "EIP3009: invalid signature");
+        require(ECDSA.recover(_hashTypedData(structHash), v, r, s) == expected, "EIP3009: invalid signature");
     }
 }

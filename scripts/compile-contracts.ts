@@ -1,8 +1,8 @@
 /**
- * Compiles contracts/*.sol with the solc npm package into src/adapters/chain/anvil/artifacts.json,
- * which is committed. evmVersion is "cancun", the oldest OpenZeppelin Contracts 5.7 compiles for
- * (its EIP712 reaches utils/Bytes.sol, which uses MCOPY); Base has run Cancun since March 2024 and
- * anvil defaults to its latest hardfork.
+ * Compiles contracts/*.sol with the solc npm package (evmVersion "paris", so the bytecode runs on
+ * any devnet hardfork) into src/adapters/chain/anvil/artifacts.json, which is committed.
+ * Only OpenZeppelin files free of newer opcodes can be imported: its EIP712/MessageHashUtils
+ * reach utils/Bytes.sol, which uses Cancun's MCOPY.
  * Imports of `@openzeppelin/contracts/...` resolve to the installed package (pinned in
  * package.json, so the bytecode is reproducible). Every contract gets its `deployedBytecode`
  * (for anvil_setCode); those deployed by a constructor also get their creation `bytecode`.
@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import solc from 'solc';
 
 export const ARTIFACTS = 'src/adapters/chain/anvil/artifacts.json';
-const EVM_VERSION = 'cancun';
+const EVM_VERSION = 'paris';
 
 /** Contracts deployed with their constructor (the others are only ever placed with setCode). */
 const DEPLOYED_BY_CONSTRUCTOR = new Set(['LaunchToken', 'LaunchFactory']);
