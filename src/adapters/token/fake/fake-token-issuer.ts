@@ -168,8 +168,11 @@ export class FakeTokenIssuer implements TokenIssuer {
     if (this.mined.has(txHash) || this.held.has(txHash) || this.dropped.has(txHash) || this.nonces(network).has(tx.txNonce)) return;
     const outcome = this.nextOutcome;
     this.nextOutcome = 'confirmed';
-    if (outcome === 'drop') this.dropped.add(txHash);
-    else if (outcome === 'hold') this.held.set(txHash, tx);
+    if (outcome === 'drop') {
+      // What dropping means on chain: another transaction took its nonce.
+      this.dropped.add(txHash);
+      this.nonces(network).add(tx.txNonce);
+    } else if (outcome === 'hold') this.held.set(txHash, tx);
     else await this.mine(txHash, tx, outcome === 'reverted');
   }
 
