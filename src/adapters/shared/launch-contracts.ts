@@ -25,8 +25,6 @@ const launchFactory = artifacts.contracts.LaunchFactory!;
 export const LAUNCH_TOKEN_ABI = launchToken.abi;
 export const LAUNCH_TOKEN_BYTECODE = launchToken.bytecode!;
 export const LAUNCH_FACTORY_ABI = launchFactory.abi;
-/** For deploying a factory on a real network (no constructor arguments). */
-export const LAUNCH_FACTORY_BYTECODE = launchFactory.bytecode!;
 
 export interface LaunchSpec {
   tokenId: string;
