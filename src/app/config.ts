@@ -47,6 +47,8 @@ const envSchema = z.object({
   PAY_TO_84532: address.optional(),
   TREASURY_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte hex private key').optional(),
   SETTLEMENT_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte hex private key').optional(),
+  LAUNCH_FACTORY_8453: address.optional(),
+  LAUNCH_FACTORY_84532: address.optional(),
   WORKERS: flag.default(true),
   RECONCILER_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   TRUST_PROXY: z.string().optional(),
@@ -81,6 +83,8 @@ export interface Config {
   devnetIdleBlockMs: number;
   treasuryKey: `0x${string}` | undefined;
   settlementKey: `0x${string}` | undefined;
+  /** The LaunchFactory per network on real RPCs; unset = the devnet's (SPEC §14). */
+  launchFactories: { [PRODUCTION]: `0x${string}` | undefined; [TESTNET]: `0x${string}` | undefined };
   /** Chain access: the embedded devnet unless RPC URLs are given. */
   chain: 'devnet' | 'rpc';
   /** Run the payout worker and the payment reconciler in this process. */
@@ -145,6 +149,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devnetIdleBlockMs: e.DEVNET_IDLE_BLOCK_SECONDS * 1000,
     treasuryKey: e.TREASURY_KEY as `0x${string}` | undefined,
     settlementKey: e.SETTLEMENT_KEY as `0x${string}` | undefined,
+    launchFactories: {
+      [PRODUCTION]: e.LAUNCH_FACTORY_8453 as `0x${string}` | undefined,
+      [TESTNET]: e.LAUNCH_FACTORY_84532 as `0x${string}` | undefined,
+    },
     chain: e.RPC_URL_8453 || e.RPC_URL_84532 ? 'rpc' : 'devnet',
     workers: e.WORKERS,
     reconcilerGraceMs: e.RECONCILER_GRACE_SECONDS * 1000,

@@ -1,14 +1,18 @@
 /** The chain adapters pass the same contracts as their fakes, on the embedded devnet. */
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import type { Hex } from 'viem';
-import { AnvilDevnet, devnetAccount } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { createWalletClient, http, type Hex } from 'viem';
+import { AnvilDevnet, devnetAccount, LAUNCH_FACTORY_ADDRESS } from '../../src/adapters/chain/anvil/anvil-devnet.js';
 import { ViemAuthorizationReader } from '../../src/adapters/chain/viem/viem-authorization-reader.js';
 import { LocalFacilitator } from '../../src/adapters/facilitator/local/local-facilitator.js';
 import { ViemPayoutSender } from '../../src/adapters/payout/viem/viem-payout-sender.js';
+import { LAUNCH_TOKEN_ABI } from '../../src/adapters/shared/launch-contracts.js';
+import { viemChain } from '../../src/adapters/shared/viem-chain.js';
+import { ViemTokenIssuer } from '../../src/adapters/token/viem/viem-token-issuer.js';
 import { PRODUCTION, TESTNET, type Network } from '../../src/domain/network.js';
 import { authorizationReaderContract } from './authorization-reader.contract.js';
 import { facilitatorContract, fundedDevAccount } from './facilitator.contract.js';
 import { payoutSenderContract } from './payout-sender.contract.js';
+import { tokenIssuerContract } from './token-issuer.contract.js';
 
 import { freePorts } from '../support/free-ports.js';
 const SERVICE_KEY = `0x${Buffer.from(devnetAccount(0).getHdKey().privateKey!).toString('hex')}` as Hex;
@@ -50,4 +54,25 @@ authorizationReaderContract('ViemAuthorizationReader', async () => ({
 payoutSenderContract('ViemPayoutSender', async () => ({
   sender: new ViemPayoutSender({ treasuryKey: SERVICE_KEY, rpcUrls: rpcUrls() }),
   balance: (network, wallet) => devnet.usdcBalance(network, wallet as Hex),
+}));
+
+tokenIssuerContract('ViemTokenIssuer', async () => ({
+  issuer: new ViemTokenIssuer({
+    custodyKey: SERVICE_KEY,
+    rpcUrls: rpcUrls(),
+    factories: { [PRODUCTION]: LAUNCH_FACTORY_ADDRESS, [TESTNET]: LAUNCH_FACTORY_ADDRESS },
+  }),
+  now: async () => (await devnet.publicClient(TESTNET).getBlock()).timestamp,
+  // Submitted by another account: a cancellation needs only the authorizer's signature.
+  cancel: async (network, token, authorizer, nonce, signature) => {
+    const url = devnet.chains[network].rpcUrl;
+    const wallet = createWalletClient({ account: devnetAccount(1), chain: viemChain(network, url), transport: http(url) });
+    const hash = await wallet.writeContract({
+      address: token as Hex,
+      abi: LAUNCH_TOKEN_ABI,
+      functionName: 'cancelAuthorization',
+      args: [authorizer as Hex, nonce as Hex, signature as Hex],
+    });
+    await devnet.publicClient(network).waitForTransactionReceipt({ hash });
+  },
 }));

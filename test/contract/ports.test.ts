@@ -6,6 +6,7 @@ import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facili
 import { UlidIdGenerator } from '../../src/adapters/ids/ulid/ulid-id-generator.js';
 import { SequentialIdGenerator } from '../../src/adapters/ids/sequential/sequential-id-generator.js';
 import { FakePayoutSender } from '../../src/adapters/payout/fake/fake-payout-sender.js';
+import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
 import { CurveQuoteProvider } from '../../src/adapters/quotes/curve/curve-quote-provider.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
 import { TESTNET } from '../../src/domain/network.js';
@@ -14,6 +15,7 @@ import { facilitatorContract, fundedDevAccount } from './facilitator.contract.js
 import { idGeneratorContract } from './id-generator.contract.js';
 import { payoutSenderContract } from './payout-sender.contract.js';
 import { quoteProviderContract } from './quote-provider.contract.js';
+import { tokenIssuerContract } from './token-issuer.contract.js';
 
 const clock = new SystemClock();
 
@@ -43,6 +45,16 @@ authorizationReaderContract('FakeFacilitator (as the fake chain)', async () => {
 payoutSenderContract('FakePayoutSender', async () => {
   const sender = new FakePayoutSender();
   return { sender, balance: async (network, wallet) => sender.balanceOf(network, wallet) };
+});
+
+tokenIssuerContract('FakeTokenIssuer', async () => {
+  const chainClock = new FakeClock();
+  const issuer = new FakeTokenIssuer({ clock: chainClock });
+  return {
+    issuer,
+    now: async () => BigInt(Math.floor(chainClock.now().getTime() / 1000)),
+    cancel: (network, token, authorizer, nonce, signature) => issuer.cancelAuthorization(network, token, authorizer, nonce, signature),
+  };
 });
 
 quoteProviderContract('CurveQuoteProvider', async () => new CurveQuoteProvider());

@@ -131,10 +131,12 @@ export class SignedTransactions {
 
   async status(network: Network, txHash: string, rawTx: string): Promise<SignedTransactionStatus> {
     const { publicClient } = this.client(network);
+    const nonce = parseTransaction(rawTx as Hex).nonce ?? 0;
+    // The nonce count is read before the receipt: read after, a transaction mined in between
+    // would look like one whose nonce another took (dropped), and be sent again.
+    const used = await publicClient.getTransactionCount({ address: this.account.address, blockTag: 'latest' });
     const receipt = await publicClient.getTransactionReceipt({ hash: txHash as Hex }).catch(() => null);
     if (receipt) return receipt.status === 'success' ? 'confirmed' : 'reverted';
-    const nonce = parseTransaction(rawTx as Hex).nonce ?? 0;
-    const used = await publicClient.getTransactionCount({ address: this.account.address, blockTag: 'latest' });
     // Its nonce is taken by a mined transaction that is not this one: it can never be mined.
     return used > nonce ? 'dropped' : 'pending';
   }

@@ -24,6 +24,8 @@ import { RpcPortInUse, startJournaledRpc, TransactionJournal, transactionHash } 
 
 export const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
 export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
+/** Where the devnet places the LaunchFactory on both chains: the ASCII bytes of "LaunchFactory". */
+export const LAUNCH_FACTORY_ADDRESS = '0x4C61756E6368466163746f727900000000000000';
 /** 10,000 USDC. */
 export const DEMO_BALANCE = 10_000_000_000n;
 
@@ -368,6 +370,9 @@ export class AnvilDevnet {
     const url = this.chains[network].rpcUrl;
     const test = createTestClient({ mode: 'anvil', transport: http(url) });
     const usdc = NETWORKS[network].usdc;
+    // Checked on its own, so a devnet state from before the factory existed gets it too.
+    const factory = await this.publicClient(network).getCode({ address: LAUNCH_FACTORY_ADDRESS });
+    if (!factory || factory === '0x') await test.setCode({ address: LAUNCH_FACTORY_ADDRESS, bytecode: artifacts.contracts.LaunchFactory!.deployedBytecode });
     const code = await this.publicClient(network).getCode({ address: usdc });
     if (code && code !== '0x') return;
     await test.setCode({ address: usdc, bytecode: artifacts.contracts.DevUSDC!.deployedBytecode });
