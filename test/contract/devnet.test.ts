@@ -4,13 +4,16 @@ import type { Hex } from 'viem';
 import { AnvilDevnet, devnetAccount } from '../../src/adapters/chain/anvil/anvil-devnet.js';
 import { ViemAuthorizationReader } from '../../src/adapters/chain/viem/viem-authorization-reader.js';
 import { LocalFacilitator } from '../../src/adapters/facilitator/local/local-facilitator.js';
+import { ViemNetworkDetector } from '../../src/adapters/network/viem/viem-network-detector.js';
+import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';
 import { ViemPayoutSender } from '../../src/adapters/payout/viem/viem-payout-sender.js';
 import { PRODUCTION, TESTNET, type Network } from '../../src/domain/network.js';
 import { authorizationReaderContract } from './authorization-reader.contract.js';
 import { facilitatorContract, fundedDevAccount } from './facilitator.contract.js';
+import { networkDetectorContract } from './network-detector.contract.js';
 import { payoutSenderContract } from './payout-sender.contract.js';
-
 import { freePorts } from '../support/free-ports.js';
+
 const SERVICE_KEY = `0x${Buffer.from(devnetAccount(0).getHdKey().privateKey!).toString('hex')}` as Hex;
 let devnet: AnvilDevnet;
 let snapshot: Record<Network, Hex>;
@@ -51,3 +54,7 @@ payoutSenderContract('ViemPayoutSender', async () => ({
   sender: new ViemPayoutSender({ treasuryKey: SERVICE_KEY, rpcUrls: rpcUrls() }),
   balance: (network, wallet) => devnet.usdcBalance(network, wallet as Hex),
 }));
+
+networkDetectorContract('ViemNetworkDetector', () =>
+  new ViemNetworkDetector({ mainnetRpcUrls: [devnet.chains[PRODUCTION].rpcUrl], clock: new FakeClock('2026-11-23T00:00:00Z') }),
+);
