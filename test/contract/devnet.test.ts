@@ -1,8 +1,12 @@
-/** The chain adapters pass the same contracts as their fakes, on the embedded devnet. */
+/**
+ * The chain adapters pass the same contracts as their fakes, on the embedded devnet. HttpFacilitator
+ * talks to the official x402 facilitator behind an in-process HTTP server, settling on the devnet.
+ */
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { Hex } from 'viem';
 import { AnvilDevnet, devnetAccount } from '../../src/adapters/chain/anvil/anvil-devnet.js';
 import { ViemAuthorizationReader } from '../../src/adapters/chain/viem/viem-authorization-reader.js';
+import { HttpFacilitator } from '../../src/adapters/facilitator/http/http-facilitator.js';
 import { LocalFacilitator } from '../../src/adapters/facilitator/local/local-facilitator.js';
 import { ViemNetworkDetector } from '../../src/adapters/network/viem/viem-network-detector.js';
 import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';
@@ -13,10 +17,13 @@ import { facilitatorContract, fundedDevAccount } from './facilitator.contract.js
 import { networkDetectorContract } from './network-detector.contract.js';
 import { payoutSenderContract } from './payout-sender.contract.js';
 import { freePorts } from '../support/free-ports.js';
+import { startX402FacilitatorServer, type X402FacilitatorServer } from '../support/x402-facilitator-server.js';
 
 const SERVICE_KEY = `0x${Buffer.from(devnetAccount(0).getHdKey().privateKey!).toString('hex')}` as Hex;
 let devnet: AnvilDevnet;
 let snapshot: Record<Network, Hex>;
+/** The HTTP facilitators started by the test that is running (one per harness: its nonces follow the reverted chain). */
+const servers: X402FacilitatorServer[] = [];
 
 beforeAll(async () => {
   devnet = await AnvilDevnet.start({ port: await freePorts() });
@@ -30,6 +37,7 @@ beforeEach(async () => {
   snapshot = await devnet.snapshot();
 });
 afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
   await devnet.revert(snapshot);
 });
 
@@ -42,9 +50,29 @@ facilitatorContract('LocalFacilitator (x402 facilitator on the devnet)', async (
   payTo,
 }));
 
+async function httpFacilitator(): Promise<HttpFacilitator> {
+  const server = await startX402FacilitatorServer({ settlementKey: SERVICE_KEY, rpcUrls: rpcUrls() });
+  servers.push(server);
+  return new HttpFacilitator({ url: server.url });
+}
+
+facilitatorContract('HttpFacilitator (the official x402 facilitator over HTTP, on the devnet)', async () => ({
+  facilitator: await httpFacilitator(),
+  funded: fundedDevAccount,
+  payTo,
+}));
+
 authorizationReaderContract('ViemAuthorizationReader', async () => ({
   reader: new ViemAuthorizationReader({ rpcUrls: rpcUrls() }),
   facilitator: new LocalFacilitator({ settlementKey: SERVICE_KEY, rpcUrls: rpcUrls() }),
+  funded: fundedDevAccount,
+  payTo,
+  cancel: (network, wallet, nonce) => devnet.cancelAuthorization(network, wallet, nonce as Hex),
+}));
+
+authorizationReaderContract('ViemAuthorizationReader, settled through HttpFacilitator', async () => ({
+  reader: new ViemAuthorizationReader({ rpcUrls: rpcUrls() }),
+  facilitator: await httpFacilitator(),
   funded: fundedDevAccount,
   payTo,
   cancel: (network, wallet, nonce) => devnet.cancelAuthorization(network, wallet, nonce as Hex),
