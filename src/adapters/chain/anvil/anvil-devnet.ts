@@ -255,11 +255,12 @@ export class AnvilDevnet {
     if (!p.journal) return 0;
     const client = createPublicClient({ transport: http(p.upstreamUrl) });
     const test = createTestClient({ mode: 'anvil', transport: http(p.upstreamUrl) });
-    let last = (await client.getBlock({ blockTag: 'latest' })).timestamp;
-    // The saved state holds every block up to its head; a transaction received a moment before
-    // the head's second may still have been mined after it, hence the margin. No saved state
-    // (block 0): everything is replayed.
-    const since = restored.number === 0n ? 0 : (Number(restored.timestamp) - 2) * 1000;
+    // Which entries the saved state may lack: from well before its head (a transaction waits in
+    // the journal's queue and the node before it is mined); each is checked by hash anyway. No
+    // saved state (block 0): all of them.
+    const since = restored.number === 0n ? 0 : (Number(restored.timestamp) - 600) * 1000;
+    let last = restored.number === 0n ? 0n : restored.timestamp;
+    let rewound = false;
     let replayed = 0;
     for (const entry of p.journal.read().filter((e) => e.t >= since)) {
       const hash = transactionHash(entry.raw);
@@ -267,19 +268,22 @@ export class AnvilDevnet {
       const at = BigInt(Math.floor(entry.t / 1000));
       if (at > last) last = at;
       try {
+        // A restarted anvil refuses blocks older than its start; evm_setTime lets the clock go
+        // back to when the transaction was first received, inside its authorization window.
+        if (!rewound) {
+          await test.request({ method: 'evm_setTime' as never, params: [Number(last)] as never });
+          rewound = true;
+        }
         await test.setNextBlockTimestamp({ timestamp: last });
         await client.sendRawTransaction({ serializedTransaction: entry.raw });
         replayed += 1;
       } catch (e) {
-        this.log(`devnet ${p.network}: journaled transaction ${hash} not replayed: ${(e as Error).message.split('\n')[0]}`);
+        const detail = (e as { details?: string }).details ?? (e as Error).message.split('\n')[0];
+        this.log(`devnet ${p.network}: journaled transaction ${hash} not replayed: ${detail}`);
       }
     }
-    if (replayed > 0) {
-      const now = BigInt(Math.floor(Date.now() / 1000));
-      await test.setNextBlockTimestamp({ timestamp: now > last ? now : last });
-      await test.mine({ blocks: 1 });
-      this.log(`devnet ${p.network}: replayed ${replayed} journaled transaction(s) the saved state had lost`);
-    }
+    if (rewound) await test.request({ method: 'evm_setTime' as never, params: [Math.floor(Date.now() / 1000)] as never });
+    if (replayed > 0) this.log(`devnet ${p.network}: replayed ${replayed} journaled transaction(s) the saved state had lost`);
     if (since > 0) p.journal.compact(since - 3_600_000);
     return replayed;
   }
