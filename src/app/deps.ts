@@ -1,6 +1,6 @@
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/id-generator.js';
-import type { QuoteProvider } from '../ports/quote-provider.js';
+import type { TradeQuoter } from '../ports/trade-quoter.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { Settings } from './settings.js';
 
@@ -9,6 +9,6 @@ export interface AppDeps {
   uow: UnitOfWork;
   clock: Clock;
   ids: IdGenerator;
-  quoteProvider: QuoteProvider;
+  tradeQuoter: TradeQuoter;
   settings: Settings;
 }

@@ -22,7 +22,7 @@ import { ViemNetworkDetector } from '../adapters/network/viem/viem-network-detec
 import { ViemPayoutSender } from '../adapters/payout/viem/viem-payout-sender.js';
 import { newNonceQueue } from '../adapters/shared/signed-transactions.js';
 import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
-import { CurveQuoteProvider } from '../adapters/quotes/curve/curve-quote-provider.js';
+import { CurveTradeQuoter } from '../adapters/quotes/curve/curve-trade-quoter.js';
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory/memory-rate-limiter.js';
 import { RedisRateLimiter } from '../adapters/rate-limit/redis/redis-rate-limiter.js';
 import { PRODUCTION, TESTNET, type Network } from '../domain/network.js';
@@ -105,7 +105,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     uow,
     clock,
     ids: overrides.ids ?? new UlidIdGenerator(clock),
-    quoteProvider: overrides.quoteProvider ?? new CurveQuoteProvider(),
+    tradeQuoter: overrides.tradeQuoter ?? new CurveTradeQuoter(),
     settings: overrides.settings ?? config.settings,
     facilitator,
     detector,

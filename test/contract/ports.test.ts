@@ -6,14 +6,14 @@ import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facili
 import { UlidIdGenerator } from '../../src/adapters/ids/ulid/ulid-id-generator.js';
 import { SequentialIdGenerator } from '../../src/adapters/ids/sequential/sequential-id-generator.js';
 import { FakePayoutSender } from '../../src/adapters/payout/fake/fake-payout-sender.js';
-import { CurveQuoteProvider } from '../../src/adapters/quotes/curve/curve-quote-provider.js';
+import { CurveTradeQuoter } from '../../src/adapters/quotes/curve/curve-trade-quoter.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
 import { TESTNET } from '../../src/domain/network.js';
 import { authorizationReaderContract } from './authorization-reader.contract.js';
 import { facilitatorContract, fundedDevAccount } from './facilitator.contract.js';
 import { idGeneratorContract } from './id-generator.contract.js';
 import { payoutSenderContract } from './payout-sender.contract.js';
-import { quoteProviderContract } from './quote-provider.contract.js';
+import { tradeQuoterContract } from './trade-quoter.contract.js';
 
 const clock = new SystemClock();
 
@@ -39,7 +39,7 @@ payoutSenderContract('FakePayoutSender', async () => {
   return { sender, balance: async (network, wallet) => sender.balanceOf(network, wallet) };
 });
 
-quoteProviderContract('CurveQuoteProvider', async () => new CurveQuoteProvider());
+tradeQuoterContract('CurveTradeQuoter', async () => new CurveTradeQuoter());
 
 idGeneratorContract('UlidIdGenerator', () => new UlidIdGenerator(new FakeClock()), true);
 idGeneratorContract('SequentialIdGenerator', () => new SequentialIdGenerator(), true);

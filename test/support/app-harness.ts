@@ -2,7 +2,7 @@
 import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';
 import { SequentialIdGenerator } from '../../src/adapters/ids/sequential/sequential-id-generator.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
-import { CurveQuoteProvider } from '../../src/adapters/quotes/curve/curve-quote-provider.js';
+import { CurveTradeQuoter } from '../../src/adapters/quotes/curve/curve-trade-quoter.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
 import type { AppDeps } from '../../src/app/deps.js';
 import type { Settings } from '../../src/app/settings.js';
@@ -15,7 +15,7 @@ export function makeDeps(settings: Partial<Settings> = {}): AppDeps & { clock: F
     uow: new MemoryUnitOfWork(),
     clock: new FakeClock('2026-11-23T12:00:00.000Z'),
     ids: new SequentialIdGenerator(),
-    quoteProvider: new CurveQuoteProvider(),
+    tradeQuoter: new CurveTradeQuoter(),
     settings: { ...DEFAULT_SETTINGS, ...settings },
   };
 }

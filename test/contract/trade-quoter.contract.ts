@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CURVE_PARAMS as P, initialCurveState, quoteBuyWithUsd } from '../../src/domain/curve.js';
-import type { QuoteProvider } from '../../src/ports/quote-provider.js';
+import type { TradeQuoter } from '../../src/ports/trade-quoter.js';
 
-export function quoteProviderContract(name: string, make: () => Promise<QuoteProvider>) {
-  describe(`QuoteProvider contract: ${name}`, () => {
+export function tradeQuoterContract(name: string, make: () => Promise<TradeQuoter>) {
+  describe(`TradeQuoter contract: ${name}`, () => {
     const s0 = initialCurveState(P);
 
     it('prices a buy of USD: $5 at the default curve gives 884495.291384607698648614 tokens, fee 0.05', async () => {

@@ -21,8 +21,8 @@ export interface PriceQuote {
   feeUsd: bigint;
 }
 
-/** Prices a trade. The curve itself is the first provider; external venues may follow. */
-export interface QuoteProvider {
+/** Prices a trade on a venue (the curve today, a graduated pool later); USD prices of assets are QuoteProvider. */
+export interface TradeQuoter {
   readonly name: string;
   price(request: BuyPriceRequest | SellPriceRequest): Promise<PriceQuote>;
 }
