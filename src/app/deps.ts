@@ -1,5 +1,6 @@
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/id-generator.js';
+import type { QuoteProvider } from '../ports/quote-provider.js';
 import type { TradeQuoter } from '../ports/trade-quoter.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { Settings } from './settings.js';
@@ -10,5 +11,7 @@ export interface AppDeps {
   clock: Clock;
   ids: IdGenerator;
   tradeQuoter: TradeQuoter;
+  /** USD prices of assets (SPEC §15): the quote router, however many sources are behind it. */
+  usdQuotes: QuoteProvider;
   settings: Settings;
 }

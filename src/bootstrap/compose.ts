@@ -33,6 +33,7 @@ import type { Config } from '../app/config.js';
 import { Metrics } from '../app/metrics.js';
 import { PaymentReconciler } from '../app/workers/payment-reconciler.js';
 import { PayoutWorker, type PayoutWorkerDeps } from '../app/workers/payout-worker.js';
+import { buildQuoteRouter } from './quote-router.js';
 
 export interface ServiceOverrides extends Partial<ApplicationDeps> {
   payoutSender?: PayoutSender;
@@ -101,11 +102,14 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       { clock },
     );
   const uow = overrides.uow ?? (await MikroOrmUnitOfWork.open({ url: config.databaseUrl }));
+  const priceBoard = overrides.priceBoard ?? buildQuoteRouter(config, { rpcUrls: rpc ?? null, devnet: Boolean(chain?.devnet) }, clock, logger);
   const application = new Application({
     uow,
     clock,
     ids: overrides.ids ?? new UlidIdGenerator(clock),
     tradeQuoter: overrides.tradeQuoter ?? new CurveTradeQuoter(),
+    usdQuotes: overrides.usdQuotes ?? priceBoard,
+    priceBoard,
     settings: overrides.settings ?? config.settings,
     facilitator,
     detector,
