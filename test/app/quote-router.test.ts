@@ -11,7 +11,7 @@ import { assetAmountFor, bookedUsdValue, usdcDepeg } from '../../src/app/pricing
 import type { ProviderLimit } from '../../src/app/pricing/price-board.js';
 import { QuoteRouter, type QuoteRouterOptions } from '../../src/app/pricing/quote-router.js';
 import { ServiceUnavailable } from '../../src/domain/errors.js';
-import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
+import { PRODUCTION, TESTNET, type Network } from '../../src/domain/network.js';
 import { formatUsdPrice, parseUsdPrice } from '../../src/domain/usd-price.js';
 import { QuoteFailure } from '../../src/ports/quote-provider.js';
 import { gate, ScriptedQuoteProvider, type Script } from '../support/scripted-quote-provider.js';
@@ -27,7 +27,7 @@ function setup(scripts: Record<string, Script>, over: Partial<QuoteRouterOptions
     ...over,
   });
   const source = (name: string) => sources.find((s) => s.name === name)!;
-  const statuses = (asset: 'EURC' | 'USDC' | 'ETH' = 'EURC', network = PRODUCTION) =>
+  const statuses = (asset: 'EURC' | 'USDC' | 'ETH' = 'EURC', network: Network = PRODUCTION) =>
     router.lastRound(asset, network)!.answers.map((a) => `${a.provider}:${a.status}${a.reason ? `:${a.reason}` : ''}`);
   return { clock, router, source, statuses };
 }

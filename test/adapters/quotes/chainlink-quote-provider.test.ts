@@ -11,7 +11,7 @@ import { ChainlinkQuoteProvider } from '../../../src/adapters/quotes/chainlink/c
 import { FixedQuoteProvider } from '../../../src/adapters/quotes/fixed/fixed-quote-provider.js';
 import { QuoteRouter } from '../../../src/app/pricing/quote-router.js';
 import { PRODUCTION, TESTNET, type Network } from '../../../src/domain/network.js';
-import { formatUsdPrice } from '../../../src/domain/usd-price.js';
+import { formatUsdPrice, type PricedAsset } from '../../../src/domain/usd-price.js';
 import { QuoteFailure } from '../../../src/ports/quote-provider.js';
 import { freePorts } from '../../support/free-ports.js';
 
@@ -31,7 +31,7 @@ afterEach(async () => {
 });
 
 const clock = new SystemClock();
-const chainlink = (feeds = DEVNET_PRICE_FEEDS) =>
+const chainlink = (feeds: Partial<Record<PricedAsset, Hex>> = DEVNET_PRICE_FEEDS) =>
   new ChainlinkQuoteProvider({
     clock,
     rpcUrls: { [PRODUCTION]: devnet.chains[PRODUCTION].rpcUrl, [TESTNET]: devnet.chains[TESTNET].rpcUrl },
