@@ -3,8 +3,8 @@
  * &include_last_updated_at=true&precision=full answers `{"euro-coin":{"usd":1.0838,
  * "last_updated_at":1732358400}}` — the price as a JSON number (read as exact text, never a
  * float) and when CoinGecko last updated it. A Demo key goes in the `x-cg-demo-api-key` header.
- * Docs: https://docs.coingecko.com/reference/simple-price; limits: keyless "10-30 calls/min"
- * depending on traffic, Demo 30/min (https://docs.coingecko.com/docs/errors-and-rate-limits).
+ * Docs: https://docs.coingecko.com/reference/simple-price; limits: keyless "10-30/min" varying
+ * with traffic, a Demo key 30/min or more (docs/pricing.md cites both).
  */
 import type { Network } from '../../../domain/network.js';
 import { InvalidPrice, parseUsdPrice, type PricedAsset } from '../../../domain/usd-price.js';
