@@ -61,10 +61,11 @@ function apis(clock: FakeClock) {
   return { calls, down };
 }
 
-function router(clock: FakeClock, limits: Record<'coinbase' | 'coingecko' | 'pyth', ProviderLimit>, timeoutMs = 2_000) {
+function router(clock: FakeClock, limits: Record<'coinbase' | 'coingecko' | 'pyth', ProviderLimit>, timeoutMs = 2_000, breakerFailures = 3) {
   return new QuoteRouter({
     clock,
     cacheMs: 15_000,
+    breaker: { failures: breakerFailures, openMs: 30_000 },
     providers: [
       { provider: new CoinbaseQuoteProvider({ clock, baseUrl: 'http://coinbase.test' }), limit: limits.coinbase, timeoutMs },
       { provider: new CoinGeckoQuoteProvider({ clock, baseUrl: 'http://coingecko.test' }), limit: limits.coingecko, timeoutMs },
@@ -95,7 +96,9 @@ describe('the router over the HTTP sources', () => {
       coingecko: { points: 2, durationSeconds: 3_600, maxQueueSize: 2 },
       pyth: { points: 7, durationSeconds: 3_600, maxQueueSize: 5 },
     };
-    const r = router(clock, limits, 200);
+    // A short timeout bounds the queue waits; a slow nock reply on a busy machine must not open a
+    // breaker (which would lower the calls below what the buckets allow).
+    const r = router(clock, limits, 200, 1_000);
     const assets: PricedAsset[] = ['EURC', 'USDC', 'ETH'];
     const outcomes = { priced: 0, unavailable: 0 };
     for (let wave = 0; wave < 20; wave++) {
