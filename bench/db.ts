@@ -12,7 +12,8 @@ import sqlite3 from 'sqlite3';
 import { SystemClock } from '../src/adapters/clock/system/system-clock.js';
 import { UlidIdGenerator } from '../src/adapters/ids/ulid/ulid-id-generator.js';
 import { MikroOrmUnitOfWork } from '../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
-import { CurveQuoteProvider } from '../src/adapters/quotes/curve/curve-quote-provider.js';
+import { CurveTradeQuoter } from '../src/adapters/quotes/curve/curve-trade-quoter.js';
+import { FixedQuoteProvider } from '../src/adapters/quotes/fixed/fixed-quote-provider.js';
 import { DEFAULT_SETTINGS } from '../src/app/default-settings.js';
 import type { AppDeps } from '../src/app/deps.js';
 import { buyToken, type BuyPlan } from '../src/app/use-cases/buy-token.js';
@@ -38,7 +39,7 @@ async function tradesPerSecond(url: string): Promise<number> {
   const uow = await MikroOrmUnitOfWork.open({ url });
   try {
     const clock = new SystemClock();
-    const deps: AppDeps = { uow, clock, ids: new UlidIdGenerator(clock), quoteProvider: new CurveQuoteProvider(), settings: DEFAULT_SETTINGS };
+    const deps: AppDeps = { uow, clock, ids: new UlidIdGenerator(clock), tradeQuoter: new CurveTradeQuoter(), usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }), settings: DEFAULT_SETTINGS };
     const { tokenId } = await createToken(deps, { metadata: validateTokenMetadata({ name: 'Bench', symbol: 'B' }), creator: '0x' + '1'.repeat(40), network: TESTNET });
     const plan: BuyPlan = { tokenId, network: TESTNET, grossUsd: 10_000n, minTokensOut: 0n, quoteId: null };
     let i = 0;

@@ -9,6 +9,7 @@ import type { RateLimiter } from '../ports/rate-limiter.js';
 import { entrypoints, type AnyEntrypoint } from './entrypoints.js';
 import type { Metrics } from './metrics.js';
 import { PaymentFlow, type PaymentFlowDeps } from './payments/payment-flow.js';
+import type { PriceBoard } from './pricing/price-board.js';
 
 export type CheckStatus = 'ok' | 'degraded' | 'down';
 
@@ -23,6 +24,8 @@ export interface ApplicationDeps extends PaymentFlowDeps {
   rateLimiter: RateLimiter | null;
   /** Optional probe of the chain RPCs (devnet or Base); null when the service has none. */
   chainHealth: (() => Promise<CheckStatus>) | null;
+  /** The quote router as GET /api/prices reports it. */
+  priceBoard: PriceBoard;
 }
 
 export class Application {

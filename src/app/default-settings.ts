@@ -10,6 +10,7 @@ export const DEFAULT_SETTINGS: Settings = {
   minBuyUsd: USDC_UNIT / 100n,
   maxBuyUsd: 10_000n * USDC_UNIT,
   quoteTtlSeconds: 60,
+  usdcDepegFloor: { mantissa: 98n, scale: 2 },
   defaultSlippageBps: 100n,
   // anvil's account #0, the devnet treasury (SPEC §13)
   payTo: {

@@ -1,6 +1,7 @@
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { QuoteProvider } from '../ports/quote-provider.js';
+import type { TradeQuoter } from '../ports/trade-quoter.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { Settings } from './settings.js';
 
@@ -9,6 +10,8 @@ export interface AppDeps {
   uow: UnitOfWork;
   clock: Clock;
   ids: IdGenerator;
-  quoteProvider: QuoteProvider;
+  tradeQuoter: TradeQuoter;
+  /** USD prices of assets (SPEC §15): the quote router, however many sources are behind it. */
+  usdQuotes: QuoteProvider;
   settings: Settings;
 }

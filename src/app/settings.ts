@@ -1,5 +1,6 @@
 import type { CurveParams } from '../domain/curve.js';
 import type { Network } from '../domain/network.js';
+import type { UsdPrice } from '../domain/usd-price.js';
 
 /** Business settings fixed per deployment (read from config by the composition root). */
 export interface Settings {
@@ -14,6 +15,8 @@ export interface Settings {
   minBuyUsd: bigint;
   maxBuyUsd: bigint;
   quoteTtlSeconds: number;
+  /** Below this USD price USDC is not taken 1:1 but priced from its quote (SPEC §15). */
+  usdcDepegFloor: UsdPrice;
   defaultSlippageBps: bigint;
   /** The service's treasury (payTo) per network. */
   payTo: Record<Network, string>;

@@ -18,7 +18,9 @@ import { valuePosition, type Position } from '../domain/position.js';
 import type { Quote } from '../domain/quote.js';
 import type { Token } from '../domain/token.js';
 import type { Trade } from '../domain/trade.js';
+import { formatUsdPrice } from '../domain/usd-price.js';
 import type { Stores } from '../ports/unit-of-work.js';
+import type { ProviderAnswer, ProviderState } from './pricing/price-board.js';
 
 export interface TokenView {
   tokenId: string;
@@ -199,4 +201,31 @@ export function eventView(e: StoredEvent) {
     data: e.data,
     createdAt: e.createdAt.toISOString(),
   };
+}
+
+/** One source's answer in GET /api/prices: its price and age, or why there is none. */
+export function providerAnswerView(a: ProviderAnswer, now: Date) {
+  return {
+    provider: a.provider,
+    status: a.status,
+    usdPrice: a.quote ? formatUsdPrice(a.quote.price) : null,
+    observedAt: a.quote ? a.quote.observedAt.toISOString() : null,
+    ageSeconds: a.quote ? ageSeconds(a.quote.observedAt, now) : null,
+    reason: a.reason ?? null,
+  };
+}
+
+export function providerStateView(p: ProviderState) {
+  return {
+    name: p.name,
+    limit: p.limit,
+    timeoutMs: p.timeoutMs,
+    breaker: { ...p.breaker, openUntil: p.breaker.openUntil?.toISOString() ?? null },
+    rateLimitedUntil: p.rateLimitedUntil?.toISOString() ?? null,
+    lastFailure: p.lastFailure ? { ...p.lastFailure, at: p.lastFailure.at.toISOString() } : null,
+  };
+}
+
+export function ageSeconds(observedAt: Date, now: Date): number {
+  return Math.max(0, Math.floor((now.getTime() - observedAt.getTime()) / 1000));
 }

@@ -22,7 +22,7 @@ import { ViemNetworkDetector } from '../adapters/network/viem/viem-network-detec
 import { ViemPayoutSender } from '../adapters/payout/viem/viem-payout-sender.js';
 import { newNonceQueue } from '../adapters/shared/signed-transactions.js';
 import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
-import { CurveQuoteProvider } from '../adapters/quotes/curve/curve-quote-provider.js';
+import { CurveTradeQuoter } from '../adapters/quotes/curve/curve-trade-quoter.js';
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory/memory-rate-limiter.js';
 import { RedisRateLimiter } from '../adapters/rate-limit/redis/redis-rate-limiter.js';
 import { PRODUCTION, TESTNET, type Network } from '../domain/network.js';
@@ -34,6 +34,7 @@ import { Metrics } from '../app/metrics.js';
 import { PaymentReconciler } from '../app/workers/payment-reconciler.js';
 import { PayoutWorker, type PayoutWorkerDeps } from '../app/workers/payout-worker.js';
 import { QuotePurger } from '../app/workers/quote-purger.js';
+import { buildQuoteRouter } from './quote-router.js';
 
 export interface ServiceOverrides extends Partial<ApplicationDeps> {
   payoutSender?: PayoutSender;
@@ -103,11 +104,14 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       { clock },
     );
   const uow = overrides.uow ?? (await MikroOrmUnitOfWork.open({ url: config.databaseUrl }));
+  const priceBoard = overrides.priceBoard ?? buildQuoteRouter(config, { rpcUrls: rpc ?? null, devnet: Boolean(chain?.devnet) }, clock, logger);
   const application = new Application({
     uow,
     clock,
     ids: overrides.ids ?? new UlidIdGenerator(clock),
-    quoteProvider: overrides.quoteProvider ?? new CurveQuoteProvider(),
+    tradeQuoter: overrides.tradeQuoter ?? new CurveTradeQuoter(),
+    usdQuotes: overrides.usdQuotes ?? priceBoard,
+    priceBoard,
     settings: overrides.settings ?? config.settings,
     facilitator,
     detector,

@@ -39,7 +39,47 @@ describe('configuration', () => {
     ['an amount with too many decimals', { MAX_BUY_USD: '1.0000001' }],
     ['an unknown database', { DATABASE_URL: 'mysql://x' }],
     ['an inconsistent curve', { CURVE_SUPPLY: '2000000000' }],
+    ['an unknown quote provider', { QUOTE_PROVIDERS: 'chainlink,binance' }],
+    ['an empty quote provider list', { QUOTE_PROVIDERS: ' , ' }],
+    ['a spread over 100 %', { QUOTE_MAX_SPREAD_BPS: '10001' }],
+    ['a depeg floor above 1', { USDC_DEPEG_FLOOR: '1.01' }],
+    ['a depeg floor that is not a price', { USDC_DEPEG_FLOOR: '-0.98' }],
+    ['a provider limit without a window', { QUOTE_LIMIT_PYTH: '30' }],
+    ['fixed prices of an unknown asset', { QUOTE_FIXED_PRICES: 'DAI=1' }],
   ])('refuses %s, naming the problem', (_name, env) => {
     expect(() => loadConfig(env as Record<string, string>)).toThrow(ConfigError);
+  });
+
+  it('prices through Chainlink on the devnet mock feeds plus fixed prices, by default', () => {
+    const q = loadConfig({}).quotes;
+    expect(q).toMatchObject({ providers: ['chainlink', 'fixed'], maxSpreadBps: 100n, cacheMs: 15_000, breaker: { failures: 3, openMs: 30_000 } });
+    expect(q.limits.pyth).toEqual({ points: 30, durationSeconds: 10, maxQueueSize: 10 });
+    expect(q.fixedPrices).toEqual({ USDC: { mantissa: 1n, scale: 0 }, EURC: { mantissa: 108n, scale: 2 } });
+    expect(loadConfig({}).settings.usdcDepegFloor).toEqual({ mantissa: 98n, scale: 2 });
+  });
+
+  it('prices through every real source with real RPCs, each within its documented free tier', () => {
+    const q = loadConfig(REAL).quotes;
+    expect(q.providers).toEqual(['chainlink', 'coinbase', 'coingecko', 'pyth']);
+    expect(q.limits.coinbase).toEqual({ points: 10_000, durationSeconds: 3_600, maxQueueSize: 10 });
+    expect(q.limits.coingecko).toEqual({ points: 10, durationSeconds: 60, maxQueueSize: 5 });
+    expect(loadConfig({ ...REAL, COINGECKO_API_KEY: 'demo' }).quotes.limits.coingecko.points).toBe(30);
+  });
+
+  it('reads the quote settings and per-source overrides', () => {
+    const c = loadConfig({
+      QUOTE_PROVIDERS: 'pyth, coinbase,pyth',
+      QUOTE_MAX_SPREAD_BPS: '50',
+      USDC_DEPEG_FLOOR: '0.995',
+      QUOTE_LIMIT_PYTH: '10/10',
+      QUOTE_LIMIT_COINBASE: '100/60/3',
+      QUOTE_FIXED_PRICES: 'EURC=1.1, ETH=3000',
+      PYTH_API_KEY: 'k',
+    });
+    expect(c.quotes).toMatchObject({ providers: ['pyth', 'coinbase'], maxSpreadBps: 50n, pythApiKey: 'k' });
+    expect(c.quotes.limits.pyth).toEqual({ points: 10, durationSeconds: 10, maxQueueSize: 10 });
+    expect(c.quotes.limits.coinbase).toEqual({ points: 100, durationSeconds: 60, maxQueueSize: 3 });
+    expect(c.quotes.fixedPrices).toEqual({ EURC: { mantissa: 11n, scale: 1 }, ETH: { mantissa: 3000n, scale: 0 } });
+    expect(c.settings.usdcDepegFloor).toEqual({ mantissa: 995n, scale: 3 });
   });
 });

@@ -4,7 +4,9 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { createWalletClient, http, type Hex } from 'viem';
-import { AnvilDevnet, devnetAccount, LAUNCH_FACTORY_ADDRESS } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { AnvilDevnet, DEVNET_PRICE_FEEDS, devnetAccount, LAUNCH_FACTORY_ADDRESS } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { SystemClock } from '../../src/adapters/clock/system/system-clock.js';
+import { ChainlinkQuoteProvider } from '../../src/adapters/quotes/chainlink/chainlink-quote-provider.js';
 import { ViemAuthorizationReader } from '../../src/adapters/chain/viem/viem-authorization-reader.js';
 import { HttpFacilitator } from '../../src/adapters/facilitator/http/http-facilitator.js';
 import { LocalFacilitator } from '../../src/adapters/facilitator/local/local-facilitator.js';
@@ -20,6 +22,8 @@ import { facilitatorContract, fundedDevAccount } from './facilitator.contract.js
 import { networkDetectorContract } from './network-detector.contract.js';
 import { payoutSenderContract } from './payout-sender.contract.js';
 import { tokenIssuerContract } from './token-issuer.contract.js';
+import { quoteProviderContract } from './quote-provider.contract.js';
+
 import { freePorts } from '../support/free-ports.js';
 import { startX402FacilitatorServer, type X402FacilitatorServer } from '../support/x402-facilitator-server.js';
 
@@ -111,3 +115,13 @@ tokenIssuerContract('ViemTokenIssuer', async () => ({
 networkDetectorContract('ViemNetworkDetector', () =>
   new ViemNetworkDetector({ mainnetRpcUrls: [devnet.chains[PRODUCTION].rpcUrl], clock: new FakeClock('2026-11-23T00:00:00Z') }),
 );
+quoteProviderContract('ChainlinkQuoteProvider (mock feeds on the devnet)', async () => {
+  const clock = new SystemClock();
+  return {
+    provider: new ChainlinkQuoteProvider({ clock, rpcUrls: rpcUrls(), feeds: { [PRODUCTION]: DEVNET_PRICE_FEEDS, [TESTNET]: DEVNET_PRICE_FEEDS } }),
+    clock,
+    network: TESTNET,
+    expected: { EURC: '1.08', USDC: '1' },
+    unsupported: 'ETH',
+  };
+});

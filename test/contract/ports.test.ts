@@ -11,7 +11,9 @@ import { UlidIdGenerator } from '../../src/adapters/ids/ulid/ulid-id-generator.j
 import { SequentialIdGenerator } from '../../src/adapters/ids/sequential/sequential-id-generator.js';
 import { FakePayoutSender } from '../../src/adapters/payout/fake/fake-payout-sender.js';
 import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
-import { CurveQuoteProvider } from '../../src/adapters/quotes/curve/curve-quote-provider.js';
+import { CurveTradeQuoter } from '../../src/adapters/quotes/curve/curve-trade-quoter.js';
+import { FixedQuoteProvider } from '../../src/adapters/quotes/fixed/fixed-quote-provider.js';
+import { QuoteRouter } from '../../src/app/pricing/quote-router.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
 import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import { authorizationReaderContract } from './authorization-reader.contract.js';
@@ -22,6 +24,7 @@ import { payoutSenderContract } from './payout-sender.contract.js';
 import { quoteProviderContract } from './quote-provider.contract.js';
 import { tokenIssuerContract } from './token-issuer.contract.js';
 import { rateLimiterContract } from './rate-limiter.contract.js';
+import { tradeQuoterContract } from './trade-quoter.contract.js';
 
 const clock = new SystemClock();
 
@@ -63,7 +66,27 @@ tokenIssuerContract('FakeTokenIssuer', async () => {
   };
 });
 
-quoteProviderContract('CurveQuoteProvider', async () => new CurveQuoteProvider());
+tradeQuoterContract('CurveTradeQuoter', async () => new CurveTradeQuoter());
+
+quoteProviderContract('FixedQuoteProvider', async () => ({
+  provider: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }),
+  clock,
+  network: TESTNET,
+  expected: { USDC: '1', EURC: '1.08' },
+  unsupported: 'ETH',
+}));
+
+quoteProviderContract('QuoteRouter over two fixed sources', async () => {
+  const limit = { points: 100, durationSeconds: 1, maxQueueSize: 10 };
+  const source = (name: string, eurc: string) => ({ provider: new FixedQuoteProvider({ clock, name, prices: { USDC: '1', EURC: eurc } }), limit, timeoutMs: 1_000 });
+  return {
+    provider: new QuoteRouter({ clock, providers: [source('a', '1.08'), source('b', '1.0802')] }),
+    clock,
+    network: PRODUCTION,
+    expected: { USDC: '1', EURC: '1.0801' }, // the mean of the two middle answers
+    unsupported: 'ETH',
+  };
+});
 
 idGeneratorContract('UlidIdGenerator', () => new UlidIdGenerator(new FakeClock()), true);
 idGeneratorContract('SequentialIdGenerator', () => new SequentialIdGenerator(), true);

@@ -1,28 +1,52 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CURVE_PARAMS as P, initialCurveState, quoteBuyWithUsd } from '../../src/domain/curve.js';
-import type { QuoteProvider } from '../../src/ports/quote-provider.js';
+import type { Network } from '../../src/domain/network.js';
+import { formatUsdPrice, parseUsdPrice, type PricedAsset } from '../../src/domain/usd-price.js';
+import type { Clock } from '../../src/ports/clock.js';
+import { QuoteFailure, type QuoteProvider } from '../../src/ports/quote-provider.js';
 
-export function quoteProviderContract(name: string, make: () => Promise<QuoteProvider>) {
+export interface QuoteProviderSubject {
+  provider: QuoteProvider;
+  clock: Clock;
+  network: Network;
+  /** What the source says each asset it prices here is worth. */
+  expected: Partial<Record<PricedAsset, string>>;
+  /** An asset this setup cannot price, when there is one. */
+  unsupported?: PricedAsset;
+}
+
+/** What every USD-price source promises, the router included (SPEC §15). */
+export function quoteProviderContract(name: string, make: () => Promise<QuoteProviderSubject>) {
   describe(`QuoteProvider contract: ${name}`, () => {
-    const s0 = initialCurveState(P);
-
-    it('prices a buy of USD: $5 at the default curve gives 884495.291384607698648614 tokens, fee 0.05', async () => {
-      const q = await (await make()).price({ side: 'buy', params: P, curve: s0, usdAmount: 5_000_000n });
-      expect(q).toMatchObject({ usdAmount: 5_000_000n, tokens: 884495291384607698648614n, feeUsd: 50_000n });
-      expect(q.provider).toEqual(expect.any(String));
+    it('prices each asset it supports exactly as its source says, labelled and fresh', async () => {
+      const { provider, clock, network, expected } = await make();
+      expect(Object.keys(expected).length).toBeGreaterThan(0);
+      for (const [asset, text] of Object.entries(expected) as [PricedAsset, string][]) {
+        expect(provider.supports(asset, network)).toBe(true);
+        const quote = await provider.usdPrice(asset, network);
+        expect(quote).toMatchObject({ asset, network });
+        expect(formatUsdPrice(quote.price)).toBe(formatUsdPrice(parseUsdPrice(text)));
+        expect(quote.provider).toMatch(/\S/);
+        const age = clock.now().getTime() - quote.observedAt.getTime();
+        expect(age).toBeLessThanOrEqual(provider.maxAgeMs(asset));
+        expect(age).toBeGreaterThan(-60_000);
+      }
     });
 
-    it('prices a buy of tokens at the smallest USD that yields them', async () => {
-      const tokens = 123_456n * 10n ** 18n;
-      const q = await (await make()).price({ side: 'buy', params: P, curve: s0, tokens });
-      expect(q.tokens).toBeGreaterThanOrEqual(tokens);
-      expect(quoteBuyWithUsd(P, s0, q.usdAmount - 1n).tokensOut).toBeLessThan(tokens);
+    it('refuses an asset it cannot price as "unsupported", never with a price', async () => {
+      const { provider, network, unsupported } = await make();
+      if (!unsupported) return;
+      expect(provider.supports(unsupported, network)).toBe(false);
+      const failure = await provider.usdPrice(unsupported, network).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(QuoteFailure);
+      expect((failure as QuoteFailure).kind).toBe('unsupported');
     });
 
-    it('prices a sell: USD out after the fee', async () => {
-      const after = quoteBuyWithUsd(P, s0, 5_000_000n);
-      const q = await (await make()).price({ side: 'sell', params: P, curve: after.after, tokens: after.tokensOut / 2n });
-      expect(q).toMatchObject({ usdAmount: 2_451_259n, tokens: after.tokensOut / 2n, feeUsd: 24_761n });
+    it('gives no price to a caller that already stopped waiting', async () => {
+      const { provider, network, expected } = await make();
+      const asset = Object.keys(expected)[0] as PricedAsset;
+      const failure = await provider.usdPrice(asset, network, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(QuoteFailure);
+      expect((failure as QuoteFailure).kind).toBe('timeout');
     });
   });
 }

@@ -202,6 +202,19 @@ describe('paying on the devnet with @x402/fetch', () => {
   });
 });
 
+describe('prices on the devnet', () => {
+  it('EURC and USDC are priced through the Chainlink adapter reading the mock feeds, beside the fixed prices', async () => {
+    const body = await json(await fetch(`${service.url}/api/prices`));
+    const eurc = body.data.prices.find((p: any) => p.asset === 'EURC' && p.network === TESTNET);
+    expect(eurc).toMatchObject({ usdPrice: '1.08', provider: 'median(chainlink,fixed)' });
+    expect(eurc.answers.map((a: any) => [a.provider, a.status, a.usdPrice])).toEqual([
+      ['chainlink', 'ok', '1.08'],
+      ['fixed', 'ok', '1.08'],
+    ]);
+    expect(body.data.providers.map((p: any) => p.name)).toEqual(['chainlink', 'fixed']);
+  });
+});
+
 describe('recovery', () => {
   it('a crash after settlement and before apply is applied exactly once by the reconciler', async () => {
     const wallet = devAccount(6);

@@ -126,7 +126,7 @@ export function buyQuote(
     minOut,
     feeUsd,
     slippageBps,
-    provider: deps.quoteProvider.name,
+    provider: deps.tradeQuoter.name,
     createdAt: now,
     expiresAt: new Date(now.getTime() + deps.settings.quoteTtlSeconds * 1000),
   };

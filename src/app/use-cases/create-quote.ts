@@ -30,7 +30,7 @@ export function createQuote(deps: AppDeps, req: QuoteRequest) {
     const token = await loadTradableToken(stores, req.tokenId, undefined);
     let quote: Quote;
     if (req.side === 'buy') {
-      const priced = await deps.quoteProvider.price({
+      const priced = await deps.tradeQuoter.price({
         side: 'buy',
         params: token.params,
         curve: token.curve,
@@ -45,7 +45,7 @@ export function createQuote(deps: AppDeps, req: QuoteRequest) {
       if (req.tokens! > token.curve.tokensSold) {
         throw ValidationError.of('tokens', 'is more than all tokens of this token in circulation');
       }
-      const priced = await deps.quoteProvider.price({ side: 'sell', params: token.params, curve: token.curve, tokens: req.tokens! });
+      const priced = await deps.tradeQuoter.price({ side: 'sell', params: token.params, curve: token.curve, tokens: req.tokens! });
       quote = {
         ...buyQuote(deps, token, priced.usdAmount, priced.tokens, keep(priced.usdAmount), priced.feeUsd, req.slippageBps, now),
         side: 'sell',

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../src/adapters/clock/fake/fake-clock.js';
 import { UlidIdGenerator } from '../../../src/adapters/ids/ulid/ulid-id-generator.js';
 import { MikroOrmUnitOfWork } from '../../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
-import { CurveQuoteProvider } from '../../../src/adapters/quotes/curve/curve-quote-provider.js';
+import { CurveTradeQuoter } from '../../../src/adapters/quotes/curve/curve-trade-quoter.js';
+import { FixedQuoteProvider } from '../../../src/adapters/quotes/fixed/fixed-quote-provider.js';
 import { DEFAULT_SETTINGS } from '../../../src/app/default-settings.js';
 import type { AppDeps } from '../../../src/app/deps.js';
 import { buyToken, planBuy } from '../../../src/app/use-cases/buy-token.js';
@@ -28,7 +29,7 @@ const WALLETS = Array.from({ length: 5 }, (_, i) => `0x${(i + 1).toString(16).pa
 
 function deps(uow: UnitOfWork): AppDeps {
   const clock = new FakeClock('2026-11-23T12:00:00Z');
-  return { uow, clock, ids: new UlidIdGenerator(clock), quoteProvider: new CurveQuoteProvider(), settings: DEFAULT_SETTINGS };
+  return { uow, clock, ids: new UlidIdGenerator(clock), tradeQuoter: new CurveTradeQuoter(), usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }), settings: DEFAULT_SETTINGS };
 }
 
 /** 50 concurrent trades spread over the given units of work; refusals (balance, dust) are fine. */

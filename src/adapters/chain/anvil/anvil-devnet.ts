@@ -1,7 +1,8 @@
 /**
  * The embedded devnet of SPEC §13: two anvil processes from the @foundry-rs/anvil npm package,
  * chain 8453 answering on `port` and 84532 on `port + 1`, with our EIP-3009 USDC at the
- * canonical USDC address of each network and the demo wallets funded.
+ * canonical USDC address of each network, the demo wallets funded, the LaunchFactory, and mock
+ * Chainlink feeds (EUR/USD, USDC/USD) for the quote providers.
  *
  * Each public port is a journaling proxy (journaled-rpc.ts) in this process; anvil itself
  * listens on a private port. State persists under `stateDir`: anvil's --state every 5 s and on
@@ -19,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { createPublicClient, createTestClient, createWalletClient, http, parseSignature, type Abi, type Hex, type LocalAccount } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../domain/network.js';
+import type { PricedAsset } from '../../../domain/usd-price.js';
 import { viemChain } from '../../shared/viem-chain.js';
 import { RpcPortInUse, startJournaledRpc, TransactionJournal, transactionHash } from './journaled-rpc.js';
 
@@ -37,6 +39,16 @@ const artifacts = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta
   contracts: Record<string, Artifact>;
 };
 export const USDC_ABI = artifacts.contracts.DevUSDC!.abi;
+export const MOCK_AGGREGATOR_ABI = artifacts.contracts.MockAggregator!.abi;
+
+/** Mock Chainlink feeds (8 decimals) at the same fixed addresses on both chains: EUR/USD prices EURC. */
+export const DEVNET_PRICE_FEEDS = {
+  EURC: '0x0000000000000000000000000000000000feed01',
+  USDC: '0x0000000000000000000000000000000000feed02',
+} as const satisfies Partial<Record<PricedAsset, Hex>>;
+export type DevnetFeedAsset = keyof typeof DEVNET_PRICE_FEEDS;
+/** Their first answers: EUR/USD 1.08, USDC/USD 1.00. */
+export const DEVNET_FEED_ANSWERS: Record<DevnetFeedAsset, bigint> = { EURC: 108_000_000n, USDC: 100_000_000n };
 
 /** anvil's account `index` of the test mnemonic. */
 export const devnetAccount = (index: number) => mnemonicToAccount(DEVNET_MNEMONIC, { addressIndex: index });
@@ -353,6 +365,18 @@ export class AnvilDevnet {
     await this.publicClient(network).waitForTransactionReceipt({ hash });
   }
 
+  /** A new round of a devnet feed: live (updatedAt follows the block time) or pinned to `updatedAt`. */
+  async setFeedRound(network: Network, asset: DevnetFeedAsset, answer: bigint, updatedAt?: bigint): Promise<void> {
+    const wallet = createWalletClient({ account: devnetAccount(0), transport: http(this.chains[network].rpcUrl) });
+    const chain = viemChain(network, this.chains[network].rpcUrl);
+    const address = DEVNET_PRICE_FEEDS[asset];
+    const hash =
+      updatedAt === undefined
+        ? await wallet.writeContract({ chain, address, abi: MOCK_AGGREGATOR_ABI, functionName: 'setAnswer', args: [answer] })
+        : await wallet.writeContract({ chain, address, abi: MOCK_AGGREGATOR_ABI, functionName: 'setRound', args: [answer, updatedAt] });
+    await this.publicClient(network).waitForTransactionReceipt({ hash });
+  }
+
   private async waitReady(p: ChainProcess): Promise<void> {
     const client = createPublicClient({ transport: http(p.upstreamUrl) });
     const deadline = Date.now() + 15_000;
@@ -373,6 +397,7 @@ export class AnvilDevnet {
   private async provision(network: Network): Promise<void> {
     const url = this.chains[network].rpcUrl;
     const test = createTestClient({ mode: 'anvil', transport: http(url) });
+    await this.provisionPriceFeeds(network);
     const usdc = NETWORKS[network].usdc;
     // Checked on its own, so a devnet state from before the factory existed gets it too.
     const factory = await this.publicClient(network).getCode({ address: LAUNCH_FACTORY_ADDRESS });
@@ -382,6 +407,17 @@ export class AnvilDevnet {
     await test.setCode({ address: usdc, bytecode: artifacts.contracts.DevUSDC!.deployedBytecode });
     await test.setCode({ address: MULTICALL3_ADDRESS, bytecode: artifacts.contracts.Multicall!.deployedBytecode });
     for (const index of FUNDED[network]) await this.mint(network, devnetAccount(index).address, DEMO_BALANCE);
+  }
+
+  /** The mock feeds, installed once per state (checked on their own: older states lack them). */
+  private async provisionPriceFeeds(network: Network): Promise<void> {
+    const test = createTestClient({ mode: 'anvil', transport: http(this.chains[network].rpcUrl) });
+    for (const asset of Object.keys(DEVNET_PRICE_FEEDS) as DevnetFeedAsset[]) {
+      const code = await this.publicClient(network).getCode({ address: DEVNET_PRICE_FEEDS[asset] });
+      if (code && code !== '0x') continue;
+      await test.setCode({ address: DEVNET_PRICE_FEEDS[asset], bytecode: artifacts.contracts.MockAggregator!.deployedBytecode });
+      await this.setFeedRound(network, asset, DEVNET_FEED_ANSWERS[asset]);
+    }
   }
 }
 

@@ -27,6 +27,7 @@ import { listPositions } from '../../../app/use-cases/list-positions.js';
 import { listTokens } from '../../../app/use-cases/list-tokens.js';
 import { getCandles } from '../../../app/use-cases/get-candles.js';
 import { getStats } from '../../../app/use-cases/get-stats.js';
+import { getPrices } from '../../../app/use-cases/get-prices.js';
 import { listHolders } from '../../../app/use-cases/list-holders.js';
 import { listTrades } from '../../../app/use-cases/list-trades.js';
 import {
@@ -208,6 +209,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     ok(ctx, 'holders', await listHolders(deps, tokenParam(ctx), q.limit));
   });
   router.get('/api/stats', async (ctx) => ok(ctx, 'stats', await getStats(deps)));
+  router.get('/api/prices', async (ctx) => ok(ctx, 'prices', await getPrices(deps)));
   router.get('/api/payments/:paymentId', async (ctx) => {
     const id = (ctx as unknown as { params: { paymentId: string } }).params.paymentId;
     ok(ctx, 'get_payment', await getPayment(deps, id));

@@ -49,6 +49,65 @@ const ok = (operation: string, data: JsonSchema, description = 'OK') => ({
 });
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^tok_[0-9A-HJKMNP-TV-Z]{26}$' } };
 const loose = { type: 'object' };
+const nullable = (type: string) => ({ type: [type, 'null'] });
+const PRICES = {
+  type: 'object',
+  required: ['prices', 'providers', 'policy'],
+  properties: {
+    prices: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['asset', 'network', 'usdPrice', 'provider', 'observedAt', 'ageSeconds', 'error', 'answers'],
+        properties: {
+          asset: { enum: ['USDC', 'EURC', 'ETH'] },
+          network: { type: 'string' },
+          usdPrice: { ...nullable('string'), description: 'decimal string; null when no fresh answer is left' },
+          provider: { ...nullable('string'), description: 'median(<sources kept>)' },
+          observedAt: nullable('string'),
+          ageSeconds: nullable('integer'),
+          belowDepegFloor: { ...nullable('boolean'), description: 'USDC only: priced from its quote instead of 1:1' },
+          error: { type: ['object', 'null'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
+          answers: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                provider: { type: 'string' },
+                status: { enum: ['ok', 'stale', 'outlier', 'failed', 'skipped'] },
+                usdPrice: nullable('string'),
+                observedAt: nullable('string'),
+                ageSeconds: nullable('integer'),
+                reason: nullable('string'),
+              },
+            },
+          },
+        },
+      },
+    },
+    providers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          limit: {
+            type: 'object',
+            properties: { points: { type: 'integer' }, durationSeconds: { type: 'integer' }, maxQueueSize: { type: 'integer' }, remaining: { type: 'integer' } },
+          },
+          timeoutMs: { type: 'integer' },
+          breaker: {
+            type: 'object',
+            properties: { state: { enum: ['closed', 'open', 'half-open'] }, consecutiveFailures: { type: 'integer' }, openUntil: nullable('string') },
+          },
+          rateLimitedUntil: nullable('string'),
+          lastFailure: { type: ['object', 'null'] },
+        },
+      },
+    },
+    policy: loose,
+  },
+};
 
 export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: Settings) {
   const paths: Record<string, Record<string, unknown>> = {
@@ -109,6 +168,13 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
       get: { operationId: 'holders', parameters: [idParam, ...queryParameters(holdersQuery)], responses: { 200: ok('holders', loose), 404: errorResponse } },
     },
     '/api/stats': { get: { operationId: 'stats', responses: { 200: ok('stats', loose) } } },
+    '/api/prices': {
+      get: {
+        operationId: 'prices',
+        description: 'USD price of each payment asset per network from the quote router (median of fresh answers), every source asked with its answer and age, and each source\'s limit and breaker state.',
+        responses: { 200: ok('prices', PRICES) },
+      },
+    },
     '/api/payments/{paymentId}': {
       get: {
         operationId: 'get_payment',

@@ -1,12 +1,12 @@
 import { quoteBuyForTokens, quoteBuyWithUsd, quoteSell } from '../../../domain/curve.js';
 import { ValidationError } from '../../../domain/errors.js';
-import type { BuyPriceRequest, PriceQuote, QuoteProvider, SellPriceRequest } from '../../../ports/quote-provider.js';
+import type { BuyPriceRequest, PriceQuote, TradeQuoter, SellPriceRequest } from '../../../ports/trade-quoter.js';
 
 /**
- * The service's own curve as a quote provider: exact, local, never rate limited.
+ * The service's own curve as a trade quoter: exact, local, never rate limited.
  * Buy: usdAmount is the gross USD paid, tokens what it buys. Sell: usdAmount is paid out after the fee.
  */
-export class CurveQuoteProvider implements QuoteProvider {
+export class CurveTradeQuoter implements TradeQuoter {
   readonly name = 'curve';
 
   async price(request: BuyPriceRequest | SellPriceRequest): Promise<PriceQuote> {
