@@ -5,13 +5,15 @@
  * (anvil's --state), so a restart keeps balances and history. Processes die with the service.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPublicClient, createTestClient, createWalletClient, http, type Abi, type Hex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../domain/network.js';
+import { PortInUse, portIsFree } from '../../shared/port-in-use.js';
 import { viemChain } from '../../shared/viem-chain.js';
 
 export const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -49,15 +51,27 @@ export interface DevnetChain {
   rpcUrl: string;
 }
 
+/** The version of anvil the devnet is tested with (package.json pins the same). */
+export const ANVIL_VERSION = '1.7.1';
+
+/**
+ * The npm package that ships anvil for a platform, named as @foundry-rs/anvil's own
+ * optionalDependencies name them (darwin-arm64, darwin-amd64, linux-arm64, linux-amd64, win32-amd64).
+ */
+export function anvilPackage(platform: string = process.platform, arch: string = process.arch): string {
+  return `@foundry-rs/anvil-${platform}-${arch === 'x64' ? 'amd64' : arch}`;
+}
+
 function anvilBinary(): string {
   const require = createRequire(import.meta.url);
-  const arch = process.arch === 'x64' ? 'amd64' : process.arch;
-  const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
+  const pkg = anvilPackage();
   let dir: string;
   try {
     dir = dirname(require.resolve(`${pkg}/package.json`));
   } catch {
-    throw new Error(`The devnet needs anvil from the npm package ${pkg} (npm install ${pkg}), or set RPC_URL_8453 and RPC_URL_84532.`);
+    throw new Error(
+      `The devnet needs anvil from the npm package ${pkg} (npm install --no-save ${pkg}@${ANVIL_VERSION}), or set RPC_URL_8453 and RPC_URL_84532.`,
+    );
   }
   return join(dir, 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
 }
@@ -80,13 +94,17 @@ export class AnvilDevnet {
       [PRODUCTION, options.port],
       [TESTNET, options.port + 1],
     ];
+    // Another devnet on our ports would answer our RPC calls as if it were ours: refuse instead.
+    for (const [, port] of entries) if (!(await portIsFree(port, host))) throw new PortInUse(port, host);
     const processes: ChildProcess[] = [];
     const chains = {} as Record<Network, DevnetChain>;
+    const readyDir = mkdtempSync(join(tmpdir(), 'anvil-ready-'));
     try {
       for (const [network, port] of entries) {
         const chainId = NETWORKS[network].chainId;
         const statePath = options.stateDir ? join(options.stateDir, `anvil-${chainId}.json`) : undefined;
         const args = ['--port', String(port), '--host', host, '--chain-id', String(chainId), '--mnemonic', DEVNET_MNEMONIC, '--accounts', '10', '--silent'];
+        args.push('--config-out', join(readyDir, `${chainId}.json`));
         if (statePath) args.push('--state', statePath, '--state-interval', '5');
         const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
         live.add(child);
@@ -96,12 +114,16 @@ export class AnvilDevnet {
         chains[network] = { network, chainId, rpcUrl: `http://${host}:${port}` };
       }
       const devnet = new AnvilDevnet(chains, processes);
-      await Promise.all(entries.map(([n]) => devnet.waitReady(n, processes[entries.findIndex(([m]) => m === n)]!)));
+      await Promise.all(
+        entries.map(([n, port], i) => devnet.waitReady(n, processes[i]!, join(readyDir, `${NETWORKS[n].chainId}.json`), port, host)),
+      );
       await Promise.all(entries.map(([n]) => devnet.provision(n)));
       return devnet;
     } catch (e) {
       for (const p of processes) p.kill('SIGKILL');
       throw e;
+    } finally {
+      rmSync(readyDir, { recursive: true, force: true });
     }
   }
 
@@ -163,15 +185,25 @@ export class AnvilDevnet {
     await this.publicClient(network).waitForTransactionReceipt({ hash });
   }
 
-  private async waitReady(network: Network, child: ChildProcess): Promise<void> {
+  /**
+   * Waits until our own child answers. anvil writes `--config-out` only once it has bound its
+   * port, so until that file exists whoever answers on the port is someone else (a port taken
+   * between our check and the spawn): our child then exits, and so do we, with PortInUse.
+   */
+  private async waitReady(network: Network, child: ChildProcess, readyFile: string, port: number, host: string): Promise<void> {
     const client = this.publicClient(network);
     const deadline = Date.now() + 15_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`anvil for ${network} exited with code ${child.exitCode} (port in use?)`);
-      try {
-        if ((await client.getChainId()) === this.chains[network].chainId) return;
-      } catch {
-        // not listening yet
+      if (child.exitCode !== null || child.signalCode !== null) {
+        if (!(await portIsFree(port, host))) throw new PortInUse(port, host);
+        throw new Error(`anvil for ${network} exited with code ${child.exitCode ?? child.signalCode}`);
+      }
+      if (existsSync(readyFile)) {
+        try {
+          if ((await client.getChainId()) === this.chains[network].chainId) return;
+        } catch {
+          // bound but not answering yet
+        }
       }
       if (Date.now() > deadline) throw new Error(`anvil for ${network} did not start on ${this.chains[network].rpcUrl}`);
       await new Promise((r) => setTimeout(r, 50));
