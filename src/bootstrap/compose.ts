@@ -14,12 +14,13 @@ import { LocalFacilitator } from '../adapters/facilitator/local/local-facilitato
 import { parseTrustProxy } from '../adapters/http/koa/client-ip.js';
 import { createHttpApp } from '../adapters/http/koa/http-app.js';
 import { rateLimit } from '../adapters/http/koa/rate-limit.js';
-import { close, listen } from '../adapters/http/koa/server.js';
+import { close, DEFAULT_TIMEOUTS, listen } from '../adapters/http/koa/server.js';
 import { UlidIdGenerator } from '../adapters/ids/ulid/ulid-id-generator.js';
 import { JsonLogger } from '../adapters/logging/console/json-logger.js';
 import { CachingNetworkDetector } from '../adapters/network/caching/caching-network-detector.js';
 import { ViemNetworkDetector } from '../adapters/network/viem/viem-network-detector.js';
 import { ViemPayoutSender } from '../adapters/payout/viem/viem-payout-sender.js';
+import { PortInUse, portIsFree } from '../adapters/shared/port-in-use.js';
 import { newNonceQueue } from '../adapters/shared/signed-transactions.js';
 import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { CurveQuoteProvider } from '../adapters/quotes/curve/curve-quote-provider.js';
@@ -33,6 +34,7 @@ import type { Config } from '../app/config.js';
 import { Metrics } from '../app/metrics.js';
 import { PaymentReconciler } from '../app/workers/payment-reconciler.js';
 import { PayoutWorker, type PayoutWorkerDeps } from '../app/workers/payout-worker.js';
+import { StartupError } from './startup-error.js';
 
 export interface ServiceOverrides extends Partial<ApplicationDeps> {
   payoutSender?: PayoutSender;
@@ -64,7 +66,15 @@ async function openChain(config: Config): Promise<Chain> {
     // Several URLs per network are comma-separated; the first is used for writes.
     return { rpcUrls: { [PRODUCTION]: config.rpcUrls[PRODUCTION]![0]!, [TESTNET]: config.rpcUrls[TESTNET]![0]! }, devnet: null };
   }
-  const devnet = await AnvilDevnet.start({ port: config.devnetPort, stateDir: join(config.dataDir, 'devnet') });
+  let devnet: AnvilDevnet;
+  try {
+    devnet = await AnvilDevnet.start({ port: config.devnetPort, stateDir: join(config.dataDir, 'devnet') });
+  } catch (e) {
+    if (!(e instanceof PortInUse)) throw e;
+    // Attaching to another instance's anvil would share its treasury and chains: refuse.
+    const which = e.port === config.devnetPort ? `DEVNET_PORT ${e.port}` : `port ${e.port} (DEVNET_PORT + 1, chain 84532)`;
+    throw new StartupError(`${which} is in use (another devnet?) — set DEVNET_PORT`);
+  }
   return { rpcUrls: { [PRODUCTION]: devnet.chains[PRODUCTION].rpcUrl, [TESTNET]: devnet.chains[TESTNET].rpcUrl }, devnet };
 }
 
@@ -76,7 +86,11 @@ function buildRateLimiter(config: Config) {
 
 const devnetKey = (): Hex => `0x${Buffer.from(devnetAccount(0).getHdKey().privateKey!).toString('hex')}`;
 
+const portInUse = (config: Config) => new StartupError(`PORT ${config.port} is in use (another instance?) — set PORT`);
+
 export async function startService(config: Config, overrides: ServiceOverrides = {}): Promise<RunningService> {
+  // Checked before the devnet starts, so a second instance says what it lacks first and fast.
+  if (!(await portIsFree(config.port, config.host))) throw portInUse(config);
   const clock = overrides.clock ?? new SystemClock();
   const logger = overrides.logger ?? new JsonLogger(config.logLevel);
   // A test that brings its own facilitator brings its own chain too.
@@ -167,11 +181,15 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const shutdown = new AbortController();
   let server: Server;
   try {
-    server = await listen(createHttpApp(application, { before, shutdown: shutdown.signal }), config.port, config.host);
+    const app = createHttpApp(application, { before, shutdown: shutdown.signal });
+    server = await listen(app, config.port, config.host, DEFAULT_TIMEOUTS, () => deps.ids.next('req'));
   } catch (e) {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    await running;
     await uow.close();
     await chain?.devnet?.stop();
-    throw e;
+    throw e instanceof PortInUse ? portInUse(config) : e;
   }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
