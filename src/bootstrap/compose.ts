@@ -6,7 +6,7 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Hex } from 'viem';
-import { AnvilDevnet, devnetAccount } from '../adapters/chain/anvil/anvil-devnet.js';
+import { AnvilDevnet, AnvilNotInstalled, devnetAccount } from '../adapters/chain/anvil/anvil-devnet.js';
 import { ViemAuthorizationReader } from '../adapters/chain/viem/viem-authorization-reader.js';
 import { SystemClock } from '../adapters/clock/system/system-clock.js';
 import { HttpFacilitator } from '../adapters/facilitator/http/http-facilitator.js';
@@ -70,6 +70,7 @@ async function openChain(config: Config): Promise<Chain> {
   try {
     devnet = await AnvilDevnet.start({ port: config.devnetPort, stateDir: join(config.dataDir, 'devnet') });
   } catch (e) {
+    if (e instanceof AnvilNotInstalled) throw new StartupError(e.message);
     if (!(e instanceof PortInUse)) throw e;
     // Attaching to another instance's anvil would share its treasury and chains: refuse.
     const which = e.port === config.devnetPort ? `DEVNET_PORT ${e.port}` : `port ${e.port} (DEVNET_PORT + 1, chain 84532)`;

@@ -62,6 +62,16 @@ export function anvilPackage(platform: string = process.platform, arch: string =
   return `@foundry-rs/anvil-${platform}-${arch === 'x64' ? 'amd64' : arch}`;
 }
 
+/** This platform's anvil package is not installed; the message says which one to install. */
+export class AnvilNotInstalled extends Error {
+  constructor(readonly packageName: string) {
+    super(
+      `The devnet needs anvil from the npm package ${packageName} (npm install --no-save ${packageName}@${ANVIL_VERSION}), or set RPC_URL_8453 and RPC_URL_84532.`,
+    );
+    this.name = 'AnvilNotInstalled';
+  }
+}
+
 function anvilBinary(): string {
   const require = createRequire(import.meta.url);
   const pkg = anvilPackage();
@@ -69,9 +79,7 @@ function anvilBinary(): string {
   try {
     dir = dirname(require.resolve(`${pkg}/package.json`));
   } catch {
-    throw new Error(
-      `The devnet needs anvil from the npm package ${pkg} (npm install --no-save ${pkg}@${ANVIL_VERSION}), or set RPC_URL_8453 and RPC_URL_84532.`,
-    );
+    throw new AnvilNotInstalled(pkg);
   }
   return join(dir, 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
 }
