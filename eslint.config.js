@@ -16,12 +16,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/app/config.ts', 'test/**', 'bench/**', 'scripts/**', 'vitest.config.ts'],
+    files: ['src/app/config.ts', 'test/**', 'bench/**', 'scripts/**', 'examples/**', 'vitest.config.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
     // Tests and scripts read JSON bodies whose shape they assert or print.
-    files: ['test/**', 'scripts/**'],
+    files: ['test/**', 'scripts/**', 'examples/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {

@@ -4,14 +4,15 @@
  * sell, and read positions — printing every settlement transaction.
  *
  *   npm start            # in one terminal
- *   npm run demo         # in another (BASE_URL=http://127.0.0.1:3000 by default)
+ *   npm run demo         # in another: http://127.0.0.1:$PORT (PORT defaults to 3000), or BASE_URL
  */
 import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm';
 import { toHex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 
-const BASE_URL = process.env.BASE_URL ?? 'http://127.0.0.1:3000';
+// The same PORT that `npm start` read, so `PORT=4000 npm start` pairs with `PORT=4000 npm run demo`.
+const BASE_URL = (process.env.BASE_URL ?? `http://127.0.0.1:${process.env.PORT || 3000}`).replace(/\/+$/, '');
 const MNEMONIC = 'test test test test test test test test test test test junk';
 
 function account(index: number) {
@@ -66,6 +67,21 @@ async function session(label: string, index: number) {
   console.log(`totals   value $${payment.data.totals.valueUsd} on ${payment.data.network}`);
 }
 
-await session('testnet wallet (fresh history → eip155:84532)', 5);
-await session('production wallet (mainnet history → eip155:8453)', 1);
-console.log('\ndone');
+/** One line for the failure a newcomer meets first (nothing listening), not a stack. */
+function explain(e: unknown): string {
+  if (e instanceof TypeError && e.message === 'fetch failed') {
+    const cause = e.cause as { code?: string; message?: string } | undefined;
+    return `demo: nothing answers at ${BASE_URL} (${cause?.code ?? cause?.message ?? 'fetch failed'}) — start the service with \`npm start\`, or set PORT (or BASE_URL) to where it listens`;
+  }
+  return `demo: ${e instanceof Error ? e.message : String(e)}`;
+}
+
+try {
+  await fetch(`${BASE_URL}/health`); // reach the service before printing anything
+  await session('testnet wallet (fresh history → eip155:84532)', 5);
+  await session('production wallet (mainnet history → eip155:8453)', 1);
+  console.log('\ndone');
+} catch (e) {
+  console.error(explain(e));
+  process.exitCode = 1;
+}

@@ -1,6 +1,7 @@
 /** The entry point: configuration, composition, start, and a graceful stop on SIGINT/SIGTERM. */
 import { ConfigError, loadConfig } from './app/config.js';
 import { startService } from './bootstrap/compose.js';
+import { StartupError } from './bootstrap/startup-error.js';
 
 const WALLETS: [number, string][] = [
   [1, 'production (USDC on eip155:8453)'],
@@ -25,7 +26,16 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const service = await startService(config);
+  let service;
+  try {
+    service = await startService(config);
+  } catch (e) {
+    if (e instanceof StartupError) {
+      console.error(e.message);
+      process.exit(1);
+    }
+    throw e;
+  }
   const lines = [`x402 launchpad listening on ${service.url}`];
   if (service.devnet) {
     const { devnetAccount } = await import('./adapters/chain/anvil/anvil-devnet.js');
@@ -37,7 +47,7 @@ async function main(): Promise<void> {
       ...WALLETS.map(([i, what]) => `  #${i} ${devnetAccount(i).address}  ${what}`),
     );
   }
-  lines.push(`try: curl ${service.url}/entrypoints   then: npm run demo`);
+  lines.push(`try: curl ${service.url}/entrypoints   then: ${demoCommand(service.url)}`);
   console.log(lines.join('\n'));
 
   let stopping = false;
@@ -50,6 +60,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** The exact `npm run demo` line for this service (scripts/demo.ts reads PORT or BASE_URL). */
+function demoCommand(url: string): string {
+  const { hostname, port } = new URL(url);
+  if (hostname !== '127.0.0.1') return `BASE_URL=${url} npm run demo`;
+  return port === '3000' ? 'npm run demo' : `PORT=${port} npm run demo`;
 }
 
 main().catch((e: unknown) => {

@@ -176,6 +176,19 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix
   throw new ValidationError(zodIssues(result.error, prefix));
 }
 
+/** Parses a query string: an unknown parameter is reported under its own name, one issue each. */
+export function parseQuery<S extends z.ZodType>(schema: S, query: Record<string, unknown>): z.output<S> {
+  const result = schema.safeParse(query);
+  if (result.success) return result.data;
+  throw new ValidationError(
+    result.error.issues.flatMap((issue) =>
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => ({ path: key, message: 'is not a query parameter of this endpoint' }))
+        : zodIssues(new z.ZodError([issue])),
+    ),
+  );
+}
+
 export function zodIssues(error: z.ZodError, prefix = ''): ValidationIssue[] {
   return error.issues.map((issue) => {
     const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');

@@ -6,7 +6,7 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Hex } from 'viem';
-import { AnvilDevnet, devnetAccount } from '../adapters/chain/anvil/anvil-devnet.js';
+import { AnvilDevnet, AnvilNotInstalled, devnetAccount, DevnetPortInUse } from '../adapters/chain/anvil/anvil-devnet.js';
 import { ViemAuthorizationReader } from '../adapters/chain/viem/viem-authorization-reader.js';
 import { SystemClock } from '../adapters/clock/system/system-clock.js';
 import { HttpFacilitator } from '../adapters/facilitator/http/http-facilitator.js';
@@ -14,12 +14,13 @@ import { LocalFacilitator } from '../adapters/facilitator/local/local-facilitato
 import { parseTrustProxy } from '../adapters/http/koa/client-ip.js';
 import { createHttpApp } from '../adapters/http/koa/http-app.js';
 import { rateLimit } from '../adapters/http/koa/rate-limit.js';
-import { close, listen } from '../adapters/http/koa/server.js';
+import { close, DEFAULT_TIMEOUTS, listen } from '../adapters/http/koa/server.js';
 import { UlidIdGenerator } from '../adapters/ids/ulid/ulid-id-generator.js';
 import { JsonLogger } from '../adapters/logging/console/json-logger.js';
 import { CachingNetworkDetector } from '../adapters/network/caching/caching-network-detector.js';
 import { ViemNetworkDetector } from '../adapters/network/viem/viem-network-detector.js';
 import { ViemPayoutSender } from '../adapters/payout/viem/viem-payout-sender.js';
+import { PortInUse, portIsFree } from '../adapters/shared/port-in-use.js';
 import { newNonceQueue } from '../adapters/shared/signed-transactions.js';
 import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { CurveTradeQuoter } from '../adapters/quotes/curve/curve-trade-quoter.js';
@@ -35,6 +36,7 @@ import { PaymentReconciler } from '../app/workers/payment-reconciler.js';
 import { PayoutWorker, type PayoutWorkerDeps } from '../app/workers/payout-worker.js';
 import { QuotePurger } from '../app/workers/quote-purger.js';
 import { buildQuoteRouter } from './quote-router.js';
+import { StartupError } from './startup-error.js';
 
 export interface ServiceOverrides extends Partial<ApplicationDeps> {
   payoutSender?: PayoutSender;
@@ -67,7 +69,14 @@ async function openChain(config: Config): Promise<Chain> {
     // Several URLs per network are comma-separated; the first is used for writes.
     return { rpcUrls: { [PRODUCTION]: config.rpcUrls[PRODUCTION]![0]!, [TESTNET]: config.rpcUrls[TESTNET]![0]! }, devnet: null };
   }
-  const devnet = await AnvilDevnet.start({ port: config.devnetPort, stateDir: join(config.dataDir, 'devnet'), idleBlockMs: config.devnetIdleBlockMs });
+  let devnet: AnvilDevnet;
+  try {
+    devnet = await AnvilDevnet.start({ port: config.devnetPort, stateDir: join(config.dataDir, 'devnet'), idleBlockMs: config.devnetIdleBlockMs });
+  } catch (e) {
+    // One line for the operator: attaching to another instance's devnet would share its treasury.
+    if (e instanceof AnvilNotInstalled || e instanceof DevnetPortInUse) throw new StartupError(e.message);
+    throw e;
+  }
   return { rpcUrls: { [PRODUCTION]: devnet.chains[PRODUCTION].rpcUrl, [TESTNET]: devnet.chains[TESTNET].rpcUrl }, devnet };
 }
 
@@ -79,7 +88,11 @@ function buildRateLimiter(config: Config) {
 
 const devnetKey = (): Hex => `0x${Buffer.from(devnetAccount(0).getHdKey().privateKey!).toString('hex')}`;
 
+const portInUse = (config: Config) => new StartupError(`PORT ${config.port} is in use (another instance?) — set PORT`);
+
 export async function startService(config: Config, overrides: ServiceOverrides = {}): Promise<RunningService> {
+  // Checked before the devnet starts, so a second instance says what it lacks first and fast.
+  if (!(await portIsFree(config.port, config.host))) throw portInUse(config);
   const clock = overrides.clock ?? new SystemClock();
   const logger = overrides.logger ?? new JsonLogger(config.logLevel);
   // A test that brings its own facilitator brings its own chain too.
@@ -176,16 +189,20 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const shutdown = new AbortController();
   let server: Server;
   try {
-    server = await listen(createHttpApp(application, {
-        before,
-        shutdown: shutdown.signal,
-        trustProxy,
-        eventStream: { maxTotal: config.maxEventStreams, maxPerClient: config.maxEventStreamsPerClient },
-      }), config.port, config.host);
+    const app = createHttpApp(application, {
+      before,
+      shutdown: shutdown.signal,
+      trustProxy,
+      eventStream: { maxTotal: config.maxEventStreams, maxPerClient: config.maxEventStreamsPerClient },
+    });
+    server = await listen(app, config.port, config.host, DEFAULT_TIMEOUTS, () => deps.ids.next('req'));
   } catch (e) {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    await running;
     await uow.close();
     await chain?.devnet?.stop();
-    throw e;
+    throw e instanceof PortInUse ? portInUse(config) : e;
   }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

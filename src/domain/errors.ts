@@ -24,8 +24,8 @@ export interface ValidationIssue {
 export class ValidationError extends DomainError {
   readonly code = 'VALIDATION_ERROR';
   readonly issues: ValidationIssue[];
-  constructor(issues: ValidationIssue[], message = 'The request is invalid.') {
-    super(message, { issues });
+  constructor(issues: ValidationIssue[], message = 'The request is invalid.', extra: ErrorDetails = {}) {
+    super(message, { issues, ...extra });
     this.issues = issues;
   }
   static of(path: string, message: string): ValidationError {

@@ -150,6 +150,39 @@ describe('buyToken', () => {
     );
   });
 
+  it('buy-size bounds speak dollars: token_buy_tokens names what the tokens cost on a fresh curve, with minUsd, maxUsd and costUsd', async () => {
+    const deps = makeDeps();
+    const { tokenId } = await launch(deps);
+    const refusal = async (p: Promise<unknown>) => {
+      const e = await p.then(
+        () => null,
+        (err: unknown) => err as DomainError,
+      );
+      expect(e?.code).toBe('VALIDATION_ERROR');
+      return { message: e!.message, details: e!.details };
+    };
+    expect(await refusal(planBuy(deps, { kind: 'tokens', tokenId, tokens: parseTokens('1000') }))).toEqual({
+      message: '1000 tokens cost $0.005649, below the $0.01 minimum buy',
+      details: {
+        issues: [{ path: 'tokens', message: '1000 tokens cost $0.005649, below the $0.01 minimum buy' }],
+        costUsd: '0.005649',
+        minUsd: '0.01',
+        maxUsd: '10000',
+      },
+    });
+    const tooMany = await refusal(planBuy(deps, { kind: 'tokens', tokenId, tokens: parseTokens('700000000') }));
+    expect(tooMany.message).toMatch(/^700000000 tokens cost \$\d+\.\d+, above the \$10000 maximum buy$/);
+    expect(tooMany.details).toMatchObject({ minUsd: '0.01', maxUsd: '10000' });
+    expect(await refusal(planBuy(deps, { kind: 'usd', tokenId, usdAmount: parseUsd('0.005') }))).toMatchObject({
+      message: '$0.005 is below the $0.01 minimum buy',
+      details: { issues: [{ path: 'usdAmount' }], costUsd: '0.005', minUsd: '0.01', maxUsd: '10000' },
+    });
+    // GET /api/quote prices with the same bounds and says the same.
+    expect((await refusal(createQuote(deps, { tokenId, side: 'buy', tokens: parseTokens('1000'), slippageBps: 100n }))).message).toBe(
+      '1000 tokens cost $0.005649, below the $0.01 minimum buy',
+    );
+  });
+
   it('buying the rest of the curve graduates the token; then buys and sells are TOKEN_GRADUATED', async () => {
     const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
     const { tokenId } = await launch(deps);

@@ -2,6 +2,7 @@
  * Every row of the SPEC §10 error table the HTTP API can produce, each asserting the status,
  * the code and the envelope shape — and, for paid endpoints, that nothing was settled.
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
@@ -74,6 +75,20 @@ describe('400', () => {
     await expectError(await fetch(`${service.url}/positions`), 400, 'VALIDATION_ERROR');
     await expectError(await fetch(`${service.url}/tokens/not-a-token`), 400, 'VALIDATION_ERROR');
     await expectError(await post('/tokens', { name: 'A', symbol: 'A' }, { 'x-wallet-address': '0x123' }), 400, 'VALIDATION_ERROR');
+  });
+
+  it('a query-parameter issue names the parameter, never (body)', async () => {
+    const unknown = await expectError(await fetch(`${service.url}/tokens?sort=created&colour=red&limit=5`), 400, 'VALIDATION_ERROR');
+    expect(unknown.details.issues).toEqual([{ path: 'colour', message: 'is not a query parameter of this endpoint' }]);
+    const bad = await expectError(await fetch(`${service.url}/api/quote?tokenId=${tokenId}&side=up&usdAmount=1`), 400, 'VALIDATION_ERROR');
+    expect(bad.details.issues.map((i: { path: string }) => i.path)).toEqual(['side']);
+  });
+
+  it('token_buy_tokens below the minimum buy says what the tokens cost, in dollars, before any 402', async () => {
+    const e = await expectError(await post('/entrypoints/token_buy_tokens', { tokenId, tokens: '1000' }), 400, 'VALIDATION_ERROR');
+    expect(e.message).toMatch(/^1000 tokens cost \$0\.\d{6}, below the \$0\.01 minimum buy$/);
+    expect(e.details).toMatchObject({ minUsd: '0.01', maxUsd: '10000', costUsd: expect.stringMatching(/^0\.\d{6}$/) });
+    expect(e.details.issues).toEqual([{ path: 'tokens', message: e.message }]);
   });
 
   it('INVALID_JSON when the body is not JSON', async () => {
@@ -209,6 +224,44 @@ describe('413 and 415', () => {
   it('UNSUPPORTED_MEDIA_TYPE for a POST that is not JSON', async () => {
     const res = await fetch(`${service.url}/tokens`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' });
     await expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+});
+
+/** A raw HTTP/1.1 exchange, for requests fetch would never send. */
+function rawExchange(request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const { hostname, port } = new URL(service.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(request));
+    let data = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (data += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = data.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
+    });
+  });
+}
+
+describe('requests Node refuses before routing', () => {
+  it('431 HEADERS_TOO_LARGE with the JSON envelope when the headers exceed 16 KB', async () => {
+    const res = await rawExchange(`GET /tokens HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(res.status).toBe(431);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['x-request-id']).toBeTruthy();
+    expect(res.headers['api-version']).toBe('1');
+    expect(JSON.parse(res.body)).toEqual({
+      success: false,
+      error: { code: 'HEADERS_TOO_LARGE', message: expect.stringContaining('16 KB'), details: { requestId: res.headers['x-request-id'] } },
+    });
+  });
+
+  it('400 BAD_REQUEST with the JSON envelope for a request that is not HTTP', async () => {
+    const res = await rawExchange('HELLO THERE\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body).error.code).toBe('BAD_REQUEST');
   });
 });
 

@@ -49,10 +49,25 @@ export interface BuyResult {
 
 const holdKey = (tokenId: string, tokens: bigint) => `buy_tokens:${tokenId}:${tokens}`;
 
-function checkBounds(deps: AppDeps, usd: bigint, path: string): void {
+/**
+ * A buy's gross USD must lie within the configured bounds. The bounds are dollars, so the
+ * message speaks dollars even when the caller asked for tokens, and names what they cost.
+ */
+export function checkBuySize(deps: AppDeps, usd: bigint, asked: { usdAmount: bigint } | { tokens: bigint }): void {
   const { minBuyUsd, maxBuyUsd } = deps.settings;
-  if (usd < minBuyUsd) throw ValidationError.of(path, `must be at least ${formatUsd(minBuyUsd)}`);
-  if (usd > maxBuyUsd) throw ValidationError.of(path, `must be at most ${formatUsd(maxBuyUsd)}`);
+  if (usd >= minBuyUsd && usd <= maxBuyUsd) return;
+  const below = usd < minBuyUsd;
+  const limit = `the $${formatUsd(below ? minBuyUsd : maxBuyUsd)} ${below ? 'minimum' : 'maximum'} buy`;
+  const side = below ? 'below' : 'above';
+  const [path, message] =
+    'tokens' in asked
+      ? ['tokens', `${formatTokens(asked.tokens)} tokens cost $${formatUsd(usd)}, ${side} ${limit}`]
+      : ['usdAmount', `$${formatUsd(usd)} is ${side} ${limit}`];
+  throw new ValidationError([{ path, message }], message, {
+    costUsd: formatUsd(usd),
+    minUsd: formatUsd(minBuyUsd),
+    maxUsd: formatUsd(maxBuyUsd),
+  });
 }
 
 function slippage(minTokensOut: bigint, tokensOut: bigint): SlippageExceeded {
@@ -77,7 +92,7 @@ export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Ne
     }
     const token = await loadTradableToken(stores, req.tokenId, callerNetwork);
     if (req.kind === 'usd') {
-      checkBounds(deps, req.usdAmount, 'usdAmount');
+      checkBuySize(deps, req.usdAmount, { usdAmount: req.usdAmount });
       return checkedPlan(token, req.usdAmount, req.minTokensOut ?? 0n, null);
     }
     // Held for the quote TTL so the unpaid request and its paid retry see one price.
@@ -95,7 +110,7 @@ export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Ne
         { quoteId: quote.quoteId },
       );
     }
-    checkBounds(deps, quote.usdAmount, 'tokens');
+    checkBuySize(deps, quote.usdAmount, { tokens: req.tokens });
     return checkedPlan(token, quote.usdAmount, req.tokens, quote.quoteId);
   });
 }

@@ -4,7 +4,7 @@ import { floorDiv } from '../../domain/money.js';
 import type { Quote } from '../../domain/quote.js';
 import type { AppDeps } from '../deps.js';
 import { quoteView } from '../views.js';
-import { buyQuote } from './buy-token.js';
+import { buyQuote, checkBuySize } from './buy-token.js';
 import { loadTradableToken } from '../trading/load-token.js';
 
 export interface QuoteRequest {
@@ -37,9 +37,7 @@ export function createQuote(deps: AppDeps, req: QuoteRequest) {
         usdAmount: req.usdAmount,
         tokens: req.tokens,
       });
-      if (priced.usdAmount < deps.settings.minBuyUsd || priced.usdAmount > deps.settings.maxBuyUsd) {
-        throw ValidationError.of(req.usdAmount !== undefined ? 'usdAmount' : 'tokens', 'is outside the allowed buy size');
-      }
+      checkBuySize(deps, priced.usdAmount, req.usdAmount !== undefined ? { usdAmount: req.usdAmount } : { tokens: req.tokens! });
       quote = buyQuote(deps, token, priced.usdAmount, priced.tokens, keep(priced.tokens), priced.feeUsd, req.slippageBps, now);
     } else {
       if (req.tokens! > token.curve.tokensSold) {

@@ -5,11 +5,11 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { createTestClient, http } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AnvilDevnet, devnetAccount, DevnetPortInUse } from '../../../src/adapters/chain/anvil/anvil-devnet.js';
+import { AnvilDevnet, ANVIL_VERSION, anvilPackage, devnetAccount, DevnetPortInUse } from '../../../src/adapters/chain/anvil/anvil-devnet.js';
 import { rawTransactionsIn, TransactionJournal } from '../../../src/adapters/chain/anvil/journaled-rpc.js';
 import { TESTNET } from '../../../src/domain/network.js';
 import { freePorts } from '../../support/free-ports.js';
@@ -122,5 +122,65 @@ describe('AnvilDevnet', () => {
     } finally {
       await devnet.stop();
     }
+  });
+});
+
+/** Another devnet's node, as far as a JSON-RPC client can tell: it answers with the chain id we expect. */
+async function impostor(port: number, chainId: number): Promise<{ server: Server; methods: string[] }> {
+  const methods: string[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const call = JSON.parse(body) as { id: number; method: string };
+      methods.push(call.method);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: call.method === 'eth_chainId' ? `0x${chainId.toString(16)}` : '0x' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { server, methods };
+}
+
+describe('AnvilDevnet.start on a port another node answers (#16.1)', () => {
+  for (const [label, offset, chainId] of [
+    ["chain 8453's port", 0, 8453],
+    ["chain 84532's port (the next one)", 1, 84532],
+  ] as const) {
+    it(`refuses when ${label} is taken, asks that node nothing, and starts no anvil`, async () => {
+      const port = await freePorts();
+      const other = await impostor(port + offset, chainId);
+      try {
+        const e = await AnvilDevnet.start({ port, stateDir: tempDir() }).then(
+          async (d) => (await d.stop(), null),
+          (err: unknown) => err,
+        );
+        expect(e).toBeInstanceOf(DevnetPortInUse);
+        expect((e as Error).message).toBe(
+          offset === 0
+            ? `DEVNET_PORT ${port} is in use (another devnet?) — set DEVNET_PORT`
+            : `port ${port + 1} (DEVNET_PORT + 1, chain 84532) is in use (another devnet?) — set DEVNET_PORT`,
+        );
+        expect(other.methods).toEqual([]);
+      } finally {
+        await new Promise((r) => other.server.close(r));
+      }
+    }, 30_000);
+  }
+});
+
+describe('anvil packages', () => {
+  it('names the platform package the way @foundry-rs/anvil does, and package.json pins the tested version', () => {
+    expect(anvilPackage('linux', 'x64')).toBe('@foundry-rs/anvil-linux-amd64');
+    expect(anvilPackage('linux', 'arm64')).toBe('@foundry-rs/anvil-linux-arm64');
+    expect(anvilPackage('darwin', 'arm64')).toBe('@foundry-rs/anvil-darwin-arm64');
+    expect(anvilPackage('darwin', 'x64')).toBe('@foundry-rs/anvil-darwin-amd64');
+    expect(anvilPackage('win32', 'x64')).toBe('@foundry-rs/anvil-win32-amd64');
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      optionalDependencies: Record<string, string>;
+    };
+    const anvils = Object.entries(pkg.optionalDependencies).filter(([name]) => name.startsWith('@foundry-rs/anvil-'));
+    expect(anvils.length).toBeGreaterThan(0);
+    for (const [, version] of anvils) expect(version).toBe(ANVIL_VERSION);
   });
 });

@@ -78,15 +78,35 @@ export interface DevnetChain {
   rpcUrl: string;
 }
 
+/** The version of anvil the devnet is tested with (package.json pins the same). */
+export const ANVIL_VERSION = '1.7.1';
+
+/**
+ * The npm package that ships anvil for a platform, named as @foundry-rs/anvil's own
+ * optionalDependencies name them (darwin-arm64, darwin-amd64, linux-arm64, linux-amd64, win32-amd64).
+ */
+export function anvilPackage(platform: string = process.platform, arch: string = process.arch): string {
+  return `@foundry-rs/anvil-${platform}-${arch === 'x64' ? 'amd64' : arch}`;
+}
+
+/** This platform's anvil package is not installed; the message says which one to install. */
+export class AnvilNotInstalled extends Error {
+  constructor(readonly packageName: string) {
+    super(
+      `The devnet needs anvil from the npm package ${packageName} (npm install --no-save ${packageName}@${ANVIL_VERSION}), or set RPC_URL_8453 and RPC_URL_84532.`,
+    );
+    this.name = 'AnvilNotInstalled';
+  }
+}
+
 function anvilBinary(): string {
   const require = createRequire(import.meta.url);
-  const arch = process.arch === 'x64' ? 'amd64' : process.arch;
-  const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
+  const pkg = anvilPackage();
   let dir: string;
   try {
     dir = dirname(require.resolve(`${pkg}/package.json`));
   } catch {
-    throw new Error(`The devnet needs anvil from the npm package ${pkg} (npm install ${pkg}), or set RPC_URL_8453 and RPC_URL_84532.`);
+    throw new AnvilNotInstalled(pkg);
   }
   return join(dir, 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
 }
@@ -96,10 +116,16 @@ process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
 
-/** The public devnet port is taken: most likely another service's devnet. */
+/** A public devnet port is taken: most likely another service's devnet. Nothing was started. */
 export class DevnetPortInUse extends Error {
-  constructor(readonly port: number) {
-    super(`DEVNET_PORT ${port} is in use (another devnet?) — set DEVNET_PORT`);
+  constructor(
+    readonly port: number,
+    /** DEVNET_PORT (chain 8453) or DEVNET_PORT + 1 (chain 84532). */
+    readonly devnetPort: number,
+  ) {
+    const which = port === devnetPort ? `DEVNET_PORT ${port}` : `port ${port} (DEVNET_PORT + 1, chain 84532)`;
+    super(`${which} is in use (another devnet?) — set DEVNET_PORT`);
+    this.name = 'DevnetPortInUse';
   }
 }
 
@@ -188,28 +214,30 @@ export class AnvilDevnet {
     ];
     const processes: ChainProcess[] = [];
     const chains = {} as Record<Network, DevnetChain>;
+    const proxies: { network: Network; port: number; upstreamPort: number; proxy: Server; journal: TransactionJournal | null }[] = [];
     const abandon = async () => {
-      for (const p of processes) {
-        p.child.kill('SIGKILL');
+      for (const p of processes) p.child.kill('SIGKILL');
+      for (const p of proxies) {
         p.proxy.close();
         await p.journal?.close();
       }
     };
     try {
+      // The public ports first, both of them: if either is taken, nothing is started.
       for (const [network, port] of entries) {
+        const journal = options.stateDir ? new TransactionJournal(join(options.stateDir, `journal-${NETWORKS[network].chainId}.jsonl`)) : null;
+        const upstreamPort = await freeLocalPort();
+        try {
+          proxies.push({ network, port, upstreamPort, journal, proxy: await startJournaledRpc({ host, port, upstreamPort, journal }) });
+        } catch (e) {
+          if (e instanceof RpcPortInUse) throw new DevnetPortInUse(port, options.port);
+          throw e;
+        }
+      }
+      for (const { network, port, upstreamPort, proxy, journal } of proxies) {
         const chainId = NETWORKS[network].chainId;
         const statePath = options.stateDir ? join(options.stateDir, `anvil-${chainId}.json`) : undefined;
         const pidFile = options.stateDir ? join(options.stateDir, `anvil-${chainId}.pid`) : null;
-        const journal = options.stateDir ? new TransactionJournal(join(options.stateDir, `journal-${chainId}.jsonl`)) : null;
-        const upstreamPort = await freeLocalPort();
-        // The public port first: if it is taken, nothing is started.
-        let proxy: Server;
-        try {
-          proxy = await startJournaledRpc({ host, port, upstreamPort, journal });
-        } catch (e) {
-          if (e instanceof RpcPortInUse) throw new DevnetPortInUse(options.port);
-          throw e;
-        }
         if (pidFile) await stopOrphan(pidFile);
         const args = ['--port', String(upstreamPort), '--host', '127.0.0.1', '--chain-id', String(chainId), '--mnemonic', DEVNET_MNEMONIC, '--accounts', '10', '--silent'];
         if (statePath) args.push('--state', statePath, '--state-interval', '5');

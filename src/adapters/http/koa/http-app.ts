@@ -13,6 +13,7 @@ import {
   eventsQuery,
   holdersQuery,
   listTokensQuery,
+  parseQuery,
   parseWith,
   positionsQuery,
   quoteQuery,
@@ -84,14 +85,14 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   });
 
   router.get('/tokens', async (ctx) => {
-    const q = parseWith(listTokensQuery, query(ctx));
+    const q = parseQuery(listTokensQuery, query(ctx));
     ok(ctx, 'list_tokens', await listTokens(deps, q));
   });
 
   router.get('/tokens/:id', async (ctx) => ok(ctx, 'get_token', await getToken(deps, tokenParam(ctx))));
 
   router.get('/positions', async (ctx) => {
-    const q = parseWith(positionsQuery, query(ctx));
+    const q = parseQuery(positionsQuery, query(ctx));
     const wallet = getAddress(q.wallet);
     let network = q.network;
     if (!network) {
@@ -175,7 +176,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   }
 
   router.get('/api/quote', async (ctx) => {
-    const q = parseWith(quoteQuery, query(ctx));
+    const q = parseQuery(quoteQuery, query(ctx));
     ok(
       ctx,
       'quote',
@@ -189,11 +190,11 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     );
   });
   router.get('/api/tokens/:id/trades', async (ctx) => {
-    const q = parseWith(tradesQuery, query(ctx));
+    const q = parseQuery(tradesQuery, query(ctx));
     ok(ctx, 'list_trades', await listTrades(deps, tokenParam(ctx), q));
   });
   router.get('/api/tokens/:id/candles', async (ctx) => {
-    const q = parseWith(candlesQuery, query(ctx));
+    const q = parseQuery(candlesQuery, query(ctx));
     ok(
       ctx,
       'candles',
@@ -205,7 +206,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     );
   });
   router.get('/api/tokens/:id/holders', async (ctx) => {
-    const q = parseWith(holdersQuery, query(ctx));
+    const q = parseQuery(holdersQuery, query(ctx));
     ok(ctx, 'holders', await listHolders(deps, tokenParam(ctx), q.limit));
   });
   router.get('/api/stats', async (ctx) => ok(ctx, 'stats', await getStats(deps)));
@@ -219,7 +220,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     ok(ctx, 'get_payout', await getPayout(deps, id));
   });
   router.get('/api/events', async (ctx) => {
-    const q = parseWith(eventsQuery, query(ctx));
+    const q = parseQuery(eventsQuery, query(ctx));
     const client = rateLimitKey(clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, trustProxy));
     await streamEvents(ctx, deps.uow, q, streams, client, streamOptions, options.shutdown);
   });

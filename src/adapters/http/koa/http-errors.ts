@@ -1,6 +1,6 @@
 /**
  * Errors of HTTP itself — a method a path does not serve, a body too large, not JSON, not
- * declared as JSON. They belong to this adapter, not to the domain; they leave in the same
+ * declared as JSON, a request Node could not read. They belong to this adapter, not to the domain; they leave in the same
  * envelope as every other error, with the statuses of their own table.
  */
 import { DomainError } from '../../../domain/errors.js';
@@ -35,7 +35,20 @@ export class InvalidJson extends DomainError {
   }
 }
 
-const TRANSPORT_ERRORS = [MethodNotAllowed, PayloadTooLarge, UnsupportedMediaType, InvalidJson] as const;
+/** What Node refuses before Koa sees a request (written raw by server.ts, same envelope). */
+export class BadRequest extends DomainError {
+  readonly code = 'BAD_REQUEST';
+}
+
+export class RequestTimeout extends DomainError {
+  readonly code = 'REQUEST_TIMEOUT';
+}
+
+export class HeadersTooLarge extends DomainError {
+  readonly code = 'HEADERS_TOO_LARGE';
+}
+
+const TRANSPORT_ERRORS = [MethodNotAllowed, PayloadTooLarge, UnsupportedMediaType, InvalidJson, BadRequest, RequestTimeout, HeadersTooLarge] as const;
 export type TransportErrorCode = InstanceType<(typeof TRANSPORT_ERRORS)[number]>['code'];
 
 /** A class above without a row here does not compile. */
@@ -44,6 +57,9 @@ export const TRANSPORT_ERROR_STATUS: Readonly<Record<TransportErrorCode, number>
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   INVALID_JSON: 400,
+  BAD_REQUEST: 400,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
 };
 
 export function isTransportError(e: unknown): e is InstanceType<(typeof TRANSPORT_ERRORS)[number]> {

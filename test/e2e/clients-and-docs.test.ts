@@ -1,0 +1,87 @@
+/**
+ * The repository stands alone (#16.6): README and docs point only at files a clone has. The
+ * client examples in docs/clients.md are the files in examples/ (#16.2), and the TypeScript one
+ * pays a running service as it is.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningService } from '../../src/bootstrap/compose.js';
+import { startTestService } from '../support/service.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? markdownFiles(join(dir, e.name)) : e.name.endsWith('.md') ? [join(dir, e.name)] : [],
+  );
+}
+const DOCS = ['README.md', ...markdownFiles('docs')];
+
+describe('README and docs', () => {
+  it('point only inside the repository: every link and every path they name exists', () => {
+    const missing: string[] = [];
+    for (const doc of DOCS) {
+      const text = read(doc);
+      expect(text, doc).not.toMatch(/\.\.\/shared|SPEC\.md|STYLE\.md|SPEC §/);
+      const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/.test(l));
+      for (const link of links) if (!existsSync(join(root, dirname(doc), link))) missing.push(`${doc} → ${link}`);
+      const paths = [...text.matchAll(/`((?:docs|examples|src|scripts|contracts|test)\/[\w./-]*\w)`/g)].map((m) => m[1]!);
+      for (const path of paths) if (!existsSync(join(root, path))) missing.push(`${doc} names ${path}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('the README quick start names the wallet hint and links the API and client docs', () => {
+    const readme = read('README.md');
+    const quickStart = readme.slice(0, readme.indexOf('## What it is'));
+    expect(quickStart).toContain('X-Wallet-Address');
+    expect(quickStart).toContain('docs/clients.md');
+    expect(readme).toContain('](docs/api.md)');
+    expect(readme).toMatch(/## Platforms[\s\S]*Linux x64/);
+  });
+
+  it('docs/clients.md shows the example files exactly as they are', () => {
+    const clients = read('docs/clients.md');
+    for (const example of ['examples/pay-with-fetch.ts', 'examples/python/pay_with_requests.py', 'examples/python/pay_with_httpx.py']) {
+      expect(clients, example).toContain(read(example));
+    }
+  });
+});
+
+describe('examples/pay-with-fetch.ts', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => {
+    await service.stop();
+  });
+
+  it('pays a running service with @x402/fetch: create, buy and info, each with a settlement', async () => {
+    const tsx = join(root, 'node_modules', '.bin', 'tsx');
+    const env: NodeJS.ProcessEnv = { ...process.env, BASE_URL: service.url };
+    delete env.WALLET_KEY; // the example's default: devnet wallet #5
+    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(tsx, ['examples/pay-with-fetch.ts'], {
+        cwd: root,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^wallet +0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc pays on eip155:84532$/m);
+    expect(result.stdout).toMatch(/^create +tok_\w{26} FCAT on eip155:84532 +tx 0x[0-9a-f]{64}$/m);
+    expect(result.stdout).toMatch(/^buy +884495\.291384607698648614 tokens for \$5 +tx 0x[0-9a-f]{64}$/m);
+    expect(result.stdout).toMatch(/^info +price \$[\d.]+, 1 holder\(s\) +tx 0x[0-9a-f]{64}$/m);
+  }, 60_000);
+});

@@ -1,0 +1,121 @@
+/**
+ * A newcomer's first hour (#16), scripted: `npm start` as the README runs it (src/main.ts on the
+ * embedded devnet), a second instance beside it, and `npm run demo` (scripts/demo.ts). What they
+ * print is what a person reads, so the assertions are on the exact lines.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePorts } from '../support/free-ports.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tsx = join(root, 'node_modules', '.bin', 'tsx');
+const dirs: string[] = [];
+
+/** The environment of a clean shell: none of the service's settings but the ones given. */
+function env(vars: Record<string, string>): NodeJS.ProcessEnv {
+  const clean = { ...process.env };
+  for (const key of Object.keys(clean)) {
+    if (/^(PORT|HOST|BASE_URL|DATA_DIR|DATABASE_URL|REDIS_URL|DEVNET_PORT|RPC_URL_\d+|FACILITATOR_URL|PAY_TO_\d+|TREASURY_KEY|SETTLEMENT_KEY)$/.test(key)) {
+      delete clean[key];
+    }
+  }
+  return { ...clean, ...vars };
+}
+
+function dataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'launchpad-newcomer-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Runs a script to its end. */
+function run(script: string, vars: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(tsx, [script], { cwd: root, env: env(vars), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let first: ChildProcess;
+let banner = '';
+let port: number;
+let devnetPort: number;
+
+beforeAll(async () => {
+  port = await freePorts(1);
+  devnetPort = await freePorts();
+  first = spawn(tsx, ['src/main.ts'], {
+    cwd: root,
+    env: env({ PORT: String(port), DEVNET_PORT: String(devnetPort), DATA_DIR: dataDir(), LOG_LEVEL: 'warn' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  first.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    first.stdout!.on('data', (d: Buffer) => {
+      banner += d.toString();
+      if (banner.includes('then:')) resolve();
+    });
+    first.once('exit', (code) => reject(new Error(`npm start exited with ${code}: ${stderr}`)));
+  });
+}, 60_000);
+
+afterAll(async () => {
+  if (first && first.exitCode === null) {
+    const exited = new Promise((r) => first.once('exit', r));
+    first.kill('SIGTERM'); // the service stops its anvil children on the way out
+    await exited;
+  }
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+}, 30_000);
+
+describe('npm start', () => {
+  it('prints the exact demo command for the port in use', () => {
+    expect(banner).toContain(`x402 launchpad listening on http://127.0.0.1:${port}`);
+    expect(banner).toContain(`then: PORT=${port} npm run demo`);
+  });
+
+  it('a second instance with the same DEVNET_PORT refuses to start, in one line, instead of sharing the other’s chains', async () => {
+    const second = await run('src/main.ts', { PORT: String(await freePorts(1)), DEVNET_PORT: String(devnetPort), DATA_DIR: dataDir() });
+    expect(second.code).not.toBe(0);
+    expect(second.stderr).toBe(`DEVNET_PORT ${devnetPort} is in use (another devnet?) — set DEVNET_PORT\n`);
+    expect(second.stdout).toBe('');
+  }, 60_000);
+
+  it('a busy PORT refuses to start in one line naming PORT', async () => {
+    const second = await run('src/main.ts', { PORT: String(port), DEVNET_PORT: String(await freePorts()), DATA_DIR: dataDir() });
+    expect(second.code).not.toBe(0);
+    expect(second.stderr).toBe(`PORT ${port} is in use (another instance?) — set PORT\n`);
+    expect(second.stdout).toBe('');
+  }, 60_000);
+});
+
+describe('npm run demo', () => {
+  it('with the PORT the service was started with, pays through the whole API', async () => {
+    const demo = await run('scripts/demo.ts', { PORT: String(port) });
+    expect(demo.stderr).toBe('');
+    expect(demo.code).toBe(0);
+    expect(demo.stdout).toMatch(/create +tok_\w+ D\w+ on eip155:84532/);
+    expect(demo.stdout).toMatch(/create +tok_\w+ D\w+ on eip155:8453 /);
+    expect(demo.stdout).toMatch(/payout +\$[\d.]+ to the seller: CONFIRMED/);
+    expect(demo.stdout.trim().endsWith('done')).toBe(true);
+  }, 180_000);
+
+  it('where nothing listens, prints one line naming the address, PORT and BASE_URL', async () => {
+    const nowhere = await freePorts(1);
+    const demo = await run('scripts/demo.ts', { PORT: String(nowhere) });
+    expect(demo.code).toBe(1);
+    expect(demo.stdout).toBe('');
+    expect(demo.stderr).toBe(
+      `demo: nothing answers at http://127.0.0.1:${nowhere} (ECONNREFUSED) — start the service with \`npm start\`, or set PORT (or BASE_URL) to where it listens\n`,
+    );
+  }, 60_000);
+});
