@@ -177,6 +177,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
         shutdown: shutdown.signal,
         trustProxy,
         eventStream: { maxTotal: config.maxEventStreams, maxPerClient: config.maxEventStreamsPerClient },
+        publicUrl: config.publicUrl,
       }), config.port, config.host);
   } catch (e) {
     await uow.close();

@@ -23,6 +23,12 @@ describe('configuration', () => {
     expect(c.settings.payTo['eip155:84532']).toBe(REAL.PAY_TO_84532);
   });
 
+  it('reads PUBLIC_URL as an origin (unset: the request\'s own)', () => {
+    expect(loadConfig({}).publicUrl).toBeUndefined();
+    expect(loadConfig({ PUBLIC_URL: 'https://api.example.com/' }).publicUrl).toBe('https://api.example.com');
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }).publicUrl).toBe('http://127.0.0.1:3000');
+  });
+
   it.each([
     ['one network only', { ...REAL, RPC_URL_84532: undefined }],
     ['real RPCs without a treasury of our own', { ...REAL, PAY_TO_8453: undefined }],
@@ -32,6 +38,8 @@ describe('configuration', () => {
     ['an amount with too many decimals', { MAX_BUY_USD: '1.0000001' }],
     ['an unknown database', { DATABASE_URL: 'mysql://x' }],
     ['an inconsistent curve', { CURVE_SUPPLY: '2000000000' }],
+    ['a public URL with a path', { PUBLIC_URL: 'https://api.example.com/v1' }],
+    ['a public URL that is not http(s)', { PUBLIC_URL: 'ftp://api.example.com' }],
   ])('refuses %s, naming the problem', (_name, env) => {
     expect(() => loadConfig(env as Record<string, string>)).toThrow(ConfigError);
   });

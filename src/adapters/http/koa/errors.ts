@@ -42,11 +42,22 @@ export function renderError(ctx: Context, e: DomainError): void {
   addPaymentRequiredHeader(ctx);
 }
 
-/** Every 402 carries PAYMENT-REQUIRED, so x402 clients can pay (or pay again) from any of them. */
+/**
+ * Every 402 carries PAYMENT-REQUIRED, so x402 clients can pay (or pay again) from any of them.
+ * Extensions the route declares (`ctx.state.x402Extensions`, e.g. Bazaar) join the object in
+ * the body and in the header alike; ones the flow already set win.
+ */
 export function addPaymentRequiredHeader(ctx: Context): void {
   if (ctx.status !== 402) return;
   const body = ctx.body as ErrorEnvelope | undefined;
   const details = body?.error?.details;
-  const required = body?.error?.code === 'PAYMENT_REQUIRED' ? details : details?.paymentRequired;
-  if (required) ctx.set(PAYMENT_REQUIRED, encodePaymentRequired(required));
+  const atRoot = body?.error?.code === 'PAYMENT_REQUIRED';
+  let required = (atRoot ? details : details?.paymentRequired) as Record<string, unknown> | undefined;
+  if (!required || typeof required !== 'object') return;
+  const declared = ctx.state.x402Extensions as Record<string, unknown> | undefined;
+  if (declared) {
+    required = { ...required, extensions: { ...declared, ...(required.extensions as Record<string, unknown> | undefined) } };
+    ctx.body = { ...body, error: { ...body!.error, details: atRoot ? required : { ...details, paymentRequired: required } } };
+  }
+  ctx.set(PAYMENT_REQUIRED, encodePaymentRequired(required));
 }

@@ -41,6 +41,7 @@ import {
 } from '../../../domain/errors.js';
 import { parseTokens, parseUsd } from '../../../domain/money.js';
 import { readJsonBody } from './body.js';
+import { BAZAAR_KEY, bazaarExtension, discoveryDocument, WELL_KNOWN_X402 } from './discovery.js';
 import { addPaymentRequiredHeader, errorHandler } from './errors.js';
 import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
 import { DEFAULT_STREAM, EventStreams, streamEvents, type EventStreamOptions } from './events-stream.js';
@@ -59,6 +60,8 @@ export interface HttpOptions {
   trustProxy?: TrustProxy;
   /** Aborted when the service stops: long-lived responses (SSE) end. */
   shutdown?: AbortSignal;
+  /** The public origin (`https://api.example.com`) discovery documents name; the request's own when unset. */
+  publicUrl?: string | undefined;
 }
 
 export function createHttpApp(application: Application, options: HttpOptions = {}): Koa {
@@ -103,10 +106,18 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     ok(ctx, 'list_positions', await listPositions(deps, { wallet, network, includeZero: q.includeZero }));
   });
 
-  router.get('/entrypoints', (ctx) => ok(ctx, 'list_entrypoints', manifest(application.entrypoints.values(), deps.settings)));
+  router.get('/entrypoints', (ctx) => {
+    ok(ctx, 'list_entrypoints', manifest(application.entrypoints.values(), deps.settings));
+    ctx.set('Link', `<${WELL_KNOWN_X402}>; rel="describedby"; type="application/json"`);
+  });
+  router.get(WELL_KNOWN_X402, (ctx) => {
+    ctx.body = discoveryDocument(application.entrypoints.values(), deps.settings, options.publicUrl ?? `${ctx.protocol}://${ctx.host}`);
+  });
 
   const paid = async (ctx: Context, entrypoint: AnyEntrypoint | undefined, name: string) => {
     if (!entrypoint) throw new EntrypointNotFound(name);
+    // Every 402 of this route declares its Bazaar discovery metadata (added where the 402 is rendered).
+    ctx.state.x402Extensions = { [BAZAAR_KEY]: bazaarExtension(entrypoint) };
     const body = await readJsonBody(ctx);
     const rawInput = unwrapInput(body);
     const hintHeader = ctx.get('x-wallet-address');
