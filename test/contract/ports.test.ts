@@ -8,12 +8,17 @@ import { SequentialIdGenerator } from '../../src/adapters/ids/sequential/sequent
 import { FakePayoutSender } from '../../src/adapters/payout/fake/fake-payout-sender.js';
 import { CurveQuoteProvider } from '../../src/adapters/quotes/curve/curve-quote-provider.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
-import { TESTNET } from '../../src/domain/network.js';
+import { FakeWalletProofVerifier } from '../../src/adapters/wallet-proof/fake/fake-wallet-proof-verifier.js';
+import { SiwxWalletProofVerifier } from '../../src/adapters/wallet-proof/siwx/siwx-wallet-proof-verifier.js';
+import { ALL_NETWORKS, TESTNET } from '../../src/domain/network.js';
+import { createSIWxClientHook, createSIWxMessage, encodeSIWxHeader, signEVMMessage } from '@x402/extensions/sign-in-with-x';
+import { randomBytes } from 'node:crypto';
 import { authorizationReaderContract } from './authorization-reader.contract.js';
 import { facilitatorContract, fundedDevAccount } from './facilitator.contract.js';
 import { idGeneratorContract } from './id-generator.contract.js';
 import { payoutSenderContract } from './payout-sender.contract.js';
 import { quoteProviderContract } from './quote-provider.contract.js';
+import { walletProofVerifierContract, type ProofSpec } from './wallet-proof-verifier.contract.js';
 
 const clock = new SystemClock();
 
@@ -60,4 +65,61 @@ describe('Clock adapters', () => {
     fake.advance(1500);
     expect(fake.now().toISOString()).toBe('2026-01-01T00:00:01.500Z');
   });
+});
+
+/** The fields of a proof for `spec` on `origin`, before signing. */
+function proofInfo(spec: ProofSpec, origin: string) {
+  const o = new URL(origin);
+  const uri = spec.uri ?? `${o.origin}/entrypoints/token_info`;
+  return {
+    domain: spec.domain ?? o.host,
+    uri,
+    version: '1',
+    nonce: spec.nonce ?? randomBytes(8).toString('hex'),
+    issuedAt: (spec.issuedAt ?? new Date()).toISOString(),
+    ...(spec.expirationTime ? { expirationTime: spec.expirationTime.toISOString() } : {}),
+    ...(spec.notBefore ? { notBefore: spec.notBefore.toISOString() } : {}),
+    resources: [uri],
+    chainId: spec.chainId ?? TESTNET,
+    type: 'eip191' as const,
+  };
+}
+
+walletProofVerifierContract('SiwxWalletProofVerifier (@x402/extensions, proofs from its client helpers)', async () => {
+  const origin = 'https://launchpad.example.com';
+  return {
+    verifier: new SiwxWalletProofVerifier({ origin, networks: ALL_NETWORKS }),
+    origin,
+    now: () => new Date(),
+    async prove(spec) {
+      const info = proofInfo(spec, origin);
+      // The extension's own CAIP-122 message and EIP-191 signing, as createSIWxPayload does.
+      const signature = await signEVMMessage(createSIWxMessage(info, spec.account.address), spec.signer ?? spec.account);
+      return encodeSIWxHeader({ ...info, address: spec.account.address, signature });
+    },
+    async answer(challenge, account, requestUrl) {
+      const hook = createSIWxClientHook(account);
+      const paymentRequired = { x402Version: 2, resource: { url: requestUrl }, accepts: [], extensions: { 'sign-in-with-x': challenge } };
+      const answered = await hook({ paymentRequired, requestUrl } as never);
+      return answered ? answered.headers['sign-in-with-x'] : undefined;
+    },
+  };
+});
+
+walletProofVerifierContract('FakeWalletProofVerifier', async () => {
+  const origin = 'https://launchpad.example.com';
+  const fakeProof = (spec: ProofSpec) => {
+    const info = proofInfo(spec, origin);
+    return FakeWalletProofVerifier.encode({ ...info, address: spec.account.address, signature: FakeWalletProofVerifier.sign((spec.signer ?? spec.account).address, info.nonce) });
+  };
+  return {
+    verifier: new FakeWalletProofVerifier({ origin, networks: ALL_NETWORKS, clock }),
+    origin,
+    now: () => clock.now(),
+    prove: async (spec) => fakeProof(spec),
+    async answer(challenge, account) {
+      const { info, supportedChains } = challenge as { info: Record<string, string>; supportedChains: { chainId: string }[] };
+      return fakeProof({ account, chainId: supportedChains[0]!.chainId, nonce: info.nonce, issuedAt: new Date(info.issuedAt!), uri: info.uri, domain: info.domain });
+    },
+  };
 });
