@@ -19,6 +19,11 @@ import { idGeneratorContract } from './id-generator.contract.js';
 import { payoutSenderContract } from './payout-sender.contract.js';
 import { quoteProviderContract } from './quote-provider.contract.js';
 import { walletProofVerifierContract, type ProofSpec } from './wallet-proof-verifier.contract.js';
+import { receiptSignerContract } from './receipt-signer.contract.js';
+import { FakeReceiptSigner } from '../../src/adapters/receipts/fake/fake-receipt-signer.js';
+import { ViemReceiptSigner } from '../../src/adapters/receipts/viem/viem-receipt-signer.js';
+import { verifyOfferSignatureEIP712, verifyReceiptSignatureEIP712 } from '@x402/extensions/offer-receipt';
+import { generatePrivateKey } from 'viem/accounts';
 
 const clock = new SystemClock();
 
@@ -123,3 +128,19 @@ walletProofVerifierContract('FakeWalletProofVerifier', async () => {
     },
   };
 });
+
+receiptSignerContract('ViemReceiptSigner (verified with @x402/extensions)', async () => ({
+  signer: new ViemReceiptSigner({ key: generatePrivateKey() }),
+  now: () => new Date(),
+  async recover(signed) {
+    if (signed.format !== 'eip712') return null;
+    const verified = 'scheme' in signed.payload ? await verifyOfferSignatureEIP712(signed as never) : await verifyReceiptSignatureEIP712(signed as never);
+    return verified.signer;
+  },
+}));
+
+receiptSignerContract('FakeReceiptSigner', async () => ({
+  signer: new FakeReceiptSigner(clock),
+  now: () => clock.now(),
+  recover: async (signed) => FakeReceiptSigner.recover(signed as never),
+}));
