@@ -5,6 +5,9 @@
  */
 import type { PaymentRequirements } from './facilitator.js';
 
+/** The extension's key in `extensions` of a 402 and of a settlement response (the package's OFFER_RECEIPT). */
+export const OFFER_RECEIPT_KEY = 'offer-receipt';
+
 export interface OfferPayload {
   version: number;
   resourceUrl: string;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { FakeWalletProofVerifier, type FakeProof } from '../../src/adapters/wallet-proof/fake/fake-wallet-proof-verifier.js';
-import { proveWallet, purgeSpentProofs, siwxDetails } from '../../src/app/extensions/wallet-proof.js';
+import { SIGN_IN_WITH_X } from '@x402/extensions/sign-in-with-x';
+import { proveWallet, purgeSpentProofs, SIGN_IN_WITH_X_HEADER, siwxDetails } from '../../src/app/extensions/wallet-proof.js';
 import { ALL_NETWORKS, TESTNET } from '../../src/domain/network.js';
 import { WALLET_A, WALLET_B } from '../support/app-harness.js';
 
@@ -26,6 +27,10 @@ function setup() {
 }
 
 describe('proveWallet', () => {
+  it('reads the header the package names', () => {
+    expect(SIGN_IN_WITH_X_HEADER).toBe(SIGN_IN_WITH_X.toLowerCase());
+  });
+
   it('a good proof proves its wallet once; the same proof again is replayed', async () => {
     const { deps, proof } = setup();
     const header = proof(WALLET_A, 'nonce0001');

@@ -14,7 +14,7 @@ export function errorHandler(logger: Logger) {
       await next();
     } catch (e) {
       if (e instanceof DomainError && e.code !== 'INTERNAL_ERROR') {
-        renderError(ctx, e);
+        await renderError(ctx, e);
         return;
       }
       logger.error('unhandled error', {
@@ -31,7 +31,7 @@ export function errorHandler(logger: Logger) {
   };
 }
 
-export function renderError(ctx: Context, e: DomainError): void {
+export async function renderError(ctx: Context, e: DomainError): Promise<void> {
   ctx.status = statusOf(e.code);
   ctx.body = errorEnvelope(e.code, e.message, e.details);
   if (e instanceof MethodNotAllowed) ctx.set('Allow', e.allow.join(', '));
@@ -39,15 +39,23 @@ export function renderError(ctx: Context, e: DomainError): void {
   if (e instanceof ServiceUnavailable || e instanceof NetworkDetectionUnavailable) {
     ctx.set('Retry-After', String(e.retryAfterSeconds));
   }
-  addPaymentRequiredHeader(ctx);
+  await addPaymentRequiredHeader(ctx);
 }
 
 /**
- * Every 402 carries PAYMENT-REQUIRED, so x402 clients can pay (or pay again) from any of them.
- * Extensions the route declares (`ctx.state.x402Extensions`, e.g. Bazaar) join the object in
- * the body and in the header alike; ones the flow already set win.
+ * Extensions a paid route's 402s declare that depend on the 402 itself (its resource and its
+ * accepts): signed offers, a fresh Sign-In-With-X challenge. Set per request as
+ * `ctx.state.x402Enrich`; must not throw (the caller wraps it).
  */
-export function addPaymentRequiredHeader(ctx: Context): void {
+export type PaymentRequiredEnricher = (required: { resource: { url: string }; accepts: unknown[] }) => Promise<Record<string, unknown>>;
+
+/**
+ * Every 402 carries PAYMENT-REQUIRED, so x402 clients can pay (or pay again) from any of them.
+ * Extensions the route declares join the object in the body and in the header alike: the static
+ * ones (`ctx.state.x402Extensions`, e.g. Bazaar) and those made for this 402
+ * (`ctx.state.x402Enrich`, e.g. signed offers); ones the flow already set win.
+ */
+export async function addPaymentRequiredHeader(ctx: Context): Promise<void> {
   if (ctx.status !== 402) return;
   const body = ctx.body as ErrorEnvelope | undefined;
   const details = body?.error?.details;
@@ -55,8 +63,10 @@ export function addPaymentRequiredHeader(ctx: Context): void {
   let required = (atRoot ? details : details?.paymentRequired) as Record<string, unknown> | undefined;
   if (!required || typeof required !== 'object') return;
   const declared = ctx.state.x402Extensions as Record<string, unknown> | undefined;
-  if (declared) {
-    required = { ...required, extensions: { ...declared, ...(required.extensions as Record<string, unknown> | undefined) } };
+  const enrich = ctx.state.x402Enrich as PaymentRequiredEnricher | undefined;
+  const made = enrich && Array.isArray(required.accepts) ? await enrich(required as Parameters<PaymentRequiredEnricher>[0]) : undefined;
+  if (declared || made) {
+    required = { ...required, extensions: { ...declared, ...made, ...(required.extensions as Record<string, unknown> | undefined) } };
     ctx.body = { ...body, error: { ...body!.error, details: atRoot ? required : { ...details, paymentRequired: required } } };
   }
   ctx.set(PAYMENT_REQUIRED, encodePaymentRequired(required));

@@ -42,7 +42,7 @@ import {
 import { parseTokens, parseUsd } from '../../../domain/money.js';
 import { readJsonBody } from './body.js';
 import { BAZAAR_KEY, bazaarExtension, discoveryDocument, WELL_KNOWN_X402 } from './discovery.js';
-import { addPaymentRequiredHeader, errorHandler } from './errors.js';
+import { addPaymentRequiredHeader, errorHandler, type PaymentRequiredEnricher } from './errors.js';
 import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
 import { DEFAULT_STREAM, EventStreams, streamEvents, type EventStreamOptions } from './events-stream.js';
 import { manifest } from './manifest.js';
@@ -62,6 +62,12 @@ export interface HttpOptions {
   shutdown?: AbortSignal;
   /** The public origin (`https://api.example.com`) discovery documents name; the request's own when unset. */
   publicUrl?: string | undefined;
+  /**
+   * Extensions made for each 402 of a paid route from its resource and accepts (signed offers,
+   * a Sign-In-With-X challenge, the payment-identifier declaration). A failure is logged and the
+   * 402 goes out without them.
+   */
+  paymentRequiredExtensions?: PaymentRequiredEnricher;
 }
 
 export function createHttpApp(application: Application, options: HttpOptions = {}): Koa {
@@ -76,6 +82,19 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   const streamOptions = { ...DEFAULT_STREAM, ...options.eventStream };
   const streams = options.streams ?? new EventStreams(streamOptions);
   const trustProxy: TrustProxy = options.trustProxy ?? { kind: 'none' };
+  const made = options.paymentRequiredExtensions;
+  const enrich: PaymentRequiredEnricher | undefined = made
+    ? async (required) => {
+        try {
+          return await made(required);
+        } catch (e) {
+          application.logger.warn('402 extensions could not be made; the 402 goes out without them', {
+            error: e instanceof Error ? e.message : String(e),
+          });
+          return {};
+        }
+      }
+    : undefined;
   const tokenParam = (ctx: Context) => parseWith(tokenIdSchema, (ctx as unknown as { params: { id: string } }).params.id, 'id');
 
   router.get('/health', async (ctx) => {
@@ -116,8 +135,10 @@ export function createHttpApp(application: Application, options: HttpOptions = {
 
   const paid = async (ctx: Context, entrypoint: AnyEntrypoint | undefined, name: string) => {
     if (!entrypoint) throw new EntrypointNotFound(name);
-    // Every 402 of this route declares its Bazaar discovery metadata (added where the 402 is rendered).
+    // Every 402 of this route declares its Bazaar discovery metadata, and whatever is made per 402
+    // (both added where the 402 is rendered, in errors.ts).
     ctx.state.x402Extensions = { [BAZAAR_KEY]: bazaarExtension(entrypoint) };
+    if (enrich) ctx.state.x402Enrich = enrich;
     const body = await readJsonBody(ctx);
     const rawInput = unwrapInput(body);
     const hintHeader = ctx.get('x-wallet-address');
@@ -151,7 +172,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
       ctx.body = res.body;
       ctx.set(res.headers);
       if (res.settlement) ctx.set(PAYMENT_RESPONSE, encodePaymentResponse(res.settlement));
-      addPaymentRequiredHeader(ctx);
+      await addPaymentRequiredHeader(ctx);
     } catch (e) {
       // An undecodable signature is answered once the request itself is known to be valid.
       if (undecodable && e instanceof PaymentRequired) {
