@@ -1,46 +1,33 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
 
+import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
+import {EIP3009} from "./EIP3009.sol";
+
 /// @title DevUSDC — an EIP-3009 USDC for local devnets.
 /// @notice Placed at the canonical USDC address of each network with anvil_setCode, so no
-/// constructor runs: the EIP-712 domain is derived from block.chainid and address(this), and
-/// the name is the one the real USDC has on that chain ("USD Coin" on Base, "USDC" on Base
-/// Sepolia), version "2". Minting is reserved to anvil's account #0, the devnet service.
-contract DevUSDC {
+/// constructor runs: nothing may live in constructor-set storage or immutables. The EIP-712
+/// domain is derived from block.chainid and address(this), and the name is the one the real
+/// USDC has on that chain ("USD Coin" on Base, "USDC" on Base Sepolia), version "2". Minting is
+/// reserved to anvil's account #0, the devnet service.
+contract DevUSDC is ERC20, EIP3009 {
     address public constant MINTER = 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266;
 
     bytes32 public constant EIP712_DOMAIN_TYPEHASH =
         keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
-    bytes32 public constant TRANSFER_WITH_AUTHORIZATION_TYPEHASH = keccak256(
-        "TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
-    );
-    bytes32 public constant RECEIVE_WITH_AUTHORIZATION_TYPEHASH = keccak256(
-        "ReceiveWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
-    );
-    bytes32 public constant CANCEL_AUTHORIZATION_TYPEHASH = keccak256("CancelAuthorization(address authorizer,bytes32 nonce)");
 
-    // secp256k1n / 2: signatures with a larger s are malleable duplicates.
-    uint256 private constant HALF_N = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
+    // Never runs (see above); ERC20's stored name and symbol stay empty and are overridden.
+    constructor() ERC20("", "") {}
 
-    uint256 public totalSupply;
-    mapping(address => uint256) public balanceOf;
-    mapping(address => mapping(address => uint256)) public allowance;
-    mapping(address => mapping(bytes32 => bool)) private _authorizationStates;
-
-    event Transfer(address indexed from, address indexed to, uint256 value);
-    event Approval(address indexed owner, address indexed spender, uint256 value);
-    event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
-    event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce);
-
-    function name() public view returns (string memory) {
+    function name() public view override returns (string memory) {
         return block.chainid == 8453 ? "USD Coin" : "USDC";
     }
 
-    function symbol() external pure returns (string memory) {
+    function symbol() public pure override returns (string memory) {
         return "USDC";
     }
 
-    function decimals() external pure returns (uint8) {
+    function decimals() public pure override returns (uint8) {
         return 6;
     }
 
@@ -48,7 +35,7 @@ contract DevUSDC {
         return "2";
     }
 
-    function DOMAIN_SEPARATOR() public view returns (bytes32) {
+    function DOMAIN_SEPARATOR() public view override returns (bytes32) {
         return keccak256(
             abi.encode(EIP712_DOMAIN_TYPEHASH, keccak256(bytes(name())), keccak256(bytes(version())), block.chainid, address(this))
         );
@@ -56,111 +43,10 @@ contract DevUSDC {
 
     function mint(address to, uint256 value) external {
         require(msg.sender == MINTER, "DevUSDC: only the devnet minter");
-        totalSupply += value;
-        balanceOf[to] += value;
-        emit Transfer(address(0), to, value);
+        _mint(to, value);
     }
 
-    function transfer(address to, uint256 value) external returns (bool) {
-        _transfer(msg.sender, to, value);
-        return true;
-    }
-
-    function approve(address spender, uint256 value) external returns (bool) {
-        allowance[msg.sender][spender] = value;
-        emit Approval(msg.sender, spender, value);
-        return true;
-    }
-
-    function transferFrom(address from, address to, uint256 value) external returns (bool) {
-        uint256 allowed = allowance[from][msg.sender];
-        if (allowed != type(uint256).max) {
-            require(allowed >= value, "ERC20: insufficient allowance");
-            allowance[from][msg.sender] = allowed - value;
-        }
+    function _eip3009Transfer(address from, address to, uint256 value) internal override {
         _transfer(from, to, value);
-        return true;
-    }
-
-    function authorizationState(address authorizer, bytes32 nonce) external view returns (bool) {
-        return _authorizationStates[authorizer][nonce];
-    }
-
-    function transferWithAuthorization(
-        address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce,
-        uint8 v, bytes32 r, bytes32 s
-    ) external {
-        _transferWithAuthorization(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, v, r, s);
-    }
-
-    function transferWithAuthorization(
-        address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes memory signature
-    ) external {
-        (uint8 v, bytes32 r, bytes32 s) = _split(signature);
-        _transferWithAuthorization(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, v, r, s);
-    }
-
-    function receiveWithAuthorization(
-        address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce,
-        uint8 v, bytes32 r, bytes32 s
-    ) external {
-        require(to == msg.sender, "FiatTokenV2: caller must be the payee");
-        _transferWithAuthorization(RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, v, r, s);
-    }
-
-    function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external {
-        _requireUnusedAuthorization(authorizer, nonce);
-        bytes32 digest = _digest(keccak256(abi.encode(CANCEL_AUTHORIZATION_TYPEHASH, authorizer, nonce)));
-        require(_recover(digest, v, r, s) == authorizer, "FiatTokenV2: invalid signature");
-        _authorizationStates[authorizer][nonce] = true;
-        emit AuthorizationCanceled(authorizer, nonce);
-    }
-
-    function _transferWithAuthorization(
-        bytes32 typeHash, address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce,
-        uint8 v, bytes32 r, bytes32 s
-    ) private {
-        require(block.timestamp > validAfter, "FiatTokenV2: authorization is not yet valid");
-        require(block.timestamp < validBefore, "FiatTokenV2: authorization is expired");
-        _requireUnusedAuthorization(from, nonce);
-        bytes32 digest = _digest(keccak256(abi.encode(typeHash, from, to, value, validAfter, validBefore, nonce)));
-        require(_recover(digest, v, r, s) == from, "FiatTokenV2: invalid signature");
-        _authorizationStates[from][nonce] = true;
-        emit AuthorizationUsed(from, nonce);
-        _transfer(from, to, value);
-    }
-
-    function _requireUnusedAuthorization(address authorizer, bytes32 nonce) private view {
-        require(!_authorizationStates[authorizer][nonce], "FiatTokenV2: authorization is used or canceled");
-    }
-
-    function _transfer(address from, address to, uint256 value) private {
-        require(to != address(0), "ERC20: transfer to the zero address");
-        require(balanceOf[from] >= value, "ERC20: transfer amount exceeds balance");
-        balanceOf[from] -= value;
-        balanceOf[to] += value;
-        emit Transfer(from, to, value);
-    }
-
-    function _digest(bytes32 structHash) private view returns (bytes32) {
-        return keccak256(abi.encodePacked("\x19\x01", DOMAIN_SEPARATOR(), structHash));
-    }
-
-    function _recover(bytes32 digest, uint8 v, bytes32 r, bytes32 s) private pure returns (address) {
-        if (v < 27) v += 27;
-        require(v == 27 || v == 28, "ECRecover: invalid signature 'v' value");
-        require(uint256(s) <= HALF_N, "ECRecover: invalid signature 's' value");
-        address signer = ecrecover(digest, v, r, s);
-        require(signer != address(0), "ECRecover: invalid signature");
-        return signer;
-    }
-
-    function _split(bytes memory signature) private pure returns (uint8 v, bytes32 r, bytes32 s) {
-        require(signature.length == 65, "ECRecover: invalid signature length");
-        assembly {
-            r := mload(add(signature, 32))
-            s := mload(add(signature, 64))
-            v := byte(0, mload(add(signature, 96)))
-        }
     }
 }

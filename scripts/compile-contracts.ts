@@ -1,15 +1,45 @@
 /**
  * Compiles contracts/*.sol with the solc npm package (evmVersion "paris", so the bytecode runs on
  * any devnet hardfork) into src/adapters/chain/anvil/artifacts.json, which is committed.
+ * Only OpenZeppelin files free of newer opcodes can be imported: its EIP712/MessageHashUtils
+ * reach utils/Bytes.sol, which uses Cancun's MCOPY.
+ * Imports of `@openzeppelin/contracts/...` resolve to the installed package (pinned in
+ * package.json, so the bytecode is reproducible). Every contract gets its `deployedBytecode`
+ * (for anvil_setCode); those deployed by a constructor also get their creation `bytecode`.
  * Run with `npm run contracts`; a test checks the committed artifact matches the sources.
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import solc from 'solc';
 
 export const ARTIFACTS = 'src/adapters/chain/anvil/artifacts.json';
+const EVM_VERSION = 'paris';
 
-export function compile(): Record<string, { abi: unknown[]; deployedBytecode: string }> {
+/** Contracts deployed with their constructor (the others are only ever placed with setCode). */
+const DEPLOYED_BY_CONSTRUCTOR = new Set(['LaunchToken', 'LaunchFactory']);
+
+export interface Artifact {
+  abi: unknown[];
+  /** Creation code, for contracts deployed by constructor. */
+  bytecode?: string;
+  deployedBytecode: string;
+}
+
+const PACKAGES = ['@openzeppelin/contracts/'];
+
+function findImport(path: string): { contents: string } | { error: string } {
+  const pkg = PACKAGES.find((p) => path.startsWith(p));
+  if (!pkg) return { error: `not found: ${path} (only ${PACKAGES.join(', ')} resolve outside contracts/)` };
+  try {
+    const root = dirname(createRequire(import.meta.url).resolve(`${pkg}package.json`));
+    return { contents: readFileSync(join(root, path.slice(pkg.length)), 'utf8') };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+export function compile(): Record<string, Artifact> {
   const sources = Object.fromEntries(
     readdirSync('contracts')
       .filter((f) => f.endsWith('.sol'))
@@ -20,26 +50,34 @@ export function compile(): Record<string, { abi: unknown[]; deployedBytecode: st
     language: 'Solidity',
     sources,
     settings: {
-      evmVersion: 'paris',
+      evmVersion: EVM_VERSION,
       optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { '*': ['abi', 'evm.deployedBytecode.object'] } },
+      outputSelection: Object.fromEntries(Object.keys(sources).map((f) => [f, { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] }])),
     },
   };
-  const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport })) as {
     errors?: { severity: string; formattedMessage: string }[];
-    contracts: Record<string, Record<string, { abi: unknown[]; evm: { deployedBytecode: { object: string } } }>>;
+    contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>;
   };
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const artifacts: Record<string, { abi: unknown[]; deployedBytecode: string }> = {};
-  for (const file of Object.values(output.contracts)) {
-    for (const [name, c] of Object.entries(file)) artifacts[name] = { abi: c.abi, deployedBytecode: `0x${c.evm.deployedBytecode.object}` };
+  const artifacts: Record<string, Artifact> = {};
+  for (const [file, contracts] of Object.entries(output.contracts)) {
+    if (!(file in sources)) continue; // libraries compiled along (OpenZeppelin) are not ours to ship
+    for (const [name, c] of Object.entries(contracts)) {
+      if (c.evm.deployedBytecode.object === '') continue; // abstract (EIP3009)
+      artifacts[name] = {
+        abi: c.abi,
+        ...(DEPLOYED_BY_CONSTRUCTOR.has(name) ? { bytecode: `0x${c.evm.bytecode.object}` } : {}),
+        deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
+      };
+    }
   }
   return artifacts;
 }
 
 if (process.argv[1]?.endsWith('compile-contracts.ts')) {
   const artifacts = compile();
-  writeFileSync(ARTIFACTS, JSON.stringify({ compiler: solc.version(), evmVersion: 'paris', contracts: artifacts }, null, 2) + '\n');
+  writeFileSync(ARTIFACTS, JSON.stringify({ compiler: solc.version(), evmVersion: EVM_VERSION, contracts: artifacts }, null, 2) + '\n');
   console.log(`wrote ${ARTIFACTS}: ${Object.keys(artifacts).join(', ')}`);
 }

@@ -1,4 +1,7 @@
 declare module 'solc' {
-  const solc: { compile(input: string): string; version(): string };
+  const solc: {
+    compile(input: string, callbacks?: { import?: (path: string) => { contents: string } | { error: string } }): string;
+    version(): string;
+  };
   export default solc;
 }

@@ -42,11 +42,15 @@ const envSchema = z.object({
   RPC_URL_8453: z.string().optional(),
   RPC_URL_84532: z.string().optional(),
   DEVNET_PORT: z.coerce.number().int().min(1).max(65534).default(8545),
+  DEVNET_IDLE_BLOCK_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
   PAY_TO_8453: address.optional(),
   PAY_TO_84532: address.optional(),
   TREASURY_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte hex private key').optional(),
   SETTLEMENT_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte hex private key').optional(),
+  LAUNCH_FACTORY_8453: address.optional(),
+  LAUNCH_FACTORY_84532: address.optional(),
   WORKERS: flag.default(true),
+  RECONCILER_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   RATE_LIMIT_FREE_PER_MINUTE: z.coerce.number().int().min(0).default(100),
@@ -79,12 +83,18 @@ export interface Config {
   facilitatorUrl: string | undefined;
   rpcUrls: { [PRODUCTION]: string[] | undefined; [TESTNET]: string[] | undefined };
   devnetPort: number;
+  /** The devnet mines an empty block after this much idleness (0: never), like a real chain. */
+  devnetIdleBlockMs: number;
   treasuryKey: `0x${string}` | undefined;
   settlementKey: `0x${string}` | undefined;
+  /** The LaunchFactory per network on real RPCs; unset = the devnet's (SPEC §14). */
+  launchFactories: { [PRODUCTION]: `0x${string}` | undefined; [TESTNET]: `0x${string}` | undefined };
   /** Chain access: the embedded devnet unless RPC URLs are given. */
   chain: 'devnet' | 'rpc';
   /** Run the payout worker and the payment reconciler in this process. */
   workers: boolean;
+  /** How long a payment is left to its own request before the reconciler takes it. */
+  reconcilerGraceMs: number;
   trustProxy: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   rateLimitPerMinute: number;
@@ -145,10 +155,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     facilitatorUrl: e.FACILITATOR_URL,
     rpcUrls: { [PRODUCTION]: urls(e.RPC_URL_8453), [TESTNET]: urls(e.RPC_URL_84532) },
     devnetPort: e.DEVNET_PORT,
+    devnetIdleBlockMs: e.DEVNET_IDLE_BLOCK_SECONDS * 1000,
     treasuryKey: e.TREASURY_KEY as `0x${string}` | undefined,
     settlementKey: e.SETTLEMENT_KEY as `0x${string}` | undefined,
+    launchFactories: {
+      [PRODUCTION]: e.LAUNCH_FACTORY_8453 as `0x${string}` | undefined,
+      [TESTNET]: e.LAUNCH_FACTORY_84532 as `0x${string}` | undefined,
+    },
     chain: e.RPC_URL_8453 || e.RPC_URL_84532 ? 'rpc' : 'devnet',
     workers: e.WORKERS,
+    reconcilerGraceMs: e.RECONCILER_GRACE_SECONDS * 1000,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_FREE_PER_MINUTE,

@@ -1,10 +1,26 @@
 /**
  * The one table from error code to HTTP status (SPEC §10). The HTTP adapter renders errors with
  * it, and the payment flow uses it to store the exact response a replay must get back.
+ *
+ * `ErrorCode` is derived from the error classes src/domain/errors.ts exports, so a new error
+ * class without a row here is a compile error, not a silent 500. (HTTP's own errors — 405, 413,
+ * 415, INVALID_JSON — live with their table in the HTTP adapter.)
  */
-export const ERROR_STATUS: Readonly<Record<string, number>> = {
+import type * as DomainErrors from '../domain/errors.js';
+
+type Exported = typeof DomainErrors;
+type CodeOf<T> = T extends abstract new (...args: never[]) => infer I
+  ? I extends { code: infer C extends string }
+    ? string extends C
+      ? never // the abstract DomainError itself
+      : C
+    : never
+  : never;
+
+export type ErrorCode = { [K in keyof Exported]: CodeOf<Exported[K]> }[keyof Exported];
+
+export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   VALIDATION_ERROR: 400,
-  INVALID_JSON: 400,
   PAYMENT_REQUIRED: 402,
   PAYMENT_INVALID: 402,
   INSUFFICIENT_FUNDS: 402,
@@ -13,7 +29,6 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   TOKEN_NOT_FOUND: 404,
   ENTRYPOINT_NOT_FOUND: 404,
   QUOTE_NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
   SLIPPAGE_EXCEEDED: 409,
   INSUFFICIENT_BALANCE: 409,
   TOKEN_GRADUATED: 409,
@@ -21,8 +36,6 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   TOKEN_NETWORK_MISMATCH: 409,
   PAYMENT_ALREADY_USED: 409,
   QUOTE_EXPIRED: 410,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   FACILITATOR_ERROR: 502,
   SERVICE_UNAVAILABLE: 503,
@@ -30,8 +43,9 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   INTERNAL_ERROR: 500,
 };
 
+/** The status of a domain error's code; a code of no domain class is an internal error. */
 export function statusOf(code: string): number {
-  return ERROR_STATUS[code] ?? 500;
+  return (ERROR_STATUS as Readonly<Record<string, number>>)[code] ?? 500;
 }
 
 export interface ErrorEnvelope {

@@ -66,7 +66,7 @@ async function openChain(config: Config): Promise<Chain> {
     // Several URLs per network are comma-separated; the first is used for writes.
     return { rpcUrls: { [PRODUCTION]: config.rpcUrls[PRODUCTION]![0]!, [TESTNET]: config.rpcUrls[TESTNET]![0]! }, devnet: null };
   }
-  const devnet = await AnvilDevnet.start({ port: config.devnetPort, stateDir: join(config.dataDir, 'devnet') });
+  const devnet = await AnvilDevnet.start({ port: config.devnetPort, stateDir: join(config.dataDir, 'devnet'), idleBlockMs: config.devnetIdleBlockMs });
   return { rpcUrls: { [PRODUCTION]: devnet.chains[PRODUCTION].rpcUrl, [TESTNET]: devnet.chains[TESTNET].rpcUrl }, devnet };
 }
 
@@ -144,7 +144,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     chain: overrides.authorizations ?? new ViemAuthorizationReader({ rpcUrls: rpc! }),
     logger,
     metrics: deps.metrics,
-    graceMs: 30_000,
+    graceMs: config.reconcilerGraceMs,
     refundAfterMs: 15 * 60_000,
   });
   const quotePurger = new QuotePurger({ uow: deps.uow, clock, logger, retentionMs: 10 * 60_000, batch: 1_000, intervalMs: 60_000 });

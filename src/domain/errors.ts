@@ -8,8 +8,9 @@ export abstract class DomainError extends Error {
   abstract readonly code: string;
   readonly details: ErrorDetails | undefined;
 
-  constructor(message: string, details?: ErrorDetails) {
-    super(message);
+  /** `cause` keeps what went wrong underneath (a driver error): logged, never sent to the caller. */
+  constructor(message: string, details?: ErrorDetails, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = new.target.name;
     this.details = details;
   }
@@ -29,13 +30,6 @@ export class ValidationError extends DomainError {
   }
   static of(path: string, message: string): ValidationError {
     return new ValidationError([{ path, message }]);
-  }
-}
-
-export class InvalidJson extends DomainError {
-  readonly code = 'INVALID_JSON';
-  constructor(message = 'The request body is not valid JSON.') {
-    super(message);
   }
 }
 
@@ -93,22 +87,6 @@ export class QuoteNotFound extends DomainError {
   }
 }
 
-export class PaymentNotFound extends DomainError {
-  readonly code = 'NOT_FOUND';
-  constructor(paymentId: string) {
-    super(`Payment ${paymentId} does not exist.`, { paymentId });
-  }
-}
-
-export class MethodNotAllowed extends DomainError {
-  readonly code = 'METHOD_NOT_ALLOWED';
-  readonly allow: string[];
-  constructor(allow: string[]) {
-    super(`Method not allowed. Allowed: ${allow.join(', ')}.`, { allow });
-    this.allow = allow;
-  }
-}
-
 export class SlippageExceeded extends DomainError {
   readonly code = 'SLIPPAGE_EXCEEDED';
   constructor(message: string, expected: string, actual: string, extra: ErrorDetails = {}) {
@@ -161,20 +139,6 @@ export class QuoteExpired extends DomainError {
   }
 }
 
-export class PayloadTooLarge extends DomainError {
-  readonly code = 'PAYLOAD_TOO_LARGE';
-  constructor(limitBytes: number) {
-    super(`The request body is larger than ${limitBytes} bytes.`, { limitBytes });
-  }
-}
-
-export class UnsupportedMediaType extends DomainError {
-  readonly code = 'UNSUPPORTED_MEDIA_TYPE';
-  constructor() {
-    super('Send the body as application/json.');
-  }
-}
-
 export class RateLimited extends DomainError {
   readonly code = 'RATE_LIMITED';
   constructor(limit: number, windowSeconds: number, retryAfterSeconds: number, message = 'Too many requests; slow down.', extra: ErrorDetails = {}) {
@@ -189,8 +153,8 @@ export class FacilitatorError extends DomainError {
 export class ServiceUnavailable extends DomainError {
   readonly code = 'SERVICE_UNAVAILABLE';
   readonly retryAfterSeconds: number;
-  constructor(message: string, retryAfterSeconds = 5, details?: ErrorDetails) {
-    super(message, details);
+  constructor(message: string, retryAfterSeconds = 5, details?: ErrorDetails, options?: { cause?: unknown }) {
+    super(message, details, options);
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }

@@ -29,7 +29,14 @@ describe('configuration', () => {
     expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }).publicUrl).toBe('http://127.0.0.1:3000');
   });
 
+  it('names the LaunchFactory of each real network', () => {
+    expect(loadConfig({}).launchFactories).toEqual({ 'eip155:8453': undefined, 'eip155:84532': undefined });
+    const factory = '0x4444444444444444444444444444444444444444';
+    expect(loadConfig({ ...REAL, LAUNCH_FACTORY_8453: factory }).launchFactories['eip155:8453']).toBe(factory);
+  });
+
   it.each([
+    ['a LaunchFactory that is not an address', { ...REAL, LAUNCH_FACTORY_84532: '0x1234' }],
     ['one network only', { ...REAL, RPC_URL_84532: undefined }],
     ['real RPCs without a treasury of our own', { ...REAL, PAY_TO_8453: undefined }],
     ['real RPCs without a payout key', { ...REAL, TREASURY_KEY: undefined }],

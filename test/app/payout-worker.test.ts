@@ -54,7 +54,7 @@ describe('PayoutWorker', () => {
     await pass(0);
     const first = state().txHash;
     await pass(); // dropped → PENDING with backoff
-    expect(state()).toMatchObject({ state: 'PENDING', lastError: 'transfer dropped' });
+    expect(state()).toMatchObject({ state: 'PENDING', lastError: 'transaction dropped' });
     await pass(5_000);
     expect(state().state).toBe('SENT');
     expect(state().txHash).not.toBe(first);
@@ -84,7 +84,7 @@ describe('PayoutWorker', () => {
       await pass(60_000);
       await pass(1_000);
     }
-    expect(state()).toMatchObject({ state: 'FAILED', attempts: 3, lastError: 'transfer reverted' });
+    expect(state()).toMatchObject({ state: 'FAILED', attempts: 3, lastError: 'transaction reverted' });
     expect(uow.db.events.at(-1)!.type).toBe('payout.failed');
     expect(sender.transfers).toHaveLength(0);
   });

@@ -3,21 +3,29 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';
 import { SystemClock } from '../../src/adapters/clock/system/system-clock.js';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
+import { devnetAccount } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { CachingNetworkDetector } from '../../src/adapters/network/caching/caching-network-detector.js';
+import { FakeNetworkDetector } from '../../src/adapters/network/fake/fake-network-detector.js';
+import { MemoryRateLimiter } from '../../src/adapters/rate-limit/memory/memory-rate-limiter.js';
 import { UlidIdGenerator } from '../../src/adapters/ids/ulid/ulid-id-generator.js';
 import { SequentialIdGenerator } from '../../src/adapters/ids/sequential/sequential-id-generator.js';
 import { FakePayoutSender } from '../../src/adapters/payout/fake/fake-payout-sender.js';
+import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
 import { CurveQuoteProvider } from '../../src/adapters/quotes/curve/curve-quote-provider.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
 import { FakeWalletProofVerifier } from '../../src/adapters/wallet-proof/fake/fake-wallet-proof-verifier.js';
 import { SiwxWalletProofVerifier } from '../../src/adapters/wallet-proof/siwx/siwx-wallet-proof-verifier.js';
-import { ALL_NETWORKS, TESTNET } from '../../src/domain/network.js';
+import { ALL_NETWORKS, PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import { createSIWxClientHook, createSIWxMessage, encodeSIWxHeader, signEVMMessage } from '@x402/extensions/sign-in-with-x';
 import { randomBytes } from 'node:crypto';
 import { authorizationReaderContract } from './authorization-reader.contract.js';
 import { facilitatorContract, fundedDevAccount } from './facilitator.contract.js';
 import { idGeneratorContract } from './id-generator.contract.js';
+import { networkDetectorContract } from './network-detector.contract.js';
 import { payoutSenderContract } from './payout-sender.contract.js';
 import { quoteProviderContract } from './quote-provider.contract.js';
+import { tokenIssuerContract } from './token-issuer.contract.js';
+import { rateLimiterContract } from './rate-limiter.contract.js';
 import { walletProofVerifierContract, type ProofSpec } from './wallet-proof-verifier.contract.js';
 import { receiptSignerContract } from './receipt-signer.contract.js';
 import { FakeReceiptSigner } from '../../src/adapters/receipts/fake/fake-receipt-signer.js';
@@ -55,10 +63,27 @@ payoutSenderContract('FakePayoutSender', async () => {
   return { sender, balance: async (network, wallet) => sender.balanceOf(network, wallet) };
 });
 
+tokenIssuerContract('FakeTokenIssuer', async () => {
+  const chainClock = new FakeClock();
+  const issuer = new FakeTokenIssuer({ clock: chainClock });
+  return {
+    issuer,
+    now: async () => BigInt(Math.floor(chainClock.now().getTime() / 1000)),
+    cancel: (network, token, authorizer, nonce, signature) => issuer.cancelAuthorization(network, token, authorizer, nonce, signature),
+  };
+});
+
 quoteProviderContract('CurveQuoteProvider', async () => new CurveQuoteProvider());
 
 idGeneratorContract('UlidIdGenerator', () => new UlidIdGenerator(new FakeClock()), true);
 idGeneratorContract('SequentialIdGenerator', () => new SequentialIdGenerator(), true);
+
+rateLimiterContract('MemoryRateLimiter', async ({ points, durationSeconds }) => new MemoryRateLimiter({ points, durationSeconds }));
+
+/** The devnet's table (SPEC §13): accounts #1–#4 have mainnet history. */
+const fakeDetector = () => new FakeNetworkDetector(Object.fromEntries([1, 2, 3, 4].map((i) => [devnetAccount(i).address, PRODUCTION])), { clock });
+networkDetectorContract('FakeNetworkDetector', fakeDetector);
+networkDetectorContract('CachingNetworkDetector over a fake', () => new CachingNetworkDetector(fakeDetector(), { clock }));
 
 describe('Clock adapters', () => {
   it('SystemClock tells the time; FakeClock moves only when told', () => {

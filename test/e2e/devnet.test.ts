@@ -38,6 +38,7 @@ beforeAll(async () => {
     WORKERS: 'false',
     DATA_DIR: dataDir,
     DEVNET_PORT: String(await freePorts()),
+    DEVNET_IDLE_BLOCK_SECONDS: '0', // these tests decide when blocks are mined
   });
   let real: LocalFacilitator | null = null;
   service = await startService(config, {
@@ -82,7 +83,7 @@ beforeAll(async () => {
     settlementKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
     rpcUrls: { [PRODUCTION]: service.devnet!.chains[PRODUCTION].rpcUrl, [TESTNET]: service.devnet!.chains[TESTNET].rpcUrl },
     // A chain that does not mine for longer than this leaves the settlement unconfirmed.
-    confirmationTimeoutMs: 2_000,
+    confirmationTimeoutMs: 4_000,
   });
 }, 60_000);
 

@@ -306,6 +306,28 @@ describe('5xx', () => {
     }
   });
 
+  it('a database outage answers 503 and logs the driver cause with the request id', async () => {
+    const lines: { message: string; fields?: Record<string, unknown> }[] = [];
+    const { asUnavailable } = await import('../../src/adapters/persistence/mikro-orm/unavailable.js');
+    const refused = () => Promise.reject(asUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })));
+    const down = await startTestService({
+      facilitator,
+      logger: { debug() {}, info() {}, warn() {}, error: (message, fields) => lines.push({ message, fields }) },
+      uow: { read: refused, transaction: refused, close: async () => {} },
+    });
+    try {
+      const res = await fetch(`${down.url}/tokens`, { headers: { 'x-request-id': 'trace-503' } });
+      const e = await expectError(res, 503, 'SERVICE_UNAVAILABLE');
+      expect(JSON.stringify(e)).not.toContain('ECONNREFUSED');
+      expect(lines).toContainEqual({
+        message: 'answered with a server error',
+        fields: expect.objectContaining({ requestId: 'trace-503', status: 503, causeCode: 'ECONNREFUSED' }),
+      });
+    } finally {
+      await down.stop();
+    }
+  });
+
   it('INTERNAL_ERROR is generic and names the request id', async () => {
     const broken = await startTestService({
       facilitator,

@@ -14,6 +14,7 @@ import {
   http,
   keccak256,
   parseTransaction,
+  TransactionReceiptNotFoundError,
   type Hex,
   type PublicClient,
   type WalletClient,
@@ -131,10 +132,17 @@ export class SignedTransactions {
 
   async status(network: Network, txHash: string, rawTx: string): Promise<SignedTransactionStatus> {
     const { publicClient } = this.client(network);
-    const receipt = await publicClient.getTransactionReceipt({ hash: txHash as Hex }).catch(() => null);
-    if (receipt) return receipt.status === 'success' ? 'confirmed' : 'reverted';
     const nonce = parseTransaction(rawTx as Hex).nonce ?? 0;
+    // The nonce count is read before the receipt: read after, a transaction mined in between
+    // would look like one whose nonce another took (dropped), and be sent again.
     const used = await publicClient.getTransactionCount({ address: this.account.address, blockTag: 'latest' });
+    // Only "no receipt" means not mined: any other failure (the node is down) must not read as
+    // "dropped", or the transaction would be signed and paid again.
+    const receipt = await publicClient.getTransactionReceipt({ hash: txHash as Hex }).catch((e: unknown) => {
+      if (e instanceof TransactionReceiptNotFoundError) return null;
+      throw e;
+    });
+    if (receipt) return receipt.status === 'success' ? 'confirmed' : 'reverted';
     // Its nonce is taken by a mined transaction that is not this one: it can never be mined.
     return used > nonce ? 'dropped' : 'pending';
   }

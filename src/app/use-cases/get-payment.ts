@@ -1,4 +1,4 @@
-import { PaymentNotFound } from '../../domain/errors.js';
+import { NotFound } from '../../domain/errors.js';
 import type { AppDeps } from '../deps.js';
 import { receiptOf } from '../extensions/receipts.js';
 import { paymentView } from '../views.js';
@@ -6,7 +6,8 @@ import { paymentView } from '../views.js';
 export function getPayment(deps: AppDeps, paymentId: string) {
   return deps.uow.read(async (stores) => {
     const payment = await stores.payments.get(paymentId);
-    if (!payment) throw new PaymentNotFound(paymentId);
+    // One 404 code for every lookup by id (SPEC §10 NOT_FOUND); `details` says what was missing.
+    if (!payment) throw new NotFound(`Payment ${paymentId} does not exist.`, { resource: 'payment', paymentId });
     // The signed receipt issued at settlement (#17.3), null until there is one.
     return { ...paymentView(payment), receipt: receiptOf(await stores.payments.getResponse(paymentId)) };
   });

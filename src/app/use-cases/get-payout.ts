@@ -5,7 +5,7 @@ import { payoutView } from '../views.js';
 export function getPayout(deps: AppDeps, payoutId: string) {
   return deps.uow.read(async (stores) => {
     const payout = await stores.payouts.get(payoutId);
-    if (!payout) throw new NotFound(`Payout ${payoutId} does not exist.`, { payoutId });
+    if (!payout) throw new NotFound(`Payout ${payoutId} does not exist.`, { resource: 'payout', payoutId });
     return payoutView(payout);
   });
 }

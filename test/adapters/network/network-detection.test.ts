@@ -1,17 +1,17 @@
 /**
- * Network detection (SPEC §2) against the devnet, against misbehaving JSON-RPC endpoints
- * (nock), and through the cache.
+ * What only the network-detection adapters do (the port's behaviour is
+ * test/contract/network-detector.contract.ts): ViemNetworkDetector against misbehaving JSON-RPC
+ * endpoints (nock), and CachingNetworkDetector's TTLs, LRU bound and coalescing, on the devnet and
+ * over counting detectors.
  */
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AnvilDevnet, devnetAccount } from '../../../src/adapters/chain/anvil/anvil-devnet.js';
 import { CachingNetworkDetector } from '../../../src/adapters/network/caching/caching-network-detector.js';
-import { FakeNetworkDetector } from '../../../src/adapters/network/fake/fake-network-detector.js';
 import { ViemNetworkDetector } from '../../../src/adapters/network/viem/viem-network-detector.js';
 import { FakeClock } from '../../../src/adapters/clock/fake/fake-clock.js';
 import { PRODUCTION, TESTNET } from '../../../src/domain/network.js';
 import type { Detection, NetworkDetector } from '../../../src/ports/network-detector.js';
-import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 
 import { freePorts } from '../../support/free-ports.js';
 let devnet: AnvilDevnet;
@@ -22,32 +22,6 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(async () => {
   await devnet.stop();
-});
-
-describe.each([
-  ['ViemNetworkDetector on the devnet', () => new ViemNetworkDetector({ mainnetRpcUrls: [devnet.chains[PRODUCTION].rpcUrl], clock })],
-  [
-    'FakeNetworkDetector',
-    () => new FakeNetworkDetector(Object.fromEntries([1, 2, 3, 4].map((i) => [devnetAccount(i).address, PRODUCTION])), { clock }),
-  ],
-])('%s', (_name, make: () => NetworkDetector) => {
-  it('accounts #1–#4 have mainnet history: production', async () => {
-    for (const i of [1, 2, 3, 4]) {
-      const d = await make().detect(devnetAccount(i).address);
-      expect(d.network).toBe(PRODUCTION);
-      expect(typeof d.reason).toBe('string');
-      expect(d.checkedAt).toBeInstanceOf(Date);
-    }
-  });
-
-  it('accounts #5–#9 and a fresh wallet have none: testnet', async () => {
-    for (const i of [5, 6, 7, 8, 9]) expect((await make().detect(devnetAccount(i).address)).network).toBe(TESTNET);
-    expect((await make().detect(privateKeyToAccount(generatePrivateKey()).address)).network).toBe(TESTNET);
-  });
-
-  it('addresses are matched in any case', async () => {
-    expect((await make().detect(devnetAccount(1).address.toLowerCase())).network).toBe(PRODUCTION);
-  });
 });
 
 describe('a testnet wallet that receives mainnet USDC', () => {

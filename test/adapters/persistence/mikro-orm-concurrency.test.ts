@@ -157,6 +157,7 @@ describe('a database that cannot answer', () => {
     const { asUnavailable } = await import('../../../src/adapters/persistence/mikro-orm/unavailable.js');
     for (const e of [Object.assign(new Error('x'), { code: 'ECONNREFUSED' }), Object.assign(new Error('x'), { code: 'SQLITE_BUSY' }), Object.assign(new Error('x'), { name: 'KnexTimeoutError' })]) {
       expect(asUnavailable(e)).toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 5 });
+      expect((asUnavailable(e) as Error).cause).toBe(e); // kept for the log line
     }
     const other = new Error('syntax error');
     expect(asUnavailable(other)).toBe(other);

@@ -1,74 +1,24 @@
 /**
- * The RateLimiter port on memory and on Redis (the machine's, a separate key prefix per run),
- * Redis shared by two service instances, and Redis outages that must never make a request hang.
+ * What only RedisRateLimiter does (the port's behaviour is test/contract/rate-limiter.contract.ts):
+ * one budget shared by two service instances, and Redis outages that must never make a request hang.
  */
 import { createServer, type Server, type Socket, connect } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { MemoryRateLimiter } from '../../../src/adapters/rate-limit/memory/memory-rate-limiter.js';
-import { RedisRateLimiter } from '../../../src/adapters/rate-limit/redis/redis-rate-limiter.js';
-import { rateLimitKey } from '../../../src/adapters/http/koa/client-ip.js';
-import type { RateLimiter } from '../../../src/ports/rate-limiter.js';
+import type { RedisRateLimiter } from '../../../src/adapters/rate-limit/redis/redis-rate-limiter.js';
+import { REDIS_URL, redisRateLimiter, redisReady } from '../../support/redis.js';
 import { startTestService } from '../../support/service.js';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const open: RedisRateLimiter[] = [];
 afterAll(async () => {
   for (const l of open) await l.close();
 });
 
-function redis(points: number, durationSeconds = 60, url = REDIS_URL, prefix = `test:${randomUUID()}`) {
-  const l = new RedisRateLimiter({ url, points, durationSeconds, keyPrefix: prefix, commandTimeoutMs: 150 });
+function redis(...args: Parameters<typeof redisRateLimiter>) {
+  const l = redisRateLimiter(...args);
   open.push(l);
   return l;
 }
-
-async function ready(l: RedisRateLimiter) {
-  for (let i = 0; i < 50 && l.redis.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 20));
-}
-
-describe.each([
-  ['MemoryRateLimiter', async (points: number, seconds = 60) => new MemoryRateLimiter({ points, durationSeconds: seconds, keyPrefix: randomUUID() })],
-  [
-    'RedisRateLimiter',
-    async (points: number, seconds = 60) => {
-      const l = redis(points, seconds);
-      await ready(l);
-      return l;
-    },
-  ],
-])('%s', (_name, make: (points: number, seconds?: number) => Promise<RateLimiter>) => {
-  it('allows exactly the budget, counting down, then refuses', async () => {
-    const l = await make(5);
-    const decisions = [];
-    for (let i = 0; i < 6; i++) decisions.push(await l.consume('1.2.3.4'));
-    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false]);
-    expect(decisions.map((d) => d.remaining)).toEqual([4, 3, 2, 1, 0, 0]);
-    for (const d of decisions) {
-      expect(d.limit).toBe(5);
-      expect(d.resetSeconds).toBeGreaterThanOrEqual(1);
-      expect(d.resetSeconds).toBeLessThanOrEqual(60);
-    }
-    expect(await l.health()).toBe('ok');
-  });
-
-  it('keeps clients apart, and groups an IPv6 /64', async () => {
-    const l = await make(1);
-    expect((await l.consume('1.2.3.4')).allowed).toBe(true);
-    expect((await l.consume('1.2.3.5')).allowed).toBe(true);
-    expect((await l.consume(rateLimitKey('2001:db8:0:1::1'))).allowed).toBe(true);
-    expect((await l.consume(rateLimitKey('2001:db8:0:1:ffff::2'))).allowed).toBe(false);
-    expect((await l.consume(rateLimitKey('2001:db8:0:2::1'))).allowed).toBe(true);
-  });
-
-  it('resets when the window ends', async () => {
-    const l = await make(1, 1);
-    expect((await l.consume('k')).allowed).toBe(true);
-    expect((await l.consume('k')).allowed).toBe(false);
-    await new Promise((r) => setTimeout(r, 1_100));
-    expect((await l.consume('k')).allowed).toBe(true);
-  });
-});
 
 describe('Redis shared by two service instances', () => {
   it('one budget for both', async () => {
@@ -78,8 +28,8 @@ describe('Redis shared by two service instances', () => {
     const sa = await startTestService({ rateLimiter: a }, { RATE_LIMIT_FREE_PER_MINUTE: '3' });
     const sb = await startTestService({ rateLimiter: b }, { RATE_LIMIT_FREE_PER_MINUTE: '3' });
     try {
-      await ready(a);
-      await ready(b);
+      await redisReady(a);
+      await redisReady(b);
       const statuses = [];
       for (const url of [sa.url, sb.url, sa.url, sb.url]) statuses.push((await fetch(`${url}/tokens`)).status);
       expect(statuses).toEqual([200, 200, 200, 429]);
@@ -126,7 +76,7 @@ describe('Redis outages', () => {
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     const port = (proxy.address() as { port: number }).port;
     const l = redis(3, 60, `redis://127.0.0.1:${port}`);
-    await ready(l);
+    await redisReady(l);
     expect((await l.consume('y')).allowed).toBe(true);
     expect(await l.health()).toBe('ok');
 

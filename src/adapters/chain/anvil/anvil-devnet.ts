@@ -24,6 +24,8 @@ import { RpcPortInUse, startJournaledRpc, TransactionJournal, transactionHash } 
 
 export const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
 export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
+/** Where the devnet places the LaunchFactory on both chains: the ASCII bytes of "LaunchFactory". */
+export const LAUNCH_FACTORY_ADDRESS = '0x4C61756E6368466163746f727900000000000000';
 /** 10,000 USDC. */
 export const DEMO_BALANCE = 10_000_000_000n;
 
@@ -49,6 +51,13 @@ export interface DevnetOptions {
   stateDir?: string;
   /** Called with each anvil line on stderr (diagnostics). */
   onLog?: (line: string) => void;
+  /**
+   * Mine an empty block when the chain has been idle this long (0 or omitted: never), as a
+   * real chain keeps producing blocks: the reconciler's proof that an authorization can no
+   * longer be used is a block past its validBefore. Skipped while automine is off (a test
+   * holding the chain still).
+   */
+  idleBlockMs?: number;
 }
 
 export interface DevnetChain {
@@ -134,10 +143,29 @@ interface ChainProcess {
 }
 
 export class AnvilDevnet {
+  private heartbeat: NodeJS.Timeout | null = null;
+
   private constructor(
     readonly chains: Record<Network, DevnetChain>,
     private readonly processes: ChainProcess[],
   ) {}
+
+  private keepProducingBlocks(idleMs: number): void {
+    const beat = async () => {
+      for (const p of this.processes) {
+        try {
+          const test = createTestClient({ mode: 'anvil', transport: http(p.upstreamUrl) });
+          if (!(await test.getAutomine())) continue;
+          const head = await createPublicClient({ transport: http(p.upstreamUrl) }).getBlock({ blockTag: 'latest' });
+          if (Date.now() - Number(head.timestamp) * 1000 >= idleMs) await test.mine({ blocks: 1 });
+        } catch {
+          // stopping, or anvil busy: the next beat tries again
+        }
+      }
+      if (this.heartbeat) this.heartbeat = setTimeout(() => void beat(), idleMs).unref();
+    };
+    this.heartbeat = setTimeout(() => void beat(), idleMs).unref();
+  }
 
   static async start(options: DevnetOptions): Promise<AnvilDevnet> {
     const host = options.host ?? '127.0.0.1';
@@ -187,6 +215,7 @@ export class AnvilDevnet {
       const restored = await Promise.all(processes.map((p) => createPublicClient({ transport: http(p.upstreamUrl) }).getBlock({ blockTag: 'latest' })));
       await Promise.all(processes.map((p) => devnet.provision(p.network)));
       await Promise.all(processes.map((p, i) => devnet.replayJournal(p, restored[i]!)));
+      if (options.idleBlockMs) devnet.keepProducingBlocks(options.idleBlockMs);
       return devnet;
     } catch (e) {
       await abandon();
@@ -196,6 +225,8 @@ export class AnvilDevnet {
 
   /** Stops both chains; with a state dir, anvil writes its state on the way out. */
   async stop(): Promise<void> {
+    if (this.heartbeat) clearTimeout(this.heartbeat);
+    this.heartbeat = null;
     await Promise.all(
       this.processes.map(async ({ child, proxy, journal, pidFile }) => {
         proxy.closeAllConnections();
@@ -339,6 +370,9 @@ export class AnvilDevnet {
     const url = this.chains[network].rpcUrl;
     const test = createTestClient({ mode: 'anvil', transport: http(url) });
     const usdc = NETWORKS[network].usdc;
+    // Checked on its own, so a devnet state from before the factory existed gets it too.
+    const factory = await this.publicClient(network).getCode({ address: LAUNCH_FACTORY_ADDRESS });
+    if (!factory || factory === '0x') await test.setCode({ address: LAUNCH_FACTORY_ADDRESS, bytecode: artifacts.contracts.LaunchFactory!.deployedBytecode });
     const code = await this.publicClient(network).getCode({ address: usdc });
     if (code && code !== '0x') return;
     await test.setCode({ address: usdc, bytecode: artifacts.contracts.DevUSDC!.deployedBytecode });

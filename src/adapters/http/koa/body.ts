@@ -1,6 +1,6 @@
 /** Reads a JSON request body with a size limit; every failure is a domain error for the envelope. */
 import type { Context } from 'koa';
-import { InvalidJson, PayloadTooLarge, UnsupportedMediaType } from '../../../domain/errors.js';
+import { InvalidJson, PayloadTooLarge, UnsupportedMediaType } from './http-errors.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 

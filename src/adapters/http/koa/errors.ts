@@ -1,11 +1,14 @@
 /**
  * The one error middleware: every failure leaves as the SPEC §10 envelope with the status of
- * the code table. Unknown errors are a generic 500 naming the request id; details go to the log.
+ * the code table (the app's for domain errors, this adapter's for HTTP's own). Every 5xx is
+ * logged with the request id and what caused it; an unknown error is a generic 500 naming the
+ * request id, its details only in the log.
  */
 import type { Context, Next } from 'koa';
-import { DomainError, MethodNotAllowed, NetworkDetectionUnavailable, RateLimited, ServiceUnavailable } from '../../../domain/errors.js';
+import { DomainError, NetworkDetectionUnavailable, RateLimited, ServiceUnavailable } from '../../../domain/errors.js';
 import { errorEnvelope, statusOf, type ErrorEnvelope } from '../../../app/error-status.js';
 import type { Logger } from '../../../ports/logger.js';
+import { isTransportError, MethodNotAllowed, TRANSPORT_ERROR_STATUS } from './http-errors.js';
 import { PAYMENT_REQUIRED, encodePaymentRequired } from './x402-headers.js';
 
 export function errorHandler(logger: Logger) {
@@ -15,6 +18,17 @@ export function errorHandler(logger: Logger) {
     } catch (e) {
       if (e instanceof DomainError && e.code !== 'INTERNAL_ERROR') {
         await renderError(ctx, e);
+        if (ctx.status >= 500) {
+          logger.error('answered with a server error', {
+            requestId: ctx.state.requestId,
+            method: ctx.method,
+            path: ctx.path,
+            status: ctx.status,
+            code: e.code,
+            error: e.message,
+            ...describeCause(e.cause),
+          });
+        }
         return;
       }
       logger.error('unhandled error', {
@@ -22,6 +36,7 @@ export function errorHandler(logger: Logger) {
         method: ctx.method,
         path: ctx.path,
         error: e instanceof Error ? (e.stack ?? e.message) : String(e),
+        ...(e instanceof Error ? describeCause(e.cause) : {}),
       });
       ctx.status = 500;
       ctx.body = errorEnvelope('INTERNAL_ERROR', `Internal error. Quote request id ${ctx.state.requestId} when reporting it.`, {
@@ -31,8 +46,15 @@ export function errorHandler(logger: Logger) {
   };
 }
 
+/** What lies under an error, for the log: its message and code (ECONNREFUSED, SQLITE_BUSY, …). */
+function describeCause(cause: unknown): Record<string, unknown> {
+  if (cause === undefined) return {};
+  const c = cause as { message?: string; code?: string | number } | null;
+  return { cause: c?.message ?? String(cause), ...(c?.code !== undefined ? { causeCode: c.code } : {}) };
+}
+
 export async function renderError(ctx: Context, e: DomainError): Promise<void> {
-  ctx.status = statusOf(e.code);
+  ctx.status = isTransportError(e) ? TRANSPORT_ERROR_STATUS[e.code] : statusOf(e.code);
   ctx.body = errorEnvelope(e.code, e.message, e.details);
   if (e instanceof MethodNotAllowed) ctx.set('Allow', e.allow.join(', '));
   if (e instanceof RateLimited) ctx.set('Retry-After', String(e.details?.retryAfterSeconds ?? 60));

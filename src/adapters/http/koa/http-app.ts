@@ -31,17 +31,18 @@ import { listHolders } from '../../../app/use-cases/list-holders.js';
 import { listTrades } from '../../../app/use-cases/list-trades.js';
 import {
   EntrypointNotFound,
-  MethodNotAllowed,
   NetworkDetectionUnavailable,
   NotFound,
   PaymentInvalid,
   PaymentRequired,
   ValidationError,
-  type DomainError,
+  DomainError,
 } from '../../../domain/errors.js';
+import type { PaymentPayload } from '../../../ports/facilitator.js';
 import { parseTokens, parseUsd } from '../../../domain/money.js';
 import { readJsonBody } from './body.js';
 import { BAZAAR_KEY, bazaarExtension, discoveryDocument, WELL_KNOWN_X402 } from './discovery.js';
+import { MethodNotAllowed } from './http-errors.js';
 import { addPaymentRequiredHeader, errorHandler, type PaymentRequiredEnricher } from './errors.js';
 import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
 import { DEFAULT_STREAM, EventStreams, streamEvents, type EventStreamOptions } from './events-stream.js';
@@ -175,14 +176,27 @@ export function createHttpApp(application: Application, options: HttpOptions = {
       await addPaymentRequiredHeader(ctx);
     } catch (e) {
       // An undecodable signature is answered once the request itself is known to be valid.
-      if (undecodable && e instanceof PaymentRequired) {
-        throw new PaymentInvalid(undecodable.message, { ...undecodable.details, paymentRequired: e.details });
-      }
-      throw e;
+      const refusal = undecodable && e instanceof PaymentRequired ? new PaymentInvalid(undecodable.message, { ...undecodable.details, paymentRequired: e.details }) : e;
+      if (signature) logRefusedPayment(ctx, name, payment, refusal);
+      throw refusal;
     }
   };
 
   // The paid routes; the rate limiter recognises them with isPaidRoute (paid-routes.ts).
+  /** An operator sees every refused payment, by request id — never the signature itself. */
+  const logRefusedPayment = (ctx: Context, entrypoint: string, payment: PaymentPayload | undefined, e: unknown) => {
+    if (!(e instanceof DomainError) || e.code === 'INTERNAL_ERROR') return; // logged as an error elsewhere
+    const from = (payment?.payload as { authorization?: { from?: unknown } } | undefined)?.authorization?.from;
+    application.logger.info('payment refused; nothing charged', {
+      requestId: ctx.state.requestId,
+      entrypoint,
+      code: e.code,
+      reason: e.details?.reason,
+      ...(typeof from === 'string' ? { payer: from } : {}),
+      ...(payment?.accepted?.network ? { network: payment.accepted.network } : {}),
+    });
+  };
+
   router.post('/tokens', (ctx) => paid(ctx, application.entrypoints.get('token_create'), 'token_create'));
   for (const path of ['/entrypoints/:name', '/entrypoints/:name/invoke']) {
     router.post(path, (ctx) => {

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { AnyEntrypoint } from '../../../app/entrypoints.js';
 import { ERROR_STATUS } from '../../../app/error-status.js';
+import { TRANSPORT_ERROR_STATUS } from './http-errors.js';
 import {
   candlesQuery,
   eventsQuery,
@@ -186,7 +187,7 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
       schemas: { Token: schema(tokenOutput), Position: schema(positionOutput), Trade: schema(tradeOutput) },
       responses: {
         Error: {
-          description: `Error envelope; codes: ${Object.keys(ERROR_STATUS).join(', ')}`,
+          description: `Error envelope; codes: ${[...Object.keys(ERROR_STATUS), ...Object.keys(TRANSPORT_ERROR_STATUS)].join(', ')}`,
           content: {
             'application/json': {
               schema: {

@@ -17,7 +17,8 @@ const UNAVAILABLE_CODES = new Set([
 export function asUnavailable(e: unknown): unknown {
   const err = e as { code?: string; name?: string } | null;
   if (err && (UNAVAILABLE_CODES.has(err.code ?? '') || err.name === 'KnexTimeoutError')) {
-    return new ServiceUnavailable('The database is unavailable; try again shortly.', 5);
+    // The driver's error stays as the cause: the 503 is logged with ECONNREFUSED or SQLITE_BUSY.
+    return new ServiceUnavailable('The database is unavailable; try again shortly.', 5, undefined, { cause: e });
   }
   return e;
 }

@@ -1,0 +1,51 @@
+/**
+ * Errors of HTTP itself — a method a path does not serve, a body too large, not JSON, not
+ * declared as JSON. They belong to this adapter, not to the domain; they leave in the same
+ * envelope as every other error, with the statuses of their own table.
+ */
+import { DomainError } from '../../../domain/errors.js';
+
+export class MethodNotAllowed extends DomainError {
+  readonly code = 'METHOD_NOT_ALLOWED';
+  readonly allow: string[];
+  constructor(allow: string[]) {
+    super(`Method not allowed. Allowed: ${allow.join(', ')}.`, { allow });
+    this.allow = allow;
+  }
+}
+
+export class PayloadTooLarge extends DomainError {
+  readonly code = 'PAYLOAD_TOO_LARGE';
+  constructor(limitBytes: number) {
+    super(`The request body is larger than ${limitBytes} bytes.`, { limitBytes });
+  }
+}
+
+export class UnsupportedMediaType extends DomainError {
+  readonly code = 'UNSUPPORTED_MEDIA_TYPE';
+  constructor() {
+    super('Send the body as application/json.');
+  }
+}
+
+export class InvalidJson extends DomainError {
+  readonly code = 'INVALID_JSON';
+  constructor(message = 'The request body is not valid JSON.') {
+    super(message);
+  }
+}
+
+const TRANSPORT_ERRORS = [MethodNotAllowed, PayloadTooLarge, UnsupportedMediaType, InvalidJson] as const;
+export type TransportErrorCode = InstanceType<(typeof TRANSPORT_ERRORS)[number]>['code'];
+
+/** A class above without a row here does not compile. */
+export const TRANSPORT_ERROR_STATUS: Readonly<Record<TransportErrorCode, number>> = {
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INVALID_JSON: 400,
+};
+
+export function isTransportError(e: unknown): e is InstanceType<(typeof TRANSPORT_ERRORS)[number]> {
+  return TRANSPORT_ERRORS.some((c) => e instanceof c);
+}

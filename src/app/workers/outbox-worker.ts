@@ -1,0 +1,166 @@
+/**
+ * Sends an outbox (src/domain/outbox.ts) to the chain and follows it:
+ *
+ *   PENDING ──sign, record hash + raw tx (CAS), then broadcast──▶ SENT ──mined──▶ CONFIRMED
+ *                                                                 │ reverted or dropped
+ *                                                                 ▼
+ *                                    PENDING again (retry with backoff) or FAILED after maxAttempts
+ *
+ * The signed transaction is recorded before it is broadcast, so a crash between the two is
+ * healed by broadcasting the same transaction again — never a second one. A transaction that can
+ * never be mined (its nonce taken by another: "dropped") is signed again with a fresh nonce; one
+ * that waits too long behind a nonce nobody fills (a signed transaction whose record was lost, a
+ * node that forgot its pool) gets the gap filled, so no item stays SENT for ever.
+ *
+ * One engine for every kind of item: what differs (the store, how the transaction is made, what
+ * else happens when it is sent, mined or given up) comes in through an `OutboxKind`.
+ */
+import { transitionOutbox, type OutboxFields } from '../../domain/outbox.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Logger } from '../../ports/logger.js';
+import type { TransactionSender } from '../../ports/transaction-sender.js';
+import type { Stores, UnitOfWork } from '../../ports/unit-of-work.js';
+
+/** What one kind of outbox item needs from the engine's caller. */
+export interface OutboxKind<T extends OutboxFields> {
+  /** For log lines: `payout`, `delivery`, `deployment`. */
+  name: string;
+  idOf(item: T): string;
+  due(stores: Stores, now: Date, limit: number): Promise<T[]>;
+  /** Compare-and-set on the state. */
+  update(stores: Stores, next: T, from: T['state']): Promise<boolean>;
+  /** Signs the item's transaction (not sent), or `null` when it cannot be sent yet. */
+  prepare(item: T): Promise<{ txHash: string; rawTx: string } | null>;
+  /** In the transaction that records each move: events, and what else the move changes. */
+  onSent?(stores: Stores, item: T, now: Date): Promise<void>;
+  onConfirmed?(stores: Stores, item: T, now: Date): Promise<void>;
+  onFailed?(stores: Stores, item: T, now: Date): Promise<void>;
+}
+
+export interface OutboxWorkerDeps<T extends OutboxFields> {
+  uow: UnitOfWork;
+  clock: Clock;
+  sender: TransactionSender;
+  logger: Logger;
+  kind: OutboxKind<T>;
+  maxAttempts: number;
+  /** Delay before the n-th retry: base · 2^(n−1), capped. */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** How long a SENT item waits before its status is checked again. */
+  confirmPollMs: number;
+  /** A SENT item still not mined after this long gets the nonce gap below it filled. */
+  stuckAfterMs: number;
+  /** How long a PENDING item that cannot be sent yet waits before it is asked again. */
+  notReadyPollMs?: number;
+  /** Test-only: runs after an item is recorded as SENT and before it is broadcast. */
+  afterRecord?: (item: T) => Promise<void>;
+}
+
+export class OutboxWorker<T extends OutboxFields> {
+  constructor(private readonly deps: OutboxWorkerDeps<T>) {}
+
+  private get kind(): OutboxKind<T> {
+    return this.deps.kind;
+  }
+
+  /** One pass over the due items; returns how many it moved. */
+  async runOnce(limit = 20): Promise<number> {
+    const due = await this.deps.uow.read((s) => this.kind.due(s, this.deps.clock.now(), limit));
+    let moved = 0;
+    for (const item of due) {
+      try {
+        if (item.state === 'PENDING') moved += (await this.send(item)) ? 1 : 0;
+        else if (item.state === 'SENT') moved += (await this.follow(item)) ? 1 : 0;
+      } catch (e) {
+        this.deps.logger.warn(`${this.kind.name} step failed; will retry`, { id: this.kind.idOf(item), error: (e as Error).message });
+      }
+    }
+    return moved;
+  }
+
+  private async send(item: T): Promise<boolean> {
+    const now = this.deps.clock.now();
+    const prepared = await this.kind.prepare(item);
+    if (!prepared) {
+      const later = { ...item, nextAttemptAt: new Date(now.getTime() + (this.deps.notReadyPollMs ?? this.deps.confirmPollMs)) };
+      return this.deps.uow.read((s) => this.kind.update(s, later, 'PENDING'));
+    }
+    const sent = transitionOutbox(item, 'SENT', now, {
+      txHash: prepared.txHash,
+      rawTx: prepared.rawTx,
+      attempts: item.attempts + 1,
+      nextAttemptAt: new Date(now.getTime() + this.deps.confirmPollMs),
+      lastError: null,
+    });
+    let recorded: boolean;
+    try {
+      recorded = await this.deps.uow.transaction(async (stores) => {
+        if (!(await this.kind.update(stores, sent, 'PENDING'))) return false;
+        await this.kind.onSent?.(stores, sent, now);
+        return true;
+      });
+    } catch (e) {
+      this.deps.sender.release(item.network); // never broadcast: its nonce goes back
+      throw e;
+    }
+    if (!recorded) {
+      this.deps.sender.release(item.network); // another worker took it
+      return false;
+    }
+    await this.deps.afterRecord?.(sent);
+    await this.broadcast(sent);
+    return true;
+  }
+
+  private async broadcast(item: T): Promise<void> {
+    try {
+      await this.deps.sender.broadcast(item.network, item.rawTx!);
+    } catch (e) {
+      // Recorded already: the next pass finds it SENT and broadcasts the same transaction again.
+      this.deps.logger.warn(`${this.kind.name} broadcast failed; will retry`, { id: this.kind.idOf(item), error: (e as Error).message });
+    }
+  }
+
+  private async unblock(item: T): Promise<void> {
+    try {
+      const filled = await this.deps.sender.unblock(item.network, item.rawTx!);
+      if (filled > 0) this.deps.logger.warn(`${this.kind.name} waited behind a nonce gap; gap filled`, { id: this.kind.idOf(item), filled });
+    } catch (e) {
+      this.deps.logger.warn('filling a nonce gap failed; will retry', { id: this.kind.idOf(item), error: (e as Error).message });
+    }
+  }
+
+  private async follow(item: T): Promise<boolean> {
+    const now = this.deps.clock.now();
+    const status = await this.deps.sender.status(item.network, item.txHash!, item.rawTx!);
+    if (status === 'pending') {
+      await this.broadcast(item);
+      // updatedAt stays the moment it was sent: it measures how long the transaction has waited.
+      if (now.getTime() - item.updatedAt.getTime() >= this.deps.stuckAfterMs) await this.unblock(item);
+      const later = { ...item, nextAttemptAt: new Date(now.getTime() + this.deps.confirmPollMs) };
+      return this.deps.uow.read((s) => this.kind.update(s, later, 'SENT'));
+    }
+    if (status === 'confirmed') {
+      const confirmed = transitionOutbox(item, 'CONFIRMED', now);
+      return this.deps.uow.transaction(async (stores) => {
+        if (!(await this.kind.update(stores, confirmed, 'SENT'))) return false;
+        await this.kind.onConfirmed?.(stores, confirmed, now);
+        return true;
+      });
+    }
+    // Reverted or dropped: nothing moved, so trying again cannot send twice.
+    const error = status === 'reverted' ? 'transaction reverted' : 'transaction dropped';
+    const exhausted = item.attempts >= this.deps.maxAttempts;
+    const delay = Math.min(this.deps.backoffBaseMs * 2 ** Math.max(0, item.attempts - 1), this.deps.backoffMaxMs);
+    const next = exhausted
+      ? transitionOutbox(item, 'FAILED', now, { lastError: error })
+      : transitionOutbox(item, 'PENDING', now, { lastError: error, txHash: null, rawTx: null, nextAttemptAt: new Date(now.getTime() + delay) });
+    return this.deps.uow.transaction(async (stores) => {
+      if (!(await this.kind.update(stores, next, 'SENT'))) return false;
+      if (exhausted) await this.kind.onFailed?.(stores, next, now);
+      this.deps.logger.warn(`${this.kind.name} not mined`, { id: this.kind.idOf(item), error, exhausted });
+      return true;
+    });
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * LaunchToken and LaunchFactory, tested like contracts on the devnet: where the factory puts a
+ * token and who can put it there, CREATE2 refusing a second deploy, EIP-2612 permit and EIP-3009
+ * in the token's own domain (with a name longer than OpenZeppelin's EIP712 takes), and that the
+ * committed artifact is what the sources compile to.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createWalletClient, decodeEventLog, hashDomain, http, keccak256, toHex, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { AnvilDevnet, devnetAccount, LAUNCH_FACTORY_ADDRESS } from '../../../src/adapters/chain/anvil/anvil-devnet.js';
+import { LAUNCH_FACTORY_ABI, LAUNCH_TOKEN_ABI, predictLaunchTokenAddress } from '../../../src/adapters/shared/launch-contracts.js';
+import { viemChain } from '../../../src/adapters/shared/viem-chain.js';
+import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../src/domain/network.js';
+import { compile } from '../../../scripts/compile-contracts.js';
+import { freePorts } from '../../support/free-ports.js';
+
+let devnet: AnvilDevnet;
+let snap: Record<Network, Hex>;
+beforeAll(async () => {
+  devnet = await AnvilDevnet.start({ port: await freePorts() });
+}, 30_000);
+afterAll(async () => {
+  await devnet.stop();
+});
+beforeEach(async () => {
+  snap = await devnet.snapshot();
+});
+afterEach(async () => {
+  await devnet.revert(snap);
+});
+
+const network = TESTNET;
+const custody = devnetAccount(0);
+const stranger = devnetAccount(1);
+const spender = devnetAccount(2);
+const SUPPLY = 1_000_000_000n * 10n ** 18n;
+const NAME = 'A token whose name is 32 chars!!';
+const chainId = NETWORKS[network].chainId;
+const spec = { tokenId: '01JTOKEN0000000000000000AA', name: NAME, symbol: 'LONG', totalSupply: SUPPLY };
+
+const client = (account: typeof custody) =>
+  createWalletClient({ account, chain: viemChain(network, devnet.chains[network].rpcUrl), transport: http(devnet.chains[network].rpcUrl) });
+const pc = () => devnet.publicClient(network);
+
+async function deploy(by: typeof custody, s = spec) {
+  const hash = await client(by).writeContract({
+    address: LAUNCH_FACTORY_ADDRESS,
+    abi: LAUNCH_FACTORY_ABI,
+    functionName: 'deploy',
+    args: [s.tokenId, s.name, s.symbol, s.totalSupply],
+  });
+  return pc().waitForTransactionReceipt({ hash });
+}
+
+const token = (address: Hex, fn: string, args: unknown[] = []) => pc().readContract({ address, abi: LAUNCH_TOKEN_ABI, functionName: fn, args });
+
+describe('LaunchFactory', () => {
+  it('sits at its documented address on both devnet chains', async () => {
+    for (const n of [PRODUCTION, TESTNET] as const) {
+      expect(await devnet.publicClient(n).getCode({ address: LAUNCH_FACTORY_ADDRESS })).toMatch(/^0x[0-9a-f]{100,}$/);
+    }
+  });
+
+  it('deploys at the address announced for custody, minting the whole supply to custody, and says so in TokenDeployed', async () => {
+    const announced = predictLaunchTokenAddress(LAUNCH_FACTORY_ADDRESS, custody.address, spec);
+    const onChain = await pc().readContract({
+      address: LAUNCH_FACTORY_ADDRESS,
+      abi: LAUNCH_FACTORY_ABI,
+      functionName: 'predictAddress',
+      args: [spec.tokenId, spec.name, spec.symbol, spec.totalSupply, custody.address],
+    });
+    expect(onChain).toBe(announced);
+
+    const receipt = await deploy(custody);
+    expect(receipt.status).toBe('success');
+    const event = receipt.logs
+      .filter((l) => l.address.toLowerCase() === LAUNCH_FACTORY_ADDRESS.toLowerCase())
+      .map((l) => decodeEventLog({ abi: LAUNCH_FACTORY_ABI, data: l.data, topics: l.topics }))[0]!;
+    expect(event.eventName).toBe('TokenDeployed');
+    expect(event.args).toMatchObject({ token: announced, custody: custody.address, salt: keccak256(toHex(spec.tokenId)), tokenId: spec.tokenId, name: NAME, symbol: 'LONG', totalSupply: SUPPLY });
+
+    expect(await token(announced, 'name')).toBe(NAME);
+    expect(await token(announced, 'symbol')).toBe('LONG');
+    expect(await token(announced, 'decimals')).toBe(18);
+    expect(await token(announced, 'totalSupply')).toBe(SUPPLY);
+    expect(await token(announced, 'balanceOf', [custody.address])).toBe(SUPPLY);
+    expect(LAUNCH_TOKEN_ABI.some((f) => 'name' in f && f.name === 'mint')).toBe(false);
+  });
+
+  it('only custody can produce the announced address: anyone else deploying the same token gets another address and the supply', async () => {
+    const announced = predictLaunchTokenAddress(LAUNCH_FACTORY_ADDRESS, custody.address, spec);
+    expect((await deploy(stranger)).status).toBe('success');
+    const theirs = predictLaunchTokenAddress(LAUNCH_FACTORY_ADDRESS, stranger.address, spec);
+    expect(theirs).not.toBe(announced);
+    expect(await token(theirs, 'balanceOf', [stranger.address])).toBe(SUPPLY);
+    expect(await pc().getCode({ address: announced })).toBeUndefined();
+
+    expect((await deploy(custody)).status).toBe('success');
+    expect(await token(announced, 'balanceOf', [custody.address])).toBe(SUPPLY);
+  });
+
+  it('refuses to deploy the same token twice', async () => {
+    await deploy(custody);
+    await expect(deploy(custody)).rejects.toThrow(/already deployed/);
+    // Another tokenId is another address.
+    expect((await deploy(custody, { ...spec, tokenId: '01JTOKEN0000000000000000BB' })).status).toBe('success');
+  });
+});
+
+describe('LaunchToken', () => {
+  let address: Hex;
+  beforeEach(async () => {
+    await deploy(custody);
+    address = predictLaunchTokenAddress(LAUNCH_FACTORY_ADDRESS, custody.address, spec);
+  });
+
+  const domain = () => ({ name: NAME, version: '1', chainId, verifyingContract: address });
+
+  it('has one EIP-712 domain for permit and EIP-3009: the token name, version 1, the chain, the token', async () => {
+    expect(await token(address, 'DOMAIN_SEPARATOR')).toBe(hashDomain({ domain: { ...domain(), chainId: BigInt(chainId) }, types: { EIP712Domain: [
+      { name: 'name', type: 'string' },
+      { name: 'version', type: 'string' },
+      { name: 'chainId', type: 'uint256' },
+      { name: 'verifyingContract', type: 'address' },
+    ] } }));
+    const [fields, name, version, id, verifying] = (await token(address, 'eip712Domain')) as [Hex, string, string, bigint, Hex];
+    expect([fields, name, version, id, verifying]).toEqual(['0x0f', NAME, '1', BigInt(chainId), address]);
+    expect(await token(address, 'version')).toBe('1');
+  });
+
+  async function signPermit(owner: PrivateKeyAccount, value: bigint, nonce: bigint, deadline: bigint) {
+    const sig = await owner.signTypedData({
+      domain: domain(),
+      types: {
+        Permit: [
+          { name: 'owner', type: 'address' },
+          { name: 'spender', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'deadline', type: 'uint256' },
+        ],
+      },
+      primaryType: 'Permit',
+      message: { owner: owner.address, spender: spender.address, value, nonce, deadline },
+    });
+    return [Number.parseInt(sig.slice(130, 132), 16), sig.slice(0, 66) as Hex, `0x${sig.slice(66, 130)}` as Hex] as const;
+  }
+
+  it('permit: a holder’s signature sets an allowance the spender can use, once', async () => {
+    const holder = privateKeyToAccount(generatePrivateKey());
+    await pc().waitForTransactionReceipt({ hash: await client(custody).writeContract({ address, abi: LAUNCH_TOKEN_ABI, functionName: 'transfer', args: [holder.address, 1_000n] }) });
+    const deadline = (await pc().getBlock()).timestamp + 3600n;
+    const [v, r, s] = await signPermit(holder, 700n, 0n, deadline);
+    const permit = () => client(spender).writeContract({ address, abi: LAUNCH_TOKEN_ABI, functionName: 'permit', args: [holder.address, spender.address, 700n, deadline, v, r, s] });
+
+    await pc().waitForTransactionReceipt({ hash: await permit() });
+    expect(await token(address, 'allowance', [holder.address, spender.address])).toBe(700n);
+    expect(await token(address, 'nonces', [holder.address])).toBe(1n);
+    await pc().waitForTransactionReceipt({
+      hash: await client(spender).writeContract({ address, abi: LAUNCH_TOKEN_ABI, functionName: 'transferFrom', args: [holder.address, spender.address, 700n] }),
+    });
+    expect(await token(address, 'balanceOf', [spender.address])).toBe(700n);
+    await expect(permit()).rejects.toThrow(/ERC2612InvalidSigner/);
+  });
+
+  it('permit refuses an expired deadline and another signer', async () => {
+    const holder = privateKeyToAccount(generatePrivateKey());
+    const now = (await pc().getBlock()).timestamp;
+    const expired = await signPermit(holder, 1n, 0n, now - 1n);
+    await expect(
+      client(spender).writeContract({ address, abi: LAUNCH_TOKEN_ABI, functionName: 'permit', args: [holder.address, spender.address, 1n, now - 1n, ...expired] }),
+    ).rejects.toThrow(/ERC2612ExpiredSignature/);
+    const forged = await signPermit(privateKeyToAccount(generatePrivateKey()), 1n, 0n, now + 3600n);
+    await expect(
+      client(spender).writeContract({ address, abi: LAUNCH_TOKEN_ABI, functionName: 'permit', args: [holder.address, spender.address, 1n, now + 3600n, ...forged] }),
+    ).rejects.toThrow(/ERC2612InvalidSigner/);
+  });
+
+  it('transferWithAuthorization (the EIP-3009 shared with DevUSDC) moves tokens in the token’s domain', async () => {
+    const holder = privateKeyToAccount(generatePrivateKey());
+    await pc().waitForTransactionReceipt({ hash: await client(custody).writeContract({ address, abi: LAUNCH_TOKEN_ABI, functionName: 'transfer', args: [holder.address, 1_000n] }) });
+    const now = (await pc().getBlock()).timestamp;
+    const message = { from: holder.address, to: spender.address, value: 250n, validAfter: now - 60n, validBefore: now + 600n, nonce: keccak256(toHex('one')) };
+    const signature = await holder.signTypedData({
+      domain: domain(),
+      types: {
+        TransferWithAuthorization: [
+          { name: 'from', type: 'address' },
+          { name: 'to', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'validAfter', type: 'uint256' },
+          { name: 'validBefore', type: 'uint256' },
+          { name: 'nonce', type: 'bytes32' },
+        ],
+      },
+      primaryType: 'TransferWithAuthorization',
+      message,
+    });
+    const args = [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce, signature] as const;
+    const submit = () => client(stranger).writeContract({ address, abi: LAUNCH_TOKEN_ABI, functionName: 'transferWithAuthorization', args });
+    expect((await pc().waitForTransactionReceipt({ hash: await submit() })).status).toBe('success');
+    expect(await token(address, 'balanceOf', [spender.address])).toBe(250n);
+    expect(await token(address, 'authorizationState', [holder.address, message.nonce])).toBe(true);
+    await expect(submit()).rejects.toThrow(/used or canceled/);
+  });
+});
+
+describe('artifacts', () => {
+  it('the committed LaunchToken and LaunchFactory are what the sources compile to, with creation code', () => {
+    const committed = JSON.parse(readFileSync('src/adapters/chain/anvil/artifacts.json', 'utf8')).contracts;
+    const fresh = compile();
+    for (const name of ['LaunchToken', 'LaunchFactory']) {
+      expect(fresh[name]!.bytecode).toMatch(/^0x[0-9a-f]+$/);
+      expect(fresh[name]!.bytecode).toBe(committed[name].bytecode);
+      expect(fresh[name]!.deployedBytecode).toBe(committed[name].deployedBytecode);
+    }
+    expect(Object.keys(fresh).sort()).toEqual(['DevUSDC', 'LaunchFactory', 'LaunchToken', 'Multicall']);
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * A crash of everything (#11.2): the service and both devnet chains are killed together with
+ * kill -9 in the middle of a burst of paid buys and sells, then started again on the same data.
+ * Afterwards, for every wallet, the USDC the chain shows equals what the books say — on SQLite
+ * (the `npm start` default) and on PostgreSQL.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPublicClient, http, type Hex } from 'viem';
+import { afterAll, describe, expect, it } from 'vitest';
+import { USDC_ABI } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { NETWORKS, TESTNET } from '../../src/domain/network.js';
+import { freePorts } from '../support/free-ports.js';
+import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
+import { queryDatabase, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { devAccount, payingFetch } from '../support/x402-client.js';
+
+const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const WALLETS = [5, 6, 7, 8].map(devAccount);
+const INITIAL = 10_000_000_000n; // what the devnet funds each demo wallet with
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c().catch(() => undefined);
+});
+
+const databases: [string, (dataDir: string) => Promise<string>][] = [
+  ['SQLite', async (dataDir) => `sqlite:${join(dataDir, 'service.db')}`],
+  [
+    'PostgreSQL',
+    async () => {
+      const schema = `crash_${process.pid}_${Date.now()}`;
+      cleanups.push(() => dropSchema(schema));
+      return `${POSTGRES_URL}?schema=${schema}`;
+    },
+  ],
+];
+
+describe.each(databases)('kill -9 of the service and both chains mid-burst, on %s', (_name, database) => {
+  it('after a restart, the chain equals the books for every wallet, and nothing is left unfinished', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-crash-'));
+    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    const databaseUrl = await database(dataDir);
+    const devnetPort = await freePorts();
+    const env = {
+      PORT: String(await freePorts(1)),
+      DEVNET_PORT: String(devnetPort),
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'error',
+      RATE_LIMIT_FREE_PER_MINUTE: '0',
+      RECONCILER_GRACE_SECONDS: '2',
+    };
+    let service: ServiceProcess = await startServiceProcess(env);
+    cleanups.push(() => service.stop());
+    const chain = createPublicClient({ transport: http(`http://127.0.0.1:${devnetPort + 1}`) });
+    const usdc = (wallet: string) =>
+      chain.readContract({ address: NETWORKS[TESTNET].usdc, abi: USDC_ABI, functionName: 'balanceOf', args: [wallet as Hex] }) as Promise<bigint>;
+    const treasuryBefore = await usdc(TREASURY);
+
+    // Each wallet creates a token, then buys and sells it as fast as it can.
+    const call = (wallet: (typeof WALLETS)[number], path: string, body: unknown) =>
+      payingFetch(wallet)(`${service.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+        body: JSON.stringify(body),
+      });
+    const tokens = await Promise.all(
+      WALLETS.map(async (w, i) => ((await (await call(w, '/tokens', { name: `Crash ${i}`, symbol: `CR${i}` })).json()) as { data: { tokenId: string } }).data.tokenId),
+    );
+    let running = true;
+    let completed = 0;
+    const burst = WALLETS.map(async (w, i) => {
+      while (running) {
+        try {
+          const buy = await call(w, '/entrypoints/token_buy_usd', { tokenId: tokens[i], usdAmount: '1.5' });
+          const bought = ((await buy.json()) as { data?: { tokensReceived?: string } }).data;
+          completed += 1;
+          if (bought?.tokensReceived) await call(w, '/entrypoints/token_sell', { tokenId: tokens[i], tokens: '1000' });
+          completed += 1;
+        } catch {
+          return; // the service is gone
+        }
+      }
+    });
+    while (completed < 12) await new Promise((r) => setTimeout(r, 25));
+    await service.killAll();
+    running = false;
+    await Promise.all(burst);
+
+    service = await startServiceProcess(env);
+    // The reconciler and the payout worker finish what the crash left.
+    const rows = async () => ({
+      payments: await queryDatabase<{ payer: string; amount: string; state: string; nonce_lower: string }>(
+        databaseUrl,
+        `select payer, amount, state, nonce_lower from payments where network = '${TESTNET}'`,
+      ),
+      payouts: await queryDatabase<{ wallet: string; amount: string; state: string }>(
+        databaseUrl,
+        `select wallet, amount, state from payouts where network = '${TESTNET}'`,
+      ),
+    });
+    // A settlement the crash cut off before it reached the chain stays SETTLING until its
+    // authorization expires (the FAILED rule): it must then be unused on chain.
+    const authorizationUsed = (payer: string, nonce: string) =>
+      chain.readContract({
+        address: NETWORKS[TESTNET].usdc,
+        abi: USDC_ABI,
+        functionName: 'authorizationState',
+        args: [payer as Hex, nonce as Hex],
+      }) as Promise<boolean>;
+    const unfinished = async (b: Awaited<ReturnType<typeof rows>>) => {
+      const left = b.payments.filter((p) => ['VERIFIED', 'SETTLED'].includes(p.state)).length + b.payouts.filter((p) => p.state !== 'CONFIRMED').length;
+      let usedButSettling = 0;
+      for (const p of b.payments.filter((x) => x.state === 'SETTLING')) if (await authorizationUsed(p.payer, p.nonce_lower)) usedButSettling += 1;
+      return left + usedButSettling;
+    };
+    let books = await rows();
+    for (let i = 0; i < 240 && (await unfinished(books)) > 0; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      books = await rows();
+    }
+    expect(books.payouts.filter((p) => p.state !== 'CONFIRMED')).toEqual([]);
+    expect(books.payments.filter((p) => ['VERIFIED', 'SETTLED'].includes(p.state))).toEqual([]);
+    expect(await unfinished(books)).toBe(0);
+    expect(books.payments.length).toBeGreaterThan(WALLETS.length * 2);
+
+    const charged = (wallet: string) =>
+      books.payments
+        .filter((p) => p.payer.toLowerCase() === wallet.toLowerCase() && ['APPLIED', 'REFUNDED'].includes(p.state))
+        .reduce((s, p) => s + BigInt(p.amount), 0n);
+    const paidOut = (wallet: string) =>
+      books.payouts.filter((p) => p.wallet.toLowerCase() === wallet.toLowerCase()).reduce((s, p) => s + BigInt(p.amount), 0n);
+    for (const w of WALLETS) {
+      expect({ wallet: w.address, usdc: await usdc(w.address) }).toEqual({ wallet: w.address, usdc: INITIAL - charged(w.address) + paidOut(w.address) });
+    }
+    const allCharged = WALLETS.reduce((s, w) => s + charged(w.address), 0n);
+    const allPaidOut = WALLETS.reduce((s, w) => s + paidOut(w.address), 0n);
+    expect(await usdc(TREASURY)).toBe(treasuryBefore + allCharged - allPaidOut);
+
+    // Every applied trade is in the ledger exactly once.
+    const applied = await queryDatabase<{ n: number }>(
+      databaseUrl,
+      `select count(*) as n from payments p where p.state = 'APPLIED' and p.resource <> 'token_create'
+         and (select count(*) from trades t where t.payment_id = p.payment_id) <> 1`,
+    );
+    expect(Number(applied[0]!.n)).toBe(0);
+    await service.stop();
+  }, 180_000);
+});

@@ -1,0 +1,66 @@
+/**
+ * One key settles payments and sends payouts (the devnet default): a burst of paid buys and
+ * sells while the payout worker runs must fail no payment and drop no payout — every signer of
+ * the key takes its nonces from one queue (#11.5).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
+import { startService, type RunningService } from '../../src/bootstrap/compose.js';
+import { loadConfig } from '../../src/app/config.js';
+import { TESTNET } from '../../src/domain/network.js';
+import { freePorts } from '../support/free-ports.js';
+import { json } from '../support/service.js';
+import { devAccount, payingFetch } from '../support/x402-client.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-burst-'));
+const uow = new MemoryUnitOfWork();
+let service: RunningService;
+
+beforeAll(async () => {
+  const config = loadConfig({
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_FREE_PER_MINUTE: '0',
+    WORKERS: 'true',
+    DATA_DIR: dataDir,
+    DEVNET_PORT: String(await freePorts()),
+  });
+  service = await startService(config, { uow, workerIntervalMs: 20 });
+}, 60_000);
+afterAll(async () => {
+  await service.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+it('a burst of settlements beside running payouts: no payment fails, no payout is dropped', async () => {
+  const wallets = [5, 6, 7, 8, 9].map(devAccount);
+  const call = (w: (typeof wallets)[number], path: string, body: unknown) =>
+    payingFetch(w)(`${service.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-wallet-address': w.address },
+      body: JSON.stringify(body),
+    });
+  const tokens = await Promise.all(wallets.map(async (w, i) => (await json(await call(w, '/tokens', { name: `Burst ${i}`, symbol: `BU${i}` }))).data.tokenId));
+  const statuses: number[] = [];
+  await Promise.all(
+    wallets.map(async (w, i) => {
+      for (let round = 0; round < 6; round++) {
+        const buy = await call(w, '/entrypoints/token_buy_usd', { tokenId: tokens[i], usdAmount: '0.5' });
+        statuses.push(buy.status);
+        const sell = await call(w, '/entrypoints/token_sell', { tokenId: tokens[i], tokens: '100' });
+        statuses.push(sell.status);
+      }
+    }),
+  );
+  expect(statuses.filter((s) => s !== 200)).toEqual([]);
+  for (let i = 0; i < 200 && [...uow.db.payouts.values()].some((p) => p.state !== 'CONFIRMED'); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const payouts = [...uow.db.payouts.values()].filter((p) => p.network === TESTNET);
+  expect(payouts).toHaveLength(wallets.length * 6);
+  expect(payouts.filter((p) => p.state !== 'CONFIRMED' || p.attempts !== 1 || p.lastError !== null)).toEqual([]);
+  expect([...uow.db.payments.values()].filter((p) => p.state !== 'APPLIED')).toEqual([]);
+}, 120_000);

@@ -1,0 +1,15 @@
+/** The machine's Redis for tests: REDIS_URL, or the local default; each limiter gets its own key prefix. */
+import { randomUUID } from 'node:crypto';
+import { RedisRateLimiter } from '../../src/adapters/rate-limit/redis/redis-rate-limiter.js';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A RedisRateLimiter under a fresh key prefix (unless one is given, to share a budget); the caller closes it. */
+export function redisRateLimiter(points: number, durationSeconds = 60, url = REDIS_URL, prefix = `test:${randomUUID()}`): RedisRateLimiter {
+  return new RedisRateLimiter({ url, points, durationSeconds, keyPrefix: prefix, commandTimeoutMs: 150 });
+}
+
+/** Until the connection is up: before it, answers come from the insurance limiter and health is degraded. */
+export async function redisReady(l: RedisRateLimiter): Promise<void> {
+  for (let i = 0; i < 50 && l.redis.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 20));
+}

@@ -1,0 +1,83 @@
+/**
+ * The service as `npm start` runs it — a child process (tsx src/main.ts) with its own devnet —
+ * in its own process group, so a test can kill the service and both chains together with one
+ * kill -9, and start it again on the same data.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { MikroORM } from '@mikro-orm/core';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { SqliteDriver } from '@mikro-orm/sqlite';
+import { join } from 'node:path';
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  /** kill -9 of the whole process group: node and both anvil processes at once. */
+  killAll(): Promise<void>;
+  /** SIGTERM and wait: the graceful stop. */
+  stop(): Promise<void>;
+}
+
+export async function startServiceProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [join('node_modules', 'tsx', 'dist', 'cli.mjs'), join('src', 'main.ts')], {
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), timeoutMs);
+    const check = () => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code}:\n${out}`));
+    });
+  });
+  return {
+    child,
+    url,
+    output: () => out,
+    async killAll() {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      await exited;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Rows straight from the service's database (SQLite file or PostgreSQL schema), for the books. */
+export async function queryDatabase<T = Record<string, unknown>>(databaseUrl: string, sql: string): Promise<T[]> {
+  let orm: MikroORM;
+  if (databaseUrl.startsWith('sqlite:')) {
+    orm = await MikroORM.init({ driver: SqliteDriver, dbName: databaseUrl.slice('sqlite:'.length), entities: [], discovery: { warnWhenNoEntities: false } });
+  } else {
+    const parsed = new URL(databaseUrl);
+    const schema = parsed.searchParams.get('schema');
+    parsed.searchParams.delete('schema');
+    orm = await MikroORM.init({ driver: PostgreSqlDriver, clientUrl: parsed.toString(), entities: [], discovery: { warnWhenNoEntities: false }, pool: { min: 0, max: 1 } });
+    if (schema) await orm.em.getConnection().execute(`set search_path to "${schema}"`);
+  }
+  try {
+    return (await orm.em.getConnection().execute(sql)) as T[];
+  } finally {
+    await orm.close(true);
+  }
+}
