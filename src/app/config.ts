@@ -106,6 +106,10 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   RATE_LIMIT_FREE_PER_MINUTE: z.coerce.number().int().min(0).default(100),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .refine((v) => new URL(v).pathname === '/' && !new URL(v).search, 'must be an origin (scheme://host[:port]), no path')
+    .optional(),
   MAX_EVENT_STREAMS: z.coerce.number().int().min(1).default(1_000),
   MAX_EVENT_STREAMS_PER_CLIENT: z.coerce.number().int().min(1).default(10),
   NETWORK_DETECTION_FAIL_CLOSED: flag.default(false),
@@ -183,6 +187,11 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   rateLimitPerMinute: number;
   /** Concurrent /api/events streams in total and per client address. */
+  /**
+   * The origin clients reach the service at (behind proxies too): discovery documents name it and
+   * Sign-In-With-X proofs must be bound to it. Unset: the request's own origin for documents.
+   */
+  publicUrl: string | undefined;
   maxEventStreams: number;
   maxEventStreamsPerClient: number;
   detectionFailClosed: boolean;
@@ -256,6 +265,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_FREE_PER_MINUTE,
+    publicUrl: e.PUBLIC_URL === undefined ? undefined : new URL(e.PUBLIC_URL).origin,
     maxEventStreams: e.MAX_EVENT_STREAMS,
     maxEventStreamsPerClient: e.MAX_EVENT_STREAMS_PER_CLIENT,
     detectionFailClosed: e.NETWORK_DETECTION_FAIL_CLOSED,

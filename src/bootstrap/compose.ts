@@ -194,6 +194,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       shutdown: shutdown.signal,
       trustProxy,
       eventStream: { maxTotal: config.maxEventStreams, maxPerClient: config.maxEventStreamsPerClient },
+      publicUrl: config.publicUrl,
     });
     server = await listen(app, config.port, config.host, DEFAULT_TIMEOUTS, () => deps.ids.next('req'));
   } catch (e) {

@@ -7,6 +7,8 @@ export interface SettlementReceipt {
   transaction: string;
   network: string;
   payer: string;
+  /** x402 extensions of the settlement response, e.g. the signed receipt under `offer-receipt` (#17.3). */
+  extensions?: Record<string, unknown>;
 }
 
 /** The response the service gave for a payment, returned again when the same signature is replayed. */

@@ -1,7 +1,10 @@
+import type { AccessGrantStore } from './access-grant-store.js';
 import type { EventLog } from './event-log.js';
+import type { PaymentIdentifierStore } from './payment-identifier-store.js';
 import type { PaymentStore } from './payment-store.js';
 import type { PayoutStore } from './payout-store.js';
 import type { PositionRepository } from './position-repository.js';
+import type { ProofNonceStore } from './proof-nonce-store.js';
 import type { QuoteStore } from './quote-store.js';
 import type { TokenRepository } from './token-repository.js';
 import type { TradeLedger } from './trade-ledger.js';
@@ -15,6 +18,10 @@ export interface Stores {
   payouts: PayoutStore;
   quotes: QuoteStore;
   events: EventLog;
+  /** x402 extensions (#17): client payment ids, spent Sign-In-With-X nonces, paid-for access. */
+  paymentIds: PaymentIdentifierStore;
+  proofNonces: ProofNonceStore;
+  accessGrants: AccessGrantStore;
 }
 
 /**

@@ -23,6 +23,12 @@ describe('configuration', () => {
     expect(c.settings.payTo['eip155:84532']).toBe(REAL.PAY_TO_84532);
   });
 
+  it('reads PUBLIC_URL as an origin (unset: the request\'s own)', () => {
+    expect(loadConfig({}).publicUrl).toBeUndefined();
+    expect(loadConfig({ PUBLIC_URL: 'https://api.example.com/' }).publicUrl).toBe('https://api.example.com');
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }).publicUrl).toBe('http://127.0.0.1:3000');
+  });
+
   it('names the LaunchFactory of each real network', () => {
     expect(loadConfig({}).launchFactories).toEqual({ 'eip155:8453': undefined, 'eip155:84532': undefined });
     const factory = '0x4444444444444444444444444444444444444444';
@@ -46,6 +52,8 @@ describe('configuration', () => {
     ['a depeg floor that is not a price', { USDC_DEPEG_FLOOR: '-0.98' }],
     ['a provider limit without a window', { QUOTE_LIMIT_PYTH: '30' }],
     ['fixed prices of an unknown asset', { QUOTE_FIXED_PRICES: 'DAI=1' }],
+    ['a public URL with a path', { PUBLIC_URL: 'https://api.example.com/v1' }],
+    ['a public URL that is not http(s)', { PUBLIC_URL: 'ftp://api.example.com' }],
   ])('refuses %s, naming the problem', (_name, env) => {
     expect(() => loadConfig(env as Record<string, string>)).toThrow(ConfigError);
   });

@@ -1,8 +1,11 @@
 /** Every persistence port's contract, for one storage technology. */
+import { accessGrantStoreContract } from './access-grant-store.contract.js';
 import { eventLogContract } from './event-log.contract.js';
+import { paymentIdentifierStoreContract } from './payment-identifier-store.contract.js';
 import { paymentStoreContract } from './payment-store.contract.js';
 import { payoutStoreContract } from './payout-store.contract.js';
 import { positionRepositoryContract } from './position-repository.contract.js';
+import { proofNonceStoreContract } from './proof-nonce-store.contract.js';
 import { quoteStoreContract } from './quote-store.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { tradeLedgerContract } from './trade-ledger.contract.js';
@@ -18,4 +21,7 @@ export function persistenceContracts(name: string, make: UowFactory) {
   quoteStoreContract(name, make);
   eventLogContract(name, make);
   unitOfWorkContract(name, make);
+  paymentIdentifierStoreContract(name, make);
+  proofNonceStoreContract(name, make);
+  accessGrantStoreContract(name, make);
 }

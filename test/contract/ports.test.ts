@@ -15,7 +15,11 @@ import { CurveTradeQuoter } from '../../src/adapters/quotes/curve/curve-trade-qu
 import { FixedQuoteProvider } from '../../src/adapters/quotes/fixed/fixed-quote-provider.js';
 import { QuoteRouter } from '../../src/app/pricing/quote-router.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
-import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
+import { FakeWalletProofVerifier } from '../../src/adapters/wallet-proof/fake/fake-wallet-proof-verifier.js';
+import { SiwxWalletProofVerifier } from '../../src/adapters/wallet-proof/siwx/siwx-wallet-proof-verifier.js';
+import { ALL_NETWORKS, PRODUCTION, TESTNET } from '../../src/domain/network.js';
+import { createSIWxClientHook, createSIWxMessage, encodeSIWxHeader, signEVMMessage } from '@x402/extensions/sign-in-with-x';
+import { randomBytes } from 'node:crypto';
 import { authorizationReaderContract } from './authorization-reader.contract.js';
 import { facilitatorContract, fundedDevAccount } from './facilitator.contract.js';
 import { idGeneratorContract } from './id-generator.contract.js';
@@ -25,6 +29,12 @@ import { quoteProviderContract } from './quote-provider.contract.js';
 import { tokenIssuerContract } from './token-issuer.contract.js';
 import { rateLimiterContract } from './rate-limiter.contract.js';
 import { tradeQuoterContract } from './trade-quoter.contract.js';
+import { walletProofVerifierContract, type ProofSpec } from './wallet-proof-verifier.contract.js';
+import { receiptSignerContract } from './receipt-signer.contract.js';
+import { FakeReceiptSigner } from '../../src/adapters/receipts/fake/fake-receipt-signer.js';
+import { ViemReceiptSigner } from '../../src/adapters/receipts/viem/viem-receipt-signer.js';
+import { verifyOfferSignatureEIP712, verifyReceiptSignatureEIP712 } from '@x402/extensions/offer-receipt';
+import { generatePrivateKey } from 'viem/accounts';
 
 const clock = new SystemClock();
 
@@ -109,3 +119,76 @@ describe('Clock adapters', () => {
     expect(fake.now().toISOString()).toBe('2026-01-01T00:00:01.500Z');
   });
 });
+
+/** The fields of a proof for `spec` on `origin`, before signing. */
+function proofInfo(spec: ProofSpec, origin: string) {
+  const o = new URL(origin);
+  const uri = spec.uri ?? `${o.origin}/entrypoints/token_info`;
+  return {
+    domain: spec.domain ?? o.host,
+    uri,
+    version: '1',
+    nonce: spec.nonce ?? randomBytes(8).toString('hex'),
+    issuedAt: (spec.issuedAt ?? new Date()).toISOString(),
+    ...(spec.expirationTime ? { expirationTime: spec.expirationTime.toISOString() } : {}),
+    ...(spec.notBefore ? { notBefore: spec.notBefore.toISOString() } : {}),
+    resources: [uri],
+    chainId: spec.chainId ?? TESTNET,
+    type: 'eip191' as const,
+  };
+}
+
+walletProofVerifierContract('SiwxWalletProofVerifier (@x402/extensions, proofs from its client helpers)', async () => {
+  const origin = 'https://launchpad.example.com';
+  return {
+    verifier: new SiwxWalletProofVerifier({ origin, networks: ALL_NETWORKS }),
+    origin,
+    now: () => new Date(),
+    async prove(spec) {
+      const info = proofInfo(spec, origin);
+      // The extension's own CAIP-122 message and EIP-191 signing, as createSIWxPayload does.
+      const signature = await signEVMMessage(createSIWxMessage(info, spec.account.address), spec.signer ?? spec.account);
+      return encodeSIWxHeader({ ...info, address: spec.account.address, signature });
+    },
+    async answer(challenge, account, requestUrl) {
+      const hook = createSIWxClientHook(account);
+      const paymentRequired = { x402Version: 2, resource: { url: requestUrl }, accepts: [], extensions: { 'sign-in-with-x': challenge } };
+      const answered = await hook({ paymentRequired, requestUrl } as never);
+      return answered ? answered.headers['sign-in-with-x'] : undefined;
+    },
+  };
+});
+
+walletProofVerifierContract('FakeWalletProofVerifier', async () => {
+  const origin = 'https://launchpad.example.com';
+  const fakeProof = (spec: ProofSpec) => {
+    const info = proofInfo(spec, origin);
+    return FakeWalletProofVerifier.encode({ ...info, address: spec.account.address, signature: FakeWalletProofVerifier.sign((spec.signer ?? spec.account).address, info.nonce) });
+  };
+  return {
+    verifier: new FakeWalletProofVerifier({ origin, networks: ALL_NETWORKS, clock }),
+    origin,
+    now: () => clock.now(),
+    prove: async (spec) => fakeProof(spec),
+    async answer(challenge, account) {
+      const { info, supportedChains } = challenge as { info: Record<string, string>; supportedChains: { chainId: string }[] };
+      return fakeProof({ account, chainId: supportedChains[0]!.chainId, nonce: info.nonce, issuedAt: new Date(info.issuedAt!), uri: info.uri, domain: info.domain });
+    },
+  };
+});
+
+receiptSignerContract('ViemReceiptSigner (verified with @x402/extensions)', async () => ({
+  signer: new ViemReceiptSigner({ key: generatePrivateKey() }),
+  now: () => new Date(),
+  async recover(signed) {
+    if (signed.format !== 'eip712') return null;
+    const verified = 'scheme' in signed.payload ? await verifyOfferSignatureEIP712(signed as never) : await verifyReceiptSignatureEIP712(signed as never);
+    return verified.signer;
+  },
+}));
+
+receiptSignerContract('FakeReceiptSigner', async () => ({
+  signer: new FakeReceiptSigner(clock),
+  now: () => clock.now(),
+  recover: async (signed) => FakeReceiptSigner.recover(signed as never),
+}));

@@ -1,5 +1,6 @@
 import { NotFound } from '../../domain/errors.js';
 import type { AppDeps } from '../deps.js';
+import { receiptOf } from '../extensions/receipts.js';
 import { paymentView } from '../views.js';
 
 export function getPayment(deps: AppDeps, paymentId: string) {
@@ -7,6 +8,7 @@ export function getPayment(deps: AppDeps, paymentId: string) {
     const payment = await stores.payments.get(paymentId);
     // One 404 code for every lookup by id (SPEC §10 NOT_FOUND); `details` says what was missing.
     if (!payment) throw new NotFound(`Payment ${paymentId} does not exist.`, { resource: 'payment', paymentId });
-    return paymentView(payment);
+    // The signed receipt issued at settlement (#17.3), null until there is one.
+    return { ...paymentView(payment), receipt: receiptOf(await stores.payments.getResponse(paymentId)) };
   });
 }

@@ -17,7 +17,7 @@ export function errorHandler(logger: Logger) {
       await next();
     } catch (e) {
       if (e instanceof DomainError && e.code !== 'INTERNAL_ERROR') {
-        renderError(ctx, e);
+        await renderError(ctx, e);
         if (ctx.status >= 500) {
           logger.error('answered with a server error', {
             requestId: ctx.state.requestId,
@@ -53,7 +53,7 @@ function describeCause(cause: unknown): Record<string, unknown> {
   return { cause: c?.message ?? String(cause), ...(c?.code !== undefined ? { causeCode: c.code } : {}) };
 }
 
-export function renderError(ctx: Context, e: DomainError): void {
+export async function renderError(ctx: Context, e: DomainError): Promise<void> {
   ctx.status = isTransportError(e) ? TRANSPORT_ERROR_STATUS[e.code] : statusOf(e.code);
   ctx.body = errorEnvelope(e.code, e.message, e.details);
   if (e instanceof MethodNotAllowed) ctx.set('Allow', e.allow.join(', '));
@@ -61,14 +61,35 @@ export function renderError(ctx: Context, e: DomainError): void {
   if (e instanceof ServiceUnavailable || e instanceof NetworkDetectionUnavailable) {
     ctx.set('Retry-After', String(e.retryAfterSeconds));
   }
-  addPaymentRequiredHeader(ctx);
+  await addPaymentRequiredHeader(ctx);
 }
 
-/** Every 402 carries PAYMENT-REQUIRED, so x402 clients can pay (or pay again) from any of them. */
-export function addPaymentRequiredHeader(ctx: Context): void {
+/**
+ * Extensions a paid route's 402s declare that depend on the 402 itself (its resource and its
+ * accepts): signed offers, a fresh Sign-In-With-X challenge. Set per request as
+ * `ctx.state.x402Enrich`; must not throw (the caller wraps it).
+ */
+export type PaymentRequiredEnricher = (required: { resource: { url: string }; accepts: unknown[] }) => Promise<Record<string, unknown>>;
+
+/**
+ * Every 402 carries PAYMENT-REQUIRED, so x402 clients can pay (or pay again) from any of them.
+ * Extensions the route declares join the object in the body and in the header alike: the static
+ * ones (`ctx.state.x402Extensions`, e.g. Bazaar) and those made for this 402
+ * (`ctx.state.x402Enrich`, e.g. signed offers); ones the flow already set win.
+ */
+export async function addPaymentRequiredHeader(ctx: Context): Promise<void> {
   if (ctx.status !== 402) return;
   const body = ctx.body as ErrorEnvelope | undefined;
   const details = body?.error?.details;
-  const required = body?.error?.code === 'PAYMENT_REQUIRED' ? details : details?.paymentRequired;
-  if (required) ctx.set(PAYMENT_REQUIRED, encodePaymentRequired(required));
+  const atRoot = body?.error?.code === 'PAYMENT_REQUIRED';
+  let required = (atRoot ? details : details?.paymentRequired) as Record<string, unknown> | undefined;
+  if (!required || typeof required !== 'object') return;
+  const declared = ctx.state.x402Extensions as Record<string, unknown> | undefined;
+  const enrich = ctx.state.x402Enrich as PaymentRequiredEnricher | undefined;
+  const made = enrich && Array.isArray(required.accepts) ? await enrich(required as Parameters<PaymentRequiredEnricher>[0]) : undefined;
+  if (declared || made) {
+    required = { ...required, extensions: { ...declared, ...made, ...(required.extensions as Record<string, unknown> | undefined) } };
+    ctx.body = { ...body, error: { ...body!.error, details: atRoot ? required : { ...details, paymentRequired: required } } };
+  }
+  ctx.set(PAYMENT_REQUIRED, encodePaymentRequired(required));
 }

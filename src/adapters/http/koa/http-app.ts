@@ -43,8 +43,9 @@ import {
 import type { PaymentPayload } from '../../../ports/facilitator.js';
 import { parseTokens, parseUsd } from '../../../domain/money.js';
 import { readJsonBody } from './body.js';
+import { BAZAAR_KEY, bazaarExtension, discoveryDocument, WELL_KNOWN_X402 } from './discovery.js';
 import { MethodNotAllowed } from './http-errors.js';
-import { addPaymentRequiredHeader, errorHandler } from './errors.js';
+import { addPaymentRequiredHeader, errorHandler, type PaymentRequiredEnricher } from './errors.js';
 import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
 import { DEFAULT_STREAM, EventStreams, streamEvents, type EventStreamOptions } from './events-stream.js';
 import { manifest } from './manifest.js';
@@ -62,6 +63,14 @@ export interface HttpOptions {
   trustProxy?: TrustProxy;
   /** Aborted when the service stops: long-lived responses (SSE) end. */
   shutdown?: AbortSignal;
+  /** The public origin (`https://api.example.com`) discovery documents name; the request's own when unset. */
+  publicUrl?: string | undefined;
+  /**
+   * Extensions made for each 402 of a paid route from its resource and accepts (signed offers,
+   * a Sign-In-With-X challenge, the payment-identifier declaration). A failure is logged and the
+   * 402 goes out without them.
+   */
+  paymentRequiredExtensions?: PaymentRequiredEnricher;
 }
 
 export function createHttpApp(application: Application, options: HttpOptions = {}): Koa {
@@ -76,6 +85,19 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   const streamOptions = { ...DEFAULT_STREAM, ...options.eventStream };
   const streams = options.streams ?? new EventStreams(streamOptions);
   const trustProxy: TrustProxy = options.trustProxy ?? { kind: 'none' };
+  const made = options.paymentRequiredExtensions;
+  const enrich: PaymentRequiredEnricher | undefined = made
+    ? async (required) => {
+        try {
+          return await made(required);
+        } catch (e) {
+          application.logger.warn('402 extensions could not be made; the 402 goes out without them', {
+            error: e instanceof Error ? e.message : String(e),
+          });
+          return {};
+        }
+      }
+    : undefined;
   const tokenParam = (ctx: Context) => parseWith(tokenIdSchema, (ctx as unknown as { params: { id: string } }).params.id, 'id');
 
   router.get('/health', async (ctx) => {
@@ -106,10 +128,20 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     ok(ctx, 'list_positions', await listPositions(deps, { wallet, network, includeZero: q.includeZero }));
   });
 
-  router.get('/entrypoints', (ctx) => ok(ctx, 'list_entrypoints', manifest(application.entrypoints.values(), deps.settings)));
+  router.get('/entrypoints', (ctx) => {
+    ok(ctx, 'list_entrypoints', manifest(application.entrypoints.values(), deps.settings));
+    ctx.set('Link', `<${WELL_KNOWN_X402}>; rel="describedby"; type="application/json"`);
+  });
+  router.get(WELL_KNOWN_X402, (ctx) => {
+    ctx.body = discoveryDocument(application.entrypoints.values(), deps.settings, options.publicUrl ?? `${ctx.protocol}://${ctx.host}`);
+  });
 
   const paid = async (ctx: Context, entrypoint: AnyEntrypoint | undefined, name: string) => {
     if (!entrypoint) throw new EntrypointNotFound(name);
+    // Every 402 of this route declares its Bazaar discovery metadata, and whatever is made per 402
+    // (both added where the 402 is rendered, in errors.ts).
+    ctx.state.x402Extensions = { [BAZAAR_KEY]: bazaarExtension(entrypoint) };
+    if (enrich) ctx.state.x402Enrich = enrich;
     const body = await readJsonBody(ctx);
     const rawInput = unwrapInput(body);
     const hintHeader = ctx.get('x-wallet-address');
@@ -143,7 +175,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
       ctx.body = res.body;
       ctx.set(res.headers);
       if (res.settlement) ctx.set(PAYMENT_RESPONSE, encodePaymentResponse(res.settlement));
-      addPaymentRequiredHeader(ctx);
+      await addPaymentRequiredHeader(ctx);
     } catch (e) {
       // An undecodable signature is answered once the request itself is known to be valid.
       const refusal = undecodable && e instanceof PaymentRequired ? new PaymentInvalid(undecodable.message, { ...undecodable.details, paymentRequired: e.details }) : e;

@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import type { AnyEntrypoint } from '../../../app/entrypoints.js';
 import type { Settings } from '../../../app/settings.js';
+import { WELL_KNOWN_X402 } from './discovery.js';
+import { entrypointPaths } from './paid-routes.js';
 
 export function manifest(entrypoints: Iterable<AnyEntrypoint>, settings: Settings) {
   return [...entrypoints].map((e) => ({
@@ -11,10 +13,9 @@ export function manifest(entrypoints: Iterable<AnyEntrypoint>, settings: Setting
     currency: 'USDC',
     operation: e.operation,
     method: 'POST',
-    paths: e.name === 'token_create'
-      ? ['/tokens', '/entrypoints/token_create', '/entrypoints/token_create/invoke']
-      : [`/entrypoints/${e.name}`, `/entrypoints/${e.name}/invoke`],
+    paths: entrypointPaths(e),
     inputSchema: z.toJSONSchema(e.inputSchema, { io: 'input', unrepresentable: 'any' }),
     outputSchema: z.toJSONSchema(e.outputSchema, { unrepresentable: 'any' }),
+    discovery: WELL_KNOWN_X402,
   }));
 }

@@ -19,6 +19,7 @@ import {
   tradesQuery,
 } from '../../../app/schemas.js';
 import type { Settings } from '../../../app/settings.js';
+import { discoveryPrice, WELL_KNOWN_X402 } from './discovery.js';
 
 type JsonSchema = Record<string, unknown>;
 const schema = (s: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema => {
@@ -198,6 +199,13 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
       },
     },
     '/api/version': { get: { operationId: 'version', responses: { 200: ok('version', loose) } } },
+    [WELL_KNOWN_X402]: {
+      get: {
+        operationId: 'x402_discovery',
+        description: 'x402 discovery document: every paid resource (x402scan `version`/`resources`) with its price, requirements and Bazaar metadata (`items`).',
+        responses: { 200: { description: 'discovery document', content: { 'application/json': { schema: loose } } } },
+      },
+    },
   };
 
   for (const e of entrypoints) {
@@ -226,6 +234,8 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
         409: errorResponse,
       },
       'x-price': e.price(settings),
+      // The payment metadata discovery crawlers (x402scan) read from OpenAPI.
+      'x-payment-info': { protocols: [{ x402: {} }], price: discoveryPrice(e, settings) },
     };
     const routes = e.name === 'token_create' ? ['/tokens', `/entrypoints/${e.name}`, `/entrypoints/${e.name}/invoke`] : [`/entrypoints/${e.name}`, `/entrypoints/${e.name}/invoke`];
     for (const route of routes) paths[route] = { ...(paths[route] ?? {}), post: { ...operation, operationId: `${e.name}${route.endsWith('/invoke') ? '_invoke' : route === '/tokens' ? '_tokens' : ''}` } };

@@ -9,6 +9,7 @@ import type { Position } from '../../../domain/position.js';
 import type { Quote } from '../../../domain/quote.js';
 import type { Token } from '../../../domain/token.js';
 import type { Trade } from '../../../domain/trade.js';
+import type { PaymentIdentifierRecord } from '../../../ports/payment-identifier-store.js';
 import type { StoredResponse } from '../../../ports/payment-store.js';
 
 /** A transaction's journal; null outside a transaction (writes are then immediate). */
@@ -34,6 +35,11 @@ export class MemoryDatabase {
   readonly quotes = new Map<string, Quote>();
   readonly heldQuotes = new Map<string, string>();
   readonly events: StoredEvent[] = [];
+  readonly paymentIds = new Map<string, PaymentIdentifierRecord>();
+  /** "wallet_lower|nonce" → when the proof expires. */
+  readonly proofNonces = new Map<string, Date>();
+  /** "wallet_lower|resource" → until when access is granted. */
+  readonly accessGrants = new Map<string, Date>();
 
   private tail: Promise<void> = Promise.resolve();
 

@@ -1,9 +1,12 @@
 import type { Stores, UnitOfWork } from '../../../ports/unit-of-work.js';
+import { MemoryAccessGrantStore } from './memory-access-grant-store.js';
 import { MemoryDatabase, MemoryTx } from './memory-database.js';
 import { MemoryEventLog } from './memory-event-log.js';
+import { MemoryPaymentIdentifierStore } from './memory-payment-identifier-store.js';
 import { MemoryPaymentStore } from './memory-payment-store.js';
 import { MemoryPayoutStore } from './memory-payout-store.js';
 import { MemoryPositionRepository } from './memory-position-repository.js';
+import { MemoryProofNonceStore } from './memory-proof-nonce-store.js';
 import { MemoryQuoteStore } from './memory-quote-store.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
 import { MemoryTradeLedger } from './memory-trade-ledger.js';
@@ -42,6 +45,9 @@ export class MemoryUnitOfWork implements UnitOfWork {
       payouts: new MemoryPayoutStore(this.db, tx),
       quotes: new MemoryQuoteStore(this.db, tx),
       events: new MemoryEventLog(this.db, tx),
+      paymentIds: new MemoryPaymentIdentifierStore(this.db, tx),
+      proofNonces: new MemoryProofNonceStore(this.db, tx),
+      accessGrants: new MemoryAccessGrantStore(this.db, tx),
     };
   }
 }

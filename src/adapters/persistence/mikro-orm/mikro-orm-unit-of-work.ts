@@ -15,10 +15,14 @@ import { SqliteDriver } from '@mikro-orm/sqlite';
 import type { Stores, UnitOfWork } from '../../../ports/unit-of-work.js';
 import { Migration0001Initial } from './migrations/migration-0001-initial.js';
 import { Migration0002PaymentSignature } from './migrations/migration-0002-payment-signature.js';
+import { Migration0003X402Extensions } from './migrations/migration-0003-x402-extensions.js';
+import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
 import { MikroOrmEventLog } from './mikro-orm-event-log.js';
+import { MikroOrmPaymentIdentifierStore } from './mikro-orm-payment-identifier-store.js';
 import { MikroOrmPaymentStore } from './mikro-orm-payment-store.js';
 import { MikroOrmPayoutStore } from './mikro-orm-payout-store.js';
 import { MikroOrmPositionRepository } from './mikro-orm-position-repository.js';
+import { MikroOrmProofNonceStore } from './mikro-orm-proof-nonce-store.js';
 import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
 import { MikroOrmTokenRepository } from './mikro-orm-token-repository.js';
 import { MikroOrmTradeLedger } from './mikro-orm-trade-ledger.js';
@@ -28,6 +32,7 @@ import { asUnavailable } from './unavailable.js';
 export const MIGRATIONS = [
   { name: 'Migration0001Initial', class: Migration0001Initial },
   { name: 'Migration0002PaymentSignature', class: Migration0002PaymentSignature },
+  { name: 'Migration0003X402Extensions', class: Migration0003X402Extensions },
 ];
 
 export interface OpenOptions {
@@ -172,6 +177,9 @@ function stores(sql: Sql): Stores {
     payouts: new MikroOrmPayoutStore(sql),
     quotes: new MikroOrmQuoteStore(sql),
     events: new MikroOrmEventLog(sql),
+    paymentIds: new MikroOrmPaymentIdentifierStore(sql),
+    proofNonces: new MikroOrmProofNonceStore(sql),
+    accessGrants: new MikroOrmAccessGrantStore(sql),
   };
 }
 

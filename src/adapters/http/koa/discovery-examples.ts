@@ -1,0 +1,172 @@
+/**
+ * One worked request and answer per paid entrypoint, for discovery documents (Bazaar's `info`
+ * carries an example input and output that must validate against the schemas). Taken from a real
+ * run of the use cases (create, buy $5, sell 100,000, info an hour later); a test parses each one
+ * with the zod schemas, so they cannot drift from the API.
+ */
+const TOKEN_ID = 'tok_01JD5X8W3K2M9N7P4Q6R8S0T2V';
+const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const NETWORK = 'eip155:84532';
+const CREATED = '2026-11-23T12:00:00.000Z';
+const TX = '0x5f1e9c4b2a7d3e8f6a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f';
+
+const token = {
+  tokenId: TOKEN_ID,
+  network: NETWORK,
+  name: 'Pepe Coin',
+  symbol: 'PEPE',
+  description: 'A frog.',
+  imageUrl: 'https://example.com/pepe.png',
+  creator: WALLET,
+  state: 'ACTIVE',
+  decimals: 18,
+  totalSupply: '1000000000',
+  curve: {
+    virtualUsdReserve: '6000',
+    virtualTokenReserve: '1073000000',
+    realUsdReserve: '0',
+    realTokenReserve: '793100000',
+    tokensSold: '0',
+    curveSupply: '793100000',
+    feeBps: 100,
+    progress: '0',
+  },
+  priceUsd: '0.000005591798695246',
+  marketCapUsd: '5591.798695',
+  volumeUsd24h: '0',
+  trades24h: 0,
+  holders: 0,
+  createdAt: CREATED,
+  graduatedAt: null,
+};
+
+const buyPosition = {
+  network: NETWORK,
+  wallet: WALLET,
+  tokenId: TOKEN_ID,
+  symbol: 'PEPE',
+  balance: '884495.291384607698648614',
+  costBasisUsd: '5',
+  avgEntryPriceUsd: '0.000005652941342596',
+  realizedPnlUsd: '0',
+  currentPriceUsd: '0.000005601028969012',
+  valueUsd: '4.954083',
+  unrealizedPnlUsd: '-0.045917',
+  updatedAt: CREATED,
+};
+
+const buy = {
+  tokenId: TOKEN_ID,
+  tokensReceived: '884495.291384607698648614',
+  usdSpent: '5',
+  feeUsd: '0.05',
+  priceUsd: '0.000005652941342596',
+  spotPriceUsd: '0.000005601028969012',
+  position: buyPosition,
+  trade: {
+    tradeId: 'trd_01JD5X9A1B2C3D4E5F6G7H8J9K',
+    network: NETWORK,
+    tokenId: TOKEN_ID,
+    wallet: WALLET,
+    side: 'buy',
+    usdAmount: '5',
+    feeUsd: '0.05',
+    tokenAmount: '884495.291384607698648614',
+    priceUsd: '0.000005652941342596',
+    paymentId: 'pay_01JD5X99ZYXWVTSRQPNMKJHGFE',
+    settlementTx: TX,
+    createdAt: CREATED,
+  },
+  payment: { paymentId: 'pay_01JD5X99ZYXWVTSRQPNMKJHGFE', network: NETWORK, payer: WALLET, transaction: TX },
+};
+
+const sell = {
+  tokenId: TOKEN_ID,
+  tokensSold: '100000',
+  usdReceived: '0.554449',
+  feeUsd: '0.005601',
+  priceUsd: '0.00000554449',
+  spotPriceUsd: '0.000005599984260283',
+  position: {
+    ...buyPosition,
+    balance: '784495.291384607698648614',
+    costBasisUsd: '4.434706',
+    avgEntryPriceUsd: '0.000005652941513737',
+    realizedPnlUsd: '-0.010845',
+    currentPriceUsd: '0.000005599984260283',
+    valueUsd: '4.393161',
+    unrealizedPnlUsd: '-0.041545',
+  },
+  trade: {
+    tradeId: 'trd_01JD5XB0C1D2E3F4G5H6J7K8M9',
+    network: NETWORK,
+    tokenId: TOKEN_ID,
+    wallet: WALLET,
+    side: 'sell',
+    usdAmount: '0.56005',
+    feeUsd: '0.005601',
+    tokenAmount: '100000',
+    priceUsd: '0.0000056005',
+    paymentId: 'pay_01JD5XAZZYXWVTSRQPNMKJHGFE',
+    settlementTx: TX,
+    createdAt: CREATED,
+  },
+  payout: {
+    payoutId: 'pout_01JD5XB1C2D3E4F5G6H7J8K9M0',
+    network: NETWORK,
+    wallet: WALLET,
+    amount: '0.554449',
+    reason: 'sell',
+    state: 'PENDING',
+    txHash: null,
+  },
+};
+
+const info = {
+  ...token,
+  curve: {
+    virtualUsdReserve: '6004.38995',
+    virtualTokenReserve: '1072215504.708615392301351386',
+    realUsdReserve: '4.38995',
+    realTokenReserve: '792315504.708615392301351386',
+    tokensSold: '784495.291384607698648614',
+    curveSupply: '793100000',
+    feeBps: 100,
+    progress: '0.0009',
+  },
+  priceUsd: '0.000005599984260283',
+  marketCapUsd: '5599.98426',
+  volumeUsd24h: '5.56005',
+  trades24h: 2,
+  holders: 1,
+  holdersTop: [{ wallet: WALLET, balance: '784495.291384607698648614', share: '1' }],
+  priceChange24h: '0.001463',
+  candles1h: [
+    {
+      openTime: CREATED,
+      open: '0.000005652941342596',
+      high: '0.000005652941342596',
+      low: '0.0000056005',
+      close: '0.0000056005',
+      volumeUsd: '5.56005',
+      trades: 2,
+    },
+  ],
+};
+
+export interface EntrypointExample {
+  input: Record<string, unknown>;
+  output: Record<string, unknown>;
+}
+
+export const ENTRYPOINT_EXAMPLES: Readonly<Record<string, EntrypointExample>> = {
+  token_create: {
+    input: { name: 'Pepe Coin', symbol: 'PEPE', description: 'A frog.', imageUrl: 'https://example.com/pepe.png' },
+    output: token,
+  },
+  token_buy_usd: { input: { tokenId: TOKEN_ID, usdAmount: '5', minTokensOut: '880000' }, output: buy },
+  token_buy_tokens: { input: { tokenId: TOKEN_ID, tokens: '884495', maxUsd: '5.01' }, output: buy },
+  token_buy_quote: { input: { quoteId: 'qte_01JD5X7Q1R2S3T4V5W6X7Y8Z9A' }, output: buy },
+  token_sell: { input: { tokenId: TOKEN_ID, tokens: '100000', minUsdOut: '0.55' }, output: sell },
+  token_info: { input: { tokenId: TOKEN_ID }, output: info },
+};

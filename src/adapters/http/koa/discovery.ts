@@ -1,0 +1,145 @@
+/**
+ * Discovery by agents and catalogues (#17 part 4), built with @x402/extensions/bazaar so the
+ * shapes are the extension's own:
+ *
+ * - the Bazaar extension of every paid route: the example input and output, with the JSON
+ *   Schemas generated from the zod schemas the server validates with. It rides in every 402 (a
+ *   Bazaar facilitator catalogues it from the payment payload that echoes it);
+ * - GET /.well-known/x402: x402scan's discovery document (`version: 1`, `resources`: the URLs to
+ *   probe), plus `items` in the shape a Bazaar facilitator lists resources in — each with its
+ *   price, its payment requirements when the price is fixed, and its Bazaar extension.
+ */
+import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar';
+import { z } from 'zod';
+import type { AnyEntrypoint } from '../../../app/entrypoints.js';
+import { requirementsFor, X402_VERSION } from '../../../app/payments/requirements.js';
+import type { Settings } from '../../../app/settings.js';
+import { formatUsd, parseUsd } from '../../../domain/money.js';
+import { ALL_NETWORKS } from '../../../domain/network.js';
+import type { PaymentRequirements } from '../../../ports/facilitator.js';
+import { ENTRYPOINT_EXAMPLES } from './discovery-examples.js';
+
+export const WELL_KNOWN_X402 = '/.well-known/x402';
+export const BAZAAR_KEY = 'bazaar';
+
+type JsonSchema = Record<string, unknown>;
+
+/** The one URL discovery names for an entrypoint (it also answers at …/invoke, and create at /tokens). */
+export const canonicalPath = (ep: Pick<AnyEntrypoint, 'name'>): string => `/entrypoints/${ep.name}`;
+
+/** A zod schema as a JSON Schema to embed in another document: no `$schema` of its own. */
+function embedded(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _root, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+/**
+ * `extensions.bazaar` for an entrypoint: declared, then enriched with the HTTP method exactly as
+ * x402ResourceServer does for a route (`bazaarResourceServerExtension.enrichDeclaration`).
+ */
+export function bazaarExtension(ep: AnyEntrypoint): JsonSchema {
+  let extension = built.get(ep);
+  if (!extension) built.set(ep, (extension = buildBazaarExtension(ep)));
+  return extension;
+}
+
+// The declaration depends only on the entrypoint: built once, shared by every 402 and document.
+const built = new WeakMap<AnyEntrypoint, JsonSchema>();
+
+function buildBazaarExtension(ep: AnyEntrypoint): JsonSchema {
+  const example = ENTRYPOINT_EXAMPLES[ep.name];
+  if (!example) throw new Error(`no discovery example for entrypoint ${ep.name}`);
+  const declared = declareDiscoveryExtension({
+    bodyType: 'json',
+    input: example.input,
+    inputSchema: embedded(ep.inputSchema, 'input'),
+    output: { example: example.output, schema: embedded(ep.outputSchema, 'output') },
+  })[BAZAAR_KEY];
+  const transport = { method: 'POST', adapter: { getPath: () => canonicalPath(ep) } };
+  return bazaarResourceServerExtension.enrichDeclaration!(declared, transport) as JsonSchema;
+}
+
+/** The price of an entrypoint as discovery documents state it: fixed, or set per request within bounds. */
+export type DiscoveryPrice =
+  | { mode: 'fixed'; currency: 'USD'; amount: string }
+  | { mode: 'dynamic'; currency: 'USD'; min: string; max: string; rule: string };
+
+export function discoveryPrice(ep: AnyEntrypoint, settings: Settings): DiscoveryPrice {
+  const stated = ep.price(settings);
+  const fixed = fixedAmount(stated);
+  if (fixed !== null) return { mode: 'fixed', currency: 'USD', amount: formatUsd(fixed) };
+  return { mode: 'dynamic', currency: 'USD', min: formatUsd(settings.minBuyUsd), max: formatUsd(settings.maxBuyUsd), rule: stated };
+}
+
+function fixedAmount(stated: string): bigint | null {
+  try {
+    return parseUsd(stated);
+  } catch {
+    return null; // "= usdAmount" and friends: the price depends on the body
+  }
+}
+
+export interface DiscoveryItem {
+  resource: string;
+  type: 'http';
+  x402Version: number;
+  method: 'POST';
+  description: string;
+  mimeType: 'application/json';
+  price: DiscoveryPrice;
+  /** The requirements of a fixed price on every network (production first); empty when the price depends on the body. */
+  accepts: PaymentRequirements[];
+  extensions: { bazaar: JsonSchema };
+}
+
+export interface DiscoveryDocument {
+  version: 1;
+  resources: string[];
+  instructions: string;
+  x402Version: number;
+  items: DiscoveryItem[];
+}
+
+/** The document of GET /.well-known/x402, with absolute URLs under `origin`. */
+export function discoveryDocument(entrypoints: Iterable<AnyEntrypoint>, settings: Settings, origin: string): DiscoveryDocument {
+  const all = [...entrypoints];
+  const items = all.map((ep): DiscoveryItem => {
+    const price = discoveryPrice(ep, settings);
+    const fixed = price.mode === 'fixed' ? parseUsd(price.amount) : null;
+    return {
+      resource: `${origin}${canonicalPath(ep)}`,
+      type: 'http',
+      x402Version: X402_VERSION,
+      method: 'POST',
+      description: ep.description,
+      mimeType: 'application/json',
+      price,
+      accepts: fixed === null ? [] : ALL_NETWORKS.map((n) => requirementsFor(n, fixed, settings.payTo[n])),
+      extensions: { bazaar: bazaarExtension(ep) },
+    };
+  });
+  return {
+    version: 1,
+    resources: items.map((i) => i.resource),
+    instructions: instructions(all, settings),
+    x402Version: X402_VERSION,
+    items,
+  };
+}
+
+function instructions(entrypoints: AnyEntrypoint[], settings: Settings): string {
+  const lines = entrypoints.map((ep) => {
+    const p = discoveryPrice(ep, settings);
+    const price = p.mode === 'fixed' ? `$${p.amount}` : `${p.rule} ($${p.min}–$${p.max})`;
+    return `- POST ${canonicalPath(ep)} — ${price}. ${ep.description}`;
+  });
+  return [
+    '# x402 token launchpad',
+    '',
+    'Paid entrypoints take a JSON body (the input itself or `{ "input": { … } }`); the body is validated before any 402.',
+    'Pay with an EIP-3009 USDC authorization in PAYMENT-SIGNATURE (x402 v2, scheme exact) on Base (eip155:8453) or Base Sepolia (eip155:84532);',
+    'the network is chosen from the paying wallet’s history. Free reads: GET /tokens, /positions, /api/*; the catalogue: GET /entrypoints.',
+    '',
+    ...lines,
+  ].join('\n');
+}

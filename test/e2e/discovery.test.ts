@@ -1,0 +1,120 @@
+/**
+ * Discovery over HTTP: every 402 of a paid route declares its Bazaar metadata (body and header
+ * alike), a Bazaar facilitator extracts it from the payment the official client builds, and
+ * GET /.well-known/x402 and /entrypoints point agents at all of it.
+ */
+import { x402Client } from '@x402/core/client';
+import { ExactEvmScheme } from '@x402/evm';
+import { extractDiscoveryInfo, validateDiscoveryExtension } from '@x402/extensions/bazaar';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningService } from '../../src/bootstrap/compose.js';
+import { bazaarExtension } from '../../src/adapters/http/koa/discovery.js';
+import { decodeBase64Json, devAccount, payingFetch } from '../support/x402-client.js';
+import { json, startTestService } from '../support/service.js';
+
+const wallet = devAccount(5);
+let service: RunningService;
+let tokenId: string;
+
+beforeAll(async () => {
+  service = await startTestService();
+  const res = await post('/tokens', { name: 'Discovery', symbol: 'DISC' }, {}, payingFetch(wallet));
+  tokenId = (await json(res)).data.tokenId;
+});
+afterAll(async () => {
+  await service.stop();
+});
+
+function post(path: string, body: unknown, headers: Record<string, string> = {}, f: typeof fetch = fetch) {
+  return f(`${service.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address, ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('Bazaar metadata in every 402', () => {
+  it('each paid route declares its own, identically in the envelope and in PAYMENT-REQUIRED', async () => {
+    const bodies: Record<string, unknown> = {
+      token_create: { name: 'Second', symbol: 'TWO' },
+      token_buy_usd: { tokenId, usdAmount: '1' },
+      token_buy_tokens: { tokenId, tokens: '1000000' },
+      token_info: { tokenId },
+    };
+    for (const [name, body] of Object.entries(bodies)) {
+      const res = await post(`/entrypoints/${name}`, body);
+      expect(res.status, name).toBe(402);
+      const header = decodeBase64Json<any>(res.headers.get('payment-required'));
+      const envelope = await json(res);
+      expect(envelope.error.details).toEqual(header);
+      expect(header.extensions.bazaar).toEqual(bazaarExtension(service.application.entrypoints.get(name)!));
+      expect(validateDiscoveryExtension(header.extensions.bazaar)).toEqual({ valid: true });
+    }
+  });
+
+  it('a refused payment’s 402 (details.paymentRequired) declares it too', async () => {
+    const res = await post('/entrypoints/token_info', { tokenId }, { 'payment-signature': 'bm90IGpzb24=' });
+    expect(res.status).toBe(402);
+    const envelope = await json(res);
+    expect(envelope.error.code).toBe('PAYMENT_INVALID');
+    expect(envelope.error.details.paymentRequired.extensions.bazaar.info.input.method).toBe('POST');
+    expect(decodeBase64Json<any>(res.headers.get('payment-required'))).toEqual(envelope.error.details.paymentRequired);
+  });
+
+  it('a Bazaar facilitator lists the route from the payment the official client builds', async () => {
+    const res = await post('/entrypoints/token_info', { tokenId });
+    const required = decodeBase64Json<any>(res.headers.get('payment-required'));
+    const client = x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(wallet) }], spendControls: false });
+    const payload = await client.createPaymentPayload(required);
+    const discovered = extractDiscoveryInfo(payload, payload.accepted);
+    expect(discovered).toMatchObject({
+      resourceUrl: `${service.url}/entrypoints/token_info`,
+      method: 'POST',
+      x402Version: 2,
+      discoveryInfo: { input: { type: 'http', method: 'POST', bodyType: 'json', body: { tokenId: expect.any(String) } } },
+    });
+    // …and the paid request still goes through with the extension echoed in PAYMENT-SIGNATURE.
+    const paid = await post('/entrypoints/token_info', { tokenId }, {}, payingFetch(wallet));
+    expect(paid.status).toBe(200);
+  });
+});
+
+describe('GET /.well-known/x402 and the manifest’s link to it', () => {
+  it('serves the discovery document with this server’s absolute URLs', async () => {
+    const res = await fetch(`${service.url}/.well-known/x402`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    const doc = await json(res);
+    expect(doc.version).toBe(1);
+    expect(doc.resources).toContain(`${service.url}/entrypoints/token_create`);
+    expect(doc.resources).toHaveLength(service.application.entrypoints.size);
+    expect(doc.items[0].extensions.bazaar.info.input.method).toBe('POST');
+  });
+
+  it('names PUBLIC_URL instead when one is configured', async () => {
+    const behindProxy = await startTestService({}, { PUBLIC_URL: 'https://launchpad.example.com' });
+    try {
+      const doc = await json(await fetch(`${behindProxy.url}/.well-known/x402`));
+      expect(doc.resources[0]).toBe('https://launchpad.example.com/entrypoints/token_create');
+    } finally {
+      await behindProxy.stop();
+    }
+  });
+
+  it('the OpenAPI document names it and carries each paid operation’s x402 payment info', async () => {
+    const doc = await json(await fetch(`${service.url}/api/openapi.json`));
+    expect(doc.paths['/.well-known/x402'].get.operationId).toBe('x402_discovery');
+    expect(doc.paths['/entrypoints/token_info'].post['x-payment-info']).toEqual({
+      protocols: [{ x402: {} }],
+      price: { mode: 'fixed', currency: 'USD', amount: '0.001' },
+    });
+    expect(doc.paths['/entrypoints/token_buy_usd'].post['x-payment-info'].price).toMatchObject({ mode: 'dynamic', min: '0.01', max: '10000' });
+  });
+
+  it('/entrypoints links it (Link header and each entry)', async () => {
+    const res = await fetch(`${service.url}/entrypoints`);
+    expect(res.headers.get('link')).toBe('</.well-known/x402>; rel="describedby"; type="application/json"');
+    const { data } = await json(res);
+    for (const entry of data) expect(entry.discovery).toBe('/.well-known/x402');
+  });
+});
