@@ -8,6 +8,16 @@ export interface PayoutSenderHarness {
   balance(network: Network, wallet: string): Promise<bigint>;
 }
 
+/** The status once the chain has had a moment to mine it (a node may answer `pending` briefly). */
+async function settled(sender: PayoutSender, prepared: { txHash: string; rawTx: string }) {
+  for (let i = 0; i < 50; i++) {
+    const status = await sender.status(TESTNET, prepared.txHash, prepared.rawTx);
+    if (status !== 'pending') return status;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return 'pending';
+}
+
 export function payoutSenderContract(name: string, make: () => Promise<PayoutSenderHarness>) {
   describe(`PayoutSender contract: ${name}`, () => {
     it('prepares a transfer whose hash is known before it is broadcast, then delivers it', async () => {
@@ -19,7 +29,7 @@ export function payoutSenderContract(name: string, make: () => Promise<PayoutSen
       expect(prepared.txHash).toMatch(/^0x[0-9a-f]{64}$/);
       expect(await h.balance(TESTNET, wallet)).toBe(before);
       await h.sender.broadcast(TESTNET, prepared.rawTx);
-      expect(await h.sender.status(TESTNET, prepared.txHash, prepared.rawTx)).toBe('confirmed');
+      expect(await settled(h.sender, prepared)).toBe('confirmed');
       expect(await h.balance(TESTNET, wallet)).toBe(before + 1_234_567n);
     });
 
