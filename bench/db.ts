@@ -3,6 +3,7 @@
  * the use case and the MikroORM unit of work) next to the raw driver's single-row insert
  * transaction rate on the same database, as ratios measured in one run. Target ≥ 0.25×.
  */
+import { FakeTokenIssuer } from '../src/adapters/token/fake/fake-token-issuer.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,7 +40,7 @@ async function tradesPerSecond(url: string): Promise<number> {
   const uow = await MikroOrmUnitOfWork.open({ url });
   try {
     const clock = new SystemClock();
-    const deps: AppDeps = { uow, clock, ids: new UlidIdGenerator(clock), tradeQuoter: new CurveTradeQuoter(), usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }), settings: DEFAULT_SETTINGS };
+    const deps: AppDeps = { uow, clock, ids: new UlidIdGenerator(clock), tradeQuoter: new CurveTradeQuoter(), usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }), tokenIssuer: new FakeTokenIssuer({ clock }), settings: DEFAULT_SETTINGS };
     const { tokenId } = await createToken(deps, { metadata: validateTokenMetadata({ name: 'Bench', symbol: 'B' }), creator: '0x' + '1'.repeat(40), network: TESTNET });
     const plan: BuyPlan = { tokenId, network: TESTNET, grossUsd: 10_000n, minTokensOut: 0n, quoteId: null };
     let i = 0;

@@ -1,7 +1,8 @@
 /**
  * A new user's first five minutes: against a running `npm start`, pay with the official x402
- * client as a testnet wallet and as a production wallet — create a token, buy it three ways,
- * sell, and read positions — printing every settlement transaction.
+ * client as a testnet wallet and as a production wallet — create a token (a real ERC-20), buy it
+ * three ways (each delivered to the wallet on chain), sell it back with a signed
+ * ReceiveWithAuthorization, and read positions — printing every transaction.
  *
  *   npm start            # in one terminal
  *   npm run demo         # in another: http://127.0.0.1:$PORT (PORT defaults to 3000), or BASE_URL
@@ -51,20 +52,43 @@ async function session(label: string, index: number) {
   const quote = (await (await fetch(`${BASE_URL}/api/quote?tokenId=${t.tokenId}&side=buy&usdAmount=2`)).json()) as any;
   const b3 = await call('/entrypoints/token_buy_quote', { quoteId: quote.data.quoteId });
   console.log(`buy_qte  ${b3.data.tokensReceived} tokens for $${b3.data.usdSpent}   tx ${b3.tx}`);
-  const sold = await call('/entrypoints/token_sell', { tokenId: t.tokenId, tokens: '100000' });
-  console.log(`sell     100000 tokens for $${sold.data.usdReceived} (payout ${sold.data.payout.payoutId})   tx ${sold.tx}`);
-  let payout: any;
-  for (let i = 0; i < 20; i++) {
-    // the payout worker sends and confirms the proceeds within a few seconds
-    payout = ((await (await fetch(`${BASE_URL}/api/payouts/${sold.data.payout.payoutId}`)).json()) as any).data;
-    if (payout.state === 'CONFIRMED') break;
-    await new Promise((r) => setTimeout(r, 500));
+
+  // The token is a real ERC-20: deployed by the deployment worker, each buy delivered to the wallet.
+  const token = await until(`/tokens/${t.tokenId}`, (d) => d.deployment.state !== 'PENDING');
+  console.log(`deploy   ${token.address} ${token.deployment.state}   tx ${token.deployment.txHash}`);
+  for (const b of [b1, b2, b3]) {
+    const d = await until(`/api/deliveries/${b.data.delivery.deliveryId}`, (x) => x.state === 'CONFIRMED' || x.state === 'FAILED');
+    console.log(`deliver  ${d.amount} ${t.symbol} to the wallet: ${d.state}   tx ${d.txHash}`);
   }
+
+  // A sell: the wallet signs a ReceiveWithAuthorization so custody can pull the tokens it sells.
+  const auth = (await (await fetch(`${BASE_URL}/api/tokens/${t.tokenId}/sell-authorization?wallet=${wallet.address}&tokens=100000`)).json()) as any;
+  const typed = auth.data.typedData;
+  const signature = await wallet.signTypedData({
+    domain: typed.domain,
+    types: typed.types,
+    primaryType: typed.primaryType,
+    message: { ...typed.message, value: BigInt(typed.message.value), validAfter: BigInt(typed.message.validAfter), validBefore: BigInt(typed.message.validBefore) },
+  });
+  const sold = await call('/entrypoints/token_sell', { tokenId: t.tokenId, tokens: '100000', tokenAuthorization: { ...auth.data.tokenAuthorization, signature } });
+  console.log(`sell     100000 tokens for $${sold.data.usdReceived} (payout ${sold.data.payout.payoutId})   pull ${sold.data.pullTx}   tx ${sold.tx}`);
+  const payout = await until(`/api/payouts/${sold.data.payout.payoutId}`, (x) => x.state === 'CONFIRMED' || x.state === 'FAILED');
   console.log(`payout   $${payout.amount} to the seller: ${payout.state}   tx ${payout.txHash}`);
   const payment = (await (await fetch(`${BASE_URL}/positions?wallet=${wallet.address}`)).json()) as any;
   const p = payment.data.items.find((i: any) => i.tokenId === t.tokenId);
-  console.log(`position ${p.balance} ${p.symbol}, cost $${p.costBasisUsd}, value $${p.valueUsd}, realized $${p.realizedPnlUsd}`);
+  console.log(`position ${p.balance} ${p.symbol} (on chain ${p.onChainBalance}), cost $${p.costBasisUsd}, value $${p.valueUsd}, realized $${p.realizedPnlUsd}`);
   console.log(`totals   value $${payment.data.totals.valueUsd} on ${payment.data.network}`);
+}
+
+/** Polls a GET until `done` holds for its data (the workers finish within a few seconds). */
+async function until(path: string, done: (data: any) => boolean): Promise<any> {
+  let data: any;
+  for (let i = 0; i < 60; i++) {
+    data = ((await (await fetch(`${BASE_URL}${path}`)).json()) as any).data;
+    if (data && done(data)) return data;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${path} did not finish: ${JSON.stringify(data)}`);
 }
 
 /** One line for the failure a newcomer meets first (nothing listening), not a stack. */

@@ -228,6 +228,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // The default treasury is anvil's account #0, whose key is public: real money must never go there.
     throw new ConfigError('Invalid configuration: PAY_TO_8453 and PAY_TO_84532 are required with real RPC URLs.');
   }
+  if (e.RPC_URL_8453 && (!e.LAUNCH_FACTORY_8453 || !e.LAUNCH_FACTORY_84532)) {
+    throw new ConfigError('Invalid configuration: LAUNCH_FACTORY_8453 and LAUNCH_FACTORY_84532 are required with real RPC URLs (they deploy launched tokens; docs/operations.md).');
+  }
   if (e.RPC_URL_8453 && !e.TREASURY_KEY) {
     throw new ConfigError('Invalid configuration: TREASURY_KEY is required with real RPC URLs (it sends payouts).');
   }

@@ -18,4 +18,5 @@ export const DEFAULT_SETTINGS: Settings = {
     [TESTNET]: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
   },
   serviceVersion: '0.1.0',
+  pullWaitMs: 20_000,
 };

@@ -52,7 +52,11 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
   inputSchema: z.ZodType;
   outputSchema: z.ZodType;
   parse(raw: unknown): I;
-  prepare(deps: AppDeps, input: I, caller?: Caller): Promise<P>;
+  /**
+   * The rules and the price. `apply`: a settled payment is about to be applied (by the
+   * reconciler) — checks whose subject the operation itself performs (a sell's pull) are left to it.
+   */
+  prepare(deps: AppDeps, input: I, caller?: Caller, phase?: 'price' | 'apply'): Promise<P>;
   execute(deps: AppDeps, input: I, prepared: P, caller: Caller, paid: Paid<R>): Promise<R>;
 }
 
@@ -106,17 +110,24 @@ export function entrypoints(): AnyEntrypoint[] {
   const sell: Entrypoint<SellRequest> = {
     name: 'token_sell',
     operation: 'sell_token',
-    description: 'Sell tokens from the payer position back to the curve; proceeds after the fee are paid out in USDC.',
+    description:
+      "Sell tokens back to the curve: custody pulls them with the seller's signed tokenAuthorization (GET /api/tokens/:id/sell-authorization); proceeds after the fee are paid out in USDC.",
     price: (settings) => formatUsd(settings.prices.sell),
     successStatus: 200,
     inputSchema: sellInput,
     outputSchema: sellOutput,
     parse: (raw) => {
       const v = parseWith(sellInput, raw);
-      return { tokenId: v.tokenId, tokens: parseTokens(v.tokens), minUsdOut: opt(v.minUsdOut, parseUsd) };
+      const a = v.tokenAuthorization;
+      return {
+        tokenId: v.tokenId,
+        tokens: parseTokens(v.tokens),
+        minUsdOut: opt(v.minUsdOut, parseUsd),
+        authorization: { ...a, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore) },
+      };
     },
-    async prepare(deps, input, caller) {
-      const { network } = await checkSell(deps, input, caller);
+    async prepare(deps, input, caller, phase) {
+      const { network } = await checkSell(deps, input, caller, phase);
       return { amount: deps.settings.prices.sell, network };
     },
     execute: (deps, input, _p, caller, paid) =>

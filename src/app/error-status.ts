@@ -40,12 +40,19 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   FACILITATOR_ERROR: 502,
   SERVICE_UNAVAILABLE: 503,
   NETWORK_DETECTION_UNAVAILABLE: 503,
+  TOKEN_AUTHORIZATION_INVALID: 400, // 409 when signed by another wallet than the payer: the error says so
+  TOKEN_NOT_DEPLOYED: 409,
   INTERNAL_ERROR: 500,
 };
 
 /** The status of a domain error's code; a code of no domain class is an internal error. */
 export function statusOf(code: string): number {
   return (ERROR_STATUS as Readonly<Record<string, number>>)[code] ?? 500;
+}
+
+/** An error's status: its code's, unless the error carries its own (one documented case). */
+export function statusOfError(e: { code: string; status?: number }): number {
+  return e.status ?? statusOf(e.code);
 }
 
 export interface ErrorEnvelope {

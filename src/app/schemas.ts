@@ -50,10 +50,25 @@ export const buyQuoteInput = z.strictObject({
   quoteId: z.string().regex(/^qte_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a quote id from GET /api/quote'),
 });
 
+const uint256 = (what: string) =>
+  z.string().regex(/^\d{1,78}$/, 'must be an unsigned integer as a decimal string').describe(what);
+
+/** The seller's EIP-3009 ReceiveWithAuthorization on the token (GET /api/tokens/:id/sell-authorization gives it to sign). */
+export const tokenAuthorizationSchema = z.strictObject({
+  from: addressSchema.describe('the seller: whose tokens are pulled, and who pays the sell'),
+  to: addressSchema.describe("the service's custody"),
+  value: uint256('token units (1e-18): exactly `tokens`'),
+  validAfter: uint256('Unix seconds'),
+  validBefore: uint256('Unix seconds; at least 120 s ahead when the sell is checked'),
+  nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x + 64 hex characters'),
+  signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature as 0x-hex'),
+});
+
 export const sellInput = z.strictObject({
   tokenId: tokenIdSchema,
   tokens: tokenString('tokens to sell'),
   minUsdOut: usdString('least USD to receive after the fee').optional(),
+  tokenAuthorization: tokenAuthorizationSchema,
 });
 
 export const tokenInfoInput = z.strictObject({ tokenId: tokenIdSchema });
@@ -86,6 +101,12 @@ export const tokenOutput = z.object({
   marketCapUsd: amount,
   volumeUsd24h: amount,
   trades24h: z.number(),
+  address: z.string().nullable().describe('the ERC-20 (CREATE2: known from the create on)'),
+  deployment: z.object({
+    state: z.enum(['PENDING', 'DEPLOYED', 'FAILED']),
+    txHash: z.string().nullable(),
+    blockNumber: z.string().nullable(),
+  }),
   holders: z.number(),
   createdAt: z.string(),
   graduatedAt: z.string().nullable(),
@@ -103,6 +124,8 @@ export const positionOutput = z.object({
   currentPriceUsd: amount,
   valueUsd: amount,
   unrealizedPnlUsd: amount,
+  /** What the wallet holds of the token on chain now; null before deployment or when the chain does not answer. */
+  onChainBalance: amount.nullable(),
   updatedAt: z.string(),
 });
 
@@ -121,6 +144,18 @@ export const tradeOutput = z.object({
   createdAt: z.string(),
 });
 
+export const deliveryOutput = z.object({
+  deliveryId: z.string(),
+  network: networkSchema,
+  tokenId: z.string(),
+  wallet: z.string(),
+  amount,
+  state: z.enum(['PENDING', 'SENT', 'CONFIRMED', 'FAILED']),
+  txHash: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
 export const buyOutput = z.object({
   tokenId: z.string(),
   tokensReceived: amount,
@@ -130,6 +165,7 @@ export const buyOutput = z.object({
   spotPriceUsd: amount,
   position: positionOutput,
   trade: tradeOutput,
+  delivery: deliveryOutput,
   payment: z.object({ paymentId: z.string(), network: networkSchema, payer: z.string(), transaction: z.string().nullable() }),
 });
 
@@ -151,6 +187,7 @@ export const sellOutput = z.object({
     state: z.enum(['PENDING', 'SENT', 'CONFIRMED', 'FAILED']),
     txHash: z.string().nullable(),
   }),
+  pullTx: z.string(),
 });
 
 const candleOutput = z.object({
@@ -230,6 +267,7 @@ export const quoteQuery = z.strictObject({
 
 export const tradesQuery = z.strictObject({ limit: limit(100, 50), cursor: z.string().max(512).optional() });
 export const holdersQuery = z.strictObject({ limit: limit(100, 20) });
+export const sellAuthorizationQuery = z.strictObject({ wallet: addressSchema, tokens: tokenString('tokens to sell') });
 export const candlesQuery = z.strictObject({
   interval: z.enum(['1m', '5m', '1h', '1d']).default('1h'),
   from: z.iso.datetime().optional(),

@@ -21,4 +21,6 @@ export interface Settings {
   /** The service's treasury (payTo) per network. */
   payTo: Record<Network, string>;
   serviceVersion: string;
+  /** How long a sell waits for custody's pull of the tokens to be mined before answering 202. */
+  pullWaitMs: number;
 }

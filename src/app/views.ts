@@ -2,6 +2,7 @@
  * The resource shapes of SPEC §4 as the API shows them: amounts as decimal strings, times as
  * ISO-8601 UTC, addresses checksummed. The only place that turns domain values into API JSON.
  */
+import type { Delivery } from '../domain/delivery.js';
 import {
   averagePriceUsd,
   marketCapUsd,
@@ -47,6 +48,9 @@ export interface TokenView {
   marketCapUsd: string;
   volumeUsd24h: string;
   trades24h: number;
+  /** The ERC-20 (SPEC §14): known at creation; null only for a token from before 1.1. */
+  address: string | null;
+  deployment: { state: 'PENDING' | 'DEPLOYED' | 'FAILED'; txHash: string | null; blockNumber: string | null };
   holders: number;
   createdAt: string;
   graduatedAt: string | null;
@@ -80,6 +84,12 @@ export function tokenView(t: Token, stats: { volumeUsd24h: bigint; trades24h: nu
     marketCapUsd: formatUsd(marketCapUsd(t.params, t.curve)),
     volumeUsd24h: formatUsd(stats.volumeUsd24h),
     trades24h: stats.trades24h,
+    address: t.address,
+    deployment: {
+      state: t.deployment.state,
+      txHash: t.deployment.txHash,
+      blockNumber: t.deployment.blockNumber === null ? null : t.deployment.blockNumber.toString(),
+    },
     holders: stats.holders,
     createdAt: t.createdAt.toISOString(),
     graduatedAt: t.graduatedAt?.toISOString() ?? null,
@@ -107,10 +117,12 @@ export interface PositionView {
   currentPriceUsd: string;
   valueUsd: string;
   unrealizedPnlUsd: string;
+  /** On-chain balance of the wallet (null before deployment or when the chain does not answer). */
+  onChainBalance: string | null;
   updatedAt: string;
 }
 
-export function positionView(p: Position, token: Token): PositionView {
+export function positionView(p: Position, token: Token, onChainBalance: bigint | null = null): PositionView {
   const v = valuePosition(p, token.curve);
   return {
     network: p.network,
@@ -124,6 +136,7 @@ export function positionView(p: Position, token: Token): PositionView {
     currentPriceUsd: spotPriceUsd(token.curve),
     valueUsd: formatUsd(v.valueUsd),
     unrealizedPnlUsd: formatUsd(v.unrealizedPnlUsd),
+    onChainBalance: onChainBalance === null ? null : formatTokens(onChainBalance),
     updatedAt: p.updatedAt.toISOString(),
   };
 }
@@ -172,6 +185,21 @@ export function payoutView(p: Payout) {
     txHash: p.txHash,
   };
 }
+
+export function deliveryView(d: Delivery) {
+  return {
+    deliveryId: d.deliveryId,
+    network: d.network,
+    tokenId: d.tokenId,
+    wallet: d.wallet,
+    amount: formatTokens(d.amount),
+    state: d.state,
+    txHash: d.txHash,
+    createdAt: d.createdAt.toISOString(),
+    updatedAt: d.updatedAt.toISOString(),
+  };
+}
+export type DeliveryView = ReturnType<typeof deliveryView>;
 
 export function quoteView(q: Quote) {
   const base = {

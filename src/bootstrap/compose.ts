@@ -6,7 +6,7 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Hex } from 'viem';
-import { AnvilDevnet, AnvilNotInstalled, devnetAccount, DevnetPortInUse } from '../adapters/chain/anvil/anvil-devnet.js';
+import { AnvilDevnet, AnvilNotInstalled, devnetAccount, DevnetPortInUse, LAUNCH_FACTORY_ADDRESS } from '../adapters/chain/anvil/anvil-devnet.js';
 import { ViemAuthorizationReader } from '../adapters/chain/viem/viem-authorization-reader.js';
 import { SystemClock } from '../adapters/clock/system/system-clock.js';
 import { HttpFacilitator } from '../adapters/facilitator/http/http-facilitator.js';
@@ -35,6 +35,10 @@ import { Metrics } from '../app/metrics.js';
 import { PaymentReconciler } from '../app/workers/payment-reconciler.js';
 import { PayoutWorker, type PayoutWorkerDeps } from '../app/workers/payout-worker.js';
 import { QuotePurger } from '../app/workers/quote-purger.js';
+import { DeliveryWorker, DeploymentWorker } from '../app/workers/token-workers.js';
+import type { Delivery } from '../domain/delivery.js';
+import type { Deployment } from '../domain/deployment.js';
+import { ViemTokenIssuer } from '../adapters/token/viem/viem-token-issuer.js';
 import { buildQuoteRouter } from './quote-router.js';
 import { StartupError } from './startup-error.js';
 
@@ -42,6 +46,8 @@ export interface ServiceOverrides extends Partial<ApplicationDeps> {
   payoutSender?: PayoutSender;
   authorizations?: AuthorizationReader;
   payoutHooks?: Pick<PayoutWorkerDeps, 'afterRecord'>;
+  deploymentHooks?: { afterRecord?: (d: Deployment) => Promise<void> };
+  deliveryHooks?: { afterRecord?: (d: Delivery) => Promise<void> };
   /** Worker cadence (tests run them by hand with `runWorkers`). */
   workerIntervalMs?: number;
 }
@@ -52,6 +58,8 @@ export interface RunningService {
   url: string;
   devnet: AnvilDevnet | null;
   payouts: PayoutWorker;
+  deployments: DeploymentWorker;
+  deliveries: DeliveryWorker;
   reconciler: PaymentReconciler;
   quotePurger: QuotePurger;
   /** One pass of every worker (tests call this instead of waiting for the timers). */
@@ -96,7 +104,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const clock = overrides.clock ?? new SystemClock();
   const logger = overrides.logger ?? new JsonLogger(config.logLevel);
   // A test that brings its own facilitator brings its own chain too.
-  const needsChain = !overrides.facilitator || !overrides.payoutSender || !overrides.authorizations;
+  const needsChain = !overrides.facilitator || !overrides.payoutSender || !overrides.authorizations || !overrides.tokenIssuer;
   const chain = needsChain ? await openChain(config) : null;
   const treasuryKey = config.treasuryKey ?? devnetKey();
   const rpc = chain?.rpcUrls;
@@ -117,6 +125,17 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       { clock },
     );
   const uow = overrides.uow ?? (await MikroOrmUnitOfWork.open({ url: config.databaseUrl }));
+  // Custody of launched tokens is the treasury key: its transactions share the treasury's nonces.
+  const tokenIssuer =
+    overrides.tokenIssuer ??
+    new ViemTokenIssuer({
+      custodyKey: treasuryKey,
+      rpcUrls: rpc!,
+      factories: chain?.devnet
+        ? { [PRODUCTION]: LAUNCH_FACTORY_ADDRESS, [TESTNET]: LAUNCH_FACTORY_ADDRESS }
+        : { [PRODUCTION]: config.launchFactories[PRODUCTION], [TESTNET]: config.launchFactories[TESTNET] },
+      nonces: treasuryNonces,
+    });
   const priceBoard = overrides.priceBoard ?? buildQuoteRouter(config, { rpcUrls: rpc ?? null, devnet: Boolean(chain?.devnet) }, clock, logger);
   const application = new Application({
     uow,
@@ -125,6 +144,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     tradeQuoter: overrides.tradeQuoter ?? new CurveTradeQuoter(),
     usdQuotes: overrides.usdQuotes ?? priceBoard,
     priceBoard,
+    tokenIssuer,
     settings: overrides.settings ?? config.settings,
     facilitator,
     detector,
@@ -164,9 +184,14 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     graceMs: config.reconcilerGraceMs,
     refundAfterMs: 15 * 60_000,
   });
+  const outbox = { uow: deps.uow, clock, logger, maxAttempts: 5, backoffBaseMs: 5_000, backoffMaxMs: 300_000, confirmPollMs: 1_000, stuckAfterMs: 60_000 };
+  const deployments = new DeploymentWorker({ ...outbox, issuer: tokenIssuer, ...overrides.deploymentHooks });
+  const deliveries = new DeliveryWorker({ ...outbox, issuer: tokenIssuer, ...overrides.deliveryHooks });
   const quotePurger = new QuotePurger({ uow: deps.uow, clock, logger, retentionMs: 10 * 60_000, batch: 1_000, intervalMs: 60_000 });
   const runWorkers = async () => {
     await reconciler.runOnce();
+    await deployments.runOnce();
+    await deliveries.runOnce();
     await payouts.runOnce();
     await quotePurger.runOnce();
   };
@@ -213,6 +238,8 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     url: `http://${config.host}:${port}`,
     devnet: chain?.devnet ?? null,
     payouts,
+    deployments,
+    deliveries,
     reconciler,
     quotePurger,
     runWorkers,

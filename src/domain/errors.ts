@@ -172,3 +172,26 @@ export class NetworkDetectionUnavailable extends DomainError {
 export class InvariantViolation extends DomainError {
   readonly code = 'INTERNAL_ERROR';
 }
+
+/**
+ * A sell's token authorization (SPEC §14) cannot pull the tokens: forged, expired or about to,
+ * not yet valid, used or cancelled, for another amount or payee. 400; 409 when it is sound but
+ * signed by another wallet than the one paying for the sell.
+ */
+export class TokenAuthorizationInvalid extends DomainError {
+  readonly code = 'TOKEN_AUTHORIZATION_INVALID';
+  /** The one code of two statuses in the product contract: 409 for a payer other than `from`. */
+  readonly status: 400 | 409;
+  constructor(reason: string, message: string, conflict = false) {
+    super(message, { reason });
+    this.status = conflict ? 409 : 400;
+  }
+}
+
+/** A sell of a token whose contract is not deployed yet: nothing to pull (SPEC §14). */
+export class TokenNotDeployed extends DomainError {
+  readonly code = 'TOKEN_NOT_DEPLOYED';
+  constructor(tokenId: string, state: string) {
+    super(`Token ${tokenId} is not deployed on chain yet (${state}); try again shortly.`, { tokenId, deployment: state });
+  }
+}

@@ -6,7 +6,12 @@ export type EventType =
   | 'token.graduated'
   | 'payout.sent'
   | 'payout.confirmed'
-  | 'payout.failed';
+  | 'payout.failed'
+  | 'token.deployed'
+  | 'token.deployment_failed'
+  | 'delivery.sent'
+  | 'delivery.confirmed'
+  | 'delivery.failed';
 
 /** An event as written to the outbox, in the transaction of the change it describes (SPEC §9). */
 export interface NewEvent {

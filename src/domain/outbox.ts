@@ -4,7 +4,8 @@
  * worker — signed, recorded, broadcast, followed.
  *
  *   PENDING → SENT → CONFIRMED
- *      │        └──→ PENDING (dropped or reverted: send again, same item, fresh transaction)
+ *      │ │      └──→ PENDING (dropped or reverted: send again, same item, fresh transaction)
+ *      │ └──→ CONFIRMED (what it would do is already done on chain: nothing to send)
  *      └──→ FAILED (retries exhausted; an operator may move it back to PENDING)
  */
 import { InvariantViolation } from './errors.js';
@@ -13,7 +14,7 @@ import type { Network } from './network.js';
 export type OutboxState = 'PENDING' | 'SENT' | 'CONFIRMED' | 'FAILED';
 
 export const OUTBOX_TRANSITIONS: Readonly<Record<OutboxState, readonly OutboxState[]>> = {
-  PENDING: ['SENT', 'FAILED'],
+  PENDING: ['SENT', 'FAILED', 'CONFIRMED'],
   SENT: ['CONFIRMED', 'PENDING', 'FAILED'],
   CONFIRMED: [],
   FAILED: ['PENDING'],

@@ -32,6 +32,15 @@ export function assertCanSell(p: Position | null, tokens: bigint): void {
   if (tokens > balance) throw new InsufficientBalance(formatTokens(tokens), formatTokens(balance));
 }
 
+/**
+ * Tokens the wallet holds on chain beyond its ledger balance came to it by transfer (SPEC §14):
+ * a sell of `tokens` first books the missing part at a cost basis of 0, so the position never
+ * goes negative and the PnL of what it bought stays its own.
+ */
+export function withTransfersIn(p: Position, tokens: bigint, now: Date): Position {
+  return tokens > p.balance ? { ...p, balance: tokens, updatedAt: now } : p;
+}
+
 /** Removes floor(costBasis·t/b) from the basis; realized PnL grows by usdOut minus that. */
 export function applySell(p: Position, tokens: bigint, usdOut: bigint, now: Date): Position {
   assertCanSell(p, tokens);

@@ -8,6 +8,7 @@ import {
   type CurveParams,
   type CurveState,
 } from './curve.js';
+import { PENDING_DEPLOYMENT, type DeploymentSummary } from './deployment.js';
 import { InvariantViolation, TokenGraduated, ValidationError, type ValidationIssue } from './errors.js';
 import type { Network } from './network.js';
 
@@ -27,6 +28,9 @@ export interface Token {
   readonly curve: CurveState;
   readonly createdAt: Date;
   readonly graduatedAt: Date | null;
+  /** The ERC-20's address (CREATE2, known from the start); null for a token from before 1.1. */
+  readonly address: string | null;
+  readonly deployment: DeploymentSummary;
 }
 
 export interface NewTokenInput {
@@ -150,6 +154,8 @@ export function newToken(args: {
   metadata: TokenMetadata;
   creator: string;
   params: CurveParams;
+  /** Where the token's contract will be deployed. */
+  address: string;
   now: Date;
 }): Token {
   const params = checkCurveParams(args.params);
@@ -163,6 +169,8 @@ export function newToken(args: {
     curve: initialCurveState(params),
     createdAt: args.now,
     graduatedAt: null,
+    address: args.address,
+    deployment: PENDING_DEPLOYMENT,
   };
 }
 

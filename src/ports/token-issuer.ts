@@ -75,6 +75,8 @@ export interface TokenIssuer {
    */
   unblock(network: Network, rawTx: string): Promise<number>;
 
+  /** The block that mined `txHash`, or null when it is not mined. */
+  blockOf(network: Network, txHash: string): Promise<bigint | null>;
   /** Whether a contract is at `token`. */
   isDeployed(network: Network, token: string): Promise<boolean>;
   /** name/symbol/decimals/totalSupply of the token; null when nothing is deployed there. */

@@ -1,4 +1,6 @@
 import type { AccessGrantStore } from './access-grant-store.js';
+import type { DeliveryStore } from './delivery-store.js';
+import type { DeploymentStore } from './deployment-store.js';
 import type { EventLog } from './event-log.js';
 import type { PaymentIdentifierStore } from './payment-identifier-store.js';
 import type { PaymentStore } from './payment-store.js';
@@ -6,6 +8,7 @@ import type { PayoutStore } from './payout-store.js';
 import type { PositionRepository } from './position-repository.js';
 import type { ProofNonceStore } from './proof-nonce-store.js';
 import type { QuoteStore } from './quote-store.js';
+import type { TokenPullStore } from './token-pull-store.js';
 import type { TokenRepository } from './token-repository.js';
 import type { TradeLedger } from './trade-ledger.js';
 
@@ -22,6 +25,10 @@ export interface Stores {
   paymentIds: PaymentIdentifierStore;
   proofNonces: ProofNonceStore;
   accessGrants: AccessGrantStore;
+  /** Tokens on chain (SPEC §14): deployments, deliveries to buyers, pulls from sellers. */
+  deployments: DeploymentStore;
+  deliveries: DeliveryStore;
+  pulls: TokenPullStore;
 }
 
 /**

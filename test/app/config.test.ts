@@ -7,6 +7,8 @@ const REAL = {
   PAY_TO_8453: '0x1111111111111111111111111111111111111111',
   PAY_TO_84532: '0x2222222222222222222222222222222222222222',
   TREASURY_KEY: `0x${'3'.repeat(64)}`,
+  LAUNCH_FACTORY_8453: '0x4444444444444444444444444444444444444444',
+  LAUNCH_FACTORY_84532: '0x5555555555555555555555555555555555555555',
 };
 
 describe('configuration', () => {
@@ -38,6 +40,7 @@ describe('configuration', () => {
   it.each([
     ['a LaunchFactory that is not an address', { ...REAL, LAUNCH_FACTORY_84532: '0x1234' }],
     ['one network only', { ...REAL, RPC_URL_84532: undefined }],
+    ['real networks without their LaunchFactory', { ...REAL, LAUNCH_FACTORY_84532: undefined }],
     ['real RPCs without a treasury of our own', { ...REAL, PAY_TO_8453: undefined }],
     ['real RPCs without a payout key', { ...REAL, TREASURY_KEY: undefined }],
     ['a bad port', { PORT: 'eighty' }],

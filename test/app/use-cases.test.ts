@@ -17,6 +17,7 @@ import { listHolders as holders } from '../../src/app/use-cases/list-holders.js'
 import { listTrades } from '../../src/app/use-cases/list-trades.js';
 import { tokenInfo } from '../../src/app/use-cases/token-info.js';
 import { makeDeps, WALLET_A, WALLET_B } from '../support/app-harness.js';
+import { settleTokens, signSell } from '../support/onchain.js';
 
 type Deps = ReturnType<typeof makeDeps>;
 
@@ -27,6 +28,20 @@ async function launch(deps: Deps, symbol = 'PEPE', network: typeof TESTNET | typ
 async function buy(deps: Deps, req: BuyRequest, wallet = WALLET_A, network: typeof TESTNET | typeof PRODUCTION = TESTNET) {
   const plan = await planBuy(deps, req, network);
   return buyToken(deps, { plan, buyer: wallet, network });
+}
+
+/** A sell as a wallet sends it: the tokens delivered on chain first, then its signed authorization. */
+async function sellOf(deps: Deps, tokenId: string, tokens: bigint, wallet = WALLET_A, network: typeof TESTNET | typeof PRODUCTION = TESTNET) {
+  await settleTokens(deps);
+  const t = (await deps.uow.read((s) => s.tokens.get(tokenId)))!;
+  const authorization = await signSell({
+    wallet,
+    token: { network: t.network, address: t.address!, name: t.name },
+    custody: deps.tokenIssuer.custody(t.network),
+    tokens,
+    now: deps.clock.now(),
+  });
+  return { tokenId, tokens, seller: wallet, network, authorization };
 }
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
@@ -192,7 +207,7 @@ describe('buyToken', () => {
     expect(token).toMatchObject({ state: 'GRADUATED', graduatedAt: '2026-11-23T12:00:00.000Z', curve: { progress: '1' } });
     expect(deps.uow.db.events.map((e) => e.type)).toEqual(['token.created', 'trade.executed', 'token.graduated']);
     expect(await codeOf(planBuy(deps, { kind: 'usd', tokenId, usdAmount: 10_000n }))).toBe('TOKEN_GRADUATED');
-    expect(await codeOf(checkSell(deps, { tokenId, tokens: 1n }))).toBe('TOKEN_GRADUATED');
+    expect(await codeOf(sellOf(deps, tokenId, 1n).then((c) => checkSell(deps, c)))).toBe('TOKEN_GRADUATED');
   });
 
   it('a paid buy marks its payment APPLIED in the same transaction, and only once', async () => {
@@ -238,7 +253,7 @@ describe('sellToken', () => {
     const deps = makeDeps();
     const { tokenId } = await launch(deps);
     await buy(deps, { kind: 'usd', tokenId, usdAmount: parseUsd('5') });
-    const result = await sellToken(deps, { tokenId, tokens: parseTokens('442247.645692303849324307'), seller: WALLET_A, network: TESTNET });
+    const result = await sellToken(deps, await sellOf(deps, tokenId, parseTokens('442247.645692303849324307')));
     expect(result).toMatchObject({
       tokensSold: '442247.645692303849324307',
       usdReceived: '2.451259',
@@ -250,27 +265,24 @@ describe('sellToken', () => {
     expect(deps.uow.db.payouts.size).toBe(1);
   });
 
-  it('refuses selling more than the position, below minUsdOut, or on another network', async () => {
+  it('refuses selling more than the wallet holds on chain, below minUsdOut, or on another network', async () => {
     const deps = makeDeps();
     const { tokenId } = await launch(deps);
     await buy(deps, { kind: 'usd', tokenId, usdAmount: parseUsd('5') });
     await buy(deps, { kind: 'usd', tokenId, usdAmount: parseUsd('5') }, WALLET_B);
     const all = parseTokens('884495.291384607698648614');
-    expect(await codeOf(checkSell(deps, { tokenId, tokens: all + 1n }, { wallet: WALLET_A, network: TESTNET }))).toBe(
-      'INSUFFICIENT_BALANCE',
-    );
-    expect(
-      await codeOf(checkSell(deps, { tokenId, tokens: all, minUsdOut: parseUsd('5') }, { wallet: WALLET_A, network: TESTNET })),
-    ).toBe('SLIPPAGE_EXCEEDED');
-    expect(await codeOf(sellToken(deps, { tokenId, tokens: all + 1n, seller: WALLET_A, network: TESTNET }))).toBe(
-      'INSUFFICIENT_BALANCE',
-    );
-    expect(await codeOf(sellToken(deps, { tokenId, tokens: 1n, seller: WALLET_A, network: PRODUCTION }))).toBe(
-      'TOKEN_NETWORK_MISMATCH',
-    );
-    // without a known seller, only what nobody can hold is refused up front
-    expect(await codeOf(checkSell(deps, { tokenId, tokens: all }))).toBe('OK');
-    expect(await codeOf(checkSell(deps, { tokenId, tokens: 3n * all }))).toBe('VALIDATION_ERROR');
+    const seller = { wallet: WALLET_A, network: TESTNET } as const;
+    expect(await codeOf(checkSell(deps, await sellOf(deps, tokenId, all + 1n), seller))).toBe('INSUFFICIENT_BALANCE');
+    expect(await codeOf(checkSell(deps, { ...(await sellOf(deps, tokenId, all)), minUsdOut: parseUsd('5') }, seller))).toBe('SLIPPAGE_EXCEEDED');
+    // Past the checks (a settled sell), the chain refuses the pull: nothing is taken.
+    expect(await codeOf(sellToken(deps, await sellOf(deps, tokenId, all + 1n)))).toBe('TOKEN_AUTHORIZATION_INVALID');
+    expect(await codeOf(sellToken(deps, await sellOf(deps, tokenId, 1n, WALLET_A, PRODUCTION)))).toBe('TOKEN_NETWORK_MISMATCH');
+    // another wallet paying for A's authorization: 409, nothing charged
+    const paidByB = await codeOf(checkSell(deps, await sellOf(deps, tokenId, all), { wallet: WALLET_B, network: TESTNET }));
+    expect(paidByB).toBe('TOKEN_AUTHORIZATION_INVALID');
+    // without a known seller, the authorization and the chain still speak
+    expect(await codeOf(checkSell(deps, await sellOf(deps, tokenId, all)))).toBe('OK');
+    expect(await codeOf(checkSell(deps, await sellOf(deps, tokenId, 3n * all)))).toBe('INSUFFICIENT_BALANCE');
   });
 });
 
@@ -302,7 +314,7 @@ describe('queries', () => {
     const b = await launch(deps, 'BBB');
     await buy(deps, { kind: 'usd', tokenId: a.tokenId, usdAmount: parseUsd('5') });
     const r = await buy(deps, { kind: 'usd', tokenId: b.tokenId, usdAmount: parseUsd('1') });
-    await sellToken(deps, { tokenId: b.tokenId, tokens: parseTokens(r.tokensReceived), seller: WALLET_A, network: TESTNET });
+    await sellToken(deps, await sellOf(deps, b.tokenId, parseTokens(r.tokensReceived)));
     const all = await listPositions(deps, { wallet: WALLET_A, network: TESTNET });
     expect(all.items.map((p) => [p.symbol, p.balance])).toEqual([
       ['AAA', '884495.291384607698648614'],

@@ -58,6 +58,7 @@ function start(params: CurveParams = P): Ledger {
     metadata: { name: 'T', symbol: 'T', description: null, imageUrl: null },
     creator: '0xC',
     params,
+    address: '0x00000000000000000000000000000000000070c0',
     now: NOW,
   });
   return {

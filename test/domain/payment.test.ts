@@ -98,7 +98,9 @@ describe('payout lifecycle', () => {
   });
 
   it('refuses illegal moves and non-positive payouts', () => {
-    expect(() => transitionPayout(p, 'CONFIRMED', new Date(1))).toThrow(InvariantViolation);
+    const confirmed = transitionPayout(p, 'CONFIRMED', new Date(1)); // found done on chain: nothing to send
+    expect(() => transitionPayout(confirmed, 'PENDING', new Date(2))).toThrow(InvariantViolation);
+    expect(() => transitionPayout(confirmed, 'SENT', new Date(2))).toThrow(InvariantViolation);
     expect(() => newPayout({ ...p, amount: 0n, now: new Date(0) })).toThrow(InvariantViolation);
   });
 });

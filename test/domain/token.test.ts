@@ -86,6 +86,7 @@ describe('token states', () => {
     metadata: { name: 'A', symbol: 'A', description: null, imageUrl: null },
     creator: '0x0000000000000000000000000000000000000001',
     params: DEFAULT_CURVE_PARAMS,
+    address: '0x00000000000000000000000000000000000070c0',
     now: new Date(0),
   });
 

@@ -17,6 +17,7 @@ import { formatUsd, parseUsd } from '../../src/domain/money.js';
 import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import { SettlementIndeterminate } from '../../src/ports/facilitator.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
+import { signedSellBody } from '../support/onchain.js';
 import { json, ShiftableClock } from '../support/service.js';
 
 const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -134,7 +135,8 @@ describe('paying on the devnet with @x402/fetch', () => {
     const b3 = (await json(await call('/entrypoints/token_buy_quote', { quoteId: quote.quoteId }))).data;
     expect(b3.tokensReceived).toBe(quote.tokens);
     paid += parseUsd(b3.usdSpent);
-    const sell = (await json(await call('/entrypoints/token_sell', { tokenId, tokens: '500000' }))).data;
+    await drainWorkers(); // the token is deployed and the buys delivered: the tokens are in the wallet
+    const sell = (await json(await call('/entrypoints/token_sell', await signedSellBody(service.url, testnetWallet, tokenId, '500000')))).data;
     paid += parseUsd('0.01');
     const proceeds = parseUsd(sell.usdReceived);
     expect(sell.payout.state).toBe('PENDING');
@@ -255,7 +257,8 @@ describe('recovery', () => {
     const wallet = devAccount(8);
     const tokenId = (await json(await call('/tokens', { name: 'Payout', symbol: 'POUT' }, wallet))).data.tokenId;
     await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '10' }, wallet);
-    const sell = (await json(await call('/entrypoints/token_sell', { tokenId, tokens: '100000' }, wallet))).data;
+    await drainWorkers();
+    const sell = (await json(await call('/entrypoints/token_sell', await signedSellBody(service.url, wallet, tokenId, '100000'), wallet))).data;
     const before = await usdc(TESTNET, wallet.address);
     crashAfterPayoutRecord = true;
     await service.runWorkers(); // records SENT, then "crashes" before broadcasting

@@ -11,7 +11,8 @@ import { FakeNetworkDetector } from '../../src/adapters/network/fake/fake-networ
 import { PRODUCTION } from '../../src/domain/network.js';
 import { FacilitatorError } from '../../src/domain/errors.js';
 import { decodeBase64Json, devAccount, payingFetch, signPayment } from '../support/x402-client.js';
-import { json, PRODUCTION_WALLETS, ShiftableClock, startTestService } from '../support/service.js';
+import { signedSellBody } from '../support/onchain.js';
+import { json, PRODUCTION_WALLETS, settle, ShiftableClock, startTestService } from '../support/service.js';
 
 const testnet = devAccount(5);
 const production = devAccount(1);
@@ -27,6 +28,8 @@ beforeAll(async () => {
   service = await startTestService({ clock, facilitator, detector });
   const res = await post('/tokens', { name: 'Errors', symbol: 'ERR' }, {}, payingFetch(testnet));
   tokenId = (await json(res)).data.tokenId;
+  await settle(service); // its contract deployed
+  clock.offsetMs = 0;
 });
 afterAll(async () => {
   await service.stop();
@@ -186,7 +189,16 @@ describe('409 and 410', () => {
   });
 
   it('INSUFFICIENT_BALANCE for a hinted seller without the tokens', async () => {
-    await expectError(await post('/entrypoints/token_sell', { tokenId, tokens: '1' }), 409, 'INSUFFICIENT_BALANCE');
+    const holder = devAccount(6);
+    const pay = payingFetch(holder);
+    const hint = { 'x-wallet-address': holder.address };
+    const held = (await json(await post('/tokens', { name: 'Held', symbol: 'HELD' }, hint, pay))).data.tokenId;
+    await post('/entrypoints/token_buy_usd', { tokenId: held, usdAmount: '1' }, hint, pay);
+    await settle(service);
+    clock.offsetMs = 0;
+    const body = await signedSellBody(service.url, testnet, held, '1');
+    const e = await expectError(await post('/entrypoints/token_sell', body), 409, 'INSUFFICIENT_BALANCE');
+    expect(e.details).toMatchObject({ requested: '1', balance: '0' });
   });
 
   it('CURVE_CAPACITY_EXCEEDED with maxUsd', async () => {

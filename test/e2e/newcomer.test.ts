@@ -105,7 +105,11 @@ describe('npm run demo', () => {
     expect(demo.code).toBe(0);
     expect(demo.stdout).toMatch(/create +tok_\w+ D\w+ on eip155:84532/);
     expect(demo.stdout).toMatch(/create +tok_\w+ D\w+ on eip155:8453 /);
+    expect(demo.stdout).toMatch(/deploy +0x[0-9a-fA-F]{40} DEPLOYED/);
+    expect(demo.stdout).toMatch(/deliver +[\d.]+ D\w+ to the wallet: CONFIRMED/);
+    expect(demo.stdout).toMatch(/sell +100000 tokens for \$[\d.]+ .* pull 0x[0-9a-f]{64}/);
     expect(demo.stdout).toMatch(/payout +\$[\d.]+ to the seller: CONFIRMED/);
+    expect(demo.stdout).toMatch(/position [\d.]+ D\w+ \(on chain [\d.]+\)/);
     expect(demo.stdout.trim().endsWith('done')).toBe(true);
   }, 180_000);
 

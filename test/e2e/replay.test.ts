@@ -8,7 +8,8 @@ import type { RunningService } from '../../src/bootstrap/compose.js';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { decodeBase64Json, devAccount, payingFetch, signPayment } from '../support/x402-client.js';
-import { json, ShiftableClock, startTestService } from '../support/service.js';
+import { signedSellBody } from '../support/onchain.js';
+import { json, settle, ShiftableClock, startTestService } from '../support/service.js';
 
 const wallet = devAccount(6);
 const clock = new ShiftableClock();
@@ -92,17 +93,18 @@ describe('replaying a payment', () => {
   });
 
   it('a rule that fails for the payer is refused before anything is verified or settled', async () => {
-    // The price is asked with a hint; the payment comes from a wallet that holds no tokens.
-    const seller = devAccount(7);
-    const body = { tokenId, tokens: '1' };
+    // The wallet's own tokens, its own authorization — but another wallet pays for the sell.
+    await settle(service);
+    const payer = devAccount(7);
+    const body = await signedSellBody(service.url, wallet, tokenId, '1');
     const challenge = await post('/entrypoints/token_sell', body);
     expect(challenge.status).toBe(402);
-    const signature = await signPayment(seller, decodeBase64Json(challenge.headers.get('payment-required')));
+    const signature = await signPayment(payer, decodeBase64Json(challenge.headers.get('payment-required')));
     const verifies = facilitator.verifyCalls;
     const settles = facilitator.settleCalls;
-    const res = await post('/entrypoints/token_sell', body, { 'payment-signature': signature, 'x-wallet-address': seller.address });
+    const res = await post('/entrypoints/token_sell', body, { 'payment-signature': signature, 'x-wallet-address': payer.address });
     expect(res.status).toBe(409);
-    expect((await json(res)).error.code).toBe('INSUFFICIENT_BALANCE');
+    expect((await json(res)).error).toMatchObject({ code: 'TOKEN_AUTHORIZATION_INVALID', details: { reason: 'payer' } });
     expect(facilitator.verifyCalls).toBe(verifies);
     expect(facilitator.settleCalls).toBe(settles);
   });
@@ -125,7 +127,8 @@ describe('what a payment is bound to', () => {
   it('a payment signed for another operation of the same price is refused, not spent there', async () => {
     // $0.01 create and $0.01 sell: the same amount, but the resource differs.
     const headers = await signed('/tokens', { name: 'Bound', symbol: 'BND' });
-    const res = await post('/entrypoints/token_sell', { tokenId, tokens: '1' }, headers);
+    await settle(service);
+    const res = await post('/entrypoints/token_sell', await signedSellBody(service.url, wallet, tokenId, '1'), headers);
     expect(res.status).toBe(402);
     expect((await json(res)).error.details.reason).toBe('resource_mismatch');
   });
@@ -172,13 +175,15 @@ describe('rules that change while a payment is in flight', () => {
         });
       const id = (await json(await call('/tokens', { name: 'Race', symbol: 'RACE' }, {}, pay))).data.tokenId;
       const bought = (await json(await call('/entrypoints/token_buy_usd', { tokenId: id, usdAmount: '2' }, {}, pay))).data;
-      const body = { tokenId: id, tokens: bought.tokensReceived };
+      await settle(racing);
+      const body = await signedSellBody(racing.url, seller, id, bought.tokensReceived);
+      const other = await signedSellBody(racing.url, seller, id, bought.tokensReceived);
       const challenge = await call('/entrypoints/token_sell', body);
       const signature = await signPayment(seller, decodeBase64Json(challenge.headers.get('payment-required')));
-      // While this sell is being verified, the same position is sold by another paid request.
+      // While this sell is being verified, the same tokens are sold by another paid request.
       during = async () => {
         during = null;
-        expect((await call('/entrypoints/token_sell', body, {}, pay)).status).toBe(200);
+        expect((await call('/entrypoints/token_sell', other, {}, pay)).status).toBe(200);
       };
       const settled = slowFacilitator.settled.length;
       const res = await call('/entrypoints/token_sell', body, { 'payment-signature': signature });

@@ -1,6 +1,6 @@
 /**
- * One key settles payments and sends payouts (the devnet default): a burst of paid buys and
- * sells while the payout worker runs must fail no payment and drop no payout — every signer of
+ * One key settles payments, sends payouts, delivers and pulls tokens (the devnet default): a burst
+ * of paid buys and sells while the workers run must fail no payment and drop no payout — every signer of
  * the key takes its nonces from one queue (#11.5).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { startService, type RunningService } from '../../src/bootstrap/compose.j
 import { loadConfig } from '../../src/app/config.js';
 import { TESTNET } from '../../src/domain/network.js';
 import { freePorts } from '../support/free-ports.js';
+import { signedSellBody } from '../support/onchain.js';
 import { json } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
@@ -44,13 +45,21 @@ it('a burst of settlements beside running payouts: no payment fails, no payout i
       body: JSON.stringify(body),
     });
   const tokens = await Promise.all(wallets.map(async (w, i) => (await json(await call(w, '/tokens', { name: `Burst ${i}`, symbol: `BU${i}` }))).data.tokenId));
+  const read = async (path: string) => (await json(await fetch(`${service.url}${path}`))).data;
+  const until = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 400 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25));
+  };
+  await Promise.all(tokens.map((id) => until(async () => (await read(`/tokens/${id}`)).deployment.state === 'DEPLOYED')));
   const statuses: number[] = [];
   await Promise.all(
     wallets.map(async (w, i) => {
       for (let round = 0; round < 6; round++) {
         const buy = await call(w, '/entrypoints/token_buy_usd', { tokenId: tokens[i], usdAmount: '0.5' });
         statuses.push(buy.status);
-        const sell = await call(w, '/entrypoints/token_sell', { tokenId: tokens[i], tokens: '100' });
+        // Settlements, deliveries, pulls and payouts: every transaction on the one key.
+        const { deliveryId } = (await json(buy)).data.delivery;
+        await until(async () => (await read(`/api/deliveries/${deliveryId}`)).state === 'CONFIRMED');
+        const sell = await call(w, '/entrypoints/token_sell', await signedSellBody(service.url, w, tokens[i], '100'));
         statuses.push(sell.status);
       }
     }),
@@ -63,4 +72,5 @@ it('a burst of settlements beside running payouts: no payment fails, no payout i
   expect(payouts).toHaveLength(wallets.length * 6);
   expect(payouts.filter((p) => p.state !== 'CONFIRMED' || p.attempts !== 1 || p.lastError !== null)).toEqual([]);
   expect([...uow.db.payments.values()].filter((p) => p.state !== 'APPLIED')).toEqual([]);
+  expect([...uow.db.deliveries.values()].filter((d) => d.state !== 'CONFIRMED' || d.attempts !== 1)).toEqual([]);
 }, 120_000);

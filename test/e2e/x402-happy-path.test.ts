@@ -15,7 +15,8 @@ import {
 import { formatTokens, formatUsd, parseTokens, parseUsd } from '../../src/domain/money.js';
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import { devAccount, payingFetch, decodeBase64Json } from '../support/x402-client.js';
-import { json, startTestService } from '../support/service.js';
+import { signedSellBody } from '../support/onchain.js';
+import { json, settle, startTestService } from '../support/service.js';
 
 const testnetWallet = devAccount(5);
 const pay = payingFetch(testnetWallet);
@@ -127,10 +128,11 @@ describe('a testnet wallet pays its way through the API with @x402/fetch', () =>
     balance += expected.tokensOut;
   });
 
-  it('token_sell sells from the payer position and queues the proceeds as a payout', async () => {
+  it('token_sell pulls the seller\'s tokens with its signed authorization and queues the proceeds as a payout', async () => {
+    await settle(service); // the token is deployed and the buys delivered
     const tokens = balance / 2n;
     const expected = quoteSell(P, curve, tokens);
-    const res = await post('/entrypoints/token_sell', { tokenId, tokens: formatTokens(tokens) });
+    const res = await post('/entrypoints/token_sell', await signedSellBody(service.url, testnetWallet, tokenId, formatTokens(tokens)));
     expect(res.status).toBe(200);
     const { data, operation } = await json(res);
     expect(operation).toBe('sell_token');

@@ -4,6 +4,7 @@ import { SequentialIdGenerator } from '../../src/adapters/ids/sequential/sequent
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { CurveTradeQuoter } from '../../src/adapters/quotes/curve/curve-trade-quoter.js';
 import { FixedQuoteProvider } from '../../src/adapters/quotes/fixed/fixed-quote-provider.js';
+import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
 import type { AppDeps } from '../../src/app/deps.js';
 import type { Settings } from '../../src/app/settings.js';
@@ -11,7 +12,7 @@ import type { Settings } from '../../src/app/settings.js';
 export const WALLET_A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 export const WALLET_B = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 
-export function makeDeps(settings: Partial<Settings> = {}): AppDeps & { clock: FakeClock; uow: MemoryUnitOfWork } {
+export function makeDeps(settings: Partial<Settings> = {}): AppDeps & { clock: FakeClock; uow: MemoryUnitOfWork; tokenIssuer: FakeTokenIssuer } {
   const clock = new FakeClock('2026-11-23T12:00:00.000Z');
   return {
     uow: new MemoryUnitOfWork(),
@@ -19,6 +20,7 @@ export function makeDeps(settings: Partial<Settings> = {}): AppDeps & { clock: F
     ids: new SequentialIdGenerator(),
     tradeQuoter: new CurveTradeQuoter(),
     usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }),
+    tokenIssuer: new FakeTokenIssuer({ clock }),
     settings: { ...DEFAULT_SETTINGS, ...settings },
   };
 }

@@ -28,6 +28,7 @@ export function token(over: Partial<Token> & { symbol?: string } = {}): Token {
     metadata: { name: over.name ?? `Token ${over.symbol ?? 'T'}`, symbol: over.symbol ?? 'T', description: null, imageUrl: null },
     creator: over.creator ?? WALLET,
     params: DEFAULT_CURVE_PARAMS,
+    address: '0x00000000000000000000000000000000000070c0',
     now: over.createdAt ?? T0,
   });
   return { ...base, ...over };

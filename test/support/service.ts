@@ -3,6 +3,7 @@ import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facili
 import { FakeNetworkDetector } from '../../src/adapters/network/fake/fake-network-detector.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { FakePayoutSender } from '../../src/adapters/payout/fake/fake-payout-sender.js';
+import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
 import { startService, type RunningService, type ServiceOverrides } from '../../src/bootstrap/compose.js';
 import { PRODUCTION } from '../../src/domain/network.js';
 import { loadConfig } from '../../src/app/config.js';
@@ -35,6 +36,7 @@ export async function startTestService(overrides: ServiceOverrides = {}, env: Re
     replayWaitMs: 5_000,
     detector: new FakeNetworkDetector(Object.fromEntries(PRODUCTION_WALLETS.map((w) => [w, PRODUCTION])), { clock }),
     payoutSender: new FakePayoutSender(),
+    tokenIssuer: new FakeTokenIssuer({ clock }),
     authorizations: facilitator instanceof FakeFacilitator ? facilitator : new FakeFacilitator({ clock }),
     ...overrides,
     facilitator,
@@ -43,4 +45,16 @@ export async function startTestService(overrides: ServiceOverrides = {}, env: Re
 
 export async function json(res: Response): Promise<any> {
   return res.json();
+}
+
+/**
+ * Runs the workers until the outboxes rest, moving a ShiftableClock past each wait (the
+ * confirmation poll): tokens deployed, buys delivered, payouts confirmed.
+ */
+export async function settle(service: RunningService, passes = 4): Promise<void> {
+  const clock = service.application.deps.clock;
+  for (let i = 0; i < passes; i++) {
+    if (clock instanceof ShiftableClock) clock.offsetMs += 2_000;
+    await service.runWorkers();
+  }
 }

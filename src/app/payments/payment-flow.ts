@@ -37,7 +37,7 @@ import type { NetworkDetector } from '../../ports/network-detector.js';
 import type { SettlementReceipt, StoredResponse } from '../../ports/payment-store.js';
 import type { AppDeps } from '../deps.js';
 import type { AnyEntrypoint, Caller, Prepared } from '../entrypoints.js';
-import { errorEnvelope, statusOf, successEnvelope } from '../error-status.js';
+import { errorEnvelope, statusOfError, successEnvelope } from '../error-status.js';
 import type { Metrics } from '../metrics.js';
 import { PaymentAlreadyApplied } from '../paid.js';
 import { payoutView } from '../views.js';
@@ -350,7 +350,7 @@ export class PaymentFlow {
         }),
       );
       const stored: PaidResponse = {
-        status: statusOf(error.code),
+        status: statusOfError(error),
         body: errorEnvelope(error.code, `${error.message} The payment was settled and is refunded.`, {
           ...(error.details ?? {}),
           paymentId: payment.paymentId,
@@ -433,7 +433,7 @@ export class PaymentFlow {
   }
 
   private errorResponse(error: DomainError): PaidResponse {
-    return { status: statusOf(error.code), body: errorEnvelope(error.code, error.message, error.details), headers: {} };
+    return { status: statusOfError(error), body: errorEnvelope(error.code, error.message, error.details), headers: {} };
   }
 
   private refused(payment: Payment, e: DomainError): void {

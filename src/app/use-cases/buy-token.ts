@@ -12,12 +12,13 @@ import {
 } from '../../domain/errors.js';
 import { formatTokens, formatUsd } from '../../domain/money.js';
 import type { Network } from '../../domain/network.js';
+import { newDelivery } from '../../domain/delivery.js';
 import { applyBuy, emptyPosition } from '../../domain/position.js';
 import type { Quote } from '../../domain/quote.js';
 import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
-import { positionView, tradeView, type PositionView, type TradeView } from '../views.js';
+import { deliveryView, positionView, tradeView, type DeliveryView, type PositionView, type TradeView } from '../views.js';
 import { loadTradableToken } from '../trading/load-token.js';
 import { recordTrade } from '../trading/record-trade.js';
 
@@ -44,6 +45,7 @@ export interface BuyResult {
   spotPriceUsd: string;
   position: PositionView;
   trade: TradeView;
+  delivery: DeliveryView;
   payment: { paymentId: string; network: string; payer: string; transaction: string | null } | null;
 }
 
@@ -175,6 +177,18 @@ export function buyToken(deps: AppDeps, cmd: BuyCommand, paid?: Paid<BuyResult>)
       payment: paid?.payment,
       now,
     });
+    // The tokens are the buyer's in the ledger now; on chain they follow through the delivery outbox.
+    const delivery = await stores.deliveries.enqueue(
+      newDelivery({
+        deliveryId: deps.ids.next('dlv'),
+        network: token.network,
+        tokenId: token.tokenId,
+        wallet: cmd.buyer,
+        amount: q.tokensOut,
+        sourceId: written.trade.tradeId,
+        now,
+      }),
+    );
     return {
       tokenId: token.tokenId,
       tokensReceived: formatTokens(q.tokensOut),
@@ -184,6 +198,7 @@ export function buyToken(deps: AppDeps, cmd: BuyCommand, paid?: Paid<BuyResult>)
       spotPriceUsd: spotPriceUsd(written.token.curve),
       position: positionView(position, written.token),
       trade: tradeView(written.trade),
+      delivery: deliveryView(delivery),
       payment: paid
         ? {
             paymentId: paid.payment.paymentId,

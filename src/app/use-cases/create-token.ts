@@ -1,3 +1,4 @@
+import { newDeployment } from '../../domain/deployment.js';
 import type { Network } from '../../domain/network.js';
 import { newToken, type TokenMetadata } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
@@ -12,17 +13,23 @@ export interface CreateTokenCommand {
   network: Network;
 }
 
+/**
+ * Creates a token: its ERC-20's address is known at once (CREATE2), and its deployment is queued
+ * in the same transaction as the token (the deployment outbox sends it).
+ */
 export function createToken(deps: AppDeps, cmd: CreateTokenCommand, paid?: Paid<TokenView>): Promise<TokenView> {
   return applyInUnitOfWork(deps, paid, async (stores, now) => {
-    const token = newToken({
-      tokenId: deps.ids.next('tok'),
-      network: cmd.network,
-      metadata: cmd.metadata,
-      creator: cmd.creator,
-      params: deps.settings.curve,
-      now,
+    const tokenId = deps.ids.next('tok');
+    const params = deps.settings.curve;
+    const address = deps.tokenIssuer.predictAddress(cmd.network, {
+      tokenId,
+      name: cmd.metadata.name,
+      symbol: cmd.metadata.symbol,
+      totalSupply: params.totalSupply,
     });
+    const token = newToken({ tokenId, network: cmd.network, metadata: cmd.metadata, creator: cmd.creator, params, address, now });
     await stores.tokens.insert(token);
+    await stores.deployments.enqueue(newDeployment({ deploymentId: deps.ids.next('dep'), network: token.network, tokenId, address, now }));
     const view = tokenView(token, { volumeUsd24h: 0n, trades24h: 0, holders: 0 });
     await stores.events.append({
       type: 'token.created',

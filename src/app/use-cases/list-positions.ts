@@ -1,6 +1,6 @@
 import { formatUsd } from '../../domain/money.js';
 import type { Network } from '../../domain/network.js';
-import { valuePosition } from '../../domain/position.js';
+import { valuePosition, type Position } from '../../domain/position.js';
 import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
 import { positionView, type PositionView } from '../views.js';
@@ -19,8 +19,8 @@ export interface PositionsResult {
   totals: { valueUsd: string; costBasisUsd: string; unrealizedPnlUsd: string; realizedPnlUsd: string };
 }
 
-export function listPositions(deps: AppDeps, query: ListPositionsQuery): Promise<PositionsResult> {
-  return deps.uow.read(async (stores) => {
+export async function listPositions(deps: AppDeps, query: ListPositionsQuery): Promise<PositionsResult> {
+  const result = await deps.uow.read(async (stores) => {
     const positions = (await stores.positions.listByWallet(query.network, query.wallet)).filter(
       (p) => query.includeZero !== false || p.balance > 0n,
     );
@@ -32,19 +32,17 @@ export function listPositions(deps: AppDeps, query: ListPositionsQuery): Promise
     let valueUsd = 0n;
     let costBasisUsd = 0n;
     let realizedPnlUsd = 0n;
-    const items: PositionView[] = [];
+    const held: { position: Position; token: Token }[] = [];
     for (const p of positions) {
       const token = tokens.get(p.tokenId);
       if (!token) continue;
       valueUsd += valuePosition(p, token.curve).valueUsd;
       costBasisUsd += p.costBasisUsd;
       realizedPnlUsd += p.realizedPnlUsd;
-      items.push(positionView(p, token));
+      held.push({ position: p, token });
     }
     return {
-      wallet: query.wallet,
-      network: query.network,
-      items,
+      held,
       totals: {
         valueUsd: formatUsd(valueUsd),
         costBasisUsd: formatUsd(costBasisUsd),
@@ -53,4 +51,19 @@ export function listPositions(deps: AppDeps, query: ListPositionsQuery): Promise
       },
     };
   });
+  // The chain is read outside the transaction; a token not yet deployed, or a chain that does
+  // not answer, shows null rather than failing the whole list (the ledger stays the answer).
+  const onChain = await Promise.all(
+    result.held.map(({ position, token }) =>
+      token.address && token.deployment.state === 'DEPLOYED'
+        ? deps.tokenIssuer.balanceOf(token.network, token.address, position.wallet).catch(() => null)
+        : Promise.resolve(null),
+    ),
+  );
+  return {
+    wallet: query.wallet,
+    network: query.network,
+    items: result.held.map(({ position, token }, i) => positionView(position, token, onChain[i] ?? null)),
+    totals: result.totals,
+  };
 }

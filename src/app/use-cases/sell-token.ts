@@ -1,24 +1,37 @@
 /**
- * Selling back to the curve: the payer sells from its own position; the proceeds after the fee
- * are owed to it as a Payout, queued in the same transaction as the trade.
+ * Selling back to the curve (SPEC §5, §14). The seller's tokens are on chain: the sell carries
+ * their EIP-3009 `ReceiveWithAuthorization` to custody, checked in full before any payment is
+ * asked for. Once the $0.01 fee is settled, custody pulls the tokens (recorded before it is
+ * broadcast, like every transaction the service sends); when the pull is mined, the trade, the
+ * position and the USDC payout of the proceeds commit in one transaction.
+ *
+ *   pull mined        → trade + payout (+ payment APPLIED)
+ *   pull reverted     → TOKEN_AUTHORIZATION_INVALID: the fee is refunded, nothing was pulled
+ *   pull not mined yet→ the payment stays SETTLED (202); the reconciler comes back to it
+ *   mined but refused → the tokens go back to the seller (a delivery) and the fee is refunded
  */
 import { averagePriceUsd, quoteSell, spotPriceUsd } from '../../domain/curve.js';
-import { SlippageExceeded, ValidationError } from '../../domain/errors.js';
+import { newDelivery } from '../../domain/delivery.js';
+import { DomainError, InsufficientBalance, SlippageExceeded, TokenAuthorizationInvalid, TokenNotDeployed, ValidationError } from '../../domain/errors.js';
 import { formatTokens, formatUsd } from '../../domain/money.js';
 import type { Network } from '../../domain/network.js';
 import { newPayout } from '../../domain/payout.js';
-import { applySell, assertCanSell } from '../../domain/position.js';
-import type { Stores } from '../../ports/unit-of-work.js';
+import { applySell, emptyPosition, withTransfersIn } from '../../domain/position.js';
+import type { Token } from '../../domain/token.js';
+import type { TokenAuthorization } from '../../domain/token-authorization.js';
+import type { TokenPull } from '../../ports/token-pull-store.js';
 import type { AppDeps } from '../deps.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
-import { payoutView, positionView, tradeView, type PositionView, type TradeView } from '../views.js';
 import { loadTradableToken } from '../trading/load-token.js';
 import { recordTrade } from '../trading/record-trade.js';
+import { payoutView, positionView, tradeView, type PositionView, type TradeView } from '../views.js';
 
 export interface SellRequest {
   tokenId: string;
   tokens: bigint;
   minUsdOut?: bigint | undefined;
+  /** The seller's ReceiveWithAuthorization of exactly `tokens` to custody. */
+  authorization: TokenAuthorization;
 }
 
 export interface SellResult {
@@ -31,33 +44,75 @@ export interface SellResult {
   position: PositionView;
   trade: TradeView;
   payout: ReturnType<typeof payoutView>;
+  /** Custody's receiveWithAuthorization that took the tokens. */
+  pullTx: string;
 }
 
+/** An authorization must stay usable at least this long when it is checked (SPEC §14). */
+export const MIN_AUTHORIZATION_WINDOW_SECONDS = 120n;
+
 /**
- * The checks a sell must pass before a payment is asked for. With a known seller (hint or
- * verified payer) they include its network and balance.
+ * `price`: before a payment (the 402, and again once the payer is proven): everything, the chain
+ * included. `apply`: a settled payment being applied (its pull may already have happened): only
+ * what the pull itself will not check.
  */
+export type SellPhase = 'price' | 'apply';
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+function deployedAddress(token: Token): string {
+  if (token.deployment.state !== 'DEPLOYED' || !token.address) throw new TokenNotDeployed(token.tokenId, token.deployment.state);
+  return token.address;
+}
+
+/** The checks a sell must pass before a payment is asked for (and, as `apply`, before it is applied). */
 export async function checkSell(
   deps: AppDeps,
   req: SellRequest,
   seller?: { wallet: string; network: Network },
+  phase: SellPhase = 'price',
 ): Promise<{ network: Network }> {
-  return deps.uow.read(async (stores) => {
-    const token = await loadTradableToken(stores, req.tokenId, seller?.network);
-    if (seller) await checkPosition(stores, token.network, seller.wallet, req);
-    if (req.tokens > token.curve.tokensSold) {
-      throw ValidationError.of('tokens', 'is more than all tokens of this token in circulation');
-    }
-    const q = quoteSell(token.params, token.curve, req.tokens);
-    if (seller && req.minUsdOut !== undefined && q.usdOut < req.minUsdOut) throw slippage(req.minUsdOut, q.usdOut);
-    return { network: token.network };
-  });
+  const token = await deps.uow.read((stores) => loadTradableToken(stores, req.tokenId, seller?.network));
+  const address = deployedAddress(token);
+  await checkAuthorization(deps, token, address, req, seller, phase);
+  if (req.tokens > token.curve.tokensSold) {
+    throw ValidationError.of('tokens', 'is more than all tokens of this token in circulation');
+  }
+  const q = quoteSell(token.params, token.curve, req.tokens);
+  if (seller && req.minUsdOut !== undefined && q.usdOut < req.minUsdOut) throw slippage(req.minUsdOut, q.usdOut);
+  return { network: token.network };
 }
 
-async function checkPosition(stores: Stores, network: Network, wallet: string, req: SellRequest) {
-  const position = await stores.positions.get(network, wallet, req.tokenId);
-  assertCanSell(position, req.tokens);
-  return position!;
+async function checkAuthorization(
+  deps: AppDeps,
+  token: Token,
+  address: string,
+  req: SellRequest,
+  seller: { wallet: string } | undefined,
+  phase: SellPhase,
+): Promise<void> {
+  const a = req.authorization;
+  const invalid = (reason: string, message: string, conflict = false) => new TokenAuthorizationInvalid(reason, message, conflict);
+  const custody = deps.tokenIssuer.custody(token.network);
+  if (a.value !== req.tokens) throw invalid('value', `The authorization must move exactly the tokens sold (${req.tokens} units).`);
+  if (!same(a.to, custody)) throw invalid('to', `The authorization must pay the service's custody, ${custody}.`);
+  const signer = await deps.tokenIssuer.recoverReceiveAuthorizer(token.network, { address, name: token.name }, a);
+  if (!signer || !same(signer, a.from)) throw invalid('signature', 'The signature is not a ReceiveWithAuthorization by `from` on this token.');
+  if (seller && !same(seller.wallet, a.from)) {
+    throw invalid('payer', 'The sell must be paid by the wallet whose tokens it sells (`from`).', true);
+  }
+  if (phase === 'apply') return; // the pull checks the rest on chain, and may have happened already
+  const now = BigInt(Math.floor(deps.clock.now().getTime() / 1000));
+  if (a.validAfter >= now) throw invalid('not_yet_valid', 'The authorization is not valid yet (validAfter).');
+  if (a.validBefore < now + MIN_AUTHORIZATION_WINDOW_SECONDS) {
+    throw invalid('expiring', `The authorization must stay valid for at least ${MIN_AUTHORIZATION_WINDOW_SECONDS} s more (validBefore).`);
+  }
+  const [used, balance] = await Promise.all([
+    deps.tokenIssuer.authorizationState(token.network, address, a.from, a.nonce),
+    deps.tokenIssuer.balanceOf(token.network, address, a.from),
+  ]);
+  if (used) throw invalid('used', 'The authorization nonce was already used or cancelled.');
+  if (balance < a.value) throw new InsufficientBalance(formatTokens(a.value), formatTokens(balance));
 }
 
 function slippage(minUsdOut: bigint, usdOut: bigint): SlippageExceeded {
@@ -69,45 +124,119 @@ export interface SellCommand extends SellRequest {
   network: Network;
 }
 
-export function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Paid<SellResult>): Promise<SellResult> {
-  return applyInUnitOfWork(deps, paid, async (stores, now) => {
-    const token = await loadTradableToken(stores, cmd.tokenId, cmd.network, true);
-    const before = await checkPosition(stores, token.network, cmd.seller, cmd);
-    const q = quoteSell(token.params, token.curve, cmd.tokens);
-    if (cmd.minUsdOut !== undefined && q.usdOut < cmd.minUsdOut) throw slippage(cmd.minUsdOut, q.usdOut);
-    const position = applySell(before, cmd.tokens, q.usdOut, now);
-    const written = await recordTrade(deps, stores, {
-      token,
-      curve: q.after,
-      position,
-      side: 'sell',
-      usdAmount: q.grossUsd,
-      feeUsd: q.feeUsd,
-      tokenAmount: cmd.tokens,
-      payment: paid?.payment,
-      now,
-    });
-    const payout = await stores.payouts.enqueue(
-      newPayout({
-        payoutId: deps.ids.next('pout'),
-        network: token.network,
-        wallet: cmd.seller,
-        amount: q.usdOut,
-        reason: 'sell',
-        sourceId: written.trade.tradeId,
+/** A pull that is not mined yet: not a refusal — the payment waits, the reconciler returns to it. */
+export class PullPending extends Error {
+  constructor(paymentId: string, txHash: string) {
+    super(`the pull of payment ${paymentId} (${txHash}) is not mined yet`);
+    this.name = 'PullPending';
+  }
+}
+
+export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Paid<SellResult>): Promise<SellResult> {
+  const key = paid?.payment.paymentId ?? deps.ids.next('pay');
+  const pull = await pullTokens(deps, cmd, key);
+  try {
+    return await applyInUnitOfWork(deps, paid, async (stores, now) => {
+      const token = await loadTradableToken(stores, cmd.tokenId, cmd.network, true);
+      const q = quoteSell(token.params, token.curve, cmd.tokens);
+      if (cmd.minUsdOut !== undefined && q.usdOut < cmd.minUsdOut) throw slippage(cmd.minUsdOut, q.usdOut);
+      const held = (await stores.positions.get(token.network, cmd.seller, token.tokenId)) ?? emptyPosition(token.network, cmd.seller, token.tokenId, now);
+      const position = applySell(withTransfersIn(held, cmd.tokens, now), cmd.tokens, q.usdOut, now);
+      const written = await recordTrade(deps, stores, {
+        token,
+        curve: q.after,
+        position,
+        side: 'sell',
+        usdAmount: q.grossUsd,
+        feeUsd: q.feeUsd,
+        tokenAmount: cmd.tokens,
+        payment: paid?.payment,
         now,
+      });
+      const payout = await stores.payouts.enqueue(
+        newPayout({ payoutId: deps.ids.next('pout'), network: token.network, wallet: cmd.seller, amount: q.usdOut, reason: 'sell', sourceId: written.trade.tradeId, now }),
+      );
+      return {
+        tokenId: token.tokenId,
+        tokensSold: formatTokens(cmd.tokens),
+        usdReceived: formatUsd(q.usdOut),
+        feeUsd: formatUsd(q.feeUsd),
+        priceUsd: averagePriceUsd(q.usdOut, cmd.tokens),
+        spotPriceUsd: spotPriceUsd(written.token.curve),
+        position: positionView(position, written.token),
+        trade: tradeView(written.trade),
+        payout: payoutView(payout),
+        pullTx: pull.txHash,
+      };
+    });
+  } catch (e) {
+    // The tokens are in custody but the sell is refused now (the curve moved past minUsdOut, the
+    // token graduated): they go back to the seller. Queued once per payment, however often this
+    // runs; the payment flow refunds the fee.
+    if (e instanceof DomainError && e.code !== 'INTERNAL_ERROR') await returnTokens(deps, cmd, key);
+    throw e;
+  }
+}
+
+async function returnTokens(deps: AppDeps, cmd: SellCommand, key: string): Promise<void> {
+  await deps.uow.transaction((stores) =>
+    stores.deliveries.enqueue(
+      newDelivery({
+        deliveryId: deps.ids.next('dlv'),
+        network: cmd.network,
+        tokenId: cmd.tokenId,
+        wallet: cmd.seller,
+        amount: cmd.tokens,
+        sourceId: `return:${key}`,
+        now: deps.clock.now(),
       }),
-    );
-    return {
-      tokenId: token.tokenId,
-      tokensSold: formatTokens(cmd.tokens),
-      usdReceived: formatUsd(q.usdOut),
-      feeUsd: formatUsd(q.feeUsd),
-      priceUsd: averagePriceUsd(q.usdOut, cmd.tokens),
-      spotPriceUsd: spotPriceUsd(written.token.curve),
-      position: positionView(position, written.token),
-      trade: tradeView(written.trade),
-      payout: payoutView(payout),
-    };
+    ),
+  );
+}
+
+/**
+ * Custody's pull of the seller's tokens, exactly once per payment: the signed transaction is
+ * recorded before it is broadcast, a retry broadcasts the same one, and one that can never be
+ * mined (its nonce taken) is signed again — EIP-3009's nonce makes a second pull impossible.
+ */
+async function pullTokens(deps: AppDeps, cmd: SellCommand, key: string): Promise<TokenPull> {
+  const issuer = deps.tokenIssuer;
+  const token = await deps.uow.read((s) => loadTradableToken(s, cmd.tokenId, cmd.network));
+  const address = deployedAddress(token);
+  const sign = async (): Promise<TokenPull> => ({
+    paymentId: key,
+    network: token.network,
+    tokenId: token.tokenId,
+    ...(await issuer.prepareReceive(token.network, address, cmd.authorization)),
+    createdAt: deps.clock.now(),
   });
+  let pull = await deps.uow.read((s) => s.pulls.get(key));
+  if (!pull) {
+    const signed = await sign();
+    pull = await deps.uow.read((s) => s.pulls.record(signed));
+    if (pull.txHash !== signed.txHash) issuer.release(token.network);
+  }
+  const deadline = Date.now() + deps.settings.pullWaitMs;
+  for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
+    await issuer.broadcast(token.network, pull.rawTx).catch(() => undefined); // the status below tells
+    const status = await issuer.status(token.network, pull.txHash, pull.rawTx);
+    if (status === 'confirmed') return pull;
+    if (status === 'reverted') {
+      throw new TokenAuthorizationInvalid(
+        'pull_failed',
+        'The tokens could not be pulled with this authorization (moved away, used, cancelled or expired); nothing was taken.',
+      );
+    }
+    if (status === 'dropped') {
+      const resigned = await sign();
+      if (await deps.uow.read((s) => s.pulls.replace(resigned, pull!.txHash))) pull = resigned;
+      else {
+        issuer.release(token.network);
+        pull = (await deps.uow.read((s) => s.pulls.get(key)))!;
+      }
+      continue;
+    }
+    if (Date.now() >= deadline) throw new PullPending(key, pull.txHash);
+    await new Promise((r) => setTimeout(r, delay));
+  }
 }

@@ -31,6 +31,10 @@ export interface OutboxKind<T extends OutboxFields> {
   update(stores: Stores, next: T, from: T['state']): Promise<boolean>;
   /** Signs the item's transaction (not sent), or `null` when it cannot be sent yet. */
   prepare(item: T): Promise<{ txHash: string; rawTx: string } | null>;
+  /** Whether what the item would do is already on chain (a token someone deployed): nothing to send. */
+  alreadyDone?(item: T): Promise<boolean>;
+  /** Read from the chain once the item is mined, before the transaction that records it. */
+  minedDetails?(item: T): Promise<Partial<T>>;
   /** In the transaction that records each move: events, and what else the move changes. */
   onSent?(stores: Stores, item: T, now: Date): Promise<void>;
   onConfirmed?(stores: Stores, item: T, now: Date): Promise<void>;
@@ -81,6 +85,7 @@ export class OutboxWorker<T extends OutboxFields> {
 
   private async send(item: T): Promise<boolean> {
     const now = this.deps.clock.now();
+    if (await this.kind.alreadyDone?.(item)) return this.confirm(item, transitionOutbox(item, 'CONFIRMED', now), 'PENDING', now);
     const prepared = await this.kind.prepare(item);
     if (!prepared) {
       const later = { ...item, nextAttemptAt: new Date(now.getTime() + (this.deps.notReadyPollMs ?? this.deps.confirmPollMs)) };
@@ -131,6 +136,14 @@ export class OutboxWorker<T extends OutboxFields> {
     }
   }
 
+  private confirm(item: T, confirmed: T, from: T['state'], now: Date): Promise<boolean> {
+    return this.deps.uow.transaction(async (stores) => {
+      if (!(await this.kind.update(stores, confirmed, from))) return false;
+      await this.kind.onConfirmed?.(stores, confirmed, now);
+      return true;
+    });
+  }
+
   private async follow(item: T): Promise<boolean> {
     const now = this.deps.clock.now();
     const status = await this.deps.sender.status(item.network, item.txHash!, item.rawTx!);
@@ -142,12 +155,8 @@ export class OutboxWorker<T extends OutboxFields> {
       return this.deps.uow.read((s) => this.kind.update(s, later, 'SENT'));
     }
     if (status === 'confirmed') {
-      const confirmed = transitionOutbox(item, 'CONFIRMED', now);
-      return this.deps.uow.transaction(async (stores) => {
-        if (!(await this.kind.update(stores, confirmed, 'SENT'))) return false;
-        await this.kind.onConfirmed?.(stores, confirmed, now);
-        return true;
-      });
+      const details = (await this.kind.minedDetails?.(item)) ?? {};
+      return this.confirm(item, transitionOutbox({ ...item, ...details }, 'CONFIRMED', now), 'SENT', now);
     }
     // Reverted or dropped: nothing moved, so trying again cannot send twice.
     const error = status === 'reverted' ? 'transaction reverted' : 'transaction dropped';

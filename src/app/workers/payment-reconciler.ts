@@ -20,7 +20,7 @@ import type { AuthorizationReader } from '../../ports/authorization-reader.js';
 import type { Logger } from '../../ports/logger.js';
 import type { AppDeps } from '../deps.js';
 import type { AnyEntrypoint } from '../entrypoints.js';
-import { errorEnvelope, statusOf } from '../error-status.js';
+import { errorEnvelope, statusOfError } from '../error-status.js';
 import type { Metrics } from '../metrics.js';
 import type { PaymentFlow } from '../payments/payment-flow.js';
 import { PAYMENT_REASONS } from '../payments/payment-reasons.js';
@@ -107,7 +107,7 @@ export class PaymentReconciler {
     const closedNow = await this.deps.uow.transaction(async (s) => {
       if (!(await s.payments.update(closed, p.state))) return false;
       await s.payments.saveResponse(p.paymentId, {
-        status: statusOf(error.code),
+        status: statusOfError(error),
         body: errorEnvelope(error.code, error.message, error.details),
         headers,
       });
@@ -127,7 +127,7 @@ export class PaymentReconciler {
     let prepared;
     try {
       input = ep.parse(p.input);
-      prepared = await ep.prepare(this.deps, input, caller);
+      prepared = await ep.prepare(this.deps, input, caller, 'apply');
       if (prepared.amount !== p.amount) {
         throw new PaymentInvalid('The price changed before the payment could be applied.', { reason: PAYMENT_REASONS.priceChanged });
       }

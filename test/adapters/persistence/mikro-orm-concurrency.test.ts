@@ -3,6 +3,7 @@
  * several wallets (on PostgreSQL through two separate ORM instances, standing in for two
  * processes); afterwards the books balance exactly. Plus migrations from empty, twice.
  */
+import { FakeTokenIssuer } from '../../../src/adapters/token/fake/fake-token-issuer.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,17 +24,32 @@ import { DomainError } from '../../../src/domain/errors.js';
 import { TESTNET } from '../../../src/domain/network.js';
 import { validateTokenMetadata } from '../../../src/domain/token.js';
 import type { UnitOfWork } from '../../../src/ports/unit-of-work.js';
+import { settleTokens, signSell } from '../../support/onchain.js';
 import { dropSchema, POSTGRES_URL } from '../../support/postgres.js';
+import { devAccount } from '../../support/x402-client.js';
 
-const WALLETS = Array.from({ length: 5 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
+const WALLETS = [1, 2, 3, 4, 5].map((i) => devAccount(i).address);
+const clock = new FakeClock('2026-11-23T12:00:00Z');
+/** One chain for every unit of work: the processes share it as they share the database. */
+const chain = new FakeTokenIssuer({ clock });
 
 function deps(uow: UnitOfWork): AppDeps {
-  const clock = new FakeClock('2026-11-23T12:00:00Z');
-  return { uow, clock, ids: new UlidIdGenerator(clock), tradeQuoter: new CurveTradeQuoter(), usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }), settings: DEFAULT_SETTINGS };
+  return { uow, clock, ids: new UlidIdGenerator(clock), tradeQuoter: new CurveTradeQuoter(), usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }), tokenIssuer: chain, settings: DEFAULT_SETTINGS };
+}
+
+/** A first buy per wallet, its tokens delivered on chain, so the concurrent sells have some to sell. */
+async function seed(d: AppDeps, tokenId: string) {
+  for (const wallet of WALLETS) {
+    const plan = await planBuy(d, { kind: 'usd', tokenId, usdAmount: 2_000_000n }, TESTNET);
+    await buyToken(d, { plan, buyer: wallet, network: TESTNET });
+  }
+  await settleTokens(d);
 }
 
 /** 50 concurrent trades spread over the given units of work; refusals (balance, dust) are fine. */
 async function trade(all: AppDeps[], tokenId: string) {
+  await seed(all[0]!, tokenId);
+  const token = (await all[0]!.uow.read((s) => s.tokens.get(tokenId)))!;
   let refused = 0;
   await Promise.all(
     Array.from({ length: 50 }, async (_, i) => {
@@ -41,7 +57,15 @@ async function trade(all: AppDeps[], tokenId: string) {
       const wallet = WALLETS[i % WALLETS.length]!;
       try {
         if (i % 3 === 2) {
-          await sellToken(d, { tokenId, tokens: 50_000n * 10n ** 18n, seller: wallet, network: TESTNET });
+          const tokens = 50_000n * 10n ** 18n;
+          const authorization = await signSell({
+            wallet,
+            token: { network: TESTNET, address: token.address!, name: token.name },
+            custody: chain.custody(TESTNET),
+            tokens,
+            now: clock.now(),
+          });
+          await sellToken(d, { tokenId, tokens, seller: wallet, network: TESTNET, authorization });
         } else {
           const plan = await planBuy(d, { kind: 'usd', tokenId, usdAmount: BigInt(1_000_000 + i * 10_007) }, TESTNET);
           await buyToken(d, { plan, buyer: wallet, network: TESTNET });

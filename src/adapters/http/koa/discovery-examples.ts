@@ -35,6 +35,8 @@ const token = {
   marketCapUsd: '5591.798695',
   volumeUsd24h: '0',
   trades24h: 0,
+  address: '0x7a1D4aE5B3c0b7E2f1B9cB7a2e0D8C6b5A4F3e21',
+  deployment: { state: 'DEPLOYED', txHash: TX, blockNumber: '42' },
   holders: 0,
   createdAt: CREATED,
   graduatedAt: null,
@@ -76,6 +78,17 @@ const buy = {
     paymentId: 'pay_01JD5X99ZYXWVTSRQPNMKJHGFE',
     settlementTx: TX,
     createdAt: CREATED,
+  },
+  delivery: {
+    deliveryId: 'dlv_01JD5X9B1C2D3E4F5G6H7J8K9M',
+    network: NETWORK,
+    tokenId: TOKEN_ID,
+    wallet: WALLET,
+    amount: '884495.291384607698648614',
+    state: 'PENDING',
+    txHash: null,
+    createdAt: CREATED,
+    updatedAt: CREATED,
   },
   payment: { paymentId: 'pay_01JD5X99ZYXWVTSRQPNMKJHGFE', network: NETWORK, payer: WALLET, transaction: TX },
 };
@@ -120,6 +133,7 @@ const sell = {
     state: 'PENDING',
     txHash: null,
   },
+  pullTx: TX,
 };
 
 const info = {
@@ -167,6 +181,22 @@ export const ENTRYPOINT_EXAMPLES: Readonly<Record<string, EntrypointExample>> = 
   token_buy_usd: { input: { tokenId: TOKEN_ID, usdAmount: '5', minTokensOut: '880000' }, output: buy },
   token_buy_tokens: { input: { tokenId: TOKEN_ID, tokens: '884495', maxUsd: '5.01' }, output: buy },
   token_buy_quote: { input: { quoteId: 'qte_01JD5X7Q1R2S3T4V5W6X7Y8Z9A' }, output: buy },
-  token_sell: { input: { tokenId: TOKEN_ID, tokens: '100000', minUsdOut: '0.55' }, output: sell },
+  token_sell: {
+    input: {
+      tokenId: TOKEN_ID,
+      tokens: '100000',
+      minUsdOut: '0.55',
+      tokenAuthorization: {
+        from: WALLET,
+        to: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+        value: '100000000000000000000000',
+        validAfter: '0',
+        validBefore: '1795434600',
+        nonce: '0x9c1f2b7e4d8a6c3b0f5e1d2c7a9b8e4f3d6c1a2b5e8f7d0c9b4a3e6f1d2c5b8a',
+        signature: `0x${'ab'.repeat(64)}1b`,
+      },
+    },
+    output: sell,
+  },
   token_info: { input: { tokenId: TOKEN_ID }, output: info },
 };

@@ -6,7 +6,7 @@
  */
 import type { Context, Next } from 'koa';
 import { DomainError, NetworkDetectionUnavailable, RateLimited, ServiceUnavailable } from '../../../domain/errors.js';
-import { errorEnvelope, statusOf, type ErrorEnvelope } from '../../../app/error-status.js';
+import { errorEnvelope, statusOfError, type ErrorEnvelope } from '../../../app/error-status.js';
 import type { Logger } from '../../../ports/logger.js';
 import { isTransportError, MethodNotAllowed, TRANSPORT_ERROR_STATUS } from './http-errors.js';
 import { PAYMENT_REQUIRED, encodePaymentRequired } from './x402-headers.js';
@@ -54,7 +54,7 @@ function describeCause(cause: unknown): Record<string, unknown> {
 }
 
 export async function renderError(ctx: Context, e: DomainError): Promise<void> {
-  ctx.status = isTransportError(e) ? TRANSPORT_ERROR_STATUS[e.code] : statusOf(e.code);
+  ctx.status = isTransportError(e) ? TRANSPORT_ERROR_STATUS[e.code] : statusOfError(e as DomainError & { status?: number });
   ctx.body = errorEnvelope(e.code, e.message, e.details);
   if (e instanceof MethodNotAllowed) ctx.set('Allow', e.allow.join(', '));
   if (e instanceof RateLimited) ctx.set('Retry-After', String(e.details?.retryAfterSeconds ?? 60));

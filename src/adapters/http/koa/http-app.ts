@@ -12,6 +12,7 @@ import {
   candlesQuery,
   eventsQuery,
   holdersQuery,
+  sellAuthorizationQuery,
   listTokensQuery,
   parseQuery,
   parseWith,
@@ -22,7 +23,9 @@ import {
 } from '../../../app/schemas.js';
 import { createQuote } from '../../../app/use-cases/create-quote.js';
 import { getPayment } from '../../../app/use-cases/get-payment.js';
+import { getDelivery } from '../../../app/use-cases/get-delivery.js';
 import { getPayout } from '../../../app/use-cases/get-payout.js';
+import { sellAuthorization } from '../../../app/use-cases/sell-authorization.js';
 import { getToken } from '../../../app/use-cases/get-token.js';
 import { listPositions } from '../../../app/use-cases/list-positions.js';
 import { listTokens } from '../../../app/use-cases/list-tokens.js';
@@ -247,6 +250,14 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     const id = (ctx as unknown as { params: { paymentId: string } }).params.paymentId;
     ok(ctx, 'get_payment', await getPayment(deps, id));
   });
+  router.get('/api/tokens/:id/sell-authorization', async (ctx) => {
+    const q = parseQuery(sellAuthorizationQuery, query(ctx));
+    ok(ctx, 'sell_authorization', await sellAuthorization(deps, { tokenId: tokenParam(ctx), wallet: getAddress(q.wallet), tokens: parseTokens(q.tokens, 'tokens') }));
+  });
+  router.get('/api/deliveries/:deliveryId', async (ctx) => {
+    const id = (ctx as unknown as { params: { deliveryId: string } }).params.deliveryId;
+    ok(ctx, 'get_delivery', await getDelivery(deps, id));
+  });
   router.get('/api/payouts/:payoutId', async (ctx) => {
     const id = (ctx as unknown as { params: { payoutId: string } }).params.payoutId;
     ok(ctx, 'get_payout', await getPayout(deps, id));
@@ -259,7 +270,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   router.get('/api/openapi.json', (ctx) => {
     ctx.body = openApiDocument(application.entrypoints.values(), deps.settings);
   });
-  router.get('/api/version', (ctx) => ok(ctx, 'version', { api: '1', service: deps.settings.serviceVersion }));
+  router.get('/api/version', (ctx) => ok(ctx, 'version', { api: '1', spec: '1.1', service: deps.settings.serviceVersion }));
 
   app.on('error', (error: NodeJS.ErrnoException) => {
     // A client that goes away mid-response (an SSE reader closing) is not a server fault.

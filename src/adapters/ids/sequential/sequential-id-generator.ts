@@ -8,4 +8,8 @@ export class SequentialIdGenerator implements IdGenerator {
     this.counter += 1n;
     return `${kind}_${crockford(this.counter, 26)}`;
   }
+  nonce32(): string {
+    this.counter += 1n;
+    return `0x${this.counter.toString(16).padStart(64, '0')}`;
+  }
 }

@@ -27,4 +27,8 @@ export class UlidIdGenerator implements IdGenerator {
     }
     return `${kind}_${crockford(BigInt(this.lastTime), 10)}${crockford(this.lastRandom, 16)}`;
   }
+
+  nonce32(): string {
+    return `0x${Buffer.from(this.random(32)).toString('hex')}`;
+  }
 }

@@ -4,6 +4,8 @@
  */
 import type { StoredEvent } from '../../../domain/event.js';
 import type { Payment } from '../../../domain/payment.js';
+import type { Delivery } from '../../../domain/delivery.js';
+import type { Deployment } from '../../../domain/deployment.js';
 import type { Payout } from '../../../domain/payout.js';
 import type { Position } from '../../../domain/position.js';
 import type { Quote } from '../../../domain/quote.js';
@@ -11,6 +13,7 @@ import type { Token } from '../../../domain/token.js';
 import type { Trade } from '../../../domain/trade.js';
 import type { PaymentIdentifierRecord } from '../../../ports/payment-identifier-store.js';
 import type { StoredResponse } from '../../../ports/payment-store.js';
+import type { TokenPull } from '../../../ports/token-pull-store.js';
 
 /** A transaction's journal; null outside a transaction (writes are then immediate). */
 export class MemoryTx {
@@ -40,6 +43,11 @@ export class MemoryDatabase {
   readonly proofNonces = new Map<string, Date>();
   /** "wallet_lower|resource" → until when access is granted. */
   readonly accessGrants = new Map<string, Date>();
+  readonly deployments = new Map<string, Deployment>();
+  readonly deploymentSources = new Map<string, string>();
+  readonly deliveries = new Map<string, Delivery>();
+  readonly deliverySources = new Map<string, string>();
+  readonly pulls = new Map<string, TokenPull>();
 
   private tail: Promise<void> = Promise.resolve();
 

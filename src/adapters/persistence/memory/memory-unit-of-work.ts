@@ -4,7 +4,8 @@ import { MemoryDatabase, MemoryTx } from './memory-database.js';
 import { MemoryEventLog } from './memory-event-log.js';
 import { MemoryPaymentIdentifierStore } from './memory-payment-identifier-store.js';
 import { MemoryPaymentStore } from './memory-payment-store.js';
-import { MemoryPayoutStore } from './memory-payout-store.js';
+import { MemoryOutboxStore } from './memory-outbox-store.js';
+import { MemoryTokenPullStore } from './memory-token-pull-store.js';
 import { MemoryPositionRepository } from './memory-position-repository.js';
 import { MemoryProofNonceStore } from './memory-proof-nonce-store.js';
 import { MemoryQuoteStore } from './memory-quote-store.js';
@@ -42,12 +43,15 @@ export class MemoryUnitOfWork implements UnitOfWork {
       trades: new MemoryTradeLedger(this.db, tx),
       positions: new MemoryPositionRepository(this.db, tx),
       payments: new MemoryPaymentStore(this.db, tx),
-      payouts: new MemoryPayoutStore(this.db, tx),
+      payouts: new MemoryOutboxStore(this.db, tx, { items: this.db.payouts, sources: this.db.payoutSources, idOf: (p) => p.payoutId }),
       quotes: new MemoryQuoteStore(this.db, tx),
       events: new MemoryEventLog(this.db, tx),
       paymentIds: new MemoryPaymentIdentifierStore(this.db, tx),
       proofNonces: new MemoryProofNonceStore(this.db, tx),
       accessGrants: new MemoryAccessGrantStore(this.db, tx),
+      deployments: new MemoryOutboxStore(this.db, tx, { items: this.db.deployments, sources: this.db.deploymentSources, idOf: (d) => d.deploymentId }),
+      deliveries: new MemoryOutboxStore(this.db, tx, { items: this.db.deliveries, sources: this.db.deliverySources, idOf: (d) => d.deliveryId }),
+      pulls: new MemoryTokenPullStore(this.db, tx),
     };
   }
 }

@@ -7,8 +7,9 @@ import { sortKey } from '../../shared/token-order.js';
 import { big, num } from './exact-bigint-type.js';
 import { ms, type Row, type Sql } from './sql.js';
 
-const COLUMNS = ['token_id', 'network', 'name', 'symbol', 'description', 'image_url', 'creator', 'state', 'params', 'virtual_usd', 'virtual_tokens', 'tokens_sold', 'created_at', 'graduated_at'];
-const EXACT = ['virtual_usd', 'virtual_tokens', 'tokens_sold'];
+const COLUMNS = ['token_id', 'network', 'name', 'symbol', 'description', 'image_url', 'creator', 'state', 'params', 'virtual_usd', 'virtual_tokens', 'tokens_sold', 'created_at', 'graduated_at',
+  'address', 'deployment_state', 'deployment_tx', 'deployment_block'];
+const EXACT = ['virtual_usd', 'virtual_tokens', 'tokens_sold', 'deployment_block'];
 const exactColumns = (sql: Sql, prefix = '') => sql.columns(COLUMNS, EXACT, prefix);
 
 export function rowToToken(r: Row): Token {
@@ -32,6 +33,12 @@ export function rowToToken(r: Row): Token {
     curve: { virtualUsd: big(r.virtual_usd), virtualTokens: big(r.virtual_tokens), tokensSold: big(r.tokens_sold) },
     createdAt: ms(r.created_at),
     graduatedAt: r.graduated_at === null || r.graduated_at === undefined ? null : ms(r.graduated_at),
+    address: (r.address as string | null) ?? null,
+    deployment: {
+      state: r.deployment_state as Token['deployment']['state'],
+      txHash: (r.deployment_tx as string | null) ?? null,
+      blockNumber: r.deployment_block === null || r.deployment_block === undefined ? null : big(r.deployment_block),
+    },
   };
 }
 
@@ -50,12 +57,14 @@ export class MikroOrmTokenRepository implements TokenRepository {
   async insert(t: Token): Promise<void> {
     await this.sql.all(
       `insert into tokens (token_id, network, name, name_lower, symbol, symbol_lower, description, image_url, creator,
-        creator_lower, state, params, virtual_usd, virtual_tokens, tokens_sold, market_cap_key, created_at, graduated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        creator_lower, state, params, virtual_usd, virtual_tokens, tokens_sold, market_cap_key, created_at, graduated_at,
+        address, deployment_state, deployment_tx, deployment_block)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         t.tokenId, t.network, t.name, t.name.toLowerCase(), t.symbol, t.symbol.toLowerCase(), t.description, t.imageUrl,
         t.creator, t.creator.toLowerCase(), t.state, paramsJson(t.params), num(t.curve.virtualUsd), num(t.curve.virtualTokens),
         num(t.curve.tokensSold), sortKey(t, 'marketCap', 0n), t.createdAt.getTime(), t.graduatedAt?.getTime() ?? null,
+        t.address, t.deployment.state, t.deployment.txHash, t.deployment.blockNumber === null ? null : num(t.deployment.blockNumber),
       ],
     );
   }
@@ -75,9 +84,13 @@ export class MikroOrmTokenRepository implements TokenRepository {
 
   async update(t: Token): Promise<void> {
     const rows = await this.sql.all(
-      `update tokens set state = ?, virtual_usd = ?, virtual_tokens = ?, tokens_sold = ?, market_cap_key = ?, graduated_at = ?
+      `update tokens set state = ?, virtual_usd = ?, virtual_tokens = ?, tokens_sold = ?, market_cap_key = ?, graduated_at = ?,
+        address = ?, deployment_state = ?, deployment_tx = ?, deployment_block = ?
        where token_id = ? returning token_id`,
-      [t.state, num(t.curve.virtualUsd), num(t.curve.virtualTokens), num(t.curve.tokensSold), sortKey(t, 'marketCap', 0n), t.graduatedAt?.getTime() ?? null, t.tokenId],
+      [
+        t.state, num(t.curve.virtualUsd), num(t.curve.virtualTokens), num(t.curve.tokensSold), sortKey(t, 'marketCap', 0n), t.graduatedAt?.getTime() ?? null,
+        t.address, t.deployment.state, t.deployment.txHash, t.deployment.blockNumber === null ? null : num(t.deployment.blockNumber), t.tokenId,
+      ],
     );
     if (rows.length !== 1) throw new Error(`unknown token ${t.tokenId}`);
   }

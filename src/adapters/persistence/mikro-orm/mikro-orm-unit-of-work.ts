@@ -16,11 +16,14 @@ import type { Stores, UnitOfWork } from '../../../ports/unit-of-work.js';
 import { Migration0001Initial } from './migrations/migration-0001-initial.js';
 import { Migration0002PaymentSignature } from './migrations/migration-0002-payment-signature.js';
 import { Migration0003X402Extensions } from './migrations/migration-0003-x402-extensions.js';
+import { Migration0004OnChainTokens } from './migrations/migration-0004-on-chain-tokens.js';
 import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
 import { MikroOrmEventLog } from './mikro-orm-event-log.js';
 import { MikroOrmPaymentIdentifierStore } from './mikro-orm-payment-identifier-store.js';
 import { MikroOrmPaymentStore } from './mikro-orm-payment-store.js';
-import { MikroOrmPayoutStore } from './mikro-orm-payout-store.js';
+import { MikroOrmOutboxStore } from './mikro-orm-outbox-store.js';
+import { MikroOrmTokenPullStore } from './mikro-orm-token-pull-store.js';
+import { DELIVERIES, DEPLOYMENTS, PAYOUTS } from './outbox-tables.js';
 import { MikroOrmPositionRepository } from './mikro-orm-position-repository.js';
 import { MikroOrmProofNonceStore } from './mikro-orm-proof-nonce-store.js';
 import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
@@ -33,6 +36,7 @@ export const MIGRATIONS = [
   { name: 'Migration0001Initial', class: Migration0001Initial },
   { name: 'Migration0002PaymentSignature', class: Migration0002PaymentSignature },
   { name: 'Migration0003X402Extensions', class: Migration0003X402Extensions },
+  { name: 'Migration0004OnChainTokens', class: Migration0004OnChainTokens },
 ];
 
 export interface OpenOptions {
@@ -174,12 +178,15 @@ function stores(sql: Sql): Stores {
     trades: new MikroOrmTradeLedger(sql),
     positions: new MikroOrmPositionRepository(sql),
     payments: new MikroOrmPaymentStore(sql),
-    payouts: new MikroOrmPayoutStore(sql),
+    payouts: new MikroOrmOutboxStore(sql, PAYOUTS),
     quotes: new MikroOrmQuoteStore(sql),
     events: new MikroOrmEventLog(sql),
     paymentIds: new MikroOrmPaymentIdentifierStore(sql),
     proofNonces: new MikroOrmProofNonceStore(sql),
     accessGrants: new MikroOrmAccessGrantStore(sql),
+    deployments: new MikroOrmOutboxStore(sql, DEPLOYMENTS),
+    deliveries: new MikroOrmOutboxStore(sql, DELIVERIES),
+    pulls: new MikroOrmTokenPullStore(sql),
   };
 }
 

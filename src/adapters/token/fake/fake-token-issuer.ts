@@ -176,6 +176,13 @@ export class FakeTokenIssuer implements TokenIssuer {
     else await this.mine(txHash, tx, outcome === 'reverted');
   }
 
+  /** The fake mines one transaction per block, numbered in mining order. */
+  private readonly blocks = new Map<string, bigint>();
+
+  async blockOf(_network: Network, txHash: string): Promise<bigint | null> {
+    return this.blocks.get(lower(txHash)) ?? null;
+  }
+
   async status(network: Network, txHash: string, rawTx: string): Promise<TransactionStatus> {
     this.reachable();
     const mined = this.mined.get(lower(txHash));
@@ -239,6 +246,7 @@ export class FakeTokenIssuer implements TokenIssuer {
   private async mine(txHash: string, tx: FakeTx, revert: boolean): Promise<void> {
     this.nonces(tx.network).add(tx.txNonce);
     this.mined.set(txHash, !revert && (await this.execute(tx)) ? 'confirmed' : 'reverted');
+    this.blocks.set(txHash, BigInt(this.blocks.size + 1));
   }
 
   /** Runs `tx` as custody would on chain; false = reverted (nothing changed). */

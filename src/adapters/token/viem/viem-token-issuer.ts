@@ -4,7 +4,7 @@
  * every transaction signed with a nonce from custody's one queue (SignedTransactions) so its
  * hash is recorded before it is broadcast.
  */
-import { BaseError, ContractFunctionZeroDataError, encodeFunctionData, getAddress, type Hex } from 'viem';
+import { BaseError, ContractFunctionZeroDataError, encodeFunctionData, getAddress, TransactionReceiptNotFoundError, type Hex } from 'viem';
 import { NETWORKS, type Network } from '../../../domain/network.js';
 import type { TokenAuthorization } from '../../../domain/token-authorization.js';
 import type { OnChainToken, PreparedTransaction, TokenIssuer, TokenSpec, TransactionStatus } from '../../../ports/token-issuer.js';
@@ -88,6 +88,14 @@ export class ViemTokenIssuer implements TokenIssuer {
 
   unblock(network: Network, rawTx: string): Promise<number> {
     return this.txs.fillNonceGap(network, rawTx);
+  }
+
+  async blockOf(network: Network, txHash: string): Promise<bigint | null> {
+    const receipt = await this.txs.client(network).publicClient.getTransactionReceipt({ hash: txHash as Hex }).catch((e: unknown) => {
+      if (e instanceof TransactionReceiptNotFoundError) return null;
+      throw e;
+    });
+    return receipt?.blockNumber ?? null;
   }
 
   async isDeployed(network: Network, token: string): Promise<boolean> {

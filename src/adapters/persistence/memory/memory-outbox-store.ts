@@ -1,0 +1,51 @@
+/** Any outbox table in memory: items by id, and the id of each source (one item per source). */
+import type { OutboxFields, OutboxState } from '../../../domain/outbox.js';
+import type { OutboxStore } from '../../../ports/outbox-store.js';
+import type { MemoryDatabase, MemoryTx } from './memory-database.js';
+
+export interface MemoryOutboxTable<T> {
+  items: Map<string, T>;
+  sources: Map<string, string>;
+  idOf(item: T): string;
+}
+
+export class MemoryOutboxStore<T extends OutboxFields> implements OutboxStore<T> {
+  constructor(
+    private readonly db: MemoryDatabase,
+    private readonly tx: MemoryTx | null,
+    private readonly table: MemoryOutboxTable<T>,
+  ) {}
+
+  async enqueue(item: T): Promise<T> {
+    const existing = this.table.sources.get(item.sourceId);
+    if (existing !== undefined) return this.table.items.get(existing)!;
+    const id = this.table.idOf(item);
+    this.db.set(this.tx, this.table.sources, item.sourceId, id);
+    this.db.set(this.tx, this.table.items, id, item);
+    return item;
+  }
+
+  async get(id: string): Promise<T | null> {
+    return this.table.items.get(id) ?? null;
+  }
+
+  async findBySource(sourceId: string): Promise<T | null> {
+    const id = this.table.sources.get(sourceId);
+    return id === undefined ? null : (this.table.items.get(id) ?? null);
+  }
+
+  async update(next: T, from: OutboxState): Promise<boolean> {
+    const id = this.table.idOf(next);
+    const current = this.table.items.get(id);
+    if (!current || current.state !== from) return false;
+    this.db.set(this.tx, this.table.items, id, next);
+    return true;
+  }
+
+  async due(now: Date, limit: number): Promise<T[]> {
+    return [...this.table.items.values()]
+      .filter((p) => (p.state === 'PENDING' || p.state === 'SENT') && p.nextAttemptAt <= now)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (this.table.idOf(a) < this.table.idOf(b) ? -1 : 1))
+      .slice(0, limit);
+  }
+}

@@ -1,0 +1,48 @@
+/** The outbox tables: payouts, deliveries, deployments — each one's own columns. */
+import type { Delivery } from '../../../domain/delivery.js';
+import type { Deployment } from '../../../domain/deployment.js';
+import type { Payout } from '../../../domain/payout.js';
+import { big, num } from './exact-bigint-type.js';
+import type { OutboxTable } from './mikro-orm-outbox-store.js';
+
+export const PAYOUTS: OutboxTable<Payout> = {
+  table: 'payouts',
+  id: 'payout_id',
+  columns: [
+    { name: 'payout_id', value: (p) => p.payoutId },
+    { name: 'wallet', value: (p) => p.wallet },
+    { name: 'amount', exact: true, value: (p) => num(p.amount) },
+    { name: 'reason', value: (p) => p.reason },
+  ],
+  read: (r, o) => ({ ...o, payoutId: String(r.payout_id), wallet: String(r.wallet), amount: big(r.amount), reason: r.reason as Payout['reason'] }),
+};
+
+export const DELIVERIES: OutboxTable<Delivery> = {
+  table: 'deliveries',
+  id: 'delivery_id',
+  columns: [
+    { name: 'delivery_id', value: (d) => d.deliveryId },
+    { name: 'token_id', value: (d) => d.tokenId },
+    { name: 'wallet', value: (d) => d.wallet },
+    { name: 'amount', exact: true, value: (d) => num(d.amount) },
+  ],
+  read: (r, o) => ({ ...o, deliveryId: String(r.delivery_id), tokenId: String(r.token_id), wallet: String(r.wallet), amount: big(r.amount) }),
+};
+
+export const DEPLOYMENTS: OutboxTable<Deployment> = {
+  table: 'deployments',
+  id: 'deployment_id',
+  columns: [
+    { name: 'deployment_id', value: (d) => d.deploymentId },
+    { name: 'token_id', value: (d) => d.tokenId },
+    { name: 'address', value: (d) => d.address },
+    { name: 'block_number', exact: true, value: (d) => (d.blockNumber === null ? null : num(d.blockNumber)) },
+  ],
+  read: (r, o) => ({
+    ...o,
+    deploymentId: String(r.deployment_id),
+    tokenId: String(r.token_id),
+    address: String(r.address),
+    blockNumber: r.block_number === null || r.block_number === undefined ? null : big(r.block_number),
+  }),
+};

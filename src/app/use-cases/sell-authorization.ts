@@ -1,0 +1,51 @@
+/**
+ * GET /api/tokens/:id/sell-authorization (SPEC §14): the EIP-712 typed data a wallet signs so
+ * custody may pull `tokens` of it for a sell — a fresh nonce, valid for ten minutes — and the
+ * `tokenAuthorization` to send back with the signature added.
+ */
+import { TokenNotDeployed } from '../../domain/errors.js';
+import { formatTokens } from '../../domain/money.js';
+import { NETWORKS } from '../../domain/network.js';
+import { receiveAuthorizationTypedData } from '../../domain/token-authorization.js';
+import type { AppDeps } from '../deps.js';
+import { loadToken } from '../trading/load-token.js';
+
+export const SELL_AUTHORIZATION_TTL_SECONDS = 600n;
+
+export async function sellAuthorization(deps: AppDeps, q: { tokenId: string; wallet: string; tokens: bigint }) {
+  const token = await deps.uow.read((s) => loadToken(s, q.tokenId));
+  if (token.deployment.state !== 'DEPLOYED' || !token.address) throw new TokenNotDeployed(token.tokenId, token.deployment.state);
+  const now = BigInt(Math.floor(deps.clock.now().getTime() / 1000));
+  const message = {
+    from: q.wallet,
+    to: deps.tokenIssuer.custody(token.network),
+    value: q.tokens,
+    validAfter: 0n,
+    validBefore: now + SELL_AUTHORIZATION_TTL_SECONDS,
+    nonce: deps.ids.nonce32(),
+  };
+  const typed = receiveAuthorizationTypedData({
+    chainId: NETWORKS[token.network].chainId,
+    token: { address: token.address, name: token.name },
+    message,
+  });
+  const strings = {
+    from: message.from,
+    to: message.to,
+    value: message.value.toString(),
+    validAfter: message.validAfter.toString(),
+    validBefore: message.validBefore.toString(),
+    nonce: message.nonce,
+  };
+  return {
+    tokenId: token.tokenId,
+    network: token.network,
+    tokens: formatTokens(q.tokens),
+    onChainBalance: formatTokens(await deps.tokenIssuer.balanceOf(token.network, token.address, q.wallet)),
+    expiresAt: new Date(Number(message.validBefore) * 1000).toISOString(),
+    /** Sign this (eth_signTypedData_v4, viem signTypedData). */
+    typedData: { ...typed, message: strings },
+    /** Send this as the sell's `tokenAuthorization`, with `signature` added. */
+    tokenAuthorization: strings,
+  };
+}

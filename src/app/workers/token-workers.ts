@@ -1,0 +1,94 @@
+/**
+ * The two outboxes of tokens on chain (SPEC §14), on the outbox engine (outbox-worker.ts):
+ *
+ * - deployments: custody calls the LaunchFactory for each created token; once mined the token is
+ *   DEPLOYED (event `token.deployed`). A token already at its address is confirmed without a
+ *   transaction.
+ * - deliveries: custody transfers each buy's tokens to the buyer, once the token is DEPLOYED
+ *   (before that a transfer to an address without code would be "mined" and move nothing);
+ *   events `delivery.sent`, `delivery.confirmed`, `delivery.failed`.
+ */
+import type { Delivery } from '../../domain/delivery.js';
+import type { Deployment } from '../../domain/deployment.js';
+import type { TokenIssuer } from '../../ports/token-issuer.js';
+import type { Stores, UnitOfWork } from '../../ports/unit-of-work.js';
+import { deliveryView } from '../views.js';
+import { OutboxWorker, type OutboxWorkerDeps } from './outbox-worker.js';
+
+type Deps<T extends Deployment | Delivery> = Omit<OutboxWorkerDeps<T>, 'kind' | 'sender'> & { issuer: TokenIssuer; uow: UnitOfWork };
+
+async function tokenOf(uow: UnitOfWork, tokenId: string) {
+  const token = await uow.read((s) => s.tokens.get(tokenId));
+  if (!token) throw new Error(`unknown token ${tokenId}`);
+  return token;
+}
+
+async function markDeployment(stores: Stores, d: Deployment, state: 'DEPLOYED' | 'FAILED', now: Date) {
+  const token = await stores.tokens.getForUpdate(d.tokenId);
+  if (!token) throw new Error(`unknown token ${d.tokenId}`);
+  const deployment = { state, txHash: d.txHash, blockNumber: d.blockNumber };
+  await stores.tokens.update({ ...token, deployment });
+  await stores.events.append({
+    type: state === 'DEPLOYED' ? 'token.deployed' : 'token.deployment_failed',
+    network: token.network,
+    tokenId: token.tokenId,
+    data: { tokenId: token.tokenId, address: d.address, txHash: d.txHash, blockNumber: d.blockNumber?.toString() ?? null },
+    createdAt: now,
+  });
+}
+
+export class DeploymentWorker extends OutboxWorker<Deployment> {
+  constructor(deps: Deps<Deployment>) {
+    super({
+      ...deps,
+      sender: deps.issuer,
+      kind: {
+        name: 'deployment',
+        idOf: (d) => d.deploymentId,
+        due: (stores, now, limit) => stores.deployments.due(now, limit),
+        update: (stores, next, from) => stores.deployments.update(next, from),
+        alreadyDone: (d) => deps.issuer.isDeployed(d.network, d.address),
+        async prepare(d) {
+          const token = await tokenOf(deps.uow, d.tokenId);
+          const spec = { tokenId: token.tokenId, name: token.name, symbol: token.symbol, totalSupply: token.params.totalSupply };
+          // The address was announced at creation: deploy only what lands exactly there.
+          const predicted = deps.issuer.predictAddress(d.network, spec);
+          if (predicted.toLowerCase() !== d.address.toLowerCase()) {
+            throw new Error(`token ${d.tokenId} would deploy at ${predicted}, not at its announced ${d.address} (factory or custody changed)`);
+          }
+          return deps.issuer.prepareDeploy(d.network, spec);
+        },
+        minedDetails: async (d) => ({ blockNumber: await deps.issuer.blockOf(d.network, d.txHash!) }),
+        onConfirmed: (stores, d, now) => markDeployment(stores, d, 'DEPLOYED', now),
+        onFailed: (stores, d, now) => markDeployment(stores, d, 'FAILED', now),
+      },
+    });
+  }
+}
+
+const deliveryEvent = (type: 'delivery.sent' | 'delivery.confirmed' | 'delivery.failed') => async (stores: Stores, d: Delivery, now: Date) => {
+  await stores.events.append({ type, network: d.network, tokenId: d.tokenId, data: { delivery: deliveryView(d) }, createdAt: now });
+};
+
+export class DeliveryWorker extends OutboxWorker<Delivery> {
+  constructor(deps: Deps<Delivery>) {
+    super({
+      ...deps,
+      sender: deps.issuer,
+      kind: {
+        name: 'delivery',
+        idOf: (d) => d.deliveryId,
+        due: (stores, now, limit) => stores.deliveries.due(now, limit),
+        update: (stores, next, from) => stores.deliveries.update(next, from),
+        async prepare(d) {
+          const token = await tokenOf(deps.uow, d.tokenId);
+          if (token.deployment.state !== 'DEPLOYED' || !token.address) return null; // waits for its contract
+          return deps.issuer.prepareTransfer(d.network, token.address, d.wallet, d.amount);
+        },
+        onSent: deliveryEvent('delivery.sent'),
+        onConfirmed: deliveryEvent('delivery.confirmed'),
+        onFailed: deliveryEvent('delivery.failed'),
+      },
+    });
+  }
+}

@@ -1,0 +1,16 @@
+import type { OutboxFields, OutboxState } from '../domain/outbox.js';
+
+/**
+ * An outbox table: items written in the transaction of what owes them, sent by a worker.
+ * Payouts, deliveries and deployments are each one.
+ */
+export interface OutboxStore<T extends OutboxFields> {
+  /** Inserts the item; a second item for the same `sourceId` is not added, the first is returned. */
+  enqueue(item: T): Promise<T>;
+  get(id: string): Promise<T | null>;
+  findBySource(sourceId: string): Promise<T | null>;
+  /** Compare-and-set on the state: stores `next` only if the stored state is still `from`. */
+  update(next: T, from: OutboxState): Promise<boolean>;
+  /** PENDING or SENT items whose nextAttemptAt ≤ now, oldest first. */
+  due(now: Date, limit: number): Promise<T[]>;
+}
