@@ -38,6 +38,7 @@ import { QuotePurger } from '../app/workers/quote-purger.js';
 import { DeliveryWorker, DeploymentWorker } from '../app/workers/token-workers.js';
 import type { Delivery } from '../domain/delivery.js';
 import type { Deployment } from '../domain/deployment.js';
+import type { TokenIssuer } from '../ports/token-issuer.js';
 import { ViemTokenIssuer } from '../adapters/token/viem/viem-token-issuer.js';
 import { buildQuoteRouter } from './quote-router.js';
 import { StartupError } from './startup-error.js';
@@ -48,6 +49,8 @@ export interface ServiceOverrides extends Partial<ApplicationDeps> {
   payoutHooks?: Pick<PayoutWorkerDeps, 'afterRecord'>;
   deploymentHooks?: { afterRecord?: (d: Deployment) => Promise<void> };
   deliveryHooks?: { afterRecord?: (d: Delivery) => Promise<void> };
+  /** Wraps the token issuer the service builds (fault-injection tests: an RPC that goes down). */
+  wrapTokenIssuer?: (issuer: TokenIssuer) => TokenIssuer;
   /** Worker cadence (tests run them by hand with `runWorkers`). */
   workerIntervalMs?: number;
 }
@@ -126,7 +129,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     );
   const uow = overrides.uow ?? (await MikroOrmUnitOfWork.open({ url: config.databaseUrl }));
   // Custody of launched tokens is the treasury key: its transactions share the treasury's nonces.
-  const tokenIssuer =
+  const builtIssuer =
     overrides.tokenIssuer ??
     new ViemTokenIssuer({
       custodyKey: treasuryKey,
@@ -136,6 +139,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
         : { [PRODUCTION]: config.launchFactories[PRODUCTION], [TESTNET]: config.launchFactories[TESTNET] },
       nonces: treasuryNonces,
     });
+  const tokenIssuer = overrides.wrapTokenIssuer ? overrides.wrapTokenIssuer(builtIssuer) : builtIssuer;
   const priceBoard = overrides.priceBoard ?? buildQuoteRouter(config, { rpcUrls: rpc ?? null, devnet: Boolean(chain?.devnet) }, clock, logger);
   const application = new Application({
     uow,
