@@ -35,6 +35,7 @@ import { Metrics } from '../app/metrics.js';
 import { PaymentReconciler } from '../app/workers/payment-reconciler.js';
 import { PayoutWorker, type PayoutWorkerDeps } from '../app/workers/payout-worker.js';
 import { QuotePurger } from '../app/workers/quote-purger.js';
+import { backfillTokens } from '../app/workers/token-backfill.js';
 import { DeliveryWorker, DeploymentWorker } from '../app/workers/token-workers.js';
 import type { Delivery } from '../domain/delivery.js';
 import type { Deployment } from '../domain/deployment.js';
@@ -192,7 +193,13 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const deployments = new DeploymentWorker({ ...outbox, issuer: tokenIssuer, ...overrides.deploymentHooks });
   const deliveries = new DeliveryWorker({ ...outbox, issuer: tokenIssuer, ...overrides.deliveryHooks });
   const quotePurger = new QuotePurger({ uow: deps.uow, clock, logger, retentionMs: 10 * 60_000, batch: 1_000, intervalMs: 60_000 });
+  // Tokens from before tokens went on chain are taken on chain once per process, before the outboxes run.
+  let backfilled = false;
   const runWorkers = async () => {
+    if (!backfilled) {
+      await backfillTokens({ uow: deps.uow, tokenIssuer, ids: deps.ids, clock, logger });
+      backfilled = true;
+    }
     await reconciler.runOnce();
     await deployments.runOnce();
     await deliveries.runOnce();

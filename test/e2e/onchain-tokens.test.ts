@@ -24,6 +24,8 @@ import type { TokenIssuer } from '../../src/ports/token-issuer.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { freePorts } from '../support/free-ports.js';
 import { signedSellBody, signSell } from '../support/onchain.js';
+import { queryDatabase } from '../support/service-process.js';
+import { backfillTokens } from '../../src/app/workers/token-backfill.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
 import { json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
@@ -31,21 +33,23 @@ import { devAccount, payingFetch } from '../support/x402-client.js';
 const CUSTODY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'; // the devnet treasury holds every supply
 const SUPPLY = 1_000_000_000n * 10n ** 18n;
 
-const databases: [string, () => Promise<{ uow: UnitOfWork; cleanup: () => Promise<void> }>][] = [
+const databases: [string, () => Promise<{ uow: UnitOfWork; url: string; cleanup: () => Promise<void> }>][] = [
   [
     'SQLite',
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'launchpad-onchain-'));
-      const uow = await MikroOrmUnitOfWork.open({ url: `sqlite:${join(dir, 'service.db')}` });
-      return { uow, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+      const url = `sqlite:${join(dir, 'service.db')}`;
+      const uow = await MikroOrmUnitOfWork.open({ url });
+      return { uow, url, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
     },
   ],
   [
     'PostgreSQL',
     async () => {
       const schema = `onchain_${randomBytes(5).toString('hex')}`;
-      const uow = await MikroOrmUnitOfWork.open({ url: `${POSTGRES_URL}?schema=${schema}` });
-      return { uow, cleanup: () => dropSchema(schema) };
+      const url = `${POSTGRES_URL}?schema=${schema}`;
+      const uow = await MikroOrmUnitOfWork.open({ url });
+      return { uow, url, cleanup: () => dropSchema(schema) };
     },
   ],
 ];
@@ -91,10 +95,11 @@ describe.each(databases)('tokens on chain, on %s', (_name, openStore) => {
   let service: RunningService;
   let uow: UnitOfWork;
   let cleanup: () => Promise<void>;
+  let url: string;
   const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-onchain-devnet-'));
 
   beforeAll(async () => {
-    ({ uow, cleanup } = await openStore());
+    ({ uow, url, cleanup } = await openStore());
     const config = loadConfig({
       PORT: '0',
       LOG_LEVEL: 'silent',
@@ -390,5 +395,29 @@ describe.each(databases)('tokens on chain, on %s', (_name, openStore) => {
     const d = (await json(await fetch(`${service.url}/api/deliveries/${bought.delivery.deliveryId}`))).data;
     expect(d.state).toBe('CONFIRMED');
     expect(await tokenBalance(token.address, w.address)).toBe(parseTokens(bought.tokensReceived));
+  });
+
+  it('a token from before tokens went on chain is deployed at its address and its holders receive their ledger balances', async () => {
+    const [a, b] = [devAccount(8), devAccount(9)];
+    const token = await launch(a, 'OLD');
+    const bought = [await buy(a, token.tokenId, '2'), await buy(b, token.tokenId, '1'), await buy(a, token.tokenId, '0.5')];
+    // What a 1.0 database holds: the token and its trades and positions, nothing on chain.
+    await queryDatabase(url, `update tokens set address = null, deployment_state = 'PENDING' where token_id = '${token.tokenId}'`);
+    await queryDatabase(url, `delete from deployments where token_id = '${token.tokenId}'`);
+    await queryDatabase(url, `delete from deliveries where token_id = '${token.tokenId}'`);
+    expect((await json(await fetch(`${service.url}/tokens/${token.tokenId}`))).data.address).toBeNull();
+
+    const deps = service.application.deps;
+    const backfill = () => backfillTokens({ uow: deps.uow, tokenIssuer: deps.tokenIssuer, ids: deps.ids, clock: deps.clock, logger: deps.logger });
+    expect(await backfill()).toBe(1);
+    expect(await backfill()).toBe(0); // once only
+    await drain();
+    const now = (await json(await fetch(`${service.url}/tokens/${token.tokenId}`))).data;
+    expect(now.address).toBe(token.address); // the same CREATE2 address it would have had
+    expect(now.deployment.state).toBe('DEPLOYED');
+    const got = (i: number) => parseTokens(bought[i]!.tokensReceived);
+    expect(await tokenBalance(token.address, a.address)).toBe(got(0) + got(2));
+    expect(await tokenBalance(token.address, b.address)).toBe(got(1));
+    expect(await tokenBalance(token.address, CUSTODY)).toBe(SUPPLY - got(0) - got(1) - got(2));
   });
 });
