@@ -141,10 +141,10 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     });
   // Sign-In-With-X proofs are bound to the public origin; without PUBLIC_URL, to where this
   // process listens (known once it does: the port may be ephemeral).
-  let listening: string | undefined;
+  const listening: { origin?: string } = {};
   const walletProofs =
     overrides.walletProofs ??
-    new SiwxWalletProofVerifier({ origin: () => config.publicUrl ?? listening ?? `http://${config.host}:${config.port}`, networks: ALL_NETWORKS });
+    new SiwxWalletProofVerifier({ origin: () => config.publicUrl ?? listening.origin ?? `http://${config.host}:${config.port}`, networks: ALL_NETWORKS });
   // Offers and receipts are signed with the treasury's key: the address payments go to by default.
   const receiptSigner = overrides.receiptSigner !== undefined ? overrides.receiptSigner : new ViemReceiptSigner({ key: treasuryKey });
   const priceBoard = overrides.priceBoard ?? buildQuoteRouter(config, { rpcUrls: rpc ?? null, devnet: Boolean(chain?.devnet) }, clock, logger);
@@ -248,7 +248,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  listening = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
+  listening.origin = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
   return {
     application,
     server,
