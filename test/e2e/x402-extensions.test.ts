@@ -266,3 +266,28 @@ describe('signed offers and receipts', () => {
     }
   });
 });
+
+describe('a signer that fails', () => {
+  it('costs the offers and the receipt, never the 402 or the payment', async () => {
+    const s = await startTestService({
+      receiptSigner: {
+        signer: TREASURY,
+        signOffers: () => Promise.reject(new Error('HSM unreachable')),
+        signReceipt: () => Promise.reject(new Error('HSM unreachable')),
+      },
+    });
+    try {
+      const url = `${s.url}/tokens`;
+      const init = { method: 'POST', headers: { 'content-type': 'application/json', 'x-wallet-address': other.address }, body: JSON.stringify({ name: 'NoSig', symbol: 'NSIG' }) };
+      const unpaid = await fetch(url, init);
+      expect(unpaid.status).toBe(402);
+      const extensions = decodeBase64Json<any>(unpaid.headers.get('payment-required')).extensions;
+      expect(Object.keys(extensions).sort()).toEqual(['bazaar', 'payment-identifier', 'sign-in-with-x']);
+      const paid = await payingFetch(other)(url, init);
+      expect(paid.status).toBe(201);
+      expect(extractReceiptFromResponse(paid)).toBeUndefined();
+    } finally {
+      await s.stop();
+    }
+  });
+});
