@@ -205,6 +205,22 @@ describe('payment identifier', () => {
     expect(balance(testnetWallet)).toBe(afterFirst);
   });
 
+  it('the documented recipe (an onBeforePaymentCreation hook under @x402/fetch): the retried operation is charged once', async () => {
+    const id = generatePaymentId();
+    const hooked = x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(testnetWallet) }], spendControls: false });
+    hooked.onBeforePaymentCreation(async ({ paymentRequired }) => {
+      appendPaymentIdentifierToExtensions((paymentRequired.extensions ??= {}), id);
+    });
+    const pay = wrapFetchWithPayment(fetch, hooked);
+    const body = { tokenId, usdAmount: '1.5' };
+    const before = balance(testnetWallet);
+    const first = await post('/entrypoints/token_buy_usd', body, { 'x-wallet-address': testnetWallet.address }, pay);
+    const again = await post('/entrypoints/token_buy_usd', body, { 'x-wallet-address': testnetWallet.address }, pay);
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(await json(again)).toEqual(await json(first));
+    expect(before - balance(testnetWallet)).toBe(1_500_000n);
+  });
+
   it('of concurrent requests with one id, exactly one is charged', async () => {
     const id = generatePaymentId();
     const body = { tokenId, usdAmount: '1' };
