@@ -231,6 +231,30 @@ describe('payment identifier', () => {
     expect(before - balance(testnetWallet)).toBe(1_000_000n);
   });
 
+  it('a settlement timeout: the retry with the id is not charged, answered 202 until the reconciler applies, then the trade', async () => {
+    const id = generatePaymentId();
+    const body = { tokenId, usdAmount: '1.25' };
+    const before = balance(testnetWallet);
+    facilitator.timeoutNextSettle(); // the transfer happens, the answer is lost
+    const first = await post('/entrypoints/token_buy_usd', body, { 'payment-signature': await paymentWithId('/entrypoints/token_buy_usd', body, id) });
+    expect(first.status).toBe(202);
+    const paymentId = (await json(first)).data.paymentId;
+    const retry = await post('/entrypoints/token_buy_usd', body, { 'payment-signature': await paymentWithId('/entrypoints/token_buy_usd', body, id) });
+    expect(retry.status).toBe(202);
+    expect((await json(retry)).data.paymentId).toBe(paymentId);
+    expect(before - balance(testnetWallet)).toBe(1_250_000n);
+    clock.offsetMs += 60_000; // past the reconciler's grace
+    try {
+      await service.reconciler.runOnce();
+    } finally {
+      clock.offsetMs -= 60_000;
+    }
+    const late = await post('/entrypoints/token_buy_usd', body, { 'payment-signature': await paymentWithId('/entrypoints/token_buy_usd', body, id) });
+    expect(late.status).toBe(200);
+    expect((await json(late)).data.payment.paymentId).toBe(paymentId);
+    expect(before - balance(testnetWallet)).toBe(1_250_000n);
+  });
+
   it('a malformed id is no id: the request pays as any other', async () => {
     const body = { tokenId, usdAmount: '1' };
     const unpaid = await post('/entrypoints/token_buy_usd', body, { 'x-wallet-address': testnetWallet.address });
