@@ -26,7 +26,7 @@ import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-
 import { CurveTradeQuoter } from '../adapters/quotes/curve/curve-trade-quoter.js';
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory/memory-rate-limiter.js';
 import { RedisRateLimiter } from '../adapters/rate-limit/redis/redis-rate-limiter.js';
-import { PRODUCTION, TESTNET, type Network } from '../domain/network.js';
+import { ALL_NETWORKS, PRODUCTION, TESTNET, type Network } from '../domain/network.js';
 import type { AuthorizationReader } from '../ports/authorization-reader.js';
 import type { PayoutSender } from '../ports/payout-sender.js';
 import { Application, type ApplicationDeps } from '../app/application.js';
@@ -41,6 +41,9 @@ import type { Delivery } from '../domain/delivery.js';
 import type { Deployment } from '../domain/deployment.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
 import { ViemTokenIssuer } from '../adapters/token/viem/viem-token-issuer.js';
+import { ViemReceiptSigner } from '../adapters/receipts/viem/viem-receipt-signer.js';
+import { SiwxWalletProofVerifier } from '../adapters/wallet-proof/siwx/siwx-wallet-proof-verifier.js';
+import { purgeSpentProofs } from '../app/extensions/wallet-proof.js';
 import { buildQuoteRouter } from './quote-router.js';
 import { StartupError } from './startup-error.js';
 
@@ -141,6 +144,14 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       nonces: treasuryNonces,
     });
   const tokenIssuer = overrides.wrapTokenIssuer ? overrides.wrapTokenIssuer(builtIssuer) : builtIssuer;
+  // Sign-In-With-X proofs are bound to the public origin; without PUBLIC_URL, to where this
+  // process listens (known once it does: the port may be ephemeral).
+  const listening: { origin?: string } = {};
+  const walletProofs =
+    overrides.walletProofs ??
+    new SiwxWalletProofVerifier({ origin: () => config.publicUrl ?? listening.origin ?? `http://${config.host}:${config.port}`, networks: ALL_NETWORKS });
+  // Offers and receipts are signed with the treasury's key: the address payments go to by default.
+  const receiptSigner = overrides.receiptSigner !== undefined ? overrides.receiptSigner : new ViemReceiptSigner({ key: treasuryKey });
   const priceBoard = overrides.priceBoard ?? buildQuoteRouter(config, { rpcUrls: rpc ?? null, devnet: Boolean(chain?.devnet) }, clock, logger);
   const application = new Application({
     uow,
@@ -157,6 +168,9 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     metrics: overrides.metrics ?? new Metrics(),
     detectionFailClosed: overrides.detectionFailClosed ?? config.detectionFailClosed,
     replayWaitMs: overrides.replayWaitMs ?? 10_000,
+    walletProofs,
+    receiptSigner,
+    accessGrantSeconds: overrides.accessGrantSeconds ?? config.infoAccessSeconds,
     rateLimiter: overrides.rateLimiter ?? buildRateLimiter(config),
     chainHealth:
       overrides.chainHealth ??
@@ -205,6 +219,8 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     await deliveries.runOnce();
     await payouts.runOnce();
     await quotePurger.runOnce();
+    await purgeSpentProofs(deps, 1_000);
+    await deps.uow.read((s) => s.accessGrants.purgeExpired(clock.now(), 1_000));
   };
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
@@ -243,6 +259,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  listening.origin = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
   return {
     application,
     server,

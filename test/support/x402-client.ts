@@ -21,8 +21,8 @@ function client(account: PrivateKeyAccount) {
 }
 
 /** fetch that pays 402s with `account`, exactly as an x402 client application would. */
-export function payingFetch(account: PrivateKeyAccount, base: typeof fetch = fetch): typeof fetch {
-  return wrapFetchWithPaymentFromConfig(base, {
+export function payingFetch(account: PrivateKeyAccount, inner: typeof fetch = fetch): typeof fetch {
+  return wrapFetchWithPaymentFromConfig(inner, {
     schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(account) }],
     spendControls: false,
   });
