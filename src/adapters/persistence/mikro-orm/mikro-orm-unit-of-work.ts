@@ -1,9 +1,10 @@
 /**
- * The unit of work on MikroORM: one database transaction per unit, on a forked EntityManager
- * (no identity map shared between requests), with the stores bound to it. SQLite is the
- * embedded default (WAL, synchronous=NORMAL, busy timeout, the write lock taken when a
- * transaction begins); PostgreSQL for scale (row locks per token). The schema comes from the
- * committed migrations, run at open — never from schema sync.
+ * The unit of work on MikroORM: one database transaction per unit, on a connection of MikroORM's
+ * pool, with the stores bound to it (they run their statements on the driver; no identity map,
+ * nothing shared between units). SQLite is the embedded default (WAL, synchronous=NORMAL, busy
+ * timeout, the write lock taken when a transaction begins), with reader connections of its own
+ * beside the one writer, so reads never queue behind writes; PostgreSQL for scale (row locks per
+ * token). The schema comes from the committed migrations, run at open — never from schema sync.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -44,6 +45,55 @@ export interface OpenOptions {
   url: string;
   /** PostgreSQL connections per process. */
   poolSize?: number;
+  /** SQLite file: read-only connections beside the writer (WAL lets them read while it writes). */
+  sqliteReaders?: number;
+}
+
+type KnexClient = {
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): Promise<void>;
+  driver?: { Database: new (path: string, cb: (e: Error | null) => void) => SqliteDatabase };
+};
+interface SqliteDatabase {
+  run(sql: string, cb: (e: Error | null) => void): void;
+  close(cb: (e: Error | null) => void): void;
+}
+
+const SELECT = /^\s*select\b/i;
+
+/**
+ * SQLite's readers: connections of their own to the same file, each statement on the next one in
+ * turn. In WAL mode a reader sees the last commit and never waits for the writer, nor the writer
+ * for it. They are `query_only`: nothing but a SELECT is ever sent to them.
+ */
+class SqliteReaders {
+  private next = 0;
+  private constructor(
+    private readonly connections: SqliteDatabase[],
+    private readonly runners: Runner[],
+  ) {}
+
+  static async open(client: KnexClient, path: string, count: number): Promise<SqliteReaders | null> {
+    const Database = client.driver?.Database;
+    if (!Database || count < 1 || path === ':memory:') return null; // a memory database is one connection's own
+    const connections: SqliteDatabase[] = [];
+    for (let i = 0; i < count; i++) {
+      const db = await new Promise<SqliteDatabase>((resolve, reject) => {
+        const d = new Database(path, (e) => (e ? reject(e) : resolve(d)));
+      });
+      for (const pragma of ['pragma busy_timeout = 5000', 'pragma query_only = 1']) {
+        await new Promise<void>((resolve, reject) => db.run(pragma, (e) => (e ? reject(e) : resolve())));
+      }
+      connections.push(db);
+    }
+    return new SqliteReaders(connections, connections.map((c) => runnerFor('sqlite', c)));
+  }
+
+  run: Runner = (sql, params) => this.runners[this.next++ % this.runners.length]!(sql, params);
+
+  async close(): Promise<void> {
+    await Promise.all(this.connections.map((c) => new Promise<void>((resolve) => c.close(() => resolve()))));
+  }
 }
 
 function config(url: string, poolSize: number): { options: Options; dialect: Dialect; schema: string | undefined } {
@@ -105,6 +155,8 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   private constructor(
     private readonly orm: MikroORM,
     readonly dialect: Dialect,
+    private readonly client: KnexClient,
+    private readonly readers: SqliteReaders | null,
   ) {}
 
   static async open(options: OpenOptions): Promise<MikroOrmUnitOfWork> {
@@ -112,7 +164,10 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     if (dialect === 'postgresql' && schema) await createSchema(ormOptions, schema);
     const orm = await MikroORM.init(ormOptions);
     await orm.getMigrator().up();
-    return new MikroOrmUnitOfWork(orm, dialect);
+    // The pool's client, taken once: a unit of work needs a connection, not an EntityManager.
+    const client = (orm.em as unknown as KnexEntityManager).getKnex().client as KnexClient;
+    const readers = dialect === 'sqlite' ? await SqliteReaders.open(client, ormOptions.dbName!, options.sqliteReaders ?? 2) : null;
+    return new MikroOrmUnitOfWork(orm, dialect, client, readers);
   }
 
   async transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
@@ -133,27 +188,39 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   }
 
   async read<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
-    return this.withConnection((run) => work(stores(new Sql(run, this.dialect))));
+    const readers = this.readers;
+    if (!readers) return this.withConnection((run) => work(stores(new Sql(run, this.dialect))));
+    // SQLite: no transaction here, so every statement commits alone and each SELECT may go to a
+    // reader (it sees every commit before it, this unit's own writes included). The writer is
+    // taken only if the unit writes (a claim, a compare-and-set), and held to its end.
+    type Writer = { run: Runner; release: () => Promise<void> };
+    let taking = null as Promise<Writer> | null;
+    const takeWriter = () =>
+      (taking ??= guard(this.client.acquireConnection()).then((connection) => ({
+        run: runnerFor('sqlite', connection),
+        release: () => this.client.releaseConnection(connection),
+      })));
+    const run: Runner = async (sql, params) => (SELECT.test(sql) ? readers.run(sql, params) : (await takeWriter()).run(sql, params));
+    try {
+      return await guard(work(stores(new Sql(run, this.dialect))));
+    } finally {
+      const held = taking as Promise<Writer> | null; // set inside the runner, if at all
+      if (held) await (await held).release();
+    }
   }
 
-  /**
-   * One connection from MikroORM's pool, on a forked EntityManager (nothing is shared between
-   * units of work), for the duration of `fn`. Statements go straight to the driver.
-   */
+  /** One connection from MikroORM's pool for the duration of `fn`; statements go straight to the driver. */
   private async withConnection<T>(fn: (run: Runner) => Promise<T>): Promise<T> {
-    const client = (this.orm.em.fork() as unknown as KnexEntityManager).getKnex().client as {
-      acquireConnection(): Promise<unknown>;
-      releaseConnection(connection: unknown): Promise<void>;
-    };
-    const connection = await guard(client.acquireConnection());
+    const connection = await guard(this.client.acquireConnection());
     try {
       return await guard(fn(runnerFor(this.dialect, connection)));
     } finally {
-      await client.releaseConnection(connection);
+      await this.client.releaseConnection(connection);
     }
   }
 
   async close(): Promise<void> {
+    await this.readers?.close();
     await this.orm.close(true);
   }
 
