@@ -30,7 +30,7 @@ import { MikroOrmProofNonceStore } from './mikro-orm-proof-nonce-store.js';
 import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
 import { MikroOrmTokenRepository } from './mikro-orm-token-repository.js';
 import { MikroOrmTradeLedger } from './mikro-orm-trade-ledger.js';
-import { runnerFor, Sql, type Dialect, type Runner } from './sql.js';
+import { finalizePrepared, runnerFor, Sql, type Dialect, type Runner } from './sql.js';
 import { asUnavailable } from './unavailable.js';
 
 export const MIGRATIONS = [
@@ -92,6 +92,7 @@ class SqliteReaders {
   run: Runner = (sql, params) => this.runners[this.next++ % this.runners.length]!(sql, params);
 
   async close(): Promise<void> {
+    await Promise.all(this.connections.map(finalizePrepared));
     await Promise.all(this.connections.map((c) => new Promise<void>((resolve) => c.close(() => resolve()))));
   }
 }
@@ -152,11 +153,16 @@ function config(url: string, poolSize: number): { options: Options; dialect: Dia
 }
 
 export class MikroOrmUnitOfWork implements UnitOfWork {
+  /** Pool connections this unit of work has run statements on (their prepared statements go at close). */
+  private readonly used = new Set<unknown>();
+
   private constructor(
     private readonly orm: MikroORM,
     readonly dialect: Dialect,
     private readonly client: KnexClient,
     private readonly readers: SqliteReaders | null,
+    /** SQLite: the pool's one connection, taken at open and handed from unit to unit in turn. */
+    private readonly writer: { connection: unknown; tail: Promise<void> } | null,
   ) {}
 
   static async open(options: OpenOptions): Promise<MikroOrmUnitOfWork> {
@@ -167,7 +173,9 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     // The pool's client, taken once: a unit of work needs a connection, not an EntityManager.
     const client = (orm.em as unknown as KnexEntityManager).getKnex().client as KnexClient;
     const readers = dialect === 'sqlite' ? await SqliteReaders.open(client, ormOptions.dbName!, options.sqliteReaders ?? 2) : null;
-    return new MikroOrmUnitOfWork(orm, dialect, client, readers);
+    // SQLite has one writer connection (a pool of 1): units queue for it here, not in the pool.
+    const writer = dialect === 'sqlite' ? { connection: await guard(client.acquireConnection()), tail: Promise.resolve() } : null;
+    return new MikroOrmUnitOfWork(orm, dialect, client, readers, writer);
   }
 
   async transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
@@ -196,10 +204,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     type Writer = { run: Runner; release: () => Promise<void> };
     let taking = null as Promise<Writer> | null;
     const takeWriter = () =>
-      (taking ??= guard(this.client.acquireConnection()).then((connection) => ({
-        run: runnerFor('sqlite', connection),
-        release: () => this.client.releaseConnection(connection),
-      })));
+      (taking ??= this.acquire().then(({ connection, release }) => ({ run: runnerFor('sqlite', this.use(connection)), release })));
     const run: Runner = async (sql, params) => (SELECT.test(sql) ? readers.run(sql, params) : (await takeWriter()).run(sql, params));
     try {
       return await guard(work(stores(new Sql(run, this.dialect))));
@@ -211,22 +216,58 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
 
   /** One connection from MikroORM's pool for the duration of `fn`; statements go straight to the driver. */
   private async withConnection<T>(fn: (run: Runner) => Promise<T>): Promise<T> {
-    const connection = await guard(this.client.acquireConnection());
+    const { connection, release } = await this.acquire();
     try {
-      return await guard(fn(runnerFor(this.dialect, connection)));
+      return await guard(fn(runnerFor(this.dialect, this.use(connection))));
     } finally {
-      await this.client.releaseConnection(connection);
+      await release();
     }
+  }
+
+  private async acquire(): Promise<{ connection: unknown; release: () => Promise<void> }> {
+    const writer = this.writer;
+    if (!writer) {
+      const connection = await guard(this.client.acquireConnection());
+      return { connection, release: () => this.client.releaseConnection(connection) };
+    }
+    let done!: () => void;
+    const before = writer.tail;
+    writer.tail = before.then(() => new Promise<void>((resolve) => (done = resolve)));
+    await before;
+    return { connection: writer.connection, release: async () => done() };
+  }
+
+  private use(connection: unknown): unknown {
+    if (this.dialect === 'sqlite') this.used.add(connection);
+    return connection;
   }
 
   async close(): Promise<void> {
     await this.readers?.close();
+    if (this.writer) {
+      await this.writer.tail;
+      await finalizePrepared(this.writer.connection);
+      await this.client.releaseConnection(this.writer.connection);
+    }
+    await Promise.all([...this.used].map(finalizePrepared));
     await this.orm.close(true);
   }
 
   /** Applies pending migrations (idempotent); returns how many ran. */
   async migrate(): Promise<number> {
-    return (await this.orm.getMigrator().up()).length;
+    if (!this.writer) return (await this.orm.getMigrator().up()).length;
+    // SQLite: the migrator needs the pool's one connection; it is lent back for the while.
+    const { release } = await this.acquire();
+    try {
+      await this.client.releaseConnection(this.writer.connection);
+      try {
+        return (await this.orm.getMigrator().up()).length;
+      } finally {
+        this.writer.connection = await guard(this.client.acquireConnection());
+      }
+    } finally {
+      await release();
+    }
   }
 
 }
