@@ -92,6 +92,42 @@ describe('TokenViewCache', () => {
     expect(builds()).toBe(afterBuy + 2);
   });
 
+  it('a read that arrives while a lookup is under way waits for the next one: it sees a buy committed before it', async () => {
+    const store = new MemoryUnitOfWork();
+    const d0 = deps(store);
+    const { tokenId } = await create(d0);
+    let stall: Promise<void> | null = null;
+    let lookups = 0;
+    const gated: UnitOfWork = {
+      read: (w) =>
+        store.read((s) => {
+          const events = Object.create(s.events) as Stores['events'];
+          events.lastId = async (id?: string) => {
+            lookups++;
+            const answer = await s.events.lastId(id); // read now, answered later: a slow round trip
+            if (stall) await stall;
+            return answer;
+          };
+          return w({ ...s, events });
+        }),
+      transaction: (w) => store.transaction(w),
+      close: () => store.close(),
+    };
+    const d = deps(gated, new TokenViewCache());
+    expect((await getToken(d, tokenId)).trades24h).toBe(0); // kept
+    let open!: () => void;
+    stall = new Promise<void>((r) => (open = r));
+    const early = getToken(d, tokenId); // its lookup reads the old last event, then stalls
+    await new Promise((r) => setTimeout(r, 10));
+    await buy(d0, tokenId); // committed while that lookup is under way
+    const late = getToken(d, tokenId); // arrives after the commit: must not take the early answer
+    stall = null;
+    open();
+    expect((await early).trades24h).toBe(0); // asked before the buy: the kept view is right for it
+    expect((await late).trades24h).toBe(1);
+    expect(lookups).toBe(3);
+  });
+
   it('an unknown token is NOT_FOUND every time, and nothing is kept', async () => {
     const d = deps(new MemoryUnitOfWork(), new TokenViewCache());
     await expect(getToken(d, 'tok_01M847STKF1KCS1E2NG1AD180F')).rejects.toBeInstanceOf(TokenNotFound);
