@@ -81,6 +81,33 @@ async function rawPostgres(schema: string, durationMs: number): Promise<number> 
   return rate;
 }
 
+/**
+ * RSS of this process (the use case and the unit of work run here) every `every` trades over `n`
+ * trades on one SQLite file: the memory target is growth ≤ 10% over the last half.
+ */
+export async function soakTrades(n: number, every: number): Promise<{ samplesMiB: number[]; seconds: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'launchpad-soak-'));
+  const uow = await MikroOrmUnitOfWork.open({ url: `sqlite:${join(dir, 'soak.db')}` });
+  try {
+    const clock = new SystemClock();
+    const deps: AppDeps = { uow, clock, ids: new UlidIdGenerator(clock), tradeQuoter: new CurveTradeQuoter(), usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }), tokenIssuer: new FakeTokenIssuer({ clock }), settings: DEFAULT_SETTINGS };
+    // A token per 10,000 trades, so the curve never runs out of supply.
+    let tokenId = '';
+    const samplesMiB = [process.memoryUsage().rss / 2 ** 20];
+    const started = Date.now();
+    for (let i = 0; i < n; i++) {
+      if (i % 10_000 === 0) ({ tokenId } = await createToken(deps, { metadata: validateTokenMetadata({ name: 'Soak', symbol: 'S' }), creator: '0x' + '1'.repeat(40), network: TESTNET }));
+      const plan: BuyPlan = { tokenId, network: TESTNET, grossUsd: 10_000n, minTokensOut: 0n, quoteId: null };
+      await buyToken(deps, { plan, buyer: `0x${(i % 500).toString(16).padStart(40, '0')}`, network: TESTNET });
+      if ((i + 1) % every === 0) samplesMiB.push(process.memoryUsage().rss / 2 ** 20);
+    }
+    return { samplesMiB, seconds: (Date.now() - started) / 1000 };
+  } finally {
+    await uow.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export interface DbFigure {
   /** Median over rounds of trades/s ÷ raw insert tx/s, measured back to back in each round. */
   ratio: number;

@@ -26,6 +26,8 @@ export interface RealOptions {
   rounds: number;
   readMs: number;
   paidMs: number;
+  /** After the rounds: a paid soak of this long, the service's RSS sampled every 5 s. */
+  soakMs?: number;
   /** Directory for the service's --cpu-prof output, when profiling. */
   profileDir?: string;
   log: (line: string) => void;
@@ -45,6 +47,13 @@ export interface RealResult {
   health: Figure;
   paid: Figure;
   rssMiB: { start: number; end: number };
+  soak?: { samplesMiB: number[]; lastHalfGrowth: number; paid: LoadResult };
+}
+
+/** Growth over the last half of a series of samples: end ÷ middle − 1. */
+export function lastHalfGrowth(samples: number[]): number {
+  const mid = samples[Math.floor((samples.length - 1) / 2)]!;
+  return samples[samples.length - 1]! / mid - 1;
 }
 
 const READ_CONCURRENCY = 16;
@@ -156,7 +165,17 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
     }
     for (const f of [read, health, paid]) f.ratio = median(f.ratios);
     const rssEnd = service.rssMiB();
-    return { label: o.label, read, health, paid, rssMiB: { start: rssStart, end: rssEnd } };
+    let soak: RealResult['soak'];
+    if (o.soakMs) {
+      const samplesMiB = [service.rssMiB()];
+      const timer = setInterval(() => samplesMiB.push(service.rssMiB()), 5_000);
+      const result = await paidLoad(`${service.url}/entrypoints/token_buy_usd`, buyBody, o.soakMs);
+      clearInterval(timer);
+      samplesMiB.push(service.rssMiB());
+      soak = { samplesMiB, lastHalfGrowth: lastHalfGrowth(samplesMiB), paid: result };
+      o.log(`[${o.label}] paid soak ${(o.soakMs / 1000).toFixed(0)} s: ${fmt(result)}; RSS ${samplesMiB.map((m) => m.toFixed(0)).join(' ')} MiB, last half ${(soak.lastHalfGrowth * 100).toFixed(1)}%`);
+    }
+    return { label: o.label, read, health, paid, rssMiB: { start: rssStart, end: rssEnd }, ...(soak ? { soak } : {}) };
   } finally {
     for (const p of procs.reverse()) await p.stop();
     rmSync(dir, { recursive: true, force: true });

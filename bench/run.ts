@@ -7,6 +7,8 @@
  *   npm run bench -- --quick       fewer, shorter rounds (under 3 minutes)
  *   npm run bench -- --profile     also writes the service's --cpu-prof to bench/results/profiles
  *   npm run bench -- --only=sqlite,postgresql,db,memory
+ *   npm run bench -- --soak        also the memory targets: RSS over 50,000 trades and over a
+ *                                  3-minute paid soak of the SQLite service (≈ 5 minutes more)
  *
  * Table 1, the service as `npm start` runs it (SQLite, embedded devnet, in-process facilitator,
  * workers on, rate limit off), and again on PostgreSQL:
@@ -22,14 +24,15 @@ import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { dropSchema, POSTGRES_URL } from '../test/support/postgres.js';
-import { benchDb, type DbFigure } from './db.js';
+import { benchDb, soakTrades, type DbFigure } from './db.js';
 import type { LoadResult } from './load.js';
 import { benchMemory, type MemoryRow } from './memory.js';
-import { benchReal, type Figure, type RealResult } from './real.js';
+import { benchReal, lastHalfGrowth, type Figure, type RealResult } from './real.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const profile = args.includes('--profile');
+const soak = args.includes('--soak');
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? ['sqlite', 'postgresql', 'db', 'memory'];
 const plan = quick
   ? { rounds: 3, readMs: 1_000, paidMs: 2_500, dbRounds: 3, dbMs: 1_000, memoryRounds: 1, memoryMs: 1_000 }
@@ -45,7 +48,8 @@ const real: RealResult[] = [];
 let db: { sqlite: DbFigure; postgresql: DbFigure } | null = null;
 let memory: MemoryRow[] = [];
 
-if (only.includes('sqlite')) real.push(await benchReal({ label: 'sqlite', rounds: plan.rounds, readMs: plan.readMs, paidMs: plan.paidMs, profileDir, log }));
+if (only.includes('sqlite'))
+  real.push(await benchReal({ label: 'sqlite', rounds: plan.rounds, readMs: plan.readMs, paidMs: plan.paidMs, profileDir, log, ...(soak ? { soakMs: 180_000 } : {}) }));
 if (only.includes('postgresql')) {
   const schema = `bench_service_${randomBytes(4).toString('hex')}`;
   try {
@@ -58,6 +62,12 @@ if (only.includes('postgresql')) {
 }
 if (only.includes('db')) db = await benchDb({ rounds: plan.dbRounds, durationMs: plan.dbMs, log });
 if (only.includes('memory')) memory = await benchMemory({ rounds: plan.memoryRounds, durationMs: plan.memoryMs, log });
+let trades: { samplesMiB: number[]; seconds: number; lastHalfGrowth: number } | null = null;
+if (soak) {
+  const t = await soakTrades(50_000, 5_000);
+  trades = { ...t, lastHalfGrowth: lastHalfGrowth(t.samplesMiB) };
+  log(`[soak] 50,000 trades in ${t.seconds.toFixed(0)} s: RSS ${t.samplesMiB.map((m) => m.toFixed(0)).join(' ')} MiB, last half ${(trades.lastHalfGrowth * 100).toFixed(1)}%`);
+}
 
 // ---- report -------------------------------------------------------------------------------
 const medianOf = (rs: LoadResult[], f: (r: LoadResult) => number) => {
@@ -118,6 +128,8 @@ const memoryTable = ['| in-memory figure | ratio | target |', '|---|---|---|', .
 console.log(`\n${table.join('\n')}\n`);
 if (memory.length) console.log(`${memoryTable.join('\n')}\n`);
 for (const r of real) console.log(`service RSS (${r.label}): ${r.rssMiB.start.toFixed(0)} MiB after start, ${r.rssMiB.end.toFixed(0)} MiB after the rounds`);
+for (const r of real) if (r.soak) console.log(`memory: 3-minute paid soak (${r.label}) RSS grew ${(r.soak.lastHalfGrowth * 100).toFixed(1)}% in its last half   target ≤ 10%`);
+if (trades) console.log(`memory: 50,000 trades, RSS grew ${(trades.lastHalfGrowth * 100).toFixed(1)}% in the last half   target ≤ 10%`);
 console.log(`load average before ${loadBefore.map((l) => l.toFixed(1)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
 console.log(`${((Date.now() - started) / 1000).toFixed(0)} s`);
 
@@ -134,6 +146,7 @@ writeFileSync(
       service: real.map((r) => ({ config: r.label, read: summary(r.read), paid: summary(r.paid), health: summary(r.health), rssMiB: r.rssMiB })),
       db,
       memory,
+      soak: soak ? { trades, paid: real.map((r) => (r.soak ? { config: r.label, ...r.soak } : null)).filter(Boolean) } : null,
     },
     null,
     2,
