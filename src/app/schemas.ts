@@ -107,6 +107,15 @@ export const tokenOutput = z.object({
     txHash: z.string().nullable(),
     blockNumber: z.string().nullable(),
   }),
+  pool: z
+    .object({
+      dex: z.literal('uniswap-v2'),
+      state: z.enum(['PENDING', 'CREATED', 'FAILED']),
+      address: z.string().nullable(),
+      txHash: z.string().nullable(),
+    })
+    .nullable()
+    .describe('the Uniswap v2 pool graduation seeds; null while the token is on its curve'),
   holders: z.number(),
   createdAt: z.string(),
   graduatedAt: z.string().nullable(),

@@ -6,7 +6,8 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Hex } from 'viem';
-import { AnvilDevnet, AnvilNotInstalled, devnetAccount, DevnetPortInUse, LAUNCH_FACTORY_ADDRESS } from '../adapters/chain/anvil/anvil-devnet.js';
+import { AnvilDevnet, AnvilNotInstalled, devnetAccount, DevnetPortInUse, DEVNET_UNISWAP_V2, LAUNCH_FACTORY_ADDRESS } from '../adapters/chain/anvil/anvil-devnet.js';
+import { ViemDexRouter } from '../adapters/dex/viem/viem-dex-router.js';
 import { ViemAuthorizationReader } from '../adapters/chain/viem/viem-authorization-reader.js';
 import { SystemClock } from '../adapters/clock/system/system-clock.js';
 import { HttpFacilitator } from '../adapters/facilitator/http/http-facilitator.js';
@@ -28,6 +29,7 @@ import { MemoryRateLimiter } from '../adapters/rate-limit/memory/memory-rate-lim
 import { RedisRateLimiter } from '../adapters/rate-limit/redis/redis-rate-limiter.js';
 import { PRODUCTION, TESTNET, type Network } from '../domain/network.js';
 import type { AuthorizationReader } from '../ports/authorization-reader.js';
+import type { DexRouter } from '../ports/dex-router.js';
 import type { PayoutSender } from '../ports/payout-sender.js';
 import { Application, type ApplicationDeps } from '../app/application.js';
 import type { Config } from '../app/config.js';
@@ -36,6 +38,8 @@ import { PaymentReconciler } from '../app/workers/payment-reconciler.js';
 import { PayoutWorker, type PayoutWorkerDeps } from '../app/workers/payout-worker.js';
 import { QuotePurger } from '../app/workers/quote-purger.js';
 import { DeliveryWorker, DeploymentWorker } from '../app/workers/token-workers.js';
+import { GraduationWorker } from '../app/workers/graduation-worker.js';
+import type { Graduation } from '../domain/graduation.js';
 import type { Delivery } from '../domain/delivery.js';
 import type { Deployment } from '../domain/deployment.js';
 import { ViemTokenIssuer } from '../adapters/token/viem/viem-token-issuer.js';
@@ -48,6 +52,9 @@ export interface ServiceOverrides extends Partial<ApplicationDeps> {
   payoutHooks?: Pick<PayoutWorkerDeps, 'afterRecord'>;
   deploymentHooks?: { afterRecord?: (d: Deployment) => Promise<void> };
   deliveryHooks?: { afterRecord?: (d: Delivery) => Promise<void> };
+  /** Uniswap v2 (SPEC §14); default: the devnet's, or UNISWAP_V2_* on real networks. */
+  dexRouter?: DexRouter;
+  graduationHooks?: { afterRecord?: (g: Graduation) => Promise<void> };
   /** Worker cadence (tests run them by hand with `runWorkers`). */
   workerIntervalMs?: number;
 }
@@ -60,6 +67,7 @@ export interface RunningService {
   payouts: PayoutWorker;
   deployments: DeploymentWorker;
   deliveries: DeliveryWorker;
+  graduations: GraduationWorker;
   reconciler: PaymentReconciler;
   quotePurger: QuotePurger;
   /** One pass of every worker (tests call this instead of waiting for the timers). */
@@ -136,6 +144,16 @@ export async function startService(config: Config, overrides: ServiceOverrides =
         : { [PRODUCTION]: config.launchFactories[PRODUCTION], [TESTNET]: config.launchFactories[TESTNET] },
       nonces: treasuryNonces,
     });
+  const dexRouter =
+    overrides.dexRouter ??
+    new ViemDexRouter({
+      custodyKey: treasuryKey,
+      rpcUrls: rpc ?? {},
+      uniswap: chain?.devnet
+        ? { [PRODUCTION]: DEVNET_UNISWAP_V2, [TESTNET]: DEVNET_UNISWAP_V2 }
+        : { ...(config.uniswapV2[PRODUCTION] ? { [PRODUCTION]: config.uniswapV2[PRODUCTION] } : {}), ...(config.uniswapV2[TESTNET] ? { [TESTNET]: config.uniswapV2[TESTNET] } : {}) },
+      nonces: treasuryNonces,
+    });
   const priceBoard = overrides.priceBoard ?? buildQuoteRouter(config, { rpcUrls: rpc ?? null, devnet: Boolean(chain?.devnet) }, clock, logger);
   const application = new Application({
     uow,
@@ -187,11 +205,13 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const outbox = { uow: deps.uow, clock, logger, maxAttempts: 5, backoffBaseMs: 5_000, backoffMaxMs: 300_000, confirmPollMs: 1_000, stuckAfterMs: 60_000 };
   const deployments = new DeploymentWorker({ ...outbox, issuer: tokenIssuer, ...overrides.deploymentHooks });
   const deliveries = new DeliveryWorker({ ...outbox, issuer: tokenIssuer, ...overrides.deliveryHooks });
+  const graduations = new GraduationWorker({ ...outbox, dex: dexRouter, ids: deps.ids, ...overrides.graduationHooks });
   const quotePurger = new QuotePurger({ uow: deps.uow, clock, logger, retentionMs: 10 * 60_000, batch: 1_000, intervalMs: 60_000 });
   const runWorkers = async () => {
     await reconciler.runOnce();
     await deployments.runOnce();
     await deliveries.runOnce();
+    await graduations.runOnce();
     await payouts.runOnce();
     await quotePurger.runOnce();
   };
@@ -240,6 +260,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     payouts,
     deployments,
     deliveries,
+    graduations,
     reconciler,
     quotePurger,
     runWorkers,

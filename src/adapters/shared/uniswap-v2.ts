@@ -32,9 +32,6 @@ export const ROUTER_PAIR_INIT_CODE_HASH: Hex = '0x96e8ac4277198ff8b6f785478aa9a3
 /** keccak256 of the published pair's creation code: what the factory's CREATE2 really uses. */
 export const PAIR_INIT_CODE_HASH: Hex = keccak256(UNISWAP_V2_PAIR.bytecode);
 
-/** Burned LP tokens go here (the pair refuses to mint to the zero address). */
-export const BURN_ADDRESS: Hex = '0x000000000000000000000000000000000000dEaD';
-
 export interface UniswapV2Addresses {
   factory: string;
   router: string;

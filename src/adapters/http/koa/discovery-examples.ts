@@ -37,6 +37,7 @@ const token = {
   trades24h: 0,
   address: '0x7a1D4aE5B3c0b7E2f1B9cB7a2e0D8C6b5A4F3e21',
   deployment: { state: 'DEPLOYED', txHash: TX, blockNumber: '42' },
+  pool: null,
   holders: 0,
   createdAt: CREATED,
   graduatedAt: null,

@@ -1,0 +1,174 @@
+/**
+ * Graduation → DEX pool over the fakes (SPEC §14): the pool is seeded once with exactly the
+ * ledger's figures, whatever crashes, reverts or waits on the way.
+ */
+import { describe, expect, it } from 'vitest';
+import { FakeDexRouter } from '../../src/adapters/dex/fake/fake-dex-router.js';
+import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
+import { createToken } from '../../src/app/use-cases/create-token.js';
+import { GraduationWorker } from '../../src/app/workers/graduation-worker.js';
+import { realUsdReserve } from '../../src/domain/curve.js';
+import type { Graduation } from '../../src/domain/graduation.js';
+import { parseTokens, parseUsd } from '../../src/domain/money.js';
+import { TESTNET } from '../../src/domain/network.js';
+import { validateTokenMetadata } from '../../src/domain/token.js';
+import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
+import { makeDeps, WALLET_A } from '../support/app-harness.js';
+import { settleTokens } from '../support/onchain.js';
+
+type Deps = ReturnType<typeof makeDeps>;
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+async function graduated(deps: Deps) {
+  const token = await createToken(deps, { metadata: validateTokenMetadata({ name: 'Moon', symbol: 'MOON' }), creator: WALLET_A, network: TESTNET });
+  const plan = await planBuy(deps, { kind: 'tokens', tokenId: token.tokenId, tokens: parseTokens('793100000') }, TESTNET);
+  await buyToken(deps, { plan, buyer: WALLET_A, network: TESTNET });
+  return token.tokenId;
+}
+
+function worker(deps: Deps, dex: FakeDexRouter, over: { uow?: UnitOfWork; maxAttempts?: number; afterRecord?: (g: Graduation) => Promise<void> } = {}) {
+  return new GraduationWorker({
+    uow: over.uow ?? deps.uow,
+    clock: deps.clock,
+    ids: deps.ids,
+    logger: silent,
+    dex,
+    maxAttempts: over.maxAttempts ?? 5,
+    backoffBaseMs: 0,
+    backoffMaxMs: 0,
+    confirmPollMs: 0,
+    stuckAfterMs: 60_000,
+    ...(over.afterRecord ? { afterRecord: over.afterRecord } : {}),
+  });
+}
+
+async function rest(w: GraduationWorker, passes = 20) {
+  for (let i = 0; i < passes; i++) if ((await w.runOnce()) === 0) return;
+}
+
+const tokenOf = (deps: Deps, tokenId: string) => deps.uow.read((s) => s.tokens.get(tokenId)).then((t) => t!);
+const steps = (deps: Deps) => [...deps.uow.db.graduations.values()].map((g) => `${g.step}:${g.state}`);
+
+describe('graduation seeds a Uniswap v2 pool', () => {
+  it('with the unsold supply and the curve’s real USD, to the unit; LP burned; token.pool_created; once', async () => {
+    const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
+    const dex = new FakeDexRouter({ clock: deps.clock });
+    const tokenId = await graduated(deps);
+    expect((await tokenOf(deps, tokenId)).pool).toEqual({ dex: 'uniswap-v2', state: 'PENDING', address: null, txHash: null });
+    // Before its contract exists nothing is sent.
+    await rest(worker(deps, dex));
+    expect(dex.broadcasts).toBe(0);
+    await settleTokens(deps);
+    await rest(worker(deps, dex));
+    const token = await tokenOf(deps, tokenId);
+    const reserves = await dex.reserves(TESTNET, token.address!);
+    expect(reserves).toMatchObject({ usd: realUsdReserve(token.params, token.curve), tokens: token.params.totalSupply - token.params.curveSupply });
+    expect(token.pool).toMatchObject({ dex: 'uniswap-v2', state: 'CREATED', address: reserves!.pair });
+    expect(token.pool!.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await dex.balanceOf(TESTNET, reserves!.pair, '0x000000000000000000000000000000000000dEaD')).toBeGreaterThan(0n);
+    expect(steps(deps)).toEqual(['approve-token:CONFIRMED', 'approve-usd:CONFIRMED', 'add-liquidity:CONFIRMED']);
+    const created = deps.uow.db.events.filter((e) => e.type === 'token.pool_created');
+    expect(created).toHaveLength(1);
+    expect(created[0]!.data).toMatchObject({ tokenId, pool: { address: reserves!.pair, tokenReserve: '206900000000000000000000000', usdReserve: reserves!.usd.toString() } });
+    // Nothing more to do, however often the worker runs.
+    const sent = dex.broadcasts;
+    await rest(worker(deps, dex));
+    expect(dex.broadcasts).toBe(sent);
+  });
+
+  it('keeps GRADUATION_FEE_USD out of the pool', async () => {
+    const deps = makeDeps({ maxBuyUsd: parseUsd('20000'), graduationFeeUsd: parseUsd('100') });
+    const dex = new FakeDexRouter({ clock: deps.clock });
+    const tokenId = await graduated(deps);
+    await settleTokens(deps);
+    await rest(worker(deps, dex));
+    const token = await tokenOf(deps, tokenId);
+    expect((await dex.reserves(TESTNET, token.address!))!.usd).toBe(realUsdReserve(token.params, token.curve) - parseUsd('100'));
+  });
+
+  it('a crash between the mined addLiquidity and the state change resumes without adding twice', async () => {
+    const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
+    const dex = new FakeDexRouter({ clock: deps.clock });
+    const tokenId = await graduated(deps);
+    await settleTokens(deps);
+    // The process dies as it commits CONFIRMED for addLiquidity: the liquidity is on chain, the books do not know.
+    let dying = false;
+    const crashing: UnitOfWork = {
+      read: (w) => deps.uow.read(w),
+      close: () => deps.uow.close(),
+      transaction: (w) => (dying ? Promise.reject(new Error('killed')) : deps.uow.transaction(w)),
+    };
+    const first = worker(deps, dex, {
+      uow: crashing,
+      afterRecord: async (g) => {
+        if (g.step === 'add-liquidity') dying = true;
+      },
+    });
+    await rest(first);
+    const token = await tokenOf(deps, tokenId);
+    const onChain = await dex.reserves(TESTNET, token.address!);
+    expect(onChain).not.toBeNull();
+    expect(token.pool!.state).toBe('PENDING');
+    expect(steps(deps)).toContain('add-liquidity:SENT');
+    // Restarted: the same transaction is followed to its receipt; nothing is signed again.
+    await rest(worker(deps, dex));
+    const after = await tokenOf(deps, tokenId);
+    expect(after.pool).toMatchObject({ state: 'CREATED', address: onChain!.pair });
+    expect(await dex.reserves(TESTNET, token.address!)).toEqual(onChain);
+    expect([...deps.uow.db.graduations.values()].filter((g) => g.step === 'add-liquidity')).toHaveLength(1);
+  });
+
+  it('a crash after recording addLiquidity and before broadcasting it sends the same signed transaction', async () => {
+    const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
+    const dex = new FakeDexRouter({ clock: deps.clock });
+    const tokenId = await graduated(deps);
+    await settleTokens(deps);
+    let recorded: Graduation | null = null;
+    await rest(
+      worker(deps, dex, {
+        afterRecord: async (g) => {
+          if (g.step !== 'add-liquidity') return;
+          recorded = g;
+          throw new Error('killed before broadcast');
+        },
+      }),
+    );
+    const token = await tokenOf(deps, tokenId);
+    expect(await dex.reserves(TESTNET, token.address!)).toBeNull();
+    await rest(worker(deps, dex));
+    expect((await tokenOf(deps, tokenId)).pool).toMatchObject({ state: 'CREATED', txHash: recorded!.txHash });
+  });
+
+  it('the router reverting is retried as a fresh transaction; exhausted retries leave the pool FAILED with an event', async () => {
+    const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
+    const dex = new FakeDexRouter({ clock: deps.clock });
+    const tokenId = await graduated(deps);
+    await settleTokens(deps);
+    const w = worker(deps, dex, {
+      maxAttempts: 2,
+      afterRecord: async (g) => {
+        if (g.step === 'add-liquidity') dex.scriptNext('reverted');
+      },
+    });
+    await rest(w);
+    const token = await tokenOf(deps, tokenId);
+    expect(token.pool!.state).toBe('FAILED');
+    expect(await dex.reserves(TESTNET, token.address!)).toBeNull();
+    const failed = deps.uow.db.events.filter((e) => e.type === 'token.pool_failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.data).toMatchObject({ tokenId, step: 'add-liquidity', error: 'transaction reverted' });
+  });
+
+  it('a chain that is down keeps the pool waiting, then it is created', async () => {
+    const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
+    const dex = new FakeDexRouter({ clock: deps.clock });
+    const tokenId = await graduated(deps);
+    await settleTokens(deps);
+    dex.setOffline(true);
+    await rest(worker(deps, dex));
+    expect((await tokenOf(deps, tokenId)).pool!.state).toBe('PENDING');
+    dex.setOffline(false);
+    await rest(worker(deps, dex));
+    expect((await tokenOf(deps, tokenId)).pool!.state).toBe('CREATED');
+  });
+});
