@@ -1,0 +1,123 @@
+/**
+ * Graduation on the embedded devnet, paid with the official @x402/fetch client (SPEC §14): a
+ * token is bought out (a buy past the line is refused before payment with its maxUsd), its
+ * Uniswap v2 pool appears with exactly the ledger's reserves, the LP tokens are burned, and the
+ * on-chain balances always add up to the total supply.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { erc20Abi, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEVNET_UNISWAP_V2 } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
+import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR } from '../../src/adapters/shared/uniswap-v2.js';
+import { startService, type RunningService } from '../../src/bootstrap/compose.js';
+import { loadConfig } from '../../src/app/config.js';
+import { parseTokens, parseUsd } from '../../src/domain/money.js';
+import { NETWORKS, TESTNET } from '../../src/domain/network.js';
+import { freePorts } from '../support/free-ports.js';
+import { json, ShiftableClock } from '../support/service.js';
+import { devAccount, payingFetch } from '../support/x402-client.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-graduation-'));
+const clock = new ShiftableClock();
+const uow = new MemoryUnitOfWork();
+let service: RunningService;
+const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const BURN = '0x000000000000000000000000000000000000dEaD';
+
+beforeAll(async () => {
+  const config = loadConfig({
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_FREE_PER_MINUTE: '0',
+    WORKERS: 'false',
+    DATA_DIR: dataDir,
+    DEVNET_PORT: String(await freePorts()),
+    DEVNET_IDLE_BLOCK_SECONDS: '0',
+    // A curve a hundred times cheaper, so a demo wallet can buy it out.
+    CURVE_VIRTUAL_USD: '60',
+    GRADUATION_FEE_USD: '1.5',
+  });
+  service = await startService(config, { clock, uow });
+}, 60_000);
+
+afterAll(async () => {
+  await service.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const wallet = devAccount(6);
+const client = () => service.devnet!.publicClient(TESTNET);
+
+function call(path: string, body: unknown) {
+  return payingFetch(wallet)(`${service.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+    body: JSON.stringify(body),
+  });
+}
+
+async function drainWorkers(passes = 12) {
+  for (let i = 0; i < passes; i++) {
+    clock.offsetMs += 2_000;
+    await service.runWorkers();
+  }
+}
+
+const balanceOf = (token: Hex, holder: string) => client().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [holder as Hex] });
+
+describe('graduation on the devnet', () => {
+  it('a bought-out token gets a Uniswap v2 pool holding exactly the ledger’s figures, LP burned, supply conserved', async () => {
+    const tokenId = (await json(await call('/tokens', { name: 'Graduate', symbol: 'GRAD' }))).data.tokenId as string;
+    await json(await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '20' }));
+
+    // Past the line: refused before payment, saying what the rest costs.
+    const before = await service.devnet!.usdcBalance(TESTNET, wallet.address);
+    const refused = await fetch(`${service.url}/entrypoints/token_buy_usd`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+      body: JSON.stringify({ tokenId, usdAmount: '9000' }),
+    });
+    expect(refused.status).toBe(409);
+    const error = (await json(refused)).error;
+    expect(error.code).toBe('CURVE_CAPACITY_EXCEEDED');
+    expect(await service.devnet!.usdcBalance(TESTNET, wallet.address)).toBe(before);
+
+    const last = (await json(await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: error.details.maxUsd }))).data;
+    expect(last.tokensReceived).toBeDefined();
+    let token = (await json(await fetch(`${service.url}/tokens/${tokenId}`))).data;
+    expect(token.state).toBe('GRADUATED');
+    expect(token.pool).toEqual({ dex: 'uniswap-v2', state: 'PENDING', address: null, txHash: null });
+
+    await drainWorkers();
+    token = (await json(await fetch(`${service.url}/tokens/${tokenId}`))).data;
+    expect(token.pool.state).toBe('CREATED');
+    const address = token.address as Hex;
+    const pair = (await client().readContract({
+      address: DEVNET_UNISWAP_V2.factory,
+      abi: UNISWAP_V2_FACTORY.abi,
+      functionName: 'getPair',
+      args: [address, NETWORKS[TESTNET].usdc],
+    })) as Hex;
+    expect(token.pool.address).toBe(pair);
+    // The pool holds the unsold supply and the curve's real USD less the graduation fee, to the unit.
+    const [r0, r1] = (await client().readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'getReserves' })) as readonly [bigint, bigint, number];
+    const token0 = (await client().readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'token0' })) as Hex;
+    const usdFirst = token0.toLowerCase() === NETWORKS[TESTNET].usdc.toLowerCase();
+    const reserves = { usd: usdFirst ? r0 : r1, tokens: usdFirst ? r1 : r0 };
+    expect(reserves.tokens).toBe(parseTokens('206900000'));
+    expect(reserves.usd).toBe(parseUsd(token.curve.realUsdReserve) - parseUsd('1.5'));
+    // The LP tokens are burned: all of them but the pair's locked minimum sit at the dead address.
+    const lpSupply = await client().readContract({ address: pair, abi: erc20Abi, functionName: 'totalSupply' });
+    expect(await balanceOf(pair, BURN)).toBe(lpSupply - 1000n);
+    expect(await balanceOf(pair, TREASURY)).toBe(0n);
+    // Every token is somewhere: buyer, pool, custody (nothing left in custody but rounding of the curve).
+    const supply = parseTokens(token.totalSupply);
+    const held = (await balanceOf(address, wallet.address)) + (await balanceOf(address, pair)) + (await balanceOf(address, TREASURY));
+    expect(held).toBe(supply);
+    expect(await balanceOf(address, wallet.address)).toBe(parseTokens('793100000'));
+    expect(uow.db.events.filter((e) => e.type === 'token.pool_created')).toHaveLength(1);
+  }, 120_000);
+});
