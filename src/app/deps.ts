@@ -12,6 +12,8 @@ export interface AppDeps {
   clock: Clock;
   ids: IdGenerator;
   tradeQuoter: TradeQuoter;
+  /** Prices trades of graduated tokens on their Uniswap v2 pool (SPEC §14); none: they are not priced. */
+  poolQuoter?: TradeQuoter;
   /** USD prices of assets (SPEC §15): the quote router, however many sources are behind it. */
   usdQuotes: QuoteProvider;
   /** The launched tokens on chain (SPEC §14): addresses, balances, authorizations. */

@@ -25,6 +25,7 @@ import { PortInUse, portIsFree } from '../adapters/shared/port-in-use.js';
 import { newNonceQueue } from '../adapters/shared/signed-transactions.js';
 import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { CurveTradeQuoter } from '../adapters/quotes/curve/curve-trade-quoter.js';
+import { UniswapV2TradeQuoter } from '../adapters/quotes/uniswap-v2/uniswap-v2-trade-quoter.js';
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory/memory-rate-limiter.js';
 import { RedisRateLimiter } from '../adapters/rate-limit/redis/redis-rate-limiter.js';
 import { PRODUCTION, TESTNET, type Network } from '../domain/network.js';
@@ -160,6 +161,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     clock,
     ids: overrides.ids ?? new UlidIdGenerator(clock),
     tradeQuoter: overrides.tradeQuoter ?? new CurveTradeQuoter(),
+    poolQuoter: overrides.poolQuoter ?? new UniswapV2TradeQuoter(dexRouter),
     usdQuotes: overrides.usdQuotes ?? priceBoard,
     priceBoard,
     tokenIssuer,

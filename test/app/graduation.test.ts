@@ -6,6 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { FakeDexRouter } from '../../src/adapters/dex/fake/fake-dex-router.js';
 import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
 import { createToken } from '../../src/app/use-cases/create-token.js';
+import { createQuote } from '../../src/app/use-cases/create-quote.js';
+import { UniswapV2TradeQuoter } from '../../src/adapters/quotes/uniswap-v2/uniswap-v2-trade-quoter.js';
+import { getAmountOut, poolBuyWithUsd, poolSell } from '../../src/domain/pool.js';
+import { DomainError } from '../../src/domain/errors.js';
 import { GraduationWorker } from '../../src/app/workers/graduation-worker.js';
 import { realUsdReserve } from '../../src/domain/curve.js';
 import type { Graduation } from '../../src/domain/graduation.js';
@@ -170,5 +174,51 @@ describe('graduation seeds a Uniswap v2 pool', () => {
     dex.setOffline(false);
     await rest(worker(deps, dex));
     expect((await tokenOf(deps, tokenId)).pool!.state).toBe('CREATED');
+  });
+});
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof DomainError) return e.code;
+    throw e;
+  }
+  return 'OK';
+}
+
+describe('quotes of a graduated token come from its pool', () => {
+  it('TOKEN_GRADUATED until the pool exists; then uniswap-v2 prices with the pair’s exact math and our fee', async () => {
+    const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
+    const dex = new FakeDexRouter({ clock: deps.clock });
+    const withPool = { ...deps, poolQuoter: new UniswapV2TradeQuoter(dex) };
+    const tokenId = await graduated(deps);
+    expect(await codeOf(createQuote(withPool, { tokenId, side: 'buy', usdAmount: parseUsd('10'), slippageBps: 100n }))).toBe('TOKEN_GRADUATED');
+    await settleTokens(deps);
+    await rest(worker(deps, dex));
+    const token = await tokenOf(deps, tokenId);
+    const r = (await dex.reserves(TESTNET, token.address!))!;
+
+    const buy = await createQuote(withPool, { tokenId, side: 'buy', usdAmount: parseUsd('10'), slippageBps: 100n });
+    const net = parseUsd('10') - parseUsd('0.1');
+    expect(buy).toMatchObject({ provider: 'uniswap-v2', usdAmount: '10', feeUsd: '0.1' });
+    expect(parseTokens(buy.tokens)).toBe(getAmountOut(net, r.usd, r.tokens));
+    expect(parseTokens(buy.tokens)).toBe(poolBuyWithUsd(r, parseUsd('10'), 100n).tokensOut);
+
+    const forTokens = await createQuote(withPool, { tokenId, side: 'buy', tokens: parseTokens('1000000'), slippageBps: 0n });
+    expect(parseTokens(forTokens.tokens)).toBeGreaterThanOrEqual(parseTokens('1000000'));
+    expect(poolBuyWithUsd(r, parseUsd(forTokens.usdAmount) - 1n, 100n).tokensOut).toBeLessThan(parseTokens('1000000'));
+
+    const sell = await createQuote(withPool, { tokenId, side: 'sell', tokens: parseTokens('1000000'), slippageBps: 100n });
+    expect(parseUsd(sell.usdAmount)).toBe(poolSell(r, parseTokens('1000000'), 100n).usdOut);
+    expect(sell.provider).toBe('uniswap-v2');
+
+    // The pool moved (someone traded on it directly): the next quote follows it.
+    dex.trade(TESTNET, token.address!, 'buy', parseUsd('1000'));
+    const moved = await createQuote(withPool, { tokenId, side: 'buy', usdAmount: parseUsd('10'), slippageBps: 100n });
+    expect(parseTokens(moved.tokens)).toBeLessThan(parseTokens(buy.tokens));
+    // A chain that does not answer: 503, never a guessed price.
+    dex.setOffline(true);
+    expect(await codeOf(createQuote(withPool, { tokenId, side: 'buy', usdAmount: parseUsd('10'), slippageBps: 100n }))).toBe('SERVICE_UNAVAILABLE');
   });
 });

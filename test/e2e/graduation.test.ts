@@ -16,6 +16,7 @@ import { startService, type RunningService } from '../../src/bootstrap/compose.j
 import { loadConfig } from '../../src/app/config.js';
 import { parseTokens, parseUsd } from '../../src/domain/money.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
+import { getAmountOut } from '../../src/domain/pool.js';
 import { freePorts } from '../support/free-ports.js';
 import { json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
@@ -119,5 +120,13 @@ describe('graduation on the devnet', () => {
     expect(held).toBe(supply);
     expect(await balanceOf(address, wallet.address)).toBe(parseTokens('793100000'));
     expect(uow.db.events.filter((e) => e.type === 'token.pool_created')).toHaveLength(1);
+
+    // Quotes now come from the pool, read on chain, with the pair's exact math and our 1 % fee.
+    const quote = (await json(await fetch(`${service.url}/api/quote?tokenId=${tokenId}&side=buy&usdAmount=10`))).data;
+    expect(quote.provider).toBe('uniswap-v2');
+    expect(parseTokens(quote.tokens)).toBe(getAmountOut(parseUsd('9.9'), reserves.usd, reserves.tokens));
+    const sellQuote = (await json(await fetch(`${service.url}/api/quote?tokenId=${tokenId}&side=sell&tokens=1000000`))).data;
+    const gross = getAmountOut(parseTokens('1000000'), reserves.tokens, reserves.usd);
+    expect(parseUsd(sellQuote.usdAmount)).toBe(gross - (gross + 99n) / 100n);
   }, 120_000);
 });

@@ -132,6 +132,7 @@ export function buyQuote(
   feeUsd: bigint,
   slippageBps: bigint,
   now: Date,
+  provider: string = deps.tradeQuoter.name,
 ): Quote {
   return {
     quoteId: deps.ids.next('qte'),
@@ -143,7 +144,7 @@ export function buyQuote(
     minOut,
     feeUsd,
     slippageBps,
-    provider: deps.tradeQuoter.name,
+    provider,
     createdAt: now,
     expiresAt: new Date(now.getTime() + deps.settings.quoteTtlSeconds * 1000),
   };
