@@ -150,6 +150,7 @@ export const tradeOutput = z.object({
   priceUsd: amount,
   paymentId: z.string().nullable(),
   settlementTx: z.string().nullable(),
+  venue: z.enum(['curve', 'uniswap-v2']).describe('where the trade executed: the curve, or the Uniswap v2 pool after graduation'),
   createdAt: z.string(),
 });
 

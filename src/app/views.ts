@@ -157,6 +157,7 @@ export function tradeView(t: Trade) {
     priceUsd: averagePriceUsd(t.usdAmount, t.tokenAmount),
     paymentId: t.paymentId,
     settlementTx: t.settlementTx,
+    venue: t.venue,
     createdAt: t.createdAt.toISOString(),
   };
 }

@@ -45,6 +45,7 @@ export async function recordTrade(
     tokenAmount: args.tokenAmount,
     paymentId: args.payment?.paymentId ?? null,
     settlementTx: args.payment?.settlementTx ?? null,
+    venue: 'curve',
     createdAt: now,
   };
   await stores.tokens.update(token);

@@ -78,6 +78,7 @@ const buy = {
     priceUsd: '0.000005652941342596',
     paymentId: 'pay_01JD5X99ZYXWVTSRQPNMKJHGFE',
     settlementTx: TX,
+    venue: 'curve',
     createdAt: CREATED,
   },
   delivery: {
@@ -123,6 +124,7 @@ const sell = {
     priceUsd: '0.0000056005',
     paymentId: 'pay_01JD5XAZZYXWVTSRQPNMKJHGFE',
     settlementTx: TX,
+    venue: 'curve',
     createdAt: CREATED,
   },
   payout: {

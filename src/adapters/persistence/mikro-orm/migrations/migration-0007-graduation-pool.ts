@@ -11,6 +11,7 @@ export class Migration0007GraduationPool extends Migration {
     const ts = pg ? 'bigint' : 'integer';
     for (const sql of [
       `alter table tokens add column pool_state text`,
+      `alter table trades add column venue text not null default 'curve'`,
       `alter table tokens add column pool_address text`,
       `alter table tokens add column pool_tx text`,
       `create table graduations (
