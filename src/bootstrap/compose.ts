@@ -162,6 +162,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     ids: overrides.ids ?? new UlidIdGenerator(clock),
     tradeQuoter: overrides.tradeQuoter ?? new CurveTradeQuoter(),
     poolQuoter: overrides.poolQuoter ?? new UniswapV2TradeQuoter(dexRouter),
+    dex: dexRouter,
     usdQuotes: overrides.usdQuotes ?? priceBoard,
     priceBoard,
     tokenIssuer,

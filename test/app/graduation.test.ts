@@ -222,3 +222,65 @@ describe('quotes of a graduated token come from its pool', () => {
     expect(await codeOf(createQuote(withPool, { tokenId, side: 'buy', usdAmount: parseUsd('10'), slippageBps: 100n }))).toBe('SERVICE_UNAVAILABLE');
   });
 });
+
+describe('buys of a graduated token swap on its pool', () => {
+  async function pooledToken() {
+    const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
+    const dex = new FakeDexRouter({ clock: deps.clock });
+    const tokenId = await graduated(deps);
+    await settleTokens(deps);
+    await rest(worker(deps, dex));
+    const app = { ...deps, poolQuoter: new UniswapV2TradeQuoter(dex), dex };
+    const token = await tokenOf(deps, tokenId);
+    return { deps, dex, app, tokenId, token };
+  }
+
+  it('swaps the USDC less our fee with the bound as amountOutMin, books exactly what came out (venue uniswap-v2), delivers it', async () => {
+    const { deps, dex, app, tokenId, token } = await pooledToken();
+    const r = (await dex.reserves(TESTNET, token.address!))!;
+    const plan = await planBuy(app, { kind: 'usd', tokenId, usdAmount: parseUsd('10') }, TESTNET);
+    const expected = getAmountOut(parseUsd('9.9'), r.usd, r.tokens);
+    expect(plan).toMatchObject({ venue: 'uniswap-v2', grossUsd: parseUsd('10'), minTokensOut: (expected * 9_900n) / 10_000n });
+    const result = await buyToken(app, { plan, buyer: WALLET_A, network: TESTNET });
+    expect(parseTokens(result.tokensReceived)).toBe(expected);
+    expect(result.trade).toMatchObject({ venue: 'uniswap-v2', usdAmount: '10', feeUsd: '0.1' });
+    expect(result.delivery).toMatchObject({ wallet: WALLET_A, amount: result.tokensReceived, state: 'PENDING' });
+    expect(await dex.reserves(TESTNET, token.address!)).toMatchObject({ usd: r.usd + parseUsd('9.9'), tokens: r.tokens - expected });
+    // The curve is as it ended; the position continues across graduation.
+    expect((await tokenOf(deps, tokenId)).curve).toEqual(token.curve);
+    const position = (await deps.uow.read((s) => s.positions.get(TESTNET, WALLET_A, tokenId)))!;
+    expect(position.balance).toBe(parseTokens('793100000') + expected);
+
+    // Buying a number of tokens: at least those, for the least USD the pool asks.
+    const forTokens = await planBuy(app, { kind: 'tokens', tokenId, tokens: parseTokens('1000') }, TESTNET);
+    const bought = await buyToken(app, { plan: forTokens, buyer: WALLET_A, network: TESTNET });
+    expect(parseTokens(bought.tokensReceived)).toBeGreaterThanOrEqual(parseTokens('1000'));
+  });
+
+  it('someone trading on the pool directly after the plan: the bound cannot be met, so the swap is not sent', async () => {
+    const { dex, app, tokenId, token } = await pooledToken();
+    const plan = await planBuy(app, { kind: 'usd', tokenId, usdAmount: parseUsd('10'), minTokensOut: parseTokens('1') }, TESTNET);
+    const tight = { ...plan, minTokensOut: (await app.poolQuoter.price({ side: 'buy', params: token.params, curve: token.curve, token: { network: TESTNET, address: token.address! }, usdAmount: parseUsd('10') })).tokens };
+    dex.trade(TESTNET, token.address!, 'buy', parseUsd('500'));
+    const sent = dex.broadcasts;
+    expect(await codeOf(buyToken(app, { plan: tight, buyer: WALLET_A, network: TESTNET }))).toBe('SLIPPAGE_EXCEEDED');
+    expect(dex.broadcasts).toBe(sent);
+  });
+
+  it('the router reverting the swap (the pool moved between check and mining) refuses the buy; nothing is booked', async () => {
+    const { deps, dex, app, tokenId } = await pooledToken();
+    const plan = await planBuy(app, { kind: 'usd', tokenId, usdAmount: parseUsd('10') }, TESTNET);
+    const trades = deps.uow.db.trades.length;
+    dex.scriptNext('reverted');
+    expect(await codeOf(buyToken(app, { plan, buyer: WALLET_A, network: TESTNET }))).toBe('SLIPPAGE_EXCEEDED');
+    expect(deps.uow.db.trades.length).toBe(trades);
+  });
+
+  it('a graduated token whose pool is not there yet is still TOKEN_GRADUATED, before payment', async () => {
+    const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
+    const dex = new FakeDexRouter({ clock: deps.clock });
+    const tokenId = await graduated(deps);
+    const app = { ...deps, poolQuoter: new UniswapV2TradeQuoter(dex), dex };
+    expect(await codeOf(planBuy(app, { kind: 'usd', tokenId, usdAmount: parseUsd('10') }, TESTNET))).toBe('TOKEN_GRADUATED');
+  });
+});

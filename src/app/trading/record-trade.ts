@@ -4,7 +4,7 @@ import { poolSeed } from '../../domain/pool.js';
 import type { Payment } from '../../domain/payment.js';
 import type { Position } from '../../domain/position.js';
 import { withCurve, type Token } from '../../domain/token.js';
-import type { Trade, TradeSide } from '../../domain/trade.js';
+import type { Trade, TradeSide, TradeVenue } from '../../domain/trade.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../deps.js';
 import { tradeView } from '../views.js';
@@ -20,7 +20,8 @@ export async function recordTrade(
   stores: Stores,
   args: {
     token: Token;
-    curve: CurveState;
+    /** The curve after the trade; null for a trade on the pool, which leaves the curve as it ended. */
+    curve: CurveState | null;
     position: Position;
     side: TradeSide;
     usdAmount: bigint;
@@ -28,10 +29,12 @@ export async function recordTrade(
     tokenAmount: bigint;
     payment: Payment | undefined;
     now: Date;
+    venue?: TradeVenue;
   },
 ): Promise<{ token: Token; trade: Trade }> {
   const { now } = args;
-  const moved = withCurve(args.token, args.curve, now);
+  const venue = args.venue ?? 'curve';
+  const moved = args.curve === null ? args.token : withCurve(args.token, args.curve, now);
   const graduates = moved.state === 'GRADUATED' && args.token.state === 'ACTIVE';
   const token = graduates ? { ...moved, pool: PENDING_POOL } : moved;
   const trade: Trade = {
@@ -45,7 +48,7 @@ export async function recordTrade(
     tokenAmount: args.tokenAmount,
     paymentId: args.payment?.paymentId ?? null,
     settlementTx: args.payment?.settlementTx ?? null,
-    venue: 'curve',
+    venue,
     createdAt: now,
   };
   await stores.tokens.update(token);
