@@ -25,6 +25,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-graduation-'));
 const clock = new ShiftableClock();
 const uow = new MemoryUnitOfWork();
 let service: RunningService;
+let moveThePoolAfterSettle: (() => Promise<void>) | null = null;
 const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const BURN = '0x000000000000000000000000000000000000dEaD';
 
@@ -41,7 +42,18 @@ beforeAll(async () => {
     CURVE_VIRTUAL_USD: '60',
     GRADUATION_FEE_USD: '1.5',
   });
-  service = await startService(config, { clock, uow });
+  service = await startService(config, {
+    clock,
+    uow,
+    hooks: {
+      // Someone else trades on the pool between our settlement and our swap.
+      afterSettle: async () => {
+        const move = moveThePoolAfterSettle;
+        moveThePoolAfterSettle = null;
+        if (move) await move();
+      },
+    },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -115,7 +127,7 @@ describe('graduation on the devnet', () => {
     expect(await balanceOf(pair, BURN)).toBe(lpSupply - 1000n);
     expect(await balanceOf(pair, TREASURY)).toBe(0n);
     // Every token is somewhere: buyer, pool, custody (nothing left in custody but rounding of the curve).
-    const supply = parseTokens(token.totalSupply);
+    const supply = parseTokens(token.totalSupply) as bigint;
     const held = (await balanceOf(address, wallet.address)) + (await balanceOf(address, pair)) + (await balanceOf(address, TREASURY));
     expect(held).toBe(supply);
     expect(await balanceOf(address, wallet.address)).toBe(parseTokens('793100000'));
@@ -128,5 +140,54 @@ describe('graduation on the devnet', () => {
     const sellQuote = (await json(await fetch(`${service.url}/api/quote?tokenId=${tokenId}&side=sell&tokens=1000000`))).data;
     const gross = getAmountOut(parseTokens('1000000'), reserves.tokens, reserves.usd);
     expect(parseUsd(sellQuote.usdAmount)).toBe(gross - (gross + 99n) / 100n);
+
+    // A paid buy swaps on the pool: exactly the pool's output for $9.90, booked as a uniswap-v2 trade, delivered.
+    const paidBefore = await service.devnet!.usdcBalance(TESTNET, wallet.address);
+    const bought = (await json(await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '10' }))).data;
+    expect(parseTokens(bought.tokensReceived)).toBe(getAmountOut(parseUsd('9.9'), reserves.usd, reserves.tokens));
+    expect(bought.trade.venue).toBe('uniswap-v2');
+    await drainWorkers(4);
+    expect(await balanceOf(address, wallet.address)).toBe(parseTokens('793100000') + parseTokens(bought.tokensReceived));
+    expect(await service.devnet!.usdcBalance(TESTNET, wallet.address)).toBe(paidBefore - parseUsd('10'));
+    const [s0, s1] = (await client().readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'getReserves' })) as readonly [bigint, bigint, number];
+    expect(usdFirst ? s0 : s1).toBe(reserves.usd + parseUsd('9.9'));
+    const everywhere = async () => (await balanceOf(address, wallet.address)) + (await balanceOf(address, pair)) + (await balanceOf(address, TREASURY));
+    expect(await everywhere()).toBe(supply);
+    const trades = (await json(await fetch(`${service.url}/api/tokens/${tokenId}/trades`))).data;
+    expect(trades.items.map((t: { venue: string }) => t.venue).slice(0, 2)).toEqual(['uniswap-v2', 'curve']);
+
+    // A bound the pool cannot meet: refused before payment.
+    const unreachable = await fetch(`${service.url}/entrypoints/token_buy_usd`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+      body: JSON.stringify({ tokenId, usdAmount: '10', minTokensOut: '1000000000' }),
+    });
+    expect(unreachable.status).toBe(409);
+    expect((await json(unreachable)).error.code).toBe('SLIPPAGE_EXCEEDED');
+
+    // Someone trades on the pool directly between our settlement and our swap: the bound
+    // (from the quote, less 1 %) cannot be met, the swap is not sent and the payment is refunded.
+    moveThePoolAfterSettle = async () => {
+      const trader = devAccount(7);
+      const { createWalletClient, http } = await import('viem');
+      const { viemChain } = await import('../../src/adapters/shared/viem-chain.js');
+      const { UNISWAP_V2_ROUTER } = await import('../../src/adapters/shared/uniswap-v2.js');
+      const url = service.devnet!.chains[TESTNET].rpcUrl;
+      const w = createWalletClient({ account: trader, chain: viemChain(TESTNET, url), transport: http(url) });
+      const usdc = NETWORKS[TESTNET].usdc as Hex;
+      await client().waitForTransactionReceipt({ hash: await w.writeContract({ address: usdc, abi: erc20Abi, functionName: 'approve', args: [DEVNET_UNISWAP_V2.router, parseUsd('2000')] }) });
+      const deadline = (await client().getBlock()).timestamp + 600n;
+      await client().waitForTransactionReceipt({
+        hash: await w.writeContract({ address: DEVNET_UNISWAP_V2.router, abi: UNISWAP_V2_ROUTER.abi, functionName: 'swapExactTokensForTokens', args: [parseUsd('2000'), 0n, [usdc, address], trader.address, deadline] }),
+      });
+    };
+    const beforeRefund = await service.devnet!.usdcBalance(TESTNET, wallet.address);
+    const refusedAfterPay = await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '10' });
+    const refusedBody = await json(refusedAfterPay);
+    expect(refusedBody.error.code).toBe('SLIPPAGE_EXCEEDED');
+    expect(refusedBody.error.details.refund).toBeDefined();
+    await drainWorkers(4);
+    expect(await service.devnet!.usdcBalance(TESTNET, wallet.address)).toBe(beforeRefund);
+    expect(uow.db.trades.filter((t) => t.tokenId === tokenId && t.venue === 'uniswap-v2')).toHaveLength(1);
   }, 120_000);
 });
