@@ -18,7 +18,8 @@ import { TESTNET } from '../../src/domain/network.js';
 import { validateTokenMetadata } from '../../src/domain/token.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { makeDeps, WALLET_A } from '../support/app-harness.js';
-import { settleTokens } from '../support/onchain.js';
+import { settleTokens, signSell } from '../support/onchain.js';
+import { checkSell, sellToken } from '../../src/app/use-cases/sell-token.js';
 
 type Deps = ReturnType<typeof makeDeps>;
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -282,5 +283,58 @@ describe('buys of a graduated token swap on its pool', () => {
     const tokenId = await graduated(deps);
     const app = { ...deps, poolQuoter: new UniswapV2TradeQuoter(dex), dex };
     expect(await codeOf(planBuy(app, { kind: 'usd', tokenId, usdAmount: parseUsd('10') }, TESTNET))).toBe('TOKEN_GRADUATED');
+  });
+});
+
+describe('sells of a graduated token swap on its pool', () => {
+  async function setup() {
+    const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
+    const dex = new FakeDexRouter({ clock: deps.clock });
+    const tokenId = await graduated(deps);
+    await settleTokens(deps);
+    await rest(worker(deps, dex));
+    const app = { ...deps, poolQuoter: new UniswapV2TradeQuoter(dex), dex };
+    const token = await tokenOf(deps, tokenId);
+    const sellOf = async (tokens: bigint, minUsdOut?: bigint) => ({
+      tokenId,
+      tokens,
+      seller: WALLET_A,
+      network: TESTNET,
+      ...(minUsdOut !== undefined ? { minUsdOut } : {}),
+      authorization: await signSell({ wallet: WALLET_A, token: { network: TESTNET, address: token.address!, name: token.name }, custody: deps.tokenIssuer.custody(TESTNET), tokens, now: deps.clock.now() }),
+    });
+    return { deps, dex, app, tokenId, token, sellOf };
+  }
+
+  it('pulls the tokens, swaps them at exactly the pool’s output, pays out the proceeds less our fee (venue uniswap-v2)', async () => {
+    const { dex, app, token, sellOf } = await setup();
+    const r = (await dex.reserves(TESTNET, token.address!))!;
+    const tokens = parseTokens('1000000');
+    const cmd = await sellOf(tokens);
+    await checkSell(app, cmd, { wallet: WALLET_A, network: TESTNET });
+    const result = await sellToken(app, cmd);
+    const expected = poolSell(r, tokens, 100n);
+    expect(parseUsd(result.usdReceived)).toBe(expected.usdOut);
+    expect(result.trade).toMatchObject({ venue: 'uniswap-v2', side: 'sell' });
+    expect(parseUsd(result.trade.usdAmount)).toBe(expected.grossUsd);
+    expect(result.payout).toMatchObject({ amount: result.usdReceived, reason: 'sell', state: 'PENDING' });
+    expect(await dex.reserves(TESTNET, token.address!)).toMatchObject({ usd: r.usd - expected.grossUsd, tokens: r.tokens + tokens });
+  });
+
+  it('a minUsdOut the pool cannot pay is refused before payment', async () => {
+    const { app, sellOf } = await setup();
+    const cmd = await sellOf(parseTokens('1000000'), parseUsd('1000'));
+    expect(await codeOf(checkSell(app, cmd, { wallet: WALLET_A, network: TESTNET }))).toBe('SLIPPAGE_EXCEEDED');
+  });
+
+  it('the router reverting the swap after the pull: refused, and the tokens go back to the seller', async () => {
+    const { deps, dex, app, sellOf } = await setup();
+    const cmd = await sellOf(parseTokens('1000000'));
+    dex.scriptNext('reverted');
+    expect(await codeOf(sellToken(app, cmd))).toBe('SLIPPAGE_EXCEEDED');
+    const back = [...deps.uow.db.deliveries.values()].filter((d) => d.sourceId.startsWith('return:'));
+    expect(back).toHaveLength(1);
+    expect(back[0]).toMatchObject({ wallet: WALLET_A, amount: parseTokens('1000000') });
+    expect(deps.uow.db.trades.filter((t) => t.side === 'sell')).toHaveLength(0);
   });
 });

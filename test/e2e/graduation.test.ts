@@ -20,6 +20,7 @@ import { getAmountOut } from '../../src/domain/pool.js';
 import { freePorts } from '../support/free-ports.js';
 import { json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
+import { signedSellBody } from '../support/onchain.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-graduation-'));
 const clock = new ShiftableClock();
@@ -151,7 +152,9 @@ describe('graduation on the devnet', () => {
     expect(await service.devnet!.usdcBalance(TESTNET, wallet.address)).toBe(paidBefore - parseUsd('10'));
     const [s0, s1] = (await client().readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'getReserves' })) as readonly [bigint, bigint, number];
     expect(usdFirst ? s0 : s1).toBe(reserves.usd + parseUsd('9.9'));
-    const everywhere = async () => (await balanceOf(address, wallet.address)) + (await balanceOf(address, pair)) + (await balanceOf(address, TREASURY));
+    // Buyer, pool, custody, and the wallet that trades on the pool directly below.
+    const everywhere = async () =>
+      (await balanceOf(address, wallet.address)) + (await balanceOf(address, pair)) + (await balanceOf(address, TREASURY)) + (await balanceOf(address, devAccount(7).address));
     expect(await everywhere()).toBe(supply);
     const trades = (await json(await fetch(`${service.url}/api/tokens/${tokenId}/trades`))).data;
     expect(trades.items.map((t: { venue: string }) => t.venue).slice(0, 2)).toEqual(['uniswap-v2', 'curve']);
@@ -189,5 +192,18 @@ describe('graduation on the devnet', () => {
     await drainWorkers(4);
     expect(await service.devnet!.usdcBalance(TESTNET, wallet.address)).toBe(beforeRefund);
     expect(uow.db.trades.filter((t) => t.tokenId === tokenId && t.venue === 'uniswap-v2')).toHaveLength(1);
+
+    // A sell: custody pulls the tokens as on the curve, swaps them on the pool, pays out the proceeds less 1 %.
+    await drainWorkers(4);
+    const [q0, q1] = (await client().readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'getReserves' })) as readonly [bigint, bigint, number];
+    const now = { usd: usdFirst ? q0 : q1, tokens: usdFirst ? q1 : q0 };
+    const sellGross = getAmountOut(parseTokens('1000000'), now.tokens, now.usd);
+    const beforeSell = await service.devnet!.usdcBalance(TESTNET, wallet.address);
+    const sold = (await json(await call('/entrypoints/token_sell', await signedSellBody(service.url, wallet, tokenId, '1000000')))).data;
+    expect(parseUsd(sold.usdReceived)).toBe(sellGross - (sellGross + 99n) / 100n);
+    expect(sold.trade.venue).toBe('uniswap-v2');
+    await drainWorkers(4);
+    expect(await service.devnet!.usdcBalance(TESTNET, wallet.address)).toBe(beforeSell - parseUsd('0.01') + parseUsd(sold.usdReceived));
+    expect(await everywhere()).toBe(supply);
   }, 120_000);
 });
