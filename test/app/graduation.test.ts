@@ -299,7 +299,7 @@ describe('sells of a graduated token swap on its pool', () => {
       tokenId,
       tokens,
       seller: WALLET_A,
-      network: TESTNET,
+      network: TESTNET as typeof TESTNET,
       ...(minUsdOut !== undefined ? { minUsdOut } : {}),
       authorization: await signSell({ wallet: WALLET_A, token: { network: TESTNET, address: token.address!, name: token.name }, custody: deps.tokenIssuer.custody(TESTNET), tokens, now: deps.clock.now() }),
     });
