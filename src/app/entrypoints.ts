@@ -82,8 +82,8 @@ function buyEntrypoint(
     inputSchema,
     outputSchema: buyOutput,
     parse: (raw) => toRequest(parseWith(inputSchema, raw) as Record<string, string>),
-    async prepare(deps, input, caller) {
-      const plan = await planBuy(deps, input, caller?.network);
+    async prepare(deps, input, caller, phase) {
+      const plan = await planBuy(deps, input, caller?.network, phase);
       return { amount: plan.grossUsd, network: plan.network, plan };
     },
     execute: (deps, _input, prepared, caller, paid) =>

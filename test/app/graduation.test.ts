@@ -20,6 +20,8 @@ import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { makeDeps, WALLET_A } from '../support/app-harness.js';
 import { settleTokens, signSell } from '../support/onchain.js';
 import { checkSell, sellToken } from '../../src/app/use-cases/sell-token.js';
+import { transitionPayment, type Payment } from '../../src/domain/payment.js';
+import { SwapPending } from '../../src/app/trading/pool-swap.js';
 
 type Deps = ReturnType<typeof makeDeps>;
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -336,5 +338,48 @@ describe('sells of a graduated token swap on its pool', () => {
     expect(back).toHaveLength(1);
     expect(back[0]).toMatchObject({ wallet: WALLET_A, amount: parseTokens('1000000') });
     expect(deps.uow.db.trades.filter((t) => t.side === 'sell')).toHaveLength(0);
+  });
+});
+
+describe('a pool swap on a slow chain', () => {
+  it('not mined in time: pending (the payment stays SETTLED); the retry follows the same swap and applies it once', async () => {
+    const deps = makeDeps({ maxBuyUsd: parseUsd('20000'), pullWaitMs: 0 });
+    const dex = new FakeDexRouter({ clock: deps.clock });
+    const tokenId = await graduated(deps);
+    await settleTokens(deps);
+    await rest(worker(deps, dex));
+    const app = { ...deps, poolQuoter: new UniswapV2TradeQuoter(dex), dex };
+    const now = deps.clock.now();
+    const verified: Payment = {
+      paymentId: deps.ids.next('pay'),
+      network: TESTNET,
+      payer: WALLET_A,
+      nonce: `0x${'2'.repeat(64)}`,
+      amount: parseUsd('10'),
+      resource: 'POST /entrypoints/token_buy_usd',
+      requestHash: 'hash',
+      signatureHash: 'sig',
+      input: {},
+      state: 'VERIFIED',
+      settlementTx: null,
+      validBefore: 2_000_000_000n,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const payment = transitionPayment(transitionPayment(verified, 'SETTLING', now), 'SETTLED', now, { settlementTx: '0xsettled' });
+    await deps.uow.read((s) => s.payments.claim(payment));
+    const plan = await planBuy(app, { kind: 'usd', tokenId, usdAmount: parseUsd('10') }, TESTNET);
+    dex.scriptNext('hold');
+    await expect(buyToken(app, { plan, buyer: WALLET_A, network: TESTNET }, { payment })).rejects.toBeInstanceOf(SwapPending);
+    expect((await deps.uow.read((s) => s.payments.get(payment.paymentId)))!.state).toBe('SETTLED');
+    const token = await tokenOf(deps, tokenId);
+    const before = (await dex.reserves(TESTNET, token.address!))!;
+    // The chain catches up; the reconciler's retry (phase apply: no re-check of the pool) follows the recorded swap.
+    await dex.unblock(TESTNET);
+    const again = await planBuy(app, { kind: 'usd', tokenId, usdAmount: parseUsd('10') }, TESTNET, 'apply');
+    const result = await buyToken(app, { plan: again, buyer: WALLET_A, network: TESTNET }, { payment });
+    expect(parseTokens(result.tokensReceived)).toBe(before.tokens - (await dex.reserves(TESTNET, token.address!))!.tokens);
+    expect((await deps.uow.read((s) => s.payments.get(payment.paymentId)))!.state).toBe('APPLIED');
+    expect(deps.uow.db.trades.filter((t) => t.venue === 'uniswap-v2')).toHaveLength(1);
   });
 });

@@ -89,7 +89,11 @@ function slippage(minTokensOut: bigint, tokensOut: bigint): SlippageExceeded {
 }
 
 /** The price and guard of a buy, checked against the current curve; nothing is written except held quotes. */
-export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Network): Promise<BuyPlan> {
+/**
+ * `phase` `apply`: a settled payment being applied (the reconciler's retry): a pool buy's swap may
+ * already be recorded or mined, and it enforces the bound itself, so the pool is not re-checked.
+ */
+export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Network, phase: 'price' | 'apply' = 'price'): Promise<BuyPlan> {
   const now = deps.clock.now();
   return deps.uow.read(async (stores) => {
     if (req.kind === 'quote') {
@@ -98,11 +102,11 @@ export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Ne
       if (quote.side !== 'buy') throw ValidationError.of('quoteId', 'is a sell quote; use token_sell');
       if (quote.expiresAt <= now) throw new QuoteExpired(quote.quoteId, quote.expiresAt.toISOString());
       const token = await loadVenueToken(stores, quote.tokenId, callerNetwork);
-      if (token.state === 'GRADUATED') return checkedPoolPlan(deps, token, quote.usdAmount, quote.minOut, quote.quoteId);
+      if (token.state === 'GRADUATED') return checkedPoolPlan(deps, token, quote.usdAmount, quote.minOut, quote.quoteId, phase);
       return checkedPlan(token, quote.usdAmount, quote.minOut, quote.quoteId);
     }
     const token = await loadVenueToken(stores, req.tokenId, callerNetwork);
-    if (token.state === 'GRADUATED') return planPoolBuy(deps, stores, token, req, now);
+    if (token.state === 'GRADUATED') return planPoolBuy(deps, stores, token, req, now, phase);
     if (req.kind === 'usd') {
       checkBuySize(deps, req.usdAmount, { usdAmount: req.usdAmount });
       return checkedPlan(token, req.usdAmount, req.minTokensOut ?? 0n, null);
@@ -142,14 +146,21 @@ async function loadVenueToken(stores: Stores, tokenId: string, callerNetwork: Ne
 }
 
 /** A buy of a graduated token, priced on its pool now; the bound is the caller's, or the quote less the default slippage. */
-async function planPoolBuy(deps: AppDeps, stores: Stores, token: Token, req: Exclude<BuyRequest, { kind: 'quote' }>, now: Date): Promise<BuyPlan> {
+async function planPoolBuy(
+  deps: AppDeps,
+  stores: Stores,
+  token: Token,
+  req: Exclude<BuyRequest, { kind: 'quote' }>,
+  now: Date,
+  phase: 'price' | 'apply',
+): Promise<BuyPlan> {
   const { quoter, ref } = venueOf(deps, token);
   const on = { side: 'buy' as const, params: token.params, curve: token.curve, ...(ref ? { token: ref } : {}) };
   if (req.kind === 'usd') {
     checkBuySize(deps, req.usdAmount, { usdAmount: req.usdAmount });
     const priced = await quoter.price({ ...on, usdAmount: req.usdAmount });
     const bound = req.minTokensOut ?? minOut(priced.tokens, deps.settings.defaultSlippageBps);
-    if (priced.tokens < bound) throw slippage(bound, priced.tokens);
+    if (phase === 'price' && priced.tokens < bound) throw slippage(bound, priced.tokens);
     return { tokenId: token.tokenId, network: token.network, grossUsd: req.usdAmount, minTokensOut: bound, quoteId: null, venue: 'uniswap-v2' };
   }
   let quote = await stores.quotes.getHeld(holdKey(token.tokenId, req.tokens), now);
@@ -162,10 +173,18 @@ async function planPoolBuy(deps: AppDeps, stores: Stores, token: Token, req: Exc
     throw new SlippageExceeded('The tokens cost more than maxUsd.', formatUsd(req.maxUsd), formatUsd(quote.usdAmount), { quoteId: quote.quoteId });
   }
   checkBuySize(deps, quote.usdAmount, { tokens: req.tokens });
-  return checkedPoolPlan(deps, token, quote.usdAmount, req.tokens, quote.quoteId);
+  return checkedPoolPlan(deps, token, quote.usdAmount, req.tokens, quote.quoteId, phase);
 }
 
-async function checkedPoolPlan(deps: AppDeps, token: Token, grossUsd: bigint, minTokensOut: bigint, quoteId: string | null): Promise<BuyPlan> {
+async function checkedPoolPlan(
+  deps: AppDeps,
+  token: Token,
+  grossUsd: bigint,
+  minTokensOut: bigint,
+  quoteId: string | null,
+  phase: 'price' | 'apply',
+): Promise<BuyPlan> {
+  if (phase === 'apply') return { tokenId: token.tokenId, network: token.network, grossUsd, minTokensOut, quoteId, venue: 'uniswap-v2' };
   const { quoter, ref } = venueOf(deps, token);
   const priced = await quoter.price({ side: 'buy', params: token.params, curve: token.curve, ...(ref ? { token: ref } : {}), usdAmount: grossUsd });
   if (priced.tokens < minTokensOut) throw slippage(minTokensOut, priced.tokens);
