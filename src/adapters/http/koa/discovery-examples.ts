@@ -55,6 +55,7 @@ const buyPosition = {
   currentPriceUsd: '0.000005601028969012',
   valueUsd: '4.954083',
   unrealizedPnlUsd: '-0.045917',
+  onChainBalance: '0',
   updatedAt: CREATED,
 };
 
@@ -111,6 +112,7 @@ const sell = {
     currentPriceUsd: '0.000005599984260283',
     valueUsd: '4.393161',
     unrealizedPnlUsd: '-0.041545',
+    onChainBalance: '784495.291384607698648614',
   },
   trade: {
     tradeId: 'trd_01JD5XB0C1D2E3F4G5H6J7K8M9',
