@@ -101,6 +101,11 @@ const envSchema = z.object({
   SETTLEMENT_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte hex private key').optional(),
   LAUNCH_FACTORY_8453: address.optional(),
   LAUNCH_FACTORY_84532: address.optional(),
+  UNISWAP_V2_ROUTER_8453: address.optional(),
+  UNISWAP_V2_FACTORY_8453: address.optional(),
+  UNISWAP_V2_ROUTER_84532: address.optional(),
+  UNISWAP_V2_FACTORY_84532: address.optional(),
+  GRADUATION_FEE_USD: usd.optional(),
   WORKERS: flag.default(true),
   RECONCILER_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   TRUST_PROXY: z.string().optional(),
@@ -178,6 +183,11 @@ export interface Config {
   settlementKey: `0x${string}` | undefined;
   /** The LaunchFactory per network on real RPCs; unset = the devnet's (SPEC §14). */
   launchFactories: { [PRODUCTION]: `0x${string}` | undefined; [TESTNET]: `0x${string}` | undefined };
+  /**
+   * Uniswap v2 per network on real RPCs (SPEC §14): Base defaults to Uniswap's published
+   * deployment; a network without one keeps graduated tokens waiting for their pool.
+   */
+  uniswapV2: { [PRODUCTION]: UniswapV2Config | undefined; [TESTNET]: UniswapV2Config | undefined };
   /** Chain access: the embedded devnet unless RPC URLs are given. */
   chain: 'devnet' | 'rpc';
   /** Run the payout worker and the payment reconciler in this process. */
@@ -201,6 +211,17 @@ export interface Config {
   quotes: QuoteConfig;
   settings: Settings;
 }
+
+export interface UniswapV2Config {
+  router: `0x${string}`;
+  factory: `0x${string}`;
+}
+
+/** Uniswap's published v2 on Base mainnet (docs.uniswap.org "V2 Deployment Addresses"; docs.base.org "Ecosystem Contracts"). */
+export const BASE_UNISWAP_V2: UniswapV2Config = {
+  factory: '0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6',
+  router: '0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24',
+};
 
 export class ConfigError extends Error {}
 
@@ -234,6 +255,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.RPC_URL_8453 && (!e.LAUNCH_FACTORY_8453 || !e.LAUNCH_FACTORY_84532)) {
     throw new ConfigError('Invalid configuration: LAUNCH_FACTORY_8453 and LAUNCH_FACTORY_84532 are required with real RPC URLs (they deploy launched tokens; docs/operations.md).');
   }
+  for (const id of ['8453', '84532'] as const) {
+    if ((e[`UNISWAP_V2_ROUTER_${id}`] === undefined) !== (e[`UNISWAP_V2_FACTORY_${id}`] === undefined)) {
+      throw new ConfigError(`Invalid configuration: set both UNISWAP_V2_ROUTER_${id} and UNISWAP_V2_FACTORY_${id}, or neither.`);
+    }
+  }
   if (e.RPC_URL_8453 && !e.TREASURY_KEY) {
     throw new ConfigError('Invalid configuration: TREASURY_KEY is required with real RPC URLs (it sends payouts).');
   }
@@ -264,6 +290,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     launchFactories: {
       [PRODUCTION]: e.LAUNCH_FACTORY_8453 as `0x${string}` | undefined,
       [TESTNET]: e.LAUNCH_FACTORY_84532 as `0x${string}` | undefined,
+    },
+    uniswapV2: {
+      [PRODUCTION]: e.UNISWAP_V2_ROUTER_8453
+        ? { router: e.UNISWAP_V2_ROUTER_8453 as `0x${string}`, factory: e.UNISWAP_V2_FACTORY_8453 as `0x${string}` }
+        : BASE_UNISWAP_V2,
+      [TESTNET]: e.UNISWAP_V2_ROUTER_84532
+        ? { router: e.UNISWAP_V2_ROUTER_84532 as `0x${string}`, factory: e.UNISWAP_V2_FACTORY_84532 as `0x${string}` }
+        : undefined,
     },
     chain: e.RPC_URL_8453 || e.RPC_URL_84532 ? 'rpc' : 'devnet',
     workers: e.WORKERS,
@@ -308,6 +342,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       minBuyUsd: e.MIN_BUY_USD ?? d.minBuyUsd,
       usdcDepegFloor: e.USDC_DEPEG_FLOOR ?? d.usdcDepegFloor,
       maxBuyUsd: e.MAX_BUY_USD ?? d.maxBuyUsd,
+      graduationFeeUsd: e.GRADUATION_FEE_USD ?? d.graduationFeeUsd,
       payTo: {
         [PRODUCTION]: e.PAY_TO_8453 ?? d.payTo[PRODUCTION],
         [TESTNET]: e.PAY_TO_84532 ?? d.payTo[TESTNET],

@@ -19,4 +19,5 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   serviceVersion: '0.1.0',
   pullWaitMs: 20_000,
+  graduationFeeUsd: 0n,
 };

@@ -1,4 +1,5 @@
 import type { Clock } from '../ports/clock.js';
+import type { DexRouter } from '../ports/dex-router.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { QuoteProvider } from '../ports/quote-provider.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
@@ -13,6 +14,10 @@ export interface AppDeps {
   clock: Clock;
   ids: IdGenerator;
   tradeQuoter: TradeQuoter;
+  /** Prices trades of graduated tokens on their Uniswap v2 pool (SPEC §14); none: they are not priced. */
+  poolQuoter?: TradeQuoter;
+  /** Custody's Uniswap v2 router: buys and sells of graduated tokens swap through it. */
+  dex?: DexRouter;
   /** USD prices of assets (SPEC §15): the quote router, however many sources are behind it. */
   usdQuotes: QuoteProvider;
   /** The launched tokens on chain (SPEC §14): addresses, balances, authorizations. */

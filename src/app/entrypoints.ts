@@ -87,8 +87,8 @@ function buyEntrypoint(
     inputSchema,
     outputSchema: buyOutput,
     parse: (raw) => toRequest(parseWith(inputSchema, raw) as Record<string, string>),
-    async prepare(deps, input, caller) {
-      const plan = await planBuy(deps, input, caller?.network);
+    async prepare(deps, input, caller, phase) {
+      const plan = await planBuy(deps, input, caller?.network, phase);
       return { amount: plan.grossUsd, network: plan.network, plan };
     },
     execute: (deps, _input, prepared, caller, paid) =>
@@ -116,7 +116,7 @@ export function entrypoints(): AnyEntrypoint[] {
     name: 'token_sell',
     operation: 'sell_token',
     description:
-      "Sell tokens back to the curve: custody pulls them with the seller's signed tokenAuthorization (GET /api/tokens/:id/sell-authorization); proceeds after the fee are paid out in USDC.",
+      "Sell tokens back to the curve (or, once the token graduated, through its Uniswap v2 pool): custody pulls them with the seller's signed tokenAuthorization (GET /api/tokens/:id/sell-authorization); proceeds after the fee are paid out in USDC.",
     price: (settings) => formatUsd(settings.prices.sell),
     successStatus: 200,
     inputSchema: sellInput,

@@ -107,6 +107,15 @@ export const tokenOutput = z.object({
     txHash: z.string().nullable(),
     blockNumber: z.string().nullable(),
   }),
+  pool: z
+    .object({
+      dex: z.literal('uniswap-v2'),
+      state: z.enum(['PENDING', 'CREATED', 'FAILED']),
+      address: z.string().nullable(),
+      txHash: z.string().nullable(),
+    })
+    .nullable()
+    .describe('the Uniswap v2 pool graduation seeds; null while the token is on its curve'),
   holders: z.number(),
   createdAt: z.string(),
   graduatedAt: z.string().nullable(),
@@ -141,6 +150,7 @@ export const tradeOutput = z.object({
   priceUsd: amount,
   paymentId: z.string().nullable(),
   settlementTx: z.string().nullable(),
+  venue: z.enum(['curve', 'uniswap-v2']).describe('where the trade executed: the curve, or the Uniswap v2 pool after graduation'),
   createdAt: z.string(),
 });
 

@@ -21,6 +21,8 @@ export interface Settings {
   /** The service's treasury (payTo) per network. */
   payTo: Record<Network, string>;
   serviceVersion: string;
+  /** Kept by the treasury from a graduating curve's real USD reserve; the rest seeds the pool (SPEC §14). */
+  graduationFeeUsd: bigint;
   /** How long a sell waits for custody's pull of the tokens to be mined before answering 202. */
   pullWaitMs: number;
 }

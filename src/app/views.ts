@@ -51,6 +51,8 @@ export interface TokenView {
   /** The ERC-20 (SPEC §14): known at creation; null only for a token from before 1.1. */
   address: string | null;
   deployment: { state: 'PENDING' | 'DEPLOYED' | 'FAILED'; txHash: string | null; blockNumber: string | null };
+  /** The Uniswap v2 pool graduation seeds (SPEC §14); null while the token is on its curve. */
+  pool: { dex: 'uniswap-v2'; state: 'PENDING' | 'CREATED' | 'FAILED'; address: string | null; txHash: string | null } | null;
   holders: number;
   createdAt: string;
   graduatedAt: string | null;
@@ -90,6 +92,7 @@ export function tokenView(t: Token, stats: { volumeUsd24h: bigint; trades24h: nu
       txHash: t.deployment.txHash,
       blockNumber: t.deployment.blockNumber === null ? null : t.deployment.blockNumber.toString(),
     },
+    pool: t.pool ? { dex: t.pool.dex, state: t.pool.state, address: t.pool.address, txHash: t.pool.txHash } : null,
     holders: stats.holders,
     createdAt: t.createdAt.toISOString(),
     graduatedAt: t.graduatedAt?.toISOString() ?? null,
@@ -154,6 +157,7 @@ export function tradeView(t: Trade) {
     priceUsd: averagePriceUsd(t.usdAmount, t.tokenAmount),
     paymentId: t.paymentId,
     settlementTx: t.settlementTx,
+    venue: t.venue,
     createdAt: t.createdAt.toISOString(),
   };
 }

@@ -6,7 +6,8 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Hex } from 'viem';
-import { AnvilDevnet, AnvilNotInstalled, devnetAccount, DevnetPortInUse, LAUNCH_FACTORY_ADDRESS } from '../adapters/chain/anvil/anvil-devnet.js';
+import { AnvilDevnet, AnvilNotInstalled, devnetAccount, DevnetPortInUse, DEVNET_UNISWAP_V2, LAUNCH_FACTORY_ADDRESS } from '../adapters/chain/anvil/anvil-devnet.js';
+import { ViemDexRouter } from '../adapters/dex/viem/viem-dex-router.js';
 import { ViemAuthorizationReader } from '../adapters/chain/viem/viem-authorization-reader.js';
 import { SystemClock } from '../adapters/clock/system/system-clock.js';
 import { HttpFacilitator } from '../adapters/facilitator/http/http-facilitator.js';
@@ -24,10 +25,12 @@ import { PortInUse, portIsFree } from '../adapters/shared/port-in-use.js';
 import { newNonceQueue } from '../adapters/shared/signed-transactions.js';
 import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { CurveTradeQuoter } from '../adapters/quotes/curve/curve-trade-quoter.js';
+import { UniswapV2TradeQuoter } from '../adapters/quotes/uniswap-v2/uniswap-v2-trade-quoter.js';
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory/memory-rate-limiter.js';
 import { RedisRateLimiter } from '../adapters/rate-limit/redis/redis-rate-limiter.js';
 import { ALL_NETWORKS, PRODUCTION, TESTNET, type Network } from '../domain/network.js';
 import type { AuthorizationReader } from '../ports/authorization-reader.js';
+import type { DexRouter } from '../ports/dex-router.js';
 import type { PayoutSender } from '../ports/payout-sender.js';
 import { Application, type ApplicationDeps } from '../app/application.js';
 import type { Config } from '../app/config.js';
@@ -38,6 +41,8 @@ import { PayoutWorker, type PayoutWorkerDeps } from '../app/workers/payout-worke
 import { QuotePurger } from '../app/workers/quote-purger.js';
 import { backfillTokens } from '../app/workers/token-backfill.js';
 import { DeliveryWorker, DeploymentWorker } from '../app/workers/token-workers.js';
+import { GraduationWorker } from '../app/workers/graduation-worker.js';
+import type { Graduation } from '../domain/graduation.js';
 import type { Delivery } from '../domain/delivery.js';
 import type { Deployment } from '../domain/deployment.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
@@ -56,6 +61,9 @@ export interface ServiceOverrides extends Partial<ApplicationDeps> {
   deliveryHooks?: { afterRecord?: (d: Delivery) => Promise<void> };
   /** Wraps the token issuer the service builds (fault-injection tests: an RPC that goes down). */
   wrapTokenIssuer?: (issuer: TokenIssuer) => TokenIssuer;
+  /** Uniswap v2 (SPEC §14); default: the devnet's, or UNISWAP_V2_* on real networks. */
+  dexRouter?: DexRouter;
+  graduationHooks?: { afterRecord?: (g: Graduation) => Promise<void> };
   /** Worker cadence (tests run them by hand with `runWorkers`). */
   workerIntervalMs?: number;
 }
@@ -68,6 +76,7 @@ export interface RunningService {
   payouts: PayoutWorker;
   deployments: DeploymentWorker;
   deliveries: DeliveryWorker;
+  graduations: GraduationWorker;
   reconciler: PaymentReconciler;
   quotePurger: QuotePurger;
   /** One pass of every worker (tests call this instead of waiting for the timers). */
@@ -153,12 +162,24 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     new SiwxWalletProofVerifier({ origin: () => config.publicUrl ?? listening.origin ?? `http://${config.host}:${config.port}`, networks: ALL_NETWORKS });
   // Offers and receipts are signed with the treasury's key: the address payments go to by default.
   const receiptSigner = overrides.receiptSigner !== undefined ? overrides.receiptSigner : new ViemReceiptSigner({ key: treasuryKey });
+  const dexRouter =
+    overrides.dexRouter ??
+    new ViemDexRouter({
+      custodyKey: treasuryKey,
+      rpcUrls: rpc ?? {},
+      uniswap: chain?.devnet
+        ? { [PRODUCTION]: DEVNET_UNISWAP_V2, [TESTNET]: DEVNET_UNISWAP_V2 }
+        : { ...(config.uniswapV2[PRODUCTION] ? { [PRODUCTION]: config.uniswapV2[PRODUCTION] } : {}), ...(config.uniswapV2[TESTNET] ? { [TESTNET]: config.uniswapV2[TESTNET] } : {}) },
+      nonces: treasuryNonces,
+    });
   const priceBoard = overrides.priceBoard ?? buildQuoteRouter(config, { rpcUrls: rpc ?? null, devnet: Boolean(chain?.devnet) }, clock, logger);
   const application = new Application({
     uow,
     clock,
     ids: overrides.ids ?? new UlidIdGenerator(clock),
     tradeQuoter: overrides.tradeQuoter ?? new CurveTradeQuoter(),
+    poolQuoter: overrides.poolQuoter ?? new UniswapV2TradeQuoter(dexRouter),
+    dex: dexRouter,
     usdQuotes: overrides.usdQuotes ?? priceBoard,
     priceBoard,
     tokenIssuer,
@@ -208,6 +229,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const outbox = { uow: deps.uow, clock, logger, maxAttempts: 5, backoffBaseMs: 5_000, backoffMaxMs: 300_000, confirmPollMs: 1_000, stuckAfterMs: 60_000 };
   const deployments = new DeploymentWorker({ ...outbox, issuer: tokenIssuer, ...overrides.deploymentHooks });
   const deliveries = new DeliveryWorker({ ...outbox, issuer: tokenIssuer, ...overrides.deliveryHooks });
+  const graduations = new GraduationWorker({ ...outbox, dex: dexRouter, ids: deps.ids, ...overrides.graduationHooks });
   const quotePurger = new QuotePurger({ uow: deps.uow, clock, logger, retentionMs: 10 * 60_000, batch: 1_000, intervalMs: 60_000 });
   // Tokens from before tokens went on chain are taken on chain once per process, before the outboxes run.
   let backfilled = false;
@@ -219,6 +241,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     await reconciler.runOnce();
     await deployments.runOnce();
     await deliveries.runOnce();
+    await graduations.runOnce();
     await payouts.runOnce();
     await quotePurger.runOnce();
     await purgeSpentProofs(deps, 1_000);
@@ -270,6 +293,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     payouts,
     deployments,
     deliveries,
+    graduations,
     reconciler,
     quotePurger,
     runWorkers,

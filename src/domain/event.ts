@@ -11,7 +11,9 @@ export type EventType =
   | 'token.deployment_failed'
   | 'delivery.sent'
   | 'delivery.confirmed'
-  | 'delivery.failed';
+  | 'delivery.failed'
+  | 'token.pool_created'
+  | 'token.pool_failed';
 
 /** An event as written to the outbox, in the transaction of the change it describes (SPEC §9). */
 export interface NewEvent {

@@ -9,6 +9,7 @@ import {
   type CurveState,
 } from './curve.js';
 import { PENDING_DEPLOYMENT, type DeploymentSummary } from './deployment.js';
+import type { PoolSummary } from './graduation.js';
 import { InvariantViolation, TokenGraduated, ValidationError, type ValidationIssue } from './errors.js';
 import type { Network } from './network.js';
 
@@ -31,6 +32,8 @@ export interface Token {
   /** The ERC-20's address (CREATE2, known from the start); null for a token from before 1.1. */
   readonly address: string | null;
   readonly deployment: DeploymentSummary;
+  /** The Uniswap v2 pool graduation seeds (SPEC §14); null while the token is on its curve. */
+  readonly pool: PoolSummary | null;
 }
 
 export interface NewTokenInput {
@@ -171,6 +174,7 @@ export function newToken(args: {
     graduatedAt: null,
     address: args.address,
     deployment: PENDING_DEPLOYMENT,
+    pool: null,
   };
 }
 

@@ -1,6 +1,8 @@
 import type { Network } from './network.js';
 
 export type TradeSide = 'buy' | 'sell';
+/** Where a trade executed: the token's curve, or its Uniswap v2 pool after graduation (SPEC §14). */
+export type TradeVenue = 'curve' | 'uniswap-v2';
 
 /** One executed curve trade (SPEC §4). Amounts in smallest units. */
 export interface Trade {
@@ -15,5 +17,6 @@ export interface Trade {
   readonly tokenAmount: bigint;
   readonly paymentId: string | null;
   readonly settlementTx: string | null;
+  readonly venue: TradeVenue;
   readonly createdAt: Date;
 }

@@ -1,9 +1,18 @@
 import type { CurveParams, CurveState } from '../domain/curve.js';
+import type { Network } from '../domain/network.js';
+
+/** Where the token trades on chain: what a pool quoter reads reserves by. */
+export interface TokenRef {
+  network: Network;
+  address: string;
+}
 
 export interface BuyPriceRequest {
   side: 'buy';
   params: CurveParams;
   curve: CurveState;
+  /** The token on chain; a pool quoter needs it (the curve does not). */
+  token?: TokenRef;
   usdAmount?: bigint;
   tokens?: bigint;
 }
@@ -11,6 +20,7 @@ export interface SellPriceRequest {
   side: 'sell';
   params: CurveParams;
   curve: CurveState;
+  token?: TokenRef;
   tokens: bigint;
 }
 
@@ -21,7 +31,10 @@ export interface PriceQuote {
   feeUsd: bigint;
 }
 
-/** Prices a trade on a venue (the curve today, a graduated pool later); USD prices of assets are QuoteProvider. */
+/**
+ * Prices a trade on a venue — the curve (`curve`), or a graduated token's Uniswap v2 pool
+ * (`uniswap-v2`, SPEC §14) — fee included; USD prices of assets are QuoteProvider.
+ */
 export interface TradeQuoter {
   readonly name: string;
   price(request: BuyPriceRequest | SellPriceRequest): Promise<PriceQuote>;

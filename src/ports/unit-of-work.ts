@@ -2,6 +2,7 @@ import type { AccessGrantStore } from './access-grant-store.js';
 import type { DeliveryStore } from './delivery-store.js';
 import type { DeploymentStore } from './deployment-store.js';
 import type { EventLog } from './event-log.js';
+import type { GraduationStore } from './graduation-store.js';
 import type { PaymentIdentifierStore } from './payment-identifier-store.js';
 import type { PaymentStore } from './payment-store.js';
 import type { PayoutStore } from './payout-store.js';
@@ -29,6 +30,8 @@ export interface Stores {
   deployments: DeploymentStore;
   deliveries: DeliveryStore;
   pulls: TokenPullStore;
+  /** Graduation → DEX pool (SPEC §14): the steps that seed each graduated token's pool. */
+  graduations: GraduationStore;
 }
 
 /**

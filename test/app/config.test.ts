@@ -37,7 +37,20 @@ describe('configuration', () => {
     expect(loadConfig({ ...REAL, LAUNCH_FACTORY_8453: factory }).launchFactories['eip155:8453']).toBe(factory);
   });
 
+  it("names Uniswap v2 per real network: Base defaults to Uniswap's published deployment", () => {
+    const c = loadConfig(REAL);
+    expect(c.uniswapV2['eip155:8453']).toEqual({ router: '0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24', factory: '0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6' });
+    expect(c.uniswapV2['eip155:84532']).toBeUndefined();
+    const router = '0x6666666666666666666666666666666666666666';
+    const factory = '0x7777777777777777777777777777777777777777';
+    expect(loadConfig({ ...REAL, UNISWAP_V2_ROUTER_84532: router, UNISWAP_V2_FACTORY_84532: factory }).uniswapV2['eip155:84532']).toEqual({ router, factory });
+    expect(loadConfig({ GRADUATION_FEE_USD: '12.5' }).settings.graduationFeeUsd).toBe(12_500_000n);
+    expect(loadConfig({}).settings.graduationFeeUsd).toBe(0n);
+  });
+
   it.each([
+    ['a Uniswap router without its factory', { ...REAL, UNISWAP_V2_ROUTER_84532: '0x6666666666666666666666666666666666666666' }],
+    ['a Uniswap router that is not an address', { ...REAL, UNISWAP_V2_ROUTER_8453: '0x12', UNISWAP_V2_FACTORY_8453: '0x7777777777777777777777777777777777777777' }],
     ['a LaunchFactory that is not an address', { ...REAL, LAUNCH_FACTORY_84532: '0x1234' }],
     ['one network only', { ...REAL, RPC_URL_84532: undefined }],
     ['real networks without their LaunchFactory', { ...REAL, LAUNCH_FACTORY_84532: undefined }],

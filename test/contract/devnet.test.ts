@@ -2,7 +2,7 @@
  * The chain adapters pass the same contracts as their fakes, on the embedded devnet. HttpFacilitator
  * talks to the official x402 facilitator behind an in-process HTTP server, settling on the devnet.
  */
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { createWalletClient, http, type Hex } from 'viem';
 import { AnvilDevnet, DEVNET_PRICE_FEEDS, devnetAccount, LAUNCH_FACTORY_ADDRESS } from '../../src/adapters/chain/anvil/anvil-devnet.js';
 import { SystemClock } from '../../src/adapters/clock/system/system-clock.js';
@@ -22,6 +22,13 @@ import { facilitatorContract, fundedDevAccount } from './facilitator.contract.js
 import { networkDetectorContract } from './network-detector.contract.js';
 import { payoutSenderContract } from './payout-sender.contract.js';
 import { tokenIssuerContract } from './token-issuer.contract.js';
+import { dexRouterContract } from './dex-router.contract.js';
+import { ViemDexRouter } from '../../src/adapters/dex/viem/viem-dex-router.js';
+import { newNonceQueue } from '../../src/adapters/shared/signed-transactions.js';
+import { UNISWAP_V2_ROUTER } from '../../src/adapters/shared/uniswap-v2.js';
+import { DEVNET_UNISWAP_V2 } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { erc20Abi } from 'viem';
+import { NETWORKS } from '../../src/domain/network.js';
 import { quoteProviderContract } from './quote-provider.contract.js';
 
 import { freePorts } from '../support/free-ports.js';
@@ -111,6 +118,47 @@ tokenIssuerContract('ViemTokenIssuer', async () => ({
     await devnet.publicClient(network).waitForTransactionReceipt({ hash });
   },
 }));
+
+dexRouterContract('ViemDexRouter (Uniswap v2 on the devnet)', async () => {
+  const nonces = newNonceQueue();
+  const uniswap = { [PRODUCTION]: DEVNET_UNISWAP_V2, [TESTNET]: DEVNET_UNISWAP_V2 };
+  const dex = new ViemDexRouter({ custodyKey: SERVICE_KEY, rpcUrls: rpcUrls(), uniswap, nonces });
+  const issuer = new ViemTokenIssuer({
+    custodyKey: SERVICE_KEY,
+    rpcUrls: rpcUrls(),
+    factories: { [PRODUCTION]: LAUNCH_FACTORY_ADDRESS, [TESTNET]: LAUNCH_FACTORY_ADDRESS },
+    nonces,
+  });
+  const client = devnet.publicClient(TESTNET);
+  let count = 0;
+  return {
+    dex,
+    async newToken() {
+      const spec = { tokenId: `01JDEX${Date.now()}${(count += 1)}`, name: 'Pool Token', symbol: 'POOL', totalSupply: 1_000_000_000n * 10n ** 18n };
+      const tx = await issuer.prepareDeploy(TESTNET, spec);
+      await issuer.broadcast(TESTNET, tx.rawTx);
+      await client.waitForTransactionReceipt({ hash: tx.txHash as Hex });
+      await devnet.mint(TESTNET, devnetAccount(0).address, 100_000n * 10n ** 6n); // the curve's USDC, as graduation finds it
+      return issuer.predictAddress(TESTNET, spec);
+    },
+    now: async () => (await client.getBlock()).timestamp,
+    async tradeDirectly(token, usdIn) {
+      const trader = devnetAccount(5);
+      const url = devnet.chains[TESTNET].rpcUrl;
+      const wallet = createWalletClient({ account: trader, chain: viemChain(TESTNET, url), transport: http(url) });
+      const usdc = NETWORKS[TESTNET].usdc as Hex;
+      await client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: usdc, abi: erc20Abi, functionName: 'approve', args: [DEVNET_UNISWAP_V2.router, usdIn] }) });
+      const deadline = (await client.getBlock()).timestamp + 600n;
+      const hash = await wallet.writeContract({
+        address: DEVNET_UNISWAP_V2.router,
+        abi: UNISWAP_V2_ROUTER.abi,
+        functionName: 'swapExactTokensForTokens',
+        args: [usdIn, 0n, [usdc, token as Hex], trader.address, deadline],
+      });
+      expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success');
+    },
+  };
+});
 
 networkDetectorContract('ViemNetworkDetector', () =>
   new ViemNetworkDetector({ mainnetRpcUrls: [devnet.chains[PRODUCTION].rpcUrl], clock: new FakeClock('2026-11-23T00:00:00Z') }),

@@ -1,6 +1,7 @@
 /** Every persistence port's contract, for one storage technology. */
 import { accessGrantStoreContract } from './access-grant-store.contract.js';
 import { eventLogContract } from './event-log.contract.js';
+import { graduationStoreContract } from './graduation-store.contract.js';
 import { paymentIdentifierStoreContract } from './payment-identifier-store.contract.js';
 import { paymentStoreContract } from './payment-store.contract.js';
 import { payoutStoreContract } from './payout-store.contract.js';
@@ -24,4 +25,5 @@ export function persistenceContracts(name: string, make: UowFactory) {
   paymentIdentifierStoreContract(name, make);
   proofNonceStoreContract(name, make);
   accessGrantStoreContract(name, make);
+  graduationStoreContract(name, make);
 }

@@ -27,6 +27,8 @@ import { networkDetectorContract } from './network-detector.contract.js';
 import { payoutSenderContract } from './payout-sender.contract.js';
 import { quoteProviderContract } from './quote-provider.contract.js';
 import { tokenIssuerContract } from './token-issuer.contract.js';
+import { dexRouterContract } from './dex-router.contract.js';
+import { FakeDexRouter } from '../../src/adapters/dex/fake/fake-dex-router.js';
 import { rateLimiterContract } from './rate-limiter.contract.js';
 import { tradeQuoterContract } from './trade-quoter.contract.js';
 import { walletProofVerifierContract, type ProofSpec } from './wallet-proof-verifier.contract.js';
@@ -73,6 +75,18 @@ tokenIssuerContract('FakeTokenIssuer', async () => {
     issuer,
     now: async () => BigInt(Math.floor(chainClock.now().getTime() / 1000)),
     cancel: (network, token, authorizer, nonce, signature) => issuer.cancelAuthorization(network, token, authorizer, nonce, signature),
+  };
+});
+
+dexRouterContract('FakeDexRouter', async () => {
+  const chainClock = new FakeClock();
+  const dex = new FakeDexRouter({ clock: chainClock });
+  let tokens = 0;
+  return {
+    dex,
+    newToken: async () => `0x${(0xa000 + (tokens += 1)).toString(16).padStart(40, '0')}`,
+    now: async () => BigInt(Math.floor(chainClock.now().getTime() / 1000)),
+    tradeDirectly: async (token, usdIn) => void dex.trade(TESTNET, token, 'buy', usdIn),
   };
 });
 

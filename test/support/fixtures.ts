@@ -51,6 +51,7 @@ export function trade(over: Partial<Trade> = {}): Trade {
     tokenAmount: 884495291384607698648614n,
     paymentId: null,
     settlementTx: null,
+    venue: 'curve',
     createdAt: T0,
     ...over,
   };

@@ -1,7 +1,9 @@
-import { TokenNetworkMismatch, TokenNotFound } from '../../domain/errors.js';
+import { TokenGraduated, TokenNetworkMismatch, TokenNotFound } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
 import { assertTradable, type Token } from '../../domain/token.js';
+import type { TokenRef, TradeQuoter } from '../../ports/trade-quoter.js';
 import type { Stores } from '../../ports/unit-of-work.js';
+import type { AppDeps } from '../deps.js';
 
 export async function loadToken(stores: Stores, tokenId: string, forUpdate = false): Promise<Token> {
   const token = forUpdate ? await stores.tokens.getForUpdate(tokenId) : await stores.tokens.get(tokenId);
@@ -22,4 +24,16 @@ export async function loadTradableToken(
   }
   assertTradable(token);
   return token;
+}
+
+/**
+ * Where a token's trades are priced: its curve while ACTIVE, its Uniswap v2 pool once graduated
+ * and the pool exists (SPEC §14); a graduated token whose pool is not there yet is TOKEN_GRADUATED.
+ */
+export function venueOf(deps: Pick<AppDeps, 'tradeQuoter' | 'poolQuoter'>, token: Token): { quoter: TradeQuoter; ref: TokenRef | undefined } {
+  if (token.state === 'ACTIVE') return { quoter: deps.tradeQuoter, ref: undefined };
+  if (token.pool?.state === 'CREATED' && token.address && deps.poolQuoter) {
+    return { quoter: deps.poolQuoter, ref: { network: token.network, address: token.address } };
+  }
+  throw new TokenGraduated(token.tokenId);
 }

@@ -1,8 +1,10 @@
 import type { CurveState } from '../../domain/curve.js';
+import { newGraduationStep, PENDING_POOL } from '../../domain/graduation.js';
+import { poolSeed } from '../../domain/pool.js';
 import type { Payment } from '../../domain/payment.js';
 import type { Position } from '../../domain/position.js';
 import { withCurve, type Token } from '../../domain/token.js';
-import type { Trade, TradeSide } from '../../domain/trade.js';
+import type { Trade, TradeSide, TradeVenue } from '../../domain/trade.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../deps.js';
 import { tradeView } from '../views.js';
@@ -10,13 +12,16 @@ import { tradeView } from '../views.js';
 /**
  * The writes every trade makes, inside its unit of work: the token's new curve (graduating it
  * when the curve sells out), the position, the trade row and the events describing them.
+ * Graduating queues the first step of seeding the token's pool (SPEC §14), in the same
+ * transaction, so a graduated token always has its pool on the way.
  */
 export async function recordTrade(
-  deps: Pick<AppDeps, 'ids'>,
+  deps: Pick<AppDeps, 'ids' | 'settings'>,
   stores: Stores,
   args: {
     token: Token;
-    curve: CurveState;
+    /** The curve after the trade; null for a trade on the pool, which leaves the curve as it ended. */
+    curve: CurveState | null;
     position: Position;
     side: TradeSide;
     usdAmount: bigint;
@@ -24,10 +29,14 @@ export async function recordTrade(
     tokenAmount: bigint;
     payment: Payment | undefined;
     now: Date;
+    venue?: TradeVenue;
   },
 ): Promise<{ token: Token; trade: Trade }> {
   const { now } = args;
-  const token = withCurve(args.token, args.curve, now);
+  const venue = args.venue ?? 'curve';
+  const moved = args.curve === null ? args.token : withCurve(args.token, args.curve, now);
+  const graduates = moved.state === 'GRADUATED' && args.token.state === 'ACTIVE';
+  const token = graduates ? { ...moved, pool: PENDING_POOL } : moved;
   const trade: Trade = {
     tradeId: deps.ids.next('trd'),
     network: token.network,
@@ -39,6 +48,7 @@ export async function recordTrade(
     tokenAmount: args.tokenAmount,
     paymentId: args.payment?.paymentId ?? null,
     settlementTx: args.payment?.settlementTx ?? null,
+    venue,
     createdAt: now,
   };
   await stores.tokens.update(token);
@@ -51,7 +61,19 @@ export async function recordTrade(
     data: { trade: tradeView(trade) },
     createdAt: now,
   });
-  if (token.state === 'GRADUATED' && args.token.state === 'ACTIVE') {
+  if (graduates) {
+    const seed = poolSeed(token.params, token.curve, deps.settings.graduationFeeUsd);
+    await stores.graduations.enqueue(
+      newGraduationStep({
+        graduationId: deps.ids.next('grad'),
+        network: token.network,
+        tokenId: token.tokenId,
+        step: 'approve-token',
+        tokenAmount: seed.tokens,
+        usdAmount: seed.usd,
+        now,
+      }),
+    );
     await stores.events.append({
       type: 'token.graduated',
       network: token.network,

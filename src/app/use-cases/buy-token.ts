@@ -11,6 +11,11 @@ import {
   ValidationError,
 } from '../../domain/errors.js';
 import { formatTokens, formatUsd } from '../../domain/money.js';
+import { feeOn } from '../../domain/fees.js';
+import { minOut } from '../../domain/pool.js';
+import type { TradeVenue } from '../../domain/trade.js';
+import { TokenGraduated, TokenNetworkMismatch } from '../../domain/errors.js';
+import type { Stores } from '../../ports/unit-of-work.js';
 import type { Network } from '../../domain/network.js';
 import { newDelivery } from '../../domain/delivery.js';
 import { applyBuy, emptyPosition } from '../../domain/position.js';
@@ -19,7 +24,8 @@ import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
 import { deliveryView, positionView, tradeView, type DeliveryView, type PositionView, type TradeView } from '../views.js';
-import { loadTradableToken } from '../trading/load-token.js';
+import { loadToken, loadTradableToken, venueOf } from '../trading/load-token.js';
+import { dexOf, swapOnPool } from '../trading/pool-swap.js';
 import { recordTrade } from '../trading/record-trade.js';
 
 export type BuyRequest =
@@ -34,6 +40,8 @@ export interface BuyPlan {
   grossUsd: bigint;
   minTokensOut: bigint;
   quoteId: string | null;
+  /** The curve (the default), or the token's Uniswap v2 pool once it graduated (SPEC §14). */
+  venue?: TradeVenue;
 }
 
 export interface BuyResult {
@@ -81,7 +89,11 @@ function slippage(minTokensOut: bigint, tokensOut: bigint): SlippageExceeded {
 }
 
 /** The price and guard of a buy, checked against the current curve; nothing is written except held quotes. */
-export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Network): Promise<BuyPlan> {
+/**
+ * `phase` `apply`: a settled payment being applied (the reconciler's retry): a pool buy's swap may
+ * already be recorded or mined, and it enforces the bound itself, so the pool is not re-checked.
+ */
+export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Network, phase: 'price' | 'apply' = 'price'): Promise<BuyPlan> {
   const now = deps.clock.now();
   return deps.uow.read(async (stores) => {
     if (req.kind === 'quote') {
@@ -89,10 +101,12 @@ export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Ne
       if (!quote) throw new QuoteNotFound(req.quoteId);
       if (quote.side !== 'buy') throw ValidationError.of('quoteId', 'is a sell quote; use token_sell');
       if (quote.expiresAt <= now) throw new QuoteExpired(quote.quoteId, quote.expiresAt.toISOString());
-      const token = await loadTradableToken(stores, quote.tokenId, callerNetwork);
+      const token = await loadVenueToken(stores, quote.tokenId, callerNetwork);
+      if (token.state === 'GRADUATED') return checkedPoolPlan(deps, token, quote.usdAmount, quote.minOut, quote.quoteId, phase);
       return checkedPlan(token, quote.usdAmount, quote.minOut, quote.quoteId);
     }
-    const token = await loadTradableToken(stores, req.tokenId, callerNetwork);
+    const token = await loadVenueToken(stores, req.tokenId, callerNetwork);
+    if (token.state === 'GRADUATED') return planPoolBuy(deps, stores, token, req, now, phase);
     if (req.kind === 'usd') {
       checkBuySize(deps, req.usdAmount, { usdAmount: req.usdAmount });
       return checkedPlan(token, req.usdAmount, req.minTokensOut ?? 0n, null);
@@ -120,7 +134,61 @@ export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Ne
 function checkedPlan(token: Token, grossUsd: bigint, minTokensOut: bigint, quoteId: string | null): BuyPlan {
   const q = quoteBuyWithUsd(token.params, token.curve, grossUsd);
   if (q.tokensOut < minTokensOut) throw slippage(minTokensOut, q.tokensOut);
-  return { tokenId: token.tokenId, network: token.network, grossUsd, minTokensOut, quoteId };
+  return { tokenId: token.tokenId, network: token.network, grossUsd, minTokensOut, quoteId, venue: 'curve' };
+}
+
+/** The token a buy trades: ACTIVE on its curve, or GRADUATED with its pool (else TOKEN_GRADUATED). */
+async function loadVenueToken(stores: Stores, tokenId: string, callerNetwork: Network | undefined, forUpdate = false): Promise<Token> {
+  const token = await loadToken(stores, tokenId, forUpdate);
+  if (callerNetwork !== undefined && callerNetwork !== token.network) throw new TokenNetworkMismatch(token.network, callerNetwork);
+  if (token.state === 'GRADUATED' && token.pool?.state !== 'CREATED') throw new TokenGraduated(token.tokenId);
+  return token;
+}
+
+/** A buy of a graduated token, priced on its pool now; the bound is the caller's, or the quote less the default slippage. */
+async function planPoolBuy(
+  deps: AppDeps,
+  stores: Stores,
+  token: Token,
+  req: Exclude<BuyRequest, { kind: 'quote' }>,
+  now: Date,
+  phase: 'price' | 'apply',
+): Promise<BuyPlan> {
+  const { quoter, ref } = venueOf(deps, token);
+  const on = { side: 'buy' as const, params: token.params, curve: token.curve, ...(ref ? { token: ref } : {}) };
+  if (req.kind === 'usd') {
+    checkBuySize(deps, req.usdAmount, { usdAmount: req.usdAmount });
+    const priced = await quoter.price({ ...on, usdAmount: req.usdAmount });
+    const bound = req.minTokensOut ?? minOut(priced.tokens, deps.settings.defaultSlippageBps);
+    if (phase === 'price' && priced.tokens < bound) throw slippage(bound, priced.tokens);
+    return { tokenId: token.tokenId, network: token.network, grossUsd: req.usdAmount, minTokensOut: bound, quoteId: null, venue: 'uniswap-v2' };
+  }
+  let quote = await stores.quotes.getHeld(holdKey(token.tokenId, req.tokens), now);
+  if (!quote) {
+    const priced = await quoter.price({ ...on, tokens: req.tokens });
+    quote = buyQuote(deps, token, priced.usdAmount, priced.tokens, req.tokens, priced.feeUsd, 0n, now, priced.provider);
+    await stores.quotes.save(quote, holdKey(token.tokenId, req.tokens));
+  }
+  if (req.maxUsd !== undefined && quote.usdAmount > req.maxUsd) {
+    throw new SlippageExceeded('The tokens cost more than maxUsd.', formatUsd(req.maxUsd), formatUsd(quote.usdAmount), { quoteId: quote.quoteId });
+  }
+  checkBuySize(deps, quote.usdAmount, { tokens: req.tokens });
+  return checkedPoolPlan(deps, token, quote.usdAmount, req.tokens, quote.quoteId, phase);
+}
+
+async function checkedPoolPlan(
+  deps: AppDeps,
+  token: Token,
+  grossUsd: bigint,
+  minTokensOut: bigint,
+  quoteId: string | null,
+  phase: 'price' | 'apply',
+): Promise<BuyPlan> {
+  if (phase === 'apply') return { tokenId: token.tokenId, network: token.network, grossUsd, minTokensOut, quoteId, venue: 'uniswap-v2' };
+  const { quoter, ref } = venueOf(deps, token);
+  const priced = await quoter.price({ side: 'buy', params: token.params, curve: token.curve, ...(ref ? { token: ref } : {}), usdAmount: grossUsd });
+  if (priced.tokens < minTokensOut) throw slippage(minTokensOut, priced.tokens);
+  return { tokenId: token.tokenId, network: token.network, grossUsd, minTokensOut, quoteId, venue: 'uniswap-v2' };
 }
 
 export function buyQuote(
@@ -132,6 +200,7 @@ export function buyQuote(
   feeUsd: bigint,
   slippageBps: bigint,
   now: Date,
+  provider: string = deps.tradeQuoter.name,
 ): Quote {
   return {
     quoteId: deps.ids.next('qte'),
@@ -143,7 +212,7 @@ export function buyQuote(
     minOut,
     feeUsd,
     slippageBps,
-    provider: deps.tradeQuoter.name,
+    provider,
     createdAt: now,
     expiresAt: new Date(now.getTime() + deps.settings.quoteTtlSeconds * 1000),
   };
@@ -158,6 +227,7 @@ export interface BuyCommand {
 
 /** Executes a planned buy under the token's lock. */
 export function buyToken(deps: AppDeps, cmd: BuyCommand, paid?: Paid<BuyResult>): Promise<BuyResult> {
+  if (cmd.plan.venue === 'uniswap-v2') return buyOnPool(deps, cmd, paid);
   return applyInUnitOfWork(deps, paid, async (stores, now) => {
     const token = await loadTradableToken(stores, cmd.plan.tokenId, cmd.network, true);
     const q = quoteBuyWithUsd(token.params, token.curve, cmd.plan.grossUsd);
@@ -207,6 +277,57 @@ export function buyToken(deps: AppDeps, cmd: BuyCommand, paid?: Paid<BuyResult>)
             transaction: paid.payment.settlementTx,
           }
         : null,
+    };
+  });
+}
+
+/**
+ * A buy of a graduated token (SPEC §14): custody swaps the paid USDC less our fee on the pool
+ * with the plan's bound as amountOutMin (pool-swap.ts: never sent when the bound cannot be met,
+ * refunded when the swap reverts), then the trade is booked from what the swap really gave and
+ * the tokens are delivered to the buyer through the delivery outbox, as on the curve.
+ */
+async function buyOnPool(deps: AppDeps, cmd: BuyCommand, paid?: Paid<BuyResult>): Promise<BuyResult> {
+  const key = paid?.payment.paymentId ?? deps.ids.next('pay');
+  const token = await deps.uow.read((s) => loadVenueToken(s, cmd.plan.tokenId, cmd.network));
+  const feeUsd = feeOn(cmd.plan.grossUsd, token.params.feeBps);
+  const swap = await swapOnPool(deps, key, token, {
+    side: 'buy',
+    amountIn: cmd.plan.grossUsd - feeUsd,
+    amountOutMin: cmd.plan.minTokensOut,
+    describe: formatTokens,
+  });
+  const pool = await dexOf(deps).reserves(token.network, token.address!).catch(() => null);
+  return applyInUnitOfWork(deps, paid, async (stores, now) => {
+    const locked = await loadToken(stores, token.tokenId, true);
+    const before = (await stores.positions.get(locked.network, cmd.buyer, locked.tokenId)) ?? emptyPosition(locked.network, cmd.buyer, locked.tokenId, now);
+    const position = applyBuy(before, swap.amountOut, cmd.plan.grossUsd, now);
+    const written = await recordTrade(deps, stores, {
+      token: locked,
+      curve: null,
+      position,
+      side: 'buy',
+      usdAmount: cmd.plan.grossUsd,
+      feeUsd,
+      tokenAmount: swap.amountOut,
+      payment: paid?.payment,
+      now,
+      venue: 'uniswap-v2',
+    });
+    const delivery = await stores.deliveries.enqueue(
+      newDelivery({ deliveryId: deps.ids.next('dlv'), network: locked.network, tokenId: locked.tokenId, wallet: cmd.buyer, amount: swap.amountOut, sourceId: written.trade.tradeId, now }),
+    );
+    return {
+      tokenId: locked.tokenId,
+      tokensReceived: formatTokens(swap.amountOut),
+      usdSpent: formatUsd(cmd.plan.grossUsd),
+      feeUsd: formatUsd(feeUsd),
+      priceUsd: averagePriceUsd(cmd.plan.grossUsd, swap.amountOut),
+      spotPriceUsd: pool ? averagePriceUsd(pool.usd, pool.tokens) : spotPriceUsd(locked.curve),
+      position: positionView(position, written.token),
+      trade: tradeView(written.trade),
+      delivery: deliveryView(delivery),
+      payment: paid ? { paymentId: paid.payment.paymentId, network: paid.payment.network, payer: paid.payment.payer, transaction: paid.payment.settlementTx } : null,
     };
   });
 }

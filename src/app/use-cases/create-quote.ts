@@ -5,7 +5,7 @@ import type { Quote } from '../../domain/quote.js';
 import type { AppDeps } from '../deps.js';
 import { quoteView } from '../views.js';
 import { buyQuote, checkBuySize } from './buy-token.js';
-import { loadTradableToken } from '../trading/load-token.js';
+import { loadToken, venueOf } from '../trading/load-token.js';
 
 export interface QuoteRequest {
   tokenId: string;
@@ -27,25 +27,29 @@ export function createQuote(deps: AppDeps, req: QuoteRequest) {
   const now = deps.clock.now();
   const keep = (amount: bigint) => floorDiv(amount * (BPS_DENOMINATOR - req.slippageBps), BPS_DENOMINATOR);
   return deps.uow.read(async (stores) => {
-    const token = await loadTradableToken(stores, req.tokenId, undefined);
+    const token = await loadToken(stores, req.tokenId);
+    // The curve while ACTIVE; a graduated token's pool once it exists (SPEC §14).
+    const { quoter, ref } = venueOf(deps, token);
+    const on = ref ? { token: ref } : {};
     let quote: Quote;
     if (req.side === 'buy') {
-      const priced = await deps.tradeQuoter.price({
+      const priced = await quoter.price({
         side: 'buy',
         params: token.params,
         curve: token.curve,
+        ...on,
         usdAmount: req.usdAmount,
         tokens: req.tokens,
       });
       checkBuySize(deps, priced.usdAmount, req.usdAmount !== undefined ? { usdAmount: req.usdAmount } : { tokens: req.tokens! });
-      quote = buyQuote(deps, token, priced.usdAmount, priced.tokens, keep(priced.tokens), priced.feeUsd, req.slippageBps, now);
+      quote = buyQuote(deps, token, priced.usdAmount, priced.tokens, keep(priced.tokens), priced.feeUsd, req.slippageBps, now, priced.provider);
     } else {
-      if (req.tokens! > token.curve.tokensSold) {
+      if (!ref && req.tokens! > token.curve.tokensSold) {
         throw ValidationError.of('tokens', 'is more than all tokens of this token in circulation');
       }
-      const priced = await deps.tradeQuoter.price({ side: 'sell', params: token.params, curve: token.curve, tokens: req.tokens! });
+      const priced = await quoter.price({ side: 'sell', params: token.params, curve: token.curve, ...on, tokens: req.tokens! });
       quote = {
-        ...buyQuote(deps, token, priced.usdAmount, priced.tokens, keep(priced.usdAmount), priced.feeUsd, req.slippageBps, now),
+        ...buyQuote(deps, token, priced.usdAmount, priced.tokens, keep(priced.usdAmount), priced.feeUsd, req.slippageBps, now, priced.provider),
         side: 'sell',
       };
     }

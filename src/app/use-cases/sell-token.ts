@@ -12,7 +12,18 @@
  */
 import { averagePriceUsd, quoteSell, spotPriceUsd } from '../../domain/curve.js';
 import { newDelivery } from '../../domain/delivery.js';
-import { DomainError, InsufficientBalance, SlippageExceeded, TokenAuthorizationInvalid, TokenNotDeployed, ValidationError } from '../../domain/errors.js';
+import {
+  DomainError,
+  InsufficientBalance,
+  SlippageExceeded,
+  TokenAuthorizationInvalid,
+  TokenGraduated,
+  TokenNetworkMismatch,
+  TokenNotDeployed,
+  ValidationError,
+} from '../../domain/errors.js';
+import { feeOn } from '../../domain/fees.js';
+import { minOut } from '../../domain/pool.js';
 import { formatTokens, formatUsd } from '../../domain/money.js';
 import type { Network } from '../../domain/network.js';
 import { newPayout } from '../../domain/payout.js';
@@ -22,7 +33,9 @@ import type { TokenAuthorization } from '../../domain/token-authorization.js';
 import type { TokenPull } from '../../ports/token-pull-store.js';
 import type { AppDeps } from '../deps.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
-import { loadTradableToken } from '../trading/load-token.js';
+import { loadToken, venueOf } from '../trading/load-token.js';
+import { dexOf, swapOnPool } from '../trading/pool-swap.js';
+import type { Stores } from '../../ports/unit-of-work.js';
 import { recordTrade } from '../trading/record-trade.js';
 import { payoutView, positionView, tradeView, type PositionView, type TradeView } from '../views.js';
 
@@ -60,6 +73,21 @@ export type SellPhase = 'price' | 'apply';
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
+/** The token a sell trades: ACTIVE on its curve, or GRADUATED with its pool (else TOKEN_GRADUATED). */
+async function loadSellableToken(stores: Stores, tokenId: string, callerNetwork: Network | undefined, forUpdate = false): Promise<Token> {
+  const token = await loadToken(stores, tokenId, forUpdate);
+  if (callerNetwork !== undefined && callerNetwork !== token.network) throw new TokenNetworkMismatch(token.network, callerNetwork);
+  if (token.state === 'GRADUATED' && token.pool?.state !== 'CREATED') throw new TokenGraduated(token.tokenId);
+  return token;
+}
+
+/** Smallest gross USD whose proceeds after our fee reach `usdOut`. */
+function grossFor(usdOut: bigint, feeBps: bigint): bigint {
+  let gross = (usdOut * 10_000n + (10_000n - feeBps) - 1n) / (10_000n - feeBps);
+  while (gross - feeOn(gross, feeBps) < usdOut) gross += 1n;
+  return gross;
+}
+
 function deployedAddress(token: Token): string {
   if (token.deployment.state !== 'DEPLOYED' || !token.address) throw new TokenNotDeployed(token.tokenId, token.deployment.state);
   return token.address;
@@ -72,9 +100,16 @@ export async function checkSell(
   seller?: { wallet: string; network: Network },
   phase: SellPhase = 'price',
 ): Promise<{ network: Network }> {
-  const token = await deps.uow.read((stores) => loadTradableToken(stores, req.tokenId, seller?.network));
+  const token = await deps.uow.read((stores) => loadSellableToken(stores, req.tokenId, seller?.network));
   const address = deployedAddress(token);
   await checkAuthorization(deps, token, address, req, seller, phase);
+  if (token.state === 'GRADUATED') {
+    // Priced on the pool now (SPEC §14); the swap itself enforces the bound again when mined.
+    const { quoter, ref } = venueOf(deps, token);
+    const q = await quoter.price({ side: 'sell', params: token.params, curve: token.curve, ...(ref ? { token: ref } : {}), tokens: req.tokens });
+    if (seller && req.minUsdOut !== undefined && q.usdAmount < req.minUsdOut) throw slippage(req.minUsdOut, q.usdAmount);
+    return { network: token.network };
+  }
   if (req.tokens > token.curve.tokensSold) {
     throw ValidationError.of('tokens', 'is more than all tokens of this token in circulation');
   }
@@ -136,8 +171,11 @@ export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Paid<Sel
   const key = paid?.payment.paymentId ?? deps.ids.next('pay');
   const pull = await pullTokens(deps, cmd, key);
   try {
+    const current = await deps.uow.read((s) => loadSellableToken(s, cmd.tokenId, cmd.network));
+    if (current.state === 'GRADUATED') return await sellOnPool(deps, cmd, paid, key, current, pull);
     return await applyInUnitOfWork(deps, paid, async (stores, now) => {
-      const token = await loadTradableToken(stores, cmd.tokenId, cmd.network, true);
+      const token = await loadSellableToken(stores, cmd.tokenId, cmd.network, true);
+      if (token.state === 'GRADUATED') throw new TokenGraduated(token.tokenId); // graduated meanwhile: the tokens go back, the fee is refunded
       const q = quoteSell(token.params, token.curve, cmd.tokens);
       if (cmd.minUsdOut !== undefined && q.usdOut < cmd.minUsdOut) throw slippage(cmd.minUsdOut, q.usdOut);
       const held = (await stores.positions.get(token.network, cmd.seller, token.tokenId)) ?? emptyPosition(token.network, cmd.seller, token.tokenId, now);
@@ -201,7 +239,7 @@ async function returnTokens(deps: AppDeps, cmd: SellCommand, key: string): Promi
  */
 async function pullTokens(deps: AppDeps, cmd: SellCommand, key: string): Promise<TokenPull> {
   const issuer = deps.tokenIssuer;
-  const token = await deps.uow.read((s) => loadTradableToken(s, cmd.tokenId, cmd.network));
+  const token = await deps.uow.read((s) => loadSellableToken(s, cmd.tokenId, cmd.network));
   const address = deployedAddress(token);
   const sign = async (): Promise<TokenPull> => ({
     paymentId: key,
@@ -239,4 +277,59 @@ async function pullTokens(deps: AppDeps, cmd: SellCommand, key: string): Promise
     if (Date.now() >= deadline) throw new PullPending(key, pull.txHash);
     await new Promise((r) => setTimeout(r, delay));
   }
+}
+
+/**
+ * A sell of a graduated token (SPEC §14): the tokens are pulled as on the curve, then custody
+ * swaps them for USDC on the pool — amountOutMin from the caller's minUsdOut (grossed up by our
+ * fee), or the pool's output now less the default slippage — and the proceeds less our fee are
+ * paid out. A swap refused or reverted sends the tokens back and refunds the fee (sellToken).
+ */
+async function sellOnPool(deps: AppDeps, cmd: SellCommand, paid: Paid<SellResult> | undefined, key: string, token: Token, pull: TokenPull): Promise<SellResult> {
+  const dex = dexOf(deps);
+  const feeBps = token.params.feeBps;
+  let bound: bigint;
+  if (cmd.minUsdOut !== undefined) bound = grossFor(cmd.minUsdOut, feeBps);
+  else {
+    const { quoter, ref } = venueOf(deps, token);
+    const q = await quoter.price({ side: 'sell', params: token.params, curve: token.curve, ...(ref ? { token: ref } : {}), tokens: cmd.tokens });
+    bound = minOut(q.usdAmount + q.feeUsd, deps.settings.defaultSlippageBps);
+  }
+  const swap = await swapOnPool(deps, key, token, { side: 'sell', amountIn: cmd.tokens, amountOutMin: bound, describe: formatUsd });
+  const grossUsd = swap.amountOut;
+  const feeUsd = feeOn(grossUsd, feeBps);
+  const usdOut = grossUsd - feeUsd;
+  const pool = await dex.reserves(token.network, token.address!).catch(() => null);
+  return applyInUnitOfWork(deps, paid, async (stores, now) => {
+    const locked = await loadToken(stores, token.tokenId, true);
+    const held = (await stores.positions.get(locked.network, cmd.seller, locked.tokenId)) ?? emptyPosition(locked.network, cmd.seller, locked.tokenId, now);
+    const position = applySell(withTransfersIn(held, cmd.tokens, now), cmd.tokens, usdOut, now);
+    const written = await recordTrade(deps, stores, {
+      token: locked,
+      curve: null,
+      position,
+      side: 'sell',
+      usdAmount: grossUsd,
+      feeUsd,
+      tokenAmount: cmd.tokens,
+      payment: paid?.payment,
+      now,
+      venue: 'uniswap-v2',
+    });
+    const payout = await stores.payouts.enqueue(
+      newPayout({ payoutId: deps.ids.next('pout'), network: locked.network, wallet: cmd.seller, amount: usdOut, reason: 'sell', sourceId: written.trade.tradeId, now }),
+    );
+    return {
+      tokenId: locked.tokenId,
+      tokensSold: formatTokens(cmd.tokens),
+      usdReceived: formatUsd(usdOut),
+      feeUsd: formatUsd(feeUsd),
+      priceUsd: averagePriceUsd(usdOut, cmd.tokens),
+      spotPriceUsd: pool ? averagePriceUsd(pool.usd, pool.tokens) : spotPriceUsd(locked.curve),
+      position: positionView(position, written.token),
+      trade: tradeView(written.trade),
+      payout: payoutView(payout),
+      pullTx: pull.txHash,
+    };
+  });
 }

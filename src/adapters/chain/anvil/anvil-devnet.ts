@@ -17,10 +17,24 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPublicClient, createTestClient, createWalletClient, http, parseSignature, type Abi, type Hex, type LocalAccount } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  getContractAddress,
+  http,
+  keccak256,
+  parseEther,
+  parseSignature,
+  toBytes,
+  type Abi,
+  type Hex,
+  type LocalAccount,
+} from 'viem';
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../domain/network.js';
 import type { PricedAsset } from '../../../domain/usd-price.js';
+import { UNISWAP_V2_FACTORY, UNISWAP_V2_ROUTER, WETH9 } from '../../shared/uniswap-v2.js';
 import { viemChain } from '../../shared/viem-chain.js';
 import { RpcPortInUse, startJournaledRpc, TransactionJournal, transactionHash } from './journaled-rpc.js';
 
@@ -28,6 +42,16 @@ export const DEVNET_MNEMONIC = 'test test test test test test test test test tes
 export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
 /** Where the devnet places the LaunchFactory on both chains: the ASCII bytes of "LaunchFactory". */
 export const LAUNCH_FACTORY_ADDRESS = '0x4C61756E6368466163746f727900000000000000';
+/**
+ * Uniswap v2 on the devnet (SPEC §14) is deployed by its constructors — the router keeps the
+ * factory and WETH in immutables, so placing code with setCode would not do — from a deployer
+ * whose key is fixed here, with nonces 0 (WETH9), 1 (factory), 2 (router): the addresses follow
+ * from the key and are the same on both chains and on every start.
+ */
+export const UNISWAP_DEPLOYER = privateKeyToAccount(keccak256(toBytes('x402-launchpad devnet: Uniswap v2 deployer')));
+const deployedBy = (nonce: number): Hex => getContractAddress({ from: UNISWAP_DEPLOYER.address, nonce: BigInt(nonce) });
+export const DEVNET_UNISWAP_V2 = { weth: deployedBy(0), factory: deployedBy(1), router: deployedBy(2) } as const;
+
 /** 10,000 USDC. */
 export const DEMO_BALANCE = 10_000_000_000n;
 
@@ -76,6 +100,8 @@ export interface DevnetChain {
   network: Network;
   chainId: number;
   rpcUrl: string;
+  /** Where the devnet's Uniswap v2 is (the same on both chains). */
+  uniswapV2: typeof DEVNET_UNISWAP_V2;
 }
 
 /** The version of anvil the devnet is tested with (package.json pins the same). */
@@ -247,7 +273,7 @@ export class AnvilDevnet {
         child.stderr?.on('data', (d: Buffer) => options.onLog?.(d.toString()));
         if (pidFile && child.pid) writeFileSync(pidFile, String(child.pid));
         processes.push({ network, child, proxy, journal, pidFile, upstreamUrl: `http://127.0.0.1:${upstreamPort}` });
-        chains[network] = { network, chainId, rpcUrl: `http://${host}:${port}` };
+        chains[network] = { network, chainId, rpcUrl: `http://${host}:${port}`, uniswapV2: DEVNET_UNISWAP_V2 };
       }
       const devnet = new AnvilDevnet(chains, processes);
       await Promise.all(processes.map((p) => devnet.waitReady(p)));
@@ -426,6 +452,7 @@ export class AnvilDevnet {
     const url = this.chains[network].rpcUrl;
     const test = createTestClient({ mode: 'anvil', transport: http(url) });
     await this.provisionPriceFeeds(network);
+    await this.provisionUniswap(network);
     const usdc = NETWORKS[network].usdc;
     // Checked on its own, so a devnet state from before the factory existed gets it too.
     const factory = await this.publicClient(network).getCode({ address: LAUNCH_FACTORY_ADDRESS });
@@ -435,6 +462,47 @@ export class AnvilDevnet {
     await test.setCode({ address: usdc, bytecode: artifacts.contracts.DevUSDC!.deployedBytecode });
     await test.setCode({ address: MULTICALL3_ADDRESS, bytecode: artifacts.contracts.Multicall!.deployedBytecode });
     for (const index of FUNDED[network]) await this.mint(network, devnetAccount(index).address, DEMO_BALANCE);
+  }
+
+  /**
+   * WETH9, UniswapV2Factory and UniswapV2Router02 from the npm artifacts, each deployed once per
+   * state by the fixed deployer at its fixed nonce (checked on their own: older states lack them).
+   * The deployments go through the journaling proxy like any transaction, so a replay finds them.
+   */
+  private async provisionUniswap(network: Network): Promise<void> {
+    const url = this.chains[network].rpcUrl;
+    const client = this.publicClient(network);
+    const chain = viemChain(network, url);
+    const wallet = createWalletClient({ account: UNISWAP_DEPLOYER, chain, transport: http(url) });
+    const steps = [
+      { nonce: 0, address: DEVNET_UNISWAP_V2.weth, deploy: () => wallet.deployContract({ abi: WETH9.abi, bytecode: WETH9.bytecode, nonce: 0 }) },
+      {
+        nonce: 1,
+        address: DEVNET_UNISWAP_V2.factory,
+        deploy: () => wallet.deployContract({ abi: UNISWAP_V2_FACTORY.abi, bytecode: UNISWAP_V2_FACTORY.bytecode, args: [UNISWAP_DEPLOYER.address], nonce: 1 }),
+      },
+      {
+        nonce: 2,
+        address: DEVNET_UNISWAP_V2.router,
+        deploy: () =>
+          wallet.deployContract({ abi: UNISWAP_V2_ROUTER.abi, bytecode: UNISWAP_V2_ROUTER.bytecode, args: [DEVNET_UNISWAP_V2.factory, DEVNET_UNISWAP_V2.weth], nonce: 2 }),
+      },
+    ];
+    for (const step of steps) {
+      const code = await client.getCode({ address: step.address });
+      if (code && code !== '0x') continue;
+      const used = await client.getTransactionCount({ address: UNISWAP_DEPLOYER.address });
+      if (used !== step.nonce) {
+        throw new Error(`devnet ${network}: the Uniswap v2 deployer has used nonce ${step.nonce} for something else; remove the devnet state to start afresh`);
+      }
+      const test = createTestClient({ mode: 'anvil', transport: http(url) });
+      await test.setBalance({ address: UNISWAP_DEPLOYER.address, value: parseEther('10') });
+      const hash = await step.deploy();
+      const receipt = await client.waitForTransactionReceipt({ hash });
+      if (receipt.status !== 'success' || receipt.contractAddress?.toLowerCase() !== step.address.toLowerCase()) {
+        throw new Error(`devnet ${network}: deploying Uniswap v2 at ${step.address} failed`);
+      }
+    }
   }
 
   /** The mock feeds, installed once per state (checked on their own: older states lack them). */

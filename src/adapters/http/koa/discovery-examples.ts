@@ -37,6 +37,7 @@ const token = {
   trades24h: 0,
   address: '0x7a1D4aE5B3c0b7E2f1B9cB7a2e0D8C6b5A4F3e21',
   deployment: { state: 'DEPLOYED', txHash: TX, blockNumber: '42' },
+  pool: null,
   holders: 0,
   createdAt: CREATED,
   graduatedAt: null,
@@ -78,6 +79,7 @@ const buy = {
     priceUsd: '0.000005652941342596',
     paymentId: 'pay_01JD5X99ZYXWVTSRQPNMKJHGFE',
     settlementTx: TX,
+    venue: 'curve',
     createdAt: CREATED,
   },
   delivery: {
@@ -110,6 +112,7 @@ const sell = {
     currentPriceUsd: '0.000005599984260283',
     valueUsd: '4.393161',
     unrealizedPnlUsd: '-0.041545',
+    onChainBalance: '784495.291384607698648614',
   },
   trade: {
     tradeId: 'trd_01JD5XB0C1D2E3F4G5H6J7K8M9',
@@ -123,6 +126,7 @@ const sell = {
     priceUsd: '0.0000056005',
     paymentId: 'pay_01JD5XAZZYXWVTSRQPNMKJHGFE',
     settlementTx: TX,
+    venue: 'curve',
     createdAt: CREATED,
   },
   payout: {

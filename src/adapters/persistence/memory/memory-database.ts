@@ -5,6 +5,7 @@
 import type { StoredEvent } from '../../../domain/event.js';
 import type { Payment } from '../../../domain/payment.js';
 import type { Delivery } from '../../../domain/delivery.js';
+import type { Graduation } from '../../../domain/graduation.js';
 import type { Deployment } from '../../../domain/deployment.js';
 import type { Payout } from '../../../domain/payout.js';
 import type { Position } from '../../../domain/position.js';
@@ -48,6 +49,8 @@ export class MemoryDatabase {
   readonly deliveries = new Map<string, Delivery>();
   readonly deliverySources = new Map<string, string>();
   readonly pulls = new Map<string, TokenPull>();
+  readonly graduations = new Map<string, Graduation>();
+  readonly graduationSources = new Map<string, string>();
 
   private tail: Promise<void> = Promise.resolve();
 

@@ -52,6 +52,7 @@ export class MemoryUnitOfWork implements UnitOfWork {
       deployments: new MemoryOutboxStore(this.db, tx, { items: this.db.deployments, sources: this.db.deploymentSources, idOf: (d) => d.deploymentId }),
       deliveries: new MemoryOutboxStore(this.db, tx, { items: this.db.deliveries, sources: this.db.deliverySources, idOf: (d) => d.deliveryId }),
       pulls: new MemoryTokenPullStore(this.db, tx),
+      graduations: new MemoryOutboxStore(this.db, tx, { items: this.db.graduations, sources: this.db.graduationSources, idOf: (g) => g.graduationId }),
     };
   }
 }

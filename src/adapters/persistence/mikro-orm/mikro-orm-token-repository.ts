@@ -8,7 +8,7 @@ import { big, num } from './exact-bigint-type.js';
 import { ms, type Row, type Sql } from './sql.js';
 
 const COLUMNS = ['token_id', 'network', 'name', 'symbol', 'description', 'image_url', 'creator', 'state', 'params', 'virtual_usd', 'virtual_tokens', 'tokens_sold', 'created_at', 'graduated_at',
-  'address', 'deployment_state', 'deployment_tx', 'deployment_block'];
+  'address', 'deployment_state', 'deployment_tx', 'deployment_block', 'pool_state', 'pool_address', 'pool_tx'];
 const EXACT = ['virtual_usd', 'virtual_tokens', 'tokens_sold', 'deployment_block'];
 const exactColumns = (sql: Sql, prefix = '') => sql.columns(COLUMNS, EXACT, prefix);
 
@@ -39,6 +39,15 @@ export function rowToToken(r: Row): Token {
       txHash: (r.deployment_tx as string | null) ?? null,
       blockNumber: r.deployment_block === null || r.deployment_block === undefined ? null : big(r.deployment_block),
     },
+    pool:
+      r.pool_state === null || r.pool_state === undefined
+        ? null
+        : {
+            dex: 'uniswap-v2',
+            state: r.pool_state as NonNullable<Token['pool']>['state'],
+            address: (r.pool_address as string | null) ?? null,
+            txHash: (r.pool_tx as string | null) ?? null,
+          },
   };
 }
 
@@ -58,13 +67,14 @@ export class MikroOrmTokenRepository implements TokenRepository {
     await this.sql.all(
       `insert into tokens (token_id, network, name, name_lower, symbol, symbol_lower, description, image_url, creator,
         creator_lower, state, params, virtual_usd, virtual_tokens, tokens_sold, market_cap_key, created_at, graduated_at,
-        address, deployment_state, deployment_tx, deployment_block)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        address, deployment_state, deployment_tx, deployment_block, pool_state, pool_address, pool_tx)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         t.tokenId, t.network, t.name, t.name.toLowerCase(), t.symbol, t.symbol.toLowerCase(), t.description, t.imageUrl,
         t.creator, t.creator.toLowerCase(), t.state, paramsJson(t.params), num(t.curve.virtualUsd), num(t.curve.virtualTokens),
         num(t.curve.tokensSold), sortKey(t, 'marketCap', 0n), t.createdAt.getTime(), t.graduatedAt?.getTime() ?? null,
         t.address, t.deployment.state, t.deployment.txHash, t.deployment.blockNumber === null ? null : num(t.deployment.blockNumber),
+        t.pool?.state ?? null, t.pool?.address ?? null, t.pool?.txHash ?? null,
       ],
     );
   }
@@ -85,11 +95,12 @@ export class MikroOrmTokenRepository implements TokenRepository {
   async update(t: Token): Promise<void> {
     const rows = await this.sql.all(
       `update tokens set state = ?, virtual_usd = ?, virtual_tokens = ?, tokens_sold = ?, market_cap_key = ?, graduated_at = ?,
-        address = ?, deployment_state = ?, deployment_tx = ?, deployment_block = ?
+        address = ?, deployment_state = ?, deployment_tx = ?, deployment_block = ?, pool_state = ?, pool_address = ?, pool_tx = ?
        where token_id = ? returning token_id`,
       [
         t.state, num(t.curve.virtualUsd), num(t.curve.virtualTokens), num(t.curve.tokensSold), sortKey(t, 'marketCap', 0n), t.graduatedAt?.getTime() ?? null,
-        t.address, t.deployment.state, t.deployment.txHash, t.deployment.blockNumber === null ? null : num(t.deployment.blockNumber), t.tokenId,
+        t.address, t.deployment.state, t.deployment.txHash, t.deployment.blockNumber === null ? null : num(t.deployment.blockNumber),
+        t.pool?.state ?? null, t.pool?.address ?? null, t.pool?.txHash ?? null, t.tokenId,
       ],
     );
     if (rows.length !== 1) throw new Error(`unknown token ${t.tokenId}`);

@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor } from '../../shared/cursor.js';
 import { big, num } from './exact-bigint-type.js';
 import { ms, type Row, type Sql } from './sql.js';
 
-const COLUMNS = ['trade_id', 'network', 'token_id', 'wallet', 'side', 'usd_amount', 'fee_usd', 'token_amount', 'payment_id', 'settlement_tx', 'created_at'];
+const COLUMNS = ['trade_id', 'network', 'token_id', 'wallet', 'side', 'usd_amount', 'fee_usd', 'token_amount', 'payment_id', 'settlement_tx', 'created_at', 'venue'];
 const cols = (sql: Sql) => sql.columns(COLUMNS, ['usd_amount', 'fee_usd', 'token_amount']);
 
 const rowToTrade = (r: Row): Trade => ({
@@ -20,6 +20,7 @@ const rowToTrade = (r: Row): Trade => ({
   tokenAmount: big(r.token_amount),
   paymentId: (r.payment_id as string | null) ?? null,
   settlementTx: (r.settlement_tx as string | null) ?? null,
+  venue: ((r.venue as string | null) ?? 'curve') as Trade['venue'],
   createdAt: ms(r.created_at),
 });
 
@@ -28,9 +29,9 @@ export class MikroOrmTradeLedger implements TradeLedger {
 
   async record(t: Trade): Promise<void> {
     await this.sql.all(
-      `insert into trades (trade_id, network, token_id, wallet, side, usd_amount, fee_usd, token_amount, payment_id, settlement_tx, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [t.tradeId, t.network, t.tokenId, t.wallet, t.side, num(t.usdAmount), num(t.feeUsd), num(t.tokenAmount), t.paymentId, t.settlementTx, t.createdAt.getTime()],
+      `insert into trades (trade_id, network, token_id, wallet, side, usd_amount, fee_usd, token_amount, payment_id, settlement_tx, created_at, venue)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [t.tradeId, t.network, t.tokenId, t.wallet, t.side, num(t.usdAmount), num(t.feeUsd), num(t.tokenAmount), t.paymentId, t.settlementTx, t.createdAt.getTime(), t.venue],
     );
   }
 

@@ -18,13 +18,14 @@ import { Migration0001Initial } from './migrations/migration-0001-initial.js';
 import { Migration0002PaymentSignature } from './migrations/migration-0002-payment-signature.js';
 import { Migration0003X402Extensions } from './migrations/migration-0003-x402-extensions.js';
 import { Migration0004OnChainTokens } from './migrations/migration-0004-on-chain-tokens.js';
+import { Migration0007GraduationPool } from './migrations/migration-0007-graduation-pool.js';
 import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
 import { MikroOrmEventLog } from './mikro-orm-event-log.js';
 import { MikroOrmPaymentIdentifierStore } from './mikro-orm-payment-identifier-store.js';
 import { MikroOrmPaymentStore } from './mikro-orm-payment-store.js';
 import { MikroOrmOutboxStore } from './mikro-orm-outbox-store.js';
 import { MikroOrmTokenPullStore } from './mikro-orm-token-pull-store.js';
-import { DELIVERIES, DEPLOYMENTS, PAYOUTS } from './outbox-tables.js';
+import { DELIVERIES, DEPLOYMENTS, GRADUATIONS, PAYOUTS } from './outbox-tables.js';
 import { MikroOrmPositionRepository } from './mikro-orm-position-repository.js';
 import { MikroOrmProofNonceStore } from './mikro-orm-proof-nonce-store.js';
 import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
@@ -38,6 +39,7 @@ export const MIGRATIONS = [
   { name: 'Migration0002PaymentSignature', class: Migration0002PaymentSignature },
   { name: 'Migration0003X402Extensions', class: Migration0003X402Extensions },
   { name: 'Migration0004OnChainTokens', class: Migration0004OnChainTokens },
+  { name: 'Migration0007GraduationPool', class: Migration0007GraduationPool },
 ];
 
 export interface OpenOptions {
@@ -294,6 +296,7 @@ function stores(sql: Sql): Stores {
     accessGrants: new MikroOrmAccessGrantStore(sql),
     deployments: new MikroOrmOutboxStore(sql, DEPLOYMENTS),
     deliveries: new MikroOrmOutboxStore(sql, DELIVERIES),
+    graduations: new MikroOrmOutboxStore(sql, GRADUATIONS),
     pulls: new MikroOrmTokenPullStore(sql),
   };
 }

@@ -1,6 +1,7 @@
-/** The outbox tables: payouts, deliveries, deployments — each one's own columns. */
+/** The outbox tables: payouts, deliveries, deployments, graduations — each one's own columns. */
 import type { Delivery } from '../../../domain/delivery.js';
 import type { Deployment } from '../../../domain/deployment.js';
+import type { Graduation } from '../../../domain/graduation.js';
 import type { Payout } from '../../../domain/payout.js';
 import { big, num } from './exact-bigint-type.js';
 import type { OutboxTable } from './mikro-orm-outbox-store.js';
@@ -44,5 +45,27 @@ export const DEPLOYMENTS: OutboxTable<Deployment> = {
     tokenId: String(r.token_id),
     address: String(r.address),
     blockNumber: r.block_number === null || r.block_number === undefined ? null : big(r.block_number),
+  }),
+};
+
+export const GRADUATIONS: OutboxTable<Graduation> = {
+  table: 'graduations',
+  id: 'graduation_id',
+  columns: [
+    { name: 'graduation_id', value: (g) => g.graduationId },
+    { name: 'token_id', value: (g) => g.tokenId },
+    { name: 'step', value: (g) => g.step },
+    { name: 'token_amount', exact: true, value: (g) => num(g.tokenAmount) },
+    { name: 'usd_amount', exact: true, value: (g) => num(g.usdAmount) },
+    { name: 'pair', value: (g) => g.pair },
+  ],
+  read: (r, o) => ({
+    ...o,
+    graduationId: String(r.graduation_id),
+    tokenId: String(r.token_id),
+    step: r.step as Graduation['step'],
+    tokenAmount: big(r.token_amount),
+    usdAmount: big(r.usd_amount),
+    pair: (r.pair as string | null) ?? null,
   }),
 };

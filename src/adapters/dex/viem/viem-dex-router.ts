@@ -1,0 +1,153 @@
+/**
+ * Uniswap v2 on a real chain (or the devnet): custody approves the router, adds the graduation
+ * liquidity and swaps, every transaction signed from custody's one nonce queue (shared with the
+ * token issuer and payouts) so its hash is recorded before it is broadcast.
+ */
+import { encodeFunctionData, erc20Abi, getAddress, parseEventLogs, TransactionReceiptNotFoundError, zeroAddress, type Hex } from 'viem';
+import { NETWORKS, type Network } from '../../../domain/network.js';
+import type { AddLiquidity, DexRouter, PoolState, SwapExactIn, SwapOutcome } from '../../../ports/dex-router.js';
+import type { PreparedTransaction, TransactionStatus } from '../../../ports/token-issuer.js';
+import { SignedTransactions, type NonceQueue } from '../../shared/signed-transactions.js';
+import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR, UNISWAP_V2_ROUTER, type UniswapV2Addresses } from '../../shared/uniswap-v2.js';
+
+// Fixed gas limits (signed before sending; estimating fails exactly for the reverts we want mined
+// and seen). addLiquidity of a new pair deploys it: about 2.4M; a swap about 120k.
+const APPROVE_GAS = 100_000n;
+const ADD_LIQUIDITY_GAS = 4_000_000n;
+const SWAP_GAS = 300_000n;
+
+export interface ViemDexRouterOptions {
+  custodyKey: Hex;
+  rpcUrls: Partial<Record<Network, string>>;
+  /** Uniswap v2 per network; a network without one is not supported. */
+  uniswap: Partial<Record<Network, UniswapV2Addresses>>;
+  /** Custody's nonce queue, shared with every other signer of that key in the process. */
+  nonces?: NonceQueue;
+}
+
+export class ViemDexRouter implements DexRouter {
+  private readonly txs: SignedTransactions;
+
+  constructor(private readonly options: ViemDexRouterOptions) {
+    this.txs = new SignedTransactions(options.custodyKey, options.rpcUrls, { ...(options.nonces ? { nonces: options.nonces } : {}) });
+  }
+
+  supports(network: Network): boolean {
+    return this.options.uniswap[network] !== undefined && this.options.rpcUrls[network] !== undefined;
+  }
+
+  custody(_network: Network): Hex {
+    return this.txs.address;
+  }
+
+  router(network: Network): Hex {
+    return getAddress(this.addresses(network).router);
+  }
+
+  usdc(network: Network): Hex {
+    return getAddress(NETWORKS[network].usdc);
+  }
+
+  async pairOf(network: Network, token: string): Promise<Hex | null> {
+    const pair = (await this.client(network).readContract({
+      address: getAddress(this.addresses(network).factory),
+      abi: UNISWAP_V2_FACTORY.abi,
+      functionName: 'getPair',
+      args: [getAddress(token), this.usdc(network)],
+    })) as Hex;
+    return pair === zeroAddress ? null : getAddress(pair);
+  }
+
+  async reserves(network: Network, token: string): Promise<PoolState | null> {
+    const pair = await this.pairOf(network, token);
+    if (!pair) return null;
+    const client = this.client(network);
+    const [token0, reserves] = await Promise.all([
+      client.readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'token0' }) as Promise<Hex>,
+      client.readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'getReserves' }) as Promise<readonly [bigint, bigint, number]>,
+    ]);
+    const [r0, r1] = reserves;
+    if (r0 === 0n || r1 === 0n) return null;
+    const usdFirst = token0.toLowerCase() === this.usdc(network).toLowerCase();
+    return { pair, usd: usdFirst ? r0 : r1, tokens: usdFirst ? r1 : r0 };
+  }
+
+  async allowance(network: Network, asset: string): Promise<bigint> {
+    return this.client(network).readContract({ address: getAddress(asset), abi: erc20Abi, functionName: 'allowance', args: [this.custody(network), this.router(network)] });
+  }
+
+  async balanceOf(network: Network, asset: string, holder: string): Promise<bigint> {
+    return this.client(network).readContract({ address: getAddress(asset), abi: erc20Abi, functionName: 'balanceOf', args: [getAddress(holder)] });
+  }
+
+  prepareApprove(network: Network, asset: string, amount: bigint): Promise<PreparedTransaction> {
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [this.router(network), amount] });
+    return this.sign(network, getAddress(asset), data, APPROVE_GAS);
+  }
+
+  prepareAddLiquidity(network: Network, a: AddLiquidity): Promise<PreparedTransaction> {
+    const data = encodeFunctionData({
+      abi: UNISWAP_V2_ROUTER.abi,
+      functionName: 'addLiquidity',
+      args: [getAddress(a.token), this.usdc(network), a.tokenAmount, a.usdAmount, a.tokenAmount, a.usdAmount, getAddress(a.to), a.deadline],
+    });
+    return this.sign(network, this.router(network), data, ADD_LIQUIDITY_GAS);
+  }
+
+  prepareSwap(network: Network, s: SwapExactIn): Promise<PreparedTransaction> {
+    const data = encodeFunctionData({
+      abi: UNISWAP_V2_ROUTER.abi,
+      functionName: 'swapExactTokensForTokens',
+      args: [s.amountIn, s.amountOutMin, [getAddress(s.tokenIn), getAddress(s.tokenOut)], getAddress(s.to), s.deadline],
+    });
+    return this.sign(network, this.router(network), data, SWAP_GAS);
+  }
+
+  async swapOutcome(network: Network, txHash: string): Promise<SwapOutcome | null> {
+    const receipt = await this.client(network)
+      .getTransactionReceipt({ hash: txHash as Hex })
+      .catch((e: unknown) => {
+        if (e instanceof TransactionReceiptNotFoundError) return null;
+        throw e;
+      });
+    if (!receipt || receipt.status !== 'success') return null;
+    // The pair's Swap event says what went in and out; token0 orders the amounts.
+    const [swap] = parseEventLogs({ abi: UNISWAP_V2_PAIR.abi, logs: receipt.logs, eventName: 'Swap' }) as unknown as {
+      args: { amount0In: bigint; amount1In: bigint; amount0Out: bigint; amount1Out: bigint };
+    }[];
+    if (!swap) return null;
+    const { amount0In, amount1In, amount0Out, amount1Out } = swap.args;
+    return { amountIn: amount0In + amount1In, amountOut: amount0Out + amount1Out };
+  }
+
+  release(network: Network): void {
+    this.txs.release(network);
+  }
+
+  broadcast(network: Network, rawTx: string): Promise<void> {
+    return this.txs.broadcast(network, rawTx);
+  }
+
+  status(network: Network, txHash: string, rawTx: string): Promise<TransactionStatus> {
+    return this.txs.status(network, txHash, rawTx);
+  }
+
+  unblock(network: Network, rawTx: string): Promise<number> {
+    return this.txs.fillNonceGap(network, rawTx);
+  }
+
+  private addresses(network: Network): UniswapV2Addresses {
+    const a = this.options.uniswap[network];
+    if (!a) throw new Error(`no Uniswap v2 configured for ${network}`);
+    return a;
+  }
+
+  private client(network: Network) {
+    return this.txs.client(network).publicClient;
+  }
+
+  private async sign(network: Network, to: Hex, data: Hex, gas: bigint): Promise<PreparedTransaction> {
+    const { rawTx, txHash } = await this.txs.sign(network, { to, data, gas });
+    return { rawTx, txHash };
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * A swap on a graduated token's Uniswap v2 pool for one paid trade (SPEC §14), exactly once: the
+ * signed swap is recorded (keyed by the payment) before it is broadcast, a retry — the request's
+ * own or the reconciler's after a crash — follows the same transaction, and one that can never be
+ * mined (its nonce taken) is signed again. The caller's bound is checked against the pool before
+ * anything is signed: a swap that could not meet it is never sent.
+ *
+ *   bound unreachable now → SLIPPAGE_EXCEEDED, nothing sent (the payment flow refunds)
+ *   mined                 → what it moved (from the pair's Swap event)
+ *   reverted              → SLIPPAGE_EXCEEDED: the pool moved past the bound (or the deadline passed); nothing moved
+ *   not mined yet         → SwapPending: the payment stays SETTLED (202), the reconciler returns to it
+ */
+import { ServiceUnavailable, SlippageExceeded } from '../../domain/errors.js';
+import { getAmountOut } from '../../domain/pool.js';
+import type { Token } from '../../domain/token.js';
+import type { SwapOutcome } from '../../ports/dex-router.js';
+import type { TokenPull } from '../../ports/token-pull-store.js';
+import type { AppDeps } from '../deps.js';
+
+/** How long a signed swap stays valid on chain. */
+export const SWAP_DEADLINE_SECONDS = 300n;
+
+export class SwapPending extends Error {
+  constructor(key: string, txHash: string) {
+    super(`the pool swap of ${key} (${txHash}) is not mined yet`);
+    this.name = 'SwapPending';
+  }
+}
+
+export interface PoolSwapArgs {
+  side: 'buy' | 'sell';
+  amountIn: bigint;
+  amountOutMin: bigint;
+  /** Formats amounts for the caller's error (dollars or tokens). */
+  describe: (amount: bigint) => string;
+}
+
+export function dexOf(deps: Pick<AppDeps, 'dex'>) {
+  if (!deps.dex) throw new ServiceUnavailable('Trading through the pool is not available on this deployment.', 60);
+  return deps.dex;
+}
+
+export async function swapOnPool(deps: AppDeps, key: string, token: Token, args: PoolSwapArgs): Promise<SwapOutcome & { txHash: string }> {
+  const dex = dexOf(deps);
+  const network = token.network;
+  const address = token.address!;
+  const swapKey = `${key}:swap`;
+  const [tokenIn, tokenOut] = args.side === 'buy' ? [dex.usdc(network), address] : [address, dex.usdc(network)];
+  const refused = (got: bigint, why: string) => new SlippageExceeded(why, args.describe(args.amountOutMin), args.describe(got));
+  const sign = async (): Promise<TokenPull> => {
+    const now = BigInt(Math.floor(deps.clock.now().getTime() / 1000));
+    const prepared = await dex.prepareSwap(network, {
+      tokenIn,
+      tokenOut,
+      amountIn: args.amountIn,
+      amountOutMin: args.amountOutMin,
+      to: dex.custody(network),
+      deadline: now + SWAP_DEADLINE_SECONDS,
+    });
+    return { paymentId: swapKey, network, tokenId: token.tokenId, ...prepared, createdAt: deps.clock.now() };
+  };
+  let swap = await deps.uow.read((s) => s.pulls.get(swapKey));
+  if (!swap) {
+    // Checked before anything is signed: a swap that cannot meet the bound now is never sent.
+    const pool = await dex.reserves(network, address).catch((e: unknown) => {
+      throw new ServiceUnavailable('The pool could not be read; try again shortly.', 5, undefined, { cause: e });
+    });
+    if (!pool) throw new ServiceUnavailable('The pool has no liquidity.', 60);
+    const out = args.side === 'buy' ? getAmountOut(args.amountIn, pool.usd, pool.tokens) : getAmountOut(args.amountIn, pool.tokens, pool.usd);
+    if (out < args.amountOutMin) throw refused(out, 'The pool has moved: the swap would give less than the bound; it was not sent.');
+    const signed = await sign();
+    swap = await deps.uow.read((s) => s.pulls.record(signed));
+    if (swap.txHash !== signed.txHash) dex.release(network);
+  }
+  const deadline = Date.now() + deps.settings.pullWaitMs;
+  for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
+    await dex.broadcast(network, swap.rawTx).catch(() => undefined); // the status below tells
+    const status = await dex.status(network, swap.txHash, swap.rawTx);
+    if (status === 'confirmed') {
+      const outcome = await dex.swapOutcome(network, swap.txHash);
+      if (!outcome) throw new Error(`swap ${swap.txHash} is mined but shows no Swap event`);
+      return { ...outcome, txHash: swap.txHash };
+    }
+    if (status === 'reverted') throw refused(0n, 'The pool moved past the bound before the swap was mined; nothing was swapped.');
+    if (status === 'dropped') {
+      const resigned = await sign();
+      if (await deps.uow.read((s) => s.pulls.replace(resigned, swap!.txHash))) swap = resigned;
+      else {
+        dex.release(network);
+        swap = (await deps.uow.read((s) => s.pulls.get(swapKey)))!;
+      }
+      continue;
+    }
+    if (Date.now() >= deadline) throw new SwapPending(swapKey, swap.txHash);
+    await new Promise((r) => setTimeout(r, delay));
+  }
+}

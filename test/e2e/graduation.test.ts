@@ -1,0 +1,209 @@
+/**
+ * Graduation on the embedded devnet, paid with the official @x402/fetch client (SPEC §14): a
+ * token is bought out (a buy past the line is refused before payment with its maxUsd), its
+ * Uniswap v2 pool appears with exactly the ledger's reserves, the LP tokens are burned, and the
+ * on-chain balances always add up to the total supply.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { erc20Abi, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEVNET_UNISWAP_V2 } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
+import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR } from '../../src/adapters/shared/uniswap-v2.js';
+import { startService, type RunningService } from '../../src/bootstrap/compose.js';
+import { loadConfig } from '../../src/app/config.js';
+import { parseTokens, parseUsd } from '../../src/domain/money.js';
+import { NETWORKS, TESTNET } from '../../src/domain/network.js';
+import { getAmountOut } from '../../src/domain/pool.js';
+import { freePorts } from '../support/free-ports.js';
+import { json, ShiftableClock } from '../support/service.js';
+import { devAccount, payingFetch } from '../support/x402-client.js';
+import { signedSellBody } from '../support/onchain.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-graduation-'));
+const clock = new ShiftableClock();
+const uow = new MemoryUnitOfWork();
+let service: RunningService;
+let moveThePoolAfterSettle: (() => Promise<void>) | null = null;
+const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const BURN = '0x000000000000000000000000000000000000dEaD';
+
+beforeAll(async () => {
+  const config = loadConfig({
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_FREE_PER_MINUTE: '0',
+    WORKERS: 'false',
+    DATA_DIR: dataDir,
+    DEVNET_PORT: String(await freePorts()),
+    DEVNET_IDLE_BLOCK_SECONDS: '0',
+    // A curve a hundred times cheaper, so a demo wallet can buy it out.
+    CURVE_VIRTUAL_USD: '60',
+    GRADUATION_FEE_USD: '1.5',
+  });
+  service = await startService(config, {
+    clock,
+    uow,
+    hooks: {
+      // Someone else trades on the pool between our settlement and our swap.
+      afterSettle: async () => {
+        const move = moveThePoolAfterSettle;
+        moveThePoolAfterSettle = null;
+        if (move) await move();
+      },
+    },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await service.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const wallet = devAccount(6);
+const client = () => service.devnet!.publicClient(TESTNET);
+
+function call(path: string, body: unknown) {
+  return payingFetch(wallet)(`${service.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+    body: JSON.stringify(body),
+  });
+}
+
+async function drainWorkers(passes = 12) {
+  for (let i = 0; i < passes; i++) {
+    clock.offsetMs += 2_000;
+    await service.runWorkers();
+  }
+}
+
+const balanceOf = (token: Hex, holder: string) => client().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [holder as Hex] });
+
+describe('graduation on the devnet', () => {
+  it('a bought-out token gets a Uniswap v2 pool holding exactly the ledger’s figures, LP burned, supply conserved', async () => {
+    const tokenId = (await json(await call('/tokens', { name: 'Graduate', symbol: 'GRAD' }))).data.tokenId as string;
+    await json(await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '20' }));
+
+    // Past the line: refused before payment, saying what the rest costs.
+    const before = await service.devnet!.usdcBalance(TESTNET, wallet.address);
+    const refused = await fetch(`${service.url}/entrypoints/token_buy_usd`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+      body: JSON.stringify({ tokenId, usdAmount: '9000' }),
+    });
+    expect(refused.status).toBe(409);
+    const error = (await json(refused)).error;
+    expect(error.code).toBe('CURVE_CAPACITY_EXCEEDED');
+    expect(await service.devnet!.usdcBalance(TESTNET, wallet.address)).toBe(before);
+
+    const last = (await json(await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: error.details.maxUsd }))).data;
+    expect(last.tokensReceived).toBeDefined();
+    let token = (await json(await fetch(`${service.url}/tokens/${tokenId}`))).data;
+    expect(token.state).toBe('GRADUATED');
+    expect(token.pool).toEqual({ dex: 'uniswap-v2', state: 'PENDING', address: null, txHash: null });
+
+    await drainWorkers();
+    token = (await json(await fetch(`${service.url}/tokens/${tokenId}`))).data;
+    expect(token.pool.state).toBe('CREATED');
+    const address = token.address as Hex;
+    const pair = (await client().readContract({
+      address: DEVNET_UNISWAP_V2.factory,
+      abi: UNISWAP_V2_FACTORY.abi,
+      functionName: 'getPair',
+      args: [address, NETWORKS[TESTNET].usdc],
+    })) as Hex;
+    expect(token.pool.address).toBe(pair);
+    // The pool holds the unsold supply and the curve's real USD less the graduation fee, to the unit.
+    const [r0, r1] = (await client().readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'getReserves' })) as readonly [bigint, bigint, number];
+    const token0 = (await client().readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'token0' })) as Hex;
+    const usdFirst = token0.toLowerCase() === NETWORKS[TESTNET].usdc.toLowerCase();
+    const reserves = { usd: usdFirst ? r0 : r1, tokens: usdFirst ? r1 : r0 };
+    expect(reserves.tokens).toBe(parseTokens('206900000'));
+    expect(reserves.usd).toBe(parseUsd(token.curve.realUsdReserve) - parseUsd('1.5'));
+    // The LP tokens are burned: all of them but the pair's locked minimum sit at the dead address.
+    const lpSupply = await client().readContract({ address: pair, abi: erc20Abi, functionName: 'totalSupply' });
+    expect(await balanceOf(pair, BURN)).toBe(lpSupply - 1000n);
+    expect(await balanceOf(pair, TREASURY)).toBe(0n);
+    // Every token is somewhere: buyer, pool, custody (nothing left in custody but rounding of the curve).
+    const supply = parseTokens(token.totalSupply) as bigint;
+    const held = (await balanceOf(address, wallet.address)) + (await balanceOf(address, pair)) + (await balanceOf(address, TREASURY));
+    expect(held).toBe(supply);
+    expect(await balanceOf(address, wallet.address)).toBe(parseTokens('793100000'));
+    expect(uow.db.events.filter((e) => e.type === 'token.pool_created')).toHaveLength(1);
+
+    // Quotes now come from the pool, read on chain, with the pair's exact math and our 1 % fee.
+    const quote = (await json(await fetch(`${service.url}/api/quote?tokenId=${tokenId}&side=buy&usdAmount=10`))).data;
+    expect(quote.provider).toBe('uniswap-v2');
+    expect(parseTokens(quote.tokens)).toBe(getAmountOut(parseUsd('9.9'), reserves.usd, reserves.tokens));
+    const sellQuote = (await json(await fetch(`${service.url}/api/quote?tokenId=${tokenId}&side=sell&tokens=1000000`))).data;
+    const gross = getAmountOut(parseTokens('1000000'), reserves.tokens, reserves.usd);
+    expect(parseUsd(sellQuote.usdAmount)).toBe(gross - (gross + 99n) / 100n);
+
+    // A paid buy swaps on the pool: exactly the pool's output for $9.90, booked as a uniswap-v2 trade, delivered.
+    const paidBefore = await service.devnet!.usdcBalance(TESTNET, wallet.address);
+    const bought = (await json(await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '10' }))).data;
+    expect(parseTokens(bought.tokensReceived)).toBe(getAmountOut(parseUsd('9.9'), reserves.usd, reserves.tokens));
+    expect(bought.trade.venue).toBe('uniswap-v2');
+    await drainWorkers(4);
+    expect(await balanceOf(address, wallet.address)).toBe(parseTokens('793100000') + parseTokens(bought.tokensReceived));
+    expect(await service.devnet!.usdcBalance(TESTNET, wallet.address)).toBe(paidBefore - parseUsd('10'));
+    const [s0, s1] = (await client().readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'getReserves' })) as readonly [bigint, bigint, number];
+    expect(usdFirst ? s0 : s1).toBe(reserves.usd + parseUsd('9.9'));
+    // Buyer, pool, custody, and the wallet that trades on the pool directly below.
+    const everywhere = async () =>
+      (await balanceOf(address, wallet.address)) + (await balanceOf(address, pair)) + (await balanceOf(address, TREASURY)) + (await balanceOf(address, devAccount(7).address));
+    expect(await everywhere()).toBe(supply);
+    const trades = (await json(await fetch(`${service.url}/api/tokens/${tokenId}/trades`))).data;
+    expect(trades.items.map((t: { venue: string }) => t.venue).slice(0, 2)).toEqual(['uniswap-v2', 'curve']);
+
+    // A bound the pool cannot meet: refused before payment.
+    const unreachable = await fetch(`${service.url}/entrypoints/token_buy_usd`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+      body: JSON.stringify({ tokenId, usdAmount: '10', minTokensOut: '1000000000' }),
+    });
+    expect(unreachable.status).toBe(409);
+    expect((await json(unreachable)).error.code).toBe('SLIPPAGE_EXCEEDED');
+
+    // Someone trades on the pool directly between our settlement and our swap: the bound
+    // (from the quote, less 1 %) cannot be met, the swap is not sent and the payment is refunded.
+    moveThePoolAfterSettle = async () => {
+      const trader = devAccount(7);
+      const { createWalletClient, http } = await import('viem');
+      const { viemChain } = await import('../../src/adapters/shared/viem-chain.js');
+      const { UNISWAP_V2_ROUTER } = await import('../../src/adapters/shared/uniswap-v2.js');
+      const url = service.devnet!.chains[TESTNET].rpcUrl;
+      const w = createWalletClient({ account: trader, chain: viemChain(TESTNET, url), transport: http(url) });
+      const usdc = NETWORKS[TESTNET].usdc as Hex;
+      await client().waitForTransactionReceipt({ hash: await w.writeContract({ address: usdc, abi: erc20Abi, functionName: 'approve', args: [DEVNET_UNISWAP_V2.router, parseUsd('2000')] }) });
+      const deadline = (await client().getBlock()).timestamp + 600n;
+      await client().waitForTransactionReceipt({
+        hash: await w.writeContract({ address: DEVNET_UNISWAP_V2.router, abi: UNISWAP_V2_ROUTER.abi, functionName: 'swapExactTokensForTokens', args: [parseUsd('2000'), 0n, [usdc, address], trader.address, deadline] }),
+      });
+    };
+    const beforeRefund = await service.devnet!.usdcBalance(TESTNET, wallet.address);
+    const refusedAfterPay = await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '10' });
+    const refusedBody = await json(refusedAfterPay);
+    expect(refusedBody.error.code).toBe('SLIPPAGE_EXCEEDED');
+    expect(refusedBody.error.details.refund).toBeDefined();
+    await drainWorkers(4);
+    expect(await service.devnet!.usdcBalance(TESTNET, wallet.address)).toBe(beforeRefund);
+    expect(uow.db.trades.filter((t) => t.tokenId === tokenId && t.venue === 'uniswap-v2')).toHaveLength(1);
+
+    // A sell: custody pulls the tokens as on the curve, swaps them on the pool, pays out the proceeds less 1 %.
+    await drainWorkers(4);
+    const [q0, q1] = (await client().readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'getReserves' })) as readonly [bigint, bigint, number];
+    const now = { usd: usdFirst ? q0 : q1, tokens: usdFirst ? q1 : q0 };
+    const sellGross = getAmountOut(parseTokens('1000000'), now.tokens, now.usd);
+    const beforeSell = await service.devnet!.usdcBalance(TESTNET, wallet.address);
+    const sold = (await json(await call('/entrypoints/token_sell', await signedSellBody(service.url, wallet, tokenId, '1000000')))).data;
+    expect(parseUsd(sold.usdReceived)).toBe(sellGross - (sellGross + 99n) / 100n);
+    expect(sold.trade.venue).toBe('uniswap-v2');
+    await drainWorkers(4);
+    expect(await service.devnet!.usdcBalance(TESTNET, wallet.address)).toBe(beforeSell - parseUsd('0.01') + parseUsd(sold.usdReceived));
+    expect(await everywhere()).toBe(supply);
+  }, 120_000);
+});
