@@ -17,6 +17,7 @@ import { Migration0001Initial } from './migrations/migration-0001-initial.js';
 import { Migration0002PaymentSignature } from './migrations/migration-0002-payment-signature.js';
 import { Migration0003X402Extensions } from './migrations/migration-0003-x402-extensions.js';
 import { Migration0004OnChainTokens } from './migrations/migration-0004-on-chain-tokens.js';
+import { Migration0005PaymentAssets } from './migrations/migration-0005-payment-assets.js';
 import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
 import { MikroOrmEventLog } from './mikro-orm-event-log.js';
 import { MikroOrmPaymentIdentifierStore } from './mikro-orm-payment-identifier-store.js';
@@ -26,6 +27,7 @@ import { MikroOrmTokenPullStore } from './mikro-orm-token-pull-store.js';
 import { DELIVERIES, DEPLOYMENTS, PAYOUTS } from './outbox-tables.js';
 import { MikroOrmPositionRepository } from './mikro-orm-position-repository.js';
 import { MikroOrmProofNonceStore } from './mikro-orm-proof-nonce-store.js';
+import { MikroOrmAssetQuoteStore } from './mikro-orm-asset-quote-store.js';
 import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
 import { MikroOrmTokenRepository } from './mikro-orm-token-repository.js';
 import { MikroOrmTradeLedger } from './mikro-orm-trade-ledger.js';
@@ -37,6 +39,7 @@ export const MIGRATIONS = [
   { name: 'Migration0002PaymentSignature', class: Migration0002PaymentSignature },
   { name: 'Migration0003X402Extensions', class: Migration0003X402Extensions },
   { name: 'Migration0004OnChainTokens', class: Migration0004OnChainTokens },
+  { name: 'Migration0005PaymentAssets', class: Migration0005PaymentAssets },
 ];
 
 export interface OpenOptions {
@@ -180,6 +183,7 @@ function stores(sql: Sql): Stores {
     payments: new MikroOrmPaymentStore(sql),
     payouts: new MikroOrmOutboxStore(sql, PAYOUTS),
     quotes: new MikroOrmQuoteStore(sql),
+    assetQuotes: new MikroOrmAssetQuoteStore(sql),
     events: new MikroOrmEventLog(sql),
     paymentIds: new MikroOrmPaymentIdentifierStore(sql),
     proofNonces: new MikroOrmProofNonceStore(sql),
