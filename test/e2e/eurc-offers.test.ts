@@ -44,7 +44,11 @@ beforeAll(async () => {
     facilitator,
     uow,
     usdQuotes: quotes,
-    hooks: { afterSettle: async () => afterSettle?.() },
+    hooks: {
+      afterSettle: async () => {
+        await afterSettle?.();
+      },
+    },
   });
 });
 afterAll(() => service.stop());
