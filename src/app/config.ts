@@ -110,6 +110,7 @@ const envSchema = z.object({
     .url({ protocol: /^https?$/ })
     .refine((v) => new URL(v).pathname === '/' && !new URL(v).search, 'must be an origin (scheme://host[:port]), no path')
     .optional(),
+  INFO_ACCESS_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   MAX_EVENT_STREAMS: z.coerce.number().int().min(1).default(1_000),
   MAX_EVENT_STREAMS_PER_CLIENT: z.coerce.number().int().min(1).default(10),
   NETWORK_DETECTION_FAIL_CLOSED: flag.default(false),
@@ -192,6 +193,8 @@ export interface Config {
    * Sign-In-With-X proofs must be bound to it. Unset: the request's own origin for documents.
    */
   publicUrl: string | undefined;
+  /** How long token_info bought once stays free to the same wallet, proven by Sign-In-With-X (0: never). */
+  infoAccessSeconds: number;
   maxEventStreams: number;
   maxEventStreamsPerClient: number;
   detectionFailClosed: boolean;
@@ -269,6 +272,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_FREE_PER_MINUTE,
     publicUrl: e.PUBLIC_URL === undefined ? undefined : new URL(e.PUBLIC_URL).origin,
+    infoAccessSeconds: e.INFO_ACCESS_SECONDS,
     maxEventStreams: e.MAX_EVENT_STREAMS,
     maxEventStreamsPerClient: e.MAX_EVENT_STREAMS_PER_CLIENT,
     detectionFailClosed: e.NETWORK_DETECTION_FAIL_CLOSED,

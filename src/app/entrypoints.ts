@@ -58,6 +58,11 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
    */
   prepare(deps: AppDeps, input: I, caller?: Caller, phase?: 'price' | 'apply'): Promise<P>;
   execute(deps: AppDeps, input: I, prepared: P, caller: Caller, paid: Paid<R>): Promise<R>;
+  /**
+   * Paid access that outlives the request (#17.1): a payer who proves its wallet with
+   * Sign-In-With-X is served again without paying for INFO_ACCESS_SECONDS. Only for reads.
+   */
+  grantsAccess?: { serve(deps: AppDeps, input: I): Promise<R> };
 }
 
 /** An entrypoint of any input and result: the catalogue is heterogeneous by nature. */
@@ -149,6 +154,8 @@ export function entrypoints(): AnyEntrypoint[] {
     },
     execute: (deps, input, _p, _caller, paid) =>
       applyInUnitOfWork(deps, paid, (stores, now) => tokenInfoFrom(stores, input.tokenId, now)),
+    // Bought once, the information of every token is free to the same wallet for a while.
+    grantsAccess: { serve: (deps, input) => applyInUnitOfWork(deps, undefined, (stores, now) => tokenInfoFrom(stores, input.tokenId, now)) },
   };
   return [
     create,

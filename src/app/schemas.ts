@@ -253,7 +253,8 @@ export const listTokensQuery = z.strictObject({
 });
 
 export const positionsQuery = z.strictObject({
-  wallet: addressSchema,
+  // Optional only for a caller that proves its wallet with Sign-In-With-X (#17.1).
+  wallet: addressSchema.optional(),
   network: networkSchema.optional(),
   includeZero: boolString.default(true),
 });

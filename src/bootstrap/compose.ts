@@ -26,7 +26,7 @@ import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-
 import { CurveTradeQuoter } from '../adapters/quotes/curve/curve-trade-quoter.js';
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory/memory-rate-limiter.js';
 import { RedisRateLimiter } from '../adapters/rate-limit/redis/redis-rate-limiter.js';
-import { PRODUCTION, TESTNET, type Network } from '../domain/network.js';
+import { ALL_NETWORKS, PRODUCTION, TESTNET, type Network } from '../domain/network.js';
 import type { AuthorizationReader } from '../ports/authorization-reader.js';
 import type { PayoutSender } from '../ports/payout-sender.js';
 import { Application, type ApplicationDeps } from '../app/application.js';
@@ -35,10 +35,15 @@ import { Metrics } from '../app/metrics.js';
 import { PaymentReconciler } from '../app/workers/payment-reconciler.js';
 import { PayoutWorker, type PayoutWorkerDeps } from '../app/workers/payout-worker.js';
 import { QuotePurger } from '../app/workers/quote-purger.js';
+import { backfillTokens } from '../app/workers/token-backfill.js';
 import { DeliveryWorker, DeploymentWorker } from '../app/workers/token-workers.js';
 import type { Delivery } from '../domain/delivery.js';
 import type { Deployment } from '../domain/deployment.js';
+import type { TokenIssuer } from '../ports/token-issuer.js';
 import { ViemTokenIssuer } from '../adapters/token/viem/viem-token-issuer.js';
+import { ViemReceiptSigner } from '../adapters/receipts/viem/viem-receipt-signer.js';
+import { SiwxWalletProofVerifier } from '../adapters/wallet-proof/siwx/siwx-wallet-proof-verifier.js';
+import { purgeSpentProofs } from '../app/extensions/wallet-proof.js';
 import { buildQuoteRouter } from './quote-router.js';
 import { StartupError } from './startup-error.js';
 
@@ -48,6 +53,8 @@ export interface ServiceOverrides extends Partial<ApplicationDeps> {
   payoutHooks?: Pick<PayoutWorkerDeps, 'afterRecord'>;
   deploymentHooks?: { afterRecord?: (d: Deployment) => Promise<void> };
   deliveryHooks?: { afterRecord?: (d: Delivery) => Promise<void> };
+  /** Wraps the token issuer the service builds (fault-injection tests: an RPC that goes down). */
+  wrapTokenIssuer?: (issuer: TokenIssuer) => TokenIssuer;
   /** Worker cadence (tests run them by hand with `runWorkers`). */
   workerIntervalMs?: number;
 }
@@ -126,7 +133,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     );
   const uow = overrides.uow ?? (await MikroOrmUnitOfWork.open({ url: config.databaseUrl }));
   // Custody of launched tokens is the treasury key: its transactions share the treasury's nonces.
-  const tokenIssuer =
+  const builtIssuer =
     overrides.tokenIssuer ??
     new ViemTokenIssuer({
       custodyKey: treasuryKey,
@@ -136,6 +143,15 @@ export async function startService(config: Config, overrides: ServiceOverrides =
         : { [PRODUCTION]: config.launchFactories[PRODUCTION], [TESTNET]: config.launchFactories[TESTNET] },
       nonces: treasuryNonces,
     });
+  const tokenIssuer = overrides.wrapTokenIssuer ? overrides.wrapTokenIssuer(builtIssuer) : builtIssuer;
+  // Sign-In-With-X proofs are bound to the public origin; without PUBLIC_URL, to where this
+  // process listens (known once it does: the port may be ephemeral).
+  const listening: { origin?: string } = {};
+  const walletProofs =
+    overrides.walletProofs ??
+    new SiwxWalletProofVerifier({ origin: () => config.publicUrl ?? listening.origin ?? `http://${config.host}:${config.port}`, networks: ALL_NETWORKS });
+  // Offers and receipts are signed with the treasury's key: the address payments go to by default.
+  const receiptSigner = overrides.receiptSigner !== undefined ? overrides.receiptSigner : new ViemReceiptSigner({ key: treasuryKey });
   const priceBoard = overrides.priceBoard ?? buildQuoteRouter(config, { rpcUrls: rpc ?? null, devnet: Boolean(chain?.devnet) }, clock, logger);
   const application = new Application({
     uow,
@@ -152,6 +168,9 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     metrics: overrides.metrics ?? new Metrics(),
     detectionFailClosed: overrides.detectionFailClosed ?? config.detectionFailClosed,
     replayWaitMs: overrides.replayWaitMs ?? 10_000,
+    walletProofs,
+    receiptSigner,
+    accessGrantSeconds: overrides.accessGrantSeconds ?? config.infoAccessSeconds,
     rateLimiter: overrides.rateLimiter ?? buildRateLimiter(config),
     chainHealth:
       overrides.chainHealth ??
@@ -188,12 +207,20 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const deployments = new DeploymentWorker({ ...outbox, issuer: tokenIssuer, ...overrides.deploymentHooks });
   const deliveries = new DeliveryWorker({ ...outbox, issuer: tokenIssuer, ...overrides.deliveryHooks });
   const quotePurger = new QuotePurger({ uow: deps.uow, clock, logger, retentionMs: 10 * 60_000, batch: 1_000, intervalMs: 60_000 });
+  // Tokens from before tokens went on chain are taken on chain once per process, before the outboxes run.
+  let backfilled = false;
   const runWorkers = async () => {
+    if (!backfilled) {
+      await backfillTokens({ uow: deps.uow, tokenIssuer, ids: deps.ids, clock, logger });
+      backfilled = true;
+    }
     await reconciler.runOnce();
     await deployments.runOnce();
     await deliveries.runOnce();
     await payouts.runOnce();
     await quotePurger.runOnce();
+    await purgeSpentProofs(deps, 1_000);
+    await deps.uow.read((s) => s.accessGrants.purgeExpired(clock.now(), 1_000));
   };
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
@@ -232,6 +259,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  listening.origin = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
   return {
     application,
     server,

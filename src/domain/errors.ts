@@ -97,7 +97,7 @@ export class SlippageExceeded extends DomainError {
 export class InsufficientBalance extends DomainError {
   readonly code = 'INSUFFICIENT_BALANCE';
   constructor(requested: string, balance: string) {
-    super('The position holds fewer tokens than requested.', { requested, balance });
+    super('The wallet holds fewer tokens than requested.', { requested, balance });
   }
 }
 

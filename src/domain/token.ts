@@ -174,6 +174,15 @@ export function newToken(args: {
   };
 }
 
+/**
+ * A token from before tokens went on chain gets the address its contract will be deployed at;
+ * its deployment starts PENDING. A token that has an address keeps it.
+ */
+export function withAddress(token: Token, address: string): Token {
+  if (token.address !== null) throw new InvariantViolation(`token ${token.tokenId} already has an address`);
+  return { ...token, address, deployment: PENDING_DEPLOYMENT };
+}
+
 export function assertTradable(token: Token): void {
   if (token.state === 'GRADUATED') throw new TokenGraduated(token.tokenId);
 }

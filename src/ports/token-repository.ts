@@ -24,6 +24,8 @@ export interface TokenRepository {
    */
   getForUpdate(tokenId: string): Promise<Token | null>;
   update(token: Token): Promise<void>;
+  /** Tokens created before tokens went on chain (no `address`), oldest first: the backfill's work. */
+  listWithoutAddress(limit: number): Promise<Token[]>;
   /** Keyset pagination: the cost of a page does not grow with its depth. A bad cursor → VALIDATION_ERROR. */
   list(query: TokenListQuery): Promise<Page<Token>>;
 }

@@ -27,6 +27,20 @@ export function tokenRepositoryContract(name: string, make: UowFactory) {
         expect(await uow.read((s) => s.tokens.get('tok_missing'))).toBeNull();
       }));
 
+    it('lists the tokens without an address (from before tokens went on chain), oldest first, and forgets one once it has one', () =>
+      withUow(make, async (uow) => {
+        const legacy = (i: number) => token({ symbol: `OLD${i}`, address: null, createdAt: at(10 - i) });
+        const [a, b, c] = [legacy(1), legacy(2), legacy(3)];
+        await uow.transaction(async (s) => {
+          for (const t of [a, b, c, token({ symbol: 'NEW' })]) await s.tokens.insert(t);
+        });
+        expect((await uow.read((s) => s.tokens.listWithoutAddress(2))).map((t) => t.symbol)).toEqual(['OLD3', 'OLD2']);
+        await uow.transaction(async (s) => s.tokens.update({ ...c, address: '0x00000000000000000000000000000000000000c3' }));
+        const left = await uow.read((s) => s.tokens.listWithoutAddress(10));
+        expect(left.map((t) => t.symbol)).toEqual(['OLD2', 'OLD1']);
+        expect(left[0]).toEqual(b);
+      }));
+
     it('filters by network, state, creator and a case-insensitive name or symbol prefix', () =>
       withUow(make, async (uow) => {
         const a = token({ symbol: 'ALPHA', name: 'Alpha', createdAt: at(1) });

@@ -16,6 +16,14 @@ import { loadConfig } from '../../src/app/config.js';
 import { formatUsd, parseUsd } from '../../src/domain/money.js';
 import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import { SettlementIndeterminate } from '../../src/ports/facilitator.js';
+import { x402Client } from '@x402/core/client';
+import { encodePaymentSignatureHeader } from '@x402/core/http';
+import { ExactEvmScheme } from '@x402/evm';
+import { extractReceiptFromResponse, verifyReceiptSignatureEIP712, type EIP712SignedReceipt } from '@x402/extensions/offer-receipt';
+import { appendPaymentIdentifierToExtensions, generatePaymentId } from '@x402/extensions/payment-identifier';
+import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-with-x';
+import { decodePaymentResponseHeader } from '@x402/fetch';
+import { getAddress } from 'viem';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 import { signedSellBody } from '../support/onchain.js';
 import { json, ShiftableClock } from '../support/service.js';
@@ -201,6 +209,56 @@ describe('paying on the devnet with @x402/fetch', () => {
     // A later replay of the used authorization is answered from the record and charges nothing.
     expect((await send()).status).toBe(200);
     expect(await usdc(TESTNET, testnetWallet.address)).toBe(before - parseUsd('2'));
+  });
+
+  it('the x402 extensions (#17): a SIWx-signed first request pays its one network, the receipt names the mined transfer, a payment-identifier retry is not charged', async () => {
+    const { decodeBase64Json, devAccount: account } = await import('../support/x402-client.js');
+    const production = account(2); // mainnet history on the devnet
+    const path = `${service.url}/entrypoints/token_info`;
+    const body = JSON.stringify({ tokenId });
+    const post = (headers: Record<string, string>, f: typeof fetch = fetch) =>
+      f(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    // The proof, signed with the official client function over the challenge of a plain 402, names
+    // the testnet chain: the wallet's own network (by its history) is what the 402 offers.
+    const ext = decodeBase64Json<any>((await post({})).headers.get('payment-required')).extensions['sign-in-with-x'];
+    const proof = encodeSIWxHeader(await createSIWxPayload({ ...ext.info, chainId: TESTNET, type: 'eip191' }, production, path));
+    const seen: string[][] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (res.status === 402) seen.push(decodeBase64Json<any>(res.headers.get('payment-required')).accepts.map((a: { network: string }) => a.network));
+      return res;
+    };
+    const before = await usdc(PRODUCTION, production.address);
+    const paid = await post({ 'sign-in-with-x': proof }, payingFetch(production, recording));
+    expect(paid.status).toBe(200);
+    expect(seen).toEqual([[PRODUCTION]]);
+    const price = service.application.deps.settings.prices.info;
+    expect(await usdc(PRODUCTION, production.address)).toBe(before - price);
+
+    const receipt = extractReceiptFromResponse(paid) as EIP712SignedReceipt;
+    const verified = await verifyReceiptSignatureEIP712(receipt);
+    expect(getAddress(verified.signer)).toBe(TREASURY);
+    const settled = decodePaymentResponseHeader(paid.headers.get('payment-response')!);
+    expect(verified.payload).toMatchObject({ network: PRODUCTION, transaction: settled.transaction, resourceUrl: path });
+    expect(getAddress(verified.payload.payer)).toBe(production.address);
+
+    // payment identifier: a new authorization with the same id for the same request charges nothing
+    const client = x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(production) }], spendControls: false });
+    const id = generatePaymentId();
+    const signed = async () => {
+      const required = decodeBase64Json<any>((await post({ 'x-wallet-address': production.address })).headers.get('payment-required'));
+      appendPaymentIdentifierToExtensions(required.extensions, id);
+      return encodePaymentSignatureHeader(await client.createPaymentPayload(required));
+    };
+    const first = await post({ 'payment-signature': await signed() });
+    expect(first.status).toBe(200);
+    const afterFirst = await usdc(PRODUCTION, production.address);
+    expect(afterFirst).toBe(before - 2n * price);
+    const retry = await post({ 'payment-signature': await signed() });
+    expect(retry.status).toBe(200);
+    expect(await json(retry)).toEqual(await json(first));
+    expect(retry.headers.get('payment-response')).toBe(first.headers.get('payment-response'));
+    expect(await usdc(PRODUCTION, production.address)).toBe(afterFirst);
   });
 });
 

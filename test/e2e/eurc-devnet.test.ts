@@ -44,7 +44,7 @@ afterAll(async () => {
 
 const eurc = (address: string) => service.devnet!.assetBalance(TESTNET, 'EURC', address as `0x${string}`);
 const usdc = (address: string) => service.devnet!.assetBalance(TESTNET, 'USDC', address as `0x${string}`);
-const pay = payingFetch(wallet, preferEurc);
+const pay = payingFetch(wallet, fetch, preferEurc);
 const call = (path: string, body: unknown, f: typeof fetch = pay) =>
   f(`${service.url}${path}`, {
     method: 'POST',

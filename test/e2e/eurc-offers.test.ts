@@ -70,7 +70,7 @@ describe('EURC offers', () => {
   });
 
   it('a client preferring EURC pays in EURC; the payment records asset, amount, USD value and quote', async () => {
-    const pay = payingFetch(wallet, preferEurc);
+    const pay = payingFetch(wallet, fetch, preferEurc);
     const before = facilitator.balanceOf(TESTNET, wallet.address, 'EURC');
     const usdcBefore = facilitator.balanceOf(TESTNET, wallet.address, 'USDC');
     const created = await json(await post('/tokens', { name: 'Euro', symbol: 'EURO' }, {}, pay));
@@ -124,7 +124,7 @@ describe('EURC offers', () => {
   });
 
   it('a settled EURC payment whose operation is refused is refunded in EURC, the amount paid', async () => {
-    const pay = payingFetch(wallet, preferEurc);
+    const pay = payingFetch(wallet, fetch, preferEurc);
     const body = { tokenId, usdAmount: '3', minTokensOut: '1' };
     const challenge = await offered('/entrypoints/token_buy_usd', { ...body, minTokensOut: '400000' });
     const signature = await signPayment(wallet, eurcOnly(challenge));

@@ -1,7 +1,7 @@
 /**
  * Malformed extension inputs never hurt (#17): a bad SIGN-IN-WITH-X header gets the plain 402
  * and never blocks paying; a payment whose payload carries broken extension entries pays as
- * any other. Never a 500. (The guard the flow's extension wiring must keep.)
+ * any other. Never a 500.
  */
 import { x402Client } from '@x402/core/client';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
@@ -45,6 +45,7 @@ describe('a malformed SIGN-IN-WITH-X header', () => {
       const body = await json(res);
       expect(body.error.code).toBe('PAYMENT_REQUIRED');
       expect(body.error.details.accepts.map((a: { network: string }) => a.network)).toEqual(['eip155:8453', 'eip155:8453', 'eip155:84532', 'eip155:84532']);
+      expect(body.error.details.siwx, proof.slice(0, 20)).toMatchObject({ reason: expect.stringMatching(/^(malformed|wrong_domain|bad_signature)$/) });
     }
   });
 

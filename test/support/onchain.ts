@@ -67,7 +67,13 @@ export async function signSell(args: {
  * A sell's body as a wallet builds it against the running service: the typed data from
  * GET /api/tokens/:id/sell-authorization, signed with viem's signTypedData.
  */
-export async function signedSellBody(baseUrl: string, account: PrivateKeyAccount, tokenId: string, tokens: string, extra: Record<string, unknown> = {}) {
+export async function signedSellBody(
+  baseUrl: string,
+  account: PrivateKeyAccount,
+  tokenId: string,
+  tokens: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ tokenId: string; tokens: string; tokenAuthorization: Record<string, string> } & Record<string, unknown>> {
   const res = await fetch(`${baseUrl}/api/tokens/${tokenId}/sell-authorization?wallet=${account.address}&tokens=${tokens}`);
   const body = (await res.json()) as { data: { typedData: any; tokenAuthorization: Record<string, string> } };
   if (res.status !== 200) throw new Error(`sell-authorization: ${res.status} ${JSON.stringify(body)}`);

@@ -22,8 +22,8 @@ function client(account: PrivateKeyAccount) {
 }
 
 /** fetch that pays 402s with `account`, exactly as an x402 client application would (the first offer, or the selector's). */
-export function payingFetch(account: PrivateKeyAccount, selector?: SelectPaymentRequirements): typeof fetch {
-  return wrapFetchWithPaymentFromConfig(fetch, {
+export function payingFetch(account: PrivateKeyAccount, inner: typeof fetch = fetch, selector?: SelectPaymentRequirements): typeof fetch {
+  return wrapFetchWithPaymentFromConfig(inner, {
     schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(account) }],
     spendControls: false,
     ...(selector ? { paymentRequirementsSelector: selector } : {}),

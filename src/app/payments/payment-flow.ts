@@ -2,9 +2,11 @@
  * The x402 payment lifecycle of SPEC §8, generic over the paid entrypoints. `handle` is the
  * sequence; each step is a method below.
  *
- *   no payment ─▶ 402 (price and requirements)
- *   payment ─▶ admit (decode, replay?, network, rules and price as the payer, binding, verify)
- *           ─▶ claim (network, payer, nonce) ─▶ recheck ─▶ settle ─▶ apply (or refund)
+ *   no payment ─▶ wallet proof (SIWx)? ─▶ access granted? ─▶ 402 (price and requirements)
+ *   payment ─▶ admit (decode, replay?, payment identifier?, network, rules and price as the payer,
+ *              binding, verify)
+ *           ─▶ claim (network, payer, nonce; and the payment identifier) ─▶ recheck ─▶ settle
+ *           ─▶ apply with a signed receipt (or refund)
  *
  * THE RULE. Until the nonce is claimed, a refusal is thrown: nothing is stored and nothing is
  * charged. From the claim on, every answer is stored with the payment and returned, so the same
@@ -31,6 +33,9 @@ import {
 import { ALL_NETWORKS, assetAt, isNetwork, type Network } from '../../domain/network.js';
 import { transitionPayment, type Payment, type PaymentState } from '../../domain/payment.js';
 import { newPayout } from '../../domain/payout.js';
+import type { Stores } from '../../ports/unit-of-work.js';
+import type { ReceiptSigner } from '../../ports/receipt-signer.js';
+import type { WalletProofVerifier } from '../../ports/wallet-proof-verifier.js';
 import type { Facilitator, PaymentPayload, PaymentRequirements, ResourceInfo, SettleResult } from '../../ports/facilitator.js';
 import type { Logger } from '../../ports/logger.js';
 import type { NetworkDetector } from '../../ports/network-detector.js';
@@ -41,6 +46,9 @@ import { errorEnvelope, statusOfError, successEnvelope } from '../error-status.j
 import type { Metrics } from '../metrics.js';
 import { PaymentAlreadyApplied } from '../paid.js';
 import { payoutView } from '../views.js';
+import { claimPayment, matchPaymentIdentifier, type PaymentIdentifierMatch } from '../extensions/payment-identifier.js';
+import { withReceipt } from '../extensions/receipts.js';
+import { proveWallet, siwxDetails, type WalletProof } from '../extensions/wallet-proof.js';
 import { readAuthorization, type ExactAuthorization } from './exact-authorization.js';
 import { PAYMENT_REASONS } from './payment-reasons.js';
 import { hashRequest, sha256 } from './request-hash.js';
@@ -57,6 +65,12 @@ export interface PaymentFlowDeps extends AppDeps {
   detectionFailClosed: boolean;
   /** How long a duplicate request waits for the first one's answer before a 202. */
   replayWaitMs: number;
+  /** Sign-In-With-X proofs of unpaid requests (#17.1). */
+  walletProofs: WalletProofVerifier;
+  /** Signs the receipt of every settlement (#17.3); null: no receipts. */
+  receiptSigner: ReceiptSigner | null;
+  /** How long paid access an entrypoint grants (`grantsAccess`) lasts: INFO_ACCESS_SECONDS. */
+  accessGrantSeconds: number;
   /** Test-only seams to simulate a crash at a precise step. */
   hooks?: { afterSettle?: (payment: Payment) => Promise<void> };
 }
@@ -69,6 +83,10 @@ export interface PaidRequest {
   walletHint?: string | undefined;
   /** The decoded PAYMENT-SIGNATURE, or undefined when the request carries none. */
   payment?: PaymentPayload | undefined;
+  /** The SIGN-IN-WITH-X header: read only when the request carries no payment (#17.1). */
+  walletProof?: string | undefined;
+  /** The payment's valid `payment-identifier` (#17.2); a malformed one is dropped by the adapter. */
+  paymentIdentifier?: string | null | undefined;
   /** For the operator's log lines. */
   requestId?: string | undefined;
 }
@@ -93,6 +111,9 @@ interface Admitted {
   requirements: PaymentRequirements;
   prepared: Prepared;
   caller: Caller;
+  /** What the signed receipt names. */
+  resourceUrl: string;
+  paymentIdentifier: string | null;
 }
 
 export class PaymentFlow {
@@ -101,13 +122,21 @@ export class PaymentFlow {
   async handle(req: PaidRequest): Promise<PaidOutcome> {
     const input = req.entrypoint.parse(req.rawInput);
     const requestHash = hashRequest(req.entrypoint.name, input);
-    if (!req.payment) throw await this.paymentRequired(req, input, requestHash);
+    if (!req.payment) {
+      const proof = await this.walletProof(req);
+      const granted = proof?.ok ? await this.grantedAccess(req.entrypoint, input, proof.wallet) : null;
+      if (granted) return { response: granted, verified: false };
+      throw await this.paymentRequired(req, input, requestHash, proof);
+    }
 
     // Before the claim: every refusal is thrown, nothing is stored, nothing is charged.
     const admitted = await this.admit(req, req.payment, input, requestHash);
     if ('replay' in admitted) return { response: admitted.replay, verified: false };
-    const claim = await this.deps.uow.read((s) => s.payments.claim(admitted.payment));
-    if (!claim.claimed) return { response: await this.replay(claim.existing, requestHash, admitted.payment.signatureHash), verified: true };
+    const claim = await claimPayment(this.deps.uow, admitted.payment, admitted.paymentIdentifier);
+    if (!claim.claimed) {
+      const answer = 'identifier' in claim ? this.identifiedAnswer(claim.identifier) : this.replay(claim.existing, requestHash, admitted.payment.signatureHash);
+      return { response: await answer, verified: true };
+    }
 
     // From the claim on: every answer is stored with the payment.
     const refused = await this.recheck(admitted, input);
@@ -116,11 +145,56 @@ export class PaymentFlow {
   }
 
   /** The unpaid request: the rules are checked and the price set, then 402 with the requirements. */
-  private async paymentRequired(req: PaidRequest, input: unknown, requestHash: string): Promise<PaymentRequired> {
-    const hinted = req.walletHint ? await this.callerFromHint(req.walletHint) : undefined;
+  private async paymentRequired(req: PaidRequest, input: unknown, requestHash: string, proof?: WalletProof): Promise<PaymentRequired> {
+    // A proven wallet is the protocol-native hint: it wins over X-Wallet-Address.
+    const wallet = proof?.ok ? proof.wallet : req.walletHint;
+    const hinted = wallet ? await this.callerFromHint(wallet) : undefined;
     const prepared = await req.entrypoint.prepare(this.deps, input, hinted);
     const networks = prepared.network ? [prepared.network] : hinted ? [hinted.network] : ALL_NETWORKS;
-    return new PaymentRequired((await this.required(req.resource, requestHash, networks, prepared.amount)) as unknown as ErrorDetails);
+    const required = await this.required(req.resource, requestHash, networks, prepared.amount);
+    return new PaymentRequired({ ...required, ...(proof && !proof.ok ? { siwx: siwxDetails(proof) } : {}) } as unknown as ErrorDetails);
+  }
+
+  /** The SIWx step: the wallet an unpaid request proves, or why its proof is not taken; never a refusal. */
+  private async walletProof(req: PaidRequest): Promise<WalletProof | undefined> {
+    if (!req.walletProof) return undefined;
+    const proof = await proveWallet(this.deps, req.walletProof);
+    this.deps.metrics.increment(proof.ok ? 'siwx.accepted' : 'siwx.ignored');
+    return proof;
+  }
+
+  /** The access-grant step: an entrypoint the proven wallet paid for lately answers without a payment. */
+  private async grantedAccess(ep: AnyEntrypoint, input: unknown, wallet: string): Promise<PaidResponse | null> {
+    if (!ep.grantsAccess) return null;
+    const until = await this.deps.uow.read((s) => s.accessGrants.validUntil(wallet, ep.name, this.deps.clock.now()));
+    if (!until) return null;
+    const result: unknown = await ep.grantsAccess.serve(this.deps, input);
+    this.deps.metrics.increment('access_grants.used');
+    return { status: ep.successStatus, body: successEnvelope(ep.operation, result), headers: { 'Access-Granted-Until': until.toISOString() } };
+  }
+
+  /** Records the access a paid entrypoint leaves its payer, in the transaction that applies it. */
+  private async grantAccess(stores: Stores, ep: AnyEntrypoint, payment: Payment): Promise<void> {
+    if (!ep.grantsAccess || this.deps.accessGrantSeconds <= 0) return;
+    const until = new Date(this.deps.clock.now().getTime() + this.deps.accessGrantSeconds * 1000);
+    await stores.accessGrants.grant(payment.payer, ep.name, until);
+  }
+
+  /**
+   * The payment-identifier step (#17.2), before any verification: an id seen for this very
+   * request (same payer, same input) answers what its payment answered — nothing is verified,
+   * claimed or charged again; an id seen for another request is 409.
+   */
+  private async knownIdentifier(req: PaidRequest, payer: string, requestHash: string): Promise<PaidResponse | null> {
+    if (!req.paymentIdentifier) return null;
+    const match = await matchPaymentIdentifier(this.deps.uow, { id: req.paymentIdentifier, payer, requestHash });
+    return match.kind === 'new' ? null : this.identifiedAnswer(match);
+  }
+
+  private async identifiedAnswer(match: Exclude<PaymentIdentifierMatch, { kind: 'new' }>): Promise<PaidResponse> {
+    if (match.kind === 'conflict') throw new PaymentAlreadyUsed(match.paymentId);
+    this.deps.metrics.increment('payment_identifiers.replayed');
+    return match.response ?? this.storedAnswer(match.paymentId);
   }
 
   /**
@@ -145,6 +219,8 @@ export class PaymentFlow {
     const signatureHash = sha256(auth.signature);
     const existing = await this.deps.uow.read((s) => s.payments.findByNonce(network, payer, auth.nonce));
     if (existing) return { replay: await this.replay(existing, requestHash, signatureHash) };
+    const identified = await this.knownIdentifier(req, payer, requestHash);
+    if (identified) return { replay: identified };
 
     const detected = await this.detect(payer, network);
     const prepared = await this.prepareAsPayer(ep, input, payer, detected, network);
@@ -170,6 +246,8 @@ export class PaymentFlow {
       requirements,
       prepared,
       caller: { wallet: payer, network },
+      resourceUrl: req.resource.url,
+      paymentIdentifier: req.paymentIdentifier ?? null,
       payment: {
         paymentId: this.deps.ids.next('pay'),
         network,
@@ -286,7 +364,7 @@ export class PaymentFlow {
       return this.replay(settling, settling.requestHash, settling.signatureHash);
     }
     await this.deps.hooks?.afterSettle?.(done);
-    return this.apply(done, a.entrypoint, input, a.prepared, a.caller, settled);
+    return this.apply(done, a.entrypoint, input, a.prepared, a.caller, settled, a.resourceUrl);
   }
 
   /**
@@ -309,7 +387,8 @@ export class PaymentFlow {
 
   /**
    * Applies a SETTLED payment's operation, or refunds it when the operation is refused now.
-   * Used by the request that settled it and by the reconciler after a crash or a timeout.
+   * Used by the request that settled it and by the reconciler after a crash or a timeout; the
+   * request names its resource, so its answer carries a signed receipt.
    */
   async apply(
     payment: Payment,
@@ -318,8 +397,12 @@ export class PaymentFlow {
     prepared: Prepared,
     caller: Caller,
     settled: Pick<SettleResult, 'transaction' | 'network' | 'payer'>,
+    resourceUrl?: string,
   ): Promise<PaidResponse> {
-    const settlement: SettlementReceipt = { success: true, transaction: settled.transaction, network: settled.network, payer: settled.payer ?? payment.payer };
+    const settlement = await this.receipted(
+      { success: true, transaction: settled.transaction, network: settled.network, payer: settled.payer ?? payment.payer },
+      resourceUrl,
+    );
     let response: PaidResponse | undefined;
     try {
       await ep.execute(this.deps, input, prepared, caller, {
@@ -327,6 +410,7 @@ export class PaymentFlow {
         onApplied: async (stores, result) => {
           response = { status: ep.successStatus, body: successEnvelope(ep.operation, result), headers: {}, settlement };
           await stores.payments.saveResponse(payment.paymentId, response);
+          await this.grantAccess(stores, ep, payment);
         },
       });
       this.deps.metrics.increment('payments.applied');
@@ -394,12 +478,31 @@ export class PaymentFlow {
       });
     }
     if (existing.requestHash !== requestHash) throw new PaymentAlreadyUsed(existing.paymentId);
+    return this.storedAnswer(existing.paymentId);
+  }
+
+  /** A payment's stored answer; waits briefly for one still in flight, then 202. */
+  private async storedAnswer(paymentId: string): Promise<PaidResponse> {
     const deadline = Date.now() + this.deps.replayWaitMs;
     for (let delay = 10; ; delay = Math.min(delay * 2, 250)) {
-      const stored = await this.deps.uow.read((s) => s.payments.getResponse(existing.paymentId));
+      const stored = await this.deps.uow.read((s) => s.payments.getResponse(paymentId));
       if (stored) return stored;
-      if (Date.now() >= deadline) return pendingResponse(existing.paymentId, PAYMENT_REASONS.inFlight);
+      if (Date.now() >= deadline) return pendingResponse(paymentId, PAYMENT_REASONS.inFlight);
       await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+
+  /** The receipt step (#17.3): the settlement signed for its payer; without one when signing fails. */
+  private async receipted(settlement: SettlementReceipt, resourceUrl: string | undefined): Promise<SettlementReceipt> {
+    if (!resourceUrl || !this.deps.receiptSigner) return settlement;
+    try {
+      return withReceipt(settlement, await this.deps.receiptSigner.signReceipt({ resourceUrl, payer: settlement.payer, network: settlement.network, transaction: settlement.transaction }));
+    } catch (e) {
+      this.deps.logger.warn('the receipt could not be signed; the answer goes out without one', {
+        transaction: settlement.transaction,
+        error: e instanceof Error ? e.message : String(e),
+      });
+      return settlement;
     }
   }
 

@@ -225,7 +225,7 @@ async function pullTokens(deps: AppDeps, cmd: SellCommand, key: string): Promise
   let pull = await deps.uow.read((s) => s.pulls.get(key));
   if (!pull) {
     const signed = await sign();
-    pull = await deps.uow.read((s) => s.pulls.record(signed));
+    pull = await deps.uow.transaction((s) => s.pulls.record(signed));
     if (pull.txHash !== signed.txHash) issuer.release(token.network);
   }
   const deadline = Date.now() + deps.settings.pullWaitMs;
@@ -241,7 +241,7 @@ async function pullTokens(deps: AppDeps, cmd: SellCommand, key: string): Promise
     }
     if (status === 'dropped') {
       const resigned = await sign();
-      if (await deps.uow.read((s) => s.pulls.replace(resigned, pull!.txHash))) pull = resigned;
+      if (await deps.uow.transaction((s) => s.pulls.replace(resigned, pull!.txHash))) pull = resigned;
       else {
         issuer.release(token.network);
         pull = (await deps.uow.read((s) => s.pulls.get(key)))!;

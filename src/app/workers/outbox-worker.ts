@@ -17,6 +17,7 @@
  */
 import { transitionOutbox, type OutboxFields } from '../../domain/outbox.js';
 import type { Clock } from '../../ports/clock.js';
+import type { OutboxStore } from '../../ports/outbox-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { TransactionSender } from '../../ports/transaction-sender.js';
 import type { Stores, UnitOfWork } from '../../ports/unit-of-work.js';
@@ -39,6 +40,20 @@ export interface OutboxKind<T extends OutboxFields> {
   onSent?(stores: Stores, item: T, now: Date): Promise<void>;
   onConfirmed?(stores: Stores, item: T, now: Date): Promise<void>;
   onFailed?(stores: Stores, item: T, now: Date): Promise<void>;
+}
+
+/** The store side of a kind: its name, its id, and which outbox store of a unit of work holds it. */
+export function outboxStoreOf<T extends OutboxFields>(
+  name: string,
+  idOf: (item: T) => string,
+  store: (stores: Stores) => OutboxStore<T>,
+): Pick<OutboxKind<T>, 'name' | 'idOf' | 'due' | 'update'> {
+  return {
+    name,
+    idOf,
+    due: (stores, now, limit) => store(stores).due(now, limit),
+    update: (stores, next, from) => store(stores).update(next, from),
+  };
 }
 
 export interface OutboxWorkerDeps<T extends OutboxFields> {

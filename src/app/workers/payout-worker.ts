@@ -7,7 +7,7 @@ import type { Payout } from '../../domain/payout.js';
 import type { PayoutSender } from '../../ports/payout-sender.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import { payoutView } from '../views.js';
-import { OutboxWorker, type OutboxWorkerDeps } from './outbox-worker.js';
+import { OutboxWorker, outboxStoreOf, type OutboxWorkerDeps } from './outbox-worker.js';
 
 export type PayoutWorkerDeps = Omit<OutboxWorkerDeps<Payout>, 'kind' | 'sender'> & { sender: PayoutSender };
 
@@ -20,10 +20,7 @@ export class PayoutWorker extends OutboxWorker<Payout> {
     super({
       ...deps,
       kind: {
-        name: 'payout',
-        idOf: (p) => p.payoutId,
-        due: (stores, now, limit) => stores.payouts.due(now, limit),
-        update: (stores, next, from) => stores.payouts.update(next, from),
+        ...outboxStoreOf<Payout>('payout', (p) => p.payoutId, (s) => s.payouts),
         prepare: (p) => deps.sender.prepare(p),
         onSent: event('payout.sent'),
         onConfirmed: event('payout.confirmed'),

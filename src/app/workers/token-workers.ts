@@ -13,7 +13,7 @@ import type { Deployment } from '../../domain/deployment.js';
 import type { TokenIssuer } from '../../ports/token-issuer.js';
 import type { Stores, UnitOfWork } from '../../ports/unit-of-work.js';
 import { deliveryView } from '../views.js';
-import { OutboxWorker, type OutboxWorkerDeps } from './outbox-worker.js';
+import { OutboxWorker, outboxStoreOf, type OutboxWorkerDeps } from './outbox-worker.js';
 
 type Deps<T extends Deployment | Delivery> = Omit<OutboxWorkerDeps<T>, 'kind' | 'sender'> & { issuer: TokenIssuer; uow: UnitOfWork };
 
@@ -43,10 +43,7 @@ export class DeploymentWorker extends OutboxWorker<Deployment> {
       ...deps,
       sender: deps.issuer,
       kind: {
-        name: 'deployment',
-        idOf: (d) => d.deploymentId,
-        due: (stores, now, limit) => stores.deployments.due(now, limit),
-        update: (stores, next, from) => stores.deployments.update(next, from),
+        ...outboxStoreOf<Deployment>('deployment', (d) => d.deploymentId, (s) => s.deployments),
         alreadyDone: (d) => deps.issuer.isDeployed(d.network, d.address),
         async prepare(d) {
           const token = await tokenOf(deps.uow, d.tokenId);
@@ -76,10 +73,7 @@ export class DeliveryWorker extends OutboxWorker<Delivery> {
       ...deps,
       sender: deps.issuer,
       kind: {
-        name: 'delivery',
-        idOf: (d) => d.deliveryId,
-        due: (stores, now, limit) => stores.deliveries.due(now, limit),
-        update: (stores, next, from) => stores.deliveries.update(next, from),
+        ...outboxStoreOf<Delivery>('delivery', (d) => d.deliveryId, (s) => s.deliveries),
         async prepare(d) {
           const token = await tokenOf(deps.uow, d.tokenId);
           if (token.deployment.state !== 'DEPLOYED' || !token.address) return null; // waits for its contract

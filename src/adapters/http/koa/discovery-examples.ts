@@ -54,6 +54,7 @@ const buyPosition = {
   currentPriceUsd: '0.000005601028969012',
   valueUsd: '4.954083',
   unrealizedPnlUsd: '-0.045917',
+  onChainBalance: null,
   updatedAt: CREATED,
 };
 

@@ -34,6 +34,7 @@ import { getStats } from '../../../app/use-cases/get-stats.js';
 import { getPrices } from '../../../app/use-cases/get-prices.js';
 import { listHolders } from '../../../app/use-cases/list-holders.js';
 import { listTrades } from '../../../app/use-cases/list-trades.js';
+import { proveWallet, SIGN_IN_WITH_X_HEADER, siwxDetails } from '../../../app/extensions/wallet-proof.js';
 import {
   EntrypointNotFound,
   NetworkDetectionUnavailable,
@@ -54,6 +55,7 @@ import { DEFAULT_STREAM, EventStreams, streamEvents, type EventStreamOptions } f
 import { manifest } from './manifest.js';
 import { openApiDocument } from './openapi.js';
 import { requestContext } from './request-context.js';
+import { paymentRequiredExtensions, readPaymentIdentifier } from './x402-extensions.js';
 import { decodePaymentSignature, encodePaymentResponse, PAYMENT_RESPONSE, PAYMENT_SIGNATURE } from './x402-headers.js';
 
 export interface HttpOptions {
@@ -71,7 +73,7 @@ export interface HttpOptions {
   /**
    * Extensions made for each 402 of a paid route from its resource and accepts (signed offers,
    * a Sign-In-With-X challenge, the payment-identifier declaration). A failure is logged and the
-   * 402 goes out without them.
+   * 402 goes out without them. Default: those of the application's signer and verifier.
    */
   paymentRequiredExtensions?: PaymentRequiredEnricher;
 }
@@ -88,7 +90,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   const streamOptions = { ...DEFAULT_STREAM, ...options.eventStream };
   const streams = options.streams ?? new EventStreams(streamOptions);
   const trustProxy: TrustProxy = options.trustProxy ?? { kind: 'none' };
-  const made = options.paymentRequiredExtensions;
+  const made = options.paymentRequiredExtensions ?? paymentRequiredExtensions(deps, application.logger);
   const enrich: PaymentRequiredEnricher | undefined = made
     ? async (required) => {
         try {
@@ -101,6 +103,16 @@ export function createHttpApp(application: Application, options: HttpOptions = {
         }
       }
     : undefined;
+  /** The wallet a SIGN-IN-WITH-X proof proves, where a request may name its wallet that way (#17.1). */
+  const provenWallet = async (ctx: Context): Promise<string> => {
+    const header = ctx.get(SIGN_IN_WITH_X_HEADER);
+    if (!header) throw ValidationError.of('wallet', 'is required (or prove the wallet with a SIGN-IN-WITH-X header)');
+    const proof = await proveWallet(deps, header);
+    if (proof.ok) return proof.wallet;
+    throw new ValidationError([{ path: 'wallet', message: `is required: the SIGN-IN-WITH-X proof was not taken (${proof.reason})` }], undefined, {
+      siwx: siwxDetails(proof),
+    });
+  };
   const tokenParam = (ctx: Context) => parseWith(tokenIdSchema, (ctx as unknown as { params: { id: string } }).params.id, 'id');
 
   router.get('/health', async (ctx) => {
@@ -118,7 +130,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
 
   router.get('/positions', async (ctx) => {
     const q = parseQuery(positionsQuery, query(ctx));
-    const wallet = getAddress(q.wallet);
+    const wallet = q.wallet ? getAddress(q.wallet) : await provenWallet(ctx);
     let network = q.network;
     if (!network) {
       try {
@@ -171,6 +183,8 @@ export function createHttpApp(application: Application, options: HttpOptions = {
         resource,
         walletHint: hintHeader || undefined,
         payment,
+        walletProof: ctx.get(SIGN_IN_WITH_X_HEADER) || undefined,
+        paymentIdentifier: payment ? readPaymentIdentifier(payment).id : null,
         requestId: ctx.state.requestId as string | undefined,
       });
       ctx.state.paymentVerified = verified;

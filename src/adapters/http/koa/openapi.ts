@@ -27,6 +27,11 @@ const schema = (s: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema => 
   return rest;
 };
 
+/** The Sign-In-With-X header (x402 extension, CAIP-122), where a request may prove its wallet. */
+function siwxHeader(description: string) {
+  return { name: 'SIGN-IN-WITH-X', in: 'header', required: false, schema: { type: 'string' }, description: `base64 CAIP-122 wallet proof: ${description}` };
+}
+
 function queryParameters(s: z.ZodObject) {
   const json = schema(s, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, prop]) => ({
@@ -132,7 +137,7 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
     '/positions': {
       get: {
         operationId: 'list_positions',
-        parameters: queryParameters(positionsQuery),
+        parameters: [...queryParameters(positionsQuery), siwxHeader('proves the wallet: `wallet` may then be omitted')],
         responses: {
           200: ok('list_positions', {
             type: 'object',
@@ -216,6 +221,7 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
       parameters: [
         { name: 'PAYMENT-SIGNATURE', in: 'header', required: false, schema: { type: 'string' }, description: 'base64 x402 v2 payment payload' },
         { name: 'X-Wallet-Address', in: 'header', required: false, schema: { type: 'string' }, description: 'the paying wallet, to be offered its network' },
+        siwxHeader('the wallet, proven: offered its network; redeems paid access (token_info)'),
       ],
       requestBody: {
         required: true,

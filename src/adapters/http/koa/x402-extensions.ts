@@ -7,7 +7,13 @@ import {
   extractAndValidatePaymentIdentifier,
   PAYMENT_IDENTIFIER,
 } from '@x402/extensions/payment-identifier';
-import type { PaymentPayload } from '../../../ports/facilitator.js';
+import { SIGN_IN_WITH_X } from '@x402/extensions/sign-in-with-x';
+import { isNetwork } from '../../../domain/network.js';
+import type { PaymentPayload, PaymentRequirements } from '../../../ports/facilitator.js';
+import type { Logger } from '../../../ports/logger.js';
+import { OFFER_RECEIPT_KEY, type ReceiptSigner } from '../../../ports/receipt-signer.js';
+import type { WalletProofVerifier } from '../../../ports/wallet-proof-verifier.js';
+import type { PaymentRequiredEnricher } from './errors.js';
 
 export { PAYMENT_IDENTIFIER };
 
@@ -32,4 +38,30 @@ export function readPaymentIdentifier(payload: PaymentPayload): PaymentIdentifie
 /** The `payment-identifier` entry of a 402's `extensions`: ids are welcome, not required. */
 export function paymentIdentifierDeclaration(): Record<string, unknown> {
   return { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) };
+}
+
+/**
+ * What every 402 of a paid route declares beside Bazaar, made for that 402 (its resource and
+ * accepts): the payment-identifier declaration, the offers signed by the service, and a fresh
+ * Sign-In-With-X challenge on the 402's networks. Each is made on its own: one that fails is
+ * left out and logged, the others and the 402 go out.
+ */
+export function paymentRequiredExtensions(
+  makers: { receiptSigner: ReceiptSigner | null; walletProofs: WalletProofVerifier },
+  logger: Logger,
+): PaymentRequiredEnricher {
+  return async (required) => {
+    const accepts = required.accepts as PaymentRequirements[];
+    const networks = [...new Set(accepts.map((a) => a.network))].filter(isNetwork);
+    const made: [string, Promise<unknown>][] = [[SIGN_IN_WITH_X, makers.walletProofs.challenge(required.resource.url, networks)]];
+    if (makers.receiptSigner && accepts.length > 0) made.push([OFFER_RECEIPT_KEY, makers.receiptSigner.signOffers(required.resource.url, accepts)]);
+    const settled = await Promise.allSettled(made.map(([, p]) => p));
+    const extensions: Record<string, unknown> = paymentIdentifierDeclaration();
+    settled.forEach((r, i) => {
+      const key = made[i]![0];
+      if (r.status === 'fulfilled') extensions[key] = r.value;
+      else logger.warn('a 402 extension could not be made; the 402 goes out without it', { extension: key, error: r.reason instanceof Error ? r.reason.message : String(r.reason) });
+    });
+    return extensions;
+  };
 }

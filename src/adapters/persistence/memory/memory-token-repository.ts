@@ -30,6 +30,13 @@ export class MemoryTokenRepository implements TokenRepository {
     this.db.set(this.tx, this.db.tokens, token.tokenId, token);
   }
 
+  async listWithoutAddress(limit: number): Promise<Token[]> {
+    return [...this.db.tokens.values()]
+      .filter((t) => t.address === null)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.tokenId < b.tokenId ? -1 : 1))
+      .slice(0, limit);
+  }
+
   async list(query: TokenListQuery): Promise<Page<Token>> {
     const after = query.cursor ? decodeCursor(query.cursor, ['k', 'id'] as const) : null;
     const q = query.q?.toLowerCase();

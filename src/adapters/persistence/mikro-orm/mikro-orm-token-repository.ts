@@ -95,6 +95,11 @@ export class MikroOrmTokenRepository implements TokenRepository {
     if (rows.length !== 1) throw new Error(`unknown token ${t.tokenId}`);
   }
 
+  async listWithoutAddress(limit: number): Promise<Token[]> {
+    const rows = await this.sql.all(`select ${exactColumns(this.sql)} from tokens where address is null order by created_at, token_id limit ?`, [limit]);
+    return rows.map(rowToToken);
+  }
+
   async list(query: TokenListQuery): Promise<Page<Token>> {
     const after = query.cursor ? decodeCursor(query.cursor, ['k', 'id'] as const) : null;
     const where: string[] = [];

@@ -23,8 +23,11 @@ import { isNetwork, type Network } from '../../../domain/network.js';
 import type { CheckedWalletProof, RejectedWalletProof, WalletProofVerifier } from '../../../ports/wallet-proof-verifier.js';
 
 export interface SiwxWalletProofVerifierOptions {
-  /** The public origin proofs must be bound to (`https://api.example.com`): never the request's Host. */
-  origin: string;
+  /**
+   * The public origin proofs must be bound to (`https://api.example.com`): never the request's
+   * Host. A function when it is known only once the server listens (an ephemeral port).
+   */
+  origin: string | (() => string);
   /** The chains a proof may name: the ones we take payments on. */
   networks: readonly Network[];
   /** Shown to the signer in the challenge. */
@@ -58,15 +61,25 @@ const REASONS: Record<string, Reason> = {
 const SIWE_NONCE = /^[A-Za-z0-9]{8,}$/;
 
 export class SiwxWalletProofVerifier implements WalletProofVerifier {
-  private readonly origin: URL;
   private readonly maxAgeMs: number;
-  private readonly server: ResourceServerExtension;
+  private bound: { origin: URL; server: ResourceServerExtension } | undefined;
 
   constructor(private readonly options: SiwxWalletProofVerifierOptions) {
-    this.origin = new URL(options.origin);
     this.maxAgeMs = (options.maxAgeSeconds ?? 300) * 1000;
-    // Only its challenge enrichment is used; payments and nonces are ours, not this storage's.
-    this.server = createSIWxResourceServerExtension({ storage: new InMemorySIWxStorage(), origin: this.origin.origin });
+    if (typeof options.origin === 'string') this.bind();
+  }
+
+  private get origin(): URL {
+    return this.bind().origin;
+  }
+
+  private bind(): { origin: URL; server: ResourceServerExtension } {
+    if (!this.bound) {
+      const origin = new URL(typeof this.options.origin === 'string' ? this.options.origin : this.options.origin());
+      // Only its challenge enrichment is used; payments and nonces are ours, not this storage's.
+      this.bound = { origin, server: createSIWxResourceServerExtension({ storage: new InMemorySIWxStorage(), origin: origin.origin }) };
+    }
+    return this.bound;
   }
 
   async check(header: string): Promise<CheckedWalletProof | RejectedWalletProof> {
@@ -100,7 +113,7 @@ export class SiwxWalletProofVerifier implements WalletProofVerifier {
       expirationSeconds: this.options.challengeSeconds ?? 300,
     })[SIGN_IN_WITH_X];
     const context = { requirements: [], resourceInfo: { url: resourceUrl }, paymentRequiredResponse: { x402Version: 2, resource: { url: resourceUrl }, accepts: [] } };
-    return (await this.server.enrichPaymentRequiredResponse!(declaration, context as never)) as Record<string, unknown>;
+    return (await this.bind().server.enrichPaymentRequiredResponse!(declaration, context as never)) as Record<string, unknown>;
   }
 }
 
