@@ -144,6 +144,34 @@ describe('EURC offers', () => {
   });
 });
 
+describe('faults around an EURC settlement', () => {
+  it('a settlement that times out after the EURC moved is applied by the reconciler, which reads the EURC contract', async () => {
+    const tokenId = (await json(await post('/tokens', { name: 'Slow', symbol: 'SLOW' }, {}, payingFetch(wallet)))).data.tokenId;
+    const challenge = await offered('/entrypoints/token_info', { tokenId });
+    const signature = await signPayment(wallet, eurcOnly(challenge));
+    const before = facilitator.balanceOf(TESTNET, wallet.address, 'EURC');
+    facilitator.timeoutNextSettle({ transfers: true });
+    const res = await post('/entrypoints/token_info', { tokenId }, { 'payment-signature': signature });
+    expect(res.status).toBe(202);
+    const paymentId = (await json(res)).data.paymentId;
+    expect(uow.db.payments.get(paymentId)).toMatchObject({ state: 'SETTLING', asset: 'EURC', amount: 926n }); // ceil(1000 / 1.08)
+    prices.EURC = '1.5'; // the rate moves meanwhile: the reconciler prices at the payment's own quote
+    try {
+      clock.offsetMs += 31_000; // past the reconciler's grace
+      await service.runWorkers();
+    } finally {
+      prices.EURC = '1.08';
+      clock.offsetMs = 0;
+    }
+    expect(uow.db.payments.get(paymentId)!.state).toBe('APPLIED');
+    expect(facilitator.balanceOf(TESTNET, wallet.address, 'EURC')).toBe(before - 926n);
+    // The same signature again answers the stored result, charging nothing more.
+    const again = await post('/entrypoints/token_info', { tokenId }, { 'payment-signature': signature });
+    expect(again.status).toBe(200);
+    expect(facilitator.balanceOf(TESTNET, wallet.address, 'EURC')).toBe(before - 926n);
+  });
+});
+
 describe('no EUR/USD price', () => {
   it('an unpaid request is 503 SERVICE_UNAVAILABLE with Retry-After — no EURC offer is guessed; USDC payments still settle', async () => {
     const down = new ScriptedQuoteProvider('scripted', clock, (asset) => (asset === 'EURC' ? { fail: 'unavailable' } : { price: '1' }));
