@@ -92,12 +92,15 @@ const EURC: Record<string, string> = {
 };
 
 async function payInEurc(wallet: ReturnType<typeof account>, tokenId: string) {
-  let chosen: { amount: string; network: string } | undefined;
+  let chosen: { amount: string; network: string; asset: string } | undefined;
   const pay = wrapFetchWithPaymentFromConfig(fetch, {
     schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(wallet) }],
+    // The client's spend controls take only each network's default asset (USDC) unless another
+    // is allowed: allow EURC, at most 1 EURC a payment.
+    spendControls: { allowedAssets: Object.entries(EURC).map(([network, asset]) => ({ network: network as `${string}:${string}`, asset, maxAmountPerPayment: '1000000' })) },
     paymentRequirementsSelector: (_version, accepts) => {
       const pick = accepts.find((r) => r.asset.toLowerCase() === EURC[r.network]?.toLowerCase()) ?? accepts[0]!;
-      chosen = { amount: pick.amount, network: pick.network };
+      chosen = { amount: pick.amount, network: pick.network, asset: pick.asset };
       return pick;
     },
   });
@@ -109,7 +112,10 @@ async function payInEurc(wallet: ReturnType<typeof account>, tokenId: string) {
   const json = (await res.json()) as { success: boolean; data: any; error?: any };
   if (!json.success) throw new Error(`token_info in EURC: ${res.status} ${JSON.stringify(json.error)}`);
   const header = res.headers.get('payment-response');
-  const paid = chosen ? `${formatUnits(BigInt(chosen.amount), 6)} EURC for $0.001` : '(nothing)';
+  if (!chosen || !EURC[chosen.network] || chosen.asset.toLowerCase() !== EURC[chosen.network]!.toLowerCase()) {
+    throw new Error(`token_info was not paid in EURC: ${JSON.stringify(chosen)}`);
+  }
+  const paid = `${formatUnits(BigInt(chosen.amount), 6)} EURC for $0.001`;
   return { data: json.data, paid, tx: header ? decodePaymentResponseHeader(header).transaction : '(none)' };
 }
 
