@@ -1,13 +1,15 @@
 /**
  * `npm run bench:db`: trades applied per second (token lock + trade + position + event, through
  * the use case and the MikroORM unit of work) next to the raw driver's single-row insert
- * transaction rate on the same database, as ratios measured in one run. Target ≥ 0.25×.
+ * transaction rate on the same database, as ratios measured in interleaved rounds of one run.
+ * Target ≥ 0.25×. `npm run bench` runs it too (benchDb).
  */
 import { FakeTokenIssuer } from '../src/adapters/token/fake/fake-token-issuer.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import sqlite3 from 'sqlite3';
 import { SystemClock } from '../src/adapters/clock/system/system-clock.js';
@@ -22,11 +24,10 @@ import { createToken } from '../src/app/use-cases/create-token.js';
 import { TESTNET } from '../src/domain/network.js';
 import { validateTokenMetadata } from '../src/domain/token.js';
 import { dropSchema, POSTGRES_URL } from '../test/support/postgres.js';
+import { median } from './load.js';
 
-const DURATION = Number(process.env.BENCH_MS ?? 3_000);
-
-async function timed(fn: () => Promise<void>): Promise<number> {
-  const deadline = Date.now() + DURATION;
+async function timed(durationMs: number, fn: () => Promise<void>): Promise<number> {
+  const deadline = Date.now() + durationMs;
   const started = Date.now();
   let n = 0;
   while (Date.now() < deadline) {
@@ -36,7 +37,7 @@ async function timed(fn: () => Promise<void>): Promise<number> {
   return (n / (Date.now() - started)) * 1000;
 }
 
-async function tradesPerSecond(url: string): Promise<number> {
+async function tradesPerSecond(url: string, durationMs: number): Promise<number> {
   const uow = await MikroOrmUnitOfWork.open({ url });
   try {
     const clock = new SystemClock();
@@ -44,7 +45,7 @@ async function tradesPerSecond(url: string): Promise<number> {
     const { tokenId } = await createToken(deps, { metadata: validateTokenMetadata({ name: 'Bench', symbol: 'B' }), creator: '0x' + '1'.repeat(40), network: TESTNET });
     const plan: BuyPlan = { tokenId, network: TESTNET, grossUsd: 10_000n, minTokensOut: 0n, quoteId: null };
     let i = 0;
-    return await timed(async () => {
+    return await timed(durationMs, async () => {
       await buyToken(deps, { plan, buyer: `0x${(i++ % 50).toString(16).padStart(40, '0')}`, network: TESTNET });
     });
   } finally {
@@ -52,12 +53,12 @@ async function tradesPerSecond(url: string): Promise<number> {
   }
 }
 
-async function rawSqlite(path: string): Promise<number> {
+async function rawSqlite(path: string, durationMs: number): Promise<number> {
   const db = new sqlite3.Database(path);
   const run = (sql: string, params: unknown[] = []) => new Promise<void>((res, rej) => db.run(sql, params, (e) => (e ? rej(e) : res())));
   for (const p of ['pragma journal_mode = WAL', 'pragma synchronous = NORMAL', 'pragma busy_timeout = 5000']) await run(p);
   await run('create table raw (id integer primary key, v text)');
-  const rate = await timed(async () => {
+  const rate = await timed(durationMs, async () => {
     await run('begin immediate');
     await run('insert into raw (v) values (?)', ['x']);
     await run('commit');
@@ -66,12 +67,12 @@ async function rawSqlite(path: string): Promise<number> {
   return rate;
 }
 
-async function rawPostgres(schema: string): Promise<number> {
+async function rawPostgres(schema: string, durationMs: number): Promise<number> {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   await client.query(`create schema "${schema}"`);
   await client.query(`create table "${schema}".raw (id bigserial primary key, v text)`);
-  const rate = await timed(async () => {
+  const rate = await timed(durationMs, async () => {
     await client.query('begin');
     await client.query(`insert into "${schema}".raw (v) values ($1)`, ['x']);
     await client.query('commit');
@@ -80,23 +81,84 @@ async function rawPostgres(schema: string): Promise<number> {
   return rate;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'launchpad-bench-'));
-const rows: string[] = [];
-try {
-  const sqliteTrades = await tradesPerSecond(`sqlite:${join(dir, 'bench.db')}`);
-  const sqliteRaw = await rawSqlite(join(dir, 'raw.db'));
-  rows.push(`SQLite:     ${sqliteTrades.toFixed(0)} trades/s, raw insert tx ${sqliteRaw.toFixed(0)}/s, ratio ${(sqliteTrades / sqliteRaw).toFixed(3)}   target ≥ 0.25`);
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
-  const rawSchema = `${schema}_raw`;
+/**
+ * RSS of this process (the use case and the unit of work run here) every `every` trades over `n`
+ * trades on one SQLite file: the memory target is growth ≤ 10% over the last half.
+ */
+export async function soakTrades(n: number, every: number): Promise<{ samplesMiB: number[]; seconds: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'launchpad-soak-'));
+  const uow = await MikroOrmUnitOfWork.open({ url: `sqlite:${join(dir, 'soak.db')}` });
   try {
-    const pgTrades = await tradesPerSecond(`${POSTGRES_URL}?schema=${schema}`);
-    const pgRaw = await rawPostgres(rawSchema);
-    rows.push(`PostgreSQL: ${pgTrades.toFixed(0)} trades/s, raw insert tx ${pgRaw.toFixed(0)}/s, ratio ${(pgTrades / pgRaw).toFixed(3)}   target ≥ 0.25`);
+    const clock = new SystemClock();
+    const deps: AppDeps = { uow, clock, ids: new UlidIdGenerator(clock), tradeQuoter: new CurveTradeQuoter(), usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }), tokenIssuer: new FakeTokenIssuer({ clock }), settings: DEFAULT_SETTINGS };
+    // A token per 10,000 trades, so the curve never runs out of supply.
+    let tokenId = '';
+    const samplesMiB = [process.memoryUsage().rss / 2 ** 20];
+    const started = Date.now();
+    for (let i = 0; i < n; i++) {
+      if (i % 10_000 === 0) ({ tokenId } = await createToken(deps, { metadata: validateTokenMetadata({ name: 'Soak', symbol: 'S' }), creator: '0x' + '1'.repeat(40), network: TESTNET }));
+      const plan: BuyPlan = { tokenId, network: TESTNET, grossUsd: 10_000n, minTokensOut: 0n, quoteId: null };
+      await buyToken(deps, { plan, buyer: `0x${(i % 500).toString(16).padStart(40, '0')}`, network: TESTNET });
+      if ((i + 1) % every === 0) samplesMiB.push(process.memoryUsage().rss / 2 ** 20);
+    }
+    return { samplesMiB, seconds: (Date.now() - started) / 1000 };
   } finally {
-    await dropSchema(schema);
-    await dropSchema(rawSchema);
+    await uow.close();
+    rmSync(dir, { recursive: true, force: true });
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
 }
-console.log(rows.join('\n'));
+
+export interface DbFigure {
+  /** Median over rounds of trades/s ÷ raw insert tx/s, measured back to back in each round. */
+  ratio: number;
+  ratios: number[];
+  tradesPerSecond: number[];
+  rawPerSecond: number[];
+}
+
+/**
+ * Interleaved rounds per database: the use case's trades, then the raw driver's insert tx, each
+ * on a fresh database so neither inherits the other's file or table growth.
+ */
+export async function benchDb(o: { rounds: number; durationMs: number; log: (line: string) => void }): Promise<{ sqlite: DbFigure; postgresql: DbFigure }> {
+  const figure = (): DbFigure => ({ ratio: 0, ratios: [], tradesPerSecond: [], rawPerSecond: [] });
+  const sqlite = figure();
+  const postgresql = figure();
+  const dir = mkdtempSync(join(tmpdir(), 'launchpad-bench-'));
+  try {
+    for (let round = 0; round < o.rounds; round++) {
+      const trades = await tradesPerSecond(`sqlite:${join(dir, `bench-${round}.db`)}`, o.durationMs);
+      const raw = await rawSqlite(join(dir, `raw-${round}.db`), o.durationMs);
+      sqlite.tradesPerSecond.push(trades);
+      sqlite.rawPerSecond.push(raw);
+      sqlite.ratios.push(trades / raw);
+      const schema = `bench_${randomBytes(4).toString('hex')}`;
+      const rawSchema = `${schema}_raw`;
+      try {
+        const pgTrades = await tradesPerSecond(`${POSTGRES_URL}?schema=${schema}`, o.durationMs);
+        const pgRaw = await rawPostgres(rawSchema, o.durationMs);
+        postgresql.tradesPerSecond.push(pgTrades);
+        postgresql.rawPerSecond.push(pgRaw);
+        postgresql.ratios.push(pgTrades / pgRaw);
+      } finally {
+        await dropSchema(schema);
+        await dropSchema(rawSchema);
+      }
+      o.log(
+        `[db] round ${round + 1}/${o.rounds}: SQLite ${trades.toFixed(0)} trades/s vs raw ${raw.toFixed(0)}/s; ` +
+          `PostgreSQL ${postgresql.tradesPerSecond.at(-1)!.toFixed(0)} trades/s vs raw ${postgresql.rawPerSecond.at(-1)!.toFixed(0)}/s`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  for (const f of [sqlite, postgresql]) f.ratio = median(f.ratios);
+  return { sqlite, postgresql };
+}
+
+
+if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
+  const { sqlite, postgresql } = await benchDb({ rounds: Number(process.env.BENCH_ROUNDS ?? 3), durationMs: Number(process.env.BENCH_MS ?? 3_000), log: console.log });
+  console.log(`SQLite:     ratio ${sqlite.ratio.toFixed(3)} (median of ${sqlite.ratios.length})   target ≥ 0.25`);
+  console.log(`PostgreSQL: ratio ${postgresql.ratio.toFixed(3)} (median of ${postgresql.ratios.length})   target ≥ 0.25`);
+}

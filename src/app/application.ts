@@ -28,8 +28,14 @@ export interface ApplicationDeps extends PaymentFlowDeps {
   priceBoard: PriceBoard;
 }
 
+type Checks = HealthReport['checks'];
+
+/** How long one round of health probes answers for: a probe hammered by a load balancer costs one round a second. */
+export const HEALTH_CACHE_MS = 1_000;
+
 export class Application {
   readonly flow: PaymentFlow;
+  private probed: { at: number; checks: Promise<Checks> } | null = null;
   readonly entrypoints: ReadonlyMap<string, AnyEntrypoint>;
 
   constructor(readonly deps: ApplicationDeps) {
@@ -50,8 +56,28 @@ export class Application {
     return this.deps.metrics;
   }
 
-  /** The database is required (503 when down); the others degrade the service. */
+  /**
+   * The database is required (503 when down); the others degrade the service. The probes run at
+   * most once a second (callers within it share the round, in flight or done); the counters are
+   * always current.
+   */
   async health(): Promise<{ report: HealthReport; required: boolean }> {
+    const now = this.deps.clock.now().getTime();
+    if (!this.probed || now - this.probed.at >= HEALTH_CACHE_MS || now < this.probed.at) this.probed = { at: now, checks: this.probe() };
+    const checks = await this.probed.checks;
+    const allOk = Object.values(checks).every((c) => c === 'ok');
+    return {
+      report: {
+        status: allOk ? 'ok' : 'degraded',
+        version: this.deps.settings.serviceVersion,
+        checks,
+        counters: this.deps.metrics.snapshot(),
+      },
+      required: checks.database !== 'down',
+    };
+  }
+
+  private async probe(): Promise<Checks> {
     const timed = async (probe: () => Promise<CheckStatus>): Promise<CheckStatus> => {
       try {
         return await withTimeout(probe(), 2_000);
@@ -65,17 +91,7 @@ export class Application {
       timed(async () => ((await this.deps.facilitator.supported()).length > 0 ? 'ok' : 'degraded')),
       this.deps.rateLimiter ? timed(() => this.deps.rateLimiter!.health()) : Promise.resolve<CheckStatus>('ok'),
     ]);
-    const checks = { database, chain, facilitator, rateLimiter };
-    const allOk = Object.values(checks).every((c) => c === 'ok');
-    return {
-      report: {
-        status: allOk ? 'ok' : 'degraded',
-        version: this.deps.settings.serviceVersion,
-        checks,
-        counters: this.deps.metrics.snapshot(),
-      },
-      required: database !== 'down',
-    };
+    return { database, chain, facilitator, rateLimiter };
   }
 }
 

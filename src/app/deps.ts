@@ -5,6 +5,7 @@ import type { TokenIssuer } from '../ports/token-issuer.js';
 import type { TradeQuoter } from '../ports/trade-quoter.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { Settings } from './settings.js';
+import type { TokenViewCache } from './token-view-cache.js';
 
 /** What every use case may use: ports and settings, never an adapter. */
 export interface AppDeps {
@@ -17,4 +18,6 @@ export interface AppDeps {
   /** The launched tokens on chain (SPEC §14): addresses, balances, authorizations. */
   tokenIssuer: TokenIssuer;
   settings: Settings;
+  /** Hot token views, checked against the event log on every read (none: every read builds the view). */
+  tokenViews?: TokenViewCache;
 }

@@ -32,6 +32,7 @@ import type { PayoutSender } from '../ports/payout-sender.js';
 import { Application, type ApplicationDeps } from '../app/application.js';
 import type { Config } from '../app/config.js';
 import { Metrics } from '../app/metrics.js';
+import { TokenViewCache } from '../app/token-view-cache.js';
 import { PaymentReconciler } from '../app/workers/payment-reconciler.js';
 import { PayoutWorker, type PayoutWorkerDeps } from '../app/workers/payout-worker.js';
 import { QuotePurger } from '../app/workers/quote-purger.js';
@@ -162,6 +163,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     priceBoard,
     tokenIssuer,
     settings: overrides.settings ?? config.settings,
+    tokenViews: overrides.tokenViews ?? new TokenViewCache(),
     facilitator,
     detector,
     logger,

@@ -11,5 +11,6 @@ export interface EventLog {
   append(event: NewEvent): Promise<StoredEvent>;
   /** Events with id > afterId, ascending, at most `limit`. */
   readAfter(afterId: number, filter: EventFilter, limit: number): Promise<StoredEvent[]>;
-  lastId(): Promise<number>;
+  /** The last id (0 when none): of the whole log, or of one token's events. */
+  lastId(tokenId?: string): Promise<number>;
 }

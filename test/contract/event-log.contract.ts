@@ -19,6 +19,9 @@ export function eventLogContract(name: string, make: UowFactory) {
         }
         expect(stored.map((e) => e.id)).toEqual([1, 2, 3, 4]);
         expect(await uow.read((s) => s.events.lastId())).toBe(4);
+        expect(await uow.read((s) => s.events.lastId('tok_A'))).toBe(4);
+        expect(await uow.read((s) => s.events.lastId('tok_B'))).toBe(2);
+        expect(await uow.read((s) => s.events.lastId('tok_none'))).toBe(0);
         expect(await uow.read((s) => s.events.readAfter(0, {}, 100))).toEqual(stored);
         expect((await uow.read((s) => s.events.readAfter(1, {}, 2))).map((e) => e.id)).toEqual([2, 3]);
         expect((await uow.read((s) => s.events.readAfter(0, { tokenId: 'tok_A' }, 100))).map((e) => e.id)).toEqual([1, 4]);

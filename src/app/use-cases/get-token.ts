@@ -3,5 +3,7 @@ import { loadTokenView, type TokenView } from '../views.js';
 import { loadToken } from '../trading/load-token.js';
 
 export function getToken(deps: AppDeps, tokenId: string): Promise<TokenView> {
-  return deps.uow.read(async (stores) => loadTokenView(stores, await loadToken(stores, tokenId), deps.clock.now()));
+  const now = deps.clock.now();
+  const build = () => deps.uow.read(async (stores) => loadTokenView(stores, await loadToken(stores, tokenId), now));
+  return deps.tokenViews ? deps.tokenViews.get(deps.uow, tokenId, now, build) : build();
 }

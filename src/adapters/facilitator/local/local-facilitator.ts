@@ -32,6 +32,13 @@ export interface LocalFacilitatorOptions {
   nonces?: NonceQueue;
   /** Bound on waiting for a settlement receipt; past it the outcome is indeterminate. */
   confirmationTimeoutMs?: number;
+  /**
+   * How often a settlement not mined at the first look is looked for again (default 250 ms).
+   * viem's default for a chain of unknown block time is 4 s: a settlement that reached the node a
+   * moment after its receipt was first asked for — one that waited behind a lower nonce of the
+   * same key — stalled its request for 4 s.
+   */
+  receiptPollMs?: number;
 }
 
 type CoreFacilitatorTypes = Parameters<x402Facilitator['verify']>;
@@ -50,6 +57,7 @@ export class LocalFacilitator implements Facilitator {
         account,
         chain: viemChain(network, rpcUrl),
         transport: http(rpcUrl, { timeout: 10_000 }),
+        pollingInterval: options.receiptPollMs ?? 250,
       }).extend(publicActions);
       const signer = toFacilitatorEvmSigner(
         { ...client, address: account.address } as unknown as Parameters<typeof toFacilitatorEvmSigner>[0],

@@ -25,7 +25,9 @@ export class MemoryEventLog implements EventLog {
     return out;
   }
 
-  async lastId(): Promise<number> {
-    return this.db.events.length;
+  async lastId(tokenId?: string): Promise<number> {
+    if (tokenId === undefined) return this.db.events.length;
+    for (let i = this.db.events.length - 1; i >= 0; i--) if (this.db.events[i]!.tokenId === tokenId) return this.db.events[i]!.id;
+    return 0;
   }
 }

@@ -53,8 +53,11 @@ export class MikroOrmEventLog implements EventLog {
     return rows.map(rowToEvent);
   }
 
-  async lastId(): Promise<number> {
-    const r = await this.sql.one(`select coalesce(max(id), 0) as id from events`);
+  async lastId(tokenId?: string): Promise<number> {
+    const r =
+      tokenId === undefined
+        ? await this.sql.one(`select coalesce(max(id), 0) as id from events`)
+        : await this.sql.one(`select coalesce(max(id), 0) as id from events where token_id = ?`, [tokenId]); // the (token_id, id) index
     return Number(r?.id ?? 0);
   }
 }

@@ -1,9 +1,10 @@
 /**
- * The unit of work on MikroORM: one database transaction per unit, on a forked EntityManager
- * (no identity map shared between requests), with the stores bound to it. SQLite is the
- * embedded default (WAL, synchronous=NORMAL, busy timeout, the write lock taken when a
- * transaction begins); PostgreSQL for scale (row locks per token). The schema comes from the
- * committed migrations, run at open — never from schema sync.
+ * The unit of work on MikroORM: one database transaction per unit, on a connection of MikroORM's
+ * pool, with the stores bound to it (they run their statements on the driver; no identity map,
+ * nothing shared between units). SQLite is the embedded default (WAL, synchronous=NORMAL, busy
+ * timeout, the write lock taken when a transaction begins), with reader connections of its own
+ * beside the one writer, so reads never queue behind writes; PostgreSQL for scale (row locks per
+ * token). The schema comes from the committed migrations, run at open — never from schema sync.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -31,7 +32,7 @@ import { MikroOrmAssetQuoteStore } from './mikro-orm-asset-quote-store.js';
 import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
 import { MikroOrmTokenRepository } from './mikro-orm-token-repository.js';
 import { MikroOrmTradeLedger } from './mikro-orm-trade-ledger.js';
-import { runnerFor, Sql, type Dialect, type Runner } from './sql.js';
+import { finalizePrepared, runnerFor, Sql, type Dialect, type Runner } from './sql.js';
 import { asUnavailable } from './unavailable.js';
 
 export const MIGRATIONS = [
@@ -47,6 +48,56 @@ export interface OpenOptions {
   url: string;
   /** PostgreSQL connections per process. */
   poolSize?: number;
+  /** SQLite file: read-only connections beside the writer (WAL lets them read while it writes). */
+  sqliteReaders?: number;
+}
+
+type KnexClient = {
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): Promise<void>;
+  driver?: { Database: new (path: string, cb: (e: Error | null) => void) => SqliteDatabase };
+};
+interface SqliteDatabase {
+  run(sql: string, cb: (e: Error | null) => void): void;
+  close(cb: (e: Error | null) => void): void;
+}
+
+const SELECT = /^\s*select\b/i;
+
+/**
+ * SQLite's readers: connections of their own to the same file, each statement on the next one in
+ * turn. In WAL mode a reader sees the last commit and never waits for the writer, nor the writer
+ * for it. They are `query_only`: nothing but a SELECT is ever sent to them.
+ */
+class SqliteReaders {
+  private next = 0;
+  private constructor(
+    private readonly connections: SqliteDatabase[],
+    private readonly runners: Runner[],
+  ) {}
+
+  static async open(client: KnexClient, path: string, count: number): Promise<SqliteReaders | null> {
+    const Database = client.driver?.Database;
+    if (!Database || count < 1 || path === ':memory:') return null; // a memory database is one connection's own
+    const connections: SqliteDatabase[] = [];
+    for (let i = 0; i < count; i++) {
+      const db = await new Promise<SqliteDatabase>((resolve, reject) => {
+        const d = new Database(path, (e) => (e ? reject(e) : resolve(d)));
+      });
+      for (const pragma of ['pragma busy_timeout = 5000', 'pragma query_only = 1']) {
+        await new Promise<void>((resolve, reject) => db.run(pragma, (e) => (e ? reject(e) : resolve())));
+      }
+      connections.push(db);
+    }
+    return new SqliteReaders(connections, connections.map((c) => runnerFor('sqlite', c)));
+  }
+
+  run: Runner = (sql, params) => this.runners[this.next++ % this.runners.length]!(sql, params);
+
+  async close(): Promise<void> {
+    await Promise.all(this.connections.map(finalizePrepared));
+    await Promise.all(this.connections.map((c) => new Promise<void>((resolve) => c.close(() => resolve()))));
+  }
 }
 
 function config(url: string, poolSize: number): { options: Options; dialect: Dialect; schema: string | undefined } {
@@ -105,9 +156,16 @@ function config(url: string, poolSize: number): { options: Options; dialect: Dia
 }
 
 export class MikroOrmUnitOfWork implements UnitOfWork {
+  /** Pool connections this unit of work has run statements on (their prepared statements go at close). */
+  private readonly used = new Set<unknown>();
+
   private constructor(
     private readonly orm: MikroORM,
     readonly dialect: Dialect,
+    private readonly client: KnexClient,
+    private readonly readers: SqliteReaders | null,
+    /** SQLite: the pool's one connection, taken at open and handed from unit to unit in turn. */
+    private readonly writer: { connection: unknown; tail: Promise<void> } | null,
   ) {}
 
   static async open(options: OpenOptions): Promise<MikroOrmUnitOfWork> {
@@ -115,7 +173,12 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     if (dialect === 'postgresql' && schema) await createSchema(ormOptions, schema);
     const orm = await MikroORM.init(ormOptions);
     await orm.getMigrator().up();
-    return new MikroOrmUnitOfWork(orm, dialect);
+    // The pool's client, taken once: a unit of work needs a connection, not an EntityManager.
+    const client = (orm.em as unknown as KnexEntityManager).getKnex().client as KnexClient;
+    const readers = dialect === 'sqlite' ? await SqliteReaders.open(client, ormOptions.dbName!, options.sqliteReaders ?? 2) : null;
+    // SQLite has one writer connection (a pool of 1): units queue for it here, not in the pool.
+    const writer = dialect === 'sqlite' ? { connection: await guard(client.acquireConnection()), tail: Promise.resolve() } : null;
+    return new MikroOrmUnitOfWork(orm, dialect, client, readers, writer);
   }
 
   async transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
@@ -136,33 +199,78 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   }
 
   async read<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
-    return this.withConnection((run) => work(stores(new Sql(run, this.dialect))));
-  }
-
-  /**
-   * One connection from MikroORM's pool, on a forked EntityManager (nothing is shared between
-   * units of work), for the duration of `fn`. Statements go straight to the driver.
-   */
-  private async withConnection<T>(fn: (run: Runner) => Promise<T>): Promise<T> {
-    const client = (this.orm.em.fork() as unknown as KnexEntityManager).getKnex().client as {
-      acquireConnection(): Promise<unknown>;
-      releaseConnection(connection: unknown): Promise<void>;
-    };
-    const connection = await guard(client.acquireConnection());
+    const readers = this.readers;
+    if (!readers) return this.withConnection((run) => work(stores(new Sql(run, this.dialect))));
+    // SQLite: no transaction here, so every statement commits alone and each SELECT may go to a
+    // reader (it sees every commit before it, this unit's own writes included). The writer is
+    // taken only if the unit writes (a claim, a compare-and-set), and held to its end.
+    type Writer = { run: Runner; release: () => Promise<void> };
+    let taking = null as Promise<Writer> | null;
+    const takeWriter = () =>
+      (taking ??= this.acquire().then(({ connection, release }) => ({ run: runnerFor('sqlite', this.use(connection)), release })));
+    const run: Runner = async (sql, params) => (SELECT.test(sql) ? readers.run(sql, params) : (await takeWriter()).run(sql, params));
     try {
-      return await guard(fn(runnerFor(this.dialect, connection)));
+      return await guard(work(stores(new Sql(run, this.dialect))));
     } finally {
-      await client.releaseConnection(connection);
+      const held = taking as Promise<Writer> | null; // set inside the runner, if at all
+      if (held) await (await held).release();
     }
   }
 
+  /** One connection from MikroORM's pool for the duration of `fn`; statements go straight to the driver. */
+  private async withConnection<T>(fn: (run: Runner) => Promise<T>): Promise<T> {
+    const { connection, release } = await this.acquire();
+    try {
+      return await guard(fn(runnerFor(this.dialect, this.use(connection))));
+    } finally {
+      await release();
+    }
+  }
+
+  private async acquire(): Promise<{ connection: unknown; release: () => Promise<void> }> {
+    const writer = this.writer;
+    if (!writer) {
+      const connection = await guard(this.client.acquireConnection());
+      return { connection, release: () => this.client.releaseConnection(connection) };
+    }
+    let done!: () => void;
+    const before = writer.tail;
+    writer.tail = before.then(() => new Promise<void>((resolve) => (done = resolve)));
+    await before;
+    return { connection: writer.connection, release: async () => done() };
+  }
+
+  private use(connection: unknown): unknown {
+    if (this.dialect === 'sqlite') this.used.add(connection);
+    return connection;
+  }
+
   async close(): Promise<void> {
+    await this.readers?.close();
+    if (this.writer) {
+      await this.writer.tail;
+      await finalizePrepared(this.writer.connection);
+      await this.client.releaseConnection(this.writer.connection);
+    }
+    await Promise.all([...this.used].map(finalizePrepared));
     await this.orm.close(true);
   }
 
   /** Applies pending migrations (idempotent); returns how many ran. */
   async migrate(): Promise<number> {
-    return (await this.orm.getMigrator().up()).length;
+    if (!this.writer) return (await this.orm.getMigrator().up()).length;
+    // SQLite: the migrator needs the pool's one connection; it is lent back for the while.
+    const { release } = await this.acquire();
+    try {
+      await this.client.releaseConnection(this.writer.connection);
+      try {
+        return (await this.orm.getMigrator().up()).length;
+      } finally {
+        this.writer.connection = await guard(this.client.acquireConnection());
+      }
+    } finally {
+      await release();
+    }
   }
 
 }

@@ -10,8 +10,52 @@ export type Row = Record<string, unknown>;
 /** Runs one statement on a connection and returns its rows. */
 export type Runner = (sql: string, params: readonly unknown[]) => Promise<Row[]>;
 
+interface SqliteStatement {
+  all(params: readonly unknown[], cb: (e: Error | null, rows?: Row[]) => void): void;
+  finalize(cb?: () => void): void;
+}
 interface SqliteConnection {
   all(sql: string, params: readonly unknown[], cb: (e: Error | null, rows?: Row[]) => void): void;
+  prepare(sql: string, cb: (e: Error | null) => void): SqliteStatement;
+}
+
+/** Prepared statements kept per SQLite connection, by SQL text (the stores' SQL is a fixed set). */
+const prepared = new WeakMap<object, Map<string, SqliteStatement>>();
+const MAX_PREPARED = 256;
+
+/**
+ * Each statement of node-sqlite3's `db.all(sql)` is prepared, run and finalized: three trips to
+ * libuv's thread pool. A statement prepared once per connection and kept runs in one.
+ */
+function preparedRunner(db: SqliteConnection): Runner {
+  let cache = prepared.get(db);
+  if (!cache) prepared.set(db, (cache = new Map()));
+  const statements = cache;
+  return (sql, params) =>
+    new Promise((resolve, reject) => {
+      let statement = statements.get(sql);
+      if (!statement) {
+        if (statements.size >= MAX_PREPARED) {
+          const [oldest, s] = statements.entries().next().value!;
+          statements.delete(oldest);
+          s.finalize();
+        }
+        // A failed prepare (bad SQL) reports through the `all` below; it is not kept.
+        statement = db.prepare(sql, (e) => {
+          if (e) statements.delete(sql);
+        });
+        statements.set(sql, statement);
+      }
+      statement.all(params, (e, rows) => (e ? reject(e) : resolve(rows ?? [])));
+    });
+}
+
+/** Finalizes the statements kept for a connection: SQLite will not close a connection that has some. */
+export function finalizePrepared(connection: unknown): Promise<void> {
+  const statements = prepared.get(connection as object);
+  if (!statements) return Promise.resolve();
+  prepared.delete(connection as object);
+  return Promise.all([...statements.values()].map((s) => new Promise<void>((resolve) => s.finalize(() => resolve())))).then(() => undefined);
 }
 interface PgConnection {
   query(sql: string, params: readonly unknown[]): Promise<{ rows: Row[] }>;
@@ -22,10 +66,7 @@ interface PgConnection {
  * work, its transaction) holds: the hot path pays for the statement, not for a query builder.
  */
 export function runnerFor(dialect: Dialect, connection: unknown): Runner {
-  if (dialect === 'sqlite') {
-    const db = connection as SqliteConnection;
-    return (sql, params) => new Promise((resolve, reject) => db.all(sql, params, (e, rows) => (e ? reject(e) : resolve(rows ?? []))));
-  }
+  if (dialect === 'sqlite') return preparedRunner(connection as SqliteConnection);
   const client = connection as PgConnection;
   return async (sql, params) => {
     let n = 0;

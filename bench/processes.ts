@@ -1,0 +1,71 @@
+/**
+ * The processes a benchmark measures, each started as `npm start` starts the service — node with
+ * tsx's loader on a TypeScript entry point — in its own process group, so the load generator
+ * (this process) never shares an event loop with what it measures, and one kill ends a process
+ * and its anvil children together. `BENCH_PROFILE=<dir>` adds --cpu-prof to the service.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export interface BenchProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  /** Resident set size of the node process, in MiB (Linux /proc). */
+  rssMiB(): number;
+  stop(): Promise<void>;
+}
+
+export async function startProcess(entry: string, env: Record<string, string>, options: { nodeArgs?: string[]; timeoutMs?: number } = {}): Promise<BenchProcess> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', entry], {
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${out}`)), options.timeoutMs ?? 90_000);
+    const check = () => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited with ${code}:\n${out}`));
+    });
+  });
+  return {
+    child,
+    url,
+    output: () => out,
+    rssMiB() {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) / 1024 : NaN;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }, 15_000);
+      await exited;
+      clearTimeout(timer);
+      try {
+        process.kill(-child.pid!, 'SIGKILL'); // anvil children, if any outlived the service
+      } catch {
+        // gone
+      }
+    },
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * The service as people run it — `npm start`: SQLite under DATA_DIR (or PostgreSQL), the
+ * embedded devnet, the in-process facilitator, the workers on, the rate limit off — next to its
+ * baselines in the same run, in interleaved rounds:
+ *
+ *   GET /tokens/:id             vs a bare Koa + @koa/router handler serving the same JSON
+ *   GET /health                 vs GET /tokens/:id on the same service (a probe costs ≤ a read)
+ *   paid token_buy_usd $0.01    vs @x402/express on an empty handler, both paid by 8 concurrent
+ *                                  official @x402/fetch clients, both settling on the same devnet
+ *                                  through the official facilitator in their own process
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { toHex } from 'viem';
+import { devnetAccount } from '../src/adapters/chain/anvil/anvil-devnet.js';
+import { freePorts } from '../test/support/free-ports.js';
+import { devAccount, payingFetch } from '../test/support/x402-client.js';
+import { load, loadWith, median, type LoadResult } from './load.js';
+import { startProcess, type BenchProcess } from './processes.js';
+
+export interface RealOptions {
+  label: string;
+  /** Unset: SQLite under the data dir, as `npm start`. */
+  databaseUrl?: string;
+  rounds: number;
+  readMs: number;
+  paidMs: number;
+  /** After the rounds: a paid soak of this long, the service's RSS sampled every 5 s. */
+  soakMs?: number;
+  /** Directory for the service's --cpu-prof output, when profiling. */
+  profileDir?: string;
+  log: (line: string) => void;
+}
+
+export interface Figure {
+  /** Median over rounds of the per-round ratio ours / baseline. */
+  ratio: number;
+  ratios: number[];
+  ours: LoadResult[];
+  baseline: LoadResult[];
+}
+
+export interface RealResult {
+  label: string;
+  read: Figure;
+  health: Figure;
+  paid: Figure;
+  rssMiB: { start: number; end: number };
+  soak?: { samplesMiB: number[]; lastHalfGrowth: number; paid: LoadResult };
+}
+
+/** Growth over the last half of a series of samples: end ÷ middle − 1. */
+export function lastHalfGrowth(samples: number[]): number {
+  const mid = samples[Math.floor((samples.length - 1) / 2)]!;
+  return samples[samples.length - 1]! / mid - 1;
+}
+
+const READ_CONCURRENCY = 16;
+const PAID_CLIENTS = 8;
+/** Testnet payers (#5–#8 hold devnet USDC on 84532); #9 signs the baseline's settlements. */
+const PAYERS = [5, 6, 7, 8];
+const BASELINE_SIGNER = 9;
+
+
+const keyOf = (index: number) => toHex(devnetAccount(index).getHdKey().privateKey!);
+
+function rpcOf(service: BenchProcess): string {
+  const m = /devnet eip155:84532 \(testnet\)\s+RPC (\S+)/.exec(service.output());
+  if (!m) throw new Error(`no testnet RPC in the service's banner:\n${service.output()}`);
+  return m[1]!;
+}
+
+/** 8 official clients paying back to back; a request is good when it ends in 200. */
+function paidLoad(url: string, body: () => string, durationMs: number): Promise<LoadResult> {
+  const clients = Array.from({ length: PAID_CLIENTS }, (_, i) => {
+    const account = devAccount(PAYERS[i % PAYERS.length]!);
+    return { account, pay: payingFetch(account) };
+  });
+  let next = 0;
+  return loadWith({
+    concurrency: PAID_CLIENTS,
+    durationMs,
+    one: async () => {
+      const c = clients[next++ % clients.length]!;
+      const res = await c.pay(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-wallet-address': c.account.address }, body: body() });
+      await res.arrayBuffer();
+      return res.status === 200;
+    },
+  });
+}
+
+export async function benchReal(o: RealOptions): Promise<RealResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'launchpad-bench-real-'));
+  const procs: BenchProcess[] = [];
+  try {
+    const env: Record<string, string> = {
+      PORT: String(await freePorts(1)),
+      HOST: '127.0.0.1',
+      DATA_DIR: join(dir, 'data'),
+      DEVNET_PORT: String(await freePorts(2)),
+      RATE_LIMIT_FREE_PER_MINUTE: '0',
+      LOG_LEVEL: 'warn',
+      ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),
+    };
+    // One directory per configuration: node writes a profile per thread (tsx's loader runs in one).
+    const nodeArgs = o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(o.profileDir, o.label)}`] : [];
+    const service = await startProcess(join('src', 'main.ts'), env, { nodeArgs });
+    procs.push(service);
+    const rssStart = service.rssMiB();
+
+    // One token, created and paid for like any client would.
+    const creator = devAccount(PAYERS[0]!);
+    const created = await payingFetch(creator)(`${service.url}/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-wallet-address': creator.address },
+      body: JSON.stringify({ name: 'Bench', symbol: 'BENCH' }),
+    });
+    const createdBody = (await created.json()) as { data: { tokenId: string } };
+    if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(createdBody)}`);
+    const tokenId = createdBody.data.tokenId;
+    const view = await (await fetch(`${service.url}/tokens/${tokenId}`)).text();
+    const bodyFile = join(dir, 'token.json');
+    writeFileSync(bodyFile, view);
+
+    const koa = await startProcess(join('bench', 'servers', 'bare-koa.ts'), { BODY_FILE: bodyFile });
+    procs.push(koa);
+    const express = await startProcess(join('bench', 'servers', 'x402-express.ts'), {
+      RPC_URL: rpcOf(service),
+      SETTLEMENT_KEY: keyOf(BASELINE_SIGNER),
+      PAY_TO: devnetAccount(0).address,
+    });
+    procs.push(express);
+
+    const get = (base: string, path: string) => load({ url: `${base}${path}`, concurrency: READ_CONCURRENCY, durationMs: o.readMs, expectStatus: 200 });
+    const buyBody = () => JSON.stringify({ tokenId, usdAmount: '0.01' });
+    const fig = (): Figure => ({ ratio: 0, ratios: [], ours: [], baseline: [] });
+    const read = fig();
+    const health = fig();
+    const paid = fig();
+    const fmt = (r: LoadResult) => `${r.rps.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} max ${r.latency.max.toFixed(0)} ms${r.errors ? ` (${r.errors} errors)` : ''}`;
+
+    // Warm both paths (JIT, connections, caches) before anything counts.
+    await get(service.url, `/tokens/${tokenId}`);
+    await get(koa.url, `/tokens/${tokenId}`);
+    for (let round = 0; round < o.rounds; round++) {
+      const k = await get(koa.url, `/tokens/${tokenId}`);
+      const r = await get(service.url, `/tokens/${tokenId}`);
+      const h = await get(service.url, '/health');
+      const x = await paidLoad(`${express.url}/buy`, () => '{}', o.paidMs);
+      const p = await paidLoad(`${service.url}/entrypoints/token_buy_usd`, buyBody, o.paidMs);
+      read.ours.push(r);
+      read.baseline.push(k);
+      read.ratios.push(r.rps / k.rps);
+      health.ours.push(h);
+      health.baseline.push(r);
+      health.ratios.push(h.rps / r.rps);
+      paid.ours.push(p);
+      paid.baseline.push(x);
+      paid.ratios.push(p.rps / x.rps);
+      o.log(`[${o.label}] round ${round + 1}/${o.rounds}`);
+      o.log(`  GET /tokens/:id  ours ${fmt(r)} | bare koa ${fmt(k)}`);
+      o.log(`  GET /health      ${fmt(h)}`);
+      o.log(`  paid buy $0.01   ours ${fmt(p)} | @x402/express ${fmt(x)}`);
+    }
+    for (const f of [read, health, paid]) f.ratio = median(f.ratios);
+    const rssEnd = service.rssMiB();
+    let soak: RealResult['soak'];
+    if (o.soakMs) {
+      const samplesMiB = [service.rssMiB()];
+      const timer = setInterval(() => samplesMiB.push(service.rssMiB()), 5_000);
+      const result = await paidLoad(`${service.url}/entrypoints/token_buy_usd`, buyBody, o.soakMs);
+      clearInterval(timer);
+      samplesMiB.push(service.rssMiB());
+      soak = { samplesMiB, lastHalfGrowth: lastHalfGrowth(samplesMiB), paid: result };
+      o.log(`[${o.label}] paid soak ${(o.soakMs / 1000).toFixed(0)} s: ${fmt(result)}; RSS ${samplesMiB.map((m) => m.toFixed(0)).join(' ')} MiB, last half ${(soak.lastHalfGrowth * 100).toFixed(1)}%`);
+    }
+    return { label: o.label, read, health, paid, rssMiB: { start: rssStart, end: rssEnd }, ...(soak ? { soak } : {}) };
+  } finally {
+    for (const p of procs.reverse()) await p.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

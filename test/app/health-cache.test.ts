@@ -1,0 +1,30 @@
+/**
+ * GET /health probes the database, the chain and the facilitator at most once a second: a load
+ * balancer polling it hard costs one round of probes a second, while the counters stay current.
+ */
+import { describe, expect, it } from 'vitest';
+import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
+import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
+import { json, ShiftableClock, startTestService } from '../support/service.js';
+
+describe('GET /health', () => {
+  it('runs its probes once a second and answers from that round in between', async () => {
+    const store = new MemoryUnitOfWork();
+    let reads = 0;
+    const uow: UnitOfWork = { read: (w) => (reads++, store.read(w)), transaction: (w) => store.transaction(w), close: () => store.close() };
+    let chainProbes = 0;
+    const clock = new ShiftableClock();
+    const service = await startTestService({ uow, clock, chainHealth: async () => (chainProbes++, 'ok') });
+    try {
+      for (let i = 0; i < 3; i++) expect((await json(await fetch(`${service.url}/health`))).data.checks).toEqual({ database: 'ok', chain: 'ok', facilitator: 'ok', rateLimiter: 'ok' });
+      expect([reads, chainProbes]).toEqual([1, 1]);
+      service.application.metrics.increment('bench.probe');
+      expect((await json(await fetch(`${service.url}/health`))).data.counters['bench.probe']).toBe(1);
+      clock.offsetMs += 1_000;
+      await fetch(`${service.url}/health`);
+      expect([reads, chainProbes]).toEqual([2, 2]);
+    } finally {
+      await service.stop();
+    }
+  });
+});
