@@ -1,15 +1,16 @@
 /**
  * A new user's first five minutes: against a running `npm start`, pay with the official x402
  * client as a testnet wallet and as a production wallet — create a token (a real ERC-20), buy it
- * three ways (each delivered to the wallet on chain), sell it back with a signed
- * ReceiveWithAuthorization, and read positions — printing every transaction.
+ * three ways (each delivered to the wallet on chain), pay once in EURC (the second payment
+ * asset, priced at the held EUR/USD quote), sell it back with a signed ReceiveWithAuthorization,
+ * and read positions — printing every transaction.
  *
  *   npm start            # in one terminal
  *   npm run demo         # in another: http://127.0.0.1:$PORT (PORT defaults to 3000), or BASE_URL
  */
 import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm';
-import { toHex } from 'viem';
+import { formatUnits, toHex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 
 // The same PORT that `npm start` read, so `PORT=4000 npm start` pairs with `PORT=4000 npm run demo`.
@@ -53,6 +54,10 @@ async function session(label: string, index: number) {
   const b3 = await call('/entrypoints/token_buy_quote', { quoteId: quote.data.quoteId });
   console.log(`buy_qte  ${b3.data.tokensReceived} tokens for $${b3.data.usdSpent}   tx ${b3.tx}`);
 
+  // One payment in EURC: every 402 offers USDC and EURC per network; this client prefers EURC.
+  const info = await payInEurc(wallet, t.tokenId);
+  console.log(`info_eur ${info.data.symbol} ${info.data.holders} holders   paid ${info.paid}   tx ${info.tx}`);
+
   // The token is a real ERC-20: deployed by the deployment worker, each buy delivered to the wallet.
   const token = await until(`/tokens/${t.tokenId}`, (d) => d.deployment.state !== 'PENDING');
   console.log(`deploy   ${token.address} ${token.deployment.state}   tx ${token.deployment.txHash}`);
@@ -73,11 +78,45 @@ async function session(label: string, index: number) {
   const sold = await call('/entrypoints/token_sell', { tokenId: t.tokenId, tokens: '100000', tokenAuthorization: { ...auth.data.tokenAuthorization, signature } });
   console.log(`sell     100000 tokens for $${sold.data.usdReceived} (payout ${sold.data.payout.payoutId})   pull ${sold.data.pullTx}   tx ${sold.tx}`);
   const payout = await until(`/api/payouts/${sold.data.payout.payoutId}`, (x) => x.state === 'CONFIRMED' || x.state === 'FAILED');
-  console.log(`payout   $${payout.amount} to the seller: ${payout.state}   tx ${payout.txHash}`);
+  console.log(`payout   $${payout.amount} to the seller: ${payout.state} in ${payout.asset} (the asset the sell was paid with)   tx ${payout.txHash}`);
   const payment = (await (await fetch(`${BASE_URL}/positions?wallet=${wallet.address}`)).json()) as any;
   const p = payment.data.items.find((i: any) => i.tokenId === t.tokenId);
   console.log(`position ${p.balance} ${p.symbol} (on chain ${p.onChainBalance}), cost $${p.costBasisUsd}, value $${p.valueUsd}, realized $${p.realizedPnlUsd}`);
   console.log(`totals   value $${payment.data.totals.valueUsd} on ${payment.data.network}`);
+}
+
+/** The EURC contracts (SPEC §15): the official client picks the EURC offer with a selector. */
+const EURC: Record<string, string> = {
+  'eip155:8453': '0x60a3E35Cc302bFA44Cb288Bc5a4F316Fdb1adb42',
+  'eip155:84532': '0x808456652fdb597867f38412077A9182bf77359F',
+};
+
+async function payInEurc(wallet: ReturnType<typeof account>, tokenId: string) {
+  let chosen: { amount: string; network: string; asset: string } | undefined;
+  const pay = wrapFetchWithPaymentFromConfig(fetch, {
+    schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(wallet) }],
+    // The client's spend controls take only each network's default asset (USDC) unless another
+    // is allowed: allow EURC, at most 1 EURC a payment.
+    spendControls: { allowedAssets: Object.entries(EURC).map(([network, asset]) => ({ network: network as `${string}:${string}`, asset, maxAmountPerPayment: '1000000' })) },
+    paymentRequirementsSelector: (_version, accepts) => {
+      const pick = accepts.find((r) => r.asset.toLowerCase() === EURC[r.network]?.toLowerCase()) ?? accepts[0]!;
+      chosen = { amount: pick.amount, network: pick.network, asset: pick.asset };
+      return pick;
+    },
+  });
+  const res = await pay(`${BASE_URL}/entrypoints/token_info`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+    body: JSON.stringify({ tokenId }),
+  });
+  const json = (await res.json()) as { success: boolean; data: any; error?: any };
+  if (!json.success) throw new Error(`token_info in EURC: ${res.status} ${JSON.stringify(json.error)}`);
+  const header = res.headers.get('payment-response');
+  if (!chosen || !EURC[chosen.network] || chosen.asset.toLowerCase() !== EURC[chosen.network]!.toLowerCase()) {
+    throw new Error(`token_info was not paid in EURC: ${JSON.stringify(chosen)}`);
+  }
+  const paid = `${formatUnits(BigInt(chosen.amount), 6)} EURC for $0.001`;
+  return { data: json.data, paid, tx: header ? decodePaymentResponseHeader(header).transaction : '(none)' };
 }
 
 /** Polls a GET until `done` holds for its data (the workers finish within a few seconds). */

@@ -4,15 +4,15 @@ import { startService } from './bootstrap/compose.js';
 import { StartupError } from './bootstrap/startup-error.js';
 
 const WALLETS: [number, string][] = [
-  [1, 'production (USDC on eip155:8453)'],
-  [2, 'production (USDC on eip155:8453)'],
-  [3, 'production (USDC on eip155:8453)'],
-  [4, 'production (USDC on eip155:8453)'],
-  [5, 'testnet (USDC on eip155:84532)'],
-  [6, 'testnet (USDC on eip155:84532)'],
-  [7, 'testnet (USDC on eip155:84532)'],
-  [8, 'testnet (USDC on eip155:84532)'],
-  [9, 'testnet (USDC on eip155:84532)'],
+  [1, 'production (USDC + EURC on eip155:8453)'],
+  [2, 'production (USDC + EURC on eip155:8453)'],
+  [3, 'production (USDC + EURC on eip155:8453)'],
+  [4, 'production (USDC + EURC on eip155:8453)'],
+  [5, 'testnet (USDC + EURC on eip155:84532)'],
+  [6, 'testnet (USDC + EURC on eip155:84532)'],
+  [7, 'testnet (USDC + EURC on eip155:84532)'],
+  [8, 'testnet (USDC + EURC on eip155:84532)'],
+  [9, 'testnet (USDC + EURC on eip155:84532)'],
 ];
 
 async function main(): Promise<void> {

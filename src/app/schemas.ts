@@ -192,6 +192,7 @@ export const sellOutput = z.object({
     payoutId: z.string(),
     network: networkSchema,
     wallet: z.string(),
+    asset: z.enum(['USDC', 'EURC']),
     amount,
     reason: z.enum(['sell', 'refund']),
     state: z.enum(['PENDING', 'SENT', 'CONFIRMED', 'FAILED']),

@@ -10,7 +10,8 @@
  * chain, and an authorization found used after all (someone else submitted it) is paid back.
  */
 import { InvariantViolation } from './errors.js';
-import type { Network } from './network.js';
+import type { Network, PaymentAsset } from './network.js';
+import type { UsdPrice } from './usd-price.js';
 
 export type PaymentState = 'VERIFIED' | 'SETTLING' | 'SETTLED' | 'APPLIED' | 'REFUNDED' | 'REJECTED' | 'FAILED';
 
@@ -32,7 +33,16 @@ export interface Payment {
   readonly payer: string;
   /** EIP-3009 authorization nonce (0x + 64 hex). */
   readonly nonce: string;
+  /** The stablecoin paid with (SPEC §15). */
+  readonly asset: PaymentAsset;
+  /** Smallest units of `asset` the authorization moves. */
   readonly amount: bigint;
+  /** What the payment is booked as, in micro-dollars (rounded down from `amount` at the quote). */
+  readonly usdValue: bigint;
+  /** The held asset quote the amount was priced at; null for USDC taken 1:1. */
+  readonly quoteId: string | null;
+  /** That quote's USD price of one `asset`, kept with the payment: payouts in `asset` convert at it. */
+  readonly quotePrice: UsdPrice | null;
   /** The operation and body the payment is bound to, e.g. "POST /entrypoints/token_sell". */
   readonly resource: string;
   /** sha256 of the canonical request (resource + body): the same signature for another request is refused. */

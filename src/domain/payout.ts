@@ -1,9 +1,9 @@
 /**
- * Payouts: USDC the service owes a wallet (sell proceeds or a refund), sent from the treasury
- * through the outbox (src/domain/outbox.ts).
+ * Payouts: stablecoin the service owes a wallet (sell proceeds or a refund), sent from the
+ * treasury through the outbox (src/domain/outbox.ts), in the asset that paid (SPEC §15).
  */
 import { InvariantViolation } from './errors.js';
-import type { Network } from './network.js';
+import type { Network, PaymentAsset } from './network.js';
 import { newOutboxFields, OUTBOX_TRANSITIONS, transitionOutbox, type OutboxFields, type OutboxPatch, type OutboxState } from './outbox.js';
 
 export type PayoutState = OutboxState;
@@ -14,6 +14,9 @@ export const PAYOUT_TRANSITIONS = OUTBOX_TRANSITIONS;
 export interface Payout extends OutboxFields {
   readonly payoutId: string;
   readonly wallet: string;
+  /** The stablecoin paid out: the one the wallet paid with. */
+  readonly asset: PaymentAsset;
+  /** Smallest units of `asset`. */
   readonly amount: bigint;
   readonly reason: PayoutReason;
 }
@@ -22,6 +25,8 @@ export function newPayout(args: {
   payoutId: string;
   network: Network;
   wallet: string;
+  /** Defaults to USDC. */
+  asset?: PaymentAsset;
   amount: bigint;
   reason: PayoutReason;
   sourceId: string;
@@ -32,6 +37,7 @@ export function newPayout(args: {
     ...newOutboxFields(args.network, args.sourceId, args.now),
     payoutId: args.payoutId,
     wallet: args.wallet,
+    asset: args.asset ?? 'USDC',
     amount: args.amount,
     reason: args.reason,
   };

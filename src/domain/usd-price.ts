@@ -137,6 +137,15 @@ export function assetAmountForUsd(usdAmount: bigint, price: UsdPrice, assetDecim
   return (numerator + denominator - 1n) / denominator;
 }
 
+/**
+ * The largest amount of an asset worth at most `usdAmount` at `price`: what the service pays out
+ * in that asset (proceeds round down, SPEC §3).
+ */
+export function assetAmountWorthUsd(usdAmount: bigint, price: UsdPrice, assetDecimals: number): bigint {
+  if (usdAmount < 0n) throw new RangeError('a negative USD amount');
+  return (usdAmount * 10n ** BigInt(assetDecimals + price.scale)) / (price.mantissa * 10n ** BigInt(USDC_DECIMALS));
+}
+
 /** The USD value (micro-dollars) of `units` of an asset at `price`, rounded down: what a payment is booked as. */
 export function usdValueOf(units: bigint, price: UsdPrice, assetDecimals: number): bigint {
   if (units < 0n) throw new RangeError('a negative asset amount');

@@ -1,4 +1,5 @@
 import type { AccessGrantStore } from './access-grant-store.js';
+import type { AssetQuoteStore } from './asset-quote-store.js';
 import type { DeliveryStore } from './delivery-store.js';
 import type { DeploymentStore } from './deployment-store.js';
 import type { EventLog } from './event-log.js';
@@ -21,6 +22,8 @@ export interface Stores {
   payments: PaymentStore;
   payouts: PayoutStore;
   quotes: QuoteStore;
+  /** Asset prices held for a 402's paid retry (SPEC §15). */
+  assetQuotes: AssetQuoteStore;
   events: EventLog;
   /** x402 extensions (#17): client payment ids, spent Sign-In-With-X nonces, paid-for access. */
   paymentIds: PaymentIdentifierStore;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { QuotePurger } from '../../src/app/workers/quote-purger.js';
-import { quote } from '../support/fixtures.js';
+import { assetQuote, quote } from '../support/fixtures.js';
 import { json, startTestService } from '../support/service.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -27,6 +27,21 @@ describe('QuotePurger', () => {
     clock.advance(60_000);
     expect(await purger.runOnce()).toBe(1);
     expect(uow.db.quotes.size).toBe(1); // the unexpired one stays
+  });
+
+  it('purges the asset quotes 402s held (EURC) once they are expired and past retention', async () => {
+    const clock = new FakeClock('2026-01-01T00:00:00Z');
+    const uow = new MemoryUnitOfWork();
+    const held = (i: number, ms: number) => assetQuote({ holdKey: `k${i}`, expiresAt: new Date(clock.now().getTime() + ms) });
+    await uow.read(async (s) => {
+      for (let i = 0; i < 3; i++) await s.assetQuotes.hold(held(i, 60_000), clock.now());
+      await s.assetQuotes.hold(held(9, 3_600_000), clock.now());
+    });
+    const purger = new QuotePurger({ uow, clock, logger: silent, retentionMs: 600_000, batch: 10, intervalMs: 60_000 });
+    expect(await purger.runOnce()).toBe(0);
+    clock.advance(60_000 + 600_000 + 1);
+    expect(await purger.runOnce()).toBe(3);
+    expect([...uow.db.assetQuotes.keys()]).toEqual(['k9']);
   });
 
   it('runs with the service workers: free quotes written by GET /api/quote are purged', async () => {

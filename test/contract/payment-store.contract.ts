@@ -32,6 +32,13 @@ export function paymentStoreContract(name: string, make: UowFactory) {
         expect(await uow.read((s) => s.payments.get('pay_missing'))).toBeNull();
       }));
 
+    it('stores the paying asset, its amount, the USD value and the quote it was priced at', () =>
+      withUow(make, async (uow) => {
+        const p = payment({ asset: 'EURC', amount: 925_926n, usdValue: 1_000_000n, quoteId: 'aqt_1', quotePrice: { mantissa: 10842n, scale: 4 } });
+        await uow.read((s) => s.payments.claim(p));
+        expect(await uow.read((s) => s.payments.get(p.paymentId))).toEqual(p);
+      }));
+
     it('moves a payment by compare-and-set on its state', () =>
       withUow(make, async (uow) => {
         const p = payment();

@@ -15,6 +15,13 @@ export function payoutStoreContract(name: string, make: UowFactory) {
         expect(await uow.read((s) => s.payouts.get('pout_missing'))).toBeNull();
       }));
 
+    it('keeps the asset a payout pays back in', () =>
+      withUow(make, async (uow) => {
+        const p = payout({ asset: 'EURC', amount: 2_269_684n });
+        await uow.transaction((s) => s.payouts.enqueue(p));
+        expect(await uow.read((s) => s.payouts.get(p.payoutId))).toEqual(p);
+      }));
+
     it('moves a payout by compare-and-set, recording hash and raw transaction', () =>
       withUow(make, async (uow) => {
         const p = payout();

@@ -1,5 +1,6 @@
 /** Every persistence port's contract, for one storage technology. */
 import { accessGrantStoreContract } from './access-grant-store.contract.js';
+import { assetQuoteStoreContract } from './asset-quote-store.contract.js';
 import { eventLogContract } from './event-log.contract.js';
 import { graduationStoreContract } from './graduation-store.contract.js';
 import { paymentIdentifierStoreContract } from './payment-identifier-store.contract.js';
@@ -20,6 +21,7 @@ export function persistenceContracts(name: string, make: UowFactory) {
   paymentStoreContract(name, make);
   payoutStoreContract(name, make);
   quoteStoreContract(name, make);
+  assetQuoteStoreContract(name, make);
   eventLogContract(name, make);
   unitOfWorkContract(name, make);
   paymentIdentifierStoreContract(name, make);

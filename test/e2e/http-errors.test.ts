@@ -104,14 +104,15 @@ describe('402', () => {
     const res = await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1.5' });
     const e = await expectError(res, 402, 'PAYMENT_REQUIRED');
     expect(decodeBase64Json(res.headers.get('payment-required'))).toEqual(e.details);
-    expect(e.details.accepts).toHaveLength(1);
+    expect(e.details.accepts).toHaveLength(2); // USDC, then EURC (ceil(1.5 / 1.08))
     expect(e.details.accepts[0]).toMatchObject({ network: 'eip155:84532', amount: '1500000' });
+    expect(e.details.accepts[1]).toMatchObject({ network: 'eip155:84532', amount: '1388889', extra: { name: 'EURC', version: '2' } });
   });
 
   it('without a hint, create offers production first, then testnet', async () => {
     const res = await post('/tokens', { name: 'A', symbol: 'A' }, { 'x-wallet-address': '' });
     const e = await expectError(res, 402, 'PAYMENT_REQUIRED');
-    expect(e.details.accepts.map((a: any) => a.network)).toEqual(['eip155:8453', 'eip155:84532']);
+    expect(e.details.accepts.map((a: any) => a.network)).toEqual(['eip155:8453', 'eip155:8453', 'eip155:84532', 'eip155:84532']);
   });
 
   it('PAYMENT_INVALID for an undecodable signature, a wrong amount and an expired authorization', async () => {
@@ -154,7 +155,7 @@ describe('402', () => {
     const res = await post('/tokens', { name: 'Prod', symbol: 'PROD' }, { ...headers, 'x-wallet-address': production.address });
     const e = await expectError(res, 402, 'NETWORK_MISMATCH');
     expect(e.details).toMatchObject({ expected: 'eip155:8453', received: 'eip155:84532' });
-    expect(e.details.paymentRequired.accepts.map((a: any) => a.network)).toEqual(['eip155:8453']);
+    expect(e.details.paymentRequired.accepts.map((a: any) => a.network)).toEqual(['eip155:8453', 'eip155:8453']); // USDC, EURC
   });
 });
 

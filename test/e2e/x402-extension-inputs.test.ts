@@ -44,7 +44,7 @@ describe('a malformed SIGN-IN-WITH-X header', () => {
       expect(res.status, proof.slice(0, 20)).toBe(402);
       const body = await json(res);
       expect(body.error.code).toBe('PAYMENT_REQUIRED');
-      expect(body.error.details.accepts.map((a: { network: string }) => a.network)).toEqual(['eip155:8453', 'eip155:84532']);
+      expect(body.error.details.accepts.map((a: { network: string }) => a.network)).toEqual(['eip155:8453', 'eip155:8453', 'eip155:84532', 'eip155:84532']);
       expect(body.error.details.siwx, proof.slice(0, 20)).toMatchObject({ reason: expect.stringMatching(/^(malformed|wrong_domain|bad_signature)$/) });
     }
   });

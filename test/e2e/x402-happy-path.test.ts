@@ -63,6 +63,15 @@ describe('a testnet wallet pays its way through the API with @x402/fetch', () =>
           maxTimeoutSeconds: 60,
           extra: { name: 'USDC', version: '2' },
         },
+        {
+          scheme: 'exact',
+          network: 'eip155:84532',
+          asset: '0x808456652fdb597867f38412077A9182bf77359F',
+          amount: '9260', // $0.01 over EUR/USD 1.08, rounded up
+          payTo: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+          maxTimeoutSeconds: 60,
+          extra: { name: 'EURC', version: '2' },
+        },
       ],
     });
     expect(res.headers.get('api-version')).toBe('1');

@@ -1,4 +1,5 @@
 /** Builders of domain values for contract suites: valid by default, overridable field by field. */
+import type { AssetQuote } from '../../src/domain/asset-quote.js';
 import { DEFAULT_CURVE_PARAMS, quoteBuyWithUsd } from '../../src/domain/curve.js';
 import type { NewEvent } from '../../src/domain/event.js';
 import { TESTNET, type Network } from '../../src/domain/network.js';
@@ -68,7 +69,11 @@ export function payment(over: Partial<Payment> = {}): Payment {
     network: TESTNET,
     payer: WALLET,
     nonce: `0x${seq.toString(16).padStart(64, '0')}`,
+    asset: 'USDC',
     amount: 10_000n,
+    usdValue: 10_000n,
+    quoteId: null,
+    quotePrice: null,
     resource: 'token_create',
     requestHash: 'hash',
     signatureHash: 'sig',
@@ -93,6 +98,22 @@ export function payout(over: Partial<Payout> = {}): Payout {
       sourceId: id('trd'),
       now: T0,
     }),
+    ...over,
+  };
+}
+
+export function assetQuote(over: Partial<AssetQuote> = {}): AssetQuote {
+  const quoteId = id('aqt');
+  return {
+    quoteId,
+    holdKey: `hash:${TESTNET}:EURC:${quoteId}`,
+    network: TESTNET,
+    asset: 'EURC',
+    price: { mantissa: 108n, scale: 2 },
+    provider: 'median(chainlink,fixed)',
+    observedAt: T0,
+    createdAt: T0,
+    expiresAt: at(60_000),
     ...over,
   };
 }

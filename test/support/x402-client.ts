@@ -1,7 +1,8 @@
 /** Paying as a real x402 client does: the official @x402/fetch wrapper and @x402/evm signer. */
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm';
-import { wrapFetchWithPaymentFromConfig, x402Client, type PaymentRequired } from '@x402/fetch';
+import { wrapFetchWithPaymentFromConfig, x402Client, type PaymentRequired, type SelectPaymentRequirements } from '@x402/fetch';
+import { NETWORKS } from '../../src/domain/network.js';
 import { toHex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 
@@ -20,12 +21,24 @@ function client(account: PrivateKeyAccount) {
   });
 }
 
-/** fetch that pays 402s with `account`, exactly as an x402 client application would. */
-export function payingFetch(account: PrivateKeyAccount, inner: typeof fetch = fetch): typeof fetch {
+/** fetch that pays 402s with `account`, exactly as an x402 client application would (the first offer, or the selector's). */
+export function payingFetch(account: PrivateKeyAccount, inner: typeof fetch = fetch, selector?: SelectPaymentRequirements): typeof fetch {
   return wrapFetchWithPaymentFromConfig(inner, {
     schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(account) }],
     spendControls: false,
+    ...(selector ? { paymentRequirementsSelector: selector } : {}),
   });
+}
+
+const EURC = new Set(Object.values(NETWORKS).map((n) => n.assets.EURC.address.toLowerCase()));
+export const isEurcOffer = (r: { asset: string }) => EURC.has(r.asset.toLowerCase());
+
+/** A client's selector that pays in EURC whenever a 402 offers it. */
+export const preferEurc: SelectPaymentRequirements = (_version, accepts) => accepts.find(isEurcOffer) ?? accepts[0]!;
+
+/** The same 402 with only its EURC offers, for `signPayment` (which signs the first offer). */
+export function eurcOnly(required: PaymentRequired): PaymentRequired {
+  return { ...required, accepts: required.accepts.filter(isEurcOffer) };
 }
 
 /** A PAYMENT-SIGNATURE header value for the first option of a 402's PAYMENT-REQUIRED. */

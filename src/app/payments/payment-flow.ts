@@ -30,7 +30,7 @@ import {
   TokenNetworkMismatch,
   type ErrorDetails,
 } from '../../domain/errors.js';
-import { ALL_NETWORKS, isNetwork, type Network } from '../../domain/network.js';
+import { ALL_NETWORKS, assetAt, isNetwork, type Network } from '../../domain/network.js';
 import { transitionPayment, type Payment, type PaymentState } from '../../domain/payment.js';
 import { newPayout } from '../../domain/payout.js';
 import type { Stores } from '../../ports/unit-of-work.js';
@@ -52,7 +52,8 @@ import { proveWallet, siwxDetails, type WalletProof } from '../extensions/wallet
 import { readAuthorization, type ExactAuthorization } from './exact-authorization.js';
 import { PAYMENT_REASONS } from './payment-reasons.js';
 import { hashRequest, sha256 } from './request-hash.js';
-import { matchRequirements, paymentRequired, X402_VERSION, type PaymentRequiredObject } from './requirements.js';
+import { offerFor, offersFor, type Offer } from './offers.js';
+import { matchRequirements, X402_VERSION, type PaymentRequiredObject } from './requirements.js';
 import { sameResource } from './resource.js';
 
 export interface PaymentFlowDeps extends AppDeps {
@@ -103,6 +104,7 @@ export interface PaidOutcome {
 
 /** A payment that passed every check before the claim: what the rest of the flow works on. */
 interface Admitted {
+  offer: Offer;
   entrypoint: AnyEntrypoint;
   payment: Payment;
   payload: PaymentPayload;
@@ -124,7 +126,7 @@ export class PaymentFlow {
       const proof = await this.walletProof(req);
       const granted = proof?.ok ? await this.grantedAccess(req.entrypoint, input, proof.wallet) : null;
       if (granted) return { response: granted, verified: false };
-      throw await this.paymentRequired(req, input, proof);
+      throw await this.paymentRequired(req, input, requestHash, proof);
     }
 
     // Before the claim: every refusal is thrown, nothing is stored, nothing is charged.
@@ -143,13 +145,13 @@ export class PaymentFlow {
   }
 
   /** The unpaid request: the rules are checked and the price set, then 402 with the requirements. */
-  private async paymentRequired(req: PaidRequest, input: unknown, proof?: WalletProof): Promise<PaymentRequired> {
+  private async paymentRequired(req: PaidRequest, input: unknown, requestHash: string, proof?: WalletProof): Promise<PaymentRequired> {
     // A proven wallet is the protocol-native hint: it wins over X-Wallet-Address.
     const wallet = proof?.ok ? proof.wallet : req.walletHint;
     const hinted = wallet ? await this.callerFromHint(wallet) : undefined;
     const prepared = await req.entrypoint.prepare(this.deps, input, hinted);
     const networks = prepared.network ? [prepared.network] : hinted ? [hinted.network] : ALL_NETWORKS;
-    const required = this.required(req.resource, networks, prepared.amount);
+    const required = await this.required(req.resource, requestHash, networks, prepared.amount);
     return new PaymentRequired({ ...required, ...(proof && !proof.ok ? { siwx: siwxDetails(proof) } : {}) } as unknown as ErrorDetails);
   }
 
@@ -210,7 +212,7 @@ export class PaymentFlow {
     const network = payload.accepted?.network;
     if (payload.x402Version !== X402_VERSION || !isNetwork(network)) {
       const prepared = await ep.prepare(this.deps, input);
-      throw this.invalid(req, prepared, PAYMENT_REASONS.unsupportedPayment, 'The payment is not an x402 v2 payment on a supported network.');
+      throw await this.invalid(req, requestHash, prepared, PAYMENT_REASONS.unsupportedPayment, 'The payment is not an x402 v2 payment on a supported network.');
     }
     const auth = readAuthorization(payload.payload);
     const payer = getAddress(auth.from);
@@ -222,18 +224,24 @@ export class PaymentFlow {
 
     const detected = await this.detect(payer, network);
     const prepared = await this.prepareAsPayer(ep, input, payer, detected, network);
-    const accepts = this.required(req.resource, [prepared.network ?? detected], prepared.amount);
+    const offered = prepared.network ?? detected;
     // The 402 of a mismatch offers only the wallet's network, so a client that pays the first
     // offer of any 402 succeeds on its next try.
-    if (detected !== network) throw new NetworkMismatch(detected, network, { paymentRequired: accepts });
-    const requirements = this.bind(req, payload, auth, accepts, prepared);
-    const verified = await this.verify(payload, requirements, req, prepared);
+    if (detected !== network) {
+      throw new NetworkMismatch(detected, network, { paymentRequired: await this.required(req.resource, requestHash, [offered], prepared.amount) });
+    }
+    // Only the paid asset's offer is priced here: a USDC payment never waits on (or fails for) EURC's price.
+    const asset = typeof payload.accepted?.asset === 'string' ? assetAt(network, payload.accepted.asset) : undefined;
+    const offer = asset && offered === network ? await offerFor(this.deps, requestHash, network, asset, prepared.amount) : undefined;
+    const requirements = await this.bind(req, requestHash, payload, auth, offer, prepared);
+    const verified = await this.verify(payload, requirements, req, requestHash, prepared, offer!);
     if (getAddress(verified.payer ?? payer) !== payer) {
-      throw this.invalid(req, prepared, PAYMENT_REASONS.payerMismatch, 'The facilitator recovered another payer.');
+      throw await this.invalid(req, requestHash, prepared, PAYMENT_REASONS.payerMismatch, 'The facilitator recovered another payer.');
     }
     const now = this.deps.clock.now();
     return {
       entrypoint: ep,
+      offer: offer!,
       payload,
       requirements,
       prepared,
@@ -245,7 +253,11 @@ export class PaymentFlow {
         network,
         payer,
         nonce: auth.nonce,
-        amount: prepared.amount,
+        asset: offer!.asset,
+        amount: offer!.amount,
+        usdValue: offer!.usdValue,
+        quoteId: offer!.quote?.quoteId ?? null,
+        quotePrice: offer!.quote?.price ?? null,
         resource: ep.name,
         requestHash,
         signatureHash,
@@ -277,35 +289,37 @@ export class PaymentFlow {
    * resource. EIP-3009 does not sign the resource, so `resource` is the binding we can check:
    * a payload without one is refused.
    */
-  private bind(
+  private async bind(
     req: PaidRequest,
+    requestHash: string,
     payload: PaymentPayload,
     auth: ExactAuthorization,
-    accepts: PaymentRequiredObject,
+    offer: Offer | undefined,
     prepared: Prepared,
-  ): PaymentRequirements {
-    const requirements = matchRequirements(accepts.accepts, payload.accepted);
-    if (!requirements) {
-      const wrongAmount = payload.accepted?.amount !== prepared.amount.toString();
-      throw this.invalid(
+  ): Promise<PaymentRequirements> {
+    const requirements = offer ? matchRequirements([offer.requirements], payload.accepted) : undefined;
+    if (!offer || !requirements) {
+      const wrongAmount = offer !== undefined && payload.accepted?.amount !== offer.amount.toString();
+      throw await this.invalid(
         req,
+        requestHash,
         prepared,
         wrongAmount ? PAYMENT_REASONS.invalidAmount : PAYMENT_REASONS.requirementsMismatch,
         wrongAmount
-          ? `The payment must carry exactly the price, ${prepared.amount} USDC units.`
+          ? `The payment must carry exactly the price, ${offer.amount} ${offer.asset} units${offer.quote ? ' at the held quote' : ''}.`
           : 'The payment does not match the requirements of this request (asset, recipient or scheme).',
       );
     }
     // Defence in depth: the facilitator checks the signed values too.
-    if (auth.value !== prepared.amount || auth.to.toLowerCase() !== requirements.payTo.toLowerCase()) {
-      throw this.invalid(req, prepared, PAYMENT_REASONS.authorizationMismatch, 'The signed authorization does not pay exactly the price to the treasury.');
+    if (auth.value !== offer.amount || auth.to.toLowerCase() !== requirements.payTo.toLowerCase()) {
+      throw await this.invalid(req, requestHash, prepared, PAYMENT_REASONS.authorizationMismatch, 'The signed authorization does not pay exactly the price to the treasury.');
     }
     const url = payload.resource?.url;
     if (typeof url !== 'string' || url === '') {
-      throw this.invalid(req, prepared, PAYMENT_REASONS.resourceMissing, 'The payment does not name the resource it pays for (x402 v2 `resource`).');
+      throw await this.invalid(req, requestHash, prepared, PAYMENT_REASONS.resourceMissing, 'The payment does not name the resource it pays for (x402 v2 `resource`).');
     }
     if (!sameResource(url, req.resource.url)) {
-      throw this.invalid(req, prepared, PAYMENT_REASONS.resourceMismatch, 'The payment was made for another resource.');
+      throw await this.invalid(req, requestHash, prepared, PAYMENT_REASONS.resourceMismatch, 'The payment was made for another resource.');
     }
     return requirements;
   }
@@ -427,6 +441,7 @@ export class PaymentFlow {
           payoutId: this.deps.ids.next('pout'),
           network: payment.network,
           wallet: payment.payer,
+          asset: payment.asset,
           amount: payment.amount,
           reason: 'refund',
           sourceId: payment.paymentId,
@@ -509,30 +524,37 @@ export class PaymentFlow {
     return next;
   }
 
-  private async verify(payload: PaymentPayload, requirements: PaymentRequirements, req: PaidRequest, prepared: Prepared) {
+  private async verify(payload: PaymentPayload, requirements: PaymentRequirements, req: PaidRequest, requestHash: string, prepared: Prepared, offer: Offer) {
     const result = await this.deps.facilitator.verify(payload, requirements);
     if (result.isValid) return result;
     if (isInsufficientFunds(result.invalidReason)) {
-      throw new InsufficientFunds('The wallet does not hold enough USDC for this payment.', {
+      throw new InsufficientFunds(`The wallet does not hold enough ${offer.asset} for this payment.`, {
         reason: result.invalidReason,
-        paymentRequired: this.requiredFor(req, prepared),
+        paymentRequired: await this.requiredFor(req, requestHash, prepared),
       });
     }
-    throw this.invalid(req, prepared, result.invalidReason ?? PAYMENT_REASONS.invalidPayment, result.invalidMessage ?? 'The payment did not verify.');
+    throw await this.invalid(req, requestHash, prepared, result.invalidReason ?? PAYMENT_REASONS.invalidPayment, result.invalidMessage ?? 'The payment did not verify.');
   }
 
-  private invalid(req: PaidRequest, prepared: Prepared, reason: string, message: string): PaymentInvalid {
-    return new PaymentInvalid(message, { reason, paymentRequired: this.requiredFor(req, prepared, message) });
+  private async invalid(req: PaidRequest, requestHash: string, prepared: Prepared, reason: string, message: string): Promise<PaymentInvalid> {
+    return new PaymentInvalid(message, { reason, paymentRequired: await this.requiredFor(req, requestHash, prepared, message) });
   }
 
-  private requiredFor(req: PaidRequest, prepared: Prepared, error?: string): PaymentRequiredObject {
+  private requiredFor(req: PaidRequest, requestHash: string, prepared: Prepared, error?: string): Promise<PaymentRequiredObject> {
     const hint = req.payment?.accepted?.network;
     const networks = prepared.network ? [prepared.network] : isNetwork(hint) ? [hint] : ALL_NETWORKS;
-    return this.required(req.resource, networks, prepared.amount, error);
+    return this.required(req.resource, requestHash, networks, prepared.amount, error);
   }
 
-  private required(resource: ResourceInfo, networks: readonly Network[], amount: bigint, error?: string) {
-    return paymentRequired(resource, networks, amount, this.deps.settings.payTo, error);
+  /** The x402 PaymentRequired object: every offer (USDC, then EURC) per network, priced and held. */
+  private async required(resource: ResourceInfo, requestHash: string, networks: readonly Network[], usdAmount: bigint, error?: string): Promise<PaymentRequiredObject> {
+    const offers = await offersFor(this.deps, requestHash, networks, usdAmount);
+    return {
+      x402Version: X402_VERSION,
+      ...(error === undefined ? {} : { error }),
+      resource,
+      accepts: offers.map((o) => o.requirements),
+    };
   }
 
   private errorResponse(error: DomainError): PaidResponse {

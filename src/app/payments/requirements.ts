@@ -1,8 +1,9 @@
 /**
- * x402 v2 payment requirements for a price (SPEC §1, §8): scheme `exact`, USDC on the network,
- * the amount in atomic units, the treasury as payTo, 60 s, and the EIP-712 domain in `extra`.
+ * x402 v2 payment requirements for a price (SPEC §1, §8, §15): scheme `exact`, the asset (USDC or
+ * EURC) on the network, the amount in its atomic units, the treasury as payTo, 60 s, and the
+ * asset's EIP-712 domain in `extra`.
  */
-import { NETWORKS, type Network } from '../../domain/network.js';
+import { NETWORKS, type Network, type PaymentAsset } from '../../domain/network.js';
 import type { PaymentRequirements, ResourceInfo } from '../../ports/facilitator.js';
 
 export const X402_VERSION = 2;
@@ -15,12 +16,12 @@ export interface PaymentRequiredObject {
   accepts: PaymentRequirements[];
 }
 
-export function requirementsFor(network: Network, amount: bigint, payTo: string): PaymentRequirements {
-  const info = NETWORKS[network];
+export function requirementsFor(network: Network, amount: bigint, payTo: string, asset: PaymentAsset = 'USDC'): PaymentRequirements {
+  const info = NETWORKS[network].assets[asset];
   return {
     scheme: 'exact',
     network,
-    asset: info.usdc,
+    asset: info.address,
     amount: amount.toString(),
     payTo,
     maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,

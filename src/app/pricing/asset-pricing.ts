@@ -4,13 +4,12 @@
  * quote too. Amounts round up (the caller pays at least the USD price); no quote is
  * ServiceUnavailable from the router, never a guessed rate.
  */
-import type { Network } from '../../domain/network.js';
+import type { Network, PaymentAsset } from '../../domain/network.js';
 import { USDC_DECIMALS } from '../../domain/money.js';
-import { assetAmountForUsd, compareUsdPrices, usdValueOf, type UsdPrice } from '../../domain/usd-price.js';
+import { assetAmountForUsd, assetAmountWorthUsd, compareUsdPrices, usdValueOf, type UsdPrice } from '../../domain/usd-price.js';
 import type { QuoteProvider, UsdQuote } from '../../ports/quote-provider.js';
 
-/** The payment assets: both 6-decimal EIP-3009 stablecoins. */
-export type PaymentAsset = 'USDC' | 'EURC';
+export type { PaymentAsset };
 export const PAYMENT_ASSET_DECIMALS = USDC_DECIMALS;
 
 export interface AssetAmount {
@@ -49,4 +48,23 @@ export async function assetAmountFor(
 /** The USD value (micro-dollars, rounded down) a payment of `amount` is booked at, under the quote it was priced with. */
 export function bookedUsdValue(paid: Pick<AssetAmount, 'amount' | 'quote' | 'atPar'>): bigint {
   return paid.atPar ? paid.amount : usdValueOf(paid.amount, paid.quote.price, PAYMENT_ASSET_DECIMALS);
+}
+
+/**
+ * What a payout of `usdAmount` (micro-dollars) is in the asset a payment was made in (SPEC §15:
+ * payouts pay back in the asset that paid), converted at that payment's quote and rounded down;
+ * USDC taken 1:1 (or no payment at all) pays USDC 1:1.
+ */
+export function payoutInPaidAsset(
+  payment: { asset: PaymentAsset; quotePrice: UsdPrice | null } | undefined,
+  usdAmount: bigint,
+): { asset: PaymentAsset; amount: bigint } {
+  if (!payment) return { asset: 'USDC', amount: usdAmount };
+  if (payment.quotePrice === null) return { asset: payment.asset, amount: usdAmount };
+  return { asset: payment.asset, amount: assetAmountWorthUsd(usdAmount, payment.quotePrice, PAYMENT_ASSET_DECIMALS) };
+}
+
+/** The amount of a payment's asset that pays `usdAmount` at the quote it was priced with (rounded up). */
+export function amountAtQuote(quotePrice: UsdPrice | null, usdAmount: bigint): bigint {
+  return quotePrice === null ? usdAmount : assetAmountForUsd(usdAmount, quotePrice, PAYMENT_ASSET_DECIMALS);
 }

@@ -175,7 +175,9 @@ export class QuoteRouter implements QuoteProvider, PriceBoard {
     const key = provider.networkIndependent ? asset : roundKey(asset, network);
     let slot = lane.slots.get(key);
     if (!slot) lane.slots.set(key, (slot = {}));
-    if (slot.answer && slot.fetchedAt !== undefined && this.now() - slot.fetchedAt < this.cacheMs) return slot.answer;
+    // A clock set back (fetchedAt in the future) invalidates the cache rather than pinning an answer from "later".
+    const age = slot.fetchedAt === undefined ? undefined : this.now() - slot.fetchedAt;
+    if (slot.answer && age !== undefined && age >= 0 && age < this.cacheMs) return slot.answer;
     if (!slot.inflight) {
       const gate = this.admit(lane);
       if (gate) return { provider: provider.name, status: 'skipped', reason: gate };

@@ -3,13 +3,14 @@
  * their EIP-3009 `ReceiveWithAuthorization` to custody, checked in full before any payment is
  * asked for. Once the $0.01 fee is settled, custody pulls the tokens (recorded before it is
  * broadcast, like every transaction the service sends); when the pull is mined, the trade, the
- * position and the USDC payout of the proceeds commit in one transaction.
+ * position and the payout of the proceeds (in the asset that paid) commit in one transaction.
  *
  *   pull mined        → trade + payout (+ payment APPLIED)
  *   pull reverted     → TOKEN_AUTHORIZATION_INVALID: the fee is refunded, nothing was pulled
  *   pull not mined yet→ the payment stays SETTLED (202); the reconciler comes back to it
  *   mined but refused → the tokens go back to the seller (a delivery) and the fee is refunded
  */
+import { payoutInPaidAsset } from '../pricing/asset-pricing.js';
 import { averagePriceUsd, quoteSell, spotPriceUsd } from '../../domain/curve.js';
 import { newDelivery } from '../../domain/delivery.js';
 import {
@@ -191,8 +192,19 @@ export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Paid<Sel
         payment: paid?.payment,
         now,
       });
+      // Proceeds go back in the asset the sell was paid with, at that payment's quote (SPEC §15).
+      const proceeds = payoutInPaidAsset(paid?.payment, q.usdOut);
       const payout = await stores.payouts.enqueue(
-        newPayout({ payoutId: deps.ids.next('pout'), network: token.network, wallet: cmd.seller, amount: q.usdOut, reason: 'sell', sourceId: written.trade.tradeId, now }),
+        newPayout({
+          payoutId: deps.ids.next('pout'),
+          network: token.network,
+          wallet: cmd.seller,
+          asset: proceeds.asset,
+          amount: proceeds.amount,
+          reason: 'sell',
+          sourceId: written.trade.tradeId,
+          now,
+        }),
       );
       return {
         tokenId: token.tokenId,
@@ -316,8 +328,19 @@ async function sellOnPool(deps: AppDeps, cmd: SellCommand, paid: Paid<SellResult
       now,
       venue: 'uniswap-v2',
     });
+    // As on the curve: proceeds go back in the asset the sell was paid with, at its quote.
+    const proceeds = payoutInPaidAsset(paid?.payment, usdOut);
     const payout = await stores.payouts.enqueue(
-      newPayout({ payoutId: deps.ids.next('pout'), network: locked.network, wallet: cmd.seller, amount: usdOut, reason: 'sell', sourceId: written.trade.tradeId, now }),
+      newPayout({
+        payoutId: deps.ids.next('pout'),
+        network: locked.network,
+        wallet: cmd.seller,
+        asset: proceeds.asset,
+        amount: proceeds.amount,
+        reason: 'sell',
+        sourceId: written.trade.tradeId,
+        now,
+      }),
     );
     return {
       tokenId: locked.tokenId,

@@ -14,6 +14,7 @@
  *
  * Compare-and-set on every move means a reconciler racing a live request applies nothing twice.
  */
+import { amountAtQuote } from '../pricing/asset-pricing.js';
 import { DomainError, PaymentInvalid, ServiceUnavailable } from '../../domain/errors.js';
 import { settlementOutcome, transitionPayment, type Payment, type PaymentState } from '../../domain/payment.js';
 import type { AuthorizationReader } from '../../ports/authorization-reader.js';
@@ -86,7 +87,7 @@ export class PaymentReconciler {
   }
 
   private async resolveSettling(p: Payment): Promise<boolean> {
-    const onChain = await this.deps.chain.authorization(p.network, p.payer, p.nonce);
+    const onChain = await this.deps.chain.authorization(p.network, p.payer, p.nonce, p.asset);
     const outcome = settlementOutcome(onChain, p.validBefore);
     if (outcome === 'unknown') return false; // may still be mined
     if (outcome === 'failed') {
@@ -128,7 +129,8 @@ export class PaymentReconciler {
     try {
       input = ep.parse(p.input);
       prepared = await ep.prepare(this.deps, input, caller, 'apply');
-      if (prepared.amount !== p.amount) {
+      // The price again, in the paid asset at the payment's own quote.
+      if (amountAtQuote(p.quotePrice, prepared.amount) !== p.amount) {
         throw new PaymentInvalid('The price changed before the payment could be applied.', { reason: PAYMENT_REASONS.priceChanged });
       }
     } catch (e) {
@@ -162,7 +164,7 @@ export class PaymentReconciler {
     let found = 0;
     for (const p of batch) {
       try {
-        const onChain = await this.deps.chain.authorization(p.network, p.payer, p.nonce);
+        const onChain = await this.deps.chain.authorization(p.network, p.payer, p.nonce, p.asset);
         if (onChain.state === 'used' && (await this.refundUsedAfterClose(p, onChain.transaction))) found += 1;
       } catch (e) {
         this.deps.logger.warn('safety net: reading a closed payment failed; will retry', { paymentId: p.paymentId, error: (e as Error).message });

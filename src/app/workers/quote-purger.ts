@@ -1,5 +1,6 @@
 /**
- * Every free `GET /api/quote` (and every held buy_tokens price) writes a quote row; this deletes
+ * Every free `GET /api/quote` (and every held buy_tokens price) writes a quote row, and every 402
+ * holds its asset prices (EURC, SPEC §15) in an asset quote row; this deletes
  * them once they are expired and past a grace, in bounded runs so a backlog never holds the
  * database for long: a full run is followed by another on the next pass, a short one waits for
  * the interval.
@@ -28,7 +29,12 @@ export class QuotePurger {
   async runOnce(): Promise<number> {
     const now = this.deps.clock.now().getTime();
     if (now < this.nextRunAt) return 0;
-    const purged = await this.deps.uow.read((s) => s.quotes.purgeExpired(new Date(now - this.deps.retentionMs), this.deps.batch));
+    const before = new Date(now - this.deps.retentionMs);
+    // A payment keeps its quote's id and price itself, so asset quotes are never needed after they expire.
+    const purged = Math.max(
+      await this.deps.uow.read((s) => s.quotes.purgeExpired(before, this.deps.batch)),
+      await this.deps.uow.read((s) => s.assetQuotes.purgeExpired(before, this.deps.batch)),
+    );
     if (purged < this.deps.batch) this.nextRunAt = now + this.deps.intervalMs;
     if (purged > 0) this.deps.logger.debug('purged expired quotes', { purged });
     return purged;

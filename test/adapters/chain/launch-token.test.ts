@@ -215,6 +215,6 @@ describe('artifacts', () => {
       expect(fresh[name]!.bytecode).toBe(committed[name].bytecode);
       expect(fresh[name]!.deployedBytecode).toBe(committed[name].deployedBytecode);
     }
-    expect(Object.keys(fresh).sort()).toEqual(['DevUSDC', 'LaunchFactory', 'LaunchToken', 'MockAggregator', 'Multicall']);
+    expect(Object.keys(fresh).sort()).toEqual(['DevEURC', 'DevUSDC', 'LaunchFactory', 'LaunchToken', 'MockAggregator', 'Multicall']);
   });
 });

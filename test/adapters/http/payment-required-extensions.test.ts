@@ -63,8 +63,9 @@ const post = (base: string, body: unknown, headers: Record<string, string> = {})
 describe('extensions made per 402', () => {
   it('sign exactly the 402’s accepts, in body and header alike, beside Bazaar', async () => {
     for (const [headers, networks] of [
-      [{}, ['eip155:8453', 'eip155:84532']],
-      [{ 'x-wallet-address': wallet.address }, ['eip155:84532']],
+      // USDC then EURC per network
+      [{}, ['eip155:8453', 'eip155:8453', 'eip155:84532', 'eip155:84532']],
+      [{ 'x-wallet-address': wallet.address }, ['eip155:84532', 'eip155:84532']],
     ] as const) {
       const res = await post(url(enriched), { tokenId }, headers);
       expect(res.status).toBe(402);
@@ -86,7 +87,7 @@ describe('extensions made per 402', () => {
     expect(res.status).toBe(402);
     const { error } = await json(res);
     expect(error.code).toBe('PAYMENT_INVALID');
-    expect(error.details.paymentRequired.extensions['offer-receipt'].info.offers).toHaveLength(2);
+    expect(error.details.paymentRequired.extensions['offer-receipt'].info.offers).toHaveLength(4);
   });
 
   it('a maker that fails costs its extensions, never the 402', async () => {

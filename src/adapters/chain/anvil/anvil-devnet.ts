@@ -1,7 +1,7 @@
 /**
  * The embedded devnet of SPEC §13: two anvil processes from the @foundry-rs/anvil npm package,
- * chain 8453 answering on `port` and 84532 on `port + 1`, with our EIP-3009 USDC at the
- * canonical USDC address of each network, the demo wallets funded, the LaunchFactory, and mock
+ * chain 8453 answering on `port` and 84532 on `port + 1`, with our EIP-3009 USDC and EURC at
+ * their canonical addresses on each network, the demo wallets funded, the LaunchFactory, and mock
  * Chainlink feeds (EUR/USD, USDC/USD) for the quote providers.
  *
  * Each public port is a journaling proxy (journaled-rpc.ts) in this process; anvil itself
@@ -32,7 +32,7 @@ import {
   type LocalAccount,
 } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
-import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../domain/network.js';
+import { assetAddress, NETWORKS, PRODUCTION, TESTNET, type Network, type PaymentAsset } from '../../../domain/network.js';
 import type { PricedAsset } from '../../../domain/usd-price.js';
 import { UNISWAP_V2_FACTORY, UNISWAP_V2_ROUTER, WETH9 } from '../../shared/uniswap-v2.js';
 import { viemChain } from '../../shared/viem-chain.js';
@@ -52,7 +52,7 @@ export const UNISWAP_DEPLOYER = privateKeyToAccount(keccak256(toBytes('x402-laun
 const deployedBy = (nonce: number): Hex => getContractAddress({ from: UNISWAP_DEPLOYER.address, nonce: BigInt(nonce) });
 export const DEVNET_UNISWAP_V2 = { weth: deployedBy(0), factory: deployedBy(1), router: deployedBy(2) } as const;
 
-/** 10,000 USDC. */
+/** 10,000 USDC (and 10,000 EURC). */
 export const DEMO_BALANCE = 10_000_000_000n;
 
 interface Artifact {
@@ -382,27 +382,33 @@ export class AnvilDevnet {
   }
 
   async usdcBalance(network: Network, address: Hex): Promise<bigint> {
+    return this.assetBalance(network, 'USDC', address);
+  }
+
+  /** The balance of a payment asset (USDC or EURC), in its smallest units. */
+  async assetBalance(network: Network, asset: PaymentAsset, address: Hex): Promise<bigint> {
     return (await this.publicClient(network).readContract({
-      address: NETWORKS[network].usdc,
+      address: assetAddress(network, asset),
       abi: USDC_ABI,
       functionName: 'balanceOf',
       args: [address],
     })) as bigint;
   }
 
-  /** Mints devnet USDC (account #0 is the minter). */
-  async mint(network: Network, to: Hex, amount: bigint): Promise<void> {
+  /** Mints devnet USDC or EURC (account #0 is the minter of both). */
+  async mint(network: Network, to: Hex, amount: bigint, asset: PaymentAsset = 'USDC'): Promise<void> {
     const wallet = createWalletClient({ account: devnetAccount(0), transport: http(this.chains[network].rpcUrl) });
     const chain = viemChain(network, this.chains[network].rpcUrl);
-    const hash = await wallet.writeContract({ chain, address: NETWORKS[network].usdc, abi: USDC_ABI, functionName: 'mint', args: [to, amount] });
+    const hash = await wallet.writeContract({ chain, address: assetAddress(network, asset), abi: USDC_ABI, functionName: 'mint', args: [to, amount] });
     await this.publicClient(network).waitForTransactionReceipt({ hash });
   }
 
   /** The wallet cancels an EIP-3009 authorization of its own (signed, submitted by the wallet). */
-  async cancelAuthorization(network: Network, wallet: LocalAccount, nonce: Hex): Promise<void> {
+  async cancelAuthorization(network: Network, wallet: LocalAccount, nonce: Hex, asset: PaymentAsset = 'USDC'): Promise<void> {
     const url = this.chains[network].rpcUrl;
+    const info = NETWORKS[network].assets[asset];
     const signature = await wallet.signTypedData({
-      domain: { ...NETWORKS[network].eip712, chainId: NETWORKS[network].chainId, verifyingContract: NETWORKS[network].usdc },
+      domain: { ...info.eip712, chainId: NETWORKS[network].chainId, verifyingContract: info.address },
       types: { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] },
       primaryType: 'CancelAuthorization',
       message: { authorizer: wallet.address, nonce },
@@ -411,7 +417,7 @@ export class AnvilDevnet {
     const client = createWalletClient({ account: wallet, transport: http(url) });
     const hash = await client.writeContract({
       chain: viemChain(network, url),
-      address: NETWORKS[network].usdc,
+      address: info.address,
       abi: USDC_ABI,
       functionName: 'cancelAuthorization',
       args: [wallet.address, nonce, Number(v ?? 27n), r, s],
@@ -453,6 +459,7 @@ export class AnvilDevnet {
     const test = createTestClient({ mode: 'anvil', transport: http(url) });
     await this.provisionPriceFeeds(network);
     await this.provisionUniswap(network);
+    await this.provisionEurc(network);
     const usdc = NETWORKS[network].usdc;
     // Checked on its own, so a devnet state from before the factory existed gets it too.
     const factory = await this.publicClient(network).getCode({ address: LAUNCH_FACTORY_ADDRESS });
@@ -503,6 +510,18 @@ export class AnvilDevnet {
         throw new Error(`devnet ${network}: deploying Uniswap v2 at ${step.address} failed`);
       }
     }
+  }
+
+  /**
+   * EURC (SPEC §15) at its canonical address with its real EIP-712 name and version, the demo
+   * wallets funded as with USDC; once per state, checked on its own (older states lack it).
+   */
+  private async provisionEurc(network: Network): Promise<void> {
+    const eurc = assetAddress(network, 'EURC');
+    const code = await this.publicClient(network).getCode({ address: eurc });
+    if (code && code !== '0x') return;
+    await createTestClient({ mode: 'anvil', transport: http(this.chains[network].rpcUrl) }).setCode({ address: eurc, bytecode: artifacts.contracts.DevEURC!.deployedBytecode });
+    for (const index of FUNDED[network]) await this.mint(network, devnetAccount(index).address, DEMO_BALANCE, 'EURC');
   }
 
   /** The mock feeds, installed once per state (checked on their own: older states lack them). */

@@ -1,10 +1,10 @@
 /**
- * authorizationState(authorizer, nonce) on the USDC contract, read at one block together with
+ * authorizationState(authorizer, nonce) on the payment asset's contract (USDC or EURC), read at one block together with
  * that block's timestamp, and the AuthorizationUsed / AuthorizationCanceled log that tells a use
  * from a cancellation.
  */
 import { createPublicClient, http, parseAbiItem, type Hex, type PublicClient } from 'viem';
-import { NETWORKS, type Network } from '../../../domain/network.js';
+import { assetAddress, type Network, type PaymentAsset } from '../../../domain/network.js';
 import type { AuthorizationOnChain, AuthorizationReader } from '../../../ports/authorization-reader.js';
 
 const AUTHORIZATION_STATE = [
@@ -38,9 +38,9 @@ export class ViemAuthorizationReader implements AuthorizationReader {
     return c;
   }
 
-  async authorization(network: Network, authorizer: string, nonce: string): Promise<AuthorizationOnChain> {
+  async authorization(network: Network, authorizer: string, nonce: string, asset: PaymentAsset = 'USDC'): Promise<AuthorizationOnChain> {
     const client = this.client(network);
-    const usdc = NETWORKS[network].usdc;
+    const usdc = assetAddress(network, asset);
     // One block for both reads: "unused at a block at or past validBefore" is then a proof.
     const block = await client.getBlock({ blockTag: 'latest' });
     const blockTime = block.timestamp;

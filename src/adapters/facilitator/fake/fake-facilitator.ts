@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { getAddress, recoverTypedDataAddress, type Hex } from 'viem';
-import { isNetwork, NETWORKS } from '../../../domain/network.js';
+import { assetAt, isNetwork, NETWORKS, type Network, type PaymentAsset } from '../../../domain/network.js';
 import type { AuthorizationOnChain, AuthorizationReader } from '../../../ports/authorization-reader.js';
 import type { Clock } from '../../../ports/clock.js';
 import {
@@ -40,12 +40,13 @@ interface Authorization {
 
 export interface FakeFacilitatorOptions {
   clock: Clock;
-  /** USDC units every unknown wallet holds on every network. */
+  /** Units of every asset (USDC, EURC) every unknown wallet holds on every network. */
   defaultBalance?: bigint;
 }
 
 export interface SettledTransfer {
   network: string;
+  asset: PaymentAsset;
   from: string;
   to: string;
   amount: bigint;
@@ -54,6 +55,7 @@ export interface SettledTransfer {
 }
 
 const key = (network: string, address: string) => `${network}|${address.toLowerCase()}`;
+const balanceKey = (network: string, address: string, asset: PaymentAsset) => `${key(network, address)}|${asset}`;
 
 /** Also the fake chain's record of used authorizations, for the reconciler. */
 export class FakeFacilitator implements Facilitator, AuthorizationReader {
@@ -70,12 +72,12 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
 
   constructor(private readonly options: FakeFacilitatorOptions) {}
 
-  fund(network: string, address: string, amount: bigint): void {
-    this.balances.set(key(network, address), amount);
+  fund(network: string, address: string, amount: bigint, asset: PaymentAsset = 'USDC'): void {
+    this.balances.set(balanceKey(network, address, asset), amount);
   }
 
-  balanceOf(network: string, address: string): bigint {
-    return this.balances.get(key(network, address)) ?? this.options.defaultBalance ?? 0n;
+  balanceOf(network: string, address: string, asset: PaymentAsset = 'USDC'): bigint {
+    return this.balances.get(balanceKey(network, address, asset)) ?? this.options.defaultBalance ?? 0n;
   }
 
   /**
@@ -110,20 +112,23 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
       return { success: false, errorReason: verdict.invalidReason, transaction: '', network, payer: verdict.payer };
     }
     const auth = (payload.payload as { authorization: Authorization }).authorization;
+    const asset = assetAt(network as Network, requirements.asset)!;
     if (planned?.kind === 'fail') {
-      const transaction = planned.transfers ? this.transfer(network, auth) : '';
+      const transaction = planned.transfers ? this.transfer(network, auth, asset) : '';
       return { success: false, errorReason: planned.reason, transaction, network, payer: verdict.payer };
     }
     if (planned?.kind === 'timeout' && !planned.transfers) throw new SettlementIndeterminate('settlement timed out');
-    const transaction = this.transfer(network, auth);
+    const transaction = this.transfer(network, auth, asset);
     if (planned?.kind === 'timeout') throw new SettlementIndeterminate('settlement timed out');
     return { success: true, transaction, network, payer: getAddress(auth.from) };
   }
 
-  async authorization(network: string, authorizer: string, nonce: string): Promise<AuthorizationOnChain> {
+  async authorization(network: string, authorizer: string, nonce: string, asset: PaymentAsset = 'USDC'): Promise<AuthorizationOnChain> {
     const blockTime = BigInt(Math.floor(this.options.clock.now().getTime() / 1000));
     if (this.cancelled.has(`${key(network, authorizer)}|${nonce.toLowerCase()}`)) return { state: 'cancelled', transaction: null, blockTime };
-    const tx = this.settled.find((t) => t.network === network && t.from.toLowerCase() === authorizer.toLowerCase() && t.nonce.toLowerCase() === nonce.toLowerCase());
+    const tx = this.settled.find(
+      (t) => t.network === network && t.asset === asset && t.from.toLowerCase() === authorizer.toLowerCase() && t.nonce.toLowerCase() === nonce.toLowerCase(),
+    );
     return tx ? { state: 'used', transaction: tx.transaction, blockTime } : { state: 'unused', transaction: null, blockTime };
   }
 
@@ -138,7 +143,7 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
    */
   submit(payload: PaymentPayload): string {
     const auth = (payload.payload as { authorization: Authorization }).authorization;
-    return this.transfer(payload.accepted.network, auth);
+    return this.transfer(payload.accepted.network, auth, assetAt(payload.accepted.network as Network, payload.accepted.asset) ?? 'USDC');
   }
 
   /** Whether an authorization nonce was used on "chain" (what a reconciler reads). */
@@ -146,13 +151,13 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
     return this.usedNonces.has(`${key(network, from)}|${nonce.toLowerCase()}`);
   }
 
-  private transfer(network: string, auth: Authorization): string {
+  private transfer(network: string, auth: Authorization, asset: PaymentAsset): string {
     const amount = BigInt(auth.value);
-    this.fund(network, auth.from, this.balanceOf(network, auth.from) - amount);
-    this.fund(network, auth.to, this.balanceOf(network, auth.to) + amount);
+    this.fund(network, auth.from, this.balanceOf(network, auth.from, asset) - amount, asset);
+    this.fund(network, auth.to, this.balanceOf(network, auth.to, asset) + amount, asset);
     this.usedNonces.add(`${key(network, auth.from)}|${auth.nonce.toLowerCase()}`);
     const transaction = `0x${createHash('sha256').update(`${network}|${auth.from}|${auth.nonce}`).digest('hex')}`;
-    this.settled.push({ network, from: getAddress(auth.from), to: getAddress(auth.to), amount, nonce: auth.nonce, transaction });
+    this.settled.push({ network, asset, from: getAddress(auth.from), to: getAddress(auth.to), amount, nonce: auth.nonce, transaction });
     return transaction;
   }
 
@@ -166,7 +171,8 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
     if (r.scheme !== 'exact' || payload.accepted?.scheme !== 'exact') return invalid('invalid_exact_evm_scheme');
     if (!isNetwork(r.network) || payload.accepted.network !== r.network) return invalid('invalid_exact_evm_network_mismatch');
     const info = NETWORKS[r.network];
-    if (r.asset.toLowerCase() !== info.usdc.toLowerCase() || payload.accepted.asset?.toLowerCase() !== r.asset.toLowerCase()) {
+    const asset = assetAt(r.network, r.asset);
+    if (!asset || payload.accepted.asset?.toLowerCase() !== r.asset.toLowerCase()) {
       return invalid('invalid_exact_evm_payload_asset');
     }
     const body = payload.payload as { signature?: Hex; authorization?: Authorization };
@@ -206,7 +212,7 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
     if (this.isNonceUsed(r.network, auth.from, auth.nonce) || this.cancelled.has(`${key(r.network, auth.from)}|${auth.nonce.toLowerCase()}`)) {
       return invalid('invalid_exact_evm_nonce_already_used', payer);
     }
-    if (this.balanceOf(r.network, auth.from) < BigInt(auth.value)) return invalid('invalid_exact_evm_insufficient_balance', payer);
+    if (this.balanceOf(r.network, auth.from, asset) < BigInt(auth.value)) return invalid('invalid_exact_evm_insufficient_balance', payer);
     return { isValid: true, payer: getAddress(payer) };
   }
 }

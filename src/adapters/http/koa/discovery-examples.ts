@@ -131,6 +131,7 @@ const sell = {
   },
   payout: {
     payoutId: 'pout_01JD5XB1C2D3E4F5G6H7J8K9M0',
+    asset: 'USDC',
     network: NETWORK,
     wallet: WALLET,
     amount: '0.554449',

@@ -1,9 +1,9 @@
 /**
- * Payouts on chain: a USDC `transfer` from the treasury, signed with a nonce from the account's
+ * Payouts on chain: a `transfer` of the payout's asset (USDC or EURC) from the treasury, signed with a nonce from the account's
  * one queue so its hash is known (and recorded) before it is broadcast.
  */
 import { encodeFunctionData, type Hex } from 'viem';
-import { NETWORKS, type Network } from '../../../domain/network.js';
+import { assetAddress, type Network } from '../../../domain/network.js';
 import type { Payout } from '../../../domain/payout.js';
 import type { PayoutSender, PreparedTransfer, TransferStatus } from '../../../ports/payout-sender.js';
 import { SignedTransactions, type NonceQueue } from '../../shared/signed-transactions.js';
@@ -29,7 +29,7 @@ export class ViemPayoutSender implements PayoutSender {
 
   async prepare(payout: Payout): Promise<PreparedTransfer> {
     const data = encodeFunctionData({ abi: ERC20_ABI, functionName: 'transfer', args: [payout.wallet as Hex, payout.amount] });
-    const { rawTx, txHash } = await this.txs.sign(payout.network, { to: NETWORKS[payout.network].usdc, data, gas: 100_000n });
+    const { rawTx, txHash } = await this.txs.sign(payout.network, { to: assetAddress(payout.network, payout.asset), data, gas: 100_000n });
     return { rawTx, txHash };
   }
 

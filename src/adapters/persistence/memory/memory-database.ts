@@ -2,6 +2,7 @@
  * The in-memory database behind the memory stores: plain maps, one writer at a time, and an
  * undo journal per transaction so a failed unit of work leaves nothing behind.
  */
+import type { AssetQuote } from '../../../domain/asset-quote.js';
 import type { StoredEvent } from '../../../domain/event.js';
 import type { Payment } from '../../../domain/payment.js';
 import type { Delivery } from '../../../domain/delivery.js';
@@ -38,6 +39,8 @@ export class MemoryDatabase {
   readonly payoutSources = new Map<string, string>();
   readonly quotes = new Map<string, Quote>();
   readonly heldQuotes = new Map<string, string>();
+  /** hold key → the asset quote held under it. */
+  readonly assetQuotes = new Map<string, AssetQuote>();
   readonly events: StoredEvent[] = [];
   readonly paymentIds = new Map<string, PaymentIdentifierRecord>();
   /** "wallet_lower|nonce" → when the proof expires. */

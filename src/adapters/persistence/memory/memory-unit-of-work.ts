@@ -8,6 +8,7 @@ import { MemoryOutboxStore } from './memory-outbox-store.js';
 import { MemoryTokenPullStore } from './memory-token-pull-store.js';
 import { MemoryPositionRepository } from './memory-position-repository.js';
 import { MemoryProofNonceStore } from './memory-proof-nonce-store.js';
+import { MemoryAssetQuoteStore } from './memory-asset-quote-store.js';
 import { MemoryQuoteStore } from './memory-quote-store.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
 import { MemoryTradeLedger } from './memory-trade-ledger.js';
@@ -45,6 +46,7 @@ export class MemoryUnitOfWork implements UnitOfWork {
       payments: new MemoryPaymentStore(this.db, tx),
       payouts: new MemoryOutboxStore(this.db, tx, { items: this.db.payouts, sources: this.db.payoutSources, idOf: (p) => p.payoutId }),
       quotes: new MemoryQuoteStore(this.db, tx),
+      assetQuotes: new MemoryAssetQuoteStore(this.db, tx),
       events: new MemoryEventLog(this.db, tx),
       paymentIds: new MemoryPaymentIdentifierStore(this.db, tx),
       proofNonces: new MemoryProofNonceStore(this.db, tx),

@@ -1,19 +1,24 @@
-import type { Network } from '../../../domain/network.js';
+import type { Network, PaymentAsset } from '../../../domain/network.js';
+import { formatUsdPrice, parseUsdPrice } from '../../../domain/usd-price.js';
 import type { Payment, PaymentState } from '../../../domain/payment.js';
 import type { ClaimResult, PaymentStore, StoredResponse } from '../../../ports/payment-store.js';
 import { big, num } from './exact-bigint-type.js';
 import { json, ms, type Row, type Sql } from './sql.js';
 
-const COLUMNS = ['payment_id', 'network', 'payer', 'nonce_lower', 'amount', 'resource', 'request_hash', 'signature_hash', 'input', 'state', 'settlement_tx',
+const COLUMNS = ['payment_id', 'network', 'payer', 'nonce_lower', 'asset', 'amount', 'usd_value', 'quote_id', 'quote_price', 'resource', 'request_hash', 'signature_hash', 'input', 'state', 'settlement_tx',
   'valid_before', 'created_at', 'updated_at'];
-const cols = (sql: Sql) => sql.columns(COLUMNS, ['amount', 'valid_before']);
+const cols = (sql: Sql) => sql.columns(COLUMNS, ['amount', 'usd_value', 'valid_before']);
 
 const rowToPayment = (r: Row): Payment => ({
   paymentId: String(r.payment_id),
   network: r.network as Network,
   payer: String(r.payer),
   nonce: String(r.nonce_lower),
+  asset: r.asset as PaymentAsset,
   amount: big(r.amount),
+  usdValue: big(r.usd_value),
+  quoteId: (r.quote_id as string | null) ?? null,
+  quotePrice: r.quote_price === null || r.quote_price === undefined ? null : parseUsdPrice(String(r.quote_price)),
   resource: String(r.resource),
   requestHash: String(r.request_hash),
   signatureHash: String(r.signature_hash),
@@ -31,12 +36,13 @@ export class MikroOrmPaymentStore implements PaymentStore {
   async claim(p: Payment): Promise<ClaimResult> {
     // The unique (network, payer, nonce) index decides: of concurrent claims exactly one inserts.
     const inserted = await this.sql.all(
-      `insert into payments (payment_id, network, payer, payer_lower, nonce_lower, amount, resource, request_hash, signature_hash,
-        input, state, settlement_tx, valid_before, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `insert into payments (payment_id, network, payer, payer_lower, nonce_lower, asset, amount, usd_value, quote_id, quote_price,
+        resource, request_hash, signature_hash, input, state, settlement_tx, valid_before, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict (network, payer_lower, nonce_lower) do nothing returning payment_id`,
       [
-        p.paymentId, p.network, p.payer, p.payer.toLowerCase(), p.nonce.toLowerCase(), num(p.amount), p.resource, p.requestHash,
+        p.paymentId, p.network, p.payer, p.payer.toLowerCase(), p.nonce.toLowerCase(), p.asset, num(p.amount), num(p.usdValue), p.quoteId,
+        p.quotePrice === null ? null : formatUsdPrice(p.quotePrice), p.resource, p.requestHash,
         p.signatureHash, JSON.stringify(p.input ?? null), p.state, p.settlementTx, num(p.validBefore), p.createdAt.getTime(), p.updatedAt.getTime(),
       ],
     );

@@ -18,6 +18,7 @@ import { Migration0001Initial } from './migrations/migration-0001-initial.js';
 import { Migration0002PaymentSignature } from './migrations/migration-0002-payment-signature.js';
 import { Migration0003X402Extensions } from './migrations/migration-0003-x402-extensions.js';
 import { Migration0004OnChainTokens } from './migrations/migration-0004-on-chain-tokens.js';
+import { Migration0005PaymentAssets } from './migrations/migration-0005-payment-assets.js';
 import { Migration0007GraduationPool } from './migrations/migration-0007-graduation-pool.js';
 import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
 import { MikroOrmEventLog } from './mikro-orm-event-log.js';
@@ -28,6 +29,7 @@ import { MikroOrmTokenPullStore } from './mikro-orm-token-pull-store.js';
 import { DELIVERIES, DEPLOYMENTS, GRADUATIONS, PAYOUTS } from './outbox-tables.js';
 import { MikroOrmPositionRepository } from './mikro-orm-position-repository.js';
 import { MikroOrmProofNonceStore } from './mikro-orm-proof-nonce-store.js';
+import { MikroOrmAssetQuoteStore } from './mikro-orm-asset-quote-store.js';
 import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
 import { MikroOrmTokenRepository } from './mikro-orm-token-repository.js';
 import { MikroOrmTradeLedger } from './mikro-orm-trade-ledger.js';
@@ -39,6 +41,7 @@ export const MIGRATIONS = [
   { name: 'Migration0002PaymentSignature', class: Migration0002PaymentSignature },
   { name: 'Migration0003X402Extensions', class: Migration0003X402Extensions },
   { name: 'Migration0004OnChainTokens', class: Migration0004OnChainTokens },
+  { name: 'Migration0005PaymentAssets', class: Migration0005PaymentAssets },
   { name: 'Migration0007GraduationPool', class: Migration0007GraduationPool },
 ];
 
@@ -290,6 +293,7 @@ function stores(sql: Sql): Stores {
     payments: new MikroOrmPaymentStore(sql),
     payouts: new MikroOrmOutboxStore(sql, PAYOUTS),
     quotes: new MikroOrmQuoteStore(sql),
+    assetQuotes: new MikroOrmAssetQuoteStore(sql),
     events: new MikroOrmEventLog(sql),
     paymentIds: new MikroOrmPaymentIdentifierStore(sql),
     proofNonces: new MikroOrmProofNonceStore(sql),

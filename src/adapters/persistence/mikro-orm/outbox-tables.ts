@@ -12,10 +12,18 @@ export const PAYOUTS: OutboxTable<Payout> = {
   columns: [
     { name: 'payout_id', value: (p) => p.payoutId },
     { name: 'wallet', value: (p) => p.wallet },
+    { name: 'asset', value: (p) => p.asset },
     { name: 'amount', exact: true, value: (p) => num(p.amount) },
     { name: 'reason', value: (p) => p.reason },
   ],
-  read: (r, o) => ({ ...o, payoutId: String(r.payout_id), wallet: String(r.wallet), amount: big(r.amount), reason: r.reason as Payout['reason'] }),
+  read: (r, o) => ({
+    ...o,
+    payoutId: String(r.payout_id),
+    wallet: String(r.wallet),
+    asset: r.asset as Payout['asset'],
+    amount: big(r.amount),
+    reason: r.reason as Payout['reason'],
+  }),
 };
 
 export const DELIVERIES: OutboxTable<Delivery> = {

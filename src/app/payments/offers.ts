@@ -1,0 +1,70 @@
+/**
+ * What a 402 offers (SPEC §15): for each network, USDC then EURC, each for the USD price. EURC
+ * (and USDC when it trades below USDC_DEPEG_FLOOR) is priced at a quote held 60 s per (request,
+ * network, asset), so the paid retry is matched against exactly the amount the 402 offered;
+ * after the hold expires a fresh quote is taken. No price is ServiceUnavailable from the quote
+ * router (503 + Retry-After): an offer is never priced at a guess.
+ */
+import { ASSET_QUOTE_TTL_SECONDS, assetQuoteHoldKey, type AssetQuote } from '../../domain/asset-quote.js';
+import { PAYMENT_ASSETS, type Network, type PaymentAsset } from '../../domain/network.js';
+import { assetAmountForUsd, compareUsdPrices, usdValueOf } from '../../domain/usd-price.js';
+import type { PaymentRequirements } from '../../ports/facilitator.js';
+import type { AppDeps } from '../deps.js';
+import { PAYMENT_ASSET_DECIMALS } from '../pricing/asset-pricing.js';
+import { requirementsFor } from './requirements.js';
+
+export interface Offer {
+  network: Network;
+  asset: PaymentAsset;
+  /** Smallest units of `asset`. */
+  amount: bigint;
+  /** What a payment of `amount` is booked as, in micro-dollars (rounded down at the quote). */
+  usdValue: bigint;
+  /** The held quote; null for USDC taken 1:1. */
+  quote: AssetQuote | null;
+  requirements: PaymentRequirements;
+}
+
+type OfferDeps = Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'usdQuotes' | 'settings'>;
+
+/** Every offer for `usdAmount` on `networks`, USDC first per network. */
+export function offersFor(
+  deps: OfferDeps,
+  requestHash: string,
+  networks: readonly Network[],
+  usdAmount: bigint,
+  assets: readonly PaymentAsset[] = PAYMENT_ASSETS,
+): Promise<Offer[]> {
+  return Promise.all(networks.flatMap((network) => assets.map((asset) => offerFor(deps, requestHash, network, asset, usdAmount))));
+}
+
+/** One offer: at the held quote, or 1:1 for USDC at or above the floor, or at a fresh quote now held. */
+export async function offerFor(deps: OfferDeps, requestHash: string, network: Network, asset: PaymentAsset, usdAmount: bigint): Promise<Offer> {
+  const holdKey = assetQuoteHoldKey(requestHash, network, asset);
+  const now = deps.clock.now();
+  let quote = await deps.uow.read((s) => s.assetQuotes.getHeld(holdKey, now));
+  if (!quote) {
+    const fresh = await deps.usdQuotes.usdPrice(asset, network);
+    if (asset === 'USDC' && compareUsdPrices(fresh.price, deps.settings.usdcDepegFloor) >= 0) {
+      return offer(deps, network, asset, usdAmount, usdAmount, null);
+    }
+    const candidate: AssetQuote = {
+      quoteId: deps.ids.next('aqt'),
+      holdKey,
+      network,
+      asset,
+      price: fresh.price,
+      provider: fresh.provider,
+      observedAt: fresh.observedAt,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + ASSET_QUOTE_TTL_SECONDS * 1000),
+    };
+    quote = await deps.uow.read((s) => s.assetQuotes.hold(candidate, now));
+  }
+  const amount = assetAmountForUsd(usdAmount, quote.price, PAYMENT_ASSET_DECIMALS);
+  return offer(deps, network, asset, amount, usdValueOf(amount, quote.price, PAYMENT_ASSET_DECIMALS), quote);
+}
+
+function offer(deps: OfferDeps, network: Network, asset: PaymentAsset, amount: bigint, usdValue: bigint, quote: AssetQuote | null): Offer {
+  return { network, asset, amount, usdValue, quote, requirements: requirementsFor(network, amount, deps.settings.payTo[network], asset) };
+}

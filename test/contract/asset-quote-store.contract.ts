@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { assetQuote, at } from '../support/fixtures.js';
+import { withUow, type UowFactory } from './uow-factory.js';
+
+export function assetQuoteStoreContract(name: string, make: UowFactory) {
+  describe(`AssetQuoteStore contract: ${name}`, () => {
+    it('holds a quote under its key exactly until it expires', () =>
+      withUow(make, async (uow) => {
+        const q = assetQuote({ holdKey: 'h1', price: { mantissa: 1084213n, scale: 6 }, expiresAt: at(60_000) });
+        expect(await uow.read((s) => s.assetQuotes.hold(q, at(0)))).toEqual(q);
+        expect(await uow.read((s) => s.assetQuotes.getHeld('h1', at(59_999)))).toEqual(q);
+        expect(await uow.read((s) => s.assetQuotes.getHeld('h1', at(60_000)))).toBeNull();
+        expect(await uow.read((s) => s.assetQuotes.getHeld('h2', at(0)))).toBeNull();
+      }));
+
+    it('an unexpired hold wins over a newer quote; an expired one is replaced', () =>
+      withUow(make, async (uow) => {
+        const first = assetQuote({ holdKey: 'h', expiresAt: at(60_000) });
+        const second = assetQuote({ holdKey: 'h', price: { mantissa: 11n, scale: 1 }, createdAt: at(30_000), expiresAt: at(90_000) });
+        await uow.read((s) => s.assetQuotes.hold(first, at(0)));
+        expect(await uow.read((s) => s.assetQuotes.hold(second, at(30_000)))).toEqual(first);
+        const third = assetQuote({ holdKey: 'h', price: { mantissa: 11n, scale: 1 }, createdAt: at(60_000), expiresAt: at(120_000) });
+        expect(await uow.read((s) => s.assetQuotes.hold(third, at(60_000)))).toEqual(third);
+        expect(await uow.read((s) => s.assetQuotes.getHeld('h', at(61_000)))).toEqual(third);
+      }));
+
+    it('concurrent holds for one key all see the same quote', () =>
+      withUow(make, async (uow) => {
+        const candidates = Array.from({ length: 10 }, () => assetQuote({ holdKey: 'race' }));
+        const held = await Promise.all(candidates.map((q) => uow.read((s) => s.assetQuotes.hold(q, at(0)))));
+        expect(new Set(held.map((q) => q.quoteId)).size).toBe(1);
+      }));
+
+    it('purges expired quotes in bounded runs', () =>
+      withUow(make, async (uow) => {
+        const qs = [5, 1, 4].map((t, i) => assetQuote({ holdKey: `k${i}`, expiresAt: at(t) }));
+        const kept = assetQuote({ holdKey: 'kept', expiresAt: at(100_000) });
+        for (const q of [...qs, kept]) await uow.read((s) => s.assetQuotes.hold(q, at(0)));
+        expect(await uow.read((s) => s.assetQuotes.purgeExpired(at(10), 2))).toBe(2);
+        expect(await uow.read((s) => s.assetQuotes.purgeExpired(at(10), 2))).toBe(1);
+        expect(await uow.read((s) => s.assetQuotes.purgeExpired(at(10), 2))).toBe(0);
+        expect(await uow.read((s) => s.assetQuotes.getHeld('kept', at(0)))).toEqual(kept);
+      }));
+  });
+}
