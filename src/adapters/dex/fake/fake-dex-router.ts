@@ -6,14 +6,15 @@
  * and the chain taken offline, like FakeTokenIssuer. Custody is taken to hold whatever it pays in
  * (the devnet suite checks real balances); `trade` is someone else swapping on the pool directly.
  */
-import { getAddress, getContractAddress, keccak256, toHex, type Hex } from 'viem';
+import { getAddress, getContractAddress, type Hex } from 'viem';
 import { NETWORKS, type Network } from '../../../domain/network.js';
 import { getAmountOut } from '../../../domain/pool.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { AddLiquidity, DexRouter, PoolState, SwapExactIn, SwapOutcome } from '../../../ports/dex-router.js';
 import type { PreparedTransaction, TransactionStatus } from '../../../ports/token-issuer.js';
+import { FakeMempool, type FakeTx as FakeTxOf, type ScriptedOutcome } from '../../shared/fake-mempool.js';
 
-export type ScriptedDexOutcome = 'confirmed' | 'reverted' | 'drop' | 'hold';
+export type ScriptedDexOutcome = ScriptedOutcome;
 
 const DEVNET_CUSTODY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const ROUTER = '0x00000000000000000000000000000000000d3c01';
@@ -30,7 +31,7 @@ type Payload =
   | { kind: 'approve'; asset: string; amount: string }
   | { kind: 'add'; token: string; tokenAmount: string; usdAmount: string; to: string; deadline: string }
   | { kind: 'swap'; tokenIn: string; tokenOut: string; amountIn: string; amountOutMin: string; to: string; deadline: string };
-type FakeTx = Payload & { n: number; network: Network; txNonce: number };
+type FakeTx = FakeTxOf<Payload>;
 
 const lower = (a: string) => a.toLowerCase();
 
@@ -46,30 +47,27 @@ function sqrt(n: bigint): bigint {
 }
 
 export class FakeDexRouter implements DexRouter {
-  broadcasts = 0;
   private readonly pairs = new Map<string, Pair>();
   private readonly allowances = new Map<string, bigint>();
-  private readonly mined = new Map<string, 'confirmed' | 'reverted'>();
   private readonly outcomes = new Map<string, SwapOutcome>();
-  private readonly held = new Map<string, FakeTx>();
-  private readonly dropped = new Set<string>();
-  private readonly usedNonces = new Map<Network, Set<number>>();
-  private readonly nextNonce = new Map<Network, number>();
   private readonly custodyAddress: Hex;
-  private nextOutcome: ScriptedDexOutcome = 'confirmed';
-  private offline = false;
-  private counter = 0;
+  /** Custody's transactions: nonces, mempool, scripted outcomes, offline. */
+  private readonly chain = new FakeMempool<Payload>((tx, txHash) => this.execute(txHash, tx));
 
   constructor(private readonly options: { clock: Clock; custody?: string; networks?: Network[] }) {
     this.custodyAddress = getAddress(options.custody ?? DEVNET_CUSTODY);
   }
 
+  get broadcasts(): number {
+    return this.chain.broadcasts;
+  }
+
   scriptNext(outcome: ScriptedDexOutcome): void {
-    this.nextOutcome = outcome;
+    this.chain.scriptNext(outcome);
   }
 
   setOffline(offline: boolean): void {
-    this.offline = offline;
+    this.chain.offline = offline;
   }
 
   /** Someone else swaps `amountIn` of one side on the pool directly (not through the service). */
@@ -150,60 +148,27 @@ export class FakeDexRouter implements DexRouter {
   }
 
   release(network: Network): void {
-    const taken = [...(this.usedNonces.get(network) ?? []), ...[...this.held.values()].filter((t) => t.network === network).map((t) => t.txNonce)];
-    this.nextNonce.set(network, taken.length === 0 ? 0 : Math.max(...taken) + 1);
+    this.chain.release(network);
   }
 
-  async broadcast(network: Network, rawTx: string): Promise<void> {
-    this.reachable();
-    this.broadcasts += 1;
-    const txHash = keccak256(rawTx as Hex);
-    const tx = this.decode(rawTx);
-    if (this.mined.has(txHash) || this.held.has(txHash) || this.dropped.has(txHash) || this.nonces(network).has(tx.txNonce)) return;
-    const outcome = this.nextOutcome;
-    this.nextOutcome = 'confirmed';
-    if (outcome === 'drop') {
-      this.dropped.add(txHash);
-      this.nonces(network).add(tx.txNonce);
-    } else if (outcome === 'hold') this.held.set(txHash, tx);
-    else this.mine(txHash, tx, outcome === 'reverted');
+  broadcast(network: Network, rawTx: string): Promise<void> {
+    return this.chain.broadcast(network, rawTx);
   }
 
-  async status(network: Network, txHash: string, rawTx: string): Promise<TransactionStatus> {
-    this.reachable();
-    const mined = this.mined.get(lower(txHash));
-    if (mined) return mined;
-    if (this.held.has(lower(txHash))) return 'pending';
-    if (this.dropped.has(lower(txHash))) return 'dropped';
-    return this.nonces(network).has(this.decode(rawTx).txNonce) ? 'dropped' : 'pending';
+  status(network: Network, txHash: string, rawTx: string): Promise<TransactionStatus> {
+    return this.chain.status(network, txHash, rawTx);
   }
 
-  async unblock(network: Network): Promise<number> {
-    this.reachable();
-    const held = [...this.held.entries()].filter(([, tx]) => tx.network === network);
-    for (const [txHash, tx] of held) {
-      this.held.delete(txHash);
-      this.mine(txHash, tx, false);
-    }
-    return held.length;
+  unblock(network: Network): Promise<number> {
+    return this.chain.unblock(network);
   }
 
-  private async prepare(network: Network, payload: Payload): Promise<PreparedTransaction> {
-    this.reachable();
-    this.counter += 1;
-    const nonce = this.nextNonce.get(network) ?? 0;
-    this.nextNonce.set(network, nonce + 1);
-    const rawTx = toHex(JSON.stringify({ ...payload, n: this.counter, network, txNonce: nonce } satisfies FakeTx));
-    return { rawTx, txHash: keccak256(rawTx) };
+  private prepare(network: Network, payload: Payload): Promise<PreparedTransaction> {
+    return this.chain.prepare(network, payload);
   }
 
-  private decode(rawTx: string): FakeTx {
-    return JSON.parse(Buffer.from(rawTx.slice(2), 'hex').toString()) as FakeTx;
-  }
-
-  private mine(txHash: string, tx: FakeTx, revert: boolean): void {
-    this.nonces(tx.network).add(tx.txNonce);
-    this.mined.set(txHash, !revert && this.execute(txHash, tx) ? 'confirmed' : 'reverted');
+  private reachable(): void {
+    this.chain.reachable();
   }
 
   /** Runs `tx` as the router would; false = reverted (nothing changed). */
@@ -269,13 +234,4 @@ export class FakeDexRouter implements DexRouter {
     return this.pairs.get(`${network}|${lower(token)}`);
   }
 
-  private nonces(network: Network): Set<number> {
-    let s = this.usedNonces.get(network);
-    if (!s) this.usedNonces.set(network, (s = new Set()));
-    return s;
-  }
-
-  private reachable(): void {
-    if (this.offline) throw new Error('fake chain: RPC unreachable');
-  }
 }

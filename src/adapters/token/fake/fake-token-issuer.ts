@@ -5,11 +5,12 @@
  * broadcast. Outcomes can be scripted (revert, drop, hold pending) and the chain taken offline,
  * like FakePayoutSender, so the workers' fault paths run without a chain.
  */
-import { getAddress, isAddress, keccak256, recoverTypedDataAddress, toHex, type Hex } from 'viem';
+import { getAddress, isAddress, recoverTypedDataAddress, type Hex } from 'viem';
 import { NETWORKS, type Network } from '../../../domain/network.js';
 import { LAUNCH_TOKEN_DECIMALS, LAUNCH_TOKEN_EIP712_VERSION, type TokenAuthorization } from '../../../domain/token-authorization.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { OnChainToken, PreparedTransaction, TokenIssuer, TokenSpec, TransactionStatus } from '../../../ports/token-issuer.js';
+import { FakeMempool, type FakeTx as FakeTxOf, type ScriptedOutcome } from '../../shared/fake-mempool.js';
 import { predictLaunchTokenAddress } from '../../shared/launch-contracts.js';
 import { isWellFormedAuthorization, recoverReceiveAuthorizer } from '../../shared/receive-authorization.js';
 
@@ -22,7 +23,7 @@ export interface FakeTokenIssuerOptions {
   factory?: string;
 }
 
-export type ScriptedOutcome = 'confirmed' | 'reverted' | 'drop' | 'hold';
+export type { ScriptedOutcome };
 
 interface FakeToken {
   network: Network;
@@ -41,7 +42,7 @@ type Payload =
   | { kind: 'receive'; token: string; from: string; to: string; value: string; validAfter: string; validBefore: string; nonce: string; signature: string };
 
 /** `txNonce`: custody's account nonce (the payload's `nonce` is the authorization's). */
-type FakeTx = Payload & { n: number; network: Network; txNonce: number };
+type FakeTx = FakeTxOf<Payload>;
 
 const DEVNET_CUSTODY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const DEVNET_FACTORY = '0x4C61756E6368466163746f727900000000000000';
@@ -57,34 +58,37 @@ const CANCEL_AUTHORIZATION = {
 const lower = (a: string) => a.toLowerCase();
 
 export class FakeTokenIssuer implements TokenIssuer {
-  broadcasts = 0;
-  releases = 0;
-  unblocks = 0;
   private readonly custodyAddress: Hex;
   private readonly factoryAddress: Hex;
   private readonly tokens = new Map<string, FakeToken>();
-  private readonly mined = new Map<string, 'confirmed' | 'reverted'>();
-  private readonly held = new Map<string, FakeTx>();
-  private readonly dropped = new Set<string>();
-  private readonly usedNonces = new Map<Network, Set<number>>();
-  private readonly nextNonce = new Map<Network, number>();
-  private nextOutcome: ScriptedOutcome = 'confirmed';
-  private offline = false;
-  private counter = 0;
+  /** Custody's transactions: nonces, mempool, scripted outcomes, offline. */
+  private readonly chain = new FakeMempool<Payload>((tx) => this.execute(tx));
 
   constructor(private readonly options: FakeTokenIssuerOptions) {
     this.custodyAddress = getAddress(options.custody ?? DEVNET_CUSTODY);
     this.factoryAddress = getAddress(options.factory ?? DEVNET_FACTORY);
   }
 
+  get broadcasts(): number {
+    return this.chain.broadcasts;
+  }
+
+  get releases(): number {
+    return this.chain.releases;
+  }
+
+  get unblocks(): number {
+    return this.chain.unblocks;
+  }
+
   /** The next broadcast transaction is mined reverted, dropped (never mined), or held pending until `unblock`. */
   scriptNext(outcome: ScriptedOutcome): void {
-    this.nextOutcome = outcome;
+    this.chain.scriptNext(outcome);
   }
 
   /** While offline every call that needs the chain throws, as with an unreachable RPC. */
   setOffline(offline: boolean): void {
-    this.offline = offline;
+    this.chain.offline = offline;
   }
 
   /** What a holder's own `transfer` does (e.g. moving tokens away between a check and a pull). */
@@ -152,56 +156,24 @@ export class FakeTokenIssuer implements TokenIssuer {
     });
   }
 
-  /** The next nonce is the chain's again: one past the highest mined or pending. */
   release(network: Network): void {
-    this.releases += 1;
-    const taken = [...(this.usedNonces.get(network) ?? []), ...[...this.held.values()].filter((t) => t.network === network).map((t) => t.txNonce)];
-    this.nextNonce.set(network, taken.length === 0 ? 0 : Math.max(...taken) + 1);
+    this.chain.release(network);
   }
 
-  async broadcast(network: Network, rawTx: string): Promise<void> {
-    this.reachable();
-    this.broadcasts += 1;
-    const txHash = keccak256(rawTx as Hex);
-    const tx = this.decode(rawTx);
-    // Known, mined, or its nonce taken: what a node answers "already known" / "nonce too low" to.
-    if (this.mined.has(txHash) || this.held.has(txHash) || this.dropped.has(txHash) || this.nonces(network).has(tx.txNonce)) return;
-    const outcome = this.nextOutcome;
-    this.nextOutcome = 'confirmed';
-    if (outcome === 'drop') {
-      // What dropping means on chain: another transaction took its nonce.
-      this.dropped.add(txHash);
-      this.nonces(network).add(tx.txNonce);
-    } else if (outcome === 'hold') this.held.set(txHash, tx);
-    else await this.mine(txHash, tx, outcome === 'reverted');
+  broadcast(network: Network, rawTx: string): Promise<void> {
+    return this.chain.broadcast(network, rawTx);
   }
 
-  /** The fake mines one transaction per block, numbered in mining order. */
-  private readonly blocks = new Map<string, bigint>();
+  status(network: Network, txHash: string, rawTx: string): Promise<TransactionStatus> {
+    return this.chain.status(network, txHash, rawTx);
+  }
+
+  unblock(network: Network): Promise<number> {
+    return this.chain.unblock(network);
+  }
 
   async blockOf(_network: Network, txHash: string): Promise<bigint | null> {
-    return this.blocks.get(lower(txHash)) ?? null;
-  }
-
-  async status(network: Network, txHash: string, rawTx: string): Promise<TransactionStatus> {
-    this.reachable();
-    const mined = this.mined.get(lower(txHash));
-    if (mined) return mined;
-    if (this.held.has(lower(txHash))) return 'pending';
-    if (this.dropped.has(lower(txHash))) return 'dropped';
-    return this.nonces(network).has(this.decode(rawTx).txNonce) ? 'dropped' : 'pending';
-  }
-
-  /** Held transactions are what a nonce gap would hold back: unblocking mines them. */
-  async unblock(network: Network): Promise<number> {
-    this.reachable();
-    this.unblocks += 1;
-    const held = [...this.held.entries()].filter(([, tx]) => tx.network === network);
-    for (const [txHash, tx] of held) {
-      this.held.delete(txHash);
-      await this.mine(txHash, tx, false);
-    }
-    return held.length;
+    return this.chain.blockOf(txHash);
   }
 
   async isDeployed(network: Network, token: string): Promise<boolean> {
@@ -227,26 +199,6 @@ export class FakeTokenIssuer implements TokenIssuer {
 
   recoverReceiveAuthorizer(network: Network, token: { address: string; name: string }, a: TokenAuthorization): Promise<string | null> {
     return recoverReceiveAuthorizer(NETWORKS[network].chainId, token, a);
-  }
-
-  private async prepare(network: Network, payload: Payload): Promise<PreparedTransaction> {
-    this.reachable();
-    this.counter += 1;
-    const nonce = this.nextNonce.get(network) ?? 0;
-    this.nextNonce.set(network, nonce + 1);
-    const tx: FakeTx = { ...payload, n: this.counter, network, txNonce: nonce };
-    const rawTx = toHex(JSON.stringify(tx));
-    return { rawTx, txHash: keccak256(rawTx) };
-  }
-
-  private decode(rawTx: string): FakeTx {
-    return JSON.parse(Buffer.from(rawTx.slice(2), 'hex').toString()) as FakeTx;
-  }
-
-  private async mine(txHash: string, tx: FakeTx, revert: boolean): Promise<void> {
-    this.nonces(tx.network).add(tx.txNonce);
-    this.mined.set(txHash, !revert && (await this.execute(tx)) ? 'confirmed' : 'reverted');
-    this.blocks.set(txHash, BigInt(this.blocks.size + 1));
   }
 
   /** Runs `tx` as custody would on chain; false = reverted (nothing changed). */
@@ -290,17 +242,16 @@ export class FakeTokenIssuer implements TokenIssuer {
     return true;
   }
 
+  private prepare(network: Network, payload: Payload): Promise<PreparedTransaction> {
+    return this.chain.prepare(network, payload);
+  }
+
+  private reachable(): void {
+    this.chain.reachable();
+  }
+
   private token(network: Network, address: string): FakeToken | undefined {
     return this.tokens.get(`${network}|${lower(address)}`);
   }
 
-  private nonces(network: Network): Set<number> {
-    let s = this.usedNonces.get(network);
-    if (!s) this.usedNonces.set(network, (s = new Set()));
-    return s;
-  }
-
-  private reachable(): void {
-    if (this.offline) throw new Error('fake chain: RPC unreachable');
-  }
 }
