@@ -16,12 +16,14 @@ import {
   parseTransaction,
   TransactionReceiptNotFoundError,
   type Hex,
+  type TransactionReceipt,
   type PublicClient,
   type WalletClient,
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createNonceManager, jsonRpc, type NonceManager } from 'viem/nonce';
 import { NETWORKS, type Network } from '../../domain/network.js';
+import type { TransactionSender, TransferStatus } from '../../ports/transaction-sender.js';
 import { viemChain } from './viem-chain.js';
 
 /** Hands out an account's nonces per chain: the chain's pending count, plus those handed out since. */
@@ -130,18 +132,27 @@ export class SignedTransactions {
     }
   }
 
+  /**
+   * The transaction's receipt, or null while it is not mined. Only "no receipt" means not mined:
+   * any other failure (the node is down) throws, so that it never reads as "dropped" and the
+   * transaction is never signed and paid again.
+   */
+  receipt(network: Network, txHash: string): Promise<TransactionReceipt | null> {
+    return this.client(network)
+      .publicClient.getTransactionReceipt({ hash: txHash as Hex })
+      .catch((e: unknown) => {
+        if (e instanceof TransactionReceiptNotFoundError) return null;
+        throw e;
+      });
+  }
+
   async status(network: Network, txHash: string, rawTx: string): Promise<SignedTransactionStatus> {
     const { publicClient } = this.client(network);
     const nonce = parseTransaction(rawTx as Hex).nonce ?? 0;
     // The nonce count is read before the receipt: read after, a transaction mined in between
     // would look like one whose nonce another took (dropped), and be sent again.
     const used = await publicClient.getTransactionCount({ address: this.account.address, blockTag: 'latest' });
-    // Only "no receipt" means not mined: any other failure (the node is down) must not read as
-    // "dropped", or the transaction would be signed and paid again.
-    const receipt = await publicClient.getTransactionReceipt({ hash: txHash as Hex }).catch((e: unknown) => {
-      if (e instanceof TransactionReceiptNotFoundError) return null;
-      throw e;
-    });
+    const receipt = await this.receipt(network, txHash);
     if (receipt) return receipt.status === 'success' ? 'confirmed' : 'reverted';
     // Its nonce is taken by a mined transaction that is not this one: it can never be mined.
     return used > nonce ? 'dropped' : 'pending';
@@ -169,5 +180,34 @@ export class SignedTransactions {
       }
     }
     return sent;
+  }
+}
+
+/**
+ * The TransactionSender side shared by every adapter that sends what one key signs (payouts,
+ * the token issuer, the DEX router): nonces from the key's one queue, idempotent broadcasts,
+ * receipts read by the one "not mined" rule, nonce gaps filled.
+ */
+export abstract class SignedTransactionSender implements TransactionSender {
+  protected readonly txs: SignedTransactions;
+
+  constructor(key: Hex, rpcUrls: Partial<Record<Network, string>>, nonces?: NonceQueue) {
+    this.txs = new SignedTransactions(key, rpcUrls, { ...(nonces ? { nonces } : {}) });
+  }
+
+  release(network: Network): void {
+    this.txs.release(network);
+  }
+
+  broadcast(network: Network, rawTx: string): Promise<void> {
+    return this.txs.broadcast(network, rawTx);
+  }
+
+  status(network: Network, txHash: string, rawTx: string): Promise<TransferStatus> {
+    return this.txs.status(network, txHash, rawTx);
+  }
+
+  unblock(network: Network, rawTx: string): Promise<number> {
+    return this.txs.fillNonceGap(network, rawTx);
   }
 }

@@ -3,11 +3,11 @@
  * liquidity and swaps, every transaction signed from custody's one nonce queue (shared with the
  * token issuer and payouts) so its hash is recorded before it is broadcast.
  */
-import { encodeFunctionData, erc20Abi, getAddress, parseEventLogs, TransactionReceiptNotFoundError, zeroAddress, type Hex } from 'viem';
+import { encodeFunctionData, erc20Abi, getAddress, parseEventLogs, zeroAddress, type Hex } from 'viem';
 import { NETWORKS, type Network } from '../../../domain/network.js';
 import type { AddLiquidity, DexRouter, PoolState, SwapExactIn, SwapOutcome } from '../../../ports/dex-router.js';
-import type { PreparedTransaction, TransactionStatus } from '../../../ports/token-issuer.js';
-import { SignedTransactions, type NonceQueue } from '../../shared/signed-transactions.js';
+import type { PreparedTransaction } from '../../../ports/token-issuer.js';
+import { SignedTransactionSender, type NonceQueue } from '../../shared/signed-transactions.js';
 import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR, UNISWAP_V2_ROUTER, type UniswapV2Addresses } from '../../shared/uniswap-v2.js';
 
 // Fixed gas limits (signed before sending; estimating fails exactly for the reverts we want mined
@@ -25,11 +25,9 @@ export interface ViemDexRouterOptions {
   nonces?: NonceQueue;
 }
 
-export class ViemDexRouter implements DexRouter {
-  private readonly txs: SignedTransactions;
-
+export class ViemDexRouter extends SignedTransactionSender implements DexRouter {
   constructor(private readonly options: ViemDexRouterOptions) {
-    this.txs = new SignedTransactions(options.custodyKey, options.rpcUrls, { ...(options.nonces ? { nonces: options.nonces } : {}) });
+    super(options.custodyKey, options.rpcUrls, options.nonces);
   }
 
   supports(network: Network): boolean {
@@ -104,12 +102,7 @@ export class ViemDexRouter implements DexRouter {
   }
 
   async swapOutcome(network: Network, txHash: string): Promise<SwapOutcome | null> {
-    const receipt = await this.client(network)
-      .getTransactionReceipt({ hash: txHash as Hex })
-      .catch((e: unknown) => {
-        if (e instanceof TransactionReceiptNotFoundError) return null;
-        throw e;
-      });
+    const receipt = await this.txs.receipt(network, txHash);
     if (!receipt || receipt.status !== 'success') return null;
     // The pair's Swap event says what went in and out; token0 orders the amounts.
     const [swap] = parseEventLogs({ abi: UNISWAP_V2_PAIR.abi, logs: receipt.logs, eventName: 'Swap' }) as unknown as {
@@ -118,22 +111,6 @@ export class ViemDexRouter implements DexRouter {
     if (!swap) return null;
     const { amount0In, amount1In, amount0Out, amount1Out } = swap.args;
     return { amountIn: amount0In + amount1In, amountOut: amount0Out + amount1Out };
-  }
-
-  release(network: Network): void {
-    this.txs.release(network);
-  }
-
-  broadcast(network: Network, rawTx: string): Promise<void> {
-    return this.txs.broadcast(network, rawTx);
-  }
-
-  status(network: Network, txHash: string, rawTx: string): Promise<TransactionStatus> {
-    return this.txs.status(network, txHash, rawTx);
-  }
-
-  unblock(network: Network, rawTx: string): Promise<number> {
-    return this.txs.fillNonceGap(network, rawTx);
   }
 
   private addresses(network: Network): UniswapV2Addresses {

@@ -5,8 +5,8 @@
 import { encodeFunctionData, type Hex } from 'viem';
 import { assetAddress, type Network } from '../../../domain/network.js';
 import type { Payout } from '../../../domain/payout.js';
-import type { PayoutSender, PreparedTransfer, TransferStatus } from '../../../ports/payout-sender.js';
-import { SignedTransactions, type NonceQueue } from '../../shared/signed-transactions.js';
+import type { PayoutSender, PreparedTransfer } from '../../../ports/payout-sender.js';
+import { SignedTransactionSender, type NonceQueue } from '../../shared/signed-transactions.js';
 import { ERC20_ABI } from '../../shared/viem-chain.js';
 
 export interface ViemPayoutSenderOptions {
@@ -16,11 +16,9 @@ export interface ViemPayoutSenderOptions {
   nonces?: NonceQueue;
 }
 
-export class ViemPayoutSender implements PayoutSender {
-  private readonly txs: SignedTransactions;
-
+export class ViemPayoutSender extends SignedTransactionSender implements PayoutSender {
   constructor(options: ViemPayoutSenderOptions) {
-    this.txs = new SignedTransactions(options.treasuryKey, options.rpcUrls, { ...(options.nonces ? { nonces: options.nonces } : {}) });
+    super(options.treasuryKey, options.rpcUrls, options.nonces);
   }
 
   get treasury(): Hex {
@@ -31,21 +29,5 @@ export class ViemPayoutSender implements PayoutSender {
     const data = encodeFunctionData({ abi: ERC20_ABI, functionName: 'transfer', args: [payout.wallet as Hex, payout.amount] });
     const { rawTx, txHash } = await this.txs.sign(payout.network, { to: assetAddress(payout.network, payout.asset), data, gas: 100_000n });
     return { rawTx, txHash };
-  }
-
-  release(network: Network): void {
-    this.txs.release(network);
-  }
-
-  broadcast(network: Network, rawTx: string): Promise<void> {
-    return this.txs.broadcast(network, rawTx);
-  }
-
-  status(network: Network, txHash: string, rawTx: string): Promise<TransferStatus> {
-    return this.txs.status(network, txHash, rawTx);
-  }
-
-  unblock(network: Network, rawTx: string): Promise<number> {
-    return this.txs.fillNonceGap(network, rawTx);
   }
 }

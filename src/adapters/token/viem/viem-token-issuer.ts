@@ -4,13 +4,13 @@
  * every transaction signed with a nonce from custody's one queue (SignedTransactions) so its
  * hash is recorded before it is broadcast.
  */
-import { BaseError, ContractFunctionZeroDataError, encodeFunctionData, getAddress, TransactionReceiptNotFoundError, type Hex } from 'viem';
+import { BaseError, ContractFunctionZeroDataError, encodeFunctionData, getAddress, type Hex } from 'viem';
 import { NETWORKS, type Network } from '../../../domain/network.js';
 import type { TokenAuthorization } from '../../../domain/token-authorization.js';
-import type { OnChainToken, PreparedTransaction, TokenIssuer, TokenSpec, TransactionStatus } from '../../../ports/token-issuer.js';
+import type { OnChainToken, PreparedTransaction, TokenIssuer, TokenSpec } from '../../../ports/token-issuer.js';
 import { LAUNCH_FACTORY_ABI, LAUNCH_TOKEN_ABI, predictLaunchTokenAddress } from '../../shared/launch-contracts.js';
 import { isWellFormedAuthorization, recoverReceiveAuthorizer } from '../../shared/receive-authorization.js';
-import { SignedTransactions, type NonceQueue } from '../../shared/signed-transactions.js';
+import { SignedTransactionSender, type NonceQueue } from '../../shared/signed-transactions.js';
 
 // Fixed gas limits: a transaction is signed before it is sent, and estimating would fail exactly
 // for the calls whose revert we want mined and seen. Only the gas used is paid.
@@ -29,11 +29,9 @@ export interface ViemTokenIssuerOptions {
   nonces?: NonceQueue;
 }
 
-export class ViemTokenIssuer implements TokenIssuer {
-  private readonly txs: SignedTransactions;
-
+export class ViemTokenIssuer extends SignedTransactionSender implements TokenIssuer {
   constructor(private readonly options: ViemTokenIssuerOptions) {
-    this.txs = new SignedTransactions(options.custodyKey, options.rpcUrls, { ...(options.nonces ? { nonces: options.nonces } : {}) });
+    super(options.custodyKey, options.rpcUrls, options.nonces);
   }
 
   custody(_network: Network): Hex {
@@ -74,28 +72,8 @@ export class ViemTokenIssuer implements TokenIssuer {
     return this.sign(network, getAddress(token), data, RECEIVE_GAS);
   }
 
-  release(network: Network): void {
-    this.txs.release(network);
-  }
-
-  broadcast(network: Network, rawTx: string): Promise<void> {
-    return this.txs.broadcast(network, rawTx);
-  }
-
-  status(network: Network, txHash: string, rawTx: string): Promise<TransactionStatus> {
-    return this.txs.status(network, txHash, rawTx);
-  }
-
-  unblock(network: Network, rawTx: string): Promise<number> {
-    return this.txs.fillNonceGap(network, rawTx);
-  }
-
   async blockOf(network: Network, txHash: string): Promise<bigint | null> {
-    const receipt = await this.txs.client(network).publicClient.getTransactionReceipt({ hash: txHash as Hex }).catch((e: unknown) => {
-      if (e instanceof TransactionReceiptNotFoundError) return null;
-      throw e;
-    });
-    return receipt?.blockNumber ?? null;
+    return (await this.txs.receipt(network, txHash))?.blockNumber ?? null;
   }
 
   async isDeployed(network: Network, token: string): Promise<boolean> {
