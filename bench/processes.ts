@@ -4,8 +4,9 @@
  * (this process) never shares an event loop with what it measures, and one kill ends a process
  * and its anvil children together. `BENCH_PROFILE=<dir>` adds --cpu-prof to the service.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { spawnListening } from '../test/support/service-process.js';
 
 export interface BenchProcess {
   child: ChildProcess;
@@ -17,34 +18,11 @@ export interface BenchProcess {
 }
 
 export async function startProcess(entry: string, env: Record<string, string>, options: { nodeArgs?: string[]; timeoutMs?: number } = {}): Promise<BenchProcess> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', entry], {
-    env: { ...process.env, ...env },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${out}`)), options.timeoutMs ?? 90_000);
-    const check = () => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${entry} exited with ${code}:\n${out}`));
-    });
-  });
+  const { child, url, output, exited } = await spawnListening([...(options.nodeArgs ?? []), '--import', 'tsx', entry], env, entry, options.timeoutMs ?? 90_000);
   return {
     child,
     url,
-    output: () => out,
+    output,
     rssMiB() {
       const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
       return m ? Number(m[1]) / 1024 : NaN;

@@ -19,8 +19,17 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-export async function startServiceProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [join('node_modules', 'tsx', 'dist', 'cli.mjs'), join('src', 'main.ts')], {
+/**
+ * Spawns `node <args>` in its own process group and waits until it prints "listening on <url>";
+ * its exit before that (or the timeout) rejects with everything it printed.
+ */
+export async function spawnListening(
+  args: string[],
+  env: Record<string, string>,
+  label: string,
+  timeoutMs: number,
+): Promise<{ child: ChildProcess; url: string; output: () => string; exited: Promise<void> }> {
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -30,7 +39,7 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), timeoutMs);
+    const timer = setTimeout(() => reject(new Error(`${label} did not start:\n${out}`)), timeoutMs);
     const check = () => {
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) {
@@ -41,13 +50,18 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
     child.stdout!.on('data', check);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`service exited with ${code}:\n${out}`));
+      reject(new Error(`${label} exited with ${code}:\n${out}`));
     });
   });
+  return { child, url, output: () => out, exited };
+}
+
+export async function startServiceProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
+  const { child, url, output, exited } = await spawnListening([join('node_modules', 'tsx', 'dist', 'cli.mjs'), join('src', 'main.ts')], env, 'service', timeoutMs);
   return {
     child,
     url,
-    output: () => out,
+    output,
     async killAll() {
       try {
         process.kill(-child.pid!, 'SIGKILL');
