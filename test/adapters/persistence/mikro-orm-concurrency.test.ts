@@ -5,7 +5,7 @@
  */
 import { FakeTokenIssuer } from '../../../src/adapters/token/fake/fake-token-issuer.js';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,7 @@ import { buyToken, planBuy } from '../../../src/app/use-cases/buy-token.js';
 import { createToken } from '../../../src/app/use-cases/create-token.js';
 import { sellToken } from '../../../src/app/use-cases/sell-token.js';
 import { realUsdReserve } from '../../../src/domain/curve.js';
+import type { NewEvent } from '../../../src/domain/event.js';
 import { DomainError } from '../../../src/domain/errors.js';
 import { TESTNET } from '../../../src/domain/network.js';
 import { validateTokenMetadata } from '../../../src/domain/token.js';
@@ -133,6 +134,50 @@ describe('MikroORM on SQLite under concurrency', () => {
       await a.close();
       await b.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SQLite checkpoints off the writer', () => {
+  const event: NewEvent = { type: 'token.created', network: TESTNET, tokenId: null, data: { pad: 'x'.repeat(2_000) }, createdAt: new Date(0) };
+
+  it('keep the write-ahead log small without the writer checkpointing, and every write reaches the database file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'launchpad-wal-'));
+    const path = join(dir, 'w.db');
+    const uow = await MikroOrmUnitOfWork.open({ url: `sqlite:${path}`, checkpointEvery: 20 });
+    try {
+      // ≈ 3 pages a unit: 1,500 units unchecked would leave a log of ≈ 18 MB.
+      for (let i = 0; i < 1_500; i++) await uow.transaction((s) => s.events.append(event));
+      await new Promise((resolve) => setTimeout(resolve, 1_200)); // the last round, from the timer
+      expect(statSync(`${path}-wal`).size).toBeLessThan(4 * 2 ** 20);
+      expect(statSync(path).size).toBeGreaterThan(3 * 2 ** 20); // the events are in the file itself
+      expect(await uow.read((s) => s.events.lastId())).toBe(1_500);
+    } finally {
+      await uow.close();
+    }
+    // Nothing was lost with the log: the file alone, reopened, has every event.
+    const again = await MikroOrmUnitOfWork.open({ url: `sqlite:${path}` });
+    try {
+      expect(await again.read((s) => s.events.lastId())).toBe(1_500);
+    } finally {
+      await again.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('PostgreSQL named statements', () => {
+  it('are planned once per connection and give the same rows as the first call', async () => {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const uow = await MikroOrmUnitOfWork.open({ url: `${POSTGRES_URL}?schema=${schema}`, poolSize: 1 });
+    try {
+      for (let i = 0; i < 3; i++) await uow.transaction((s) => s.events.append({ type: 'token.created', network: TESTNET, tokenId: null, data: { i }, createdAt: new Date(i) }));
+      expect((await uow.read((s) => s.events.readAfter(0, {}, 10))).map((e) => e.data)).toEqual([{ i: 0 }, { i: 1 }, { i: 2 }]);
+      const prepared = await uow.read((s) => (s.events as unknown as { sql: { all(q: string): Promise<Array<{ n: unknown }>> } }).sql.all('select count(*)::int as n from pg_prepared_statements'));
+      expect(Number(prepared[0]!.n)).toBeGreaterThanOrEqual(4); // begin, the append, commit, the read
+    } finally {
+      await uow.close();
+      await dropSchema(schema);
     }
   });
 });

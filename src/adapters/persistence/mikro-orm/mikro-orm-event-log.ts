@@ -49,7 +49,7 @@ export class MikroOrmEventLog implements EventLog {
       where.push('network = ?');
       params.push(filter.network);
     }
-    const rows = await this.sql.all(`select * from events where ${where.join(' and ')} order by id limit ?`, [...params, limit]);
+    const rows = await this.sql.all(`select id, type, network, token_id, data, created_at from events where ${where.join(' and ')} order by id limit ?`, [...params, limit]);
     return rows.map(rowToEvent);
   }
 

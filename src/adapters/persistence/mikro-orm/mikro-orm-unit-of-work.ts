@@ -52,6 +52,8 @@ export interface OpenOptions {
   poolSize?: number;
   /** SQLite file: read-only connections beside the writer (WAL lets them read while it writes). */
   sqliteReaders?: number;
+  /** SQLite file: write-ahead log checkpoints off the writer, after this many write units (or a second). */
+  checkpointEvery?: number;
 }
 
 type KnexClient = {
@@ -79,18 +81,9 @@ class SqliteReaders {
   ) {}
 
   static async open(client: KnexClient, path: string, count: number): Promise<SqliteReaders | null> {
-    const Database = client.driver?.Database;
-    if (!Database || count < 1 || path === ':memory:') return null; // a memory database is one connection's own
+    if (!client.driver?.Database || count < 1 || path === ':memory:') return null; // a memory database is one connection's own
     const connections: SqliteDatabase[] = [];
-    for (let i = 0; i < count; i++) {
-      const db = await new Promise<SqliteDatabase>((resolve, reject) => {
-        const d = new Database(path, (e) => (e ? reject(e) : resolve(d)));
-      });
-      for (const pragma of ['pragma busy_timeout = 5000', 'pragma query_only = 1']) {
-        await new Promise<void>((resolve, reject) => db.run(pragma, (e) => (e ? reject(e) : resolve())));
-      }
-      connections.push(db);
-    }
+    for (let i = 0; i < count; i++) connections.push(await openSqlite(client, path, ['pragma query_only = 1']));
     return new SqliteReaders(connections, connections.map((c) => runnerFor('sqlite', c)));
   }
 
@@ -99,6 +92,79 @@ class SqliteReaders {
   async close(): Promise<void> {
     await Promise.all(this.connections.map(finalizePrepared));
     await Promise.all(this.connections.map((c) => new Promise<void>((resolve) => c.close(() => resolve()))));
+  }
+}
+
+/** A connection of its own to a SQLite file, with the busy timeout every connection has. */
+async function openSqlite(client: KnexClient, path: string, pragmas: readonly string[]): Promise<SqliteDatabase> {
+  const Database = client.driver!.Database;
+  const db = await new Promise<SqliteDatabase>((resolve, reject) => {
+    const d = new Database(path, (e) => (e ? reject(e) : resolve(d)));
+  });
+  for (const pragma of ['pragma busy_timeout = 5000', ...pragmas]) {
+    await new Promise<void>((resolve, reject) => db.run(pragma, (e) => (e ? reject(e) : resolve())));
+  }
+  return db;
+}
+
+/**
+ * SQLite's checkpoints, moved out of the commits. By default the connection whose commit pushes
+ * the write-ahead log past 1,000 pages copies the log into the database file and syncs both
+ * inside that commit — a trade dirties ≈ 16 pages, so every ≈ 60th write unit stalled on the
+ * copy and two fsyncs. Here the writer's automatic checkpoints are off and this connection
+ * checkpoints after `every` write units (or within a second of the last unchecked one), one
+ * round at a time, in two passes: a PASSIVE pass beside the writer (it blocks neither the writer
+ * nor a reader) copies what is in the log; a second pass in the writer's turn copies the few
+ * frames written meanwhile, so the log is whole in the file and the next write starts it over
+ * (a log appended to while every checkpoint runs would never restart, and grow without end). A
+ * second process on the file runs its own; whoever misses the checkpoint lock skips that round.
+ */
+class SqliteCheckpointer {
+  private writes = 0;
+  private running: Promise<void> | null = null;
+  private readonly timer: NodeJS.Timeout;
+
+  private constructor(
+    private readonly db: SqliteDatabase,
+    private readonly every: number,
+    /** Waits for the writer's turn and holds it until the returned release is called. */
+    private readonly writerTurn: () => Promise<() => Promise<void>>,
+  ) {
+    this.timer = setInterval(() => this.writes > 0 && this.checkpoint(), 1_000);
+    this.timer.unref();
+  }
+
+  static async open(client: KnexClient, path: string, every: number, writerTurn: () => Promise<() => Promise<void>>): Promise<SqliteCheckpointer | null> {
+    if (!client.driver?.Database || path === ':memory:') return null;
+    return new SqliteCheckpointer(await openSqlite(client, path, []), every, writerTurn);
+  }
+
+  /** A write unit committed. */
+  wrote(): void {
+    if (++this.writes >= this.every) this.checkpoint();
+  }
+
+  private checkpoint(): void {
+    if (this.running) return;
+    this.writes = 0;
+    const pass = () => new Promise<void>((resolve) => this.db.run('pragma wal_checkpoint(PASSIVE)', () => resolve()));
+    this.running = (async () => {
+      await pass();
+      const release = await this.writerTurn();
+      try {
+        await pass();
+      } finally {
+        await release();
+      }
+    })()
+      .catch(() => undefined) // a checkpoint that fails is retried next round; the log keeps every write meanwhile
+      .finally(() => (this.running = null));
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+    await new Promise<void>((resolve) => this.db.close(() => resolve()));
   }
 }
 
@@ -148,7 +214,8 @@ function config(url: string, poolSize: number): { options: Options; dialect: Dia
         min: 1,
         max: 1,
         afterCreate: (conn: { run: (sql: string, cb: (e: Error | null) => void) => void }, done: (e: Error | null, c: unknown) => void) => {
-          const pragmas = ['pragma journal_mode = WAL', 'pragma synchronous = NORMAL', 'pragma busy_timeout = 5000', 'pragma foreign_keys = ON'];
+          // wal_autocheckpoint = 0: checkpoints run on a connection of their own (SqliteCheckpointer).
+          const pragmas = ['pragma journal_mode = WAL', 'pragma synchronous = NORMAL', 'pragma busy_timeout = 5000', 'pragma foreign_keys = ON', 'pragma wal_autocheckpoint = 0'];
           const next = (i: number) => (i === pragmas.length ? done(null, conn) : conn.run(pragmas[i]!, (e) => (e ? done(e, conn) : next(i + 1))));
           next(0);
         },
@@ -170,6 +237,9 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     private readonly writer: { connection: unknown; tail: Promise<void> } | null,
   ) {}
 
+  /** SQLite file: runs the write-ahead log's checkpoints (set once, at open). */
+  private checkpointer: SqliteCheckpointer | null = null;
+
   static async open(options: OpenOptions): Promise<MikroOrmUnitOfWork> {
     const { options: ormOptions, dialect, schema } = config(options.url, options.poolSize ?? 10);
     if (dialect === 'postgresql' && schema) await createSchema(ormOptions, schema);
@@ -180,7 +250,11 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     const readers = dialect === 'sqlite' ? await SqliteReaders.open(client, ormOptions.dbName!, options.sqliteReaders ?? 2) : null;
     // SQLite has one writer connection (a pool of 1): units queue for it here, not in the pool.
     const writer = dialect === 'sqlite' ? { connection: await guard(client.acquireConnection()), tail: Promise.resolve() } : null;
-    return new MikroOrmUnitOfWork(orm, dialect, client, readers, writer);
+    const uow = new MikroOrmUnitOfWork(orm, dialect, client, readers, writer);
+    if (writer) {
+      uow.checkpointer = await SqliteCheckpointer.open(client, ormOptions.dbName!, options.checkpointEvery ?? 100, async () => (await uow.acquire()).release);
+    }
+    return uow;
   }
 
   async transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
@@ -192,6 +266,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
       try {
         const result = await work(stores(new Sql(run, this.dialect)));
         await run('commit', []);
+        this.checkpointer?.wrote();
         return result;
       } catch (e) {
         await run('rollback', []).catch(() => undefined);
@@ -249,6 +324,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
 
   async close(): Promise<void> {
     await this.readers?.close();
+    await this.checkpointer?.close();
     if (this.writer) {
       await this.writer.tail;
       await finalizePrepared(this.writer.connection);

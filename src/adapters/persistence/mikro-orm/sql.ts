@@ -58,7 +58,28 @@ export function finalizePrepared(connection: unknown): Promise<void> {
   return Promise.all([...statements.values()].map((s) => new Promise<void>((resolve) => s.finalize(() => resolve())))).then(() => undefined);
 }
 interface PgConnection {
-  query(sql: string, params: readonly unknown[]): Promise<{ rows: Row[] }>;
+  query(query: { name?: string; text: string; values: readonly unknown[] }): Promise<{ rows: Row[] }>;
+}
+
+/** PostgreSQL statement names, by SQL text, for the whole process (the stores' SQL is a fixed set). */
+const pgStatements = new Map<string, { name: string; text: string }>();
+const MAX_PG_STATEMENTS = 1_000;
+
+/**
+ * A named statement: node-postgres parses it once per connection and then only binds and
+ * executes it, so the server plans it once per connection instead of once per call — about half
+ * of a statement's time on the trade path. Past the cap (SQL built from many filters) a
+ * statement goes unnamed, parsed each time, so the server never holds an unbounded set.
+ */
+function pgStatement(sql: string): { name?: string; text: string } {
+  const known = pgStatements.get(sql);
+  if (known) return known;
+  let n = 0;
+  const text = sql.replace(/\?/g, () => `$${++n}`);
+  if (pgStatements.size >= MAX_PG_STATEMENTS) return { text };
+  const statement = { name: `lp_${pgStatements.size + 1}`, text };
+  pgStatements.set(sql, statement);
+  return statement;
 }
 
 /**
@@ -68,10 +89,7 @@ interface PgConnection {
 export function runnerFor(dialect: Dialect, connection: unknown): Runner {
   if (dialect === 'sqlite') return preparedRunner(connection as SqliteConnection);
   const client = connection as PgConnection;
-  return async (sql, params) => {
-    let n = 0;
-    return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
-  };
+  return async (sql, params) => (await client.query({ ...pgStatement(sql), values: params })).rows;
 }
 
 export class Sql {
