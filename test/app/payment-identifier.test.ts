@@ -62,6 +62,19 @@ describe('reading the id (official client → our reader)', () => {
     }
     expect(readPaymentIdentifier({ ...base, extensions: { 'payment-identifier': null } } as never)).toEqual({ id: null });
   });
+
+  it('with our declared schema echoed back, the same ids pass and fail as with the schema checked; a foreign schema is still checked', () => {
+    const base = { x402Version: 2, accepted: {} as never, payload: {} };
+    const { schema } = paymentIdentifierDeclaration()['payment-identifier'] as { schema: Record<string, unknown> };
+    const read = (info: unknown, s: unknown = schema) => readPaymentIdentifier({ ...base, extensions: { 'payment-identifier': { info, schema: s } } } as PaymentPayload);
+    expect(read({ required: false, id: 'pay_0123456789abcdef' })).toEqual({ id: 'pay_0123456789abcdef' });
+    expect(read({ required: true })).toEqual({ id: null });
+    for (const info of [{ required: false, id: 'short' }, { required: false, id: 'x'.repeat(129) }, { required: false, id: 'has spaces in it, sixteen+' }, { required: 'no', id: 'pay_0123456789abcdef' }, { id: 'pay_0123456789abcdef' }]) {
+      expect(read(info), JSON.stringify(info)).toMatchObject({ id: null, invalid: expect.any(Array) });
+    }
+    const foreign = { ...schema, properties: { ...(schema.properties as object), id: { type: 'string', maxLength: 20 } } };
+    expect(read({ required: false, id: 'pay_0123456789abcdef_long' }, foreign)).toMatchObject({ id: null, invalid: expect.any(Array) });
+  });
 });
 
 const factories: [string, UowFactory][] = [

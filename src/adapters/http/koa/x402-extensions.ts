@@ -27,12 +27,29 @@ export type PaymentIdentifierReading = { id: string } | { id: null } | { id: nul
  */
 export function readPaymentIdentifier(payload: PaymentPayload): PaymentIdentifierReading {
   try {
-    const { id, validation } = extractAndValidatePaymentIdentifier(payload as never);
+    const { id, validation } = extractAndValidatePaymentIdentifier(withoutEchoedSchema(payload) as never);
     if (!validation.valid) return { id: null, invalid: validation.errors ?? ['invalid payment identifier'] };
     return id === null ? { id: null } : { id };
   } catch (e) {
     return { id: null, invalid: [e instanceof Error ? e.message : 'unreadable payment identifier'] };
   }
+}
+
+const DECLARED_SCHEMA = JSON.stringify((declarePaymentIdentifierExtension(false) as { schema?: unknown }).schema);
+
+/**
+ * The payload with the extension's `schema` left out when it is the very schema our 402
+ * declared (clients echo the declaration back). The extension validates `info` against the
+ * echoed schema by compiling it with a new Ajv on every call — several milliseconds of CPU per
+ * paid request, the largest single cost of the paid path in the profile — and for our own schema
+ * that check is exactly the checks it also makes without one (`required` a boolean, `id` 16–128
+ * of [A-Za-z0-9_-]). Any other schema is still compiled and checked.
+ */
+function withoutEchoedSchema(payload: PaymentPayload): PaymentPayload {
+  const ext = payload.extensions?.[PAYMENT_IDENTIFIER] as { schema?: unknown } | null | undefined;
+  if (!ext || typeof ext !== 'object' || ext.schema === undefined || JSON.stringify(ext.schema) !== DECLARED_SCHEMA) return payload;
+  const { schema: _echoed, ...rest } = ext;
+  return { ...payload, extensions: { ...payload.extensions, [PAYMENT_IDENTIFIER]: rest } };
 }
 
 /** The `payment-identifier` entry of a 402's `extensions`: ids are welcome, not required. */
