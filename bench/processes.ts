@@ -5,7 +5,7 @@
  * and its anvil children together. `BENCH_PROFILE=<dir>` adds --cpu-prof to the service.
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { spawnListening } from '../test/support/service-process.js';
 
 export interface BenchProcess {
@@ -46,4 +46,27 @@ export async function startProcess(entry: string, env: Record<string, string>, o
       }
     },
   };
+}
+
+/**
+ * CPU time (user + system, ms) of every process in a process group, by command name (`node`,
+ * `anvil`, …), from /proc: a benchmark process and the anvil it started are one group.
+ */
+export function groupCpuMs(pgid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  const tick = 1000 / 100; // USER_HZ
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const fields = stat.slice(close + 2).split(' '); // fields from the 3rd: state, ppid, pgrp, …
+    if (Number(fields[2]) !== pgid) continue;
+    out[comm] = (out[comm] ?? 0) + (Number(fields[11]) + Number(fields[12])) * tick; // utime, stime
+  }
+  return out;
 }

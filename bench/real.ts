@@ -17,7 +17,7 @@ import { devnetAccount } from '../src/adapters/chain/anvil/anvil-devnet.js';
 import { freePorts } from '../test/support/free-ports.js';
 import { devAccount, payingFetch } from '../test/support/x402-client.js';
 import { load, loadWith, median, type LoadResult } from './load.js';
-import { startProcess, type BenchProcess } from './processes.js';
+import { groupCpuMs, startProcess, type BenchProcess } from './processes.js';
 
 export interface RealOptions {
   label: string;
@@ -41,11 +41,20 @@ export interface Figure {
   baseline: LoadResult[];
 }
 
+/** CPU milliseconds per successful paid request, by process, over one side of a paid round. */
+export type CpuPerRequest = Record<string, number>;
+
 export interface RealResult {
   label: string;
   read: Figure;
   health: Figure;
   paid: Figure;
+  /**
+   * Where a paid request's CPU goes, per round: `service` (our node process, which also runs the
+   * devnet's RPC proxy for both sides), `anvil`, `baseline` (the @x402/express process), `clients`
+   * (this process: the 8 x402 clients signing).
+   */
+  paidCpu: { ours: CpuPerRequest[]; baseline: CpuPerRequest[] };
   rssMiB: { start: number; end: number };
   soak?: { samplesMiB: number[]; lastHalfGrowth: number; paid: LoadResult };
 }
@@ -138,6 +147,21 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
     const read = fig();
     const health = fig();
     const paid = fig();
+    const paidCpu: RealResult['paidCpu'] = { ours: [], baseline: [] };
+    /** `run`'s result and the CPU each process spent on it, per request that succeeded. */
+    const cpuOf = async (run: () => Promise<LoadResult>): Promise<LoadResult & { cpu: CpuPerRequest }> => {
+      const sample = () => {
+        const svc = groupCpuMs(service.child.pid!);
+        return { service: svc.node ?? 0, anvil: svc.anvil ?? 0, baseline: Object.values(groupCpuMs(express.child.pid!)).reduce((a, b) => a + b, 0), clients: process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000 };
+      };
+      const before = sample();
+      const result = await run();
+      const after = sample();
+      const n = Math.max(1, result.count - result.errors);
+      const cpu = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, (v - before[k as keyof typeof before]) / n]));
+      return { ...result, cpu };
+    };
+    const cpuLine = (c: CpuPerRequest) => Object.entries(c).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
     const fmt = (r: LoadResult) => `${r.rps.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} max ${r.latency.max.toFixed(0)} ms${r.errors ? ` (${r.errors} errors)` : ''}`;
 
     // Warm both paths (JIT, connections, caches) before anything counts.
@@ -147,8 +171,10 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
       const k = await get(koa.url, `/tokens/${tokenId}`);
       const r = await get(service.url, `/tokens/${tokenId}`);
       const h = await get(service.url, '/health');
-      const x = await paidLoad(`${express.url}/buy`, () => '{}', o.paidMs);
-      const p = await paidLoad(`${service.url}/entrypoints/token_buy_usd`, buyBody, o.paidMs);
+      const x = await cpuOf(() => paidLoad(`${express.url}/buy`, () => '{}', o.paidMs));
+      const p = await cpuOf(() => paidLoad(`${service.url}/entrypoints/token_buy_usd`, buyBody, o.paidMs));
+      paidCpu.baseline.push(x.cpu);
+      paidCpu.ours.push(p.cpu);
       read.ours.push(r);
       read.baseline.push(k);
       read.ratios.push(r.rps / k.rps);
@@ -162,6 +188,7 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
       o.log(`  GET /tokens/:id  ours ${fmt(r)} | bare koa ${fmt(k)}`);
       o.log(`  GET /health      ${fmt(h)}`);
       o.log(`  paid buy $0.01   ours ${fmt(p)} | @x402/express ${fmt(x)}`);
+      o.log(`  paid CPU ms/req  ours: ${cpuLine(p.cpu)} | @x402/express: ${cpuLine(x.cpu)}`);
     }
     for (const f of [read, health, paid]) f.ratio = median(f.ratios);
     const rssEnd = service.rssMiB();
@@ -175,7 +202,7 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
       soak = { samplesMiB, lastHalfGrowth: lastHalfGrowth(samplesMiB), paid: result };
       o.log(`[${o.label}] paid soak ${(o.soakMs / 1000).toFixed(0)} s: ${fmt(result)}; RSS ${samplesMiB.map((m) => m.toFixed(0)).join(' ')} MiB, last half ${(soak.lastHalfGrowth * 100).toFixed(1)}%`);
     }
-    return { label: o.label, read, health, paid, rssMiB: { start: rssStart, end: rssEnd }, ...(soak ? { soak } : {}) };
+    return { label: o.label, read, health, paid, paidCpu, rssMiB: { start: rssStart, end: rssEnd }, ...(soak ? { soak } : {}) };
   } finally {
     for (const p of procs.reverse()) await p.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -37,6 +37,34 @@ function oneByteChanged(hex: string, at: number): `0x${string}` {
   return `${hex.slice(0, i)}${byte.toString(16).padStart(2, '0')}${hex.slice(i + 2)}` as `0x${string}`;
 }
 
+describe('ViemReceiptSigner offers, signed once per resource and price for a few seconds', () => {
+  const validUntil = (e: Awaited<ReturnType<ViemReceiptSigner['signOffers']>>) =>
+    decodeSignedOffers(e.info.offers as never).map((o) => (o as unknown as { validUntil: number }).validUntil);
+
+  it('a 402 repeated within the reuse window carries the same offers; another price, resource or a later 402 is signed afresh', async () => {
+    let now = 1_000_000;
+    const signer = new ViemReceiptSigner({ key: generatePrivateKey(), offerReuseMs: 5_000, now: () => now });
+    const accepts = paymentRequired(RESOURCE, [TESTNET], 1_000n, DEFAULT_SETTINGS.payTo).accepts;
+    const first = await signer.signOffers(RESOURCE.url, accepts);
+    now += 4_999;
+    expect(await signer.signOffers(RESOURCE.url, accepts)).toBe(first);
+    const otherPrice = await signer.signOffers(RESOURCE.url, paymentRequired(RESOURCE, [TESTNET], 2_000n, DEFAULT_SETTINGS.payTo).accepts);
+    expect(otherPrice).not.toBe(first);
+    expect(decodeSignedOffers(otherPrice.info.offers as never)[0]).toMatchObject({ amount: '2000' });
+    expect(await signer.signOffers(`${RESOURCE.url}?other`, accepts)).not.toBe(first);
+    now += 1;
+    const later = await signer.signOffers(RESOURCE.url, accepts);
+    expect(later).not.toBe(first);
+    for (const until of validUntil(first)) expect(until * 1000).toBeGreaterThanOrEqual(Date.now() + 55_000 - 10_000); // still most of its 60 s
+  });
+
+  it('offerReuseMs 0 signs every 402', async () => {
+    const signer = new ViemReceiptSigner({ key: generatePrivateKey(), offerReuseMs: 0 });
+    const accepts = paymentRequired(RESOURCE, [TESTNET], 1_000n, DEFAULT_SETTINGS.payTo).accepts;
+    expect(await signer.signOffers(RESOURCE.url, accepts)).not.toBe(await signer.signOffers(RESOURCE.url, accepts));
+  });
+});
+
 describe('ViemReceiptSigner, seen by an x402 client', () => {
   const signer = new ViemReceiptSigner({ key: generatePrivateKey() });
 

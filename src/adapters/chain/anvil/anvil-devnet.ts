@@ -4,7 +4,7 @@
  * their canonical addresses on each network, the demo wallets funded, the LaunchFactory, and mock
  * Chainlink feeds (EUR/USD, USDC/USD) for the quote providers.
  *
- * Each public port is a journaling proxy (journaled-rpc.ts) in this process; anvil itself
+ * Each public port is a journaling proxy (journaled-rpc.ts) on a thread of this process; anvil itself
  * listens on a private port. State persists under `stateDir`: anvil's --state every 5 s and on
  * exit, plus the journal of every signed transaction, replayed on start — so even a kill -9 of
  * the service and both chains loses no acknowledged transaction. Processes die with the service;
@@ -12,7 +12,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -36,7 +35,7 @@ import { assetAddress, NETWORKS, PRODUCTION, TESTNET, type Network, type Payment
 import type { PricedAsset } from '../../../domain/usd-price.js';
 import { UNISWAP_V2_FACTORY, UNISWAP_V2_ROUTER, WETH9 } from '../../shared/uniswap-v2.js';
 import { viemChain } from '../../shared/viem-chain.js';
-import { RpcPortInUse, startJournaledRpc, TransactionJournal, transactionHash } from './journaled-rpc.js';
+import { RpcPortInUse, startJournaledRpcThread, TransactionJournal, transactionHash, type JournaledRpc } from './journaled-rpc.js';
 
 export const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
 export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
@@ -199,7 +198,8 @@ async function stopOrphan(pidFile: string): Promise<void> {
 interface ChainProcess {
   network: Network;
   child: ChildProcess;
-  proxy: Server;
+  /** The journaling proxy on its thread; it owns the journal's appends. */
+  proxy: JournaledRpc;
   journal: TransactionJournal | null;
   pidFile: string | null;
   /** anvil itself, reached only through the proxy by everyone but the devnet. */
@@ -240,21 +240,19 @@ export class AnvilDevnet {
     ];
     const processes: ChainProcess[] = [];
     const chains = {} as Record<Network, DevnetChain>;
-    const proxies: { network: Network; port: number; upstreamPort: number; proxy: Server; journal: TransactionJournal | null }[] = [];
+    const proxies: { network: Network; port: number; upstreamPort: number; proxy: JournaledRpc; journal: TransactionJournal | null }[] = [];
     const abandon = async () => {
       for (const p of processes) p.child.kill('SIGKILL');
-      for (const p of proxies) {
-        p.proxy.close();
-        await p.journal?.close();
-      }
+      for (const p of proxies) await p.proxy.close();
     };
     try {
       // The public ports first, both of them: if either is taken, nothing is started.
       for (const [network, port] of entries) {
+        // Read here (replay); appended to and compacted by the proxy's thread.
         const journal = options.stateDir ? new TransactionJournal(join(options.stateDir, `journal-${NETWORKS[network].chainId}.jsonl`)) : null;
         const upstreamPort = await freeLocalPort();
         try {
-          proxies.push({ network, port, upstreamPort, journal, proxy: await startJournaledRpc({ host, port, upstreamPort, journal }) });
+          proxies.push({ network, port, upstreamPort, journal, proxy: await startJournaledRpcThread({ host, port, upstreamPort, journalPath: journal?.path ?? null }) });
         } catch (e) {
           if (e instanceof RpcPortInUse) throw new DevnetPortInUse(port, options.port);
           throw e;
@@ -294,9 +292,8 @@ export class AnvilDevnet {
     if (this.heartbeat) clearTimeout(this.heartbeat);
     this.heartbeat = null;
     await Promise.all(
-      this.processes.map(async ({ child, proxy, journal, pidFile }) => {
-        proxy.closeAllConnections();
-        await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      this.processes.map(async ({ child, proxy, pidFile }) => {
+        await proxy.close();
         await new Promise<void>((resolve) => {
           if (child.exitCode !== null || child.signalCode !== null) return resolve();
           const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
@@ -306,7 +303,6 @@ export class AnvilDevnet {
           });
           child.kill('SIGTERM');
         });
-        await journal?.close();
         if (pidFile) rmSync(pidFile, { force: true });
       }),
     );
@@ -350,7 +346,7 @@ export class AnvilDevnet {
     }
     if (rewound) await test.request({ method: 'evm_setTime' as never, params: [Math.floor(Date.now() / 1000)] as never });
     if (replayed > 0) this.log(`devnet ${p.network}: replayed ${replayed} journaled transaction(s) the saved state had lost`);
-    if (since > 0) p.journal.compact(since - 3_600_000);
+    if (since > 0) await p.proxy.compact(since - 3_600_000);
     return replayed;
   }
 

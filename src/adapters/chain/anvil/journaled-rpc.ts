@@ -12,6 +12,10 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { keccak256, type Hex } from 'viem';
 
 export interface JournalEntry {
@@ -55,12 +59,22 @@ export class TransactionJournal {
     return entries;
   }
 
-  /** Keeps only entries from `sinceMs` on (older ones are in anvil's saved state for sure). */
-  compact(sinceMs: number): void {
-    const kept = this.read().filter((e) => e.t >= sinceMs);
-    const tmp = `${this.path}.tmp`;
-    writeFileSync(tmp, kept.map((e) => JSON.stringify(e) + '\n').join(''));
-    renameSync(tmp, this.path);
+  /**
+   * Keeps only entries from `sinceMs` on (older ones are in anvil's saved state for sure). Runs
+   * between appends, and the next append opens the new file: a handle kept open across the
+   * rename would append to the replaced file, which no replay ever reads.
+   */
+  async compact(sinceMs: number): Promise<void> {
+    const run = this.tail.then(async () => {
+      if (this.handle) await (await this.handle).close();
+      this.handle = null;
+      const kept = this.read().filter((e) => e.t >= sinceMs);
+      const tmp = `${this.path}.tmp`;
+      writeFileSync(tmp, kept.map((e) => JSON.stringify(e) + '\n').join(''));
+      renameSync(tmp, this.path);
+    });
+    this.tail = run.catch(() => undefined);
+    return run;
   }
 
   async close(): Promise<void> {
@@ -145,3 +159,87 @@ export async function startJournaledRpc(options: {
 }
 
 export const transactionHash = (raw: Hex): Hex => keccak256(raw);
+
+/** tsx's ESM register API as a file URL (its package's `./esm/api` import entry). */
+function tsxEsmApi(): string {
+  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
+  const exports = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports;
+  return pathToFileURL(join(dirname(manifest), exports['./esm/api']!.import.default)).href;
+}
+
+/** A journaling proxy running on a thread of its own (startJournaledRpcThread). */
+export interface JournaledRpc {
+  /** Compacts its journal between two appends (see TransactionJournal.compact). */
+  compact(sinceMs: number): Promise<void>;
+  /** Stops listening, drops open connections, closes the journal, ends the thread. */
+  close(): Promise<void>;
+}
+
+export interface JournaledRpcThreadOptions {
+  host: string;
+  port: number;
+  upstreamPort: number;
+  /** The journal file; null: forward only. */
+  journalPath: string | null;
+}
+
+/** Messages between the proxy's thread and its owner. */
+type RpcThreadAsk = { kind: 'compact'; sinceMs: number } | { kind: 'close' };
+export type ToRpcThread = RpcThreadAsk & { id: number };
+export type FromRpcThread = { kind: 'listening' } | { kind: 'failed'; portInUse: boolean; message: string } | { kind: 'done'; id: number; error?: string };
+
+/**
+ * The proxy on a worker thread: every RPC call of the service and of anyone else using the devnet
+ * passes through it, and on the service's own thread it took a fifth of a paid request's CPU
+ * (parsing, forwarding, journaling — issue #15). The thread owns the journal's appends; the
+ * devnet still reads the file (replay), and asks the thread to compact it.
+ */
+export function startJournaledRpcThread(options: JournaledRpcThreadOptions): Promise<JournaledRpc> {
+  // The thread runs TypeScript as this process does: tsx's loader, registered on the thread
+  // itself (loader hooks of the main thread do not reach workers on Node 20).
+  const entry = new URL('./journaled-rpc-thread.ts', import.meta.url).href;
+  const tsxApi = tsxEsmApi();
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
+  const worker = new Worker(bootstrap, { eval: true, workerData: options });
+  let next = 0;
+  const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  const ask = (message: RpcThreadAsk): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const id = ++next;
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ ...message, id });
+    });
+  const gone = (error: Error) => {
+    for (const w of waiting.values()) w.reject(error);
+    waiting.clear();
+  };
+  worker.on('message', (m: FromRpcThread) => {
+    if (m.kind !== 'done') return;
+    const w = waiting.get(m.id);
+    waiting.delete(m.id);
+    if (m.error === undefined) w?.resolve();
+    else w?.reject(new Error(m.error));
+  });
+  worker.on('error', (e) => gone(e));
+  worker.on('exit', () => gone(new Error('the devnet RPC thread has exited')));
+  return new Promise((resolve, reject) => {
+    const started = (m: FromRpcThread) => {
+      if (m.kind === 'listening') {
+        worker.off('message', started);
+        resolve({
+          compact: (sinceMs) => ask({ kind: 'compact', sinceMs }),
+          close: async () => {
+            await ask({ kind: 'close' }).catch(() => undefined);
+            await worker.terminate();
+          },
+        });
+      } else if (m.kind === 'failed') {
+        worker.off('message', started);
+        void worker.terminate();
+        reject(m.portInUse ? new RpcPortInUse(String(options.port)) : new Error(m.message));
+      }
+    };
+    worker.on('message', started);
+    worker.once('error', reject);
+  });
+}

@@ -21,7 +21,18 @@ export interface ViemReceiptSignerOptions {
   key: Hex;
   /** How long an offer holds; default: the requirement's maxTimeoutSeconds, as the extension does. */
   offerValiditySeconds?: number;
+  /**
+   * How long offers signed for one resource and one set of requirements are served again
+   * (default 5 s, 0 to sign every 402 afresh). A 402 repeated within it — the same price on the
+   * same resource — carries the same signed offers, each still valid for the rest of its
+   * window (validUntil is at least the offer validity less this from now).
+   */
+  offerReuseMs?: number;
+  /** Milliseconds now (tests). */
+  now?: () => number;
 }
+
+const MAX_REUSED_OFFERS = 1_000;
 
 export class ViemReceiptSigner implements ReceiptSigner {
   readonly signer: string;
@@ -29,6 +40,10 @@ export class ViemReceiptSigner implements ReceiptSigner {
   private readonly offerDeclaration: unknown;
   // The transaction hash is in PAYMENT-RESPONSE already; in the receipt it makes the receipt checkable on chain.
   private readonly receiptDeclaration = declareOfferReceiptExtension({ includeTxHash: true })[OFFER_RECEIPT];
+  /** Offers signed lately, by resource and requirements: signing is two secp256k1 signatures per 402 otherwise. */
+  private readonly signedOffers = new Map<string, { at: number; offers: Promise<OffersExtension> }>();
+  private readonly offerReuseMs: number;
+  private readonly now: () => number;
 
   constructor(options: ViemReceiptSignerOptions) {
     const account = privateKeyToAccount(options.key);
@@ -38,9 +53,25 @@ export class ViemReceiptSigner implements ReceiptSigner {
     this.offerDeclaration = declareOfferReceiptExtension(
       options.offerValiditySeconds === undefined ? {} : { offerValiditySeconds: options.offerValiditySeconds },
     )[OFFER_RECEIPT];
+    this.offerReuseMs = options.offerReuseMs ?? 5_000;
+    this.now = options.now ?? Date.now;
   }
 
-  async signOffers(resourceUrl: string, accepts: readonly PaymentRequirements[]): Promise<OffersExtension> {
+  signOffers(resourceUrl: string, accepts: readonly PaymentRequirements[]): Promise<OffersExtension> {
+    if (this.offerReuseMs <= 0) return this.sign(resourceUrl, accepts);
+    const key = `${resourceUrl}\n${JSON.stringify(accepts)}`;
+    const now = this.now();
+    const kept = this.signedOffers.get(key);
+    if (kept && now - kept.at >= 0 && now - kept.at < this.offerReuseMs) return kept.offers;
+    const offers = this.sign(resourceUrl, accepts);
+    this.signedOffers.delete(key);
+    if (this.signedOffers.size >= MAX_REUSED_OFFERS) this.signedOffers.delete(this.signedOffers.keys().next().value!);
+    this.signedOffers.set(key, { at: now, offers });
+    offers.catch(() => this.signedOffers.get(key)?.offers === offers && this.signedOffers.delete(key)); // a failure is not kept
+    return offers;
+  }
+
+  private async sign(resourceUrl: string, accepts: readonly PaymentRequirements[]): Promise<OffersExtension> {
     const context = {
       requirements: [...accepts],
       resourceInfo: { url: resourceUrl },
