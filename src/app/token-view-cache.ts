@@ -13,6 +13,7 @@
  * asking gets a view that includes it, and a hot token costs one lookup per database round trip
  * however many read it.
  */
+import type { ChangeFeed } from '../ports/change-feed.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { TokenView } from './views.js';
 
@@ -21,6 +22,13 @@ interface Entry {
   /** The token's last event id, read before the view was built. */
   eventId: number;
   builtAt: number;
+  /** No change of the token was announced by the feed from before the build until now. */
+  fed: boolean;
+}
+
+/** A build under way: whether the feed announced a change of its token (or everything) meanwhile. */
+interface Build {
+  changed: boolean;
 }
 
 interface Lookups {
@@ -31,25 +39,68 @@ interface Lookups {
 export class TokenViewCache {
   private readonly entries = new Map<string, Entry>();
   private readonly lookups = new Map<string, Lookups>();
+  private readonly builds = new Map<string, Set<Build>>();
 
-  constructor(private readonly options: { maxEntries: number; maxAgeMs: number } = { maxEntries: 10_000, maxAgeMs: 1_000 }) {}
+  /**
+   * With a live `feed` (PostgreSQL LISTEN/NOTIFY, or the memory store's own), a kept view is
+   * served with no query at all until the feed announces a change of its token: this process's
+   * own commits before their callers answer, another process's as soon as the database delivers
+   * the notification (milliseconds). Whenever the feed is not live, every read checks the event
+   * log as above. `fresh` reads always check it.
+   */
+  constructor(
+    private readonly options: { maxEntries: number; maxAgeMs: number } = { maxEntries: 10_000, maxAgeMs: 1_000 },
+    private readonly feed: ChangeFeed | null = null,
+  ) {
+    feed?.subscribe((tokenId) => {
+      if (tokenId === null) {
+        for (const entry of this.entries.values()) entry.fed = false;
+        for (const builds of this.builds.values()) for (const b of builds) b.changed = true;
+        return;
+      }
+      const entry = this.entries.get(tokenId);
+      if (entry) entry.fed = false;
+      for (const b of this.builds.get(tokenId) ?? []) b.changed = true;
+    });
+  }
 
-  /** The view of `tokenId` at `now`: the kept one while still true, else `build()` (kept if it returns). */
-  async get(uow: UnitOfWork, tokenId: string, now: Date, build: () => Promise<TokenView>): Promise<TokenView> {
-    // Read before building: a change committed after this read has a larger id, so a view built
-    // from newer data is at worst rebuilt once more, never served stale.
-    const eventId = await this.lastEventId(uow, tokenId);
+  /**
+   * The view of `tokenId` at `now`: the kept one while still true, else `build()` (kept if it
+   * returns). `fresh`: checked against the database whatever the feed says.
+   */
+  async get(uow: UnitOfWork, tokenId: string, now: Date, build: () => Promise<TokenView>, options: { fresh?: boolean } = {}): Promise<TokenView> {
     const kept = this.entries.get(tokenId);
     const age = kept ? now.getTime() - kept.builtAt : Infinity;
-    if (kept && kept.eventId === eventId && age >= 0 && age < this.options.maxAgeMs) return kept.view;
-    const view = await build();
-    const current = this.entries.get(tokenId);
-    if (!current || current.eventId <= eventId) {
-      this.entries.delete(tokenId);
-      if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(tokenId, { view, eventId, builtAt: now.getTime() });
+    const young = age >= 0 && age < this.options.maxAgeMs;
+    if (kept && young && kept.fed && this.feed?.live && !options.fresh) return kept.view;
+    // Watch for announcements from before the event log is read: one that arrives while the
+    // view is built makes it unfit to serve on the feed's word.
+    const watch: Build = { changed: !this.feed?.live };
+    let watching = this.builds.get(tokenId);
+    if (!watching) this.builds.set(tokenId, (watching = new Set()));
+    watching.add(watch);
+    try {
+      // Read before building: a change committed after this read has a larger id, so a view built
+      // from newer data is at worst rebuilt once more, never served stale.
+      const eventId = await this.lastEventId(uow, tokenId);
+      const current = this.entries.get(tokenId);
+      if (current && current.eventId === eventId && now.getTime() - current.builtAt >= 0 && now.getTime() - current.builtAt < this.options.maxAgeMs) {
+        // Still true; and with nothing announced since before the check, the feed vouches for it again.
+        if (!watch.changed && this.feed?.live) current.fed = true;
+        return current.view;
+      }
+      const view = await build();
+      const latest = this.entries.get(tokenId);
+      if (!latest || latest.eventId <= eventId) {
+        this.entries.delete(tokenId);
+        if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+        this.entries.set(tokenId, { view, eventId, builtAt: now.getTime(), fed: !watch.changed && Boolean(this.feed?.live) });
+      }
+      return view;
+    } finally {
+      watching.delete(watch);
+      if (watching.size === 0) this.builds.delete(tokenId);
     }
-    return view;
   }
 
   /** The token's last event id, from a lookup that starts no earlier than this call. */

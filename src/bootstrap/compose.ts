@@ -184,7 +184,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     priceBoard,
     tokenIssuer,
     settings: overrides.settings ?? config.settings,
-    tokenViews: overrides.tokenViews ?? new TokenViewCache(),
+    tokenViews: overrides.tokenViews ?? new TokenViewCache(undefined, uow.changeFeed ?? null),
     facilitator,
     detector,
     logger,

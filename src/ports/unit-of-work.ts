@@ -1,4 +1,5 @@
 import type { AccessGrantStore } from './access-grant-store.js';
+import type { ChangeFeed } from './change-feed.js';
 import type { AssetQuoteStore } from './asset-quote-store.js';
 import type { DeliveryStore } from './delivery-store.js';
 import type { DeploymentStore } from './deployment-store.js';
@@ -42,6 +43,11 @@ export interface Stores {
  * together or not at all. Nothing slow (no network call) belongs inside `transaction`.
  */
 export interface UnitOfWork {
+  /**
+   * The tokens whose events commit, told to every process that shares the store — when the
+   * store can (PostgreSQL, memory); null or absent when it cannot (SQLite: readers ask instead).
+   */
+  readonly changeFeed?: ChangeFeed | null;
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
   /** Reads (and single-statement writes) outside a transaction, on a fresh context. */
   read<T>(work: (stores: Stores) => Promise<T>): Promise<T>;

@@ -18,6 +18,7 @@ import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
 import type { AppDeps } from '../../src/app/deps.js';
 import { TokenViewCache } from '../../src/app/token-view-cache.js';
+import { CommitFeed } from '../../src/adapters/shared/commit-feed.js';
 import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
 import { createToken } from '../../src/app/use-cases/create-token.js';
 import { getToken } from '../../src/app/use-cases/get-token.js';
@@ -128,6 +129,83 @@ describe('TokenViewCache', () => {
     expect(lookups).toBe(3);
   });
 
+  /** A unit of work whose event-log lookups (the cache's check) are counted. */
+  function lookupsOf(store: UnitOfWork): { uow: UnitOfWork; lookups: () => number } {
+    let n = 0;
+    const wrap = (s: Stores): Stores => ({ ...s, events: { ...s.events, lastId: (id?: string) => (n++, s.events.lastId(id)), append: (e) => s.events.append(e), readAfter: (a, f, l) => s.events.readAfter(a, f, l) } });
+    return {
+      uow: { changeFeed: store.changeFeed ?? null, read: (w) => store.read((s) => w(wrap(s))), transaction: (w) => store.transaction((s) => w(wrap(s))), close: () => store.close() },
+      lookups: () => n,
+    };
+  }
+
+  it('with a live change feed, a kept view is served with no lookup until the feed names its token; a fresh read checks', async () => {
+    const store = new MemoryUnitOfWork();
+    const { uow, lookups } = lookupsOf(store);
+    const d = deps(uow, new TokenViewCache(undefined, store.changeFeed));
+    const { tokenId } = await create(d);
+    const { tokenId: other } = await create(d, 'OTHER');
+    const first = await getToken(d, tokenId);
+    const n = lookups();
+    expect(await getToken(d, tokenId)).toEqual(first);
+    await buy(d, other);
+    expect(await getToken(d, tokenId)).toEqual(first);
+    expect(lookups()).toBe(n); // no query at all
+
+    await buy(d, tokenId); // announced as it commits: the next read must not be the kept view
+    expect((await getToken(d, tokenId)).trades24h).toBe(1);
+    expect(lookups()).toBe(n + 1);
+    await getToken(d, tokenId);
+    expect(lookups()).toBe(n + 1);
+    await getToken(d, tokenId, { fresh: true }); // Cache-Control: no-cache
+    expect(lookups()).toBe(n + 2);
+    clock.advance(1_000); // the 24-hour figures move with time alone
+    await getToken(d, tokenId);
+    expect(lookups()).toBe(n + 3);
+  });
+
+  it('while the feed is not live every read checks the event log; once live again a checked view is trusted again', async () => {
+    const store = new MemoryUnitOfWork();
+    const { uow, lookups } = lookupsOf(store);
+    let live = false;
+    const feed = new CommitFeed(() => live);
+    const d = deps(uow, new TokenViewCache(undefined, feed));
+    const { tokenId } = await create(d);
+    await getToken(d, tokenId);
+    await getToken(d, tokenId);
+    expect(lookups()).toBe(2);
+    live = true;
+    feed.emit(null); // (re)connected: whatever was kept is unproven
+    await getToken(d, tokenId); // checked: unchanged, so the feed vouches for it from now on
+    await getToken(d, tokenId);
+    expect(lookups()).toBe(3);
+  });
+
+  it('a change announced while a view is being built keeps that view from being served on the feed’s word', async () => {
+    const store = new MemoryUnitOfWork();
+    const feed = new CommitFeed();
+    const { tokenId } = await create(deps(store));
+    let lookups = 0;
+    let during: (() => void) | null = null;
+    const uow: UnitOfWork = {
+      read: (w) =>
+        store.read((s) => {
+          const events = { ...s.events, lastId: async (id?: string) => (lookups++, during?.(), s.events.lastId(id)), append: s.events.append.bind(s.events), readAfter: s.events.readAfter.bind(s.events) };
+          return w({ ...s, events });
+        }),
+      transaction: (w) => store.transaction(w),
+      close: () => store.close(),
+    };
+    const d = deps(uow, new TokenViewCache(undefined, feed));
+    during = () => feed.emit(tokenId); // another process's commit, heard mid-build
+    await getToken(d, tokenId);
+    during = null;
+    await getToken(d, tokenId);
+    expect(lookups).toBe(2); // the second read could not take the first view on trust
+    await getToken(d, tokenId);
+    expect(lookups).toBe(2); // but once checked, it can
+  });
+
   it('an unknown token is NOT_FOUND every time, and nothing is kept', async () => {
     const d = deps(new MemoryUnitOfWork(), new TokenViewCache());
     await expect(getToken(d, 'tok_01M847STKF1KCS1E2NG1AD180F')).rejects.toBeInstanceOf(TokenNotFound);
@@ -159,6 +237,61 @@ describe('TokenViewCache', () => {
       await a.close();
       await b.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('on PostgreSQL, hears another process’s buy through LISTEN/NOTIFY: no query per read before it, the new view soon after', async () => {
+    const schema = `view_feed_${randomBytes(4).toString('hex')}`;
+    const url = `${POSTGRES_URL}?schema=${schema}`;
+    const a = await MikroOrmUnitOfWork.open({ url });
+    const b = await MikroOrmUnitOfWork.open({ url });
+    try {
+      expect(a.changeFeed?.live).toBe(true);
+      const { uow, lookups } = lookupsOf(a);
+      const reader = deps(uow, new TokenViewCache({ maxEntries: 100, maxAgeMs: 60_000 }, a.changeFeed!));
+      const writer = deps(b);
+      const { tokenId } = await create(writer);
+      await new Promise((r) => setTimeout(r, 200)); // the creation's own notification, heard late, would cost one more check
+      const seen = await getToken(reader, tokenId);
+      const n = lookups();
+      for (let i = 0; i < 5; i++) expect(await getToken(reader, tokenId)).toEqual(seen);
+      expect(lookups()).toBe(n);
+      await buy(writer, tokenId, 2_000_000n); // the other process
+      let now = await getToken(reader, tokenId);
+      for (let i = 0; now.trades24h === 0 && i < 100; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        now = await getToken(reader, tokenId);
+      }
+      expect(now.trades24h).toBe(1);
+      expect(now.curve.tokensSold).toBe((await getToken(deps(a), tokenId)).curve.tokensSold);
+    } finally {
+      await a.close();
+      await b.close();
+      await dropSchema(schema);
+    }
+  });
+
+  it('on PostgreSQL, a dropped listener makes the feed not live (and says forget everything) until it listens again', async () => {
+    const schema = `view_feed_${randomBytes(4).toString('hex')}`;
+    const a = await MikroOrmUnitOfWork.open({ url: `${POSTGRES_URL}?schema=${schema}` });
+    try {
+      const heard: (string | null)[] = [];
+      a.changeFeed!.subscribe((t) => heard.push(t));
+      await a.read(async (s) => {
+        await (s.tokens as unknown as { sql: { all(q: string, p: unknown[]): Promise<unknown> } }).sql.all(
+          'select pg_terminate_backend(pid) from pg_stat_activity where application_name = ?',
+          [`launchpad changes ${schema}`],
+        );
+      });
+      for (let i = 0; a.changeFeed!.live && i < 100; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(a.changeFeed!.live).toBe(false);
+      expect(heard).toContain(null);
+      for (let i = 0; !a.changeFeed!.live && i < 200; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(a.changeFeed!.live).toBe(true); // listening again, after a second
+      expect(heard.filter((t) => t === null).length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await a.close();
+      await dropSchema(schema);
     }
   });
 

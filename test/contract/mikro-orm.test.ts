@@ -3,8 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
 import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
+import { changeFeedContract } from './change-feed.contract.js';
 import { persistenceContracts } from './persistence.contract.js';
+import type { UowFactory } from './uow-factory.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
 
 persistenceContracts('MikroORM on SQLite', async () => {
@@ -13,8 +16,25 @@ persistenceContracts('MikroORM on SQLite', async () => {
   return { uow, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 });
 
-persistenceContracts('MikroORM on PostgreSQL', async () => {
+const postgres: UowFactory = async () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const uow = await MikroOrmUnitOfWork.open({ url: `${POSTGRES_URL}?schema=${schema}` });
   return { uow, cleanup: () => dropSchema(schema) };
+};
+
+persistenceContracts('MikroORM on PostgreSQL', postgres);
+
+changeFeedContract('MikroORM on PostgreSQL (LISTEN/NOTIFY)', postgres);
+
+describe('MikroORM on SQLite', () => {
+  it('has no change feed: processes sharing a file have no channel, so readers ask the database', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'launchpad-sqlite-'));
+    const uow = await MikroOrmUnitOfWork.open({ url: `sqlite:${join(dir, 'test.db')}` });
+    try {
+      expect(uow.changeFeed).toBeNull();
+    } finally {
+      await uow.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -2,8 +2,9 @@ import type { AppDeps } from '../deps.js';
 import { loadTokenView, type TokenView } from '../views.js';
 import { loadToken } from '../trading/load-token.js';
 
-export function getToken(deps: AppDeps, tokenId: string): Promise<TokenView> {
+/** The token's view; `fresh`: checked against the database, not taken on the change feed's word (`Cache-Control: no-cache`). */
+export function getToken(deps: AppDeps, tokenId: string, options: { fresh?: boolean } = {}): Promise<TokenView> {
   const now = deps.clock.now();
   const build = () => deps.uow.read(async (stores) => loadTokenView(stores, await loadToken(stores, tokenId), now));
-  return deps.tokenViews ? deps.tokenViews.get(deps.uow, tokenId, now, build) : build();
+  return deps.tokenViews ? deps.tokenViews.get(deps.uow, tokenId, now, build, options) : build();
 }

@@ -173,7 +173,7 @@ describe('PostgreSQL named statements', () => {
     try {
       for (let i = 0; i < 3; i++) await uow.transaction((s) => s.events.append({ type: 'token.created', network: TESTNET, tokenId: null, data: { i }, createdAt: new Date(i) }));
       expect((await uow.read((s) => s.events.readAfter(0, {}, 10))).map((e) => e.data)).toEqual([{ i: 0 }, { i: 1 }, { i: 2 }]);
-      const prepared = await uow.read((s) => (s.events as unknown as { sql: { all(q: string): Promise<Array<{ n: unknown }>> } }).sql.all('select count(*)::int as n from pg_prepared_statements'));
+      const prepared = await uow.read((s) => (s.tokens as unknown as { sql: { all(q: string): Promise<Array<{ n: unknown }>> } }).sql.all('select count(*)::int as n from pg_prepared_statements'));
       expect(Number(prepared[0]!.n)).toBeGreaterThanOrEqual(4); // begin, the append, commit, the read
     } finally {
       await uow.close();

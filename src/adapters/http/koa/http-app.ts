@@ -126,7 +126,8 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     ok(ctx, 'list_tokens', await listTokens(deps, q));
   });
 
-  router.get('/tokens/:id', async (ctx) => ok(ctx, 'get_token', await getToken(deps, tokenParam(ctx))));
+  // Cache-Control: no-cache asks for the view as the database has it this instant (no cached copy taken on trust).
+  router.get('/tokens/:id', async (ctx) => ok(ctx, 'get_token', await getToken(deps, tokenParam(ctx), { fresh: /\bno-cache\b/i.test(ctx.get('cache-control')) })));
 
   router.get('/positions', async (ctx) => {
     const q = parseQuery(positionsQuery, query(ctx));

@@ -1,4 +1,5 @@
 import type { Stores, UnitOfWork } from '../../../ports/unit-of-work.js';
+import { CommitFeed, notingTokens } from '../../shared/commit-feed.js';
 import { MemoryAccessGrantStore } from './memory-access-grant-store.js';
 import { MemoryDatabase, MemoryTx } from './memory-database.js';
 import { MemoryEventLog } from './memory-event-log.js';
@@ -15,30 +16,42 @@ import { MemoryTradeLedger } from './memory-trade-ledger.js';
 
 /**
  * The in-memory unit of work: transactions run one at a time (so a token is always "locked")
- * and roll back through their journal when the work throws.
+ * and roll back through their journal when the work throws. Its change feed is exact: the
+ * memory database is this process's alone.
  */
 export class MemoryUnitOfWork implements UnitOfWork {
+  /** The tokens whose events commit, told as each unit of work commits. */
+  readonly changeFeed = new CommitFeed();
+
   constructor(readonly db: MemoryDatabase = new MemoryDatabase()) {}
 
-  transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
-    return this.db.exclusive(async () => {
+  async transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+    const touched = new Set<string>();
+    const result = await this.db.exclusive(async () => {
       const tx = new MemoryTx();
       try {
-        return await work(this.stores(tx));
+        return await work(this.stores(tx, touched));
       } catch (error) {
         tx.rollback();
         throw error;
       }
     });
+    this.changeFeed.committed(touched);
+    return result;
   }
 
   async read<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
-    return work(this.stores(null));
+    const touched = new Set<string>();
+    try {
+      return await work(this.stores(null, touched));
+    } finally {
+      this.changeFeed.committed(touched); // without a transaction, each write stands as soon as it is made
+    }
   }
 
   async close(): Promise<void> {}
 
-  private stores(tx: MemoryTx | null): Stores {
+  private stores(tx: MemoryTx | null, touched: Set<string>): Stores {
     return {
       tokens: new MemoryTokenRepository(this.db, tx),
       trades: new MemoryTradeLedger(this.db, tx),
@@ -47,7 +60,7 @@ export class MemoryUnitOfWork implements UnitOfWork {
       payouts: new MemoryOutboxStore(this.db, tx, { items: this.db.payouts, sources: this.db.payoutSources, idOf: (p) => p.payoutId }),
       quotes: new MemoryQuoteStore(this.db, tx),
       assetQuotes: new MemoryAssetQuoteStore(this.db, tx),
-      events: new MemoryEventLog(this.db, tx),
+      events: notingTokens(new MemoryEventLog(this.db, tx), touched),
       paymentIds: new MemoryPaymentIdentifierStore(this.db, tx),
       proofNonces: new MemoryProofNonceStore(this.db, tx),
       accessGrants: new MemoryAccessGrantStore(this.db, tx),

@@ -13,13 +13,16 @@ import type { EntityManager as KnexEntityManager } from '@mikro-orm/knex';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { SqliteDriver } from '@mikro-orm/sqlite';
+import type { ChangeFeed } from '../../../ports/change-feed.js';
 import type { Stores, UnitOfWork } from '../../../ports/unit-of-work.js';
+import { notingTokens } from '../../shared/commit-feed.js';
 import { Migration0001Initial } from './migrations/migration-0001-initial.js';
 import { Migration0002PaymentSignature } from './migrations/migration-0002-payment-signature.js';
 import { Migration0003X402Extensions } from './migrations/migration-0003-x402-extensions.js';
 import { Migration0004OnChainTokens } from './migrations/migration-0004-on-chain-tokens.js';
 import { Migration0005PaymentAssets } from './migrations/migration-0005-payment-assets.js';
 import { Migration0007GraduationPool } from './migrations/migration-0007-graduation-pool.js';
+import { Migration0008EventNotifications } from './migrations/migration-0008-event-notifications.js';
 import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
 import { MikroOrmEventLog } from './mikro-orm-event-log.js';
 import { MikroOrmPaymentIdentifierStore } from './mikro-orm-payment-identifier-store.js';
@@ -35,6 +38,7 @@ import { MikroOrmTokenRepository } from './mikro-orm-token-repository.js';
 import { MikroOrmTradeLedger } from './mikro-orm-trade-ledger.js';
 import { finalizePrepared, runnerFor, Sql, type Dialect, type Runner } from './sql.js';
 import { asUnavailable } from './unavailable.js';
+import { PostgresChangeFeed, type PgClientClass } from './postgres-change-feed.js';
 
 export const MIGRATIONS = [
   { name: 'Migration0001Initial', class: Migration0001Initial },
@@ -43,6 +47,7 @@ export const MIGRATIONS = [
   { name: 'Migration0004OnChainTokens', class: Migration0004OnChainTokens },
   { name: 'Migration0005PaymentAssets', class: Migration0005PaymentAssets },
   { name: 'Migration0007GraduationPool', class: Migration0007GraduationPool },
+  { name: 'Migration0008EventNotifications', class: Migration0008EventNotifications },
 ];
 
 export interface OpenOptions {
@@ -54,12 +59,15 @@ export interface OpenOptions {
   sqliteReaders?: number;
   /** SQLite file: write-ahead log checkpoints off the writer, after this many write units (or a second). */
   checkpointEvery?: number;
+  /** PostgreSQL: listen for the events every process commits (`changeFeed`); default true. */
+  changeFeed?: boolean;
 }
 
 type KnexClient = {
   acquireConnection(): Promise<unknown>;
   releaseConnection(connection: unknown): Promise<void>;
-  driver?: { Database: new (path: string, cb: (e: Error | null) => void) => SqliteDatabase };
+  /** The driver module: node-sqlite3's (Database) or node-postgres' (Client). */
+  driver?: { Database: new (path: string, cb: (e: Error | null) => void) => SqliteDatabase; Client: PgClientClass };
 };
 interface SqliteDatabase {
   run(sql: string, cb: (e: Error | null) => void): void;
@@ -168,7 +176,7 @@ class SqliteCheckpointer {
   }
 }
 
-function config(url: string, poolSize: number): { options: Options; dialect: Dialect; schema: string | undefined } {
+function config(url: string, poolSize: number): { options: Options; dialect: Dialect; schema: string | undefined; clientUrl?: string } {
   const base = {
     entities: [],
     discovery: { warnWhenNoEntities: false },
@@ -184,6 +192,7 @@ function config(url: string, poolSize: number): { options: Options; dialect: Dia
     return {
       dialect: 'postgresql',
       schema,
+      clientUrl: parsed.toString(),
       options: {
         ...base,
         driver: PostgreSqlDriver,
@@ -239,9 +248,20 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
 
   /** SQLite file: runs the write-ahead log's checkpoints (set once, at open). */
   private checkpointer: SqliteCheckpointer | null = null;
+  /** PostgreSQL: the tokens whose events commit, in this process or any other (set once, at open). */
+  private listener: PostgresChangeFeed | null = null;
+
+  /**
+   * Which tokens' events commit — this process's as each unit commits, other processes' as the
+   * database announces them. PostgreSQL only: SQLite has no channel between processes sharing
+   * a file, so readers there ask the database (null).
+   */
+  get changeFeed(): ChangeFeed | null {
+    return this.listener?.feed ?? null;
+  }
 
   static async open(options: OpenOptions): Promise<MikroOrmUnitOfWork> {
-    const { options: ormOptions, dialect, schema } = config(options.url, options.poolSize ?? 10);
+    const { options: ormOptions, dialect, schema, clientUrl } = config(options.url, options.poolSize ?? 10);
     if (dialect === 'postgresql' && schema) await createSchema(ormOptions, schema);
     const orm = await MikroORM.init(ormOptions);
     await orm.getMigrator().up();
@@ -254,6 +274,10 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     if (writer) {
       uow.checkpointer = await SqliteCheckpointer.open(client, ormOptions.dbName!, options.checkpointEvery ?? 100, async () => (await uow.acquire()).release);
     }
+    if (dialect === 'postgresql' && options.changeFeed !== false && client.driver?.Client) {
+      uow.listener = new PostgresChangeFeed(client.driver.Client, clientUrl!, schema ?? null);
+      await uow.listener.start();
+    }
     return uow;
   }
 
@@ -263,10 +287,12 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
       // then collide (a second process waits up to the busy timeout). PostgreSQL locks rows as
       // the stores touch them (SELECT … FOR UPDATE on the token).
       await run(this.dialect === 'sqlite' ? 'begin immediate' : 'begin', []);
+      const touched = new Set<string>();
       try {
-        const result = await work(stores(new Sql(run, this.dialect)));
+        const result = await work(stores(new Sql(run, this.dialect), touched));
         await run('commit', []);
         this.checkpointer?.wrote();
+        this.listener?.feed.committed(touched);
         return result;
       } catch (e) {
         await run('rollback', []).catch(() => undefined);
@@ -277,7 +303,14 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
 
   async read<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
     const readers = this.readers;
-    if (!readers) return this.withConnection((run) => work(stores(new Sql(run, this.dialect))));
+    if (!readers) {
+      const touched = new Set<string>();
+      try {
+        return await this.withConnection((run) => work(stores(new Sql(run, this.dialect), touched)));
+      } finally {
+        this.listener?.feed.committed(touched); // no transaction: each write stood as soon as it was made
+      }
+    }
     // SQLite: no transaction here, so every statement commits alone and each SELECT may go to a
     // reader (it sees every commit before it, this unit's own writes included). The writer is
     // taken only if the unit writes (a claim, a compare-and-set), and held to its end.
@@ -287,7 +320,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
       (taking ??= this.acquire().then(({ connection, release }) => ({ run: runnerFor('sqlite', this.use(connection)), release })));
     const run: Runner = async (sql, params) => (SELECT.test(sql) ? readers.run(sql, params) : (await takeWriter()).run(sql, params));
     try {
-      return await guard(work(stores(new Sql(run, this.dialect))));
+      return await guard(work(stores(new Sql(run, this.dialect), new Set())));
     } finally {
       const held = taking as Promise<Writer> | null; // set inside the runner, if at all
       if (held) await (await held).release();
@@ -323,6 +356,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   }
 
   async close(): Promise<void> {
+    await this.listener?.close();
     await this.readers?.close();
     await this.checkpointer?.close();
     if (this.writer) {
@@ -361,7 +395,8 @@ async function guard<T>(p: Promise<T>): Promise<T> {
   }
 }
 
-function stores(sql: Sql): Stores {
+/** The stores on one connection; `touched` collects the tokens whose events they append. */
+function stores(sql: Sql, touched: Set<string>): Stores {
   return {
     tokens: new MikroOrmTokenRepository(sql),
     trades: new MikroOrmTradeLedger(sql),
@@ -370,7 +405,7 @@ function stores(sql: Sql): Stores {
     payouts: new MikroOrmOutboxStore(sql, PAYOUTS),
     quotes: new MikroOrmQuoteStore(sql),
     assetQuotes: new MikroOrmAssetQuoteStore(sql),
-    events: new MikroOrmEventLog(sql),
+    events: notingTokens(new MikroOrmEventLog(sql), touched),
     paymentIds: new MikroOrmPaymentIdentifierStore(sql),
     proofNonces: new MikroOrmProofNonceStore(sql),
     accessGrants: new MikroOrmAccessGrantStore(sql),
