@@ -59,6 +59,16 @@ export interface RealResult {
   soak?: { samplesMiB: number[]; lastHalfGrowth: number; paid: LoadResult };
 }
 
+/** Waits (at most 60 s) until the process group spends under a tenth of a core over a quarter second. */
+async function quiet(p: BenchProcess): Promise<void> {
+  const cpu = () => Object.values(groupCpuMs(p.child.pid!)).reduce((a, b) => a + b, 0);
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    const before = cpu();
+    await new Promise((r) => setTimeout(r, 250));
+    if (cpu() - before < 25) return;
+  }
+}
+
 /** Growth over the last half of a series of samples: end ÷ middle − 1. */
 export function lastHalfGrowth(samples: number[]): number {
   const mid = samples[Math.floor((samples.length - 1) / 2)]!;
@@ -168,6 +178,9 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
     await get(service.url, `/tokens/${tokenId}`);
     await get(koa.url, `/tokens/${tokenId}`);
     for (let round = 0; round < o.rounds; round++) {
+      // The previous round's buys leave deliveries for the workers to send: the reads start once
+      // the service is idle again, so both read figures measure reads, not the backlog.
+      await quiet(service);
       const k = await get(koa.url, `/tokens/${tokenId}`);
       const r = await get(service.url, `/tokens/${tokenId}`);
       const h = await get(service.url, '/health');

@@ -127,7 +127,16 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   });
 
   // Cache-Control: no-cache asks for the view as the database has it this instant (no cached copy taken on trust).
-  router.get('/tokens/:id', async (ctx) => ok(ctx, 'get_token', await getToken(deps, tokenParam(ctx), { fresh: /\bno-cache\b/i.test(ctx.get('cache-control')) })));
+  // A kept view is the same object for every reader: its envelope is serialised once, not per response.
+  const tokenBodies = new WeakMap<object, string>();
+  router.get('/tokens/:id', async (ctx) => {
+    const view = await getToken(deps, tokenParam(ctx), { fresh: /\bno-cache\b/i.test(ctx.get('cache-control')) });
+    let body = tokenBodies.get(view);
+    if (body === undefined) tokenBodies.set(view, (body = JSON.stringify(successEnvelope('get_token', view))));
+    ctx.status = 200;
+    ctx.type = 'application/json';
+    ctx.body = body;
+  });
 
   router.get('/positions', async (ctx) => {
     const q = parseQuery(positionsQuery, query(ctx));

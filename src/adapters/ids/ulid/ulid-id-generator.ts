@@ -2,11 +2,31 @@
  * ULIDs (Crockford base32: 48-bit time + 80 random bits), monotonic within a millisecond so
  * ids sort in creation order.
  */
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { Clock } from '../../../ports/clock.js';
 import type { IdGenerator, IdKind } from '../../../ports/id-generator.js';
 import { crockford } from '../../shared/crockford.js';
 
+
+/**
+ * Random bytes from a pool filled 4 KiB at a time: one system call per ≈ 400 ids instead of one
+ * per id (every request takes a request id). The bytes are the same CSPRNG's; each is handed out
+ * once.
+ */
+export function pooledRandomBytes(poolSize = 4_096): (bytes: number) => Uint8Array {
+  const pool = Buffer.alloc(poolSize);
+  let at = poolSize;
+  return (bytes) => {
+    if (bytes > poolSize) return randomFillSync(Buffer.alloc(bytes));
+    if (at + bytes > poolSize) {
+      randomFillSync(pool);
+      at = 0;
+    }
+    const out = Buffer.from(pool.subarray(at, at + bytes)); // a copy: the pool is refilled later
+    at += bytes;
+    return out;
+  };
+}
 
 export class UlidIdGenerator implements IdGenerator {
   private lastTime = -1;
@@ -14,7 +34,7 @@ export class UlidIdGenerator implements IdGenerator {
 
   constructor(
     private readonly clock: Clock,
-    private readonly random: (bytes: number) => Uint8Array = randomBytes,
+    private readonly random: (bytes: number) => Uint8Array = pooledRandomBytes(),
   ) {}
 
   next(kind: IdKind): string {

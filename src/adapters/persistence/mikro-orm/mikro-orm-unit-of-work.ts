@@ -39,6 +39,7 @@ import { MikroOrmTradeLedger } from './mikro-orm-trade-ledger.js';
 import { finalizePrepared, runnerFor, Sql, type Dialect, type Runner } from './sql.js';
 import { asUnavailable } from './unavailable.js';
 import { PostgresChangeFeed, type PgClientClass } from './postgres-change-feed.js';
+import { SqliteChangeFeed } from './sqlite-change-feed.js';
 
 export const MIGRATIONS = [
   { name: 'Migration0001Initial', class: Migration0001Initial },
@@ -59,7 +60,7 @@ export interface OpenOptions {
   sqliteReaders?: number;
   /** SQLite file: write-ahead log checkpoints off the writer, after this many write units (or a second). */
   checkpointEvery?: number;
-  /** PostgreSQL: listen for the events every process commits (`changeFeed`); default true. */
+  /** Follow the events every process commits (`changeFeed`); default true. */
   changeFeed?: boolean;
 }
 
@@ -248,16 +249,16 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
 
   /** SQLite file: runs the write-ahead log's checkpoints (set once, at open). */
   private checkpointer: SqliteCheckpointer | null = null;
-  /** PostgreSQL: the tokens whose events commit, in this process or any other (set once, at open). */
-  private listener: PostgresChangeFeed | null = null;
+  /** The tokens whose events commit, in this process or any other (set once, at open). */
+  private changes: PostgresChangeFeed | SqliteChangeFeed | null = null;
 
   /**
-   * Which tokens' events commit — this process's as each unit commits, other processes' as the
-   * database announces them. PostgreSQL only: SQLite has no channel between processes sharing
-   * a file, so readers there ask the database (null).
+   * Which tokens' events commit — this process's as each unit commits, other processes' as
+   * PostgreSQL announces them (LISTEN/NOTIFY) or as the SQLite file's event log shows them (read
+   * every 50 ms). None for `sqlite::memory:`, or when opened with `changeFeed: false`.
    */
   get changeFeed(): ChangeFeed | null {
-    return this.listener?.feed ?? null;
+    return this.changes?.feed ?? null;
   }
 
   static async open(options: OpenOptions): Promise<MikroOrmUnitOfWork> {
@@ -274,9 +275,10 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     if (writer) {
       uow.checkpointer = await SqliteCheckpointer.open(client, ormOptions.dbName!, options.checkpointEvery ?? 100, async () => (await uow.acquire()).release);
     }
-    if (dialect === 'postgresql' && options.changeFeed !== false && client.driver?.Client) {
-      uow.listener = new PostgresChangeFeed(client.driver.Client, clientUrl!, schema ?? null);
-      await uow.listener.start();
+    if (options.changeFeed !== false) {
+      if (dialect === 'postgresql' && client.driver?.Client) uow.changes = new PostgresChangeFeed(client.driver.Client, clientUrl!, schema ?? null);
+      if (readers) uow.changes = new SqliteChangeFeed(readers.run);
+      await uow.changes?.start();
     }
     return uow;
   }
@@ -292,7 +294,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
         const result = await work(stores(new Sql(run, this.dialect), touched));
         await run('commit', []);
         this.checkpointer?.wrote();
-        this.listener?.feed.committed(touched);
+        this.changes?.feed.committed(touched);
         return result;
       } catch (e) {
         await run('rollback', []).catch(() => undefined);
@@ -308,7 +310,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
       try {
         return await this.withConnection((run) => work(stores(new Sql(run, this.dialect), touched)));
       } finally {
-        this.listener?.feed.committed(touched); // no transaction: each write stood as soon as it was made
+        this.changes?.feed.committed(touched); // no transaction: each write stood as soon as it was made
       }
     }
     // SQLite: no transaction here, so every statement commits alone and each SELECT may go to a
@@ -319,11 +321,13 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     const takeWriter = () =>
       (taking ??= this.acquire().then(({ connection, release }) => ({ run: runnerFor('sqlite', this.use(connection)), release })));
     const run: Runner = async (sql, params) => (SELECT.test(sql) ? readers.run(sql, params) : (await takeWriter()).run(sql, params));
+    const touched = new Set<string>();
     try {
-      return await guard(work(stores(new Sql(run, this.dialect), new Set())));
+      return await guard(work(stores(new Sql(run, this.dialect), touched)));
     } finally {
       const held = taking as Promise<Writer> | null; // set inside the runner, if at all
       if (held) await (await held).release();
+      this.changes?.feed.committed(touched);
     }
   }
 
@@ -356,7 +360,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   }
 
   async close(): Promise<void> {
-    await this.listener?.close();
+    await this.changes?.close();
     await this.readers?.close();
     await this.checkpointer?.close();
     if (this.writer) {
