@@ -11,7 +11,6 @@
 import {
   createPublicClient,
   createWalletClient,
-  http,
   keccak256,
   parseTransaction,
   TransactionReceiptNotFoundError,
@@ -25,6 +24,7 @@ import { createNonceManager, jsonRpc, type NonceManager } from 'viem/nonce';
 import { NETWORKS, type Network } from '../../domain/network.js';
 import type { TransactionSender, TransferStatus } from '../../ports/transaction-sender.js';
 import { viemChain } from './viem-chain.js';
+import { rpcTransport } from './rpc-transport.js';
 
 /** Hands out an account's nonces per chain: the chain's pending count, plus those handed out since. */
 export type NonceQueue = NonceManager;
@@ -82,7 +82,7 @@ export class SignedTransactions {
       const url = this.rpcUrls[network];
       if (!url) throw new Error(`no RPC configured for ${network}`);
       const chain = viemChain(network, url);
-      const transport = http(url, { timeout: this.timeoutMs });
+      const transport = rpcTransport(url, { timeout: this.timeoutMs });
       c = {
         publicClient: createPublicClient({ chain, transport }) as PublicClient,
         wallet: createWalletClient({ chain, transport, account: this.account }),

@@ -3,9 +3,10 @@
  * that block's timestamp, and the AuthorizationUsed / AuthorizationCanceled log that tells a use
  * from a cancellation.
  */
-import { createPublicClient, http, parseAbiItem, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, parseAbiItem, type Hex, type PublicClient } from 'viem';
 import { assetAddress, type Network, type PaymentAsset } from '../../../domain/network.js';
 import type { AuthorizationOnChain, AuthorizationReader } from '../../../ports/authorization-reader.js';
+import { rpcTransport } from '../../shared/rpc-transport.js';
 
 const AUTHORIZATION_STATE = [
   {
@@ -32,7 +33,7 @@ export class ViemAuthorizationReader implements AuthorizationReader {
     if (!c) {
       const url = this.options.rpcUrls[network];
       if (!url) throw new Error(`no RPC configured for ${network}`);
-      c = createPublicClient({ transport: http(url, { timeout: 10_000 }) }) as PublicClient;
+      c = createPublicClient({ transport: rpcTransport(url, { timeout: 10_000 }) }) as PublicClient;
       this.clients.set(network, c);
     }
     return c;

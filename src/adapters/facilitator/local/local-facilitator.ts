@@ -7,7 +7,7 @@
 import { x402Facilitator } from '@x402/core/facilitator';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
-import { createWalletClient, http, publicActions, type Hex } from 'viem';
+import { createWalletClient, publicActions, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { FacilitatorError } from '../../../domain/errors.js';
 import type { Network } from '../../../domain/network.js';
@@ -22,6 +22,7 @@ import {
 } from '../../../ports/facilitator.js';
 import { newNonceQueue, type NonceQueue } from '../../shared/signed-transactions.js';
 import { viemChain } from '../../shared/viem-chain.js';
+import { rpcTransport } from '../../shared/rpc-transport.js';
 
 export interface LocalFacilitatorOptions {
   /** Private key of the account that submits settlements and pays their gas. */
@@ -56,7 +57,7 @@ export class LocalFacilitator implements Facilitator {
       const client = createWalletClient({
         account,
         chain: viemChain(network, rpcUrl),
-        transport: http(rpcUrl, { timeout: 10_000 }),
+        transport: rpcTransport(rpcUrl, { timeout: 10_000 }),
         pollingInterval: options.receiptPollMs ?? 250,
       }).extend(publicActions);
       const signer = toFacilitatorEvmSigner(

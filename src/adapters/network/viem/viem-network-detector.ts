@@ -4,11 +4,12 @@
  * any other wallet is a testnet wallet. The mainnet signals are read in parallel, each with a
  * timeout, over viem's fallback transport (several RPC URLs).
  */
-import { createPublicClient, fallback, http, parseAbiItem, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, fallback, parseAbiItem, type Hex, type PublicClient } from 'viem';
 import { NETWORKS, PRODUCTION, TESTNET } from '../../../domain/network.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Detection, NetworkDetector } from '../../../ports/network-detector.js';
 import { ERC20_ABI } from '../../shared/viem-chain.js';
+import { rpcTransport } from '../../shared/rpc-transport.js';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
@@ -28,7 +29,7 @@ export class ViemNetworkDetector implements NetworkDetector {
     const timeout = options.timeoutMs ?? 3_000;
     this.client = createPublicClient({
       transport: fallback(
-        options.mainnetRpcUrls.map((url) => http(url, { timeout, retryCount: 0 })),
+        options.mainnetRpcUrls.map((url) => rpcTransport(url, { timeout, retryCount: 0 })),
         { retryCount: 0 },
       ),
     }) as PublicClient;

@@ -5,11 +5,12 @@
  * ≤ 0 is refused. EURC is priced with the EUR/USD feed (EURC is redeemable 1:1 for euros).
  * Feed addresses on Base: https://docs.chain.link/data-feeds/price-feeds/addresses?network=base
  */
-import { createPublicClient, http, type Address, type PublicClient } from 'viem';
+import { createPublicClient, type Address, type PublicClient } from 'viem';
 import type { Network } from '../../../domain/network.js';
 import { InvalidPrice, usdPriceFromScaled, type PricedAsset } from '../../../domain/usd-price.js';
 import type { Clock } from '../../../ports/clock.js';
 import { QuoteFailure, type QuoteProvider, type UsdPriceOptions, type UsdQuote } from '../../../ports/quote-provider.js';
+import { rpcTransport } from '../../shared/rpc-transport.js';
 
 /** Base mainnet proxies: EUR/USD, USDC/USD, ETH/USD (data.chain.link/feeds/base/base/…). */
 export const BASE_MAINNET_FEEDS: Record<PricedAsset, Address> = {
@@ -109,7 +110,7 @@ export class ChainlinkQuoteProvider implements QuoteProvider {
   private client(network: Network): PublicClient {
     let client = this.clients.get(network);
     if (!client) {
-      client = createPublicClient({ transport: http(this.options.rpcUrls[network]!, { timeout: this.options.timeoutMs ?? 10_000, retryCount: 0 }) });
+      client = createPublicClient({ transport: rpcTransport(this.options.rpcUrls[network]!, { timeout: this.options.timeoutMs ?? 10_000, retryCount: 0 }) });
       this.clients.set(network, client);
     }
     return client;
