@@ -26,9 +26,17 @@ const count = Number(countArg ?? 25);
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const self = new Map<number, number>();
 let clock = 0;
+// A gap between two samples far past the sampling interval is time the process (or its sampler)
+// was not running — the machine's other work — not time spent in the frame that happens to be
+// on the stack: it is reported apart, never charged to a frame.
+const GAP_US = 50_000;
+let gaps = 0;
 profile.samples.forEach((id, i) => {
-  clock += profile.timeDeltas[i] ?? 0;
-  if (clock >= fromS * 1e6) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  const delta = profile.timeDeltas[i] ?? 0;
+  clock += delta;
+  if (clock < fromS * 1e6) return;
+  if (delta > GAP_US) gaps += delta;
+  else self.set(id, (self.get(id) ?? 0) + delta);
 });
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 const idle = [...self.entries()].filter(([id]) => byId.get(id)!.callFrame.functionName === '(idle)').reduce((a, [, t]) => a + t, 0);
@@ -53,7 +61,7 @@ for (const [id, t] of self) {
   areas.set(a, (areas.get(a) ?? 0) + t);
 }
 const pct = (t: number) => `${((t / (total - idle)) * 100).toFixed(1).padStart(5)}%`;
-console.log(`${file}: ${(total / 1e6).toFixed(1)} s sampled, ${((idle / total) * 100).toFixed(0)}% idle; shares below are of busy time`);
+console.log(`${file}: ${(total / 1e6).toFixed(1)} s sampled, ${((idle / total) * 100).toFixed(0)}% idle; shares below are of busy time${gaps ? `; ${(gaps / 1e6).toFixed(1)} s in gaps over ${GAP_US / 1000} ms between samples left out` : ''}`);
 console.log('\ntop frames by self time:');
 for (const [k, t] of [...frames].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, count)) console.log(`${pct(t)}  ${k}`);
 console.log('\nby area:');
