@@ -143,7 +143,7 @@ writeFileSync(
       machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadBefore, loadAfter },
       seconds: (Date.now() - started) / 1000,
       rows,
-      service: real.map((r) => ({ config: r.label, read: summary(r.read), paid: summary(r.paid), health: summary(r.health), rssMiB: r.rssMiB })),
+      service: real.map((r) => ({ config: r.label, read: summary(r.read), paid: summary(r.paid), paidCpuMsPerRequest: r.paidCpu, health: summary(r.health), rssMiB: r.rssMiB })),
       db,
       memory,
       soak: soak ? { trades, paid: real.map((r) => (r.soak ? { config: r.label, ...r.soak } : null)).filter(Boolean) } : null,

@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPublicClient, HttpRequestError, RpcRequestError, TimeoutError } from 'viem';
+import { BaseError, createPublicClient, HttpRequestError, RpcRequestError, TimeoutError } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpcTransport } from '../../../src/adapters/shared/rpc-transport.js';
 
@@ -26,6 +26,9 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
+/** Whether viem's error has a `kind` among its causes. */
+const caused = (e: unknown, kind: abstract new (...args: never[]) => unknown) => e instanceof BaseError && e.walk((c) => c instanceof kind) !== null;
+
 const client = (u = url, timeout = 2_000) => createPublicClient({ transport: rpcTransport(u, { timeout, retryCount: 0 }) });
 
 describe('rpcTransport', () => {
@@ -38,14 +41,14 @@ describe('rpcTransport', () => {
     answer = (b) => ({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: b.id, error: { code: -32000, message: 'nonce too low' } }) });
     await expect(client().getBlockNumber({ cacheTime: 0 })).rejects.toThrow(/nonce too low/);
     answer = () => ({ status: 503, body: JSON.stringify({ error: 'devnet journal: disk full' }) });
-    await expect(client().getBlockNumber({ cacheTime: 0 })).rejects.toSatisfy((e: Error) => (e as { walk: (f: (c: unknown) => boolean) => unknown }).walk((c) => c instanceof HttpRequestError) !== null);
+    await expect(client().getBlockNumber({ cacheTime: 0 })).rejects.toSatisfy((e: unknown) => caused(e, HttpRequestError));
     answer = (b) => ({ status: 500, body: JSON.stringify({ jsonrpc: '2.0', id: b.id, error: { code: -32603, message: 'internal' } }) });
-    await expect(client().getBlockNumber({ cacheTime: 0 })).rejects.toSatisfy((e: Error) => (e as { walk: (f: (c: unknown) => boolean) => unknown }).walk((c) => c instanceof RpcRequestError) !== null);
+    await expect(client().getBlockNumber({ cacheTime: 0 })).rejects.toSatisfy((e: unknown) => caused(e, RpcRequestError));
   });
 
   it('times out as viem does, and a node that is not there fails the call', async () => {
     answer = (b) => ({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: b.id, result: '0x1' }), delayMs: 500 });
-    await expect(client(url, 100).getBlockNumber({ cacheTime: 0 })).rejects.toSatisfy((e: Error) => (e as { walk: (f: (c: unknown) => boolean) => unknown }).walk((c) => c instanceof TimeoutError) !== null);
-    await expect(client('http://127.0.0.1:9').getBlockNumber({ cacheTime: 0 })).rejects.toSatisfy((e: Error) => (e as { walk: (f: (c: unknown) => boolean) => unknown }).walk((c) => c instanceof HttpRequestError) !== null);
+    await expect(client(url, 100).getBlockNumber({ cacheTime: 0 })).rejects.toSatisfy((e: unknown) => caused(e, TimeoutError));
+    await expect(client('http://127.0.0.1:9').getBlockNumber({ cacheTime: 0 })).rejects.toSatisfy((e: unknown) => caused(e, HttpRequestError));
   });
 });
