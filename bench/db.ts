@@ -26,7 +26,10 @@ import { validateTokenMetadata } from '../src/domain/token.js';
 import { dropSchema, POSTGRES_URL } from '../test/support/postgres.js';
 import { median } from './load.js';
 
+/** Calls per second of `fn` over `durationMs`, after `WARM_UP` untimed calls (the JIT, the caches, the statements prepared). */
+const WARM_UP = 200;
 async function timed(durationMs: number, fn: () => Promise<void>): Promise<number> {
+  for (let i = 0; i < WARM_UP; i++) await fn();
   const deadline = Date.now() + durationMs;
   const started = Date.now();
   let n = 0;
