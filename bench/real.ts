@@ -9,7 +9,7 @@
  *                                  official @x402/fetch clients, both settling on the same devnet
  *                                  through the official facilitator in their own process
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toHex } from 'viem';
@@ -59,13 +59,26 @@ export interface RealResult {
   soak?: { samplesMiB: number[]; lastHalfGrowth: number; paid: LoadResult };
 }
 
-/** Waits (at most 60 s) until the process group spends under a tenth of a core over a quarter second. */
+/** The machine's busy and total CPU time so far (/proc/stat), in clock ticks. */
+function machineCpu(): { busy: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
+  return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total }; // idle, iowait
+}
+
+/**
+ * Waits (at most 60 s) until the service's process group spends under a tenth of a core and the
+ * whole machine under a fifth of its CPU over a quarter second: the previous round's deliveries
+ * sent, and the database server's own after-work (PostgreSQL's checkpoints, autovacuum) done.
+ */
 async function quiet(p: BenchProcess): Promise<void> {
   const cpu = () => Object.values(groupCpuMs(p.child.pid!)).reduce((a, b) => a + b, 0);
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
     const before = cpu();
+    const machine = machineCpu();
     await new Promise((r) => setTimeout(r, 250));
-    if (cpu() - before < 25) return;
+    const now = machineCpu();
+    if (cpu() - before < 25 && (now.busy - machine.busy) / Math.max(1, now.total - machine.total) < 0.2) return;
   }
 }
 
