@@ -26,4 +26,6 @@ export interface PaymentIdentifierStore {
   claim(record: PaymentIdentifierRecord): Promise<PaymentIdentifierClaim>;
   /** The id's record and the answer stored with its payment (null while the payment has none yet). */
   find(id: string): Promise<{ record: PaymentIdentifierRecord; response: StoredResponse | null } | null>;
+  /** The id a payment was made with, when its client gave one. */
+  findByPayment(paymentId: string): Promise<PaymentIdentifierRecord | null>;
 }

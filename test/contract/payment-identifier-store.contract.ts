@@ -39,6 +39,11 @@ export function paymentIdentifierStoreContract(name: string, make: UowFactory) {
         const response = { status: 200, body: { success: true, data: { tokensReceived: '1.5' } }, headers: {} };
         await uow.read((s) => s.payments.saveResponse(p.paymentId, response));
         expect(await uow.read((s) => s.paymentIds.find(r.id))).toEqual({ record: r, response });
+        // and from its payment: the id it was made with, or null when the client gave none
+        expect(await uow.read((s) => s.paymentIds.findByPayment(p.paymentId))).toEqual(r);
+        const plain = payment();
+        await uow.read((s) => s.payments.claim(plain));
+        expect(await uow.read((s) => s.paymentIds.findByPayment(plain.paymentId))).toBeNull();
       }));
 
     it('is stored with its payment: no payment, no id; a rolled-back claim leaves nothing', () =>

@@ -194,6 +194,8 @@ describe('payment identifier', () => {
     const answer = await json(first);
     const afterFirst = balance(testnetWallet);
     expect(before - afterFirst).toBe(2_000_000n);
+    // The payment shows the id it was made with.
+    expect((await json(await fetch(`${service.url}/api/payments/${answer.data.payment.paymentId}`))).data.paymentIdentifier).toBe(id);
 
     // A retry signs a new authorization (a new nonce) with the same id: the stored answer, no charge.
     const again = await post('/entrypoints/token_buy_usd', body, { 'payment-signature': await paymentWithId('/entrypoints/token_buy_usd', body, id) });
@@ -296,6 +298,7 @@ describe('signed offers and receipts', () => {
     const paymentId = (await json(res)).data.payment.paymentId;
     const view = await json(await fetch(`${service.url}/api/payments/${paymentId}`));
     expect(view.data.receipt).toEqual(receipt);
+    expect(view.data.paymentIdentifier).toBeNull(); // this client gave none
 
     // One byte of the payload or of the signature changed: it no longer verifies as the service's.
     const flip = (hex: string, at: number) => hex.slice(0, at) + (hex[at] === '0' ? '1' : '0') + hex.slice(at + 1);

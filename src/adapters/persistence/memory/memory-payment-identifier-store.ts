@@ -23,4 +23,9 @@ export class MemoryPaymentIdentifierStore implements PaymentIdentifierStore {
     const response = this.db.responses.get(record.paymentId);
     return { record, response: response ? structuredClone(response) : null };
   }
+
+  async findByPayment(paymentId: string): Promise<PaymentIdentifierRecord | null> {
+    for (const record of this.db.paymentIds.values()) if (record.paymentId === paymentId) return record;
+    return null;
+  }
 }

@@ -35,4 +35,9 @@ export class MikroOrmPaymentIdentifierStore implements PaymentIdentifierStore {
     if (!r) return null;
     return { record: rowToRecord(r), response: r.response === null || r.response === undefined ? null : (json(r.response) as StoredResponse) };
   }
+
+  async findByPayment(paymentId: string): Promise<PaymentIdentifierRecord | null> {
+    const r = await this.sql.one(`select id, payer, request_hash, payment_id, created_at from payment_identifiers where payment_id = ?`, [paymentId]);
+    return r ? rowToRecord(r) : null;
+  }
 }
