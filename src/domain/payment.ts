@@ -45,6 +45,12 @@ export interface Payment {
   readonly quotePrice: UsdPrice | null;
   /** The operation and body the payment is bound to, e.g. "POST /entrypoints/token_sell". */
   readonly resource: string;
+  /**
+   * The absolute URL the 402 named (x402 `resource.url`), which the signed receipt names too, so
+   * a payment finished by the reconciler is receipted like one finished in its request. Absent
+   * for payments taken before it was kept.
+   */
+  readonly resourceUrl?: string | null;
   /** sha256 of the canonical request (resource + body): the same signature for another request is refused. */
   readonly requestHash: string;
   /** sha256 of the EIP-3009 signature: a replay must present the very same signed authorization. */

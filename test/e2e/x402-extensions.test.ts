@@ -258,6 +258,12 @@ describe('payment identifier', () => {
     expect(late.status).toBe(200);
     expect((await json(late)).data.payment.paymentId).toBe(paymentId);
     expect(before - balance(testnetWallet)).toBe(1_250_000n);
+    // Finished by the reconciler, receipted as in its request: for the URL its 402 named.
+    const view = await json(await fetch(`${service.url}/api/payments/${paymentId}`));
+    expect(view.data.paymentIdentifier).toBe(id);
+    const { signer, payload } = await verifyReceiptSignatureEIP712(view.data.receipt as EIP712SignedReceipt);
+    expect(getAddress(signer)).toBe(TREASURY);
+    expect(payload).toMatchObject({ network: TESTNET, resourceUrl: `${service.url}/entrypoints/token_buy_usd` });
   });
 
   it('a malformed id is no id: the request pays as any other', async () => {

@@ -75,6 +75,7 @@ export function payment(over: Partial<Payment> = {}): Payment {
     quoteId: null,
     quotePrice: null,
     resource: 'token_create',
+    resourceUrl: 'https://launchpad.example.com/entrypoints/token_create',
     requestHash: 'hash',
     signatureHash: 'sig',
     input: { name: 'A', symbol: 'A' },

@@ -259,6 +259,7 @@ export class PaymentFlow {
         quoteId: offer!.quote?.quoteId ?? null,
         quotePrice: offer!.quote?.price ?? null,
         resource: ep.name,
+        resourceUrl: req.resource.url,
         requestHash,
         signatureHash,
         input: req.rawInput,

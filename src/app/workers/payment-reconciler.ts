@@ -138,7 +138,8 @@ export class PaymentReconciler {
       await this.deps.flow.refund(p, e, receipt);
       return true;
     }
-    const response = await this.deps.flow.apply(p, ep, input, prepared, caller, settlement);
+    // Receipted as in its request, for the resource URL its 402 named.
+    const response = await this.deps.flow.apply(p, ep, input, prepared, caller, settlement, p.resourceUrl ?? undefined);
     if (response.status !== 202) return true;
     if (this.deps.clock.now().getTime() - p.updatedAt.getTime() < this.deps.refundAfterMs) return false;
     this.deps.logger.error('a settled payment could not be applied for too long; refunding it', { paymentId: p.paymentId });

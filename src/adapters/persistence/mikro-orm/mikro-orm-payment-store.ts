@@ -5,7 +5,7 @@ import type { ClaimResult, PaymentStore, StoredResponse } from '../../../ports/p
 import { big, num } from './exact-bigint-type.js';
 import { json, ms, type Row, type Sql } from './sql.js';
 
-const COLUMNS = ['payment_id', 'network', 'payer', 'nonce_lower', 'asset', 'amount', 'usd_value', 'quote_id', 'quote_price', 'resource', 'request_hash', 'signature_hash', 'input', 'state', 'settlement_tx',
+const COLUMNS = ['payment_id', 'network', 'payer', 'nonce_lower', 'asset', 'amount', 'usd_value', 'quote_id', 'quote_price', 'resource', 'resource_url', 'request_hash', 'signature_hash', 'input', 'state', 'settlement_tx',
   'valid_before', 'created_at', 'updated_at'];
 const cols = (sql: Sql) => sql.columns(COLUMNS, ['amount', 'usd_value', 'valid_before']);
 
@@ -20,6 +20,7 @@ const rowToPayment = (r: Row): Payment => ({
   quoteId: (r.quote_id as string | null) ?? null,
   quotePrice: r.quote_price === null || r.quote_price === undefined ? null : parseUsdPrice(String(r.quote_price)),
   resource: String(r.resource),
+  resourceUrl: (r.resource_url as string | null) ?? null,
   requestHash: String(r.request_hash),
   signatureHash: String(r.signature_hash),
   input: json(r.input),
@@ -37,12 +38,12 @@ export class MikroOrmPaymentStore implements PaymentStore {
     // The unique (network, payer, nonce) index decides: of concurrent claims exactly one inserts.
     const inserted = await this.sql.all(
       `insert into payments (payment_id, network, payer, payer_lower, nonce_lower, asset, amount, usd_value, quote_id, quote_price,
-        resource, request_hash, signature_hash, input, state, settlement_tx, valid_before, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        resource, resource_url, request_hash, signature_hash, input, state, settlement_tx, valid_before, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict (network, payer_lower, nonce_lower) do nothing returning payment_id`,
       [
         p.paymentId, p.network, p.payer, p.payer.toLowerCase(), p.nonce.toLowerCase(), p.asset, num(p.amount), num(p.usdValue), p.quoteId,
-        p.quotePrice === null ? null : formatUsdPrice(p.quotePrice), p.resource, p.requestHash,
+        p.quotePrice === null ? null : formatUsdPrice(p.quotePrice), p.resource, p.resourceUrl ?? null, p.requestHash,
         p.signatureHash, JSON.stringify(p.input ?? null), p.state, p.settlementTx, num(p.validBefore), p.createdAt.getTime(), p.updatedAt.getTime(),
       ],
     );

@@ -23,6 +23,7 @@ import { Migration0004OnChainTokens } from './migrations/migration-0004-on-chain
 import { Migration0005PaymentAssets } from './migrations/migration-0005-payment-assets.js';
 import { Migration0007GraduationPool } from './migrations/migration-0007-graduation-pool.js';
 import { Migration0008EventNotifications } from './migrations/migration-0008-event-notifications.js';
+import { Migration0009PaymentResourceUrl } from './migrations/migration-0009-payment-resource-url.js';
 import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
 import { MikroOrmEventLog } from './mikro-orm-event-log.js';
 import { MikroOrmPaymentIdentifierStore } from './mikro-orm-payment-identifier-store.js';
@@ -49,6 +50,7 @@ export const MIGRATIONS = [
   { name: 'Migration0005PaymentAssets', class: Migration0005PaymentAssets },
   { name: 'Migration0007GraduationPool', class: Migration0007GraduationPool },
   { name: 'Migration0008EventNotifications', class: Migration0008EventNotifications },
+  { name: 'Migration0009PaymentResourceUrl', class: Migration0009PaymentResourceUrl },
 ];
 
 export interface OpenOptions {
