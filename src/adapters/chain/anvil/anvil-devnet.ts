@@ -35,7 +35,7 @@ import { assetAddress, NETWORKS, PRODUCTION, TESTNET, type Network, type Payment
 import type { PricedAsset } from '../../../domain/usd-price.js';
 import { UNISWAP_V2_FACTORY, UNISWAP_V2_ROUTER, WETH9 } from '../../shared/uniswap-v2.js';
 import { viemChain } from '../../shared/viem-chain.js';
-import { RpcPortInUse, startJournaledRpcThread, TransactionJournal, transactionHash, type JournaledRpc } from './journaled-rpc.js';
+import { RpcPortInUse, startJournaledRpcThread, TransactionJournal, type JournaledRpc } from './journaled-rpc.js';
 
 export const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
 export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
@@ -325,7 +325,7 @@ export class AnvilDevnet {
     let rewound = false;
     let replayed = 0;
     for (const entry of p.journal.read().filter((e) => e.t >= since)) {
-      const hash = transactionHash(entry.raw);
+      const hash = keccak256(entry.raw);
       if (await client.getTransaction({ hash }).catch(() => null)) continue;
       const at = BigInt(Math.floor(entry.t / 1000));
       if (at > last) last = at;

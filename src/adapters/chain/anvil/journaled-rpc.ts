@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { keccak256, type Hex } from 'viem';
+import type { Hex } from 'viem';
 
 export interface JournalEntry {
   /** When the transaction was received, in Unix milliseconds. */
@@ -158,7 +158,6 @@ export async function startJournaledRpc(options: {
   return server;
 }
 
-export const transactionHash = (raw: Hex): Hex => keccak256(raw);
 
 /** tsx's ESM register API as a file URL (its package's `./esm/api` import entry). */
 function tsxEsmApi(): string {
