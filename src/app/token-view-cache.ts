@@ -42,7 +42,8 @@ export class TokenViewCache {
   private readonly builds = new Map<string, Set<Build>>();
 
   /**
-   * With a live `feed` (PostgreSQL LISTEN/NOTIFY, or the memory store's own), a kept view is
+   * With a live `feed` (PostgreSQL LISTEN/NOTIFY, a SQLite file's event-log tail, or the memory
+   * store's own), a kept view is
    * served with no query at all until the feed announces a change of its token: this process's
    * own commits before their callers answer, another process's as soon as the database delivers
    * the notification (milliseconds). Whenever the feed is not live, every read checks the event
@@ -70,9 +71,7 @@ export class TokenViewCache {
    */
   async get(uow: UnitOfWork, tokenId: string, now: Date, build: () => Promise<TokenView>, options: { fresh?: boolean } = {}): Promise<TokenView> {
     const kept = this.entries.get(tokenId);
-    const age = kept ? now.getTime() - kept.builtAt : Infinity;
-    const young = age >= 0 && age < this.options.maxAgeMs;
-    if (kept && young && kept.fed && this.feed?.live && !options.fresh) return kept.view;
+    if (kept && this.young(kept, now) && kept.fed && this.feed?.live && !options.fresh) return kept.view;
     // Watch for announcements from before the event log is read: one that arrives while the
     // view is built makes it unfit to serve on the feed's word.
     const watch: Build = { changed: !this.feed?.live };
@@ -84,7 +83,7 @@ export class TokenViewCache {
       // from newer data is at worst rebuilt once more, never served stale.
       const eventId = await this.lastEventId(uow, tokenId);
       const current = this.entries.get(tokenId);
-      if (current && current.eventId === eventId && now.getTime() - current.builtAt >= 0 && now.getTime() - current.builtAt < this.options.maxAgeMs) {
+      if (current && current.eventId === eventId && this.young(current, now)) {
         // Still true; and with nothing announced since before the check, the feed vouches for it again.
         if (!watch.changed && this.feed?.live) current.fed = true;
         return current.view;
@@ -101,6 +100,12 @@ export class TokenViewCache {
       watching.delete(watch);
       if (watching.size === 0) this.builds.delete(tokenId);
     }
+  }
+
+  /** Built less than `maxAgeMs` before `now` (the 24-hour figures move with time alone). */
+  private young(entry: Entry, now: Date): boolean {
+    const age = now.getTime() - entry.builtAt;
+    return age >= 0 && age < this.options.maxAgeMs;
   }
 
   /** The token's last event id, from a lookup that starts no earlier than this call. */

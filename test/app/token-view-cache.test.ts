@@ -226,19 +226,24 @@ describe('TokenViewCache', () => {
     expect(now.curve.tokensSold).not.toBe(seen.curve.tokensSold);
   }
 
-  it('sees a buy made by another process on one SQLite file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'launchpad-view-cache-'));
-    const url = `sqlite:${join(dir, 'db.sqlite')}`;
+  /** Two units of work on one database — one SQLite file, or one PostgreSQL schema — standing in for two processes. */
+  async function onTwoProcesses<T>(db: 'sqlite' | 'postgresql', fn: (a: MikroOrmUnitOfWork, b: MikroOrmUnitOfWork) => Promise<T>): Promise<T> {
+    const dir = db === 'sqlite' ? mkdtempSync(join(tmpdir(), 'launchpad-view-cache-')) : null;
+    const schema = `view_cache_${randomBytes(4).toString('hex')}`;
+    const url = dir ? `sqlite:${join(dir, 'db.sqlite')}` : `${POSTGRES_URL}?schema=${schema}`;
     const a = await MikroOrmUnitOfWork.open({ url });
     const b = await MikroOrmUnitOfWork.open({ url });
     try {
-      await twoProcesses(a, b);
+      return await fn(a, b);
     } finally {
       await a.close();
       await b.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      else await dropSchema(schema);
     }
-  });
+  }
+
+  it('sees a buy made by another process on one SQLite file', () => onTwoProcesses('sqlite', twoProcesses));
 
   /** Another process's buy reaches a reader that trusts its feed: no query per read before it, the new view soon after. */
   async function fedAcrossProcesses(a: MikroOrmUnitOfWork, b: MikroOrmUnitOfWork) {
@@ -264,32 +269,10 @@ describe('TokenViewCache', () => {
     return Date.now() - bought;
   }
 
-  it('on PostgreSQL, hears another process’s buy through LISTEN/NOTIFY', async () => {
-    const schema = `view_feed_${randomBytes(4).toString('hex')}`;
-    const url = `${POSTGRES_URL}?schema=${schema}`;
-    const a = await MikroOrmUnitOfWork.open({ url });
-    const b = await MikroOrmUnitOfWork.open({ url });
-    try {
-      await fedAcrossProcesses(a, b);
-    } finally {
-      await a.close();
-      await b.close();
-      await dropSchema(schema);
-    }
-  });
+  it('on PostgreSQL, hears another process’s buy through LISTEN/NOTIFY', () => onTwoProcesses('postgresql', fedAcrossProcesses));
 
   it('on one SQLite file, hears another process’s buy from the event log within its poll', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'launchpad-view-feed-'));
-    const url = `sqlite:${join(dir, 'db.sqlite')}`;
-    const a = await MikroOrmUnitOfWork.open({ url });
-    const b = await MikroOrmUnitOfWork.open({ url });
-    try {
-      expect(await fedAcrossProcesses(a, b)).toBeLessThan(1_000);
-    } finally {
-      await a.close();
-      await b.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    expect(await onTwoProcesses('sqlite', fedAcrossProcesses)).toBeLessThan(1_000);
   });
 
   it('on PostgreSQL, a dropped listener makes the feed not live (and says forget everything) until it listens again', async () => {
@@ -316,17 +299,5 @@ describe('TokenViewCache', () => {
     }
   });
 
-  it('sees a buy made by another process on one PostgreSQL schema', async () => {
-    const schema = `view_cache_${randomBytes(4).toString('hex')}`;
-    const url = `${POSTGRES_URL}?schema=${schema}`;
-    const a = await MikroOrmUnitOfWork.open({ url });
-    const b = await MikroOrmUnitOfWork.open({ url });
-    try {
-      await twoProcesses(a, b);
-    } finally {
-      await a.close();
-      await b.close();
-      await dropSchema(schema);
-    }
-  });
+  it('sees a buy made by another process on one PostgreSQL schema', () => onTwoProcesses('postgresql', twoProcesses));
 });

@@ -158,7 +158,6 @@ export async function startJournaledRpc(options: {
   return server;
 }
 
-
 /** tsx's ESM register API as a file URL (its package's `./esm/api` import entry). */
 function tsxEsmApi(): string {
   const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
