@@ -39,6 +39,16 @@ describe('the transaction journal', () => {
     expect(rawTransactionsIn('not json')).toEqual([]);
   });
 
+  it('an append after a compaction lands in the compacted file (the one a replay reads)', async () => {
+    const path = join(tempDir(), 'j.jsonl');
+    const j = new TransactionJournal(path);
+    await j.append(['0xaa']); // the append handle is open now
+    await j.compact(0);
+    await j.append(['0xbb']);
+    await j.close();
+    expect(new TransactionJournal(path).read().map((e) => e.raw)).toEqual(['0xaa', '0xbb']);
+  });
+
   it('skips a line torn by a crash and keeps the rest in order', async () => {
     const path = join(tempDir(), 'j.jsonl');
     const j = new TransactionJournal(path);
