@@ -1,15 +1,45 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
 
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {LaunchToken} from "./LaunchToken.sol";
+
+interface IUniswapV2FactoryLike {
+    function getPair(address tokenA, address tokenB) external view returns (address);
+    function createPair(address tokenA, address tokenB) external returns (address);
+}
+
+interface IUniswapV2PairLike {
+    function token0() external view returns (address);
+    function getReserves() external view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast);
+    function sync() external;
+    function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes calldata data) external;
+    function mint(address to) external returns (uint256 liquidity);
+}
 
 /// @title LaunchFactory — deploys each LaunchToken with CREATE2 at an address known in advance.
 /// @notice salt = keccak256(bytes(tokenId)), and the supply goes to the caller, who is part of
 /// the init code: the address announced for (tokenId, name, symbol, supply, custody) can only
 /// be produced by `custody` calling deploy with exactly those values. So anyone may call deploy,
 /// and nobody but custody can occupy custody's addresses.
+/// It also seeds a graduating token's Uniswap v2 pool (`seedPool`), whatever an outsider put in
+/// the pair before.
 /// Keeps no state and has no constructor, so a devnet can place it with anvil_setCode.
 contract LaunchFactory {
+    using SafeERC20 for IERC20;
+
+    event PoolSeeded(
+        address indexed token,
+        address indexed pair,
+        uint256 tokenReserve,
+        uint256 usdReserve,
+        uint256 liquidity,
+        uint256 tokensLocked,
+        uint256 usdReturned
+    );
+
     event TokenDeployed(
         address indexed token, address indexed custody, bytes32 indexed salt, string tokenId, string name, string symbol, uint256 totalSupply
     );
@@ -42,5 +72,89 @@ contract LaunchFactory {
         bytes32 initCodeHash =
             keccak256(abi.encodePacked(type(LaunchToken).creationCode, abi.encode(name, symbol, totalSupply, custody)));
         return address(uint160(uint256(keccak256(abi.encodePacked(bytes1(0xff), address(this), salt, initCodeHash)))));
+    }
+
+    /// @notice Seeds the `token`/`usd` pair of `uniswapFactory` at the price usdAmount/tokenAmount,
+    /// taking at most those amounts from the caller (who approved this contract), in one
+    /// transaction. A pair someone created and filled first — dust made reserves with `sync`, or
+    /// liquidity at another price — does not stop it: whatever sits in the pair becomes reserves,
+    /// a swap moves the pair to the target price (Uniswap's own profit-maximizing trade, so an
+    /// outsider's liquidity is arbitraged, never paid), then the caller's assets are added at
+    /// that price. The LP tokens and any launched tokens the pool did not need go to `lockTo`
+    /// (the burn address); USD the pool did not need goes back to the caller.
+    function seedPool(address uniswapFactory, address token, address usd, uint256 tokenAmount, uint256 usdAmount, address lockTo)
+        external
+        returns (address pair, uint256 liquidity)
+    {
+        require(tokenAmount > 0 && usdAmount > 0, "LaunchFactory: empty seed");
+        pair = IUniswapV2FactoryLike(uniswapFactory).getPair(token, usd);
+        if (pair == address(0)) pair = IUniswapV2FactoryLike(uniswapFactory).createPair(token, usd);
+        IERC20(token).safeTransferFrom(msg.sender, address(this), tokenAmount);
+        IERC20(usd).safeTransferFrom(msg.sender, address(this), usdAmount);
+        IUniswapV2PairLike(pair).sync();
+        bool tokenFirst = IUniswapV2PairLike(pair).token0() == token;
+
+        Seed memory s = Seed(tokenAmount, usdAmount, tokenAmount, usdAmount);
+        (uint256 rt, uint256 ru) = _reserves(pair, tokenFirst);
+        if (rt > 0 && ru > 0) _moveToPrice(pair, token, usd, tokenFirst, rt, ru, s);
+
+        (rt, ru) = _reserves(pair, tokenFirst);
+        (uint256 x, uint256 y) = _deposit(rt, ru, s);
+        if (x > 0) IERC20(token).safeTransfer(pair, x);
+        if (y > 0) IERC20(usd).safeTransfer(pair, y);
+        liquidity = IUniswapV2PairLike(pair).mint(lockTo);
+        if (s.tokens > x) IERC20(token).safeTransfer(lockTo, s.tokens - x);
+        if (s.usd > y) IERC20(usd).safeTransfer(msg.sender, s.usd - y);
+        (rt, ru) = _reserves(pair, tokenFirst);
+        emit PoolSeeded(token, pair, rt, ru, liquidity, s.tokens - x, s.usd - y);
+    }
+
+    /// @dev The target price (targetTokens : targetUsd) and what this call holds now.
+    struct Seed {
+        uint256 targetTokens;
+        uint256 targetUsd;
+        uint256 tokens;
+        uint256 usd;
+    }
+
+    function _reserves(address pair, bool tokenFirst) private view returns (uint256 rt, uint256 ru) {
+        (uint112 r0, uint112 r1,) = IUniswapV2PairLike(pair).getReserves();
+        (rt, ru) = tokenFirst ? (uint256(r0), uint256(r1)) : (uint256(r1), uint256(r0));
+    }
+
+    /// @dev UniswapV2LiquidityMathLibrary.computeProfitMaximizingTrade with the true reserve ratio
+    /// targetTokens : targetUsd, the input capped at what this call holds; a swap that would give
+    /// nothing (a pair of dust) is skipped, and the deposit absorbs the dust instead.
+    function _moveToPrice(address pair, address token, address usd, bool tokenFirst, uint256 rt, uint256 ru, Seed memory s) private {
+        bool sellTokens = Math.mulDiv(rt, s.targetUsd, ru) < s.targetTokens;
+        uint256 left = Math.sqrt(
+            Math.mulDiv(rt * ru * 1000, sellTokens ? s.targetTokens : s.targetUsd, (sellTokens ? s.targetUsd : s.targetTokens) * 997)
+        );
+        uint256 right = ((sellTokens ? rt : ru) * 1000) / 997;
+        if (left <= right) return;
+        uint256 amountIn = Math.min(left - right, sellTokens ? s.tokens : s.usd);
+        (uint256 rIn, uint256 rOut) = sellTokens ? (rt, ru) : (ru, rt);
+        uint256 amountOut = (amountIn * 997 * rOut) / (rIn * 1000 + amountIn * 997);
+        if (amountOut == 0) return;
+        IERC20(sellTokens ? token : usd).safeTransfer(pair, amountIn);
+        bool outIs0 = sellTokens != tokenFirst; // token0 comes out when we sell the token1 side
+        IUniswapV2PairLike(pair).swap(outIs0 ? amountOut : 0, outIs0 ? 0 : amountOut, address(this), "");
+        if (sellTokens) (s.tokens, s.usd) = (s.tokens - amountIn, s.usd + amountOut);
+        else (s.tokens, s.usd) = (s.tokens + amountOut, s.usd - amountIn);
+    }
+
+    /// @dev What to add so the pair ends at targetUsd/targetTokens: all of one side, and of the
+    /// other what that price needs beside the reserves already there (rounded down, capped at
+    /// what this call holds).
+    function _deposit(uint256 rt, uint256 ru, Seed memory s) private pure returns (uint256 x, uint256 y) {
+        if (ru * s.targetTokens >= s.targetUsd * rt) {
+            x = s.tokens;
+            uint256 want = Math.mulDiv(s.targetUsd, rt + x, s.targetTokens);
+            y = want > ru ? Math.min(want - ru, s.usd) : 0;
+        } else {
+            y = s.usd;
+            uint256 want = Math.mulDiv(s.targetTokens, ru + y, s.targetUsd);
+            x = want > rt ? Math.min(want - rt, s.tokens) : 0;
+        }
     }
 }

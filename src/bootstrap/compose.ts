@@ -143,16 +143,11 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     );
   const uow = overrides.uow ?? (await MikroOrmUnitOfWork.open({ url: config.databaseUrl }));
   // Custody of launched tokens is the treasury key: its transactions share the treasury's nonces.
+  const launchFactories = chain?.devnet
+    ? { [PRODUCTION]: LAUNCH_FACTORY_ADDRESS, [TESTNET]: LAUNCH_FACTORY_ADDRESS }
+    : { [PRODUCTION]: config.launchFactories[PRODUCTION], [TESTNET]: config.launchFactories[TESTNET] };
   const builtIssuer =
-    overrides.tokenIssuer ??
-    new ViemTokenIssuer({
-      custodyKey: treasuryKey,
-      rpcUrls: rpc!,
-      factories: chain?.devnet
-        ? { [PRODUCTION]: LAUNCH_FACTORY_ADDRESS, [TESTNET]: LAUNCH_FACTORY_ADDRESS }
-        : { [PRODUCTION]: config.launchFactories[PRODUCTION], [TESTNET]: config.launchFactories[TESTNET] },
-      nonces: treasuryNonces,
-    });
+    overrides.tokenIssuer ?? new ViemTokenIssuer({ custodyKey: treasuryKey, rpcUrls: rpc!, factories: launchFactories, nonces: treasuryNonces });
   const tokenIssuer = overrides.wrapTokenIssuer ? overrides.wrapTokenIssuer(builtIssuer) : builtIssuer;
   // Sign-In-With-X proofs are bound to the public origin; without PUBLIC_URL, to where this
   // process listens (known once it does: the port may be ephemeral).
@@ -170,6 +165,8 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       uniswap: chain?.devnet
         ? { [PRODUCTION]: DEVNET_UNISWAP_V2, [TESTNET]: DEVNET_UNISWAP_V2 }
         : { ...(config.uniswapV2[PRODUCTION] ? { [PRODUCTION]: config.uniswapV2[PRODUCTION] } : {}), ...(config.uniswapV2[TESTNET] ? { [TESTNET]: config.uniswapV2[TESTNET] } : {}) },
+      // The LaunchFactory seeds graduation pools too (decision 0023).
+      seeders: launchFactories,
       nonces: treasuryNonces,
     });
   const priceBoard = overrides.priceBoard ?? buildQuoteRouter(config, { rpcUrls: rpc ?? null, devnet: Boolean(chain?.devnet) }, clock, logger);

@@ -103,8 +103,13 @@ export class InsufficientBalance extends DomainError {
 
 export class TokenGraduated extends DomainError {
   readonly code = 'TOKEN_GRADUATED';
-  constructor(tokenId: string) {
-    super(`Token ${tokenId} has graduated; curve trading has stopped.`, { tokenId });
+  constructor(tokenId: string, poolFailed = false) {
+    super(
+      poolFailed
+        ? `Token ${tokenId} has graduated but its pool could not be created; it can only be sold, on its curve.`
+        : `Token ${tokenId} has graduated; curve trading has stopped.`,
+      poolFailed ? { tokenId, sellsOnCurve: true } : { tokenId },
+    );
   }
 }
 

@@ -96,3 +96,87 @@ export function poolSell(r: PoolReserves, tokens: bigint, feeBps: bigint): PoolS
 export function minOut(amount: bigint, slippageBps: bigint): bigint {
   return (amount * (10_000n - slippageBps)) / 10_000n;
 }
+
+/** ⌊√n⌋ (OpenZeppelin's Math.sqrt rounds down too). */
+export function isqrt(n: bigint): bigint {
+  if (n < 0n) throw new RangeError('isqrt of a negative number');
+  if (n < 2n) return n;
+  let x = n;
+  let y = (x + 1n) / 2n;
+  while (y < x) [x, y] = [y, (y + n / y) / 2n];
+  return x;
+}
+
+/** What LaunchFactory.seedPool does to a pair, step by step (the contract mirrors this exactly). */
+export interface PoolSeedPlan {
+  /** The swap that moves the pair to the target price first, or null when none is needed or possible. */
+  readonly swap: { readonly side: 'sell-tokens' | 'buy-tokens'; readonly amountIn: bigint; readonly amountOut: bigint } | null;
+  /** What is then added to the pair. */
+  readonly deposit: PoolReserves;
+  /** Launched tokens the pool did not need: locked with the LP tokens (burned). */
+  readonly tokensLocked: bigint;
+  /** USD the pool did not need: back to custody. */
+  readonly usdReturned: bigint;
+  /** The pair's reserves at the end. */
+  readonly after: PoolReserves;
+}
+
+/**
+ * Seeding a graduation pool whatever an outsider put in the pair first (decision 0023): the pair's
+ * reserves `before` (after `sync`, so anything sent to it counts), the `target` amounts whose
+ * ratio is the curve's final price.
+ *
+ * 1. When both reserves are non-zero, Uniswap's profit-maximizing trade
+ *    (UniswapV2LiquidityMathLibrary.computeProfitMaximizingTrade) with the true ratio
+ *    target.tokens : target.usd moves the pair to that price, its input capped at what we hold;
+ *    a swap that would give nothing (dust) is skipped. An outsider's liquidity is arbitraged by
+ *    it, so their position loses value rather than gains ours.
+ * 2. Then all of one side is added and, of the other, what the target price needs beside the
+ *    reserves already there (rounded down, capped at what we hold): the pair ends at the target
+ *    price to the rounding of its larger side.
+ */
+export function planPoolSeed(before: PoolReserves, target: PoolReserves): PoolSeedPlan {
+  if (target.tokens <= 0n || target.usd <= 0n) throw new RangeError('empty seed');
+  let { tokens: rt, usd: ru } = before;
+  let held = { tokens: target.tokens, usd: target.usd };
+  let swap: PoolSeedPlan['swap'] = null;
+  if (rt > 0n && ru > 0n) {
+    const sellTokens = (rt * target.usd) / ru < target.tokens;
+    const left = isqrt((rt * ru * 1000n * (sellTokens ? target.tokens : target.usd)) / ((sellTokens ? target.usd : target.tokens) * 997n));
+    const right = ((sellTokens ? rt : ru) * 1000n) / 997n;
+    if (left > right) {
+      const cap = sellTokens ? held.tokens : held.usd;
+      const amountIn = left - right < cap ? left - right : cap;
+      const [rIn, rOut] = sellTokens ? [rt, ru] : [ru, rt];
+      const amountOut = (amountIn * 997n * rOut) / (rIn * 1000n + amountIn * 997n);
+      if (amountOut > 0n) {
+        swap = { side: sellTokens ? 'sell-tokens' : 'buy-tokens', amountIn, amountOut };
+        if (sellTokens) {
+          held = { tokens: held.tokens - amountIn, usd: held.usd + amountOut };
+          [rt, ru] = [rt + amountIn, ru - amountOut];
+        } else {
+          held = { tokens: held.tokens + amountOut, usd: held.usd - amountIn };
+          [rt, ru] = [rt - amountOut, ru + amountIn];
+        }
+      }
+    }
+  }
+  let x: bigint;
+  let y: bigint;
+  if (ru * target.tokens >= target.usd * rt) {
+    x = held.tokens;
+    const want = (target.usd * (rt + x)) / target.tokens;
+    y = want > ru ? (want - ru < held.usd ? want - ru : held.usd) : 0n;
+  } else {
+    y = held.usd;
+    const want = (target.tokens * (ru + y)) / target.usd;
+    x = want > rt ? (want - rt < held.tokens ? want - rt : held.tokens) : 0n;
+  }
+  return {
+    swap,
+    deposit: { tokens: x, usd: y },
+    tokensLocked: held.tokens - x,
+    usdReturned: held.usd - y,
+    after: { tokens: rt + x, usd: ru + y },
+  };
+}

@@ -192,11 +192,21 @@ export function assertTradable(token: Token): void {
 }
 
 /**
+ * A graduated token whose pool could not be created (FAILED) is not a dead token: its curve
+ * takes sells again, at the curve's price, from the reserve that never left custody, so every
+ * holder keeps a way out (decision 0023). Buys stay closed.
+ */
+export function curveOpenForSells(token: Token): boolean {
+  return token.state === 'GRADUATED' && token.pool?.state === 'FAILED';
+}
+
+/**
  * The token after a trade moved its curve. Selling the last curve token graduates it; that is
  * the only state transition and it happens once.
  */
 export function withCurve(token: Token, curve: CurveState, now: Date): Token {
-  assertTradable(token);
+  if (!curveOpenForSells(token)) assertTradable(token);
+  else if (curve.tokensSold > token.curve.tokensSold) throw new TokenGraduated(token.tokenId); // sells only
   if (curve.tokensSold > token.params.curveSupply) throw new InvariantViolation('curve oversold');
   if (isSoldOut(token.params, curve)) {
     return { ...token, curve, state: 'GRADUATED', graduatedAt: now };

@@ -9,14 +9,25 @@ export interface PoolState extends PoolReserves {
   pair: string;
 }
 
-export interface AddLiquidity {
+/** LaunchFactory.seedPool: the graduation pool seeded at target.usd/target.tokens, whatever is in the pair. */
+export interface SeedPool {
   token: string;
   tokenAmount: bigint;
   usdAmount: bigint;
-  /** Who receives the LP tokens (the burn address). */
-  to: string;
-  /** Unix seconds after which the router refuses it. */
-  deadline: bigint;
+  /** Who receives the LP tokens and the launched tokens the pool did not need (the burn address). */
+  lockTo: string;
+}
+
+/** What a mined seed did (its PoolSeeded event). */
+export interface SeedOutcome {
+  pair: string;
+  /** The pair's reserves right after the seed. */
+  tokenReserve: bigint;
+  usdReserve: bigint;
+  liquidity: bigint;
+  tokensLocked: bigint;
+  /** USD the pool did not need, back with custody. */
+  usdReturned: bigint;
 }
 
 export interface SwapExactIn {
@@ -58,18 +69,23 @@ export interface DexRouter extends TransactionSender {
   pairOf(network: Network, token: string): Promise<string | null>;
   /** The pair's reserves now, or null while there is no pair or it holds nothing. */
   reserves(network: Network, token: string): Promise<PoolState | null>;
-  /** What custody lets the router take of `asset`. */
-  allowance(network: Network, asset: string): Promise<bigint>;
+  /** The contract that seeds graduation pools (the network's LaunchFactory). */
+  seeder(network: Network): string;
+  /** What custody lets `spender` (the router or the seeder) take of `asset`. */
+  allowance(network: Network, asset: string, spender: string): Promise<bigint>;
   /** ERC-20 balance of `holder` in `asset` (LP tokens too: the pair is an ERC-20). */
   balanceOf(network: Network, asset: string, holder: string): Promise<bigint>;
 
-  /** Signs custody's `approve(router, amount)` on `asset`. */
-  prepareApprove(network: Network, asset: string, amount: bigint): Promise<PreparedTransaction>;
+  /** Signs custody's `approve(spender, amount)` on `asset`. */
+  prepareApprove(network: Network, asset: string, spender: string, amount: bigint): Promise<PreparedTransaction>;
   /**
-   * Signs `addLiquidity(token, usdc, …)` with the minimums equal to the amounts: it creates the
-   * pair when there is none and reverts rather than add at another ratio.
+   * Signs the seeder's `seedPool(factory, token, usdc, …)`: it creates the pair when there is none,
+   * moves a pair someone filled first to the target price and adds at that price, in one
+   * transaction (domain/pool.ts planPoolSeed says exactly what it does).
    */
-  prepareAddLiquidity(network: Network, args: AddLiquidity): Promise<PreparedTransaction>;
+  prepareSeedPool(network: Network, args: SeedPool): Promise<PreparedTransaction>;
+  /** What a mined, successful seed did; null when it is not mined or reverted. */
+  seedOutcome(network: Network, txHash: string): Promise<SeedOutcome | null>;
   /** Signs `swapExactTokensForTokens(amountIn, amountOutMin, [tokenIn, tokenOut], to, deadline)`. */
   prepareSwap(network: Network, args: SwapExactIn): Promise<PreparedTransaction>;
   /** What a mined, successful swap moved; null when it is not mined or reverted. */

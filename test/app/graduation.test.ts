@@ -11,7 +11,7 @@ import { UniswapV2TradeQuoter } from '../../src/adapters/quotes/uniswap-v2/unisw
 import { getAmountOut, poolBuyWithUsd, poolSell } from '../../src/domain/pool.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { GraduationWorker } from '../../src/app/workers/graduation-worker.js';
-import { realUsdReserve } from '../../src/domain/curve.js';
+import { quoteSell, realUsdReserve } from '../../src/domain/curve.js';
 import type { Graduation } from '../../src/domain/graduation.js';
 import { parseTokens, parseUsd } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';
@@ -73,7 +73,13 @@ describe('graduation seeds a Uniswap v2 pool', () => {
     expect(token.pool).toMatchObject({ dex: 'uniswap-v2', state: 'CREATED', address: reserves!.pair });
     expect(token.pool!.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await dex.balanceOf(TESTNET, reserves!.pair, '0x000000000000000000000000000000000000dEaD')).toBeGreaterThan(0n);
-    expect(steps(deps)).toEqual(['approve-token:CONFIRMED', 'approve-usd:CONFIRMED', 'add-liquidity:CONFIRMED']);
+    expect(steps(deps)).toEqual([
+      'approve-token:CONFIRMED',
+      'approve-usd:CONFIRMED',
+      'approve-token-seeder:CONFIRMED',
+      'approve-usd-seeder:CONFIRMED',
+      'add-liquidity:CONFIRMED',
+    ]);
     const created = deps.uow.db.events.filter((e) => e.type === 'token.pool_created');
     expect(created).toHaveLength(1);
     expect(created[0]!.data).toMatchObject({ tokenId, pool: { address: reserves!.pair, tokenReserve: '206900000000000000000000000', usdReserve: reserves!.usd.toString() } });
@@ -164,6 +170,72 @@ describe('graduation seeds a Uniswap v2 pool', () => {
     const failed = deps.uow.db.events.filter((e) => e.type === 'token.pool_failed');
     expect(failed).toHaveLength(1);
     expect(failed[0]!.data).toMatchObject({ tokenId, step: 'add-liquidity', error: 'transaction reverted' });
+  });
+
+  for (const [how, fill] of [
+    ['made reserves of dust with sync', { tokens: 1n, usd: 1n }],
+    ['added a little liquidity at a tenth of the curve’s price', { tokens: parseTokens('1000000'), usd: parseUsd('0.5'), lpTo: '0x00000000000000000000000000000000000b0b05' }],
+  ] as const) {
+    it(`an outsider who created the pair first and ${how} cannot stop it: the pool is created at the curve’s final price`, async () => {
+      const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
+      const dex = new FakeDexRouter({ clock: deps.clock });
+      const tokenId = await graduated(deps);
+      await settleTokens(deps);
+      const token = await tokenOf(deps, tokenId);
+      dex.fillPair(TESTNET, token.address!, fill);
+      await rest(worker(deps, dex));
+      const after = await tokenOf(deps, tokenId);
+      expect(after.pool!.state).toBe('CREATED');
+      const seed = { tokens: token.params.totalSupply - token.params.curveSupply, usd: realUsdReserve(token.params, token.curve) };
+      const reserves = (await dex.reserves(TESTNET, token.address!))!;
+      // The pool's price is the curve's last to a part in a million.
+      const off = reserves.usd * seed.tokens - seed.usd * reserves.tokens;
+      expect((off < 0n ? -off : off) * 1_000_000n).toBeLessThanOrEqual(seed.usd * reserves.tokens);
+      const created = deps.uow.db.events.filter((e) => e.type === 'token.pool_created');
+      expect(created[0]!.data).toMatchObject({ pool: { tokenReserve: reserves.tokens.toString(), usdReserve: reserves.usd.toString() } });
+      // Trading goes on through the pool.
+      const quote = await createQuote({ ...deps, poolQuoter: new UniswapV2TradeQuoter(dex) }, { tokenId, side: 'buy', usdAmount: parseUsd('10'), slippageBps: 100n });
+      expect(quote.provider).toBe('uniswap-v2');
+    });
+  }
+
+  it('a pool that still fails leaves the curve open for sells at the curve’s price; buys stay closed', async () => {
+    const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
+    const dex = new FakeDexRouter({ clock: deps.clock });
+    const tokenId = await graduated(deps);
+    await settleTokens(deps);
+    await rest(
+      worker(deps, dex, {
+        maxAttempts: 1,
+        afterRecord: async (g) => {
+          if (g.step === 'add-liquidity') dex.scriptNext('reverted');
+        },
+      }),
+    );
+    const token = await tokenOf(deps, tokenId);
+    expect(token.pool!.state).toBe('FAILED');
+    expect(deps.uow.db.events.find((e) => e.type === 'token.pool_failed')!.data).toMatchObject({ curveOpenForSells: true });
+    const app = { ...deps, poolQuoter: new UniswapV2TradeQuoter(dex), dex };
+    const tokens = parseTokens('1000000');
+    const quote = await createQuote(app, { tokenId, side: 'sell', tokens, slippageBps: 0n });
+    expect(quote.provider).toBe('curve');
+    const expected = quoteSell(token.params, token.curve, tokens);
+    expect(parseUsd(quote.usdAmount)).toBe(expected.usdOut);
+    const cmd = {
+      tokenId,
+      tokens,
+      seller: WALLET_A,
+      network: TESTNET as typeof TESTNET,
+      authorization: await signSell({ wallet: WALLET_A, token: { network: TESTNET, address: token.address!, name: token.name }, custody: deps.tokenIssuer.custody(TESTNET), tokens, now: deps.clock.now() }),
+    };
+    await checkSell(app, cmd, { wallet: WALLET_A, network: TESTNET });
+    const sold = await sellToken(app, cmd);
+    expect(sold.trade).toMatchObject({ venue: 'curve', side: 'sell' });
+    expect(parseUsd(sold.usdReceived)).toBe(expected.usdOut);
+    expect((await tokenOf(deps, tokenId)).curve.tokensSold).toBe(token.curve.tokensSold - tokens);
+    // A buy is refused before payment, saying why.
+    const refused = await planBuy(app, { kind: 'usd', tokenId, usdAmount: parseUsd('1') }, TESTNET).catch((e: DomainError) => e);
+    expect(refused).toMatchObject({ code: 'TOKEN_GRADUATED', details: { sellsOnCurve: true } });
   });
 
   it('a chain that is down keeps the pool waiting, then it is created', async () => {

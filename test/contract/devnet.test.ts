@@ -25,7 +25,7 @@ import { tokenIssuerContract } from './token-issuer.contract.js';
 import { dexRouterContract } from './dex-router.contract.js';
 import { ViemDexRouter } from '../../src/adapters/dex/viem/viem-dex-router.js';
 import { newNonceQueue } from '../../src/adapters/shared/signed-transactions.js';
-import { UNISWAP_V2_ROUTER } from '../../src/adapters/shared/uniswap-v2.js';
+import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR, UNISWAP_V2_ROUTER } from '../../src/adapters/shared/uniswap-v2.js';
 import { DEVNET_UNISWAP_V2 } from '../../src/adapters/chain/anvil/anvil-devnet.js';
 import { erc20Abi } from 'viem';
 import { NETWORKS } from '../../src/domain/network.js';
@@ -122,7 +122,8 @@ tokenIssuerContract('ViemTokenIssuer', async () => ({
 dexRouterContract('ViemDexRouter (Uniswap v2 on the devnet)', async () => {
   const nonces = newNonceQueue();
   const uniswap = { [PRODUCTION]: DEVNET_UNISWAP_V2, [TESTNET]: DEVNET_UNISWAP_V2 };
-  const dex = new ViemDexRouter({ custodyKey: SERVICE_KEY, rpcUrls: rpcUrls(), uniswap, nonces });
+  const seeders = { [PRODUCTION]: LAUNCH_FACTORY_ADDRESS, [TESTNET]: LAUNCH_FACTORY_ADDRESS };
+  const dex = new ViemDexRouter({ custodyKey: SERVICE_KEY, rpcUrls: rpcUrls(), uniswap, seeders, nonces });
   const issuer = new ViemTokenIssuer({
     custodyKey: SERVICE_KEY,
     rpcUrls: rpcUrls(),
@@ -156,6 +157,39 @@ dexRouterContract('ViemDexRouter (Uniswap v2 on the devnet)', async () => {
         args: [usdIn, 0n, [usdc, token as Hex], trader.address, deadline],
       });
       expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success');
+    },
+    async fillPair(token, fill) {
+      const outsider = devnetAccount(5);
+      const url = devnet.chains[TESTNET].rpcUrl;
+      const wallet = createWalletClient({ account: outsider, chain: viemChain(TESTNET, url), transport: http(url) });
+      const usdc = NETWORKS[TESTNET].usdc as Hex;
+      const ok = async (hash: Hex) => expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success');
+      // The outsider bought the tokens (custody sends them here) and holds the USDC.
+      const sent = await issuer.prepareTransfer(TESTNET, token, outsider.address, fill.tokens);
+      await issuer.broadcast(TESTNET, sent.rawTx);
+      await ok(sent.txHash as Hex);
+      await devnet.mint(TESTNET, outsider.address, fill.usd);
+      if (fill.liquidity) {
+        for (const asset of [token as Hex, usdc]) {
+          await ok(await wallet.writeContract({ address: asset, abi: erc20Abi, functionName: 'approve', args: [DEVNET_UNISWAP_V2.router, 2n ** 255n] }));
+        }
+        const deadline = (await client.getBlock()).timestamp + 600n;
+        await ok(
+          await wallet.writeContract({
+            address: DEVNET_UNISWAP_V2.router,
+            abi: UNISWAP_V2_ROUTER.abi,
+            functionName: 'addLiquidity',
+            args: [token as Hex, usdc, fill.tokens, fill.usd, 0n, 0n, outsider.address, deadline],
+          }),
+        );
+        return outsider.address;
+      }
+      await ok(await wallet.writeContract({ address: DEVNET_UNISWAP_V2.factory, abi: UNISWAP_V2_FACTORY.abi, functionName: 'createPair', args: [token as Hex, usdc] }));
+      const pair = (await client.readContract({ address: DEVNET_UNISWAP_V2.factory, abi: UNISWAP_V2_FACTORY.abi, functionName: 'getPair', args: [token as Hex, usdc] })) as Hex;
+      await ok(await wallet.writeContract({ address: token as Hex, abi: erc20Abi, functionName: 'transfer', args: [pair, fill.tokens] }));
+      await ok(await wallet.writeContract({ address: usdc, abi: erc20Abi, functionName: 'transfer', args: [pair, fill.usd] }));
+      await ok(await wallet.writeContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'sync' }));
+      return outsider.address;
     },
   };
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TESTNET } from '../../src/domain/network.js';
-import { getAmountOut } from '../../src/domain/pool.js';
+import { getAmountOut, planPoolSeed } from '../../src/domain/pool.js';
 import type { DexRouter } from '../../src/ports/dex-router.js';
 
 export interface DexRouterHarness {
@@ -11,12 +11,18 @@ export interface DexRouterHarness {
   now(): Promise<bigint>;
   /** Someone else spends `usdIn` on the pool directly, moving its price. */
   tradeDirectly(token: string, usdIn: bigint): Promise<void>;
+  /**
+   * An outsider creates the token's pair before graduation and puts `tokens` and `usd` in it:
+   * sent and `sync`ed (no LP), or as liquidity (`liquidity: true`, LP to them). Their address.
+   */
+  fillPair(token: string, fill: { tokens: bigint; usd: bigint; liquidity: boolean }): Promise<string>;
 }
 
 const network = TESTNET;
 const T = 10n ** 18n;
 const USD = 10n ** 6n;
 const BURN = '0x000000000000000000000000000000000000dEaD';
+const ZERO = '0x0000000000000000000000000000000000000000';
 const SEED = { tokens: 206_900_000n * T, usd: 80_000n * USD };
 
 function sqrt(n: bigint): bigint {
@@ -38,18 +44,31 @@ export function dexRouterContract(name: string, make: () => Promise<DexRouterHar
       }
     }
 
+    /** Seeds `token`'s pool as graduation does: the seeder approved for both sides, then seedPool. */
+    async function seed(h: DexRouterHarness, token: string) {
+      expect(await mined(h, await h.dex.prepareApprove(network, token, h.dex.seeder(network), SEED.tokens))).toBe('confirmed');
+      expect(await mined(h, await h.dex.prepareApprove(network, h.dex.usdc(network), h.dex.seeder(network), SEED.usd))).toBe('confirmed');
+      const tx = await h.dex.prepareSeedPool(network, { token, tokenAmount: SEED.tokens, usdAmount: SEED.usd, lockTo: BURN });
+      expect(await mined(h, tx)).toBe('confirmed');
+      return tx;
+    }
+
     /** A token with its pool seeded as graduation seeds it. */
     async function pooled(h: DexRouterHarness) {
       const token = await h.newToken();
-      expect(await mined(h, await h.dex.prepareApprove(network, token, SEED.tokens))).toBe('confirmed');
-      expect(await mined(h, await h.dex.prepareApprove(network, h.dex.usdc(network), SEED.usd))).toBe('confirmed');
-      const add = await h.dex.prepareAddLiquidity(network, { token, tokenAmount: SEED.tokens, usdAmount: SEED.usd, to: BURN, deadline: (await h.now()) + 600n });
-      expect(await mined(h, add)).toBe('confirmed');
+      await seed(h, token);
       return token;
     }
 
     async function approveUsd(h: DexRouterHarness, amount: bigint) {
-      expect(await mined(h, await h.dex.prepareApprove(network, h.dex.usdc(network), amount))).toBe('confirmed');
+      expect(await mined(h, await h.dex.prepareApprove(network, h.dex.usdc(network), h.dex.router(network), amount))).toBe('confirmed');
+    }
+
+    /** What an LP position is worth in USD at the pool's price now (the pool's USD side counts twice). */
+    async function lpValue(h: DexRouterHarness, token: string, holder: string) {
+      const pool = (await h.dex.reserves(network, token))!;
+      const [burned, locked, mine] = await Promise.all([BURN, ZERO, holder].map((a) => h.dex.balanceOf(network, pool.pair, a)));
+      return (2n * pool.usd * mine!) / (burned! + locked! + mine!);
     }
 
     it('knows no pair for a token that has none', async () => {
@@ -60,37 +79,73 @@ export function dexRouterContract(name: string, make: () => Promise<DexRouterHar
       expect(await h.dex.reserves(network, token)).toBeNull();
     });
 
-    it('approves the router for exactly the amount asked', async () => {
+    it('approves the router or the seeder for exactly the amount asked', async () => {
       const h = await make();
       const token = await h.newToken();
-      expect(await mined(h, await h.dex.prepareApprove(network, token, 123n))).toBe('confirmed');
-      expect(await h.dex.allowance(network, token)).toBe(123n);
+      expect(await mined(h, await h.dex.prepareApprove(network, token, h.dex.router(network), 123n))).toBe('confirmed');
+      expect(await mined(h, await h.dex.prepareApprove(network, token, h.dex.seeder(network), 456n))).toBe('confirmed');
+      expect(await h.dex.allowance(network, token, h.dex.router(network))).toBe(123n);
+      expect(await h.dex.allowance(network, token, h.dex.seeder(network))).toBe(456n);
     });
 
     it('seeds a new pair with exactly the amounts, LP to the burn address, once however often it is broadcast', async () => {
       const h = await make();
       const token = await h.newToken();
-      await mined(h, await h.dex.prepareApprove(network, token, SEED.tokens));
-      await approveUsd(h, SEED.usd);
-      const add = await h.dex.prepareAddLiquidity(network, { token, tokenAmount: SEED.tokens, usdAmount: SEED.usd, to: BURN, deadline: (await h.now()) + 600n });
-      expect(await mined(h, add)).toBe('confirmed');
-      await h.dex.broadcast(network, add.rawTx);
+      const tx = await seed(h, token);
+      await h.dex.broadcast(network, tx.rawTx);
       const pool = await h.dex.reserves(network, token);
       expect(pool).toMatchObject({ usd: SEED.usd, tokens: SEED.tokens });
       expect(pool!.pair).toBe(await h.dex.pairOf(network, token));
       expect(await h.dex.balanceOf(network, pool!.pair, BURN)).toBe(sqrt(SEED.usd * SEED.tokens) - 1000n);
-      expect(await h.dex.allowance(network, token)).toBe(0n);
+      expect(await h.dex.allowance(network, token, h.dex.seeder(network))).toBe(0n);
+      expect(await h.dex.seedOutcome(network, tx.txHash)).toEqual({
+        pair: pool!.pair,
+        tokenReserve: SEED.tokens,
+        usdReserve: SEED.usd,
+        liquidity: sqrt(SEED.usd * SEED.tokens) - 1000n,
+        tokensLocked: 0n,
+        usdReturned: 0n,
+      });
     });
 
-    it('refuses to add at another ratio to an existing pool', async () => {
+    it('seeds a pair an outsider created and synced with dust: the dust is absorbed, the price is the target to the unit', async () => {
       const h = await make();
-      const token = await pooled(h);
-      await mined(h, await h.dex.prepareApprove(network, token, SEED.tokens));
-      await approveUsd(h, SEED.usd);
-      const add = await h.dex.prepareAddLiquidity(network, { token, tokenAmount: SEED.tokens, usdAmount: SEED.usd / 2n, to: BURN, deadline: (await h.now()) + 600n });
-      expect(await mined(h, add)).toBe('reverted');
-      expect(await h.dex.reserves(network, token)).toMatchObject({ usd: SEED.usd, tokens: SEED.tokens });
+      const token = await h.newToken();
+      await h.fillPair(token, { tokens: 1n, usd: 1n, liquidity: false });
+      const tx = await seed(h, token);
+      const plan = planPoolSeed({ tokens: 1n, usd: 1n }, SEED);
+      const pool = (await h.dex.reserves(network, token))!;
+      expect(pool).toMatchObject(plan.after);
+      // The price the pool now quotes is the target's to within one unit of USD on its whole side.
+      expect(pool.usd * SEED.tokens - SEED.usd * pool.tokens).toBeLessThan(SEED.tokens);
+      expect(await h.dex.seedOutcome(network, tx.txHash)).toMatchObject({ tokenReserve: pool.tokens, usdReserve: pool.usd, usdReturned: plan.usdReturned });
+      expect(plan.usdReturned).toBe(1n); // the outsider's 1 unit stands in for one of ours
     });
+
+    for (const [name, fill] of [
+      ['ten times cheaper', { tokens: 1_000_000n * T, usd: 40n * USD }],
+      ['ten times dearer', { tokens: 10_000n * T, usd: 40n * USD }],
+    ] as const) {
+      it(`seeds a pair an outsider filled with liquidity at another price (${name}): moved to the target, their LP worth less than they put in`, async () => {
+        const h = await make();
+        const token = await h.newToken();
+        const outsider = await h.fillPair(token, { ...fill, liquidity: true });
+        const tx = await seed(h, token);
+        const outcome = (await h.dex.seedOutcome(network, tx.txHash))!;
+        const pool = (await h.dex.reserves(network, token))!;
+        expect({ tokens: outcome.tokenReserve, usd: outcome.usdReserve }).toEqual({ tokens: pool.tokens, usd: pool.usd });
+        // At the target price to a part in a million (the correcting swap pays the pair's 0.3 %
+        // fee, which the deposit's rounding cannot take back exactly).
+        const target = (SEED.usd * 10n ** 18n) / SEED.tokens;
+        const price = (pool.usd * 10n ** 18n) / pool.tokens;
+        expect(price > target ? price - target : target - price).toBeLessThanOrEqual(target / 1_000_000n);
+        // What the outsider put in, valued at the target price, is more than their LP is worth now.
+        const putIn = fill.usd + (fill.tokens * SEED.usd) / SEED.tokens;
+        expect(await lpValue(h, token, outsider)).toBeLessThan(putIn);
+        // Nothing of ours left the pool's way: every token and USD went in, or back to custody.
+        expect(outcome.tokensLocked).toBe(planPoolSeed({ tokens: fill.tokens, usd: fill.usd }, SEED).tokensLocked);
+      });
+    }
 
     it('swaps USDC for tokens at exactly getAmountOut, and tokens back for USDC', async () => {
       const h = await make();
@@ -111,7 +166,7 @@ export function dexRouterContract(name: string, make: () => Promise<DexRouterHar
       expect(await h.dex.reserves(network, token)).toMatchObject({ usd: SEED.usd + usdIn, tokens: SEED.tokens - expected });
 
       const usdBack = getAmountOut(expected, SEED.tokens - expected, SEED.usd + usdIn);
-      await mined(h, await h.dex.prepareApprove(network, token, expected));
+      await mined(h, await h.dex.prepareApprove(network, token, h.dex.router(network), expected));
       const sell = await h.dex.prepareSwap(network, {
         tokenIn: token,
         tokenOut: h.dex.usdc(network),

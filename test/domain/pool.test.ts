@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CURVE_PARAMS, initialCurveState, quoteBuyWithUsd } from '../../src/domain/curve.js';
-import { getAmountIn, getAmountOut, poolBuyWithUsd, poolCostForTokens, poolSeed, poolSell } from '../../src/domain/pool.js';
+import { getAmountIn, getAmountOut, planPoolSeed, poolBuyWithUsd, poolCostForTokens, poolSeed, poolSell } from '../../src/domain/pool.js';
 
 const USD = 10n ** 6n;
 const T = 10n ** 18n;
@@ -54,5 +54,48 @@ describe('Uniswap v2 pool math', () => {
     expect(poolSeed(p, s, 0n)).toEqual({ tokens: 206_900_000n * T, usd: real, feeUsd: 0n });
     expect(poolSeed(p, s, 5n * USD)).toEqual({ tokens: 206_900_000n * T, usd: real - 5n * USD, feeUsd: 5n * USD });
     expect(poolSeed(p, s, real + 1n).usd).toBe(0n);
+  });
+});
+
+describe('seeding a graduation pool whatever is in the pair (planPoolSeed, mirrored by LaunchFactory.seedPool)', () => {
+  const target = { tokens: 206_900_000n * T, usd: 17_172_810_000n };
+  const offBy = (r: { tokens: bigint; usd: bigint }) => {
+    // |price − target price| relative to the target, in parts per billion.
+    const d = r.usd * target.tokens - target.usd * r.tokens;
+    return ((d < 0n ? -d : d) * 1_000_000_000n) / (target.usd * r.tokens);
+  };
+
+  it('an empty pair gets exactly the target amounts', () => {
+    const plan = planPoolSeed({ tokens: 0n, usd: 0n }, target);
+    expect(plan).toEqual({ swap: null, deposit: target, tokensLocked: 0n, usdReturned: 0n, after: target });
+  });
+
+  it('never spends more than it holds, and every unit is deposited, locked or returned', () => {
+    fc.assert(
+      fc.property(fc.bigInt(0n, 2n ** 112n - 1n), fc.bigInt(0n, 2n ** 112n - 1n), fc.bigInt(1n, 10n ** 28n), fc.bigInt(1n, 10n ** 13n), (rt, ru, tokens, usd) => {
+        const plan = planPoolSeed({ tokens: rt, usd: ru }, { tokens, usd });
+        const spent = plan.swap ? plan.swap.amountIn : 0n;
+        const got = plan.swap ? plan.swap.amountOut : 0n;
+        const [inTokens, inUsd] = plan.swap?.side === 'sell-tokens' ? [spent, -got] : [-got, spent];
+        expect(plan.deposit.tokens).toBeGreaterThanOrEqual(0n);
+        expect(plan.deposit.usd).toBeGreaterThanOrEqual(0n);
+        expect(plan.tokensLocked).toBeGreaterThanOrEqual(0n);
+        expect(plan.usdReturned).toBeGreaterThanOrEqual(0n);
+        expect(plan.deposit.tokens + plan.tokensLocked + inTokens).toBe(tokens);
+        expect(plan.deposit.usd + plan.usdReturned + inUsd).toBe(usd);
+      }),
+    );
+  });
+
+  it('dust made reserves (sync) or an outsider’s liquidity at any price up to a tenth of ours ends at the target price', () => {
+    fc.assert(
+      fc.property(fc.bigInt(1n, target.tokens / 10n), fc.bigInt(1n, target.usd / 10n), (rt, ru) => {
+        const plan = planPoolSeed({ tokens: rt, usd: ru }, target);
+        // The correcting swap pays the pair's 0.3 % on at most a tenth of the pool.
+        expect(offBy(plan.after)).toBeLessThanOrEqual(1_000_000n);
+      }),
+    );
+    expect(offBy(planPoolSeed({ tokens: 1n, usd: 1n }, target).after)).toBe(0n);
+    expect(offBy(planPoolSeed({ tokens: 0n, usd: 5n * USD }, target).after)).toBe(0n);
   });
 });

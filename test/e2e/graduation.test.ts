@@ -206,4 +206,92 @@ describe('graduation on the devnet', () => {
     expect(await service.devnet!.usdcBalance(TESTNET, wallet.address)).toBe(beforeSell - parseUsd('0.01') + parseUsd(sold.usdReceived));
     expect(await everywhere()).toBe(supply);
   }, 120_000);
+
+  for (const how of ['sync', 'addLiquidity'] as const) {
+    it(`an outsider who created and filled the pair first (${how}) cannot freeze graduation, gains nothing, and holders trade through the pool`, async () => {
+      const griefer = devAccount(8);
+      const { createWalletClient, http } = await import('viem');
+      const { viemChain } = await import('../../src/adapters/shared/viem-chain.js');
+      const { UNISWAP_V2_ROUTER } = await import('../../src/adapters/shared/uniswap-v2.js');
+      const url = service.devnet!.chains[TESTNET].rpcUrl;
+      const g = createWalletClient({ account: griefer, chain: viemChain(TESTNET, url), transport: http(url) });
+      const ok = async (hash: Hex) => expect((await client().waitForTransactionReceipt({ hash })).status).toBe('success');
+      const usdc = NETWORKS[TESTNET].usdc as Hex;
+
+      const tokenId = (await json(await call('/tokens', { name: `Griefed ${how}`, symbol: 'GRF' }))).data.tokenId as string;
+      // The griefer buys a little through the service, like anyone.
+      const bought = await payingFetch(griefer)(`${service.url}/entrypoints/token_buy_usd`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-wallet-address': griefer.address },
+        body: JSON.stringify({ tokenId, usdAmount: '1' }),
+      });
+      expect(bought.status).toBe(200);
+      await drainWorkers(4);
+      const address = (await json(await fetch(`${service.url}/tokens/${tokenId}`))).data.address as Hex;
+      const griefTokens = await balanceOf(address, griefer.address);
+      expect(griefTokens).toBeGreaterThan(0n);
+      const wealthBefore = { usd: await service.devnet!.usdcBalance(TESTNET, griefer.address), tokens: griefTokens };
+
+      // Then creates the pair and fills it: dust made reserves, or liquidity at about a tenth of the curve's price.
+      if (how === 'sync') {
+        await ok(await g.writeContract({ address: DEVNET_UNISWAP_V2.factory, abi: UNISWAP_V2_FACTORY.abi, functionName: 'createPair', args: [address, usdc] }));
+        const pair = (await client().readContract({ address: DEVNET_UNISWAP_V2.factory, abi: UNISWAP_V2_FACTORY.abi, functionName: 'getPair', args: [address, usdc] })) as Hex;
+        await ok(await g.writeContract({ address, abi: erc20Abi, functionName: 'transfer', args: [pair, 1n] }));
+        await ok(await g.writeContract({ address: usdc, abi: erc20Abi, functionName: 'transfer', args: [pair, 1n] }));
+        await ok(await g.writeContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'sync' }));
+      } else {
+        for (const asset of [address, usdc]) await ok(await g.writeContract({ address: asset, abi: erc20Abi, functionName: 'approve', args: [DEVNET_UNISWAP_V2.router, griefTokens] }));
+        const deadline = (await client().getBlock()).timestamp + 600n;
+        await ok(
+          await g.writeContract({
+            address: DEVNET_UNISWAP_V2.router,
+            abi: UNISWAP_V2_ROUTER.abi,
+            functionName: 'addLiquidity',
+            args: [address, usdc, griefTokens / 2n, parseUsd('0.05'), 0n, 0n, griefer.address, deadline],
+          }),
+        );
+      }
+
+      // The curve sells out; graduation goes through anyway.
+      const refused = await fetch(`${service.url}/entrypoints/token_buy_usd`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+        body: JSON.stringify({ tokenId, usdAmount: '9000' }),
+      });
+      const maxUsd = (await json(refused)).error.details.maxUsd as string;
+      await json(await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: maxUsd }));
+      await drainWorkers();
+      const token = (await json(await fetch(`${service.url}/tokens/${tokenId}`))).data;
+      expect(token.pool.state).toBe('CREATED');
+      const pair = token.pool.address as Hex;
+      const [r0, r1] = (await client().readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'getReserves' })) as readonly [bigint, bigint, number];
+      const token0 = (await client().readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'token0' })) as Hex;
+      const usdFirst = token0.toLowerCase() === usdc.toLowerCase();
+      const pool = { usd: usdFirst ? r0 : r1, tokens: usdFirst ? r1 : r0 };
+      // At the curve's final price (real USD less the fee, over the unsold supply) to a part in a million.
+      const seed = { usd: parseUsd(token.curve.realUsdReserve) - parseUsd('1.5'), tokens: parseTokens('206900000') };
+      const off = pool.usd * seed.tokens - seed.usd * pool.tokens;
+      expect((off < 0n ? -off : off) * 1_000_000n).toBeLessThanOrEqual(seed.usd * pool.tokens);
+
+      // The griefer ends with less than they had, valued at the pool's price (their LP included).
+      const lp = await balanceOf(pair, griefer.address);
+      const lpSupply = await client().readContract({ address: pair, abi: erc20Abi, functionName: 'totalSupply' });
+      const worth = (w: { usd: bigint; tokens: bigint }) => w.usd + (w.tokens * pool.usd) / pool.tokens;
+      const after = {
+        usd: (await service.devnet!.usdcBalance(TESTNET, griefer.address)) + (pool.usd * lp) / lpSupply,
+        tokens: (await balanceOf(address, griefer.address)) + (pool.tokens * lp) / lpSupply,
+      };
+      expect(worth(after)).toBeLessThanOrEqual(worth(wealthBefore));
+
+      // Holders trade through the pool: a sell and a buy.
+      const sold = (await json(await call('/entrypoints/token_sell', await signedSellBody(service.url, wallet, tokenId, '1000000')))).data;
+      expect(sold.trade.venue).toBe('uniswap-v2');
+      const more = (await json(await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '5' }))).data;
+      expect(more.trade.venue).toBe('uniswap-v2');
+      await drainWorkers(4);
+      // Every token is somewhere: holders, the pool, custody, the burn address.
+      const everywhere = (await Promise.all([wallet.address, griefer.address, pair, TREASURY, BURN].map((h) => balanceOf(address, h)))).reduce((a, b) => a + b, 0n);
+      expect(everywhere).toBe(parseTokens(token.totalSupply));
+    }, 120_000);
+  }
 });

@@ -141,7 +141,7 @@ function checkedPlan(token: Token, grossUsd: bigint, minTokensOut: bigint, quote
 async function loadVenueToken(stores: Stores, tokenId: string, callerNetwork: Network | undefined, forUpdate = false): Promise<Token> {
   const token = await loadToken(stores, tokenId, forUpdate);
   if (callerNetwork !== undefined && callerNetwork !== token.network) throw new TokenNetworkMismatch(token.network, callerNetwork);
-  if (token.state === 'GRADUATED' && token.pool?.state !== 'CREATED') throw new TokenGraduated(token.tokenId);
+  if (token.state === 'GRADUATED' && token.pool?.state !== 'CREATED') throw new TokenGraduated(token.tokenId, token.pool?.state === 'FAILED');
   return token;
 }
 
@@ -154,7 +154,7 @@ async function planPoolBuy(
   now: Date,
   phase: 'price' | 'apply',
 ): Promise<BuyPlan> {
-  const { quoter, ref } = venueOf(deps, token);
+  const { quoter, ref } = venueOf(deps, token, 'buy');
   const on = { side: 'buy' as const, params: token.params, curve: token.curve, ...(ref ? { token: ref } : {}) };
   if (req.kind === 'usd') {
     checkBuySize(deps, req.usdAmount, { usdAmount: req.usdAmount });
@@ -185,7 +185,7 @@ async function checkedPoolPlan(
   phase: 'price' | 'apply',
 ): Promise<BuyPlan> {
   if (phase === 'apply') return { tokenId: token.tokenId, network: token.network, grossUsd, minTokensOut, quoteId, venue: 'uniswap-v2' };
-  const { quoter, ref } = venueOf(deps, token);
+  const { quoter, ref } = venueOf(deps, token, 'buy');
   const priced = await quoter.price({ side: 'buy', params: token.params, curve: token.curve, ...(ref ? { token: ref } : {}), usdAmount: grossUsd });
   if (priced.tokens < minTokensOut) throw slippage(minTokensOut, priced.tokens);
   return { tokenId: token.tokenId, network: token.network, grossUsd, minTokensOut, quoteId, venue: 'uniswap-v2' };

@@ -28,8 +28,8 @@ export function createQuote(deps: AppDeps, req: QuoteRequest) {
   const keep = (amount: bigint) => floorDiv(amount * (BPS_DENOMINATOR - req.slippageBps), BPS_DENOMINATOR);
   return deps.uow.read(async (stores) => {
     const token = await loadToken(stores, req.tokenId);
-    // The curve while ACTIVE; a graduated token's pool once it exists (SPEC §14).
-    const { quoter, ref } = venueOf(deps, token);
+    // The curve while ACTIVE; a graduated token's pool once it exists (docs/api.md "Graduation").
+    const { quoter, ref } = venueOf(deps, token, req.side);
     const on = ref ? { token: ref } : {};
     let quote: Quote;
     if (req.side === 'buy') {

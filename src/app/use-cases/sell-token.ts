@@ -29,7 +29,7 @@ import { formatTokens, formatUsd } from '../../domain/money.js';
 import type { Network } from '../../domain/network.js';
 import { newPayout } from '../../domain/payout.js';
 import { applySell, emptyPosition, withTransfersIn } from '../../domain/position.js';
-import type { Token } from '../../domain/token.js';
+import { curveOpenForSells, type Token } from '../../domain/token.js';
 import type { TokenAuthorization } from '../../domain/token-authorization.js';
 import type { TokenPull } from '../../ports/token-pull-store.js';
 import type { AppDeps } from '../deps.js';
@@ -74,13 +74,19 @@ export type SellPhase = 'price' | 'apply';
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/** The token a sell trades: ACTIVE on its curve, or GRADUATED with its pool (else TOKEN_GRADUATED). */
+/**
+ * The token a sell trades: ACTIVE on its curve, GRADUATED with its pool, or GRADUATED with a pool
+ * that FAILED on its curve again (else TOKEN_GRADUATED: the pool is on its way).
+ */
 async function loadSellableToken(stores: Stores, tokenId: string, callerNetwork: Network | undefined, forUpdate = false): Promise<Token> {
   const token = await loadToken(stores, tokenId, forUpdate);
   if (callerNetwork !== undefined && callerNetwork !== token.network) throw new TokenNetworkMismatch(token.network, callerNetwork);
-  if (token.state === 'GRADUATED' && token.pool?.state !== 'CREATED') throw new TokenGraduated(token.tokenId);
+  if (token.state === 'GRADUATED' && token.pool?.state !== 'CREATED' && !curveOpenForSells(token)) throw new TokenGraduated(token.tokenId);
   return token;
 }
+
+/** Whether a sell of `token` swaps on its pool (else it sells on the curve). */
+const onPool = (token: Token) => token.state === 'GRADUATED' && !curveOpenForSells(token);
 
 /** Smallest gross USD whose proceeds after our fee reach `usdOut`. */
 function grossFor(usdOut: bigint, feeBps: bigint): bigint {
@@ -104,9 +110,9 @@ export async function checkSell(
   const token = await deps.uow.read((stores) => loadSellableToken(stores, req.tokenId, seller?.network));
   const address = deployedAddress(token);
   await checkAuthorization(deps, token, address, req, seller, phase);
-  if (token.state === 'GRADUATED') {
-    // Priced on the pool now (SPEC §14); the swap itself enforces the bound again when mined.
-    const { quoter, ref } = venueOf(deps, token);
+  if (onPool(token)) {
+    // Priced on the pool now (docs/api.md "Graduation"); the swap itself enforces the bound again when mined.
+    const { quoter, ref } = venueOf(deps, token, 'sell');
     const q = await quoter.price({ side: 'sell', params: token.params, curve: token.curve, ...(ref ? { token: ref } : {}), tokens: req.tokens });
     if (seller && req.minUsdOut !== undefined && q.usdAmount < req.minUsdOut) throw slippage(req.minUsdOut, q.usdAmount);
     return { network: token.network };
@@ -173,10 +179,10 @@ export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Paid<Sel
   const pull = await pullTokens(deps, cmd, key);
   try {
     const current = await deps.uow.read((s) => loadSellableToken(s, cmd.tokenId, cmd.network));
-    if (current.state === 'GRADUATED') return await sellOnPool(deps, cmd, paid, key, current, pull);
+    if (onPool(current)) return await sellOnPool(deps, cmd, paid, key, current, pull);
     return await applyInUnitOfWork(deps, paid, async (stores, now) => {
       const token = await loadSellableToken(stores, cmd.tokenId, cmd.network, true);
-      if (token.state === 'GRADUATED') throw new TokenGraduated(token.tokenId); // graduated meanwhile: the tokens go back, the fee is refunded
+      if (onPool(token)) throw new TokenGraduated(token.tokenId); // graduated meanwhile: the tokens go back, the fee is refunded
       const q = quoteSell(token.params, token.curve, cmd.tokens);
       if (cmd.minUsdOut !== undefined && q.usdOut < cmd.minUsdOut) throw slippage(cmd.minUsdOut, q.usdOut);
       const held = (await stores.positions.get(token.network, cmd.seller, token.tokenId)) ?? emptyPosition(token.network, cmd.seller, token.tokenId, now);
@@ -303,7 +309,7 @@ async function sellOnPool(deps: AppDeps, cmd: SellCommand, paid: Paid<SellResult
   let bound: bigint;
   if (cmd.minUsdOut !== undefined) bound = grossFor(cmd.minUsdOut, feeBps);
   else {
-    const { quoter, ref } = venueOf(deps, token);
+    const { quoter, ref } = venueOf(deps, token, 'sell');
     const q = await quoter.price({ side: 'sell', params: token.params, curve: token.curve, ...(ref ? { token: ref } : {}), tokens: cmd.tokens });
     bound = minOut(q.usdAmount + q.feeUsd, deps.settings.defaultSlippageBps);
   }

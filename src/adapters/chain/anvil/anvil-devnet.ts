@@ -457,9 +457,11 @@ export class AnvilDevnet {
     await this.provisionUniswap(network);
     await this.provisionEurc(network);
     const usdc = NETWORKS[network].usdc;
-    // Checked on its own, so a devnet state from before the factory existed gets it too.
+    // Checked on its own and replaced when it differs, so a devnet state from before the factory
+    // existed (or from before its pool seeding) gets this version: it keeps no state.
     const factory = await this.publicClient(network).getCode({ address: LAUNCH_FACTORY_ADDRESS });
-    if (!factory || factory === '0x') await test.setCode({ address: LAUNCH_FACTORY_ADDRESS, bytecode: artifacts.contracts.LaunchFactory!.deployedBytecode });
+    const launchFactory = artifacts.contracts.LaunchFactory!.deployedBytecode;
+    if (factory?.toLowerCase() !== launchFactory.toLowerCase()) await test.setCode({ address: LAUNCH_FACTORY_ADDRESS, bytecode: launchFactory });
     const code = await this.publicClient(network).getCode({ address: usdc });
     if (code && code !== '0x') return;
     await test.setCode({ address: usdc, bytecode: artifacts.contracts.DevUSDC!.deployedBytecode });

@@ -5,15 +5,17 @@
  */
 import { encodeFunctionData, erc20Abi, getAddress, parseEventLogs, zeroAddress, type Hex } from 'viem';
 import { NETWORKS, type Network } from '../../../domain/network.js';
-import type { AddLiquidity, DexRouter, PoolState, SwapExactIn, SwapOutcome } from '../../../ports/dex-router.js';
+import type { DexRouter, PoolState, SeedOutcome, SeedPool, SwapExactIn, SwapOutcome } from '../../../ports/dex-router.js';
 import type { PreparedTransaction } from '../../../ports/token-issuer.js';
+import { LAUNCH_FACTORY_ABI } from '../../shared/launch-contracts.js';
 import { SignedTransactionSender, type NonceQueue } from '../../shared/signed-transactions.js';
 import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR, UNISWAP_V2_ROUTER, type UniswapV2Addresses } from '../../shared/uniswap-v2.js';
 
 // Fixed gas limits (signed before sending; estimating fails exactly for the reverts we want mined
-// and seen). addLiquidity of a new pair deploys it: about 2.4M; a swap about 120k.
+// and seen). Seeding a new pair deploys it: about 2.5M, plus a correcting swap when someone filled
+// it first; a swap about 120k.
 const APPROVE_GAS = 100_000n;
-const ADD_LIQUIDITY_GAS = 4_000_000n;
+const SEED_POOL_GAS = 4_500_000n;
 const SWAP_GAS = 300_000n;
 
 export interface ViemDexRouterOptions {
@@ -21,6 +23,8 @@ export interface ViemDexRouterOptions {
   rpcUrls: Partial<Record<Network, string>>;
   /** Uniswap v2 per network; a network without one is not supported. */
   uniswap: Partial<Record<Network, UniswapV2Addresses>>;
+  /** The LaunchFactory per network: it seeds graduation pools (seedPool). */
+  seeders: Partial<Record<Network, string>>;
   /** Custody's nonce queue, shared with every other signer of that key in the process. */
   nonces?: NonceQueue;
 }
@@ -70,26 +74,43 @@ export class ViemDexRouter extends SignedTransactionSender implements DexRouter 
     return { pair, usd: usdFirst ? r0 : r1, tokens: usdFirst ? r1 : r0 };
   }
 
-  async allowance(network: Network, asset: string): Promise<bigint> {
-    return this.client(network).readContract({ address: getAddress(asset), abi: erc20Abi, functionName: 'allowance', args: [this.custody(network), this.router(network)] });
+  seeder(network: Network): Hex {
+    const seeder = this.options.seeders[network];
+    if (!seeder) throw new Error(`no LaunchFactory configured for ${network}`);
+    return getAddress(seeder);
+  }
+
+  async allowance(network: Network, asset: string, spender: string): Promise<bigint> {
+    return this.client(network).readContract({ address: getAddress(asset), abi: erc20Abi, functionName: 'allowance', args: [this.custody(network), getAddress(spender)] });
   }
 
   async balanceOf(network: Network, asset: string, holder: string): Promise<bigint> {
     return this.client(network).readContract({ address: getAddress(asset), abi: erc20Abi, functionName: 'balanceOf', args: [getAddress(holder)] });
   }
 
-  prepareApprove(network: Network, asset: string, amount: bigint): Promise<PreparedTransaction> {
-    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [this.router(network), amount] });
+  prepareApprove(network: Network, asset: string, spender: string, amount: bigint): Promise<PreparedTransaction> {
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [getAddress(spender), amount] });
     return this.sign(network, getAddress(asset), data, APPROVE_GAS);
   }
 
-  prepareAddLiquidity(network: Network, a: AddLiquidity): Promise<PreparedTransaction> {
+  prepareSeedPool(network: Network, a: SeedPool): Promise<PreparedTransaction> {
     const data = encodeFunctionData({
-      abi: UNISWAP_V2_ROUTER.abi,
-      functionName: 'addLiquidity',
-      args: [getAddress(a.token), this.usdc(network), a.tokenAmount, a.usdAmount, a.tokenAmount, a.usdAmount, getAddress(a.to), a.deadline],
+      abi: LAUNCH_FACTORY_ABI,
+      functionName: 'seedPool',
+      args: [getAddress(this.addresses(network).factory), getAddress(a.token), this.usdc(network), a.tokenAmount, a.usdAmount, getAddress(a.lockTo)],
     });
-    return this.sign(network, this.router(network), data, ADD_LIQUIDITY_GAS);
+    return this.sign(network, this.seeder(network), data, SEED_POOL_GAS);
+  }
+
+  async seedOutcome(network: Network, txHash: string): Promise<SeedOutcome | null> {
+    const receipt = await this.txs.receipt(network, txHash);
+    if (!receipt || receipt.status !== 'success') return null;
+    const [seeded] = parseEventLogs({ abi: LAUNCH_FACTORY_ABI, logs: receipt.logs, eventName: 'PoolSeeded' }) as unknown as {
+      args: { pair: Hex; tokenReserve: bigint; usdReserve: bigint; liquidity: bigint; tokensLocked: bigint; usdReturned: bigint };
+    }[];
+    if (!seeded) return null;
+    const { pair, tokenReserve, usdReserve, liquidity, tokensLocked, usdReturned } = seeded.args;
+    return { pair: getAddress(pair), tokenReserve, usdReserve, liquidity, tokensLocked, usdReturned };
   }
 
   prepareSwap(network: Network, s: SwapExactIn): Promise<PreparedTransaction> {
