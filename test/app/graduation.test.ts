@@ -199,6 +199,27 @@ describe('graduation seeds a Uniswap v2 pool', () => {
     });
   }
 
+  it('an outsider who fills the pair after the seed was signed and before it is mined (front-running) changes nothing', async () => {
+    const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
+    const dex = new FakeDexRouter({ clock: deps.clock });
+    const tokenId = await graduated(deps);
+    await settleTokens(deps);
+    const token = await tokenOf(deps, tokenId);
+    await rest(
+      worker(deps, dex, {
+        afterRecord: async (g) => {
+          if (g.step === 'add-liquidity') dex.fillPair(TESTNET, token.address!, { tokens: parseTokens('10'), usd: parseUsd('1000'), lpTo: '0x00000000000000000000000000000000000b0b05' });
+        },
+      }),
+    );
+    expect((await tokenOf(deps, tokenId)).pool!.state).toBe('CREATED');
+    expect([...deps.uow.db.graduations.values()].filter((g) => g.step === 'add-liquidity')).toMatchObject([{ attempts: 1, state: 'CONFIRMED' }]);
+    const seed = { tokens: token.params.totalSupply - token.params.curveSupply, usd: realUsdReserve(token.params, token.curve) };
+    const reserves = (await dex.reserves(TESTNET, token.address!))!;
+    const off = reserves.usd * seed.tokens - seed.usd * reserves.tokens;
+    expect((off < 0n ? -off : off) * 1_000_000n).toBeLessThanOrEqual(seed.usd * reserves.tokens);
+  });
+
   it('a pool that still fails leaves the curve open for sells at the curve’s price; buys stay closed', async () => {
     const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
     const dex = new FakeDexRouter({ clock: deps.clock });
