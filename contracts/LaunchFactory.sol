@@ -143,18 +143,18 @@ contract LaunchFactory {
         else (s.tokens, s.usd) = (s.tokens + amountOut, s.usd - amountIn);
     }
 
-    /// @dev What to add so the pair ends at targetUsd/targetTokens: all of one side, and of the
-    /// other what that price needs beside the reserves already there (rounded down, capped at
-    /// what this call holds).
+    /// @dev What to add so the pair ends at targetUsd/targetTokens: all the tokens this call holds
+    /// and the USD their price needs beside the reserves already there — or, when that is more
+    /// USD than it holds, all its USD and the tokens that price needs (rounded down).
     function _deposit(uint256 rt, uint256 ru, Seed memory s) private pure returns (uint256 x, uint256 y) {
-        if (ru * s.targetTokens >= s.targetUsd * rt) {
+        uint256 wantUsd = Math.mulDiv(s.targetUsd, rt + s.tokens, s.targetTokens);
+        if (wantUsd <= ru + s.usd) {
             x = s.tokens;
-            uint256 want = Math.mulDiv(s.targetUsd, rt + x, s.targetTokens);
-            y = want > ru ? Math.min(want - ru, s.usd) : 0;
+            y = wantUsd > ru ? wantUsd - ru : 0;
         } else {
             y = s.usd;
-            uint256 want = Math.mulDiv(s.targetTokens, ru + y, s.targetUsd);
-            x = want > rt ? Math.min(want - rt, s.tokens) : 0;
+            uint256 wantTokens = Math.mulDiv(s.targetTokens, ru + y, s.targetUsd);
+            x = wantTokens > rt ? Math.min(wantTokens - rt, s.tokens) : 0;
         }
     }
 }

@@ -131,9 +131,10 @@ export interface PoolSeedPlan {
  *    target.tokens : target.usd moves the pair to that price, its input capped at what we hold;
  *    a swap that would give nothing (dust) is skipped. An outsider's liquidity is arbitraged by
  *    it, so their position loses value rather than gains ours.
- * 2. Then all of one side is added and, of the other, what the target price needs beside the
- *    reserves already there (rounded down, capped at what we hold): the pair ends at the target
- *    price to the rounding of its larger side.
+ * 2. Then all of our tokens are added with the USD their price needs beside the reserves
+ *    already there — or, when that is more USD than we hold, all of our USD with the tokens its
+ *    price needs (rounded down): the pair ends at the target price to the rounding of its larger
+ *    side.
  */
 export function planPoolSeed(before: PoolReserves, target: PoolReserves): PoolSeedPlan {
   if (target.tokens <= 0n || target.usd <= 0n) throw new RangeError('empty seed');
@@ -161,16 +162,18 @@ export function planPoolSeed(before: PoolReserves, target: PoolReserves): PoolSe
       }
     }
   }
+  // All our tokens, and the USD their price needs — unless that is more USD than we hold: then
+  // all our USD, and the tokens its price needs.
   let x: bigint;
   let y: bigint;
-  if (ru * target.tokens >= target.usd * rt) {
+  const wantUsd = (target.usd * (rt + held.tokens)) / target.tokens;
+  if (wantUsd <= ru + held.usd) {
     x = held.tokens;
-    const want = (target.usd * (rt + x)) / target.tokens;
-    y = want > ru ? (want - ru < held.usd ? want - ru : held.usd) : 0n;
+    y = wantUsd > ru ? wantUsd - ru : 0n;
   } else {
     y = held.usd;
-    const want = (target.tokens * (ru + y)) / target.usd;
-    x = want > rt ? (want - rt < held.tokens ? want - rt : held.tokens) : 0n;
+    const wantTokens = (target.tokens * (ru + y)) / target.usd;
+    x = wantTokens > rt ? (wantTokens - rt < held.tokens ? wantTokens - rt : held.tokens) : 0n;
   }
   return {
     swap,

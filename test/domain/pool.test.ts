@@ -94,8 +94,11 @@ describe('seeding a graduation pool whatever is in the pair (planPoolSeed, mirro
         // The correcting swap pays the pair's 0.3 % on at most a tenth of the pool.
         expect(offBy(plan.after)).toBeLessThanOrEqual(1_000_000n);
       }),
+      { numRuns: 1000 },
     );
     expect(offBy(planPoolSeed({ tokens: 1n, usd: 1n }, target).after)).toBe(0n);
+    // A pair full of tokens and nearly no USD: the swap buys them, and they must not all go back in.
+    expect(offBy(planPoolSeed({ tokens: 20_689_999_330_339_917_745_386_041n, usd: 7n }, target).after)).toBeLessThanOrEqual(1_000_000n);
     expect(offBy(planPoolSeed({ tokens: 0n, usd: 5n * USD }, target).after)).toBe(0n);
   });
 });
