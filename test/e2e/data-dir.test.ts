@@ -11,7 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/app/config.js';
+import { startService } from '../../src/bootstrap/compose.js';
 import { freePorts } from '../support/free-ports.js';
+import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
@@ -97,6 +100,10 @@ describe.skipIf(process.platform !== 'linux')('two instances on one DATA_DIR', (
     const holder = parentOf(anvils[0]!); // the first's service process
     expect(second.stderr).toBe(`DATA_DIR ${dataDir} is in use (another instance, pid ${holder}) — set DATA_DIR\n`);
     expect(second.code).toBe(1);
+    // On PostgreSQL too: the devnet's chains still live in DATA_DIR.
+    const onPostgres = await runToExit({ ...(await settings()), DATABASE_URL: `${POSTGRES_URL}?schema=data_dir_${process.pid}` });
+    expect(onPostgres.stderr).toBe(second.stderr);
+    expect(onPostgres.code).toBe(1);
 
     // Nothing of the first was touched: its anvils, their pid files, its chains, its payments.
     expect(anvils.every(alive)).toBe(true);
@@ -134,4 +141,42 @@ describe.skipIf(process.platform !== 'linux')('two instances on one DATA_DIR', (
     cleanups.push(() => after.stop());
     expect(await health(after.url)).toEqual({ status: 200, chain: 'ok' });
   }, 180_000);
+});
+
+describe('which services keep DATA_DIR to themselves', () => {
+  const REAL = {
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    WORKERS: 'false',
+    RPC_URL_8453: 'http://127.0.0.1:9',
+    RPC_URL_84532: 'http://127.0.0.1:9',
+    PAY_TO_8453: '0x1111111111111111111111111111111111111111',
+    PAY_TO_84532: '0x2222222222222222222222222222222222222222',
+    TREASURY_KEY: `0x${'3'.repeat(64)}`,
+    LAUNCH_FACTORY_8453: '0x4444444444444444444444444444444444444444',
+    LAUNCH_FACTORY_84532: '0x5555555555555555555555555555555555555555',
+  };
+
+  it('on real networks, the SQLite file in DATA_DIR takes the lock: a second service there is refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'launchpad-data-dir-'));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const config = loadConfig({ ...REAL, DATA_DIR: dir });
+    const one = await startService(config);
+    try {
+      await expect(startService(config)).rejects.toThrow(`DATA_DIR ${dir} is in use (another instance, pid ${process.pid}) — set DATA_DIR`);
+    } finally {
+      await one.stop();
+    }
+    await (await startService(config)).stop();
+  });
+
+  it('on real networks with PostgreSQL, DATA_DIR is not used: instances beside each other all start', async () => {
+    const schema = `data_dir_${process.pid}_${Date.now()}`;
+    cleanups.push(() => dropSchema(schema));
+    const config = loadConfig({ ...REAL, DATA_DIR: dataDir, DATABASE_URL: `${POSTGRES_URL}?schema=${schema}` });
+    const one = await startService(config);
+    const two = await startService(config);
+    await two.stop();
+    await one.stop();
+  }, 30_000);
 });
