@@ -222,9 +222,14 @@ async function stopOrphan(network: Network, pidFile: string, statePath: string, 
     return;
   }
   logger.warn(`devnet ${network}: stopping anvil pid ${pid}, left running on ${statePath} by a service that is gone`, { pid });
-  process.kill(pid, 'SIGTERM');
-  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  if (alive(pid)) process.kill(pid, 'SIGKILL');
+  try {
+    process.kill(pid, 'SIGTERM');
+    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    if (alive(pid)) process.kill(pid, 'SIGKILL');
+  } catch (e) {
+    // Another user's process: ours cannot stop it.
+    logger.error(`devnet ${network}: anvil pid ${pid} could not be stopped: ${(e as Error).message}`, { pid });
+  }
 }
 
 /** The devnet's own reports when no logger is given: JSON lines on stderr, like the service's. */
