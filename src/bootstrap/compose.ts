@@ -4,7 +4,7 @@
  * payouts and the reconciler — and tests build it with fakes through the same function.
  */
 import type { Server } from 'node:http';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Hex } from 'viem';
 import { AnvilDevnet, AnvilNotInstalled, devnetAccount, DevnetPortInUse, DEVNET_UNISWAP_V2, LAUNCH_FACTORY_ADDRESS } from '../adapters/chain/anvil/anvil-devnet.js';
 import { ViemDexRouter } from '../adapters/dex/viem/viem-dex-router.js';
@@ -21,6 +21,7 @@ import { JsonLogger } from '../adapters/logging/console/json-logger.js';
 import { CachingNetworkDetector } from '../adapters/network/caching/caching-network-detector.js';
 import { ViemNetworkDetector } from '../adapters/network/viem/viem-network-detector.js';
 import { ViemPayoutSender } from '../adapters/payout/viem/viem-payout-sender.js';
+import { DataDirInUse, DataDirLock } from '../adapters/shared/data-dir-lock.js';
 import { PortInUse, portIsFree } from '../adapters/shared/port-in-use.js';
 import { newNonceQueue } from '../adapters/shared/signed-transactions.js';
 import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
@@ -31,6 +32,7 @@ import { RedisRateLimiter } from '../adapters/rate-limit/redis/redis-rate-limite
 import { ALL_NETWORKS, PRODUCTION, TESTNET, type Network } from '../domain/network.js';
 import type { AuthorizationReader } from '../ports/authorization-reader.js';
 import type { DexRouter } from '../ports/dex-router.js';
+import type { Logger } from '../ports/logger.js';
 import type { PayoutSender } from '../ports/payout-sender.js';
 import { Application, type ApplicationDeps } from '../app/application.js';
 import type { Config } from '../app/config.js';
@@ -89,14 +91,21 @@ interface Chain {
   devnet: AnvilDevnet | null;
 }
 
-async function openChain(config: Config): Promise<Chain> {
+async function openChain(config: Config, logger: Logger): Promise<Chain> {
   if (config.chain === 'rpc') {
     // Several URLs per network are comma-separated; the first is used for writes.
     return { rpcUrls: { [PRODUCTION]: config.rpcUrls[PRODUCTION]![0]!, [TESTNET]: config.rpcUrls[TESTNET]![0]! }, devnet: null };
   }
   let devnet: AnvilDevnet;
   try {
-    devnet = await AnvilDevnet.start({ port: config.devnetPort, stateDir: join(config.dataDir, 'devnet'), idleBlockMs: config.devnetIdleBlockMs });
+    devnet = await AnvilDevnet.start({
+      port: config.devnetPort,
+      stateDir: join(config.dataDir, 'devnet'),
+      idleBlockMs: config.devnetIdleBlockMs,
+      logger,
+      // startService holds DATA_DIR's lock whenever the devnet runs.
+      stateDirLocked: true,
+    });
   } catch (e) {
     // One line for the operator: attaching to another instance's devnet would share its treasury.
     if (e instanceof AnvilNotInstalled || e instanceof DevnetPortInUse) throw new StartupError(e.message);
@@ -115,6 +124,30 @@ const devnetKey = (): Hex => `0x${Buffer.from(devnetAccount(0).getHdKey().privat
 
 const portInUse = (config: Config) => new StartupError(`PORT ${config.port} is in use (another instance?) — set PORT`);
 
+/**
+ * Whether this service keeps anything in DATA_DIR: the devnet's state, or the SQLite file when
+ * it lies there (PostgreSQL with the devnet still keeps the chains there).
+ */
+function usesDataDir(config: Config, devnet: boolean, ownDatabase: boolean): boolean {
+  if (devnet) return true;
+  if (!ownDatabase || !config.databaseUrl.startsWith('sqlite:')) return false;
+  const file = config.databaseUrl.slice('sqlite:'.length);
+  if (file === '' || file === ':memory:') return false;
+  const inside = relative(resolve(config.dataDir), resolve(file));
+  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside);
+}
+
+/** DATA_DIR's lock, or the one line that says another instance holds it. */
+async function lockDataDir(config: Config): Promise<DataDirLock> {
+  try {
+    return await DataDirLock.acquire(config.dataDir);
+  } catch (e) {
+    if (!(e instanceof DataDirInUse)) throw e;
+    const who = e.holderPid ? `another instance, pid ${e.holderPid}` : 'another instance?';
+    throw new StartupError(`DATA_DIR ${config.dataDir} is in use (${who}) — set DATA_DIR`);
+  }
+}
+
 export async function startService(config: Config, overrides: ServiceOverrides = {}): Promise<RunningService> {
   // Checked before the devnet starts, so a second instance says what it lacks first and fast.
   if (!(await portIsFree(config.port, config.host))) throw portInUse(config);
@@ -122,7 +155,15 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const logger = overrides.logger ?? new JsonLogger(config.logLevel);
   // A test that brings its own facilitator brings its own chain too.
   const needsChain = !overrides.facilitator || !overrides.payoutSender || !overrides.authorizations || !overrides.tokenIssuer;
-  const chain = needsChain ? await openChain(config) : null;
+  // Before anything touches DATA_DIR: a second instance there would share (and stop) the first's chains.
+  const lock = usesDataDir(config, needsChain && config.chain === 'devnet', !overrides.uow) ? await lockDataDir(config) : null;
+  let chain: Chain | null;
+  try {
+    chain = needsChain ? await openChain(config, logger) : null;
+  } catch (e) {
+    await lock?.release();
+    throw e;
+  }
   const treasuryKey = config.treasuryKey ?? devnetKey();
   const rpc = chain?.rpcUrls;
 
@@ -277,6 +318,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     await running;
     await uow.close();
     await chain?.devnet?.stop();
+    await lock?.release();
     throw e instanceof PortInUse ? portInUse(config) : e;
   }
   const address = server.address();
@@ -303,6 +345,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       await deps.uow.close();
       if (deps.rateLimiter instanceof RedisRateLimiter) await deps.rateLimiter.close();
       await chain?.devnet?.stop();
+      await lock?.release();
     },
   };
 }

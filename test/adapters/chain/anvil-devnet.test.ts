@@ -1,9 +1,11 @@
 /**
- * The embedded devnet as an operator meets it: a crash of anvil loses no journaled transaction,
- * a taken port refuses to start, an anvil orphaned by a killed service is stopped, and an idle
- * chain keeps producing blocks (the reconciler's clock).
+ * The embedded devnet as an operator meets it: a crash of anvil loses no journaled transaction
+ * and is logged, a taken port refuses to start, an anvil orphaned by a killed service is stopped
+ * (and nothing else a pid file names), and an idle chain keeps producing blocks (the
+ * reconciler's clock).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AnvilDevnet, ANVIL_VERSION, anvilPackage, devnetAccount, DevnetPortInUse } from '../../../src/adapters/chain/anvil/anvil-devnet.js';
 import { rawTransactionsIn, TransactionJournal } from '../../../src/adapters/chain/anvil/journaled-rpc.js';
 import { TESTNET } from '../../../src/domain/network.js';
+import type { Logger } from '../../../src/ports/logger.js';
 import { freePorts } from '../../support/free-ports.js';
 
 const dirs: string[] = [];
@@ -31,6 +34,13 @@ const alive = (pid: number) => {
     return false;
   }
 };
+
+/** A logger that keeps what the devnet reports. */
+function recordingLogger(): Logger & { lines: { level: string; message: string }[] } {
+  const lines: { level: string; message: string }[] = [];
+  const at = (level: string) => (message: string) => void lines.push({ level, message });
+  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
 
 describe('the transaction journal', () => {
   it('finds the signed transactions in a JSON-RPC body, one call or a batch', () => {
@@ -65,16 +75,25 @@ describe('AnvilDevnet', () => {
   it('kill -9 of both anvil processes right after transactions: a restart has every one of them', async () => {
     const dir = tempDir();
     const port = await freePorts();
-    let devnet = await AnvilDevnet.start({ port, stateDir: dir });
+    const logger = recordingLogger();
+    let devnet = await AnvilDevnet.start({ port, stateDir: dir, logger });
     const wallet = devnetAccount(7).address;
     const before = await devnet.usdcBalance(TESTNET, wallet);
     for (let i = 0; i < 5; i++) await devnet.mint(TESTNET, wallet, 1_000_000n);
     expect(await devnet.usdcBalance(TESTNET, wallet)).toBe(before + 5_000_000n);
     // Before anvil's next 5-second state save.
-    for (const pid of devnet.pids) process.kill(pid, 'SIGKILL');
+    const killed = devnet.pids;
+    for (const pid of killed) process.kill(pid, 'SIGKILL');
+    for (let i = 0; i < 100 && logger.lines.filter((l) => l.level === 'error').length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    // The service's chains died under it: said as errors, one per chain, not found out by a failed payment.
+    expect(logger.lines.filter((l) => l.level === 'error').map((l) => l.message).sort()).toEqual([
+      'devnet eip155:84532: anvil exited unexpectedly — chain 84532 is down',
+      'devnet eip155:8453: anvil exited unexpectedly — chain 8453 is down',
+    ]);
     await devnet.stop();
     const restarting = Math.floor(Date.now() / 1000);
-    devnet = await AnvilDevnet.start({ port, stateDir: dir });
+    logger.lines.length = 0;
+    devnet = await AnvilDevnet.start({ port, stateDir: dir, logger });
     try {
       expect(await devnet.usdcBalance(TESTNET, wallet)).toBe(before + 5_000_000n);
       // The chain's clock is back to now — the restart's time, not the replayed blocks' — however
@@ -85,6 +104,8 @@ describe('AnvilDevnet', () => {
     } finally {
       await devnet.stop();
     }
+    // A stop is no crash.
+    expect(logger.lines.filter((l) => l.level === 'error')).toEqual([]);
   }, 60_000);
 
   it('a second devnet on a taken port refuses to start, with one line naming DEVNET_PORT', async () => {
@@ -104,21 +125,52 @@ describe('AnvilDevnet', () => {
   it('an anvil left behind by a killed service is stopped by the next start on its data', async () => {
     const dir = tempDir();
     const port = await freePorts();
-    const first = await AnvilDevnet.start({ port, stateDir: dir });
+    // (Its own report of the chains dying when they are stopped below goes nowhere.)
+    const first = await AnvilDevnet.start({ port, stateDir: dir, logger: recordingLogger() });
     const orphans = first.pids;
     // The service dies without stopping its chains: only its proxy (this process's) goes away.
     const internals = first as unknown as { processes: { proxy: Server }[] };
     for (const p of internals.processes) p.proxy.close();
     internals.processes.length = 0;
     expect(orphans.every(alive)).toBe(true);
-    const next = await AnvilDevnet.start({ port, stateDir: dir });
+    // The caller holds the data directory's lock (as startService does): their service is gone.
+    const logger = recordingLogger();
+    const next = await AnvilDevnet.start({ port, stateDir: dir, stateDirLocked: true, logger });
     try {
       for (let i = 0; i < 100 && orphans.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
       expect(orphans.some(alive)).toBe(false);
+      expect(logger.lines.filter((l) => l.message.includes('stopping anvil pid')).map((l) => l.message)).toEqual(
+        orphans.map((pid, i) => `devnet ${['eip155:8453', 'eip155:84532'][i]}: stopping anvil pid ${pid}, left running on ${join(dir, `anvil-${[8453, 84532][i]}.json`)} by a service that is gone`),
+      );
     } finally {
       await next.stop();
     }
   }, 30_000);
+
+  it('a pid file naming a process that is not this state\'s anvil (another program, another devnet\'s anvil) signals nothing', async () => {
+    const other = await AnvilDevnet.start({ port: await freePorts(), stateDir: tempDir() });
+    const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const dir = tempDir();
+    // As a pid reused since the service that wrote these files died.
+    writeFileSync(join(dir, 'anvil-8453.pid'), String(sleeper.pid));
+    writeFileSync(join(dir, 'anvil-84532.pid'), String(other.pids[1]));
+    const logger = recordingLogger();
+    let devnet: AnvilDevnet | null = null;
+    try {
+      devnet = await AnvilDevnet.start({ port: await freePorts(), stateDir: dir, stateDirLocked: true, logger });
+      expect(alive(sleeper.pid!)).toBe(true);
+      expect(other.pids.every(alive)).toBe(true);
+      expect(await other.publicClient(TESTNET).getChainId()).toBe(84532);
+      expect(logger.lines.map((l) => l.message).filter((m) => m.includes('.pid names pid'))).toEqual([
+        `devnet eip155:8453: ${join(dir, 'anvil-8453.pid')} names pid ${sleeper.pid}, which is not this state's anvil (or cannot be checked): left alone`,
+        `devnet eip155:84532: ${join(dir, 'anvil-84532.pid')} names pid ${other.pids[1]}, which is not this state's anvil (or cannot be checked): left alone`,
+      ]);
+    } finally {
+      sleeper.kill('SIGKILL');
+      await devnet?.stop();
+      await other.stop();
+    }
+  }, 60_000);
 
   it('an idle chain keeps producing blocks, unless a test holds it still (automine off)', async () => {
     const devnet = await AnvilDevnet.start({ port: await freePorts(), idleBlockMs: 200 });

@@ -8,13 +8,15 @@
  * listens on a private port. State persists under `stateDir`: anvil's --state every 5 s and on
  * exit, plus the journal of every signed transaction, replayed on start — so even a kill -9 of
  * the service and both chains loses no acknowledged transaction. Processes die with the service;
- * one left behind by a killed service is stopped on the next start.
+ * one left behind by a killed service is stopped on the next start that holds the data
+ * directory's lock (only then is its service known to be gone), and only if it really is the
+ * anvil of this state.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   createPublicClient,
@@ -33,6 +35,7 @@ import {
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { assetAddress, NETWORKS, PRODUCTION, TESTNET, type Network, type PaymentAsset } from '../../../domain/network.js';
 import type { PricedAsset } from '../../../domain/usd-price.js';
+import type { Logger } from '../../../ports/logger.js';
 import { UNISWAP_V2_FACTORY, UNISWAP_V2_ROUTER, WETH9 } from '../../shared/uniswap-v2.js';
 import { viemChain } from '../../shared/viem-chain.js';
 import { RpcPortInUse, startJournaledRpcThread, TransactionJournal, type JournaledRpc } from './journaled-rpc.js';
@@ -86,6 +89,15 @@ export interface DevnetOptions {
   stateDir?: string;
   /** Called with each anvil line on stderr (diagnostics). */
   onLog?: (line: string) => void;
+  /** Where the devnet reports what it does on its own (default: JSON lines on stderr). */
+  logger?: Logger;
+  /**
+   * The caller holds the lock of the data directory `stateDir` is in (shared/data-dir-lock.ts),
+   * so no other instance runs on it: an anvil named by a pid file there was left by a service
+   * that is gone, and is stopped if it really is this state's anvil. Without it, pid files are
+   * never acted on — a live instance's chains are never taken for orphans.
+   */
+  stateDirLocked?: boolean;
   /**
    * Mine an empty block when the chain has been idle this long (0 or omitted: never), as a
    * real chain keeps producing blocks: the reconciler's proof that an authorization can no
@@ -166,33 +178,69 @@ function freeLocalPort(): Promise<number> {
   });
 }
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'; // someone else's, but alive
+  }
+};
+
+/**
+ * The state file the process `pid` runs anvil on (its `--state`, resolved against its working
+ * directory), from /proc on Linux; null when it is not an anvil, has no state, or cannot be
+ * checked (not Linux, gone, not ours to read).
+ */
+function anvilStateOf(pid: number): string | null {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    if (!/^anvil(\.exe)?$/.test(basename(argv[0] ?? ''))) return null;
+    const at = argv.indexOf('--state');
+    const state = at > 0 ? argv[at + 1] : undefined;
+    if (!state) return null;
+    return state.startsWith('/') ? state : resolve(readlinkSync(`/proc/${pid}/cwd`), state);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * An anvil left running by a service that was killed (SIGKILL runs no exit handler) still holds
- * this state directory: stop it — politely, so it writes its state — before starting ours.
+ * this state: stop it — politely, so it writes its state — before starting ours. Called only
+ * while the data directory's lock is held, i.e. once the service that wrote the pid file is
+ * gone; and a pid that is not the anvil of `statePath` (reused by another process since, or
+ * unverifiable) is never signalled.
  */
-async function stopOrphan(pidFile: string): Promise<void> {
+async function stopOrphan(network: Network, pidFile: string, statePath: string, logger: Logger): Promise<void> {
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').trim());
   rmSync(pidFile, { force: true });
-  const alive = () => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (!Number.isInteger(pid) || pid <= 0 || !alive()) return;
-  let cmdline = '';
-  try {
-    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch {
-    return; // not Linux, or gone: never signal a process we cannot identify
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
+  if (anvilStateOf(pid) !== resolve(statePath)) {
+    logger.warn(`devnet ${network}: ${pidFile} names pid ${pid}, which is not this state's anvil (or cannot be checked): left alone`, { pid });
+    return;
   }
-  if (!cmdline.includes('anvil')) return;
-  process.kill(pid, 'SIGTERM');
-  for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
-  if (alive()) process.kill(pid, 'SIGKILL');
+  logger.warn(`devnet ${network}: stopping anvil pid ${pid}, left running on ${statePath} by a service that is gone`, { pid });
+  try {
+    process.kill(pid, 'SIGTERM');
+    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    if (alive(pid)) process.kill(pid, 'SIGKILL');
+  } catch (e) {
+    // Another user's process: ours cannot stop it.
+    logger.error(`devnet ${network}: anvil pid ${pid} could not be stopped: ${(e as Error).message}`, { pid });
+  }
+}
+
+/** The devnet's own reports when no logger is given: JSON lines on stderr, like the service's. */
+const stderrLogger: Logger = {
+  debug: () => undefined,
+  info: (message, fields) => writeLog('info', message, fields),
+  warn: (message, fields) => writeLog('warn', message, fields),
+  error: (message, fields) => writeLog('error', message, fields),
+};
+function writeLog(level: string, message: string, fields?: Record<string, unknown>): void {
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, message, ...fields })}\n`);
 }
 
 interface ChainProcess {
@@ -212,6 +260,9 @@ export class AnvilDevnet {
   private constructor(
     readonly chains: Record<Network, DevnetChain>,
     private readonly processes: ChainProcess[],
+    private readonly logger: Logger,
+    /** Set once stop() (or a failed start) ends the chains: an exit after that is expected. */
+    private readonly stopping: { now: boolean },
   ) {}
 
   private keepProducingBlocks(idleMs: number): void {
@@ -233,6 +284,8 @@ export class AnvilDevnet {
 
   static async start(options: DevnetOptions): Promise<AnvilDevnet> {
     const host = options.host ?? '127.0.0.1';
+    const logger = options.logger ?? stderrLogger;
+    const stopping = { now: false };
     if (options.stateDir) mkdirSync(options.stateDir, { recursive: true });
     const entries: [Network, number][] = [
       [PRODUCTION, options.port],
@@ -242,6 +295,7 @@ export class AnvilDevnet {
     const chains = {} as Record<Network, DevnetChain>;
     const proxies: { network: Network; port: number; upstreamPort: number; proxy: JournaledRpc; journal: TransactionJournal | null }[] = [];
     const abandon = async () => {
+      stopping.now = true;
       for (const p of processes) p.child.kill('SIGKILL');
       for (const p of proxies) await p.proxy.close();
     };
@@ -260,20 +314,25 @@ export class AnvilDevnet {
       }
       for (const { network, port, upstreamPort, proxy, journal } of proxies) {
         const chainId = NETWORKS[network].chainId;
-        const statePath = options.stateDir ? join(options.stateDir, `anvil-${chainId}.json`) : undefined;
+        // Absolute, so the next start can tell this anvil's state from another directory's.
+        const statePath = options.stateDir ? resolve(options.stateDir, `anvil-${chainId}.json`) : undefined;
         const pidFile = options.stateDir ? join(options.stateDir, `anvil-${chainId}.pid`) : null;
-        if (pidFile) await stopOrphan(pidFile);
+        if (pidFile && statePath && options.stateDirLocked) await stopOrphan(network, pidFile, statePath, logger);
         const args = ['--port', String(upstreamPort), '--host', '127.0.0.1', '--chain-id', String(chainId), '--mnemonic', DEVNET_MNEMONIC, '--accounts', '10', '--silent'];
         if (statePath) args.push('--state', statePath, '--state-interval', '5');
         const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
         live.add(child);
-        child.once('exit', () => live.delete(child));
+        child.once('exit', (code, signal) => {
+          live.delete(child);
+          // The chain is gone under the service: payments and payouts fail from here on.
+          if (!stopping.now) logger.error(`devnet ${network}: anvil exited unexpectedly — chain ${chainId} is down`, { pid: child.pid, code, signal });
+        });
         child.stderr?.on('data', (d: Buffer) => options.onLog?.(d.toString()));
         if (pidFile && child.pid) writeFileSync(pidFile, String(child.pid));
         processes.push({ network, child, proxy, journal, pidFile, upstreamUrl: `http://127.0.0.1:${upstreamPort}` });
         chains[network] = { network, chainId, rpcUrl: `http://${host}:${port}`, uniswapV2: DEVNET_UNISWAP_V2 };
       }
-      const devnet = new AnvilDevnet(chains, processes);
+      const devnet = new AnvilDevnet(chains, processes, logger, stopping);
       await Promise.all(processes.map((p) => devnet.waitReady(p)));
       // What the saved state holds, before provisioning adds to a fresh chain.
       const restored = await Promise.all(processes.map((p) => createPublicClient({ transport: http(p.upstreamUrl) }).getBlock({ blockTag: 'latest' })));
@@ -289,6 +348,7 @@ export class AnvilDevnet {
 
   /** Stops both chains; with a state dir, anvil writes its state on the way out. */
   async stop(): Promise<void> {
+    this.stopping.now = true;
     if (this.heartbeat) clearTimeout(this.heartbeat);
     this.heartbeat = null;
     await Promise.all(
@@ -351,7 +411,7 @@ export class AnvilDevnet {
   }
 
   private log(line: string): void {
-    process.stderr.write(`${JSON.stringify({ level: 'warn', message: line, time: new Date().toISOString() })}\n`);
+    this.logger.warn(line);
   }
 
   get pids(): number[] {
