@@ -32,6 +32,7 @@ import {
 } from '../../domain/errors.js';
 import { ALL_NETWORKS, assetAt, isNetwork, type Network } from '../../domain/network.js';
 import { transitionPayment, type Payment, type PaymentState } from '../../domain/payment.js';
+import { formatUsdPrice } from '../../domain/usd-price.js';
 import { newPayout } from '../../domain/payout.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { ReceiptSigner } from '../../ports/receipt-signer.js';
@@ -52,7 +53,7 @@ import { proveWallet, siwxDetails, type WalletProof } from '../extensions/wallet
 import { readAuthorization, type ExactAuthorization } from './exact-authorization.js';
 import { PAYMENT_REASONS } from './payment-reasons.js';
 import { hashRequest, sha256 } from './request-hash.js';
-import { offerFor, offersFor, type Offer } from './offers.js';
+import { amountAt, heldQuoteIsLive, offerFor, offersFor, type Offer } from './offers.js';
 import { matchRequirements, X402_VERSION, type PaymentRequiredObject } from './requirements.js';
 import { sameResource } from './resource.js';
 
@@ -230,10 +231,12 @@ export class PaymentFlow {
     if (detected !== network) {
       throw new NetworkMismatch(detected, network, { paymentRequired: await this.required(req.resource, requestHash, [offered], prepared.amount) });
     }
+    await this.unexpired(req, requestHash, prepared, auth);
     // Only the paid asset's offer is priced here: a USDC payment never waits on (or fails for) EURC's price.
     const asset = typeof payload.accepted?.asset === 'string' ? assetAt(network, payload.accepted.asset) : undefined;
     const offer = asset && offered === network ? await offerFor(this.deps, requestHash, network, asset, prepared.amount) : undefined;
     const requirements = await this.bind(req, requestHash, payload, auth, offer, prepared);
+    await this.heldQuoteLive(req, requestHash, prepared, offer!);
     const verified = await this.verify(payload, requirements, req, requestHash, prepared, offer!);
     if (getAddress(verified.payer ?? payer) !== payer) {
       throw await this.invalid(req, requestHash, prepared, PAYMENT_REASONS.payerMismatch, 'The facilitator recovered another payer.');
@@ -301,6 +304,15 @@ export class PaymentFlow {
     const requirements = offer ? matchRequirements([offer.requirements], payload.accepted) : undefined;
     if (!offer || !requirements) {
       const wrongAmount = offer !== undefined && payload.accepted?.amount !== offer.amount.toString();
+      if (wrongAmount && offer.lapsed && payload.accepted?.amount === amountAt(offer.lapsed, prepared.amount).toString()) {
+        throw await this.invalid(
+          req,
+          requestHash,
+          prepared,
+          PAYMENT_REASONS.quoteExpired,
+          `The ${offer.asset} price held for this request expired at ${offer.lapsed.expiresAt.toISOString()} and the price is another now; nothing was charged. Pay the fresh price in PAYMENT-REQUIRED.`,
+        );
+      }
       throw await this.invalid(
         req,
         requestHash,
@@ -525,6 +537,47 @@ export class PaymentFlow {
     return next;
   }
 
+  /**
+   * An authorization past its `validBefore` (or too close to it to be settled) is refused as
+   * expired, with the fresh price, before anything else is asked about it.
+   */
+  private async unexpired(req: PaidRequest, requestHash: string, prepared: Prepared, auth: ExactAuthorization): Promise<void> {
+    const now = BigInt(Math.floor(this.deps.clock.now().getTime() / 1000));
+    if (auth.validBefore >= now + SETTLE_MARGIN_SECONDS) return;
+    const at = new Date(Number(auth.validBefore) * 1000).toISOString();
+    const when = auth.validBefore <= now ? `expired at ${at}` : `expires at ${at}, too soon to be settled`;
+    throw await this.invalid(
+      req,
+      requestHash,
+      prepared,
+      PAYMENT_REASONS.authorizationExpired,
+      `The payment's authorization ${when} (validBefore); nothing was charged. Sign a new payment for the price in PAYMENT-REQUIRED.`,
+    );
+  }
+
+  /**
+   * A price held for a 402 (EURC, or USDC below its depeg floor) is honoured only while the live
+   * price is within the router's spread bound of it; past it the payment is refused before
+   * settlement, the hold is dropped, and the 402 offers the live price.
+   */
+  private async heldQuoteLive(req: PaidRequest, requestHash: string, prepared: Prepared, offer: Offer): Promise<void> {
+    const held = offer.quote;
+    if (!held) return;
+    const live = await this.deps.usdQuotes.usdPrice(offer.asset, offer.network);
+    const bound = this.deps.settings.quoteMaxSpreadBps;
+    if (heldQuoteIsLive(held, live.price, bound)) return;
+    await this.deps.uow.read((s) => s.assetQuotes.release(held.holdKey, held.quoteId));
+    this.deps.metrics.increment('payments.quote_moved');
+    throw await this.invalid(
+      req,
+      requestHash,
+      prepared,
+      PAYMENT_REASONS.quoteMoved,
+      `The ${offer.asset} price held for this request (${formatUsdPrice(held.price)} USD) is more than ${bound} bps from the live price (${formatUsdPrice(live.price)} USD); nothing was charged. Pay the fresh price in PAYMENT-REQUIRED.`,
+      { heldPrice: formatUsdPrice(held.price), livePrice: formatUsdPrice(live.price), maxSpreadBps: Number(bound) },
+    );
+  }
+
   private async verify(payload: PaymentPayload, requirements: PaymentRequirements, req: PaidRequest, requestHash: string, prepared: Prepared, offer: Offer) {
     const result = await this.deps.facilitator.verify(payload, requirements);
     if (result.isValid) return result;
@@ -537,8 +590,8 @@ export class PaymentFlow {
     throw await this.invalid(req, requestHash, prepared, result.invalidReason ?? PAYMENT_REASONS.invalidPayment, result.invalidMessage ?? 'The payment did not verify.');
   }
 
-  private async invalid(req: PaidRequest, requestHash: string, prepared: Prepared, reason: string, message: string): Promise<PaymentInvalid> {
-    return new PaymentInvalid(message, { reason, paymentRequired: await this.requiredFor(req, requestHash, prepared, message) });
+  private async invalid(req: PaidRequest, requestHash: string, prepared: Prepared, reason: string, message: string, extra: ErrorDetails = {}): Promise<PaymentInvalid> {
+    return new PaymentInvalid(message, { reason, ...extra, paymentRequired: await this.requiredFor(req, requestHash, prepared, message) });
   }
 
   private requiredFor(req: PaidRequest, requestHash: string, prepared: Prepared, error?: string): Promise<PaymentRequiredObject> {
@@ -602,6 +655,9 @@ export class PaymentFlow {
     this.deps.metrics.increment('network_detection.fallbacks');
   }
 }
+
+/** The official EVM facilitator refuses an authorization valid for less than 6 s more: too late to be mined. */
+const SETTLE_MARGIN_SECONDS = 6n;
 
 /** The fake's reason and the official EVM facilitator's ("invalid_exact_evm_insufficient_balance"). */
 function isInsufficientFunds(reason: string | undefined): boolean {
