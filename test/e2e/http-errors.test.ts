@@ -8,9 +8,9 @@ import type { RunningService } from '../../src/bootstrap/compose.js';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
 import { FakeNetworkDetector } from '../../src/adapters/network/fake/fake-network-detector.js';
 
-import { PRODUCTION } from '../../src/domain/network.js';
+import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import { FacilitatorError } from '../../src/domain/errors.js';
-import { decodeBase64Json, devAccount, payingFetch, signPayment } from '../support/x402-client.js';
+import { decodeBase64Json, devAccount, eurcOnly, payingFetch, signPayment } from '../support/x402-client.js';
 import { signedSellBody } from '../support/onchain.js';
 import { json, PRODUCTION_WALLETS, settle, ShiftableClock, startTestService } from '../support/service.js';
 
@@ -127,8 +127,31 @@ describe('402', () => {
 
     const expiring = await paidHeaders('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1' });
     clock.offsetMs = 3_600_000;
-    await expectError(await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1' }, expiring), 402, 'PAYMENT_INVALID');
+    const expired = await expectError(await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1' }, expiring), 402, 'PAYMENT_INVALID');
+    expect(expired.details.reason).toBe('authorization_expired');
     expect(facilitator.settleCalls).toBe(1); // only the create in beforeAll
+  });
+
+  it.each(['USDC', 'EURC'] as const)('an expired %s payment says it expired and gives the fresh price in PAYMENT-REQUIRED; nothing is charged', async (asset) => {
+    const body = { tokenId, usdAmount: '1' };
+    const challenge = await post('/entrypoints/token_buy_usd', body);
+    const required = decodeBase64Json<any>(challenge.headers.get('payment-required'));
+    const signature = await signPayment(testnet, asset === 'EURC' ? eurcOnly(required) : required);
+    const balance = facilitator.balanceOf(TESTNET, testnet.address, asset);
+    const settles = facilitator.settleCalls;
+    clock.offsetMs = 61_000; // past the authorization's validBefore (60 s) and past the EURC quote's hold
+    const res = await post('/entrypoints/token_buy_usd', body, { 'payment-signature': signature });
+    const e = await expectError(res, 402, 'PAYMENT_INVALID');
+    expect(e.details.reason).toBe('authorization_expired');
+    expect(e.message).toMatch(/^The payment's authorization expired at \d{4}-.*nothing was charged\. Sign a new payment for the price in PAYMENT-REQUIRED\.$/);
+    const fresh = decodeBase64Json<any>(res.headers.get('payment-required'));
+    expect(fresh.accepts.map((a: any) => [a.extra.name, a.amount])).toEqual([
+      ['USDC', '1000000'],
+      ['EURC', '925926'], // ceil(1 / 1.08), at a quote taken now
+    ]);
+    expect(e.details.paymentRequired.accepts).toEqual(fresh.accepts);
+    expect(facilitator.balanceOf(TESTNET, testnet.address, asset)).toBe(balance);
+    expect(facilitator.settleCalls).toBe(settles);
   });
 
   it('PAYMENT_INVALID when the signed authorization does not move exactly the price, before the facilitator is asked', async () => {

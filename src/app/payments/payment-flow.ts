@@ -231,13 +231,12 @@ export class PaymentFlow {
     if (detected !== network) {
       throw new NetworkMismatch(detected, network, { paymentRequired: await this.required(req.resource, requestHash, [offered], prepared.amount) });
     }
-    await this.unexpired(req, requestHash, prepared, auth);
     // Only the paid asset's offer is priced here: a USDC payment never waits on (or fails for) EURC's price.
     const asset = typeof payload.accepted?.asset === 'string' ? assetAt(network, payload.accepted.asset) : undefined;
     const offer = asset && offered === network ? await offerFor(this.deps, requestHash, network, asset, prepared.amount) : undefined;
     const requirements = await this.bind(req, requestHash, payload, auth, offer, prepared);
     await this.heldQuoteLive(req, requestHash, prepared, offer!);
-    const verified = await this.verify(payload, requirements, req, requestHash, prepared, offer!);
+    const verified = await this.verify(payload, auth, requirements, req, requestHash, prepared, offer!);
     if (getAddress(verified.payer ?? payer) !== payer) {
       throw await this.invalid(req, requestHash, prepared, PAYMENT_REASONS.payerMismatch, 'The facilitator recovered another payer.');
     }
@@ -538,24 +537,6 @@ export class PaymentFlow {
   }
 
   /**
-   * An authorization past its `validBefore` (or too close to it to be settled) is refused as
-   * expired, with the fresh price, before anything else is asked about it.
-   */
-  private async unexpired(req: PaidRequest, requestHash: string, prepared: Prepared, auth: ExactAuthorization): Promise<void> {
-    const now = BigInt(Math.floor(this.deps.clock.now().getTime() / 1000));
-    if (auth.validBefore >= now + SETTLE_MARGIN_SECONDS) return;
-    const at = new Date(Number(auth.validBefore) * 1000).toISOString();
-    const when = auth.validBefore <= now ? `expired at ${at}` : `expires at ${at}, too soon to be settled`;
-    throw await this.invalid(
-      req,
-      requestHash,
-      prepared,
-      PAYMENT_REASONS.authorizationExpired,
-      `The payment's authorization ${when} (validBefore); nothing was charged. Sign a new payment for the price in PAYMENT-REQUIRED.`,
-    );
-  }
-
-  /**
    * A price held for a 402 (EURC, or USDC below its depeg floor) is honoured only while the live
    * price is within the router's spread bound of it; past it the payment is refused before
    * settlement, the hold is dropped, and the 402 offers the live price.
@@ -578,9 +559,29 @@ export class PaymentFlow {
     );
   }
 
-  private async verify(payload: PaymentPayload, requirements: PaymentRequirements, req: PaidRequest, requestHash: string, prepared: Prepared, offer: Offer) {
+  private async verify(
+    payload: PaymentPayload,
+    auth: ExactAuthorization,
+    requirements: PaymentRequirements,
+    req: PaidRequest,
+    requestHash: string,
+    prepared: Prepared,
+    offer: Offer,
+  ) {
     const result = await this.deps.facilitator.verify(payload, requirements);
     if (result.isValid) return result;
+    if (this.expired(auth, result.invalidReason)) {
+      // The facilitator's clock is the one that counts; ours only words the answer.
+      const at = auth.validBefore < MAX_DATE_SECONDS ? new Date(Number(auth.validBefore) * 1000).toISOString() : `${auth.validBefore} s`;
+      throw await this.invalid(
+        req,
+        requestHash,
+        prepared,
+        PAYMENT_REASONS.authorizationExpired,
+        `The payment's authorization expired at ${at} (validBefore), or is too close to it to be settled; nothing was charged. Sign a new payment for the price in PAYMENT-REQUIRED.`,
+        result.invalidReason ? { facilitatorReason: result.invalidReason } : {},
+      );
+    }
     if (isInsufficientFunds(result.invalidReason)) {
       throw new InsufficientFunds(`The wallet does not hold enough ${offer.asset} for this payment.`, {
         reason: result.invalidReason,
@@ -588,6 +589,13 @@ export class PaymentFlow {
       });
     }
     throw await this.invalid(req, requestHash, prepared, result.invalidReason ?? PAYMENT_REASONS.invalidPayment, result.invalidMessage ?? 'The payment did not verify.');
+  }
+
+  /** Whether a refused authorization was refused for its `validBefore`: by the facilitator's reason, or by our clock. */
+  private expired(auth: ExactAuthorization, reason: string | undefined): boolean {
+    if (reason !== undefined && /valid_before|expired/.test(reason)) return true;
+    const now = BigInt(Math.floor(this.deps.clock.now().getTime() / 1000));
+    return auth.validBefore < now + SETTLE_MARGIN_SECONDS;
   }
 
   private async invalid(req: PaidRequest, requestHash: string, prepared: Prepared, reason: string, message: string, extra: ErrorDetails = {}): Promise<PaymentInvalid> {
@@ -658,6 +666,8 @@ export class PaymentFlow {
 
 /** The official EVM facilitator refuses an authorization valid for less than 6 s more: too late to be mined. */
 const SETTLE_MARGIN_SECONDS = 6n;
+/** The last second a Date can show. */
+const MAX_DATE_SECONDS = 8_640_000_000_000n;
 
 /** The fake's reason and the official EVM facilitator's ("invalid_exact_evm_insufficient_balance"). */
 function isInsufficientFunds(reason: string | undefined): boolean {
