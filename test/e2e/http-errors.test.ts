@@ -10,6 +10,7 @@ import { FakeNetworkDetector } from '../../src/adapters/network/fake/fake-networ
 
 import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import { FacilitatorError } from '../../src/domain/errors.js';
+import { formatTokens } from '../../src/domain/money.js';
 import { decodeBase64Json, devAccount, eurcOnly, payingFetch, signPayment } from '../support/x402-client.js';
 import { signedSellBody } from '../support/onchain.js';
 import { json, PRODUCTION_WALLETS, settle, ShiftableClock, startTestService } from '../support/service.js';
@@ -92,6 +93,43 @@ describe('400', () => {
     expect(e.message).toMatch(/^1000 tokens cost \$0\.\d{6}, below the \$0\.01 minimum buy$/);
     expect(e.details).toMatchObject({ minUsd: '0.01', maxUsd: '10000', costUsd: expect.stringMatching(/^0\.\d{6}$/) });
     expect(e.details.issues).toEqual([{ path: 'tokens', message: e.message }]);
+  });
+
+  it('sell-authorization refuses what no wallet can sign: 0 tokens, more units than a uint256, the zero address', async () => {
+    const ask = (query: string) => fetch(`${service.url}/api/tokens/${tokenId}/sell-authorization?${query}`);
+    const maxUnits = (1n << 256n) - 1n;
+    const cases: [string, string][] = [
+      [`wallet=${testnet.address}&tokens=0`, 'tokens'],
+      [`wallet=${testnet.address}&tokens=0.000000000000000000`, 'tokens'],
+      [`wallet=${testnet.address}&tokens=${'9'.repeat(90)}`, 'tokens'],
+      [`wallet=${testnet.address}&tokens=${formatTokens(maxUnits + 1n)}`, 'tokens'],
+      [`wallet=0x0000000000000000000000000000000000000000&tokens=1`, 'wallet'],
+    ];
+    for (const [query, path] of cases) {
+      const e = await expectError(await ask(query), 400, 'VALIDATION_ERROR');
+      expect(e.details.issues, query).toEqual([{ path, message: expect.any(String) }]);
+    }
+    // The largest amount a uint256 holds is still typed data a wallet can sign.
+    const largest = await ask(`wallet=${testnet.address}&tokens=${formatTokens(maxUnits)}`);
+    expect(largest.status).toBe(200);
+    expect((await json(largest)).data.typedData.message.value).toBe(maxUnits.toString());
+  });
+
+  it('a tokenAuthorization field past a uint256 (or a nonce that is not a bytes32) is a validation error naming it, before any 402', async () => {
+    const body = await signedSellBody(service.url, testnet, tokenId, '1');
+    const over = (1n << 256n).toString();
+    const cases: [string, string][] = [
+      ['value', over],
+      ['validAfter', over],
+      ['validBefore', over],
+      ['validBefore', '9'.repeat(78)],
+      ['nonce', `0x${'ab'.repeat(33)}`],
+    ];
+    for (const [field, value] of cases) {
+      const res = await post('/entrypoints/token_sell', { ...body, tokenAuthorization: { ...body.tokenAuthorization, [field]: value } });
+      const e = await expectError(res, 400, 'VALIDATION_ERROR');
+      expect(e.details.issues, field).toEqual([{ path: `tokenAuthorization.${field}`, message: expect.stringMatching(field === 'nonce' ? /bytes32/ : /2\^256/) }]);
+    }
   });
 
   it('INVALID_JSON when the body is not JSON', async () => {
