@@ -214,7 +214,7 @@ export const sellOutput = z.object({
     payoutId: z.string(),
     network: networkSchema,
     wallet: z.string(),
-    asset: z.enum(['USDC', 'EURC']),
+    asset: z.literal('USDC').describe('sell proceeds are paid in USDC, whatever asset paid the $0.01 fee'),
     amount,
     reason: z.enum(['sell', 'refund']),
     state: z.enum(['PENDING', 'SENT', 'CONFIRMED', 'FAILED']),
