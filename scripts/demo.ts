@@ -78,7 +78,7 @@ async function session(label: string, index: number) {
   const sold = await call('/entrypoints/token_sell', { tokenId: t.tokenId, tokens: '100000', tokenAuthorization: { ...auth.data.tokenAuthorization, signature } });
   console.log(`sell     100000 tokens for $${sold.data.usdReceived} (payout ${sold.data.payout.payoutId})   pull ${sold.data.pullTx}   tx ${sold.tx}`);
   const payout = await until(`/api/payouts/${sold.data.payout.payoutId}`, (x) => x.state === 'CONFIRMED' || x.state === 'FAILED');
-  console.log(`payout   $${payout.amount} to the seller: ${payout.state} in ${payout.asset} (the asset the sell was paid with)   tx ${payout.txHash}`);
+  console.log(`payout   $${payout.amount} to the seller: ${payout.state} in ${payout.asset} (proceeds are paid in USDC, whatever asset paid the fee)   tx ${payout.txHash}`);
   const payment = (await (await fetch(`${BASE_URL}/positions?wallet=${wallet.address}`)).json()) as any;
   const p = payment.data.items.find((i: any) => i.tokenId === t.tokenId);
   console.log(`position ${p.balance} ${p.symbol} (on chain ${p.onChainBalance}), cost $${p.costBasisUsd}, value $${p.valueUsd}, realized $${p.realizedPnlUsd}`);

@@ -341,6 +341,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
       minBuyUsd: e.MIN_BUY_USD ?? d.minBuyUsd,
       usdcDepegFloor: e.USDC_DEPEG_FLOOR ?? d.usdcDepegFloor,
+      quoteMaxSpreadBps: BigInt(e.QUOTE_MAX_SPREAD_BPS),
       maxBuyUsd: e.MAX_BUY_USD ?? d.maxBuyUsd,
       graduationFeeUsd: e.GRADUATION_FEE_USD ?? d.graduationFeeUsd,
       payTo: {

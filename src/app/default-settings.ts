@@ -11,6 +11,7 @@ export const DEFAULT_SETTINGS: Settings = {
   maxBuyUsd: 10_000n * USDC_UNIT,
   quoteTtlSeconds: 60,
   usdcDepegFloor: { mantissa: 98n, scale: 2 },
+  quoteMaxSpreadBps: 100n,
   defaultSlippageBps: 100n,
   // anvil's account #0, the devnet treasury (SPEC §13)
   payTo: {

@@ -116,7 +116,7 @@ export function entrypoints(): AnyEntrypoint[] {
     name: 'token_sell',
     operation: 'sell_token',
     description:
-      "Sell tokens back to the curve (or, once the token graduated, through its Uniswap v2 pool): custody pulls them with the seller's signed tokenAuthorization (GET /api/tokens/:id/sell-authorization); proceeds after the fee are paid out in USDC.",
+      "Sell tokens back to the curve (or, once the token graduated, through its Uniswap v2 pool): custody pulls them with the seller's signed tokenAuthorization (GET /api/tokens/:id/sell-authorization); proceeds after the fee are paid out in USDC, whatever asset pays the $0.01 fee.",
     price: (settings) => formatUsd(settings.prices.sell),
     successStatus: 200,
     inputSchema: sellInput,

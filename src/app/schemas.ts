@@ -23,8 +23,26 @@ function decimal(decimals: number, description: string) {
 
 export const usdString = (description: string) => decimal(USDC_DECIMALS, `${description} (USDC, decimal string, ≤ 6 decimals)`);
 export const tokenString = (description: string) => decimal(TOKEN_DECIMALS, `${description} (tokens, decimal string, ≤ 18 decimals)`);
+
+/** 2^256: no EIP-712 uint256 (an amount, a time) a wallet signs reaches it. */
+const UINT256_LIMIT = 1n << 256n;
+
+/** Tokens a holder moves on chain: more than zero, and in units (1e-18) a uint256 a wallet can sign. */
+const tokensToMove = (description: string) =>
+  tokenString(description).superRefine((value, ctx) => {
+    let units: bigint;
+    try {
+      units = parseAmount(value, TOKEN_DECIMALS);
+    } catch {
+      return; // reported by tokenString
+    }
+    if (units === 0n) ctx.addIssue({ code: 'custom', message: 'must be more than 0' });
+    else if (units >= UINT256_LIMIT) ctx.addIssue({ code: 'custom', message: 'is more tokens than a uint256 holds (2^256 − 1 units of 1e-18)' });
+  });
 export const tokenIdSchema = z.string().regex(/^tok_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a token id (tok_ + 26-character ULID)');
 export const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
+/** A wallet that can hold and sign: any address but the zero address. */
+export const walletSchema = addressSchema.refine((a) => !/^0x0{40}$/.test(a), 'must not be the zero address');
 export const networkSchema = z.enum([PRODUCTION, TESTNET]);
 
 export const createTokenInput = z.strictObject({
@@ -51,7 +69,11 @@ export const buyQuoteInput = z.strictObject({
 });
 
 const uint256 = (what: string) =>
-  z.string().regex(/^\d{1,78}$/, 'must be an unsigned integer as a decimal string').describe(what);
+  z
+    .string()
+    .regex(/^\d{1,78}$/, 'must be an unsigned integer as a decimal string')
+    .refine((v) => !/^\d+$/.test(v) || BigInt(v) < UINT256_LIMIT, 'must be below 2^256 (a uint256)')
+    .describe(what);
 
 /** The seller's EIP-3009 ReceiveWithAuthorization on the token (GET /api/tokens/:id/sell-authorization gives it to sign). */
 export const tokenAuthorizationSchema = z.strictObject({
@@ -60,13 +82,13 @@ export const tokenAuthorizationSchema = z.strictObject({
   value: uint256('token units (1e-18): exactly `tokens`'),
   validAfter: uint256('Unix seconds'),
   validBefore: uint256('Unix seconds; at least 120 s ahead when the sell is checked'),
-  nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x + 64 hex characters'),
+  nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x + 64 hex characters (a bytes32)'),
   signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature as 0x-hex'),
 });
 
 export const sellInput = z.strictObject({
   tokenId: tokenIdSchema,
-  tokens: tokenString('tokens to sell'),
+  tokens: tokensToMove('tokens to sell'),
   minUsdOut: usdString('least USD to receive after the fee').optional(),
   tokenAuthorization: tokenAuthorizationSchema,
 });
@@ -192,7 +214,7 @@ export const sellOutput = z.object({
     payoutId: z.string(),
     network: networkSchema,
     wallet: z.string(),
-    asset: z.enum(['USDC', 'EURC']),
+    asset: z.literal('USDC').describe('sell proceeds are paid in USDC, whatever asset paid the $0.01 fee'),
     amount,
     reason: z.enum(['sell', 'refund']),
     state: z.enum(['PENDING', 'SENT', 'CONFIRMED', 'FAILED']),
@@ -279,7 +301,7 @@ export const quoteQuery = z.strictObject({
 
 export const tradesQuery = z.strictObject({ limit: limit(100, 50), cursor: z.string().max(512).optional() });
 export const holdersQuery = z.strictObject({ limit: limit(100, 20) });
-export const sellAuthorizationQuery = z.strictObject({ wallet: addressSchema, tokens: tokenString('tokens to sell') });
+export const sellAuthorizationQuery = z.strictObject({ wallet: walletSchema, tokens: tokensToMove('tokens to sell') });
 export const candlesQuery = z.strictObject({
   interval: z.enum(['1m', '5m', '1h', '1d']).default('1h'),
   from: z.iso.datetime().optional(),

@@ -17,6 +17,11 @@ export interface Settings {
   quoteTtlSeconds: number;
   /** Below this USD price USDC is not taken 1:1 but priced from its quote (SPEC §15). */
   usdcDepegFloor: UsdPrice;
+  /**
+   * The quote router's spread bound (QUOTE_MAX_SPREAD_BPS): a price held for a 402 is honoured
+   * only while the live price is within this many basis points of it.
+   */
+  quoteMaxSpreadBps: bigint;
   defaultSlippageBps: bigint;
   /** The service's treasury (payTo) per network. */
   payTo: Record<Network, string>;

@@ -1,6 +1,8 @@
 /**
  * Payouts: stablecoin the service owes a wallet (sell proceeds or a refund), sent from the
- * treasury through the outbox (src/domain/outbox.ts), in the asset that paid (SPEC §15).
+ * treasury through the outbox (src/domain/outbox.ts). A refund pays back the asset that was paid
+ * (the treasury received it); sell proceeds are USDC, the curve's own asset, whatever asset paid
+ * the sell's fee (decision 0021) — so the treasury never owes an asset it was not paid in.
  */
 import { InvariantViolation } from './errors.js';
 import type { Network, PaymentAsset } from './network.js';
@@ -14,7 +16,7 @@ export const PAYOUT_TRANSITIONS = OUTBOX_TRANSITIONS;
 export interface Payout extends OutboxFields {
   readonly payoutId: string;
   readonly wallet: string;
-  /** The stablecoin paid out: the one the wallet paid with. */
+  /** The stablecoin paid out: USDC for sell proceeds; for a refund, the one the wallet paid with. */
   readonly asset: PaymentAsset;
   /** Smallest units of `asset`. */
   readonly amount: bigint;
@@ -33,6 +35,7 @@ export function newPayout(args: {
   now: Date;
 }): Payout {
   if (args.amount <= 0n) throw new InvariantViolation('a payout must be positive');
+  if (args.reason === 'sell' && (args.asset ?? 'USDC') !== 'USDC') throw new InvariantViolation('sell proceeds are paid in USDC');
   return {
     ...newOutboxFields(args.network, args.sourceId, args.now),
     payoutId: args.payoutId,

@@ -9,6 +9,13 @@ export interface AssetQuoteStore {
   hold(quote: AssetQuote, now: Date): Promise<AssetQuote>;
   /** The unexpired quote held under `holdKey` at `now`, if any. */
   getHeld(holdKey: string, now: Date): Promise<AssetQuote | null>;
+  /** The quote last held under `holdKey`, expired or not (until it is purged or replaced). */
+  latest(holdKey: string): Promise<AssetQuote | null>;
+  /**
+   * Stops holding `quoteId` under `holdKey` (the live price moved away from it), so the next
+   * hold there takes a fresh quote; does nothing when another quote is held there by now.
+   */
+  release(holdKey: string, quoteId: string): Promise<void>;
   /** Deletes at most `limit` quotes that expired before `before`; returns how many. */
   purgeExpired(before: Date, limit: number): Promise<number>;
 }

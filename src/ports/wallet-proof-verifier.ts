@@ -9,6 +9,7 @@ export type WalletProofRejection =
   | 'wrong_domain' // signed for another site (domain or URI origin)
   | 'wrong_chain' // a chain this service does not take payments on
   | 'expired' // issued too long ago, or past its expirationTime
+  | 'expires_too_late' // an expirationTime beyond issuedAt + the max age: the proof would outlive its nonce's record
   | 'not_yet_valid' // issued in the future, or before its notBefore
   | 'bad_signature' // the signature is not the named wallet's
   | 'replayed'; // the proof was already used (judged by the caller, with a ProofNonceStore)
@@ -21,7 +22,11 @@ export interface CheckedWalletProof {
   /** The CAIP-2 chain the proof names (one the service takes payments on). */
   chainId: Network;
   nonce: string;
-  /** When the proof stops being valid: its nonce must be remembered at least until then. */
+  /**
+   * When the proof stops being valid: its nonce must be remembered at least until then. Never
+   * later than issuedAt + the verifier's max age (a proof claiming to last longer is refused as
+   * `expires_too_late`), so a nonce record never has to outlive that.
+   */
   expiresAt: Date;
 }
 

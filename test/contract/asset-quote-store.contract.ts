@@ -24,6 +24,23 @@ export function assetQuoteStoreContract(name: string, make: UowFactory) {
         expect(await uow.read((s) => s.assetQuotes.getHeld('h', at(61_000)))).toEqual(third);
       }));
 
+    it('the latest quote of a key is read expired too; a released quote is held no more, another is kept', () =>
+      withUow(make, async (uow) => {
+        const q = assetQuote({ holdKey: 'l', expiresAt: at(60_000) });
+        await uow.read((s) => s.assetQuotes.hold(q, at(0)));
+        expect(await uow.read((s) => s.assetQuotes.latest('l'))).toEqual(q);
+        expect(await uow.read((s) => s.assetQuotes.getHeld('l', at(61_000)))).toBeNull();
+        expect(await uow.read((s) => s.assetQuotes.latest('l'))).toEqual(q); // expired, still readable
+        expect(await uow.read((s) => s.assetQuotes.latest('none'))).toBeNull();
+
+        const other = assetQuote({ holdKey: 'l', expiresAt: at(60_000) });
+        await uow.read((s) => s.assetQuotes.release('l', other.quoteId)); // not the one held: nothing happens
+        expect(await uow.read((s) => s.assetQuotes.getHeld('l', at(0)))).toEqual(q);
+        await uow.read((s) => s.assetQuotes.release('l', q.quoteId));
+        expect(await uow.read((s) => s.assetQuotes.getHeld('l', at(0)))).toBeNull();
+        expect(await uow.read((s) => s.assetQuotes.hold(other, at(0)))).toEqual(other); // the next hold takes a fresh quote
+      }));
+
     it('concurrent holds for one key all see the same quote', () =>
       withUow(make, async (uow) => {
         const candidates = Array.from({ length: 10 }, () => assetQuote({ holdKey: 'race' }));

@@ -17,7 +17,7 @@ export function payoutStoreContract(name: string, make: UowFactory) {
 
     it('keeps the asset a payout pays back in', () =>
       withUow(make, async (uow) => {
-        const p = payout({ asset: 'EURC', amount: 2_269_684n });
+        const p = payout({ asset: 'EURC', amount: 2_269_684n, reason: 'refund' });
         await uow.transaction((s) => s.payouts.enqueue(p));
         expect(await uow.read((s) => s.payouts.get(p.payoutId))).toEqual(p);
       }));

@@ -80,6 +80,19 @@ export function walletProofVerifierContract(name: string, make: () => Promise<Wa
       }
     });
 
+    it('a proof may not claim to last longer than its nonce is remembered (issuedAt + 5 min): expires_too_late', async () => {
+      const h = await make();
+      const issuedAt = new Date(h.now().getTime() - 1_000);
+      const after = (ms: number) => new Date(issuedAt.getTime() + ms);
+      for (const expirationTime of [new Date('2999-01-01T00:00:00.000Z'), after(302_000)]) {
+        const checked = await h.verifier.check(await h.prove({ account: alice, issuedAt, expirationTime }));
+        expect(checked, expirationTime.toISOString()).toMatchObject({ ok: false, reason: 'expires_too_late', code: 'invalid_siwx_expiration_too_far', message: expect.any(String) });
+      }
+      // Up to 5 min (with a second of slack for a challenge read from two clock calls) is taken.
+      const longest = await h.verifier.check(await h.prove({ account: alice, issuedAt, expirationTime: after(300_500) }));
+      expect(longest).toMatchObject({ ok: true, expiresAt: new Date(issuedAt.getTime() + 300_000) });
+    });
+
     it('a proof naming one wallet but signed by another is bad_signature', async () => {
       const h = await make();
       expect(await h.verifier.check(await h.prove({ account: alice, signer: mallory }))).toMatchObject({ ok: false, reason: 'bad_signature' });

@@ -107,4 +107,10 @@ describe('payout lifecycle', () => {
     expect(() => transitionPayout(confirmed, 'SENT', new Date(2))).toThrow(InvariantViolation);
     expect(() => newPayout({ ...p, amount: 0n, now: new Date(0) })).toThrow(InvariantViolation);
   });
+
+  it('pays sell proceeds only in USDC; a refund in the asset that was paid', () => {
+    expect(p.asset).toBe('USDC');
+    expect(() => newPayout({ ...p, asset: 'EURC', now: new Date(0) })).toThrow(InvariantViolation);
+    expect(newPayout({ ...p, asset: 'EURC', reason: 'refund', now: new Date(0) }).asset).toBe('EURC');
+  });
 });

@@ -1,8 +1,9 @@
 /**
  * EURC, the second payment asset (SPEC §15), over the signature-checking fake facilitator: every
  * 402 offers USDC then EURC per network, EURC at the USD price over the held EUR/USD quote rounded
- * up; the paid retry within 60 s matches that exact amount; a fresh quote after the hold; a
- * refund goes back in EURC; and no price is 503 with Retry-After, never a guessed EURC offer.
+ * up; the paid retry within 60 s matches that exact amount while the live price stays within the
+ * spread bound, and is refused before settlement past it; a fresh quote after the hold; a refund
+ * goes back in EURC; and no price is 503 with Retry-After, never a guessed EURC offer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
@@ -88,35 +89,88 @@ describe('EURC offers', () => {
     expect(uow.db.trades.find((t) => t.paymentId === payment.paymentId)!.usdAmount).toBe(5_000_000n);
   });
 
-  it('the quote is held 60 s per request: the paid retry matches after the price moved; then a fresh quote', async () => {
+  it('the quote is held 60 s per request: the paid retry matches while the live price stays within the spread bound; then a fresh quote', async () => {
     const body = { tokenId, usdAmount: '2' };
     const first = await offered('/entrypoints/token_buy_usd', body);
     expect(eurcAmount(first)).toBe('1851852'); // ceil(2e6 / 1.08)
-    prices.EURC = '1.25';
+    prices.EURC = '1.0854'; // +0.5%: inside QUOTE_MAX_SPREAD_BPS (100 bps)
     try {
       clock.offsetMs += 30_000;
       expect(eurcAmount(await offered('/entrypoints/token_buy_usd', body))).toBe('1851852'); // held
-      expect(eurcAmount(await offered('/entrypoints/token_buy_usd', { tokenId, usdAmount: '2.5' }))).toBe('2000000'); // another body: priced now
-      clock.offsetMs -= 30_000; // the signature below is checked against this clock
-      const signature = await signPayment(wallet, eurcOnly(first));
-      clock.offsetMs += 30_000;
-      const paid = await post('/entrypoints/token_buy_usd', body, { 'payment-signature': signature });
+      expect(eurcAmount(await offered('/entrypoints/token_buy_usd', { tokenId, usdAmount: '2.5' }))).toBe('2303299'); // another body: priced now
+      const paid = await post('/entrypoints/token_buy_usd', body, { 'payment-signature': await signPayment(wallet, eurcOnly(first)) });
       expect(paid.status).toBe(200);
       const payment = uow.db.payments.get((await json(paid)).data.payment.paymentId)!;
       expect(payment).toMatchObject({ asset: 'EURC', amount: 1_851_852n, quotePrice: { mantissa: 108n, scale: 2 } });
 
       clock.offsetMs += 31_000; // past the hold
-      const again = { tokenId, usdAmount: '2', minTokensOut: '1' };
-      const held = await offered('/entrypoints/token_buy_usd', again);
+      expect(eurcAmount(await offered('/entrypoints/token_buy_usd', body))).toBe('1842639'); // a fresh quote: ceil(2e6 / 1.0854)
+    } finally {
+      prices.EURC = '1.08';
+      clock.offsetMs = 0;
+    }
+  });
+
+  it('a payment at a held quote whose hold expired while the price moved is refused as quote_expired, with the fresh price; nothing charged', async () => {
+    const body = { tokenId, usdAmount: '2', minTokensOut: '1' };
+    prices.EURC = '1.25';
+    try {
+      clock.offsetMs = -61_000; // the 402 was answered 61 s ago: its hold has expired by now
+      const held = await offered('/entrypoints/token_buy_usd', body);
       expect(eurcAmount(held)).toBe('1600000'); // 2e6 / 1.25
-      clock.offsetMs += 61_000;
-      const stale = await signPayment(wallet, eurcOnly(held)); // signed now, against the expired quote's amount
+      clock.offsetMs = 0;
+      const stale = await signPayment(wallet, eurcOnly(held)); // its authorization is still valid
       prices.EURC = '1.28';
-      const refused = await post('/entrypoints/token_buy_usd', again, { 'payment-signature': stale });
+      const before = facilitator.balanceOf(TESTNET, wallet.address, 'EURC');
+      const settles = facilitator.settleCalls;
+      const refused = await post('/entrypoints/token_buy_usd', body, { 'payment-signature': stale });
       expect(refused.status).toBe(402);
       const error = (await json(refused)).error;
-      expect(error).toMatchObject({ code: 'PAYMENT_INVALID', details: { reason: 'invalid_amount' } });
+      expect(error).toMatchObject({ code: 'PAYMENT_INVALID', details: { reason: 'quote_expired' } });
+      expect(error.message).toMatch(/expired at .*nothing was charged/);
       expect(eurcAmount(error.details.paymentRequired)).toBe('1562500'); // the fresh quote: 2e6 / 1.28
+      expect(eurcAmount(decodeBase64Json(refused.headers.get('payment-required')))).toBe('1562500');
+      expect(facilitator.balanceOf(TESTNET, wallet.address, 'EURC')).toBe(before);
+      expect(facilitator.settleCalls).toBe(settles);
+    } finally {
+      prices.EURC = '1.08';
+      clock.offsetMs = 0;
+    }
+  });
+
+  it('a held quote the live price moved past the spread bound is not honoured: refused before settlement, nothing charged, the 402 offers the live price', async () => {
+    const body = { tokenId, usdAmount: '100' };
+    const first = await offered('/entrypoints/token_buy_usd', body);
+    expect(eurcAmount(first)).toBe('92592593'); // ceil(100e6 / 1.08)
+    const signature = await signPayment(wallet, eurcOnly(first));
+    const eurcBefore = facilitator.balanceOf(TESTNET, wallet.address, 'EURC');
+    const usdcBefore = facilitator.balanceOf(TESTNET, wallet.address, 'USDC');
+    const settles = facilitator.settleCalls;
+    const payments = uow.db.payments.size;
+    const trades = uow.db.trades.length;
+    prices.EURC = '0.54'; // EUR/USD halves inside the 60 s hold: the held EURC amount is worth $50 at the live feed
+    try {
+      clock.offsetMs += 20_000;
+      const res = await post('/entrypoints/token_buy_usd', body, { 'payment-signature': signature });
+      expect(res.status).toBe(402);
+      const error = (await json(res)).error;
+      expect(error).toMatchObject({ code: 'PAYMENT_INVALID', details: { reason: 'quote_moved', heldPrice: '1.08', livePrice: '0.54', maxSpreadBps: 100 } });
+      expect(error.message).toMatch(/nothing was charged/);
+      // Nothing moved, nothing was booked.
+      expect(facilitator.balanceOf(TESTNET, wallet.address, 'EURC')).toBe(eurcBefore);
+      expect(facilitator.balanceOf(TESTNET, wallet.address, 'USDC')).toBe(usdcBefore);
+      expect(facilitator.settleCalls).toBe(settles);
+      expect(uow.db.payments.size).toBe(payments);
+      expect(uow.db.trades.length).toBe(trades);
+      // The 402 offers the live price (the hold was dropped), and it pays.
+      const fresh = decodeBase64Json<any>(res.headers.get('payment-required'));
+      expect(eurcAmount(fresh)).toBe('185185186'); // ceil(100e6 / 0.54)
+      expect(eurcAmount(await offered('/entrypoints/token_buy_usd', body))).toBe('185185186');
+      const paid = await post('/entrypoints/token_buy_usd', body, { 'payment-signature': await signPayment(wallet, eurcOnly(fresh)) });
+      expect(paid.status).toBe(200);
+      const payment = uow.db.payments.get((await json(paid)).data.payment.paymentId)!;
+      expect(payment).toMatchObject({ asset: 'EURC', amount: 185_185_186n, usdValue: 100_000_000n, quotePrice: { mantissa: 54n, scale: 2 } });
+      expect(facilitator.balanceOf(TESTNET, wallet.address, 'EURC')).toBe(eurcBefore - 185_185_186n);
     } finally {
       prices.EURC = '1.08';
       clock.offsetMs = 0;

@@ -8,9 +8,10 @@ import type { RunningService } from '../../src/bootstrap/compose.js';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
 import { FakeNetworkDetector } from '../../src/adapters/network/fake/fake-network-detector.js';
 
-import { PRODUCTION } from '../../src/domain/network.js';
+import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import { FacilitatorError } from '../../src/domain/errors.js';
-import { decodeBase64Json, devAccount, payingFetch, signPayment } from '../support/x402-client.js';
+import { formatTokens } from '../../src/domain/money.js';
+import { decodeBase64Json, devAccount, eurcOnly, payingFetch, signPayment } from '../support/x402-client.js';
 import { signedSellBody } from '../support/onchain.js';
 import { json, PRODUCTION_WALLETS, settle, ShiftableClock, startTestService } from '../support/service.js';
 
@@ -94,6 +95,43 @@ describe('400', () => {
     expect(e.details.issues).toEqual([{ path: 'tokens', message: e.message }]);
   });
 
+  it('sell-authorization refuses what no wallet can sign: 0 tokens, more units than a uint256, the zero address', async () => {
+    const ask = (query: string) => fetch(`${service.url}/api/tokens/${tokenId}/sell-authorization?${query}`);
+    const maxUnits = (1n << 256n) - 1n;
+    const cases: [string, string][] = [
+      [`wallet=${testnet.address}&tokens=0`, 'tokens'],
+      [`wallet=${testnet.address}&tokens=0.000000000000000000`, 'tokens'],
+      [`wallet=${testnet.address}&tokens=${'9'.repeat(90)}`, 'tokens'],
+      [`wallet=${testnet.address}&tokens=${formatTokens(maxUnits + 1n)}`, 'tokens'],
+      [`wallet=0x0000000000000000000000000000000000000000&tokens=1`, 'wallet'],
+    ];
+    for (const [query, path] of cases) {
+      const e = await expectError(await ask(query), 400, 'VALIDATION_ERROR');
+      expect(e.details.issues, query).toEqual([{ path, message: expect.any(String) }]);
+    }
+    // The largest amount a uint256 holds is still typed data a wallet can sign.
+    const largest = await ask(`wallet=${testnet.address}&tokens=${formatTokens(maxUnits)}`);
+    expect(largest.status).toBe(200);
+    expect((await json(largest)).data.typedData.message.value).toBe(maxUnits.toString());
+  });
+
+  it('a tokenAuthorization field past a uint256 (or a nonce that is not a bytes32) is a validation error naming it, before any 402', async () => {
+    const body = await signedSellBody(service.url, testnet, tokenId, '1');
+    const over = (1n << 256n).toString();
+    const cases: [string, string][] = [
+      ['value', over],
+      ['validAfter', over],
+      ['validBefore', over],
+      ['validBefore', '9'.repeat(78)],
+      ['nonce', `0x${'ab'.repeat(33)}`],
+    ];
+    for (const [field, value] of cases) {
+      const res = await post('/entrypoints/token_sell', { ...body, tokenAuthorization: { ...body.tokenAuthorization, [field]: value } });
+      const e = await expectError(res, 400, 'VALIDATION_ERROR');
+      expect(e.details.issues, field).toEqual([{ path: `tokenAuthorization.${field}`, message: expect.stringMatching(field === 'nonce' ? /bytes32/ : /2\^256/) }]);
+    }
+  });
+
   it('INVALID_JSON when the body is not JSON', async () => {
     await expectError(await post('/entrypoints/token_buy_usd', '{"tokenId": '), 400, 'INVALID_JSON');
   });
@@ -127,8 +165,31 @@ describe('402', () => {
 
     const expiring = await paidHeaders('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1' });
     clock.offsetMs = 3_600_000;
-    await expectError(await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1' }, expiring), 402, 'PAYMENT_INVALID');
+    const expired = await expectError(await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1' }, expiring), 402, 'PAYMENT_INVALID');
+    expect(expired.details.reason).toBe('authorization_expired');
     expect(facilitator.settleCalls).toBe(1); // only the create in beforeAll
+  });
+
+  it.each(['USDC', 'EURC'] as const)('an expired %s payment says it expired and gives the fresh price in PAYMENT-REQUIRED; nothing is charged', async (asset) => {
+    const body = { tokenId, usdAmount: '1' };
+    const challenge = await post('/entrypoints/token_buy_usd', body);
+    const required = decodeBase64Json<any>(challenge.headers.get('payment-required'));
+    const signature = await signPayment(testnet, asset === 'EURC' ? eurcOnly(required) : required);
+    const balance = facilitator.balanceOf(TESTNET, testnet.address, asset);
+    const settles = facilitator.settleCalls;
+    clock.offsetMs = 61_000; // past the authorization's validBefore (60 s) and past the EURC quote's hold
+    const res = await post('/entrypoints/token_buy_usd', body, { 'payment-signature': signature });
+    const e = await expectError(res, 402, 'PAYMENT_INVALID');
+    expect(e.details.reason).toBe('authorization_expired');
+    expect(e.message).toMatch(/^The payment's authorization expired at \d{4}-.*nothing was charged\. Sign a new payment for the price in PAYMENT-REQUIRED\.$/);
+    const fresh = decodeBase64Json<any>(res.headers.get('payment-required'));
+    expect(fresh.accepts.map((a: any) => [a.extra.name, a.amount])).toEqual([
+      ['USDC', '1000000'],
+      ['EURC', '925926'], // ceil(1 / 1.08), at a quote taken now
+    ]);
+    expect(e.details.paymentRequired.accepts).toEqual(fresh.accepts);
+    expect(facilitator.balanceOf(TESTNET, testnet.address, asset)).toBe(balance);
+    expect(facilitator.settleCalls).toBe(settles);
   });
 
   it('PAYMENT_INVALID when the signed authorization does not move exactly the price, before the facilitator is asked', async () => {

@@ -1,13 +1,15 @@
 /**
  * Malformed extension inputs never hurt (#17): a bad SIGN-IN-WITH-X header gets the plain 402
- * and never blocks paying; a payment whose payload carries broken extension entries pays as
- * any other. Never a 500.
+ * and never blocks paying; a proof claiming to outlive its nonce's record is not taken; a payment
+ * whose payload carries broken extension entries pays as any other. Never a 500.
  */
 import { x402Client } from '@x402/core/client';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm';
+import { createSIWxPayload, encodeSIWxHeader, type SIWxExtensionInfo } from '@x402/extensions/sign-in-with-x';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/bootstrap/compose.js';
+import { TESTNET } from '../../src/domain/network.js';
 import { decodeBase64Json, devAccount, payingFetch } from '../support/x402-client.js';
 import { json, startTestService } from '../support/service.js';
 
@@ -52,6 +54,30 @@ describe('a malformed SIGN-IN-WITH-X header', () => {
   it('never blocks paying', async () => {
     const res = await post('/entrypoints/token_info', { tokenId }, { 'sign-in-with-x': BAD_PROOFS[3]!, 'x-wallet-address': wallet.address }, payingFetch(wallet));
     expect(res.status).toBe(200);
+  });
+});
+
+describe('a SIGN-IN-WITH-X proof that claims to outlive its nonce', () => {
+  const prover = devAccount(6); // has paid for nothing here: no access grant answers for it
+  const networks = async (res: Response) => (await json(res)).error.details.accepts.map((a: { network: string }) => a.network);
+  const sign = async (info: SIWxExtensionInfo) =>
+    encodeSIWxHeader(await createSIWxPayload({ ...info, chainId: TESTNET, type: 'eip191' }, prover, `${service.url}/entrypoints/token_info`));
+
+  it('(expirationTime in 2999) is not taken: the plain 402 says expires_too_late; the challenge as issued is taken', async () => {
+    const unpaid = await post('/entrypoints/token_info', { tokenId });
+    const challenge = decodeBase64Json<any>(unpaid.headers.get('payment-required')).extensions['sign-in-with-x'] as { info: SIWxExtensionInfo };
+    const forever = await sign({ ...challenge.info, expirationTime: '2999-01-01T00:00:00.000Z' });
+    const refused = await post('/entrypoints/token_info', { tokenId }, { 'sign-in-with-x': forever });
+    expect(refused.status).toBe(402);
+    const body = await json(refused.clone());
+    expect(body.error.details.siwx).toEqual({ reason: 'expires_too_late', code: 'invalid_siwx_expiration_too_far', message: expect.stringContaining('at most 300 s') });
+    expect(await networks(refused)).toEqual(['eip155:8453', 'eip155:8453', 'eip155:84532', 'eip155:84532']); // the wallet is not proven
+
+    // The same challenge as issued (5 minutes) proves the wallet: the 402 offers only its network.
+    const proven = await post('/entrypoints/token_info', { tokenId }, { 'sign-in-with-x': await sign(challenge.info) });
+    expect(proven.status).toBe(402);
+    expect((await json(proven.clone())).error.details.siwx).toBeUndefined();
+    expect(await networks(proven)).toEqual([TESTNET, TESTNET]);
   });
 });
 

@@ -2,12 +2,14 @@
  * What a 402 offers (SPEC §15): for each network, USDC then EURC, each for the USD price. EURC
  * (and USDC when it trades below USDC_DEPEG_FLOOR) is priced at a quote held 60 s per (request,
  * network, asset), so the paid retry is matched against exactly the amount the 402 offered;
- * after the hold expires a fresh quote is taken. No price is ServiceUnavailable from the quote
- * router (503 + Retry-After): an offer is never priced at a guess.
+ * after the hold expires a fresh quote is taken. A held quote is honoured only while the live price
+ * stays within the router's spread bound of it (the payment flow checks before settling). No
+ * price is ServiceUnavailable from the quote router (503 + Retry-After): an offer is never priced
+ * at a guess.
  */
 import { ASSET_QUOTE_TTL_SECONDS, assetQuoteHoldKey, type AssetQuote } from '../../domain/asset-quote.js';
 import { PAYMENT_ASSETS, type Network, type PaymentAsset } from '../../domain/network.js';
-import { assetAmountForUsd, compareUsdPrices, usdValueOf } from '../../domain/usd-price.js';
+import { assetAmountForUsd, compareUsdPrices, usdValueOf, withinBps, type UsdPrice } from '../../domain/usd-price.js';
 import type { PaymentRequirements } from '../../ports/facilitator.js';
 import type { AppDeps } from '../deps.js';
 import { PAYMENT_ASSET_DECIMALS } from '../pricing/asset-pricing.js';
@@ -22,6 +24,8 @@ export interface Offer {
   usdValue: bigint;
   /** The held quote; null for USDC taken 1:1. */
   quote: AssetQuote | null;
+  /** The quote held here before, which had expired when this offer was made (if still stored). */
+  lapsed: AssetQuote | null;
   requirements: PaymentRequirements;
 }
 
@@ -42,11 +46,13 @@ export function offersFor(
 export async function offerFor(deps: OfferDeps, requestHash: string, network: Network, asset: PaymentAsset, usdAmount: bigint): Promise<Offer> {
   const holdKey = assetQuoteHoldKey(requestHash, network, asset);
   const now = deps.clock.now();
-  let quote = await deps.uow.read((s) => s.assetQuotes.getHeld(holdKey, now));
+  const last = await deps.uow.read((s) => s.assetQuotes.latest(holdKey));
+  let quote = last && last.expiresAt > now ? last : null;
+  const lapsed = quote ? null : last;
   if (!quote) {
     const fresh = await deps.usdQuotes.usdPrice(asset, network);
     if (asset === 'USDC' && compareUsdPrices(fresh.price, deps.settings.usdcDepegFloor) >= 0) {
-      return offer(deps, network, asset, usdAmount, usdAmount, null);
+      return offer(deps, network, asset, usdAmount, usdAmount, null, lapsed);
     }
     const candidate: AssetQuote = {
       quoteId: deps.ids.next('aqt'),
@@ -62,9 +68,30 @@ export async function offerFor(deps: OfferDeps, requestHash: string, network: Ne
     quote = await deps.uow.read((s) => s.assetQuotes.hold(candidate, now));
   }
   const amount = assetAmountForUsd(usdAmount, quote.price, PAYMENT_ASSET_DECIMALS);
-  return offer(deps, network, asset, amount, usdValueOf(amount, quote.price, PAYMENT_ASSET_DECIMALS), quote);
+  return offer(deps, network, asset, amount, usdValueOf(amount, quote.price, PAYMENT_ASSET_DECIMALS), quote, lapsed);
 }
 
-function offer(deps: OfferDeps, network: Network, asset: PaymentAsset, amount: bigint, usdValue: bigint, quote: AssetQuote | null): Offer {
-  return { network, asset, amount, usdValue, quote, requirements: requirementsFor(network, amount, deps.settings.payTo[network], asset) };
+function offer(
+  deps: OfferDeps,
+  network: Network,
+  asset: PaymentAsset,
+  amount: bigint,
+  usdValue: bigint,
+  quote: AssetQuote | null,
+  lapsed: AssetQuote | null,
+): Offer {
+  return { network, asset, amount, usdValue, quote, lapsed, requirements: requirementsFor(network, amount, deps.settings.payTo[network], asset) };
+}
+
+/** The amount of an offer's asset that paid `usdAmount` at a (lapsed) quote's price, as its offer was. */
+export function amountAt(quote: AssetQuote, usdAmount: bigint): bigint {
+  return assetAmountForUsd(usdAmount, quote.price, PAYMENT_ASSET_DECIMALS);
+}
+
+/**
+ * Whether a held quote may still be honoured: the live price is within the router's spread bound
+ * of it (QUOTE_MAX_SPREAD_BPS). Past it, paying at the held price is an option on the rate.
+ */
+export function heldQuoteIsLive(held: AssetQuote, live: UsdPrice, maxSpreadBps: bigint): boolean {
+  return withinBps(held.price, live, maxSpreadBps);
 }

@@ -32,6 +32,7 @@ import {
 } from '../../domain/errors.js';
 import { ALL_NETWORKS, assetAt, isNetwork, type Network } from '../../domain/network.js';
 import { transitionPayment, type Payment, type PaymentState } from '../../domain/payment.js';
+import { formatUsdPrice } from '../../domain/usd-price.js';
 import { newPayout } from '../../domain/payout.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { ReceiptSigner } from '../../ports/receipt-signer.js';
@@ -52,7 +53,7 @@ import { proveWallet, siwxDetails, type WalletProof } from '../extensions/wallet
 import { readAuthorization, type ExactAuthorization } from './exact-authorization.js';
 import { PAYMENT_REASONS } from './payment-reasons.js';
 import { hashRequest, sha256 } from './request-hash.js';
-import { offerFor, offersFor, type Offer } from './offers.js';
+import { amountAt, heldQuoteIsLive, offerFor, offersFor, type Offer } from './offers.js';
 import { matchRequirements, X402_VERSION, type PaymentRequiredObject } from './requirements.js';
 import { sameResource } from './resource.js';
 
@@ -234,7 +235,8 @@ export class PaymentFlow {
     const asset = typeof payload.accepted?.asset === 'string' ? assetAt(network, payload.accepted.asset) : undefined;
     const offer = asset && offered === network ? await offerFor(this.deps, requestHash, network, asset, prepared.amount) : undefined;
     const requirements = await this.bind(req, requestHash, payload, auth, offer, prepared);
-    const verified = await this.verify(payload, requirements, req, requestHash, prepared, offer!);
+    await this.heldQuoteLive(req, requestHash, prepared, offer!);
+    const verified = await this.verify(payload, auth, requirements, req, requestHash, prepared, offer!);
     if (getAddress(verified.payer ?? payer) !== payer) {
       throw await this.invalid(req, requestHash, prepared, PAYMENT_REASONS.payerMismatch, 'The facilitator recovered another payer.');
     }
@@ -301,6 +303,15 @@ export class PaymentFlow {
     const requirements = offer ? matchRequirements([offer.requirements], payload.accepted) : undefined;
     if (!offer || !requirements) {
       const wrongAmount = offer !== undefined && payload.accepted?.amount !== offer.amount.toString();
+      if (wrongAmount && offer.lapsed && payload.accepted?.amount === amountAt(offer.lapsed, prepared.amount).toString()) {
+        throw await this.invalid(
+          req,
+          requestHash,
+          prepared,
+          PAYMENT_REASONS.quoteExpired,
+          `The ${offer.asset} price held for this request expired at ${offer.lapsed.expiresAt.toISOString()} and the price is another now; nothing was charged. Pay the fresh price in PAYMENT-REQUIRED.`,
+        );
+      }
       throw await this.invalid(
         req,
         requestHash,
@@ -525,9 +536,52 @@ export class PaymentFlow {
     return next;
   }
 
-  private async verify(payload: PaymentPayload, requirements: PaymentRequirements, req: PaidRequest, requestHash: string, prepared: Prepared, offer: Offer) {
+  /**
+   * A price held for a 402 (EURC, or USDC below its depeg floor) is honoured only while the live
+   * price is within the router's spread bound of it; past it the payment is refused before
+   * settlement, the hold is dropped, and the 402 offers the live price.
+   */
+  private async heldQuoteLive(req: PaidRequest, requestHash: string, prepared: Prepared, offer: Offer): Promise<void> {
+    const held = offer.quote;
+    if (!held) return;
+    const live = await this.deps.usdQuotes.usdPrice(offer.asset, offer.network);
+    const bound = this.deps.settings.quoteMaxSpreadBps;
+    if (heldQuoteIsLive(held, live.price, bound)) return;
+    await this.deps.uow.read((s) => s.assetQuotes.release(held.holdKey, held.quoteId));
+    this.deps.metrics.increment('payments.quote_moved');
+    throw await this.invalid(
+      req,
+      requestHash,
+      prepared,
+      PAYMENT_REASONS.quoteMoved,
+      `The ${offer.asset} price held for this request (${formatUsdPrice(held.price)} USD) is more than ${bound} bps from the live price (${formatUsdPrice(live.price)} USD); nothing was charged. Pay the fresh price in PAYMENT-REQUIRED.`,
+      { heldPrice: formatUsdPrice(held.price), livePrice: formatUsdPrice(live.price), maxSpreadBps: Number(bound) },
+    );
+  }
+
+  private async verify(
+    payload: PaymentPayload,
+    auth: ExactAuthorization,
+    requirements: PaymentRequirements,
+    req: PaidRequest,
+    requestHash: string,
+    prepared: Prepared,
+    offer: Offer,
+  ) {
     const result = await this.deps.facilitator.verify(payload, requirements);
     if (result.isValid) return result;
+    if (this.expired(auth, result.invalidReason)) {
+      // The facilitator's clock is the one that counts; ours only words the answer.
+      const at = auth.validBefore < MAX_DATE_SECONDS ? new Date(Number(auth.validBefore) * 1000).toISOString() : `${auth.validBefore} s`;
+      throw await this.invalid(
+        req,
+        requestHash,
+        prepared,
+        PAYMENT_REASONS.authorizationExpired,
+        `The payment's authorization expired at ${at} (validBefore), or is too close to it to be settled; nothing was charged. Sign a new payment for the price in PAYMENT-REQUIRED.`,
+        result.invalidReason ? { facilitatorReason: result.invalidReason } : {},
+      );
+    }
     if (isInsufficientFunds(result.invalidReason)) {
       throw new InsufficientFunds(`The wallet does not hold enough ${offer.asset} for this payment.`, {
         reason: result.invalidReason,
@@ -537,8 +591,15 @@ export class PaymentFlow {
     throw await this.invalid(req, requestHash, prepared, result.invalidReason ?? PAYMENT_REASONS.invalidPayment, result.invalidMessage ?? 'The payment did not verify.');
   }
 
-  private async invalid(req: PaidRequest, requestHash: string, prepared: Prepared, reason: string, message: string): Promise<PaymentInvalid> {
-    return new PaymentInvalid(message, { reason, paymentRequired: await this.requiredFor(req, requestHash, prepared, message) });
+  /** Whether a refused authorization was refused for its `validBefore`: by the facilitator's reason, or by our clock. */
+  private expired(auth: ExactAuthorization, reason: string | undefined): boolean {
+    if (reason !== undefined && /valid_before|expired/.test(reason)) return true;
+    const now = BigInt(Math.floor(this.deps.clock.now().getTime() / 1000));
+    return auth.validBefore < now + SETTLE_MARGIN_SECONDS;
+  }
+
+  private async invalid(req: PaidRequest, requestHash: string, prepared: Prepared, reason: string, message: string, extra: ErrorDetails = {}): Promise<PaymentInvalid> {
+    return new PaymentInvalid(message, { reason, ...extra, paymentRequired: await this.requiredFor(req, requestHash, prepared, message) });
   }
 
   private requiredFor(req: PaidRequest, requestHash: string, prepared: Prepared, error?: string): Promise<PaymentRequiredObject> {
@@ -602,6 +663,11 @@ export class PaymentFlow {
     this.deps.metrics.increment('network_detection.fallbacks');
   }
 }
+
+/** The official EVM facilitator refuses an authorization valid for less than 6 s more: too late to be mined. */
+const SETTLE_MARGIN_SECONDS = 6n;
+/** The last second a Date can show. */
+const MAX_DATE_SECONDS = 8_640_000_000_000n;
 
 /** The fake's reason and the official EVM facilitator's ("invalid_exact_evm_insufficient_balance"). */
 function isInsufficientFunds(reason: string | undefined): boolean {

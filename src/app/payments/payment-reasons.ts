@@ -12,6 +12,12 @@ export const PAYMENT_REASONS = {
   invalidPayload: 'invalid_payload',
   /** `accepted.amount` is not exactly the price. */
   invalidAmount: 'invalid_amount',
+  /** The authorization's `validBefore` has passed (or leaves too little time to settle). */
+  authorizationExpired: 'authorization_expired',
+  /** The payment pays the amount of an asset quote whose 60 s hold expired, and the price is another now. */
+  quoteExpired: 'quote_expired',
+  /** The held asset quote is farther than QUOTE_MAX_SPREAD_BPS from the live price: not honoured. */
+  quoteMoved: 'quote_moved',
   /** Asset, recipient or scheme differ from every offered requirement. */
   requirementsMismatch: 'requirements_mismatch',
   /** The signed authorization does not move exactly the price to the treasury. */

@@ -6,7 +6,7 @@
  */
 import type { Network, PaymentAsset } from '../../domain/network.js';
 import { USDC_DECIMALS } from '../../domain/money.js';
-import { assetAmountForUsd, assetAmountWorthUsd, compareUsdPrices, usdValueOf, type UsdPrice } from '../../domain/usd-price.js';
+import { assetAmountForUsd, compareUsdPrices, usdValueOf, type UsdPrice } from '../../domain/usd-price.js';
 import type { QuoteProvider, UsdQuote } from '../../ports/quote-provider.js';
 
 export type { PaymentAsset };
@@ -48,20 +48,6 @@ export async function assetAmountFor(
 /** The USD value (micro-dollars, rounded down) a payment of `amount` is booked at, under the quote it was priced with. */
 export function bookedUsdValue(paid: Pick<AssetAmount, 'amount' | 'quote' | 'atPar'>): bigint {
   return paid.atPar ? paid.amount : usdValueOf(paid.amount, paid.quote.price, PAYMENT_ASSET_DECIMALS);
-}
-
-/**
- * What a payout of `usdAmount` (micro-dollars) is in the asset a payment was made in (SPEC §15:
- * payouts pay back in the asset that paid), converted at that payment's quote and rounded down;
- * USDC taken 1:1 (or no payment at all) pays USDC 1:1.
- */
-export function payoutInPaidAsset(
-  payment: { asset: PaymentAsset; quotePrice: UsdPrice | null } | undefined,
-  usdAmount: bigint,
-): { asset: PaymentAsset; amount: bigint } {
-  if (!payment) return { asset: 'USDC', amount: usdAmount };
-  if (payment.quotePrice === null) return { asset: payment.asset, amount: usdAmount };
-  return { asset: payment.asset, amount: assetAmountWorthUsd(usdAmount, payment.quotePrice, PAYMENT_ASSET_DECIMALS) };
 }
 
 /** The amount of a payment's asset that pays `usdAmount` at the quote it was priced with (rounded up). */

@@ -3,14 +3,14 @@
  * their EIP-3009 `ReceiveWithAuthorization` to custody, checked in full before any payment is
  * asked for. Once the $0.01 fee is settled, custody pulls the tokens (recorded before it is
  * broadcast, like every transaction the service sends); when the pull is mined, the trade, the
- * position and the payout of the proceeds (in the asset that paid) commit in one transaction.
+ * position and the payout of the proceeds (in USDC, whatever asset paid the fee) commit in one
+ * transaction.
  *
  *   pull mined        → trade + payout (+ payment APPLIED)
  *   pull reverted     → TOKEN_AUTHORIZATION_INVALID: the fee is refunded, nothing was pulled
  *   pull not mined yet→ the payment stays SETTLED (202); the reconciler comes back to it
  *   mined but refused → the tokens go back to the seller (a delivery) and the fee is refunded
  */
-import { payoutInPaidAsset } from '../pricing/asset-pricing.js';
 import { averagePriceUsd, quoteSell, spotPriceUsd } from '../../domain/curve.js';
 import { newDelivery } from '../../domain/delivery.js';
 import {
@@ -93,6 +93,15 @@ function grossFor(usdOut: bigint, feeBps: bigint): bigint {
   let gross = (usdOut * 10_000n + (10_000n - feeBps) - 1n) / (10_000n - feeBps);
   while (gross - feeOn(gross, feeBps) < usdOut) gross += 1n;
   return gross;
+}
+
+/**
+ * A sell's proceeds are USDC, the curve's and the pool's own asset, 1:1 with the USD booked —
+ * whatever asset paid the $0.01 fee (decision 0021): the treasury holds the curve's reserve in
+ * USDC, and a rate taken from the fee's held quote would be a free option on EUR/USD.
+ */
+function sellProceeds(usdOut: bigint): { asset: 'USDC'; amount: bigint } {
+  return { asset: 'USDC', amount: usdOut };
 }
 
 function deployedAddress(token: Token): string {
@@ -198,15 +207,12 @@ export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Paid<Sel
         payment: paid?.payment,
         now,
       });
-      // Proceeds go back in the asset the sell was paid with, at that payment's quote (SPEC §15).
-      const proceeds = payoutInPaidAsset(paid?.payment, q.usdOut);
       const payout = await stores.payouts.enqueue(
         newPayout({
           payoutId: deps.ids.next('pout'),
           network: token.network,
           wallet: cmd.seller,
-          asset: proceeds.asset,
-          amount: proceeds.amount,
+          ...sellProceeds(q.usdOut),
           reason: 'sell',
           sourceId: written.trade.tradeId,
           now,
@@ -334,15 +340,12 @@ async function sellOnPool(deps: AppDeps, cmd: SellCommand, paid: Paid<SellResult
       now,
       venue: 'uniswap-v2',
     });
-    // As on the curve: proceeds go back in the asset the sell was paid with, at its quote.
-    const proceeds = payoutInPaidAsset(paid?.payment, usdOut);
     const payout = await stores.payouts.enqueue(
       newPayout({
         payoutId: deps.ids.next('pout'),
         network: locked.network,
         wallet: cmd.seller,
-        asset: proceeds.asset,
-        amount: proceeds.amount,
+        ...sellProceeds(usdOut),
         reason: 'sell',
         sourceId: written.trade.tradeId,
         now,

@@ -21,6 +21,14 @@ export class MemoryAssetQuoteStore implements AssetQuoteStore {
     return q && q.expiresAt > now ? q : null;
   }
 
+  async latest(holdKey: string): Promise<AssetQuote | null> {
+    return this.db.assetQuotes.get(holdKey) ?? null;
+  }
+
+  async release(holdKey: string, quoteId: string): Promise<void> {
+    if (this.db.assetQuotes.get(holdKey)?.quoteId === quoteId) this.db.delete(this.tx, this.db.assetQuotes, holdKey);
+  }
+
   async purgeExpired(before: Date, limit: number): Promise<number> {
     const expired = [...this.db.assetQuotes.values()]
       .filter((q) => q.expiresAt < before)

@@ -43,6 +43,15 @@ export class MikroOrmAssetQuoteStore implements AssetQuoteStore {
     return r ? rowToQuote(r) : null;
   }
 
+  async latest(holdKey: string): Promise<AssetQuote | null> {
+    const r = await this.sql.one(`select ${COLS} from asset_quotes where hold_key = ?`, [holdKey]);
+    return r ? rowToQuote(r) : null;
+  }
+
+  async release(holdKey: string, quoteId: string): Promise<void> {
+    await this.sql.all(`delete from asset_quotes where hold_key = ? and quote_id = ? returning hold_key`, [holdKey, quoteId]);
+  }
+
   async purgeExpired(before: Date, limit: number): Promise<number> {
     const keys = (await this.sql.all(`select hold_key from asset_quotes where expires_at < ? order by expires_at limit ?`, [before.getTime(), limit])).map(
       (r) => String(r.hold_key),

@@ -68,6 +68,8 @@ export class FakeWalletProofVerifier implements WalletProofVerifier {
     const maxAgeMs = (this.options.maxAgeSeconds ?? 300) * 1000;
     if (now - issuedAt > maxAgeMs || expiration < now) return reject('expired', 'invalid_siwx_expired', 'expired');
     if (issuedAt > now || notBefore > now) return reject('not_yet_valid', 'invalid_siwx_not_yet_valid', 'not yet valid');
+    // As the real one: no proof may claim to last longer than its nonce is remembered (1 s of slack).
+    if (proof.expirationTime !== undefined && expiration - issuedAt > maxAgeMs + 1_000) return reject('expires_too_late', 'invalid_siwx_expiration_too_far', 'expires too late');
     if (!isNetwork(proof.chainId) || !this.options.networks.includes(proof.chainId)) {
       return reject('wrong_chain', 'invalid_siwx_unsupported_chain', 'unsupported chain');
     }

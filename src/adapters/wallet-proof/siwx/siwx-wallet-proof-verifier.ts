@@ -34,7 +34,10 @@ export interface SiwxWalletProofVerifierOptions {
   statement?: string;
   /** Lifetime of a challenge we issue (its expirationTime). */
   challengeSeconds?: number;
-  /** How old a proof's issuedAt may be (the extension's default is 5 minutes). */
+  /**
+   * How old a proof's issuedAt may be (the extension's default is 5 minutes); also the longest a
+   * proof may claim to last (expirationTime − issuedAt), as its nonce is remembered that long.
+   */
   maxAgeSeconds?: number;
   /** Smart-wallet signatures (EIP-1271/6492): a viem public client's verifyMessage. EOAs need none. */
   evmVerifier?: EVMMessageVerifier;
@@ -94,6 +97,8 @@ export class SiwxWalletProofVerifier implements WalletProofVerifier {
     if (!SIWE_NONCE.test(proof.nonce)) return reject('malformed', 'invalid_siwx_nonce', 'The nonce must be at least 8 letters or digits.');
     const valid = await validateSIWxMessage(proof, this.origin, { maxAge: this.maxAgeMs });
     if (!valid.isValid) return reject(REASONS[valid.invalidReason] ?? 'malformed', valid.invalidReason, valid.invalidMessage);
+    const tooLate = expiresTooLate(proof.issuedAt, proof.expirationTime, this.maxAgeMs);
+    if (tooLate) return tooLate;
     const chainId = proof.chainId;
     if (!isNetwork(chainId) || !this.options.networks.includes(chainId)) {
       return reject('wrong_chain', 'invalid_siwx_unsupported_chain', `Proofs must name one of ${this.options.networks.join(', ')}; got ${chainId}.`);
@@ -110,11 +115,28 @@ export class SiwxWalletProofVerifier implements WalletProofVerifier {
     const declaration = declareSIWxExtension({
       network: [...networks],
       statement: this.options.statement ?? 'Sign in with your wallet to the x402 token launchpad.',
-      expirationSeconds: this.options.challengeSeconds ?? 300,
+      // Never longer than a proof may last: a challenge we issue must make a proof we take.
+      expirationSeconds: Math.min(this.options.challengeSeconds ?? 300, this.maxAgeMs / 1000),
     })[SIGN_IN_WITH_X];
     const context = { requirements: [], resourceInfo: { url: resourceUrl }, paymentRequiredResponse: { x402Version: 2, resource: { url: resourceUrl }, accepts: [] } };
     return (await this.bind().server.enrichPaymentRequiredResponse!(declaration, context as never)) as Record<string, unknown>;
   }
+}
+
+/**
+ * A proof may not claim to last longer than its nonce is remembered (issuedAt + max age): one
+ * that does is refused rather than taken for less than it says. One second of slack covers
+ * challenges whose issuedAt and expirationTime were read from two clock calls.
+ */
+function expiresTooLate(issuedAt: string, expirationTime: string | undefined, maxAgeMs: number): RejectedWalletProof | null {
+  if (expirationTime === undefined) return null;
+  const lifetime = Date.parse(expirationTime) - Date.parse(issuedAt);
+  if (!(lifetime > maxAgeMs + 1_000)) return null;
+  return reject(
+    'expires_too_late',
+    'invalid_siwx_expiration_too_far',
+    `The proof's expirationTime is ${Math.floor(lifetime / 1000)} s after its issuedAt; a proof may last at most ${maxAgeMs / 1000} s (its nonce is remembered that long). Sign a proof that expires sooner.`,
+  );
 }
 
 function reject(reason: Reason, code: string, message: string): RejectedWalletProof {
