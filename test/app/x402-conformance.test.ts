@@ -7,6 +7,7 @@ import { x402ResourceServer } from '@x402/core/server';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { describe, expect, it } from 'vitest';
 import { matchRequirements, paymentRequired, requirementsFor } from '../../src/app/payments/requirements.js';
+import { readAuthorization } from '../../src/app/payments/exact-authorization.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
 import { ALL_NETWORKS, NETWORKS, PRODUCTION, TESTNET } from '../../src/domain/network.js';
 
@@ -67,6 +68,21 @@ describe('x402 conformance', () => {
     for (const accepted of variants) {
       const official = server.findMatchingRequirements(accepts as never, { x402Version: 2, accepted, payload: {} } as never);
       expect(matchRequirements(accepts, accepted)).toEqual(official);
+    }
+  });
+});
+
+describe('reading the exact scheme’s authorization', () => {
+  const base = {
+    signature: `0x${'1'.repeat(130)}`,
+    authorization: { from: `0x${'a'.repeat(40)}`, to: `0x${'b'.repeat(40)}`, value: '10000', validAfter: '0', validBefore: '99999999999', nonce: `0x${'c'.repeat(64)}` },
+  };
+  const read = (over: Record<string, string>) => readAuthorization({ ...base, authorization: { ...base.authorization, ...over } });
+
+  it('takes every uint256 up to 2^256 − 1 and refuses a larger number as no authorization at all', () => {
+    expect(read({ validBefore: (2n ** 256n - 1n).toString() }).validBefore).toBe(2n ** 256n - 1n);
+    for (const field of ['value', 'validAfter', 'validBefore']) {
+      expect(() => read({ [field]: (2n ** 256n).toString() })).toThrow(expect.objectContaining({ code: 'PAYMENT_INVALID', details: { reason: 'invalid_payload' } }));
     }
   });
 });

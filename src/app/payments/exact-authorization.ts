@@ -7,7 +7,11 @@ import { PaymentInvalid } from '../../domain/errors.js';
 import { PAYMENT_REASONS } from './payment-reasons.js';
 
 const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`));
-const uint = z.string().regex(/^\d{1,78}$/);
+/** A uint256 as decimal digits: what the signed struct can hold (a larger number is no authorization). */
+const uint = z
+  .string()
+  .regex(/^\d{1,78}$/)
+  .refine((v) => BigInt(v) < 2n ** 256n);
 
 const exactPayload = z.object({
   signature: z.string().regex(/^0x[0-9a-fA-F]+$/),

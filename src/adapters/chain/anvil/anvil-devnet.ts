@@ -56,6 +56,12 @@ export const DEVNET_UNISWAP_V2 = { weth: deployedBy(0), factory: deployedBy(1), 
 
 /** 10,000 USDC (and 10,000 EURC). */
 export const DEMO_BALANCE = 10_000_000_000n;
+/**
+ * USDC the treasury (account #0, custody) starts with on each devnet chain: its working capital.
+ * Sell proceeds are paid in USDC whatever asset paid the fee, so a treasury paid only in EURC must
+ * still be able to pay sellers (decision 0021).
+ */
+export const TREASURY_FLOAT = 10_000_000_000n;
 
 interface Artifact {
   abi: Abi;
@@ -527,6 +533,7 @@ export class AnvilDevnet {
     await test.setCode({ address: usdc, bytecode: artifacts.contracts.DevUSDC!.deployedBytecode });
     await test.setCode({ address: MULTICALL3_ADDRESS, bytecode: artifacts.contracts.Multicall!.deployedBytecode });
     for (const index of FUNDED[network]) await this.mint(network, devnetAccount(index).address, DEMO_BALANCE);
+    await this.mint(network, devnetAccount(0).address, TREASURY_FLOAT);
   }
 
   /**
