@@ -28,7 +28,7 @@ type JsonSchema = Record<string, unknown>;
 export const canonicalPath = (ep: Pick<AnyEntrypoint, 'name'>): string => `/entrypoints/${ep.name}`;
 
 /** A zod schema as a JSON Schema to embed in another document: no `$schema` of its own. */
-function embedded(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+export function embedded(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema {
   const { $schema: _root, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   return rest;
 }

@@ -2,7 +2,7 @@
  * GET /api/openapi.json: an OpenAPI 3.1 document generated from the same zod schemas the server
  * validates with, so the document cannot drift from the behaviour.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { AnyEntrypoint } from '../../../app/entrypoints.js';
 import { ERROR_STATUS } from '../../../app/error-status.js';
 import { TRANSPORT_ERROR_STATUS } from './http-errors.js';
@@ -19,13 +19,10 @@ import {
   tradesQuery,
 } from '../../../app/schemas.js';
 import type { Settings } from '../../../app/settings.js';
-import { discoveryPrice, WELL_KNOWN_X402 } from './discovery.js';
+import { discoveryPrice, embedded, WELL_KNOWN_X402 } from './discovery.js';
 
 type JsonSchema = Record<string, unknown>;
-const schema = (s: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-};
+const schema = embedded;
 
 /** The Sign-In-With-X header (x402 extension, CAIP-122), where a request may prove its wallet. */
 function siwxHeader(description: string) {

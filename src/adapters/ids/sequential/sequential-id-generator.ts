@@ -1,5 +1,16 @@
 import type { IdGenerator, IdKind } from '../../../ports/id-generator.js';
-import { crockford } from '../../shared/crockford.js';
+
+/** Crockford base32, the alphabet of ULIDs: `length` characters of `value`, most significant first. */
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+function crockford(value: bigint, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    out = ALPHABET[Number(value & 31n)] + out;
+    value >>= 5n;
+  }
+  return out;
+}
 
 /** Deterministic ids for tests: `<kind>_` + a counter in ULID shape. */
 export class SequentialIdGenerator implements IdGenerator {

@@ -1,12 +1,12 @@
 /**
- * ULIDs (Crockford base32: 48-bit time + 80 random bits), monotonic within a millisecond so
- * ids sort in creation order.
+ * ULIDs (Crockford base32: 48-bit time + 80 random bits) from `ulidx`'s monotonic factory, so ids
+ * sort in creation order within a millisecond too; the time comes from the Clock port and the
+ * randomness from a pooled CSPRNG (decision 0025).
  */
 import { randomFillSync } from 'node:crypto';
+import { monotonicFactory, type PRNG } from 'ulidx';
 import type { Clock } from '../../../ports/clock.js';
 import type { IdGenerator, IdKind } from '../../../ports/id-generator.js';
-import { crockford } from '../../shared/crockford.js';
-
 
 /**
  * Random bytes from a pool filled 4 KiB at a time: one system call per ≈ 400 ids instead of one
@@ -28,24 +28,23 @@ export function pooledRandomBytes(poolSize = 4_096): (bytes: number) => Uint8Arr
   };
 }
 
+/** ulidx's PRNG shape (a number in [0, 1)) over pooled bytes: one byte per base32 character, 256 = 8 × 32, so uniform. */
+function prngOf(random: (bytes: number) => Uint8Array): PRNG {
+  return () => random(1)[0]! / 256;
+}
+
 export class UlidIdGenerator implements IdGenerator {
-  private lastTime = -1;
-  private lastRandom = 0n;
+  private readonly ulid: (seedTime?: number) => string;
 
   constructor(
     private readonly clock: Clock,
     private readonly random: (bytes: number) => Uint8Array = pooledRandomBytes(),
-  ) {}
+  ) {
+    this.ulid = monotonicFactory(prngOf(random));
+  }
 
   next(kind: IdKind): string {
-    const time = this.clock.now().getTime();
-    if (time <= this.lastTime) {
-      this.lastRandom = (this.lastRandom + 1n) & ((1n << 80n) - 1n);
-    } else {
-      this.lastTime = time;
-      this.lastRandom = BigInt('0x' + Buffer.from(this.random(10)).toString('hex'));
-    }
-    return `${kind}_${crockford(BigInt(this.lastTime), 10)}${crockford(this.lastRandom, 16)}`;
+    return `${kind}_${this.ulid(this.clock.now().getTime())}`;
   }
 
   nonce32(): string {
