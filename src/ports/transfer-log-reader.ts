@@ -14,7 +14,8 @@ export interface TransferLogReader {
   blockHash(network: Network, blockNumber: bigint): Promise<string | null>;
   /**
    * Every `Transfer` log of the contracts at `tokens` in blocks `fromBlock`..`toBlock`
-   * (inclusive), in chain order (block, then log index). No tokens: no logs.
+   * (inclusive; `toBlock` at most the head), in chain order (block, then log index). No tokens,
+   * or `fromBlock` past `toBlock`: no logs.
    */
   transfers(network: Network, tokens: readonly string[], fromBlock: bigint, toBlock: bigint): Promise<TokenTransfer[]>;
 }
