@@ -51,17 +51,20 @@ export function withTransfersIn(p: Position, tokens: bigint, now: Date): Positio
 /**
  * Tokens leaving a position by an on-chain transfer (docs/decisions/0020): they take their share
  * of the cost basis with them, floor(costBasis·t/b) as a sell does, and realize nothing. A
- * transfer of more than the position holds moves what it holds; the rest is the `shortfall`
- * (the books were behind the chain: reported, never a negative position).
+ * transfer of more than the position holds moves what it holds: the rest (`shortfall`) was sold
+ * already — a sell booked before the indexer reached this transfer counted those tokens as still
+ * here — so the sell took that many from what the wallet received later, and they join
+ * `prebookedIn`. The position never goes negative.
  */
 export function applyTransferOut(p: Position, tokens: bigint, now: Date): { position: Position; basisUsd: bigint; shortfall: bigint } {
   if (tokens <= 0n) throw new InvariantViolation('a transfer must move tokens');
   const moved = tokens > p.balance ? p.balance : tokens;
   const basisUsd = p.balance === 0n ? 0n : floorDiv(p.costBasisUsd * moved, p.balance);
+  const shortfall = tokens - moved;
   return {
-    position: { ...p, balance: p.balance - moved, costBasisUsd: p.costBasisUsd - basisUsd, updatedAt: now },
+    position: { ...p, balance: p.balance - moved, costBasisUsd: p.costBasisUsd - basisUsd, prebookedIn: p.prebookedIn + shortfall, updatedAt: now },
     basisUsd,
-    shortfall: tokens - moved,
+    shortfall,
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { BURN_ADDRESS } from './graduation.js';
 import type { Network } from './network.js';
+import { applyTransferIn, applyTransferOut, emptyPosition, type Position } from './position.js';
 
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
@@ -64,4 +65,43 @@ export function bookingOf(t: Pick<TokenTransfer, 'from' | 'to' | 'amount'>, part
   if (toHolder) return same(parties.custody, t.from) ? 'none' : 'in'; // custody's transfers out are deliveries
   if (fromHolder) return same(parties.custody, t.to) && parties.servicePull ? 'none' : 'out';
   return 'none';
+}
+
+/** The positions a booked transfer leaves, and the cost basis that moved with its tokens. */
+export interface TransferBooked {
+  /** The sender's position after it (null: it had none, or the sender holds no positions). */
+  readonly from: Position | null;
+  /** The receiver's position after it (null: the receiver holds no positions). */
+  readonly to: Position | null;
+  readonly basisUsd: bigint;
+  /**
+   * Tokens sent beyond the sender's position: sold already by a sell booked before this transfer
+   * (kept in the sender's `prebookedIn`), or — from a wallet with no position at all — tokens the
+   * books never knew of (custody sent them outside a delivery).
+   */
+  readonly shortfall: bigint;
+}
+
+/**
+ * Books a transfer of `booking` kind between the positions the two parties hold (null for none):
+ * the sender's tokens leave at its average cost, the receiver's arrive with that cost (0 from an
+ * address without positions), and neither realizes PnL.
+ */
+export function bookTransfer(
+  booking: Exclude<TransferBooking, 'none'>,
+  t: Pick<TokenTransfer, 'network' | 'from' | 'to' | 'amount'> & { tokenId: string },
+  held: { from: Position | null; to: Position | null },
+  now: Date,
+): TransferBooked {
+  let from: Position | null = null;
+  let basisUsd = 0n;
+  let shortfall = 0n;
+  if (booking === 'move' || booking === 'out') {
+    if (held.from) {
+      const out = applyTransferOut(held.from, t.amount, now);
+      ({ position: from, basisUsd, shortfall } = out);
+    } else shortfall = t.amount;
+  }
+  const to = booking === 'move' || booking === 'in' ? applyTransferIn(held.to ?? emptyPosition(t.network, t.to, t.tokenId, now), t.amount, basisUsd, now) : null;
+  return { from, to, basisUsd, shortfall };
 }

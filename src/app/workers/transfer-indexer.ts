@@ -14,10 +14,9 @@
  * from `rewindBlocks` below; transactions mined again are recognised and not booked twice, and a
  * booked transfer the new chain lacks is reported, not undone.
  */
-import { emptyPosition, applyTransferIn, applyTransferOut, type Position } from '../../domain/position.js';
 import { formatTokens, formatUsd } from '../../domain/money.js';
 import type { Network } from '../../domain/network.js';
-import { bookingOf, ZERO_ADDRESS, type TokenTransfer, type TransferBooking } from '../../domain/transfer.js';
+import { bookingOf, bookTransfer, ZERO_ADDRESS, type TokenTransfer, type TransferBooking } from '../../domain/transfer.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { OnChainTokenRef } from '../../ports/token-repository.js';
@@ -251,26 +250,21 @@ export class TransferIndexer {
 
   private async apply(s: Stores, { log, token, kind }: Booking, now: Date): Promise<void> {
     const network = log.network;
-    const held = async (wallet: string): Promise<Position | null> => s.positions.get(network, wallet, token.tokenId);
-    let basisUsd = 0n;
-    if (kind === 'move' || kind === 'out') {
-      const before = await held(log.from);
-      const out = applyTransferOut(before ?? emptyPosition(network, log.from, token.tokenId, now), log.amount, now);
-      if (before) await s.positions.save(out.position);
-      basisUsd = out.basisUsd;
-      if (out.shortfall > 0n) {
-        this.deps.logger.warn('a transfer moved more tokens than the sender’s position held', {
-          network,
-          tokenId: token.tokenId,
-          wallet: log.from,
-          txHash: log.txHash,
-          shortfall: formatTokens(out.shortfall),
-        });
-      }
-    }
-    if (kind === 'move' || kind === 'in') {
-      const before = (await held(log.to)) ?? emptyPosition(network, log.to, token.tokenId, now);
-      await s.positions.save(applyTransferIn(before, log.amount, basisUsd, now));
+    const held = {
+      from: kind === 'in' ? null : await s.positions.get(network, log.from, token.tokenId),
+      to: kind === 'out' ? null : await s.positions.get(network, log.to, token.tokenId),
+    };
+    const booked = bookTransfer(kind, { ...log, tokenId: token.tokenId }, held, now);
+    if (booked.from) await s.positions.save(booked.from);
+    if (booked.to) await s.positions.save(booked.to);
+    if (booked.shortfall > 0n && !held.from) {
+      this.deps.logger.warn('a wallet without a position sent tokens: the books never knew it had them', {
+        network,
+        tokenId: token.tokenId,
+        wallet: log.from,
+        txHash: log.txHash,
+        shortfall: formatTokens(booked.shortfall),
+      });
     }
     await s.events.append({
       type: 'position.transferred',
@@ -281,7 +275,7 @@ export class TransferIndexer {
         from: log.from,
         to: log.to,
         amount: formatTokens(log.amount),
-        costBasisUsd: formatUsd(basisUsd),
+        costBasisUsd: formatUsd(booked.basisUsd),
         booking: kind,
         txHash: log.txHash,
         blockNumber: log.blockNumber.toString(),
