@@ -39,7 +39,7 @@ export function assertCanSell(p: Position | null, tokens: bigint): void {
 }
 
 /**
- * Tokens the wallet holds on chain beyond its ledger balance came to it by transfer (SPEC §14)
+ * Tokens the wallet holds on chain beyond its ledger balance came to it by transfer (docs/api.md)
  * that the transfer indexer has not booked yet: a sell of `tokens` first books the missing part
  * at a cost basis of 0, so the position never goes negative and the PnL of what it bought stays
  * its own. The part is remembered (`prebookedIn`) so the indexer does not book it again.
