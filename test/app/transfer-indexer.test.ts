@@ -277,6 +277,27 @@ describe('the transfer indexer', () => {
     expect(reported?.fields?.transfers).toEqual([expect.objectContaining({ txHash: lost!.txHash, amount: '7' })]);
   });
 
+  it('a chain restored from an older state, shorter than the cursor: the transfers it mines again are not booked twice', async () => {
+    const w = world();
+    const t = await w.launch('SHORT');
+    await w.buy(t.tokenId, W5, '10');
+    const address = await w.addressOf(t.tokenId);
+    await w.transfer(t.tokenId, W5, W7, 11n);
+    await w.transfer(t.tokenId, W5, W7, 12n);
+    for (let i = 0; i < 3; i++) w.chain.mine(TESTNET);
+    expect(await w.indexer().runOnce()).toBe(2);
+    const [first, second] = w.chain.logs(TESTNET).slice(-2);
+    // The saved state ended before both transfers; the journal replays them, one block each.
+    w.chain.reorg(TESTNET, 5, [[{ token: address, from: W5, to: W7, amount: 11n, txHash: first!.txHash }], [{ token: address, from: W5, to: W7, amount: 12n, txHash: second!.txHash }]], true);
+    expect(await w.chain.head(TESTNET)).toBeLessThan((await w.deps.uow.read((s) => s.transfers.cursor(TESTNET)))!.blockNumber);
+    expect(await w.indexer().runOnce()).toBe(0);
+    expect(w.logs.filter((l) => l.level === 'error')).toEqual([]);
+    expect((await w.position(t.tokenId, W7))!.balance).toBe(23n);
+    w.chain.mine(TESTNET);
+    expect(await w.indexer().runOnce()).toBe(0);
+    expect((await w.deps.uow.read((s) => s.transfers.cursor(TESTNET)))!.blockNumber).toBe(await w.chain.head(TESTNET));
+  });
+
   it('starts just below the network’s first deployment, and at the head when nothing is deployed', async () => {
     const w = world();
     for (let i = 0; i < 5; i++) w.chain.mine(TESTNET);

@@ -166,11 +166,12 @@ export class TransferIndexer {
     if (cursor.blockHash === null) return cursor;
     const hash = await this.deps.chain.blockHash(network, cursor.blockNumber);
     if (hash !== null && same(hash, cursor.blockHash)) return cursor;
-    const back = max(min(cursor.blockNumber, head) - BigInt(this.deps.rewindBlocks ?? 128), -1n);
+    const top = min(cursor.blockNumber, head); // a chain restored from an older state may be shorter
+    const back = max(top - BigInt(this.deps.rewindBlocks ?? 128), -1n);
     const booked = await this.deps.uow.read((s) => s.transfers.bookedSince(network, back + 1n));
     if (booked.length > 0) {
       const tokens = [...new Set(booked.map((b) => b.token))];
-      const there = new Set((await this.deps.chain.transfers(network, tokens, back + 1n, cursor.blockNumber)).map(transferKey));
+      const there = new Set((await this.deps.chain.transfers(network, tokens, back + 1n, top)).map(transferKey));
       const lost = booked.filter((b) => !there.has(transferKey(b)));
       if (lost.length > 0) {
         this.deps.logger.error('booked transfers are no longer on chain after a reorganisation; their bookings stay (docs/decisions/0020)', {

@@ -68,14 +68,15 @@ export class FakeTransferLogReader implements TransferLogReader {
 
   /**
    * A reorganisation: the newest `depth` blocks are replaced by `blocks` (new hashes; the same
-   * or other transactions, in other blocks), then empty blocks up to the old height.
+   * or other transactions, in other blocks), then empty blocks up to the old height — or, with
+   * `shorter`, not (a devnet restored from an older state).
    */
-  reorg(network: Network, depth: number, blocks: readonly (readonly Omit<FakeTransfer, 'network'>[])[] = []): void {
+  reorg(network: Network, depth: number, blocks: readonly (readonly Omit<FakeTransfer, 'network'>[])[] = [], shorter = false): void {
     const chain = this.blocks(network);
     const height = chain.length;
     chain.splice(height - depth, depth);
     for (const transfers of blocks) this.mine(network, transfers);
-    while (chain.length < height) this.mine(network);
+    while (!shorter && chain.length < height) this.mine(network);
   }
 
   /** Every log on the current chain, in order. */
@@ -95,6 +96,8 @@ export class FakeTransferLogReader implements TransferLogReader {
 
   async transfers(network: Network, tokens: readonly string[], fromBlock: bigint, toBlock: bigint): Promise<TokenTransfer[]> {
     this.reachable();
+    // As a node answers a range past its head.
+    if (toBlock >= fromBlock && toBlock > (await this.head(network))) throw new Error(`fake chain: block ${toBlock} is past the head`);
     const wanted = new Set(tokens.map((t) => t.toLowerCase()));
     return this.blocks(network)
       .slice(Number(fromBlock < 0n ? 0n : fromBlock), Number(toBlock) + 1)
