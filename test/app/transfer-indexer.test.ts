@@ -268,8 +268,9 @@ describe('the transfer indexer', () => {
     await w.transfer(t.tokenId, W5, W6, 7n);
     await w.indexer().runOnce();
     const [moved, lost] = w.chain.logs(TESTNET).slice(-2);
-    // The last two blocks are replaced: the first transfer is mined again (later, beside another), the second is gone.
-    w.chain.reorg(TESTNET, 2, [[], [{ token: address, from: W6, to: W5, amount: 1n, txHash: '0x' + 'ee'.repeat(32) }, { token: address, from: W5, to: W7, amount: 100n, txHash: moved!.txHash }]]);
+    // The last two blocks are replaced, and the chain grows past them: the first transfer is mined
+    // again, later and beside another, the second is gone.
+    w.chain.reorg(TESTNET, 2, [[], [], [{ token: address, from: W6, to: W5, amount: 1n, txHash: '0x' + 'ee'.repeat(32) }, { token: address, from: W5, to: W7, amount: 100n, txHash: moved!.txHash }]]);
     expect(await w.indexer().runOnce()).toBe(1); // only the new transfer
     expect((await w.position(t.tokenId, W7))!.balance).toBe(100n);
     expect(w.logs.some((l) => l.level === 'warn' && /no longer has the last indexed block/.test(l.message))).toBe(true);

@@ -171,7 +171,8 @@ export class TransferIndexer {
     const booked = await this.deps.uow.read((s) => s.transfers.bookedSince(network, back + 1n));
     if (booked.length > 0) {
       const tokens = [...new Set(booked.map((b) => b.token))];
-      const there = new Set((await this.deps.chain.transfers(network, tokens, back + 1n, top)).map(transferKey));
+      // Up to a range past the old cursor: a transaction may have been mined again in a later block.
+      const there = new Set((await this.deps.chain.transfers(network, tokens, back + 1n, min(head, top + BigInt(this.deps.blockRange)))).map(transferKey));
       const lost = booked.filter((b) => !there.has(transferKey(b)));
       if (lost.length > 0) {
         this.deps.logger.error('booked transfers are no longer on chain after a reorganisation; their bookings stay (docs/decisions/0020)', {
