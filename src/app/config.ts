@@ -108,6 +108,8 @@ const envSchema = z.object({
   GRADUATION_FEE_USD: usd.optional(),
   WORKERS: flag.default(true),
   RECONCILER_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  INDEXER_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).optional(),
+  INDEXER_BLOCK_RANGE: z.coerce.number().int().min(1).max(100_000).default(2_000),
   TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   RATE_LIMIT_FREE_PER_MINUTE: z.coerce.number().int().min(0).default(100),
@@ -194,6 +196,11 @@ export interface Config {
   workers: boolean;
   /** How long a payment is left to its own request before the reconciler takes it. */
   reconcilerGraceMs: number;
+  /**
+   * The transfer indexer (docs/decisions/0020): blocks it stays below the head (0 on the devnet,
+   * 10 on real networks by default) and blocks per eth_getLogs call.
+   */
+  indexer: { confirmations: number; blockRange: number };
   trustProxy: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   rateLimitPerMinute: number;
@@ -302,6 +309,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chain: e.RPC_URL_8453 || e.RPC_URL_84532 ? 'rpc' : 'devnet',
     workers: e.WORKERS,
     reconcilerGraceMs: e.RECONCILER_GRACE_SECONDS * 1000,
+    indexer: { confirmations: e.INDEXER_CONFIRMATIONS ?? (realChain ? 10 : 0), blockRange: e.INDEXER_BLOCK_RANGE },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_FREE_PER_MINUTE,

@@ -20,6 +20,7 @@ import type { Quote } from '../domain/quote.js';
 import type { Token } from '../domain/token.js';
 import type { Trade } from '../domain/trade.js';
 import { formatUsdPrice } from '../domain/usd-price.js';
+import type { TransferCursor } from '../ports/transfer-store.js';
 import type { Stores } from '../ports/unit-of-work.js';
 import type { ProviderAnswer, ProviderState } from './pricing/price-board.js';
 
@@ -141,6 +142,36 @@ export function positionView(p: Position, token: Token, onChainBalance: bigint |
     unrealizedPnlUsd: formatUsd(v.unrealizedPnlUsd),
     onChainBalance: onChainBalance === null ? null : formatTokens(onChainBalance),
     updatedAt: p.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * How far positions follow transfers on chain (docs/decisions/0020): the last block whose
+ * transfers are booked and the chain's head when the indexer last looked; nulls before it has.
+ */
+export interface IndexerView {
+  network: string;
+  indexedBlock: string | null;
+  headBlock: string | null;
+  lagBlocks: string | null;
+  confirmations: number | null;
+  /** Indexed up to the head less the confirmations, as of `updatedAt`. */
+  caughtUp: boolean;
+  updatedAt: string | null;
+}
+
+export function indexerView(network: string, c: TransferCursor | null): IndexerView {
+  if (!c) return { network, indexedBlock: null, headBlock: null, lagBlocks: null, confirmations: null, caughtUp: false, updatedAt: null };
+  const indexed = c.blockNumber < 0n ? null : c.blockNumber;
+  const lag = c.headBlock - c.blockNumber;
+  return {
+    network,
+    indexedBlock: indexed === null ? null : indexed.toString(),
+    headBlock: c.headBlock.toString(),
+    lagBlocks: (lag > 0n ? lag : 0n).toString(),
+    confirmations: c.confirmations,
+    caughtUp: lag <= BigInt(c.confirmations),
+    updatedAt: c.updatedAt.toISOString(),
   };
 }
 

@@ -44,6 +44,9 @@ import { QuotePurger } from '../app/workers/quote-purger.js';
 import { backfillTokens } from '../app/workers/token-backfill.js';
 import { DeliveryWorker, DeploymentWorker } from '../app/workers/token-workers.js';
 import { GraduationWorker } from '../app/workers/graduation-worker.js';
+import { TransferIndexer, type TransferIndexerDeps } from '../app/workers/transfer-indexer.js';
+import { ViemTransferLogReader } from '../adapters/chain/viem/viem-transfer-log-reader.js';
+import type { TransferLogReader } from '../ports/transfer-log-reader.js';
 import type { Graduation } from '../domain/graduation.js';
 import type { Delivery } from '../domain/delivery.js';
 import type { Deployment } from '../domain/deployment.js';
@@ -66,6 +69,9 @@ export interface ServiceOverrides extends Partial<ApplicationDeps> {
   /** Uniswap v2 (SPEC §14); default: the devnet's, or UNISWAP_V2_* on real networks. */
   dexRouter?: DexRouter;
   graduationHooks?: { afterRecord?: (g: Graduation) => Promise<void> };
+  /** Where the transfer indexer reads launched tokens' Transfer logs; default: the chain's RPCs. */
+  transferLogs?: TransferLogReader;
+  transferIndexerHooks?: Pick<TransferIndexerDeps, 'beforeCommit' | 'afterStep' | 'blockRange'>;
   /** Worker cadence (tests run them by hand with `runWorkers`). */
   workerIntervalMs?: number;
 }
@@ -79,6 +85,8 @@ export interface RunningService {
   deployments: DeploymentWorker;
   deliveries: DeliveryWorker;
   graduations: GraduationWorker;
+  /** Books launched tokens' on-chain transfers into positions (docs/decisions/0020). */
+  transfers: TransferIndexer;
   reconciler: PaymentReconciler;
   quotePurger: QuotePurger;
   /** One pass of every worker (tests call this instead of waiting for the timers). */
@@ -268,6 +276,18 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const deployments = new DeploymentWorker({ ...outbox, issuer: tokenIssuer, ...overrides.deploymentHooks });
   const deliveries = new DeliveryWorker({ ...outbox, issuer: tokenIssuer, ...overrides.deliveryHooks });
   const graduations = new GraduationWorker({ ...outbox, dex: dexRouter, ids: deps.ids, ...overrides.graduationHooks });
+  const transfers = new TransferIndexer({
+    uow: deps.uow,
+    clock,
+    logger,
+    chain: overrides.transferLogs ?? new ViemTransferLogReader({ rpcUrls: rpc ?? {} }),
+    networks: ALL_NETWORKS,
+    custody: (network) => tokenIssuer.custody(network),
+    pairOf: (network, token) => (dexRouter.supports(network) ? dexRouter.pairOf(network, token) : Promise.resolve(null)),
+    confirmations: config.indexer.confirmations,
+    blockRange: config.indexer.blockRange,
+    ...overrides.transferIndexerHooks,
+  });
   const quotePurger = new QuotePurger({ uow: deps.uow, clock, logger, retentionMs: 10 * 60_000, batch: 1_000, intervalMs: 60_000 });
   // Tokens from before tokens went on chain are taken on chain once per process, before the outboxes run.
   let backfilled = false;
@@ -280,6 +300,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     await deployments.runOnce();
     await deliveries.runOnce();
     await graduations.runOnce();
+    await transfers.runOnce();
     await payouts.runOnce();
     await quotePurger.runOnce();
     await purgeSpentProofs(deps, 1_000);
@@ -333,6 +354,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     deployments,
     deliveries,
     graduations,
+    transfers,
     reconciler,
     quotePurger,
     runWorkers,

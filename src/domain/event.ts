@@ -13,7 +13,8 @@ export type EventType =
   | 'delivery.confirmed'
   | 'delivery.failed'
   | 'token.pool_created'
-  | 'token.pool_failed';
+  | 'token.pool_failed'
+  | 'position.transferred';
 
 /** An event as written to the outbox, in the transaction of the change it describes (SPEC §9). */
 export interface NewEvent {

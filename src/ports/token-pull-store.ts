@@ -16,6 +16,8 @@ export interface TokenPullStore {
   /** Records the pull unless the payment has one; returns the one that stands. */
   record(pull: TokenPull): Promise<TokenPull>;
   get(paymentId: string): Promise<TokenPull | null>;
+  /** The pull whose (current) transaction is `txHash` on `network`, if any. */
+  byTransaction(network: string, txHash: string): Promise<TokenPull | null>;
   /**
    * Swaps a pull whose transaction can never be mined (dropped) for a new one, by compare-and-set
    * on the old hash.

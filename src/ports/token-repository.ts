@@ -15,6 +15,17 @@ export interface TokenListQuery extends PageRequest {
   since: Date;
 }
 
+/** A token that is (or will be) on chain, as the transfer indexer follows it. */
+export interface OnChainTokenRef {
+  tokenId: string;
+  address: string;
+  /** The block its deployment was mined in, when known. */
+  deployedBlock: bigint | null;
+  deployed: boolean;
+  /** Its Uniswap v2 pair, once graduation created the pool. */
+  pair: string | null;
+}
+
 export interface TokenRepository {
   insert(token: Token): Promise<void>;
   get(tokenId: string): Promise<Token | null>;
@@ -26,6 +37,8 @@ export interface TokenRepository {
   update(token: Token): Promise<void>;
   /** Tokens created before tokens went on chain (no `address`), oldest first: the backfill's work. */
   listWithoutAddress(limit: number): Promise<Token[]>;
+  /** Every token of `network` that has an address (deployed or not yet), by tokenId. */
+  listOnChain(network: Network): Promise<OnChainTokenRef[]>;
   /** Keyset pagination: the cost of a page does not grow with its depth. A bad cursor → VALIDATION_ERROR. */
   list(query: TokenListQuery): Promise<Page<Token>>;
 }

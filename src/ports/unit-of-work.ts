@@ -14,6 +14,7 @@ import type { QuoteStore } from './quote-store.js';
 import type { TokenPullStore } from './token-pull-store.js';
 import type { TokenRepository } from './token-repository.js';
 import type { TradeLedger } from './trade-ledger.js';
+import type { TransferStore } from './transfer-store.js';
 
 /** Every store, bound to one transaction (or to none, for reads). */
 export interface Stores {
@@ -36,6 +37,8 @@ export interface Stores {
   pulls: TokenPullStore;
   /** Graduation → DEX pool (SPEC §14): the steps that seed each graduated token's pool. */
   graduations: GraduationStore;
+  /** Tokens moved on chain by their holders (docs/decisions/0020): the indexer's cursors and bookings. */
+  transfers: TransferStore;
 }
 
 /**

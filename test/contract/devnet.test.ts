@@ -3,8 +3,9 @@
  * talks to the official x402 facilitator behind an in-process HTTP server, settling on the devnet.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { createWalletClient, http, type Hex } from 'viem';
-import { AnvilDevnet, DEVNET_PRICE_FEEDS, devnetAccount, LAUNCH_FACTORY_ADDRESS } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { createTestClient, createWalletClient, encodeFunctionData, http, parseAbi, type Hex } from 'viem';
+import { AnvilDevnet, DEVNET_PRICE_FEEDS, devnetAccount, LAUNCH_FACTORY_ADDRESS, MULTICALL3_ADDRESS } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { ViemTransferLogReader } from '../../src/adapters/chain/viem/viem-transfer-log-reader.js';
 import { SystemClock } from '../../src/adapters/clock/system/system-clock.js';
 import { ChainlinkQuoteProvider } from '../../src/adapters/quotes/chainlink/chainlink-quote-provider.js';
 import { ViemAuthorizationReader } from '../../src/adapters/chain/viem/viem-authorization-reader.js';
@@ -13,7 +14,7 @@ import { LocalFacilitator } from '../../src/adapters/facilitator/local/local-fac
 import { ViemNetworkDetector } from '../../src/adapters/network/viem/viem-network-detector.js';
 import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';
 import { ViemPayoutSender } from '../../src/adapters/payout/viem/viem-payout-sender.js';
-import { LAUNCH_TOKEN_ABI } from '../../src/adapters/shared/launch-contracts.js';
+import { LAUNCH_FACTORY_ABI, LAUNCH_TOKEN_ABI, predictLaunchTokenAddress } from '../../src/adapters/shared/launch-contracts.js';
 import { viemChain } from '../../src/adapters/shared/viem-chain.js';
 import { ViemTokenIssuer } from '../../src/adapters/token/viem/viem-token-issuer.js';
 import { PRODUCTION, TESTNET, type Network } from '../../src/domain/network.js';
@@ -30,6 +31,9 @@ import { DEVNET_UNISWAP_V2 } from '../../src/adapters/chain/anvil/anvil-devnet.j
 import { erc20Abi } from 'viem';
 import { NETWORKS } from '../../src/domain/network.js';
 import { quoteProviderContract } from './quote-provider.contract.js';
+import { transferLogReaderContract } from './transfer-log-reader.contract.js';
+
+const MULTICALL_ABI = parseAbi(['struct Call { address target; bytes callData; }', 'struct Result { bool success; bytes returnData; }', 'function tryAggregate(bool requireSuccess, Call[] calls) returns (Result[] returnData)']);
 
 import { freePorts } from '../support/free-ports.js';
 import { startX402FacilitatorServer, type X402FacilitatorServer } from '../support/x402-facilitator-server.js';
@@ -205,5 +209,59 @@ quoteProviderContract('ChainlinkQuoteProvider (mock feeds on the devnet)', async
     network: TESTNET,
     expected: { EURC: '1.08', USDC: '1' },
     unsupported: 'ETH',
+  };
+});
+
+transferLogReaderContract('ViemTransferLogReader (on the devnet)', async () => {
+  const url = devnet.chains[TESTNET].rpcUrl;
+  const client = devnet.publicClient(TESTNET);
+  const custody = devnetAccount(0);
+  const holders = [devnetAccount(5), devnetAccount(6)] as const;
+  const walletOf = (address: string) => {
+    const account = [custody, ...holders].find((a) => a.address.toLowerCase() === address.toLowerCase());
+    if (!account) throw new Error(`no key for ${address}`);
+    return createWalletClient({ account, chain: viemChain(TESTNET, url), transport: http(url) });
+  };
+  const mined = async (hash: Hex) => {
+    expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success');
+    return hash;
+  };
+  let count = 0;
+  return {
+    reader: new ViemTransferLogReader({ rpcUrls: rpcUrls(), addressesPerCall: 1 }), // one address per call: the batches are merged in order
+    custody: custody.address,
+    holders: [holders[0].address, holders[1].address],
+    async newToken() {
+      const spec = { tokenId: `01JLOGS${Date.now()}${(count += 1)}`, name: 'Log Token', symbol: 'LOG', totalSupply: 1_000_000_000n * 10n ** 18n };
+      await mined(
+        await walletOf(custody.address).writeContract({
+          address: LAUNCH_FACTORY_ADDRESS,
+          abi: LAUNCH_FACTORY_ABI,
+          functionName: 'deploy',
+          args: [spec.tokenId, spec.name, spec.symbol, spec.totalSupply],
+        }),
+      );
+      return predictLaunchTokenAddress(LAUNCH_FACTORY_ADDRESS, custody.address, spec);
+    },
+    async transfer(token, from, to, amount) {
+      return mined(await walletOf(from).writeContract({ address: token as Hex, abi: erc20Abi, functionName: 'transfer', args: [to as Hex, amount] }));
+    },
+    async transferTwice(token, a, amountA, b, amountB) {
+      // Multicall holds the tokens and moves them twice in one call.
+      const wallet = walletOf(custody.address);
+      await mined(await wallet.writeContract({ address: token as Hex, abi: erc20Abi, functionName: 'transfer', args: [MULTICALL3_ADDRESS, amountA + amountB] }));
+      const call = (to: string, amount: bigint) => ({ target: token as Hex, callData: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to as Hex, amount] }) });
+      return mined(
+        await wallet.writeContract({
+          address: MULTICALL3_ADDRESS,
+          abi: MULTICALL_ABI,
+          functionName: 'tryAggregate',
+          args: [true, [call(a, amountA), call(b, amountB)]],
+        }),
+      );
+    },
+    async mine(blocks) {
+      await createTestClient({ mode: 'anvil', transport: http(url) }).mine({ blocks });
+    },
   };
 });

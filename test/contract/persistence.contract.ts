@@ -11,6 +11,7 @@ import { proofNonceStoreContract } from './proof-nonce-store.contract.js';
 import { quoteStoreContract } from './quote-store.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { tradeLedgerContract } from './trade-ledger.contract.js';
+import { transferStoreContract } from './transfer-store.contract.js';
 import type { UowFactory } from './uow-factory.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
 
@@ -28,4 +29,5 @@ export function persistenceContracts(name: string, make: UowFactory) {
   proofNonceStoreContract(name, make);
   accessGrantStoreContract(name, make);
   graduationStoreContract(name, make);
+  transferStoreContract(name, make);
 }

@@ -31,6 +31,8 @@ import { dexRouterContract } from './dex-router.contract.js';
 import { FakeDexRouter } from '../../src/adapters/dex/fake/fake-dex-router.js';
 import { rateLimiterContract } from './rate-limiter.contract.js';
 import { tradeQuoterContract } from './trade-quoter.contract.js';
+import { transferLogReaderContract } from './transfer-log-reader.contract.js';
+import { FakeTransferLogReader } from '../../src/adapters/chain/fake/fake-transfer-log-reader.js';
 import { walletProofVerifierContract, type ProofSpec } from './wallet-proof-verifier.contract.js';
 import { receiptSignerContract } from './receipt-signer.contract.js';
 import { FakeReceiptSigner } from '../../src/adapters/receipts/fake/fake-receipt-signer.js';
@@ -211,3 +213,40 @@ receiptSignerContract('FakeReceiptSigner', async () => ({
   now: () => clock.now(),
   recover: async (signed) => FakeReceiptSigner.recover(signed as never),
 }));
+
+transferLogReaderContract('FakeTransferLogReader (fed by FakeTokenIssuer)', async () => {
+  const reader = new FakeTransferLogReader();
+  const issuer = new FakeTokenIssuer({ clock: new FakeClock(), onTransfer: (t) => reader.record(t) });
+  const custody = issuer.custody(TESTNET);
+  let count = 0;
+  return {
+    reader,
+    custody,
+    holders: [devnetAccount(5).address, devnetAccount(6).address],
+    async newToken() {
+      const spec = { tokenId: `01JLOGS${(count += 1)}`, name: 'Log Token', symbol: 'LOG', totalSupply: 1_000_000_000n * 10n ** 18n };
+      await issuer.broadcast(TESTNET, (await issuer.prepareDeploy(TESTNET, spec)).rawTx);
+      return issuer.predictAddress(TESTNET, spec);
+    },
+    async transfer(token, from, to, amount) {
+      if (from.toLowerCase() !== custody.toLowerCase()) {
+        issuer.holderTransfer(TESTNET, token, from, to, amount);
+        return reader.logs(TESTNET).at(-1)!.txHash;
+      }
+      const tx = await issuer.prepareTransfer(TESTNET, token, to, amount);
+      await issuer.broadcast(TESTNET, tx.rawTx);
+      return tx.txHash;
+    },
+    async transferTwice(token, a, amountA, b, amountB) {
+      const txHash = `0x${'7e'.repeat(32)}`;
+      reader.mine(TESTNET, [
+        { token, from: custody, to: a, amount: amountA, txHash },
+        { token, from: custody, to: b, amount: amountB, txHash },
+      ]);
+      return txHash;
+    },
+    async mine(blocks) {
+      for (let i = 0; i < blocks; i++) reader.mine(TESTNET);
+    },
+  };
+});

@@ -2,10 +2,15 @@
 import type { AppDeps } from '../deps.js';
 import { holdersOf } from '../trading/holders-of.js';
 import { loadToken } from '../trading/load-token.js';
+import { indexerView } from '../views.js';
 
 export function listHolders(deps: AppDeps, tokenId: string, limit: number) {
   return deps.uow.read(async (stores) => {
     const token = await loadToken(stores, tokenId);
-    return { tokenId, items: await holdersOf(stores, tokenId, limit, token.curve.tokensSold) };
+    return {
+      tokenId,
+      items: await holdersOf(stores, tokenId, limit, token.curve.tokensSold),
+      indexer: indexerView(token.network, await stores.transfers.cursor(token.network)),
+    };
   });
 }

@@ -3,7 +3,7 @@ import type { Network } from '../../domain/network.js';
 import { valuePosition, type Position } from '../../domain/position.js';
 import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
-import { positionView, type PositionView } from '../views.js';
+import { indexerView, positionView, type IndexerView, type PositionView } from '../views.js';
 
 export interface ListPositionsQuery {
   wallet: string;
@@ -17,6 +17,8 @@ export interface PositionsResult {
   network: Network;
   items: PositionView[];
   totals: { valueUsd: string; costBasisUsd: string; unrealizedPnlUsd: string; realizedPnlUsd: string };
+  /** How far the balances follow transfers on chain. */
+  indexer: IndexerView;
 }
 
 export async function listPositions(deps: AppDeps, query: ListPositionsQuery): Promise<PositionsResult> {
@@ -43,6 +45,7 @@ export async function listPositions(deps: AppDeps, query: ListPositionsQuery): P
     }
     return {
       held,
+      indexer: indexerView(query.network, await stores.transfers.cursor(query.network)),
       totals: {
         valueUsd: formatUsd(valueUsd),
         costBasisUsd: formatUsd(costBasisUsd),
@@ -65,5 +68,6 @@ export async function listPositions(deps: AppDeps, query: ListPositionsQuery): P
     network: query.network,
     items: result.held.map(({ position, token }, i) => positionView(position, token, onChain[i] ?? null)),
     totals: result.totals,
+    indexer: result.indexer,
   };
 }

@@ -143,6 +143,7 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
               network: { type: 'string' },
               items: { type: 'array', items: { $ref: '#/components/schemas/Position' } },
               totals: loose,
+              indexer: loose,
             },
           }),
           400: errorResponse,

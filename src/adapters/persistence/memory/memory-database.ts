@@ -16,6 +16,7 @@ import type { Trade } from '../../../domain/trade.js';
 import type { PaymentIdentifierRecord } from '../../../ports/payment-identifier-store.js';
 import type { StoredResponse } from '../../../ports/payment-store.js';
 import type { TokenPull } from '../../../ports/token-pull-store.js';
+import type { BookedTransfer, TransferCursor } from '../../../ports/transfer-store.js';
 
 /** A transaction's journal; null outside a transaction (writes are then immediate). */
 export class MemoryTx {
@@ -54,6 +55,9 @@ export class MemoryDatabase {
   readonly pulls = new Map<string, TokenPull>();
   readonly graduations = new Map<string, Graduation>();
   readonly graduationSources = new Map<string, string>();
+  readonly transferCursors = new Map<string, TransferCursor>();
+  /** "network|txHash_lower|txLogIndex" → the booked transfer. */
+  readonly bookedTransfers = new Map<string, BookedTransfer>();
 
   private tail: Promise<void> = Promise.resolve();
 

@@ -18,6 +18,11 @@ export class MemoryTokenPullStore implements TokenPullStore {
     return this.db.pulls.get(paymentId) ?? null;
   }
 
+  async byTransaction(network: string, txHash: string): Promise<TokenPull | null> {
+    const hash = txHash.toLowerCase();
+    return [...this.db.pulls.values()].find((p) => p.network === network && p.txHash.toLowerCase() === hash) ?? null;
+  }
+
   async replace(next: TokenPull, fromTxHash: string): Promise<boolean> {
     if (this.db.pulls.get(next.paymentId)?.txHash !== fromTxHash) return false;
     this.db.set(this.tx, this.db.pulls, next.paymentId, next);

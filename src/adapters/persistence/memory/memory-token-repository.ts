@@ -1,6 +1,7 @@
 import type { Token } from '../../../domain/token.js';
 import type { Page } from '../../../ports/page.js';
-import type { TokenListQuery, TokenRepository } from '../../../ports/token-repository.js';
+import type { Network } from '../../../domain/network.js';
+import type { OnChainTokenRef, TokenListQuery, TokenRepository } from '../../../ports/token-repository.js';
 import { decodeCursor, encodeCursor } from '../../shared/cursor.js';
 import { sortKey } from '../../shared/token-order.js';
 import type { MemoryDatabase, MemoryTx } from './memory-database.js';
@@ -35,6 +36,19 @@ export class MemoryTokenRepository implements TokenRepository {
       .filter((t) => t.address === null)
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.tokenId < b.tokenId ? -1 : 1))
       .slice(0, limit);
+  }
+
+  async listOnChain(network: Network): Promise<OnChainTokenRef[]> {
+    return [...this.db.tokens.values()]
+      .filter((t) => t.network === network && t.address !== null)
+      .sort((a, b) => (a.tokenId < b.tokenId ? -1 : 1))
+      .map((t) => ({
+        tokenId: t.tokenId,
+        address: t.address!,
+        deployedBlock: t.deployment.blockNumber,
+        deployed: t.deployment.state === 'DEPLOYED',
+        pair: t.pool?.address ?? null,
+      }));
   }
 
   async list(query: TokenListQuery): Promise<Page<Token>> {

@@ -13,6 +13,7 @@ import { MemoryAssetQuoteStore } from './memory-asset-quote-store.js';
 import { MemoryQuoteStore } from './memory-quote-store.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
 import { MemoryTradeLedger } from './memory-trade-ledger.js';
+import { MemoryTransferStore } from './memory-transfer-store.js';
 
 /**
  * The in-memory unit of work: transactions run one at a time (so a token is always "locked")
@@ -68,6 +69,7 @@ export class MemoryUnitOfWork implements UnitOfWork {
       deliveries: new MemoryOutboxStore(this.db, tx, { items: this.db.deliveries, sources: this.db.deliverySources, idOf: (d) => d.deliveryId }),
       pulls: new MemoryTokenPullStore(this.db, tx),
       graduations: new MemoryOutboxStore(this.db, tx, { items: this.db.graduations, sources: this.db.graduationSources, idOf: (g) => g.graduationId }),
+      transfers: new MemoryTransferStore(this.db, tx),
     };
   }
 }

@@ -5,8 +5,8 @@ import { pad } from '../../shared/token-order.js';
 import { big, num } from './exact-bigint-type.js';
 import { ms, type Row, type Sql } from './sql.js';
 
-const COLUMNS = ['network', 'wallet', 'token_id', 'balance', 'cost_basis_usd', 'realized_pnl_usd', 'updated_at'];
-const cols = (sql: Sql) => sql.columns(COLUMNS, ['balance', 'cost_basis_usd', 'realized_pnl_usd']);
+const COLUMNS = ['network', 'wallet', 'token_id', 'balance', 'cost_basis_usd', 'realized_pnl_usd', 'prebooked_in', 'updated_at'];
+const cols = (sql: Sql) => sql.columns(COLUMNS, ['balance', 'cost_basis_usd', 'realized_pnl_usd', 'prebooked_in']);
 
 const rowToPosition = (r: Row): Position => ({
   network: r.network as Network,
@@ -15,6 +15,7 @@ const rowToPosition = (r: Row): Position => ({
   balance: big(r.balance),
   costBasisUsd: big(r.cost_basis_usd),
   realizedPnlUsd: big(r.realized_pnl_usd),
+  prebookedIn: big(r.prebooked_in),
   updatedAt: ms(r.updated_at),
 });
 
@@ -32,12 +33,16 @@ export class MikroOrmPositionRepository implements PositionRepository {
 
   async save(p: Position): Promise<void> {
     await this.sql.all(
-      `insert into positions (network, wallet_lower, token_id, wallet, balance, balance_key, cost_basis_usd, realized_pnl_usd, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `insert into positions (network, wallet_lower, token_id, wallet, balance, balance_key, cost_basis_usd, realized_pnl_usd, prebooked_in, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict (network, wallet_lower, token_id) do update set
          wallet = excluded.wallet, balance = excluded.balance, balance_key = excluded.balance_key,
-         cost_basis_usd = excluded.cost_basis_usd, realized_pnl_usd = excluded.realized_pnl_usd, updated_at = excluded.updated_at`,
-      [p.network, p.wallet.toLowerCase(), p.tokenId, p.wallet, num(p.balance), pad(p.balance), num(p.costBasisUsd), num(p.realizedPnlUsd), p.updatedAt.getTime()],
+         cost_basis_usd = excluded.cost_basis_usd, realized_pnl_usd = excluded.realized_pnl_usd,
+         prebooked_in = excluded.prebooked_in, updated_at = excluded.updated_at`,
+      [
+        p.network, p.wallet.toLowerCase(), p.tokenId, p.wallet, num(p.balance), pad(p.balance), num(p.costBasisUsd), num(p.realizedPnlUsd),
+        num(p.prebookedIn), p.updatedAt.getTime(),
+      ],
     );
   }
 

@@ -27,6 +27,15 @@ export class MikroOrmTokenPullStore implements TokenPullStore {
     return r ? rowToPull(r) : null;
   }
 
+  async byTransaction(network: string, txHash: string): Promise<TokenPull | null> {
+    // Hashes are stored as the signer wrote them (lower-case hex); compared in one case.
+    const r = await this.sql.one(`select payment_id, network, token_id, tx_hash, raw_tx, created_at from token_pulls where network = ? and tx_hash = ?`, [
+      network,
+      txHash.toLowerCase(),
+    ]);
+    return r ? rowToPull(r) : null;
+  }
+
   async replace(next: TokenPull, fromTxHash: string): Promise<boolean> {
     const rows = await this.sql.all(
       `update token_pulls set tx_hash = ?, raw_tx = ?, created_at = ? where payment_id = ? and tx_hash = ? returning payment_id`,

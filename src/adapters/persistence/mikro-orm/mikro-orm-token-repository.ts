@@ -1,7 +1,8 @@
 import type { CurveParams } from '../../../domain/curve.js';
 import type { Token } from '../../../domain/token.js';
 import type { Page } from '../../../ports/page.js';
-import type { TokenListQuery, TokenRepository } from '../../../ports/token-repository.js';
+import type { Network } from '../../../domain/network.js';
+import type { OnChainTokenRef, TokenListQuery, TokenRepository } from '../../../ports/token-repository.js';
 import { decodeCursor, encodeCursor } from '../../shared/cursor.js';
 import { sortKey } from '../../shared/token-order.js';
 import { big, num } from './exact-bigint-type.js';
@@ -109,6 +110,21 @@ export class MikroOrmTokenRepository implements TokenRepository {
   async listWithoutAddress(limit: number): Promise<Token[]> {
     const rows = await this.sql.all(`select ${exactColumns(this.sql)} from tokens where address is null order by created_at, token_id limit ?`, [limit]);
     return rows.map(rowToToken);
+  }
+
+  async listOnChain(network: Network): Promise<OnChainTokenRef[]> {
+    const rows = await this.sql.all(
+      `select token_id, address, ${this.sql.columns(['deployment_block'], ['deployment_block'])}, deployment_state, pool_address
+       from tokens where network = ? and address is not null order by token_id`,
+      [network],
+    );
+    return rows.map((r) => ({
+      tokenId: String(r.token_id),
+      address: String(r.address),
+      deployedBlock: r.deployment_block === null || r.deployment_block === undefined ? null : big(r.deployment_block),
+      deployed: r.deployment_state === 'DEPLOYED',
+      pair: (r.pool_address as string | null) ?? null,
+    }));
   }
 
   async list(query: TokenListQuery): Promise<Page<Token>> {

@@ -24,6 +24,7 @@ import { Migration0005PaymentAssets } from './migrations/migration-0005-payment-
 import { Migration0007GraduationPool } from './migrations/migration-0007-graduation-pool.js';
 import { Migration0008EventNotifications } from './migrations/migration-0008-event-notifications.js';
 import { Migration0009PaymentResourceUrl } from './migrations/migration-0009-payment-resource-url.js';
+import { Migration0010TokenTransfers } from './migrations/migration-0010-token-transfers.js';
 import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
 import { MikroOrmEventLog } from './mikro-orm-event-log.js';
 import { MikroOrmPaymentIdentifierStore } from './mikro-orm-payment-identifier-store.js';
@@ -37,6 +38,7 @@ import { MikroOrmAssetQuoteStore } from './mikro-orm-asset-quote-store.js';
 import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
 import { MikroOrmTokenRepository } from './mikro-orm-token-repository.js';
 import { MikroOrmTradeLedger } from './mikro-orm-trade-ledger.js';
+import { MikroOrmTransferStore } from './mikro-orm-transfer-store.js';
 import { finalizePrepared, runnerFor, Sql, type Dialect, type Runner } from './sql.js';
 import { asUnavailable } from './unavailable.js';
 import { PostgresChangeFeed, type PgClientClass } from './postgres-change-feed.js';
@@ -51,6 +53,7 @@ export const MIGRATIONS = [
   { name: 'Migration0007GraduationPool', class: Migration0007GraduationPool },
   { name: 'Migration0008EventNotifications', class: Migration0008EventNotifications },
   { name: 'Migration0009PaymentResourceUrl', class: Migration0009PaymentResourceUrl },
+  { name: 'Migration0010TokenTransfers', class: Migration0010TokenTransfers },
 ];
 
 export interface OpenOptions {
@@ -419,6 +422,7 @@ function stores(sql: Sql, touched: Set<string>): Stores {
     deliveries: new MikroOrmOutboxStore(sql, DELIVERIES),
     graduations: new MikroOrmOutboxStore(sql, GRADUATIONS),
     pulls: new MikroOrmTokenPullStore(sql),
+    transfers: new MikroOrmTransferStore(sql),
   };
 }
 

@@ -21,6 +21,11 @@ export interface FakeTokenIssuerOptions {
   custody?: string;
   /** Default: the devnet's LaunchFactory address, so predicted addresses match the devnet's. */
   factory?: string;
+  /**
+   * Told every token movement as its `Transfer` log would show it — the mint at deployment
+   * included — e.g. a FakeTransferLogReader's `record`, so the transfer indexer can follow them.
+   */
+  onTransfer?: (t: { network: Network; token: string; from: string; to: string; amount: bigint; txHash?: string }) => void;
 }
 
 export type { ScriptedOutcome };
@@ -62,7 +67,7 @@ export class FakeTokenIssuer implements TokenIssuer {
   private readonly factoryAddress: Hex;
   private readonly tokens = new Map<string, FakeToken>();
   /** Custody's transactions: nonces, mempool, scripted outcomes, offline. */
-  private readonly chain = new FakeMempool<Payload>((tx) => this.execute(tx));
+  private readonly chain = new FakeMempool<Payload>((tx, txHash) => this.execute(tx, txHash));
 
   constructor(private readonly options: FakeTokenIssuerOptions) {
     this.custodyAddress = getAddress(options.custody ?? DEVNET_CUSTODY);
@@ -94,7 +99,7 @@ export class FakeTokenIssuer implements TokenIssuer {
   /** What a holder's own `transfer` does (e.g. moving tokens away between a check and a pull). */
   holderTransfer(network: Network, token: string, from: string, to: string, amount: bigint): void {
     const t = this.token(network, token);
-    if (!t || !this.move(t, from, to, amount)) throw new Error('fake chain: transfer reverted');
+    if (!t || !this.move(t, from, to, amount, undefined)) throw new Error('fake chain: transfer reverted');
   }
 
   /** What `cancelAuthorization` does on chain: the authorizer's EIP-712 CancelAuthorization signature is checked. */
@@ -202,7 +207,7 @@ export class FakeTokenIssuer implements TokenIssuer {
   }
 
   /** Runs `tx` as custody would on chain; false = reverted (nothing changed). */
-  private async execute(tx: FakeTx): Promise<boolean> {
+  private async execute(tx: FakeTx, txHash: string): Promise<boolean> {
     const custody = this.custodyAddress;
     if (tx.kind === 'deploy') {
       const spec = { tokenId: tx.tokenId, name: tx.name, symbol: tx.symbol, totalSupply: BigInt(tx.totalSupply) };
@@ -217,11 +222,12 @@ export class FakeTokenIssuer implements TokenIssuer {
         balances: new Map([[lower(custody), spec.totalSupply]]),
         used: new Set(),
       });
+      this.options.onTransfer?.({ network: tx.network, token: address, from: ZERO, to: custody, amount: spec.totalSupply, txHash });
       return true;
     }
     const t = this.token(tx.network, tx.token);
     if (!t) return true; // as on chain: a call to an address without code succeeds and moves nothing
-    if (tx.kind === 'transfer') return this.move(t, custody, tx.to, BigInt(tx.amount));
+    if (tx.kind === 'transfer') return this.move(t, custody, tx.to, BigInt(tx.amount), txHash);
     const a: TokenAuthorization = { ...tx, value: BigInt(tx.value), validAfter: BigInt(tx.validAfter), validBefore: BigInt(tx.validBefore) };
     const now = BigInt(Math.floor(this.options.clock.now().getTime() / 1000));
     const key = `${lower(a.from)}|${lower(a.nonce)}`;
@@ -229,16 +235,17 @@ export class FakeTokenIssuer implements TokenIssuer {
     if (!(now > a.validAfter) || !(now < a.validBefore) || t.used.has(key)) return false;
     const signer = await recoverReceiveAuthorizer(NETWORKS[tx.network].chainId, t, a);
     if (signer === null || lower(signer) !== lower(a.from)) return false;
-    if (!this.move(t, a.from, a.to, a.value)) return false;
+    if (!this.move(t, a.from, a.to, a.value, txHash)) return false;
     t.used.add(key);
     return true;
   }
 
-  private move(t: FakeToken, from: string, to: string, amount: bigint): boolean {
+  private move(t: FakeToken, from: string, to: string, amount: bigint, txHash: string | undefined): boolean {
     const balance = t.balances.get(lower(from)) ?? 0n;
     if (amount < 0n || balance < amount || !isAddress(to, { strict: false }) || lower(to) === ZERO) return false;
     t.balances.set(lower(from), balance - amount);
     t.balances.set(lower(to), (t.balances.get(lower(to)) ?? 0n) + amount);
+    this.options.onTransfer?.({ network: t.network, token: t.address, from, to, amount, ...(txHash ? { txHash } : {}) });
     return true;
   }
 
