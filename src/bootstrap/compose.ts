@@ -284,6 +284,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     networks: ALL_NETWORKS,
     custody: (network) => tokenIssuer.custody(network),
     pairOf: (network, token) => (dexRouter.supports(network) ? dexRouter.pairOf(network, token) : Promise.resolve(null)),
+    seeder: (network) => (dexRouter.supports(network) ? dexRouter.seeder(network) : null),
     confirmations: config.indexer.confirmations,
     blockRange: config.indexer.blockRange,
     ...overrides.transferIndexerHooks,

@@ -37,6 +37,12 @@ export interface TransferParties {
   custody: string;
   /** The token's Uniswap v2 pair, when there is one. */
   pair: string | null;
+  /**
+   * The LaunchFactory that seeds graduation pools (decision 0023): it holds tokens only inside a
+   * seed transaction (pulled from custody, swapped with the pair, sent to the pair and the burn
+   * address), never a position. Null where there is none.
+   */
+  seeder?: string | null;
   /** Whether the transaction is one of the service's own pulls (a sell's receiveWithAuthorization). */
   servicePull: boolean;
 }
@@ -52,9 +58,15 @@ export type TransferBooking = 'move' | 'in' | 'out' | 'none';
 
 const same = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase();
 
-/** Addresses that never get a position: custody, the zero address, 0x…dEaD, the token's pair. */
-export function holdsPositions(address: string, parties: Pick<TransferParties, 'custody' | 'pair'>): boolean {
-  return !same(parties.custody, address) && !same(ZERO_ADDRESS, address) && !same(BURN_ADDRESS, address) && !same(parties.pair, address);
+/** Addresses that never get a position: custody, the zero address, 0x…dEaD, the token's pair, the pool seeder. */
+export function holdsPositions(address: string, parties: Pick<TransferParties, 'custody' | 'pair' | 'seeder'>): boolean {
+  return (
+    !same(parties.custody, address) &&
+    !same(ZERO_ADDRESS, address) &&
+    !same(BURN_ADDRESS, address) &&
+    !same(parties.pair, address) &&
+    !same(parties.seeder ?? null, address)
+  );
 }
 
 export function bookingOf(t: Pick<TokenTransfer, 'from' | 'to' | 'amount'>, parties: TransferParties): TransferBooking {

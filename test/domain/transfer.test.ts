@@ -16,7 +16,8 @@ const T = new Date(0);
 const CUSTODY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const PAIR = '0x00000000000000000000000000000000000000Fa';
 const [A, B, C] = ['0x00000000000000000000000000000000000000a1', '0x00000000000000000000000000000000000000b2', '0x00000000000000000000000000000000000000C3'];
-const parties = (over: { servicePull?: boolean; pair?: string | null } = {}) => ({ custody: CUSTODY, pair: PAIR, servicePull: false, ...over });
+const SEEDER = '0x4C61756E6368466163746f727900000000000000';
+const parties = (over: { servicePull?: boolean; pair?: string | null } = {}) => ({ custody: CUSTODY, pair: PAIR, seeder: SEEDER, servicePull: false, ...over });
 const pos = (wallet: string, balance: bigint, costBasisUsd: bigint, over: Partial<Position> = {}): Position => ({
   ...emptyPosition(NET, wallet, 'tok_1', T),
   balance,
@@ -38,6 +39,10 @@ describe('which transfers change positions', () => {
     ['wallet → 0x…dEaD (a burn)', A, BURN_ADDRESS, {}, 'out'],
     ['zero address → wallet', ZERO_ADDRESS, A, {}, 'in'],
     ['a wallet to itself', A, A.toUpperCase().replace('0X', '0x'), {}, 'none'],
+    ['custody → the pool seeder (a graduation seed pulls the unsold supply)', CUSTODY, SEEDER, {}, 'none'],
+    ['pool seeder → pair, and pair → pool seeder (the seed’s deposit and correcting swap)', SEEDER, PAIR, {}, 'none'],
+    ['pair → pool seeder', PAIR, SEEDER, {}, 'none'],
+    ['pool seeder → 0x…dEaD (tokens the pool did not need, burned)', SEEDER, BURN_ADDRESS, {}, 'none'],
   ] as const)('%s: %s', (_label, from, to, over, expected) => {
     expect(bookingOf({ from, to, amount: 5n }, parties(over))).toBe(expected);
   });

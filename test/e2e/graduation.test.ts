@@ -292,6 +292,13 @@ describe('graduation on the devnet', () => {
       // Every token is somewhere: holders, the pool, custody, the burn address.
       const everywhere = (await Promise.all([wallet.address, griefer.address, pair, TREASURY, BURN].map((h) => balanceOf(address, h)))).reduce((a, b) => a + b, 0n);
       expect(everywhere).toBe(parseTokens(token.totalSupply));
+      // And the books follow: each holder's position is its balance on chain (the griefer's pair
+      // filling and the seed's own transfers included), once the transfer indexer has read them.
+      for (const holder of [wallet.address, griefer.address]) {
+        const positions = (await json(await fetch(`${service.url}/positions?wallet=${holder}`))).data;
+        const held = positions.items.find((p: { tokenId: string }) => p.tokenId === tokenId);
+        expect({ holder, tokens: held ? parseTokens(held.balance) : 0n }).toEqual({ holder, tokens: await balanceOf(address, holder) });
+      }
     }, 120_000);
   }
 });

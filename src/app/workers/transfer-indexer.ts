@@ -43,6 +43,8 @@ export interface TransferIndexerDeps {
   custody(network: Network): string;
   /** A token's Uniswap v2 pair on chain, for a pair the books do not know (created before graduation). */
   pairOf?(network: Network, token: string): Promise<string | null>;
+  /** The contract that seeds graduation pools on each network (it never holds a position). */
+  seeder?(network: Network): string | null;
   /** Blocks the indexer stays below the head: reorganisations shallower than this never reach the books. */
   confirmations: number;
   /** Blocks read (eth_getLogs) and booked per step. */
@@ -233,7 +235,7 @@ export class TransferIndexer {
     for (const log of logs) {
       const token = byAddress.get(log.token.toLowerCase());
       if (!token) continue;
-      const parties = { custody, pair: token.pair ?? pairs.get(token.tokenId) ?? null, servicePull: false };
+      const parties = { custody, pair: token.pair ?? pairs.get(token.tokenId) ?? null, seeder: this.deps.seeder?.(network) ?? null, servicePull: false };
       let kind = bookingOf(log, parties);
       // Into custody: one of the service's pulls (its sell booked it), or a wallet's own transfer.
       if (kind === 'out' && same(log.to, custody)) kind = bookingOf(log, { ...parties, servicePull: (await s.pulls.byTransaction(network, log.txHash)) !== null });
