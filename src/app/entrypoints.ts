@@ -3,6 +3,7 @@
  * the checks run before a payment is requested (`prepare`) and the operation itself
  * (`execute`). The HTTP adapter and the payment flow are generic over this table.
  */
+import { getAddress } from 'viem';
 import type { z } from 'zod';
 import { formatUsd, parseTokens, parseUsd } from '../domain/money.js';
 import type { Network } from '../domain/network.js';
@@ -99,7 +100,7 @@ function buyEntrypoint(
 const opt = <T>(v: string | undefined, f: (s: string) => T) => (v === undefined ? undefined : f(v));
 
 export function entrypoints(): AnyEntrypoint[] {
-  const create: Entrypoint<TokenMetadata> = {
+  const create: Entrypoint<TokenMetadata & { platformReferrer: string | null }> = {
     name: 'token_create',
     operation: 'create_token',
     description: 'Create a token on the bonding curve; the payer is its creator and its network is the payment network.',
@@ -107,10 +108,13 @@ export function entrypoints(): AnyEntrypoint[] {
     successStatus: 201,
     inputSchema: createTokenInput,
     outputSchema: tokenOutput,
-    parse: (raw) => validateTokenMetadata(parseWith(createTokenInput, raw)),
+    parse: (raw) => {
+      const input = parseWith(createTokenInput, raw);
+      return { ...validateTokenMetadata(input), platformReferrer: input.platformReferrer ? getAddress(input.platformReferrer) : null };
+    },
     prepare: async (deps) => ({ amount: deps.settings.prices.create, network: null }),
-    execute: (deps, metadata, _p, caller, paid) =>
-      createToken(deps, { metadata, creator: caller.wallet, network: caller.network }, paid),
+    execute: (deps, { platformReferrer, ...metadata }, _p, caller, paid) =>
+      createToken(deps, { metadata, creator: caller.wallet, platformReferrer, network: caller.network }, paid),
   };
   const sell: Entrypoint<SellRequest> = {
     name: 'token_sell',

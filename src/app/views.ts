@@ -17,7 +17,7 @@ import type { Payment } from '../domain/payment.js';
 import type { Payout } from '../domain/payout.js';
 import { valuePosition, type Position } from '../domain/position.js';
 import type { Quote } from '../domain/quote.js';
-import type { Token } from '../domain/token.js';
+import { linkUrls, type Token, type TokenLinks } from '../domain/token.js';
 import type { Trade } from '../domain/trade.js';
 import { formatUsdPrice } from '../domain/usd-price.js';
 import type { TransferCursor } from '../ports/transfer-store.js';
@@ -32,6 +32,9 @@ export interface TokenView {
   description: string | null;
   imageUrl: string | null;
   creator: string;
+  /** Profile URLs: the site, x.com/<handle>, t.me/<handle>. */
+  links: TokenLinks;
+  platformReferrer: string | null;
   state: string;
   decimals: number;
   totalSupply: string;
@@ -70,6 +73,8 @@ export function tokenView(t: Token, stats: { volumeUsd24h: bigint; trades24h: nu
     description: t.description,
     imageUrl: t.imageUrl,
     creator: t.creator,
+    links: linkUrls(t.links),
+    platformReferrer: t.platformReferrer,
     state: t.state,
     decimals: 18,
     totalSupply: formatTokens(t.params.totalSupply),

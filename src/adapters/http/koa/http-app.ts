@@ -33,6 +33,7 @@ import { getCandles } from '../../../app/use-cases/get-candles.js';
 import { getStats } from '../../../app/use-cases/get-stats.js';
 import { getPrices } from '../../../app/use-cases/get-prices.js';
 import { listHolders } from '../../../app/use-cases/list-holders.js';
+import { getTokenMetadata } from '../../../app/use-cases/get-token-metadata.js';
 import { listTrades } from '../../../app/use-cases/list-trades.js';
 import { proveWallet, SIGN_IN_WITH_X_HEADER, siwxDetails } from '../../../app/extensions/wallet-proof.js';
 import {
@@ -267,6 +268,11 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   router.get('/api/tokens/:id/holders', async (ctx) => {
     const q = parseQuery(holdersQuery, query(ctx));
     ok(ctx, 'holders', await listHolders(deps, tokenParam(ctx), q.limit));
+  });
+  // The token metadata document as wallets and explorers read it: the document itself, no envelope.
+  router.get('/api/tokens/:id/metadata.json', async (ctx) => {
+    ctx.body = await getTokenMetadata(deps, tokenParam(ctx));
+    ctx.set('Cache-Control', 'public, max-age=60');
   });
   router.get('/api/stats', async (ctx) => ok(ctx, 'stats', await getStats(deps)));
   router.get('/api/prices', async (ctx) => ok(ctx, 'prices', await getPrices(deps)));

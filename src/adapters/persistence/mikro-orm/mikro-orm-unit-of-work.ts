@@ -25,6 +25,7 @@ import { Migration0007GraduationPool } from './migrations/migration-0007-graduat
 import { Migration0008EventNotifications } from './migrations/migration-0008-event-notifications.js';
 import { Migration0009PaymentResourceUrl } from './migrations/migration-0009-payment-resource-url.js';
 import { Migration0010TokenTransfers } from './migrations/migration-0010-token-transfers.js';
+import { Migration0012TokenLinksAndReferrer } from './migrations/migration-0012-token-links-and-referrer.js';
 import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
 import { MikroOrmEventLog } from './mikro-orm-event-log.js';
 import { MikroOrmPaymentIdentifierStore } from './mikro-orm-payment-identifier-store.js';
@@ -54,6 +55,7 @@ export const MIGRATIONS = [
   { name: 'Migration0008EventNotifications', class: Migration0008EventNotifications },
   { name: 'Migration0009PaymentResourceUrl', class: Migration0009PaymentResourceUrl },
   { name: 'Migration0010TokenTransfers', class: Migration0010TokenTransfers },
+  { name: 'Migration0012TokenLinksAndReferrer', class: Migration0012TokenLinksAndReferrer },
 ];
 
 export interface OpenOptions {
