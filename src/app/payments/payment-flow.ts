@@ -4,12 +4,14 @@
  * (pipeline/outcome.ts) that each transport renders, and the reconciler runs the same steps
  * from where a payment stopped.
  *
- *   challenge    no payment: SIWx proof, access grant, or the 402 with every offer       none
- *   admission    decode, replay?, payment identifier?, network, rules and price as the
- *                payer, binding, verify                                                   none
- *   claim        nonce + payment identifier, the rules again                   release (REJECTED / FAILED)
- *   settlement   settle with no transaction open; the FAILED rule               none: the reconciler asks the chain
- *   application  the operation, answer and receipt in one transaction           refund in the asset that paid
+ *   step         does                                                compensation
+ *   challenge    no payment: SIWx proof, access grant, or the 402    none: nothing charged
+ *   admission    decode, replay?, payment identifier?, network,      none: a refusal is thrown,
+ *                rules and price as the payer, binding, verify       nothing stored
+ *   claim        nonce + payment identifier, the rules again         release: REJECTED / FAILED
+ *   settlement   SETTLING, settle with no transaction open           none: the reconciler asks
+ *                                                                    the chain
+ *   application  the operation, APPLIED, answer and receipt stored   refund in the asset that paid
  *
  * THE RULE. Until the nonce is claimed, a refusal is thrown: nothing is stored and nothing is
  * charged. From the claim on, every answer is stored with the payment and returned, so the same

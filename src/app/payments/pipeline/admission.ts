@@ -39,12 +39,19 @@ export interface Admitted {
   paymentIdentifier: string | null;
 }
 
-export async function admit(deps: PipelineDeps, req: PaidRequest, payload: PaymentPayload, input: unknown, requestHash: string): Promise<Admitted | Outcome<'replayed'>> {
+export async function admit(
+  deps: PipelineDeps,
+  req: PaidRequest,
+  payload: PaymentPayload,
+  input: unknown,
+  requestHash: string,
+): Promise<Admitted | Outcome<'replayed'>> {
   const ep = req.entrypoint;
   const network = payload.accepted?.network;
   if (payload.x402Version !== X402_VERSION || !isNetwork(network)) {
     const prepared = await ep.prepare(deps, input);
-    throw await refusalFor(deps, req, requestHash, prepared).invalid(PAYMENT_REASONS.unsupportedPayment, 'The payment is not an x402 v2 payment on a supported network.');
+    const refusal = refusalFor(deps, req, requestHash, prepared);
+    throw await refusal.invalid(PAYMENT_REASONS.unsupportedPayment, 'The payment is not an x402 v2 payment on a supported network.');
   }
   const auth = readAuthorization(payload.payload);
   const payer = getAddress(auth.from);

@@ -28,7 +28,11 @@ export interface Claimed extends Omit<Admitted, 'kind'> {
 export async function claim(deps: PipelineDeps, a: Admitted): Promise<Claimed | Outcome<'replayed' | 'rejected'>> {
   const claimed = await claimPayment(deps.uow, a.payment, a.paymentIdentifier);
   if (!claimed.claimed) {
-    const response = 'identifier' in claimed ? await identifiedAnswer(deps, claimed.identifier) : await replay(deps, claimed.existing, a.payment.requestHash, a.payment.signatureHash);
+    // Another request claimed the identifier first, or this very authorization.
+    const response =
+      'identifier' in claimed
+        ? await identifiedAnswer(deps, claimed.identifier)
+        : await replay(deps, claimed.existing, a.payment.requestHash, a.payment.signatureHash);
     return { kind: 'replayed', response, verified: true };
   }
   // From here on every answer is stored with the payment.
