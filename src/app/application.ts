@@ -8,7 +8,8 @@ import type { NetworkDetector } from '../ports/network-detector.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import { entrypoints, type AnyEntrypoint } from './entrypoints.js';
 import type { Metrics } from './metrics.js';
-import { PaymentFlow, type PaymentFlowDeps } from './payments/payment-flow.js';
+import { PaymentFlow } from './payments/payment-flow.js';
+import type { PipelineDeps } from './payments/pipeline/deps.js';
 import type { PriceBoard } from './pricing/price-board.js';
 
 export type CheckStatus = 'ok' | 'degraded' | 'down';
@@ -20,7 +21,7 @@ export interface HealthReport {
   counters: Record<string, number>;
 }
 
-export interface ApplicationDeps extends PaymentFlowDeps {
+export interface ApplicationDeps extends PipelineDeps {
   rateLimiter: RateLimiter | null;
   /** Optional probe of the chain RPCs (devnet or Base); null when the service has none. */
   chainHealth: (() => Promise<CheckStatus>) | null;

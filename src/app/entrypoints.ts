@@ -1,7 +1,7 @@
 /**
- * The paid operations (SPEC §5) as one catalogue: each has its input schema, its price rule,
- * the checks run before a payment is requested (`prepare`) and the operation itself
- * (`execute`). The HTTP adapter and the payment flow are generic over this table.
+ * The paid operations (docs/api.md, "Paid endpoints") as one catalogue: each has its input schema,
+ * its price rule, the checks run before a payment is requested (`prepare`) and the operation
+ * itself (`execute`). The HTTP adapter and the payment pipeline are generic over this table.
  */
 import { getAddress } from 'viem';
 import type { z } from 'zod';
@@ -37,7 +37,7 @@ export interface Caller {
 }
 
 export interface Prepared {
-  /** The price in USDC units: the payment must carry exactly this. */
+  /** The price in USD micro-units; each offer of the 402 carries exactly this in its asset. */
   amount: bigint;
   /** The only network this operation can be paid on (a token's network), or null for either. */
   network: Network | null;
@@ -58,10 +58,16 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
    * reconciler) — checks whose subject the operation itself performs (a sell's pull) are left to it.
    */
   prepare(deps: AppDeps, input: I, caller?: Caller, phase?: 'price' | 'apply'): Promise<P>;
+  /**
+   * The operation, applied with its payment (paid.ts); returns the result `paid.onApplied` stored.
+   * On a refusal (a domain error) it undoes what it did itself (a sell returns the tokens it
+   * pulled); the payment pipeline then refunds the payment (payments/pipeline/application.ts).
+   */
   execute(deps: AppDeps, input: I, prepared: P, caller: Caller, paid: Paid<R>): Promise<R>;
   /**
-   * Paid access that outlives the request (#17.1): a payer who proves its wallet with
-   * Sign-In-With-X is served again without paying for INFO_ACCESS_SECONDS. Only for reads.
+   * Paid access that outlives the request (docs/api.md, "Sign-In-With-X"): a payer who proves
+   * its wallet with Sign-In-With-X is served again without paying for INFO_ACCESS_SECONDS. Only
+   * for reads.
    */
   grantsAccess?: { serve(deps: AppDeps, input: I): Promise<R> };
 }

@@ -264,7 +264,6 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   });
   const reconciler = new PaymentReconciler({
     ...deps,
-    flow: application.flow,
     entrypoints: application.entrypoints,
     chain: overrides.authorizations ?? new ViemAuthorizationReader({ rpcUrls: rpc! }),
     logger,

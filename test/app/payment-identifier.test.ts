@@ -13,20 +13,18 @@ import { describe, expect, it } from 'vitest';
 import { paymentIdentifierDeclaration, readPaymentIdentifier } from '../../src/adapters/http/koa/x402-extensions.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
-import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
 import { claimPayment, matchPaymentIdentifier } from '../../src/app/extensions/payment-identifier.js';
-import { paymentRequired } from '../../src/app/payments/requirements.js';
 import { TESTNET } from '../../src/domain/network.js';
 import type { PaymentPayload } from '../../src/ports/facilitator.js';
 import { withUow, type UowFactory } from '../contract/uow-factory.js';
 import { OTHER, payment, WALLET } from '../support/fixtures.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
-import { devAccount } from '../support/x402-client.js';
+import { devAccount, usdcPaymentRequired } from '../support/x402-client.js';
 
 describe('reading the id (official client → our reader)', () => {
   const client = x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(devAccount(5)) }], spendControls: false });
   const required = () => ({
-    ...paymentRequired({ url: 'http://127.0.0.1:3000/entrypoints/token_info' }, [TESTNET], 1_000n, DEFAULT_SETTINGS.payTo),
+    ...usdcPaymentRequired({ url: 'http://127.0.0.1:3000/entrypoints/token_info' }, [TESTNET], 1_000n),
     extensions: paymentIdentifierDeclaration(),
   });
 

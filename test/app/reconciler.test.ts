@@ -88,7 +88,6 @@ describe('PaymentReconciler', () => {
     const reconciler = new PaymentReconciler({
       ...app.deps,
       logger: { debug() {}, info() {}, warn() {}, error: (message: string) => logs.push({ level: 'error', message }) },
-      flow: app.flow,
       entrypoints: app.entrypoints,
       chain: facilitator,
       graceMs: 30_000,
@@ -140,7 +139,6 @@ describe('a settled payment that cannot be applied for too long', () => {
     const broken = { ...app.entrypoints.get('token_create')!, execute: () => Promise.reject(new Error('a bug')) };
     const reconciler = new PaymentReconciler({
       ...app.deps,
-      flow: app.flow,
       entrypoints: new Map([['token_create', broken]]),
       chain: facilitator,
       graceMs: 30_000,
