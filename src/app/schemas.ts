@@ -147,6 +147,7 @@ export const tokenOutput = z.object({
     .nullable()
     .describe('the Uniswap v2 pool graduation seeds; null while the token is on its curve'),
   holders: z.number(),
+  creatorEarningsUsd: amount.meta({ description: "the creator's share of this token's fees so far (USD)" }),
   createdAt: z.string(),
   graduatedAt: z.string().nullable(),
 });
@@ -316,3 +317,9 @@ export const candlesQuery = z.strictObject({
   to: z.iso.datetime().optional(),
 });
 export const eventsQuery = z.strictObject({ tokenId: tokenIdSchema.optional(), network: networkSchema.optional() });
+
+export const creatorsQuery = z.strictObject({
+  sort: z.literal('earnings').default('earnings').meta({ description: 'what creators are ranked by' }),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+

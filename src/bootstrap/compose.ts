@@ -40,6 +40,7 @@ import { Metrics } from '../app/metrics.js';
 import { TokenViewCache } from '../app/token-view-cache.js';
 import { PaymentReconciler } from '../app/workers/payment-reconciler.js';
 import { PayoutWorker, type PayoutWorkerDeps } from '../app/workers/payout-worker.js';
+import { EarningsPayer } from '../app/workers/earnings-payer.js';
 import { QuotePurger } from '../app/workers/quote-purger.js';
 import { backfillTokens } from '../app/workers/token-backfill.js';
 import { DeliveryWorker, DeploymentWorker } from '../app/workers/token-workers.js';
@@ -289,6 +290,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     ...overrides.transferIndexerHooks,
   });
   const quotePurger = new QuotePurger({ uow: deps.uow, clock, logger, retentionMs: 10 * 60_000, batch: 1_000, intervalMs: 60_000 });
+  const earnings = new EarningsPayer({ uow: deps.uow, clock, ids: deps.ids, logger, minPayoutUsd: config.settings.earningsPayoutMinUsd });
   // Tokens from before tokens went on chain are taken on chain once per process, before the outboxes run.
   let backfilled = false;
   const runWorkers = async () => {
@@ -301,6 +303,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     await deliveries.runOnce();
     await graduations.runOnce();
     await transfers.runOnce();
+    await earnings.runOnce(); // before the payouts, so an earnings payout goes out in the same pass
     await payouts.runOnce();
     await quotePurger.runOnce();
     await purgeSpentProofs(deps, 1_000);

@@ -3,6 +3,7 @@ import type { ChangeFeed } from './change-feed.js';
 import type { AssetQuoteStore } from './asset-quote-store.js';
 import type { DeliveryStore } from './delivery-store.js';
 import type { DeploymentStore } from './deployment-store.js';
+import type { EarningsStore } from './earnings-store.js';
 import type { EventLog } from './event-log.js';
 import type { GraduationStore } from './graduation-store.js';
 import type { PaymentIdentifierStore } from './payment-identifier-store.js';
@@ -39,6 +40,8 @@ export interface Stores {
   graduations: GraduationStore;
   /** Tokens moved on chain by their holders (docs/decisions/0020): the indexer's cursors and bookings. */
   transfers: TransferStore;
+  /** Fee shares earned by creators and referrers, and which payout paid them (docs/api.md "Fees and earnings"). */
+  earnings: EarningsStore;
 }
 
 /**

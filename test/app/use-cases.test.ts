@@ -205,7 +205,7 @@ describe('buyToken', () => {
     expect(result.tokensReceived).toBe('793100000');
     const token = await getToken(deps, tokenId);
     expect(token).toMatchObject({ state: 'GRADUATED', graduatedAt: '2026-11-23T12:00:00.000Z', curve: { progress: '1' } });
-    expect(deps.uow.db.events.map((e) => e.type)).toEqual(['token.created', 'trade.executed', 'token.graduated']);
+    expect(deps.uow.db.events.map((e) => e.type)).toEqual(['token.created', 'trade.executed', 'earnings.accrued', 'token.graduated']);
     expect(await codeOf(planBuy(deps, { kind: 'usd', tokenId, usdAmount: 10_000n }))).toBe('TOKEN_GRADUATED');
     expect(await codeOf(sellOf(deps, tokenId, 1n).then((c) => checkSell(deps, c)))).toBe('TOKEN_GRADUATED');
   });

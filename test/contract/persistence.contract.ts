@@ -12,6 +12,7 @@ import { quoteStoreContract } from './quote-store.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { tradeLedgerContract } from './trade-ledger.contract.js';
 import { transferStoreContract } from './transfer-store.contract.js';
+import { earningsStoreContract } from './earnings-store.contract.js';
 import type { UowFactory } from './uow-factory.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
 
@@ -30,4 +31,5 @@ export function persistenceContracts(name: string, make: UowFactory) {
   accessGrantStoreContract(name, make);
   graduationStoreContract(name, make);
   transferStoreContract(name, make);
+  earningsStoreContract(name, make);
 }

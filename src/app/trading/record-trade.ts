@@ -1,4 +1,7 @@
 import type { CurveState } from '../../domain/curve.js';
+import { earningsOf } from '../../domain/earnings.js';
+import { splitFee } from '../../domain/fees.js';
+import { formatUsd } from '../../domain/money.js';
 import { newGraduationStep, PENDING_POOL } from '../../domain/graduation.js';
 import { poolSeed } from '../../domain/pool.js';
 import type { Payment } from '../../domain/payment.js';
@@ -30,6 +33,8 @@ export async function recordTrade(
     payment: Payment | undefined;
     now: Date;
     venue?: TradeVenue;
+    /** The trade referrer the caller named (earns a share of the fee unless it is the trader). */
+    referrer?: string | null;
   },
 ): Promise<{ token: Token; trade: Trade }> {
   const { now } = args;
@@ -61,6 +66,7 @@ export async function recordTrade(
     data: { trade: tradeView(trade) },
     createdAt: now,
   });
+  await accrueEarnings(deps, stores, token, trade, args.referrer ?? null);
   if (graduates) {
     const seed = poolSeed(token.params, token.curve, deps.settings.graduationFeeUsd);
     await stores.graduations.enqueue(
@@ -83,4 +89,33 @@ export async function recordTrade(
     });
   }
   return { token, trade };
+}
+
+/**
+ * The fee's shares (docs/api.md "Fees and earnings"): the creator's, the platform referrer's, the
+ * trade referrer's, each rounded down, the treasury keeping the rest — booked with the trade, so
+ * a trade and its earnings commit together; paid out later by the earnings payer.
+ */
+async function accrueEarnings(deps: Pick<AppDeps, 'ids' | 'settings'>, stores: Stores, token: Token, trade: Trade, referrer: string | null) {
+  const split = splitFee(trade.feeUsd, deps.settings.feeShares, {
+    payer: trade.wallet,
+    creator: token.creator,
+    platformReferrer: token.platformReferrer,
+    tradeReferrer: referrer,
+  });
+  if (split.shares.length === 0) return;
+  const earnings = earningsOf(split, trade, () => deps.ids.next('earn'));
+  await stores.earnings.accrue(earnings);
+  await stores.events.append({
+    type: 'earnings.accrued',
+    network: token.network,
+    tokenId: token.tokenId,
+    data: {
+      tradeId: trade.tradeId,
+      feeUsd: formatUsd(trade.feeUsd),
+      treasuryUsd: formatUsd(split.treasury),
+      shares: earnings.map((e) => ({ role: e.role, wallet: e.wallet, amountUsd: formatUsd(e.amount) })),
+    },
+    createdAt: trade.createdAt,
+  });
 }

@@ -11,6 +11,8 @@ import {
   candlesQuery,
   eventsQuery,
   holdersQuery,
+  creatorsQuery,
+  walletSchema,
   sellAuthorizationQuery,
   listTokensQuery,
   parseQuery,
@@ -33,6 +35,7 @@ import { getStats } from '../../../app/use-cases/get-stats.js';
 import { getPrices } from '../../../app/use-cases/get-prices.js';
 import { listHolders } from '../../../app/use-cases/list-holders.js';
 import { getTokenMetadata } from '../../../app/use-cases/get-token-metadata.js';
+import { getWalletEarnings, listCreators } from '../../../app/use-cases/earnings.js';
 import { listTrades } from '../../../app/use-cases/list-trades.js';
 import { proveWallet, SIGN_IN_WITH_X_HEADER, siwxDetails } from '../../../app/extensions/wallet-proof.js';
 import { NetworkDetectionUnavailable, NotFound, ValidationError } from '../../../domain/errors.js';
@@ -199,6 +202,14 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   router.get('/api/tokens/:id/metadata.json', async (ctx) => {
     ctx.body = await getTokenMetadata(deps, tokenParam(ctx));
     ctx.set('Cache-Control', 'public, max-age=60');
+  });
+  router.get('/api/wallets/:address/earnings', async (ctx) => {
+    const address = parseWith(walletSchema, (ctx as unknown as { params: { address: string } }).params.address, 'address');
+    ok(ctx, 'earnings', await getWalletEarnings(deps, getAddress(address)));
+  });
+  router.get('/api/creators', async (ctx) => {
+    const q = parseQuery(creatorsQuery, query(ctx));
+    ok(ctx, 'creators', await listCreators(deps, q.limit));
   });
   router.get('/api/stats', async (ctx) => ok(ctx, 'stats', await getStats(deps)));
   router.get('/api/prices', async (ctx) => ok(ctx, 'prices', await getPrices(deps)));

@@ -8,6 +8,7 @@ import type { Payment } from '../../../domain/payment.js';
 import type { Delivery } from '../../../domain/delivery.js';
 import type { Graduation } from '../../../domain/graduation.js';
 import type { Deployment } from '../../../domain/deployment.js';
+import type { Earning } from '../../../domain/earnings.js';
 import type { Payout } from '../../../domain/payout.js';
 import type { Position } from '../../../domain/position.js';
 import type { Quote } from '../../../domain/quote.js';
@@ -58,6 +59,8 @@ export class MemoryDatabase {
   readonly transferCursors = new Map<string, TransferCursor>();
   /** "network|txHash_lower|txLogIndex" → the booked transfer. */
   readonly bookedTransfers = new Map<string, BookedTransfer>();
+  /** earningId → the fee share a creator or referrer earned. */
+  readonly earnings = new Map<string, Earning>();
 
   private tail: Promise<void> = Promise.resolve();
 

@@ -13,6 +13,7 @@ import { MemoryAssetQuoteStore } from './memory-asset-quote-store.js';
 import { MemoryQuoteStore } from './memory-quote-store.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
 import { MemoryTradeLedger } from './memory-trade-ledger.js';
+import { MemoryEarningsStore } from './memory-earnings-store.js';
 import { MemoryTransferStore } from './memory-transfer-store.js';
 
 /**
@@ -70,6 +71,7 @@ export class MemoryUnitOfWork implements UnitOfWork {
       pulls: new MemoryTokenPullStore(this.db, tx),
       graduations: new MemoryOutboxStore(this.db, tx, { items: this.db.graduations, sources: this.db.graduationSources, idOf: (g) => g.graduationId }),
       transfers: new MemoryTransferStore(this.db, tx),
+      earnings: new MemoryEarningsStore(this.db, tx),
     };
   }
 }

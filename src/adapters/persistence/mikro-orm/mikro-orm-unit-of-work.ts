@@ -26,6 +26,8 @@ import { Migration0008EventNotifications } from './migrations/migration-0008-eve
 import { Migration0009PaymentResourceUrl } from './migrations/migration-0009-payment-resource-url.js';
 import { Migration0010TokenTransfers } from './migrations/migration-0010-token-transfers.js';
 import { Migration0012TokenLinksAndReferrer } from './migrations/migration-0012-token-links-and-referrer.js';
+import { Migration0013Earnings } from './migrations/migration-0013-earnings.js';
+import { MikroOrmEarningsStore } from './mikro-orm-earnings-store.js';
 import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
 import { MikroOrmEventLog } from './mikro-orm-event-log.js';
 import { MikroOrmPaymentIdentifierStore } from './mikro-orm-payment-identifier-store.js';
@@ -56,6 +58,7 @@ export const MIGRATIONS = [
   { name: 'Migration0009PaymentResourceUrl', class: Migration0009PaymentResourceUrl },
   { name: 'Migration0010TokenTransfers', class: Migration0010TokenTransfers },
   { name: 'Migration0012TokenLinksAndReferrer', class: Migration0012TokenLinksAndReferrer },
+  { name: 'Migration0013Earnings', class: Migration0013Earnings },
 ];
 
 export interface OpenOptions {
@@ -425,6 +428,7 @@ function stores(sql: Sql, touched: Set<string>): Stores {
     graduations: new MikroOrmOutboxStore(sql, GRADUATIONS),
     pulls: new MikroOrmTokenPullStore(sql),
     transfers: new MikroOrmTransferStore(sql),
+    earnings: new MikroOrmEarningsStore(sql),
   };
 }
 
