@@ -21,7 +21,7 @@ import { makeDeps, WALLET_A } from '../support/app-harness.js';
 import { settleTokens, signSell } from '../support/onchain.js';
 import { checkSell, sellToken } from '../../src/app/use-cases/sell-token.js';
 import { transitionPayment, type Payment } from '../../src/domain/payment.js';
-import { SwapPending } from '../../src/app/trading/pool-swap.js';
+import { SwapPending } from '../../src/app/custody/pool-swap.js';
 
 type Deps = ReturnType<typeof makeDeps>;
 const silent = { debug() {}, info() {}, warn() {}, error() {} };

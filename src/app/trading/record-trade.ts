@@ -1,27 +1,21 @@
-import type { CurveState } from '../../domain/curve.js';
-import { newGraduationStep, PENDING_POOL } from '../../domain/graduation.js';
-import { poolSeed } from '../../domain/pool.js';
 import type { Payment } from '../../domain/payment.js';
 import type { Position } from '../../domain/position.js';
-import { withCurve, type Token } from '../../domain/token.js';
-import type { Trade, TradeSide, TradeVenue } from '../../domain/trade.js';
+import type { Token } from '../../domain/token.js';
+import type { Trade, TradeSide, VenueName } from '../../domain/trade.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../deps.js';
 import { tradeView } from '../views.js';
 
 /**
- * The writes every trade makes, inside its unit of work: the token's new curve (graduating it
- * when the curve sells out), the position, the trade row and the events describing them.
- * Graduating queues the first step of seeding the token's pool (SPEC §14), in the same
- * transaction, so a graduated token always has its pool on the way.
+ * The writes every trade makes, inside its unit of work: the token as the trade left it (its
+ * curve moved, or as it was after a trade on the pool), the position, the trade row and the event
+ * describing it.
  */
 export async function recordTrade(
-  deps: Pick<AppDeps, 'ids' | 'settings'>,
+  deps: Pick<AppDeps, 'ids'>,
   stores: Stores,
   args: {
     token: Token;
-    /** The curve after the trade; null for a trade on the pool, which leaves the curve as it ended. */
-    curve: CurveState | null;
     position: Position;
     side: TradeSide;
     usdAmount: bigint;
@@ -29,14 +23,10 @@ export async function recordTrade(
     tokenAmount: bigint;
     payment: Payment | undefined;
     now: Date;
-    venue?: TradeVenue;
+    venue: VenueName;
   },
 ): Promise<{ token: Token; trade: Trade }> {
-  const { now } = args;
-  const venue = args.venue ?? 'curve';
-  const moved = args.curve === null ? args.token : withCurve(args.token, args.curve, now);
-  const graduates = moved.state === 'GRADUATED' && args.token.state === 'ACTIVE';
-  const token = graduates ? { ...moved, pool: PENDING_POOL } : moved;
+  const { token, now } = args;
   const trade: Trade = {
     tradeId: deps.ids.next('trd'),
     network: token.network,
@@ -48,7 +38,7 @@ export async function recordTrade(
     tokenAmount: args.tokenAmount,
     paymentId: args.payment?.paymentId ?? null,
     settlementTx: args.payment?.settlementTx ?? null,
-    venue,
+    venue: args.venue,
     createdAt: now,
   };
   await stores.tokens.update(token);
@@ -61,26 +51,5 @@ export async function recordTrade(
     data: { trade: tradeView(trade) },
     createdAt: now,
   });
-  if (graduates) {
-    const seed = poolSeed(token.params, token.curve, deps.settings.graduationFeeUsd);
-    await stores.graduations.enqueue(
-      newGraduationStep({
-        graduationId: deps.ids.next('grad'),
-        network: token.network,
-        tokenId: token.tokenId,
-        step: 'approve-token',
-        tokenAmount: seed.tokens,
-        usdAmount: seed.usd,
-        now,
-      }),
-    );
-    await stores.events.append({
-      type: 'token.graduated',
-      network: token.network,
-      tokenId: token.tokenId,
-      data: { tokenId: token.tokenId, graduatedAt: now.toISOString(), lastTradeId: trade.tradeId },
-      createdAt: now,
-    });
-  }
   return { token, trade };
 }

@@ -25,11 +25,13 @@ import { Migration0007GraduationPool } from './migrations/migration-0007-graduat
 import { Migration0008EventNotifications } from './migrations/migration-0008-event-notifications.js';
 import { Migration0009PaymentResourceUrl } from './migrations/migration-0009-payment-resource-url.js';
 import { Migration0010TokenTransfers } from './migrations/migration-0010-token-transfers.js';
+import { Migration0011PoolSwaps } from './migrations/migration-0011-pool-swaps.js';
 import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
 import { MikroOrmEventLog } from './mikro-orm-event-log.js';
 import { MikroOrmPaymentIdentifierStore } from './mikro-orm-payment-identifier-store.js';
 import { MikroOrmPaymentStore } from './mikro-orm-payment-store.js';
 import { MikroOrmOutboxStore } from './mikro-orm-outbox-store.js';
+import { MikroOrmCustodyTransactionStore } from './mikro-orm-custody-transaction-store.js';
 import { MikroOrmTokenPullStore } from './mikro-orm-token-pull-store.js';
 import { DELIVERIES, DEPLOYMENTS, GRADUATIONS, PAYOUTS } from './outbox-tables.js';
 import { MikroOrmPositionRepository } from './mikro-orm-position-repository.js';
@@ -54,6 +56,7 @@ export const MIGRATIONS = [
   { name: 'Migration0008EventNotifications', class: Migration0008EventNotifications },
   { name: 'Migration0009PaymentResourceUrl', class: Migration0009PaymentResourceUrl },
   { name: 'Migration0010TokenTransfers', class: Migration0010TokenTransfers },
+  { name: 'Migration0011PoolSwaps', class: Migration0011PoolSwaps },
 ];
 
 export interface OpenOptions {
@@ -422,6 +425,7 @@ function stores(sql: Sql, touched: Set<string>): Stores {
     deliveries: new MikroOrmOutboxStore(sql, DELIVERIES),
     graduations: new MikroOrmOutboxStore(sql, GRADUATIONS),
     pulls: new MikroOrmTokenPullStore(sql),
+    swaps: new MikroOrmCustodyTransactionStore(sql, 'pool_swaps'),
     transfers: new MikroOrmTransferStore(sql),
   };
 }
