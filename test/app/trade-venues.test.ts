@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { venueFor } from '../../src/app/trading/venues/venue-for.js';
-import { DomainError } from '../../src/domain/errors.js';
+import { type DomainError } from '../../src/domain/errors.js';
 import type { PoolSummary } from '../../src/domain/graduation.js';
 import type { Token } from '../../src/domain/token.js';
 import { makeDeps } from '../support/app-harness.js';
