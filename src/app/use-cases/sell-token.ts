@@ -29,13 +29,6 @@ export type { SellCommand, SellRequest, SellResult } from '../trading/venues/tra
 /** An authorization must stay usable at least this long when it is checked (docs/api.md "token_sell"). */
 export const MIN_AUTHORIZATION_WINDOW_SECONDS = 120n;
 
-/**
- * `price`: before a payment (the 402, and again once the payer is proven): everything, the chain
- * included. `apply`: a settled payment being applied (its pull may already have happened): only
- * what the pull itself will not check.
- */
-export type SellPhase = TradePhase;
-
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** The checks a sell must pass before a payment is asked for (and, as `apply`, before it is applied). */
@@ -43,7 +36,7 @@ export async function checkSell(
   deps: AppDeps,
   req: SellRequest,
   seller?: { wallet: string; network: Network },
-  phase: SellPhase = 'price',
+  phase: TradePhase = 'price',
 ): Promise<{ network: Network }> {
   const token = deployedToken(await deps.uow.read((stores) => tradedToken(stores, req.tokenId, 'sell', seller?.network)));
   await checkAuthorization(deps, token, req, seller, phase);
@@ -57,7 +50,7 @@ async function checkAuthorization(
   token: Token & { address: string },
   req: SellRequest,
   seller: { wallet: string } | undefined,
-  phase: SellPhase,
+  phase: TradePhase,
 ): Promise<void> {
   const a = req.authorization;
   const address = token.address;
