@@ -17,7 +17,7 @@ import type { TokenRepository } from './token-repository.js';
 import type { TradeLedger } from './trade-ledger.js';
 import type { TransferStore } from './transfer-store.js';
 
-/** Every store, bound to one transaction (or to none, for reads). */
+/** Every store, bound to one transaction (or to none: `run`). */
 export interface Stores {
   tokens: TokenRepository;
   trades: TradeLedger;
@@ -55,8 +55,12 @@ export interface UnitOfWork {
    * it cannot (an in-memory SQLite database, or a store opened without one).
    */
   readonly changeFeed?: ChangeFeed | null;
+  /** The atomic unit: every write of `work` commits together, or none does. */
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
-  /** Reads (and single-statement writes) outside a transaction, on a fresh context. */
-  read<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
+  /**
+   * `work` outside a transaction, on a fresh context: its reads, and its single-statement writes
+   * (a claim, a compare-and-set, a held quote), each of which commits on its own.
+   */
+  run<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

@@ -62,7 +62,7 @@ describe('the exactly-once sender', () => {
     const chain = new ScriptedChain();
     const first = sending(uow, chain);
     await expect(first.run()).rejects.toBeInstanceOf(Pending); // not mined within the wait: the request ends
-    const recorded = (await uow.read((s) => s.swaps.get('pay_1')))!;
+    const recorded = (await uow.run((s) => s.swaps.get('pay_1')))!;
     expect(chain.broadcasts).toEqual([recorded.rawTx]);
 
     chain.statuses.set(recorded.txHash, 'confirmed');
@@ -76,14 +76,14 @@ describe('the exactly-once sender', () => {
     const uow = new MemoryUnitOfWork();
     const chain = new ScriptedChain();
     await expect(sending(uow, chain).run()).rejects.toBeInstanceOf(Pending);
-    const dropped = (await uow.read((s) => s.swaps.get('pay_1')))!;
+    const dropped = (await uow.run((s) => s.swaps.get('pay_1')))!;
     chain.statuses.set(dropped.txHash, 'dropped');
 
     // Two retries race: both see the dropped one and sign again; one replacement stands.
     const [a, b] = [sending(uow, chain), sending(uow, chain)];
     const results = await Promise.allSettled([a.run(), b.run()]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']); // the replacement is pending
-    const standing = (await uow.read((s) => s.swaps.get('pay_1')))!;
+    const standing = (await uow.run((s) => s.swaps.get('pay_1')))!;
     expect(standing.txHash).not.toBe(dropped.txHash);
     expect([...a.signed, ...b.signed].map((t) => t.txHash)).toContain(standing.txHash);
     // Every signature but the standing one handed its nonce back: custody's next nonce follows it.
@@ -99,12 +99,12 @@ describe('the exactly-once sender', () => {
   it('hands the nonce back when the record fails, and broadcasts nothing', async () => {
     const uow = new MemoryUnitOfWork();
     const chain = new ScriptedChain();
-    const failing: UnitOfWork = { ...uow, read: (w) => uow.read(w), transaction: async () => Promise.reject(new Error('database gone')), close: () => uow.close() };
+    const failing: UnitOfWork = { ...uow, run: (w) => uow.run(w), transaction: async () => Promise.reject(new Error('database gone')), close: () => uow.close() };
     await expect(sending(failing, chain).run()).rejects.toThrow('database gone');
     expect(chain.released).toBe(1);
     expect(chain.nonce).toBe(0);
     expect(chain.broadcasts).toEqual([]);
-    expect(await uow.read((s) => s.swaps.get('pay_1'))).toBeNull();
+    expect(await uow.run((s) => s.swaps.get('pay_1'))).toBeNull();
   });
 
   it('a reverted transaction is the caller’s refusal, and stays recorded (nothing is signed again)', async () => {

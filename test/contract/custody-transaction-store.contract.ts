@@ -29,11 +29,11 @@ export function custodyTransactionStoreContract(name: string, make: UowFactory) 
     it('records one transaction per payment: the first stands, a second signer gets it back', () =>
       withUow(make, async (uow) => {
         const first = signed('pay_1', '1a');
-        expect(await uow.read((s) => store(s).get('pay_1'))).toBeNull();
+        expect(await uow.run((s) => store(s).get('pay_1'))).toBeNull();
         expect(await uow.transaction((s) => store(s).record(first))).toEqual(first);
         expect(await uow.transaction((s) => store(s).record(signed('pay_1', '2b', { createdAt: at(1) })))).toEqual(first);
-        expect(await uow.read((s) => store(s).get('pay_1'))).toEqual(first);
-        expect(await uow.read((s) => store(s).get('pay_2'))).toBeNull();
+        expect(await uow.run((s) => store(s).get('pay_1'))).toEqual(first);
+        expect(await uow.run((s) => store(s).get('pay_2'))).toBeNull();
       }));
 
     it('replaces a dropped transaction only from the hash it has now', () =>
@@ -44,9 +44,9 @@ export function custodyTransactionStoreContract(name: string, make: UowFactory) 
         expect(await uow.transaction((s) => store(s).replace(resigned, first.txHash))).toBe(true);
         // A second re-signer that saw the first hash loses: the one that replaced it stands.
         expect(await uow.transaction((s) => store(s).replace(signed('pay_1', '3c'), first.txHash))).toBe(false);
-        expect(await uow.read((s) => store(s).get('pay_1'))).toEqual(resigned);
+        expect(await uow.run((s) => store(s).get('pay_1'))).toEqual(resigned);
         expect(await uow.transaction((s) => store(s).replace(signed('pay_9', '4d'), first.txHash))).toBe(false);
-        expect(await uow.read((s) => store(s).get('pay_9'))).toBeNull();
+        expect(await uow.run((s) => store(s).get('pay_9'))).toBeNull();
       }));
 
     it('forgets a record when its unit of work rolls back', () =>
@@ -57,7 +57,7 @@ export function custodyTransactionStoreContract(name: string, make: UowFactory) 
             throw new Error('crash');
           }),
         ).rejects.toThrow('crash');
-        expect(await uow.read((s) => store(s).get('pay_1'))).toBeNull();
+        expect(await uow.run((s) => store(s).get('pay_1'))).toBeNull();
       }));
   });
 
@@ -70,9 +70,9 @@ export function custodyTransactionStoreContract(name: string, make: UowFactory) 
           await s.pulls.record(pull);
           await s.swaps.record(swap);
         });
-        expect(await uow.read((s) => s.pulls.get('pay_1'))).toEqual(pull);
-        expect(await uow.read((s) => s.swaps.get('pay_1'))).toEqual(swap);
-        expect(await uow.read((s) => s.pulls.byTransaction(TESTNET, swap.txHash))).toBeNull();
+        expect(await uow.run((s) => s.pulls.get('pay_1'))).toEqual(pull);
+        expect(await uow.run((s) => s.swaps.get('pay_1'))).toEqual(swap);
+        expect(await uow.run((s) => s.pulls.byTransaction(TESTNET, swap.txHash))).toBeNull();
       }));
   });
 }

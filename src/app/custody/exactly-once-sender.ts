@@ -64,7 +64,7 @@ export interface ExactlyOnce<T extends CustodyTransaction> {
 export async function sendExactlyOnce<T extends CustodyTransaction>(deps: Pick<AppDeps, 'uow' | 'settings'>, send: ExactlyOnce<T>): Promise<T> {
   const { uow } = deps;
   const { chain, network, key } = send;
-  let tx: T | null = await uow.read((s) => send.store(s).get(key));
+  let tx: T | null = await uow.run((s) => send.store(s).get(key));
   if (!tx) {
     await send.beforeSigning?.();
     const signed = await send.sign();
@@ -80,7 +80,7 @@ export async function sendExactlyOnce<T extends CustodyTransaction>(deps: Pick<A
       const resigned = await send.sign();
       const from: string = tx.txHash;
       const replaced = await recordSigned(chain, network, () => uow.transaction((s) => send.store(s).replace(resigned, from)), (ok: boolean) => ok);
-      tx = replaced ? resigned : (await uow.read((s) => send.store(s).get(key)))!;
+      tx = replaced ? resigned : (await uow.run((s) => send.store(s).get(key)))!;
       continue;
     }
     if (Date.now() >= deadline) throw send.pending(tx.txHash);

@@ -167,7 +167,7 @@ export class PaymentFlow {
   /** The access-grant step: an entrypoint the proven wallet paid for lately answers without a payment. */
   private async grantedAccess(ep: AnyEntrypoint, input: unknown, wallet: string): Promise<PaidResponse | null> {
     if (!ep.grantsAccess) return null;
-    const until = await this.deps.uow.read((s) => s.accessGrants.validUntil(wallet, ep.name, this.deps.clock.now()));
+    const until = await this.deps.uow.run((s) => s.accessGrants.validUntil(wallet, ep.name, this.deps.clock.now()));
     if (!until) return null;
     const result: unknown = await ep.grantsAccess.serve(this.deps, input);
     this.deps.metrics.increment('access_grants.used');
@@ -218,7 +218,7 @@ export class PaymentFlow {
     const auth = readAuthorization(payload.payload);
     const payer = getAddress(auth.from);
     const signatureHash = sha256(auth.signature);
-    const existing = await this.deps.uow.read((s) => s.payments.findByNonce(network, payer, auth.nonce));
+    const existing = await this.deps.uow.run((s) => s.payments.findByNonce(network, payer, auth.nonce));
     if (existing) return { replay: await this.replay(existing, requestHash, signatureHash) };
     const identified = await this.knownIdentifier(req, payer, requestHash);
     if (identified) return { replay: identified };
@@ -371,7 +371,7 @@ export class PaymentFlow {
       return this.pending(settling, settled.errorReason ?? PAYMENT_REASONS.settlementUnknown, settled.errorMessage, settled.transaction);
     }
     const done = transitionPayment(settling, 'SETTLED', this.deps.clock.now(), { settlementTx: settled.transaction });
-    if (!(await this.deps.uow.read((s) => s.payments.update(done, 'SETTLING')))) {
+    if (!(await this.deps.uow.run((s) => s.payments.update(done, 'SETTLING')))) {
       // The reconciler found the settlement on chain first and is applying it.
       return this.replay(settling, settling.requestHash, settling.signatureHash);
     }
@@ -393,7 +393,7 @@ export class PaymentFlow {
       ...(transaction ? { transaction } : {}),
     });
     const response = pendingResponse(payment.paymentId, reason);
-    await this.deps.uow.read((s) => s.payments.saveResponse(payment.paymentId, response));
+    await this.deps.uow.run((s) => s.payments.saveResponse(payment.paymentId, response));
     return response;
   }
 
@@ -497,7 +497,7 @@ export class PaymentFlow {
   private async storedAnswer(paymentId: string): Promise<PaidResponse> {
     const deadline = Date.now() + this.deps.replayWaitMs;
     for (let delay = 10; ; delay = Math.min(delay * 2, 250)) {
-      const stored = await this.deps.uow.read((s) => s.payments.getResponse(paymentId));
+      const stored = await this.deps.uow.run((s) => s.payments.getResponse(paymentId));
       if (stored) return stored;
       if (Date.now() >= deadline) return pendingResponse(paymentId, PAYMENT_REASONS.inFlight);
       await new Promise((r) => setTimeout(r, delay));
@@ -531,7 +531,7 @@ export class PaymentFlow {
 
   private async move(payment: Payment, to: PaymentState): Promise<Payment> {
     const next = transitionPayment(payment, to, this.deps.clock.now());
-    const ok = await this.deps.uow.read((s) => s.payments.update(next, payment.state));
+    const ok = await this.deps.uow.run((s) => s.payments.update(next, payment.state));
     if (!ok) throw new PaymentAlreadyApplied(payment.paymentId);
     return next;
   }
@@ -547,7 +547,7 @@ export class PaymentFlow {
     const live = await this.deps.usdQuotes.usdPrice(offer.asset, offer.network);
     const bound = this.deps.settings.quoteMaxSpreadBps;
     if (heldQuoteIsLive(held, live.price, bound)) return;
-    await this.deps.uow.read((s) => s.assetQuotes.release(held.holdKey, held.quoteId));
+    await this.deps.uow.run((s) => s.assetQuotes.release(held.holdKey, held.quoteId));
     this.deps.metrics.increment('payments.quote_moved');
     throw await this.invalid(
       req,

@@ -51,7 +51,7 @@ export function checkBuySize(deps: AppDeps, usd: bigint, asked: { usdAmount: big
  */
 export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Network, phase: TradePhase = 'price'): Promise<BuyPlan> {
   const now = deps.clock.now();
-  return deps.uow.read(async (stores) => {
+  return deps.uow.run(async (stores) => {
     if (req.kind === 'quote') {
       const quote = await stores.quotes.get(req.quoteId);
       if (!quote) throw new QuoteNotFound(req.quoteId);

@@ -27,7 +27,7 @@ export function createQuote(deps: AppDeps, req: QuoteRequest) {
   }
   const now = deps.clock.now();
   const keep = (amount: bigint) => floorDiv(amount * (BPS_DENOMINATOR - req.slippageBps), BPS_DENOMINATOR);
-  return deps.uow.read(async (stores) => {
+  return deps.uow.run(async (stores) => {
     const token = await loadToken(stores, req.tokenId);
     // The curve while ACTIVE; a graduated token's pool once it exists (docs/api.md "Graduation").
     const venue = venueFor(deps, token, req.side);

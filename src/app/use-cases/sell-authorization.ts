@@ -13,7 +13,7 @@ export const SELL_AUTHORIZATION_TTL_SECONDS = 600n;
 
 export async function sellAuthorization(deps: AppDeps, q: { tokenId: string; wallet: string; tokens: bigint }) {
   // Any deployed token, whatever its venue: every sell starts with custody's pull of the tokens.
-  const token = deployedToken(await deps.uow.read((s) => loadToken(s, q.tokenId)));
+  const token = deployedToken(await deps.uow.run((s) => loadToken(s, q.tokenId)));
   const now = BigInt(Math.floor(deps.clock.now().getTime() / 1000));
   const message = {
     from: q.wallet,

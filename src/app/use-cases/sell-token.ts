@@ -38,7 +38,7 @@ export async function checkSell(
   seller?: { wallet: string; network: Network },
   phase: TradePhase = 'price',
 ): Promise<{ network: Network }> {
-  const token = deployedToken(await deps.uow.read((stores) => tradedToken(stores, req.tokenId, 'sell', seller?.network)));
+  const token = deployedToken(await deps.uow.run((stores) => tradedToken(stores, req.tokenId, 'sell', seller?.network)));
   await checkAuthorization(deps, token, req, seller, phase);
   // The slippage bound is checked once the seller is known (a 402 asks nothing of it).
   await venueFor(deps, token, 'sell').checkSell(token, req.tokens, seller ? req.minUsdOut : undefined);
@@ -79,11 +79,11 @@ async function checkAuthorization(
 
 export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Paid<SellResult>): Promise<SellResult> {
   const key = paid?.payment.paymentId ?? deps.ids.next('pay');
-  const token = deployedToken(await deps.uow.read((s) => tradedToken(s, cmd.tokenId, 'sell', cmd.network)));
+  const token = deployedToken(await deps.uow.run((s) => tradedToken(s, cmd.tokenId, 'sell', cmd.network)));
   const pull = await pullTokens(deps, key, token, cmd.authorization);
   try {
     // Where the tokens sell now: the token may have graduated (or its pool opened) since the check.
-    const current = await deps.uow.read((s) => tradedToken(s, cmd.tokenId, 'sell', cmd.network));
+    const current = await deps.uow.run((s) => tradedToken(s, cmd.tokenId, 'sell', cmd.network));
     return await venueFor(deps, current, 'sell').sell(current, cmd, { key, pullTx: pull.txHash }, paid);
   } catch (e) {
     // The tokens are in custody but the sell is refused now (the price moved past minUsdOut, the

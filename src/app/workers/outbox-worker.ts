@@ -87,7 +87,7 @@ export class OutboxWorker<T extends OutboxFields> {
 
   /** One pass over the due items; returns how many it moved. */
   async runOnce(limit = 20): Promise<number> {
-    const due = await this.deps.uow.read((s) => this.kind.due(s, this.deps.clock.now(), limit));
+    const due = await this.deps.uow.run((s) => this.kind.due(s, this.deps.clock.now(), limit));
     let moved = 0;
     for (const item of due) {
       try {
@@ -106,7 +106,7 @@ export class OutboxWorker<T extends OutboxFields> {
     const prepared = await this.kind.prepare(item);
     if (!prepared) {
       const later = { ...item, nextAttemptAt: new Date(now.getTime() + (this.deps.notReadyPollMs ?? this.deps.confirmPollMs)) };
-      return this.deps.uow.read((s) => this.kind.update(s, later, 'PENDING'));
+      return this.deps.uow.run((s) => this.kind.update(s, later, 'PENDING'));
     }
     const sent = transitionOutbox(item, 'SENT', now, {
       txHash: prepared.txHash,
@@ -167,7 +167,7 @@ export class OutboxWorker<T extends OutboxFields> {
       // updatedAt stays the moment it was sent: it measures how long the transaction has waited.
       if (now.getTime() - item.updatedAt.getTime() >= this.deps.stuckAfterMs) await this.unblock(item);
       const later = { ...item, nextAttemptAt: new Date(now.getTime() + this.deps.confirmPollMs) };
-      return this.deps.uow.read((s) => this.kind.update(s, later, 'SENT'));
+      return this.deps.uow.run((s) => this.kind.update(s, later, 'SENT'));
     }
     if (status === 'confirmed') {
       const details = (await this.kind.minedDetails?.(item)) ?? {};

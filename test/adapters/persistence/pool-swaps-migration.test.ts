@@ -33,11 +33,11 @@ describe.each(migrationDatabases('mig11'))('migration 0011 on %s', (_name, open)
       const uow = await MikroOrmUnitOfWork.open({ url });
       try {
         const row = (paymentId: string, h: string) => ({ paymentId, network: TESTNET, tokenId: 'tok_S', txHash: hash(h), rawTx: `0x02${h}`, createdAt: new Date(1700000000000) });
-        expect(await uow.read((s) => s.swaps.get('pay_sell'))).toEqual(row('pay_sell', '2b'));
-        expect(await uow.read((s) => s.swaps.get('pay_buy'))).toEqual(row('pay_buy', '3c'));
-        expect(await uow.read((s) => s.pulls.get('pay_sell'))).toEqual(row('pay_sell', '1a'));
-        for (const gone of ['pay_sell:swap', 'pay_buy:swap', 'pay_buy']) expect(await uow.read((s) => s.pulls.get(gone))).toBeNull();
-        expect(await uow.read((s) => s.pulls.byTransaction(TESTNET, hash('2b')))).toBeNull();
+        expect(await uow.run((s) => s.swaps.get('pay_sell'))).toEqual(row('pay_sell', '2b'));
+        expect(await uow.run((s) => s.swaps.get('pay_buy'))).toEqual(row('pay_buy', '3c'));
+        expect(await uow.run((s) => s.pulls.get('pay_sell'))).toEqual(row('pay_sell', '1a'));
+        for (const gone of ['pay_sell:swap', 'pay_buy:swap', 'pay_buy']) expect(await uow.run((s) => s.pulls.get(gone))).toBeNull();
+        expect(await uow.run((s) => s.pulls.byTransaction(TESTNET, hash('2b')))).toBeNull();
       } finally {
         await uow.close();
       }

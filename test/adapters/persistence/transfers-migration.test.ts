@@ -51,9 +51,9 @@ describe.each(databases)('migration 0010 on %s', (_name, open) => {
 
       const uow = await MikroOrmUnitOfWork.open({ url });
       try {
-        const prebooked = async (w: string) => (await uow.read((s) => s.positions.get(TESTNET, w, 'tok_M')))!.prebookedIn;
+        const prebooked = async (w: string) => (await uow.run((s) => s.positions.get(TESTNET, w, 'tok_M')))!.prebookedIn;
         expect([await prebooked(W5), await prebooked(W6), await prebooked(W7)]).toEqual([0n, E24, 4n * E24 + 7n]);
-        expect(await uow.read((s) => s.transfers.cursor(TESTNET))).toBeNull();
+        expect(await uow.run((s) => s.transfers.cursor(TESTNET))).toBeNull();
       } finally {
         await uow.close();
       }

@@ -42,7 +42,7 @@ export class MemoryUnitOfWork implements UnitOfWork {
     return result;
   }
 
-  async read<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+  async run<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
     const touched = new Set<string>();
     try {
       return await work(this.stores(null, touched));

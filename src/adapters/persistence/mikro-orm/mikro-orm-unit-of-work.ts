@@ -311,7 +311,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     });
   }
 
-  async read<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+  async run<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
     const readers = this.readers;
     if (!readers) {
       const touched = new Set<string>();

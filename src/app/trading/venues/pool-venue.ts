@@ -54,7 +54,7 @@ export function poolVenue(deps: AppDeps): TradeVenue {
 
     async buy(cmd, paid) {
       const key = paid?.payment.paymentId ?? deps.ids.next('pay');
-      const token = await deps.uow.read((s) => tradedToken(s, cmd.plan.tokenId, 'buy', cmd.network));
+      const token = await deps.uow.run((s) => tradedToken(s, cmd.plan.tokenId, 'buy', cmd.network));
       const feeUsd = feeOn(cmd.plan.grossUsd, token.params.feeBps);
       const swap = await swapOnPool(deps, key, token, { side: 'buy', amountIn: cmd.plan.grossUsd - feeUsd, amountOutMin: cmd.plan.minTokensOut, describe: formatTokens });
       const spotOf = await spot(token);
