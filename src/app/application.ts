@@ -87,7 +87,7 @@ export class Application {
       }
     };
     const [database, chain, facilitator, rateLimiter] = await Promise.all([
-      timed(async () => (await this.deps.uow.read((s) => s.events.lastId()), 'ok')),
+      timed(async () => (await this.deps.uow.run((s) => s.events.lastId()), 'ok')),
       this.deps.chainHealth ? timed(this.deps.chainHealth) : Promise.resolve<CheckStatus>('ok'),
       timed(async () => ((await this.deps.facilitator.supported()).length > 0 ? 'ok' : 'degraded')),
       this.deps.rateLimiter ? timed(() => this.deps.rateLimiter!.health()) : Promise.resolve<CheckStatus>('ok'),

@@ -159,7 +159,7 @@ export function entrypoints(): AnyEntrypoint[] {
     parse: (raw) => parseWith(tokenInfoInput, raw),
     // Information is not network-bound: any wallet may pay on its own network.
     async prepare(deps, input) {
-      await deps.uow.read((stores) => loadToken(stores, input.tokenId));
+      await deps.uow.run((stores) => loadToken(stores, input.tokenId));
       return { amount: deps.settings.prices.info, network: null };
     },
     execute: (deps, input, _p, _caller, paid) =>

@@ -307,7 +307,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     await payouts.runOnce();
     await quotePurger.runOnce();
     await purgeSpentProofs(deps, 1_000);
-    await deps.uow.read((s) => s.accessGrants.purgeExpired(clock.now(), 1_000));
+    await deps.uow.run((s) => s.accessGrants.purgeExpired(clock.now(), 1_000));
   };
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();

@@ -72,7 +72,7 @@ describe('fee shares', () => {
     const { deps, buy, payer } = await setup();
     await buy('300');
     const dying: UnitOfWork = {
-      read: (w) => deps.uow.read(w),
+      run: (w) => deps.uow.run(w),
       close: () => deps.uow.close(),
       transaction: (w) => deps.uow.transaction(async (s) => {
         await w(s);

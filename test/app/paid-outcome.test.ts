@@ -68,6 +68,6 @@ describe('the outcome of a paid request', () => {
     const pending = await create('OUTB', payment);
     expect(pending).toMatchObject({ kind: 'pending', response: { status: 202, body: { data: { status: 'pending', reason: 'settlement_pending' } } } });
     const paymentId = (pending as Outcome<'pending'>).response.headers.Location!.split('/').pop();
-    expect(await service.application.deps.uow.read((s) => s.payments.getResponse(paymentId!))).toEqual((pending as Outcome<'pending'>).response);
+    expect(await service.application.deps.uow.run((s) => s.payments.getResponse(paymentId!))).toEqual((pending as Outcome<'pending'>).response);
   });
 });

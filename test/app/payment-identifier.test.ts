@@ -110,7 +110,7 @@ describe.each(factories)('idempotency by payment identifier (%s)', (_name, make)
         response: null,
       });
       const response = { status: 200, body: { success: true, operation: 'token_info', data: {} }, headers: {} };
-      await uow.read((s) => s.payments.saveResponse(first.paymentId, response));
+      await uow.run((s) => s.payments.saveResponse(first.paymentId, response));
       expect(await matchPaymentIdentifier(uow, { id: ID, payer: WALLET, requestHash: 'r1' })).toEqual({ kind: 'replay', paymentId: first.paymentId, response });
       expect(await matchPaymentIdentifier(uow, { id: ID, payer: WALLET, requestHash: 'r2' })).toEqual({ kind: 'conflict', paymentId: first.paymentId });
       expect(await matchPaymentIdentifier(uow, { id: ID, payer: OTHER, requestHash: 'r1' })).toEqual({ kind: 'conflict', paymentId: first.paymentId });
@@ -122,7 +122,7 @@ describe.each(factories)('idempotency by payment identifier (%s)', (_name, make)
       await claimPayment(uow, first, ID);
       const retry = payment({ requestHash: 'r1' }); // another nonce
       expect(await claimPayment(uow, retry, ID)).toEqual({ claimed: false, identifier: { kind: 'replay', paymentId: first.paymentId, response: null } });
-      expect(await uow.read((s) => s.payments.get(retry.paymentId))).toBeNull();
+      expect(await uow.run((s) => s.payments.get(retry.paymentId))).toBeNull();
       const elsewhere = payment({ requestHash: 'r2' });
       expect(await claimPayment(uow, elsewhere, ID)).toEqual({ claimed: false, identifier: { kind: 'conflict', paymentId: first.paymentId } });
       // the nonce rule still speaks first for the same authorization, id or not
@@ -138,7 +138,7 @@ describe.each(factories)('idempotency by payment identifier (%s)', (_name, make)
       expect(won).toHaveLength(1);
       const winner = (won[0] as { payment: { paymentId: string } }).payment.paymentId;
       for (const c of claims.filter((x) => !x.claimed)) expect(c).toEqual({ claimed: false, identifier: { kind: 'replay', paymentId: winner, response: null } });
-      const stored = await Promise.all(payments.map((p) => uow.read((s) => s.payments.get(p.paymentId))));
+      const stored = await Promise.all(payments.map((p) => uow.run((s) => s.payments.get(p.paymentId))));
       expect(stored.filter(Boolean)).toHaveLength(1);
     }));
 });

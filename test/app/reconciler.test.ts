@@ -21,7 +21,7 @@ async function start() {
   service = await startTestService({ clock, uow, facilitator });
   const insert = async (p: Partial<Payment>) => {
     const stored = payment({ createdAt: clock.now(), updatedAt: clock.now(), payer: devAccount(5).address, ...p });
-    await uow.read((s) => s.payments.claim(stored));
+    await uow.run((s) => s.payments.claim(stored));
     return stored;
   };
   return { clock, uow, facilitator, insert, later: () => (clock.offsetMs += 31_000) };

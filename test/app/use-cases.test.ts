@@ -33,7 +33,7 @@ async function buy(deps: Deps, req: BuyRequest, wallet = WALLET_A, network: type
 /** A sell as a wallet sends it: the tokens delivered on chain first, then its signed authorization. */
 async function sellOf(deps: Deps, tokenId: string, tokens: bigint, wallet = WALLET_A, network: typeof TESTNET | typeof PRODUCTION = TESTNET) {
   await settleTokens(deps);
-  const t = (await deps.uow.read((s) => s.tokens.get(tokenId)))!;
+  const t = (await deps.uow.run((s) => s.tokens.get(tokenId)))!;
   const authorization = await signSell({
     wallet,
     token: { network: t.network, address: t.address!, name: t.name },
@@ -218,7 +218,7 @@ describe('buyToken', () => {
     const result = await buyToken(deps, { plan, buyer: WALLET_A, network: TESTNET }, { payment });
     expect(result.payment).toEqual({ paymentId: payment.paymentId, network: TESTNET, payer: WALLET_A, transaction: '0xsettled' });
     expect(result.trade.paymentId).toBe(payment.paymentId);
-    expect((await deps.uow.read((s) => s.payments.get(payment.paymentId)))?.state).toBe('APPLIED');
+    expect((await deps.uow.run((s) => s.payments.get(payment.paymentId)))?.state).toBe('APPLIED');
     // applying the same payment again rolls back entirely: no second trade
     expect(await codeOf(buyToken(deps, { plan, buyer: WALLET_A, network: TESTNET }, { payment }))).toBe('INTERNAL_ERROR');
     expect(deps.uow.db.trades).toHaveLength(1);
@@ -248,7 +248,7 @@ async function settledPayment(deps: Deps, amount: bigint): Promise<Payment> {
     updatedAt: now,
   };
   const settled = transitionPayment(transitionPayment(verified, 'SETTLING', now), 'SETTLED', now, { settlementTx: '0xsettled' });
-  await deps.uow.read((s) => s.payments.claim(settled));
+  await deps.uow.run((s) => s.payments.claim(settled));
   return settled;
 }
 

@@ -6,7 +6,7 @@ import { formatUsd } from '../../domain/money.js';
 import type { AppDeps } from '../deps.js';
 
 export async function getWalletEarnings(deps: AppDeps, wallet: string) {
-  const lines = await deps.uow.read((s) => s.earnings.ofWallet(wallet));
+  const lines = await deps.uow.run((s) => s.earnings.ofWallet(wallet));
   const sum = (pick: (l: (typeof lines)[number]) => bigint) => lines.reduce((total, l) => total + pick(l), 0n);
   return {
     wallet,
@@ -26,6 +26,6 @@ export async function getWalletEarnings(deps: AppDeps, wallet: string) {
 }
 
 export async function listCreators(deps: AppDeps, limit: number) {
-  const top = await deps.uow.read((s) => s.earnings.topCreators(limit));
+  const top = await deps.uow.run((s) => s.earnings.topCreators(limit));
   return { sort: 'earnings' as const, items: top.map((c, i) => ({ rank: i + 1, wallet: c.wallet, earnedUsd: formatUsd(c.accrued), tokens: c.tokens })) };
 }

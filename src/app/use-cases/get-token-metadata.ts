@@ -21,7 +21,7 @@ export interface TokenMetadataDocument {
 }
 
 export async function getTokenMetadata(deps: AppDeps, tokenId: string): Promise<TokenMetadataDocument> {
-  const token = await deps.uow.read((stores) => loadToken(stores, tokenId));
+  const token = await deps.uow.run((stores) => loadToken(stores, tokenId));
   const links = linkUrls(token.links);
   return {
     name: token.name,

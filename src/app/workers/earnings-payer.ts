@@ -31,7 +31,7 @@ export class EarningsPayer {
   async runOnce(): Promise<number> {
     let queued = 0;
     for (const [reason, roles] of Object.entries(ROLES_OF_REASON) as [keyof typeof ROLES_OF_REASON, typeof ROLES_OF_REASON.creator_fee][]) {
-      const due = await this.deps.uow.read((s) => s.earnings.unpaid(roles, this.deps.minPayoutUsd, this.deps.batch ?? 50));
+      const due = await this.deps.uow.run((s) => s.earnings.unpaid(roles, this.deps.minPayoutUsd, this.deps.batch ?? 50));
       for (const d of due) {
         const payout = await this.deps.uow.transaction(async (stores) => {
           const payoutId = this.deps.ids.next('pout');

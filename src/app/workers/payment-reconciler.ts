@@ -53,7 +53,7 @@ export class PaymentReconciler {
   async runOnce(limit = 50): Promise<number> {
     const now = this.deps.clock.now();
     const before = new Date(now.getTime() - this.deps.graceMs);
-    const [verified, settling, settled] = await this.deps.uow.read(async (s) => [
+    const [verified, settling, settled] = await this.deps.uow.run(async (s) => [
       await s.payments.listByState('VERIFIED', before, limit),
       await s.payments.listByState('SETTLING', before, limit),
       await s.payments.listByState('SETTLED', before, limit),
@@ -130,7 +130,7 @@ export class PaymentReconciler {
       this.sweeps.set(state, sweep);
     }
     if (now < sweep.restartAt) return 0;
-    const batch = await this.deps.uow.read((s) => s.payments.listAfter(state, sweep.cursor, limit));
+    const batch = await this.deps.uow.run((s) => s.payments.listAfter(state, sweep.cursor, limit));
     let found = 0;
     for (const p of batch) {
       try {

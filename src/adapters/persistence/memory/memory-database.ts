@@ -16,6 +16,7 @@ import type { Token } from '../../../domain/token.js';
 import type { Trade } from '../../../domain/trade.js';
 import type { PaymentIdentifierRecord } from '../../../ports/payment-identifier-store.js';
 import type { StoredResponse } from '../../../ports/payment-store.js';
+import type { PoolSwap } from '../../../ports/pool-swap-store.js';
 import type { TokenPull } from '../../../ports/token-pull-store.js';
 import type { BookedTransfer, TransferCursor } from '../../../ports/transfer-store.js';
 
@@ -54,6 +55,7 @@ export class MemoryDatabase {
   readonly deliveries = new Map<string, Delivery>();
   readonly deliverySources = new Map<string, string>();
   readonly pulls = new Map<string, TokenPull>();
+  readonly swaps = new Map<string, PoolSwap>();
   readonly graduations = new Map<string, Graduation>();
   readonly graduationSources = new Map<string, string>();
   readonly transferCursors = new Map<string, TransferCursor>();

@@ -56,7 +56,7 @@ export async function admit(
   const auth = readAuthorization(payload.payload);
   const payer = getAddress(auth.from);
   const signatureHash = sha256(auth.signature);
-  const existing = await deps.uow.read((s) => s.payments.findByNonce(network, payer, auth.nonce));
+  const existing = await deps.uow.run((s) => s.payments.findByNonce(network, payer, auth.nonce));
   if (existing) return { kind: 'replayed', response: await replay(deps, existing, requestHash, signatureHash), verified: false };
   const identified = await knownIdentifier(deps, req.paymentIdentifier, payer, requestHash);
   if (identified) return { kind: 'replayed', response: identified, verified: false };

@@ -71,7 +71,7 @@ export async function heldQuoteLive(deps: PipelineDeps, refusal: Refusal, offer:
   const live = await deps.usdQuotes.usdPrice(offer.asset, offer.network);
   const bound = deps.settings.quoteMaxSpreadBps;
   if (heldQuoteIsLive(held, live.price, bound)) return;
-  await deps.uow.read((s) => s.assetQuotes.release(held.holdKey, held.quoteId));
+  await deps.uow.run((s) => s.assetQuotes.release(held.holdKey, held.quoteId));
   deps.metrics.increment('payments.quote_moved');
   throw await refusal.invalid(
     PAYMENT_REASONS.quoteMoved,

@@ -57,7 +57,7 @@ async function walletProof(deps: PipelineDeps, header: string | undefined): Prom
 /** An entrypoint the proven wallet paid for lately answers without a payment (granted by the application step). */
 async function grantedAccess(deps: PipelineDeps, ep: AnyEntrypoint, input: unknown, wallet: string): Promise<Outcome<'granted'> | null> {
   if (!ep.grantsAccess) return null;
-  const until = await deps.uow.read((s) => s.accessGrants.validUntil(wallet, ep.name, deps.clock.now()));
+  const until = await deps.uow.run((s) => s.accessGrants.validUntil(wallet, ep.name, deps.clock.now()));
   if (!until) return null;
   const result: unknown = await ep.grantsAccess.serve(deps, input);
   deps.metrics.increment('access_grants.used');

@@ -32,7 +32,7 @@ export interface Settled {
 
 export async function settle(deps: PipelineDeps, c: Claimed): Promise<Settled | Outcome<'pending' | 'replayed'>> {
   const settling = transitionPayment(c.payment, 'SETTLING', deps.clock.now());
-  if (!(await deps.uow.read((s) => s.payments.update(settling, c.payment.state)))) throw new PaymentAlreadyApplied(c.payment.paymentId);
+  if (!(await deps.uow.run((s) => s.payments.update(settling, c.payment.state)))) throw new PaymentAlreadyApplied(c.payment.paymentId);
   let settled: SettleResult;
   try {
     settled = await deps.facilitator.settle(c.payload, c.requirements);
@@ -60,7 +60,7 @@ export async function settle(deps: PipelineDeps, c: Claimed): Promise<Settled | 
 /** SETTLING → SETTLED with the transaction that moved the money; null when another request or worker moved it first. */
 export async function markSettled(deps: Pick<PipelineDeps, 'uow' | 'clock'>, settling: Payment, transaction: string | null): Promise<Payment | null> {
   const done = transitionPayment(settling, 'SETTLED', deps.clock.now(), { settlementTx: transaction });
-  return (await deps.uow.read((s) => s.payments.update(done, 'SETTLING'))) ? done : null;
+  return (await deps.uow.run((s) => s.payments.update(done, 'SETTLING'))) ? done : null;
 }
 
 /** The settlement did not answer success: the money may or may not move. 202, stored for replays. */
@@ -74,6 +74,6 @@ async function pending(deps: PipelineDeps, payment: Payment, reason: string, mes
     ...(transaction ? { transaction } : {}),
   });
   const response = pendingResponse(payment.paymentId, reason);
-  await deps.uow.read((s) => s.payments.saveResponse(payment.paymentId, response));
+  await deps.uow.run((s) => s.payments.saveResponse(payment.paymentId, response));
   return { kind: 'pending', response };
 }

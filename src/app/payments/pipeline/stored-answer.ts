@@ -50,7 +50,7 @@ export async function identifiedAnswer(deps: PipelineDeps, match: Exclude<Paymen
 async function storedAnswer(deps: PipelineDeps, paymentId: string): Promise<StoredResponse> {
   const deadline = Date.now() + deps.replayWaitMs;
   for (let delay = 10; ; delay = Math.min(delay * 2, 250)) {
-    const stored = await deps.uow.read((s) => s.payments.getResponse(paymentId));
+    const stored = await deps.uow.run((s) => s.payments.getResponse(paymentId));
     if (stored) return stored;
     if (Date.now() >= deadline) return pendingResponse(paymentId, PAYMENT_REASONS.inFlight);
     await new Promise((r) => setTimeout(r, delay));
