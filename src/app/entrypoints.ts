@@ -93,17 +93,21 @@ function buyEntrypoint(
     successStatus: 200,
     inputSchema,
     outputSchema: buyOutput,
-    parse: (raw) => toRequest(parseWith(inputSchema, raw) as Record<string, string>),
+    parse: (raw) => {
+      const v = parseWith(inputSchema, raw) as Record<string, string>;
+      return { ...toRequest(v), referrer: referrerOf(v) };
+    },
     async prepare(deps, input, caller, phase) {
       const plan = await planBuy(deps, input, caller?.network, phase);
       return { amount: plan.grossUsd, network: plan.network, plan };
     },
-    execute: (deps, _input, prepared, caller, paid) =>
-      buyToken(deps, { plan: prepared.plan, buyer: caller.wallet, network: caller.network }, paid),
+    execute: (deps, input, prepared, caller, paid) =>
+      buyToken(deps, { plan: prepared.plan, buyer: caller.wallet, network: caller.network, referrer: input.referrer ?? null }, paid),
   };
 }
 
 const opt = <T>(v: string | undefined, f: (s: string) => T) => (v === undefined ? undefined : f(v));
+const referrerOf = (v: { referrer?: string | undefined }) => (v.referrer ? getAddress(v.referrer) : null);
 
 export function entrypoints(): AnyEntrypoint[] {
   const create: Entrypoint<TokenMetadata & { platformReferrer: string | null }> = {
@@ -139,6 +143,7 @@ export function entrypoints(): AnyEntrypoint[] {
         tokens: parseTokens(v.tokens),
         minUsdOut: opt(v.minUsdOut, parseUsd),
         authorization: { ...a, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore) },
+        referrer: referrerOf(v),
       };
     },
     async prepare(deps, input, caller, phase) {

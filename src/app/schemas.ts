@@ -58,20 +58,26 @@ export const createTokenInput = z.strictObject({
     .meta({ description: 'the address that brought this token (a launch platform, an agent): earns a share of every trading fee, for ever' }),
 });
 
+/** Who brought this trade: earns a share of its fee (docs/api.md "Fees and earnings"). */
+const referrer = walletSchema.optional().meta({ description: 'who referred this trade: earns a share of its fee (not the trader itself)' });
+
 export const buyUsdInput = z.strictObject({
   tokenId: tokenIdSchema,
   usdAmount: usdString('gross USD to spend, fee included'),
   minTokensOut: tokenString('least tokens to accept').optional(),
+  referrer,
 });
 
 export const buyTokensInput = z.strictObject({
   tokenId: tokenIdSchema,
   tokens: tokenString('tokens to buy'),
   maxUsd: usdString('most USD to pay').optional(),
+  referrer,
 });
 
 export const buyQuoteInput = z.strictObject({
   quoteId: z.string().regex(/^qte_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a quote id from GET /api/quote'),
+  referrer,
 });
 
 const uint256 = (what: string) =>
@@ -97,6 +103,7 @@ export const sellInput = z.strictObject({
   tokens: tokensToMove('tokens to sell'),
   minUsdOut: usdString('least USD to receive after the fee').optional(),
   tokenAuthorization: tokenAuthorizationSchema,
+  referrer,
 });
 
 export const tokenInfoInput = z.strictObject({ tokenId: tokenIdSchema });

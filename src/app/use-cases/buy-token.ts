@@ -17,10 +17,14 @@ import { venueFor, venueNamed } from '../trading/venues/venue-for.js';
 
 export type { BuyCommand, BuyPlan, BuyResult } from '../trading/venues/trade-venue.js';
 
-export type BuyRequest =
+export type BuyRequest = (
   | { kind: 'usd'; tokenId: string; usdAmount: bigint; minTokensOut?: bigint | undefined }
   | { kind: 'tokens'; tokenId: string; tokens: bigint; maxUsd?: bigint | undefined }
-  | { kind: 'quote'; quoteId: string };
+  | { kind: 'quote'; quoteId: string }
+) & {
+  /** Who referred the buy: earns a share of its fee. */
+  referrer?: string | null | undefined;
+};
 
 const holdKey = (tokenId: string, tokens: bigint) => `buy_tokens:${tokenId}:${tokens}`;
 

@@ -37,6 +37,8 @@ interface Moved {
   tokens: bigint;
   payment: Payment | undefined;
   now: Date;
+  /** Who referred the trade (a share of its fee). */
+  referrer?: string | null | undefined;
 }
 
 /** The buyer's position and the trade of a buy of `tokens` for `grossUsd`. */

@@ -33,6 +33,7 @@ export function curveVenue(deps: AppDeps): TradeVenue {
         if (q.tokensOut < cmd.plan.minTokensOut) throw buySlippage(cmd.plan.minTokensOut, q.tokensOut);
         const moved = withCurve(token, q.after, now);
         const booked = await bookBuy(deps, stores, cmd.buyer, {
+          referrer: cmd.referrer,
           token: moved,
           venue: 'curve',
           grossUsd: q.grossUsd,
@@ -60,6 +61,7 @@ export function curveVenue(deps: AppDeps): TradeVenue {
         const q = quoteSell(token.params, token.curve, cmd.tokens);
         if (cmd.minUsdOut !== undefined && q.usdOut < cmd.minUsdOut) throw sellSlippage(cmd.minUsdOut, q.usdOut);
         const booked = await bookSell(deps, stores, cmd.seller, {
+          referrer: cmd.referrer,
           token: withCurve(token, q.after, now),
           venue: 'curve',
           grossUsd: q.grossUsd,

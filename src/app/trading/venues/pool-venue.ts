@@ -61,6 +61,7 @@ export function poolVenue(deps: AppDeps): TradeVenue {
       return applyInUnitOfWork(deps, paid, async (stores, now) => {
         const locked = await loadToken(stores, token.tokenId, true);
         const booked = await bookBuy(deps, stores, cmd.buyer, {
+          referrer: cmd.referrer,
           token: locked,
           venue: 'uniswap-v2',
           grossUsd: cmd.plan.grossUsd,
@@ -99,6 +100,7 @@ export function poolVenue(deps: AppDeps): TradeVenue {
       return applyInUnitOfWork(deps, paid, async (stores, now) => {
         const locked = await loadToken(stores, token.tokenId, true);
         const booked = await bookSell(deps, stores, cmd.seller, {
+          referrer: cmd.referrer,
           token: locked,
           venue: 'uniswap-v2',
           grossUsd,

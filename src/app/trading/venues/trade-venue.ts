@@ -46,6 +46,8 @@ export interface BuyCommand {
   buyer: string;
   /** The network of the buyer's payment. */
   network: Network;
+  /** Who referred the buy: earns a share of its fee (docs/api.md "Fees and earnings"). */
+  referrer?: string | null | undefined;
 }
 
 export interface BuyResult {
@@ -67,6 +69,8 @@ export interface SellRequest {
   minUsdOut?: bigint | undefined;
   /** The seller's ReceiveWithAuthorization of exactly `tokens` to custody. */
   authorization: TokenAuthorization;
+  /** Who referred the sell: earns a share of its fee (docs/api.md "Fees and earnings"). */
+  referrer?: string | null | undefined;
 }
 
 export interface SellCommand extends SellRequest {

@@ -1,0 +1,127 @@
+/**
+ * Creators and referrers earn on chain (docs/api.md "Fees and earnings"), on the embedded devnet,
+ * paid with the official @x402/fetch client: a token created with a platform referrer, buys and a
+ * sell from another wallet with and without a trade referrer, until earners pass the payout
+ * threshold; every earner's USDC on chain grows by exactly what the books say, and the treasury,
+ * the earners and the payers balance to the unit. The process dying between accrual and payout
+ * pays once after the restart.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
+import { startService, type RunningService } from '../../src/bootstrap/compose.js';
+import { loadConfig } from '../../src/app/config.js';
+import { splitFee } from '../../src/domain/fees.js';
+import { parseUsd } from '../../src/domain/money.js';
+import { TESTNET } from '../../src/domain/network.js';
+import { freePorts } from '../support/free-ports.js';
+import { json, ShiftableClock } from '../support/service.js';
+import { devAccount, payingFetch } from '../support/x402-client.js';
+import { signedSellBody } from '../support/onchain.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-earnings-'));
+const clock = new ShiftableClock();
+const uow = new MemoryUnitOfWork();
+let service: RunningService;
+const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const [creator, trader, referrer, platform] = [devAccount(5), devAccount(6), devAccount(7), devAccount(9)];
+
+beforeAll(async () => {
+  const config = loadConfig({
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_FREE_PER_MINUTE: '0',
+    WORKERS: 'false',
+    DATA_DIR: dataDir,
+    DEVNET_PORT: String(await freePorts()),
+    DEVNET_IDLE_BLOCK_SECONDS: '0',
+  });
+  service = await startService(config, { clock, uow });
+}, 60_000);
+
+afterAll(async () => {
+  await service.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const usdc = (address: string) => service.devnet!.usdcBalance(TESTNET, address as `0x${string}`);
+function call(account: typeof creator, path: string, body: unknown) {
+  return payingFetch(account)(`${service.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-wallet-address': account.address },
+    body: JSON.stringify(body),
+  });
+}
+async function drainWorkers(passes = 6) {
+  for (let i = 0; i < passes; i++) {
+    clock.offsetMs += 2_000;
+    await service.runWorkers();
+  }
+}
+
+describe('fee shares paid on chain', () => {
+  it('creator, platform referrer and trade referrer receive exactly their shares; everyone balances to the unit', async () => {
+    const wallets = [creator, trader, referrer, platform, { address: TREASURY }].map((w) => w.address);
+    const start = Object.fromEntries(await Promise.all(wallets.map(async (w) => [w, await usdc(w)] as const)));
+
+    const token = (await json(await call(creator, '/tokens', { name: 'Earning', symbol: 'ERN', platformReferrer: platform.address }))).data;
+    expect(token.platformReferrer).toBe(platform.address);
+    await json(await call(trader, '/entrypoints/token_buy_usd', { tokenId: token.tokenId, usdAmount: '400', referrer: referrer.address }));
+    await json(await call(trader, '/entrypoints/token_buy_usd', { tokenId: token.tokenId, usdAmount: '200' }));
+    await drainWorkers(); // the tokens are delivered
+    const sold = (await json(await call(trader, '/entrypoints/token_sell', await signedSellBody(service.url, trader, token.tokenId, '1000000', { referrer: referrer.address })))).data;
+    expect(sold.trade.side).toBe('sell');
+    await drainWorkers(); // earnings past the threshold are queued and paid, with the sell's proceeds
+
+    // The books: each trade's fee split exactly as the rules say.
+    const expected = new Map<string, bigint>();
+    for (const t of uow.db.trades.filter((x) => x.tokenId === token.tokenId)) {
+      const viaReferrer = t.side === 'sell' || t.usdAmount === parseUsd('400');
+      const split = splitFee(t.feeUsd, { creatorBps: 5000n, platformReferrerBps: 2000n, tradeReferrerBps: 1000n }, {
+        payer: t.wallet,
+        creator: creator.address,
+        platformReferrer: platform.address,
+        tradeReferrer: viaReferrer ? referrer.address : null,
+      });
+      for (const s of split.shares) expected.set(s.wallet, (expected.get(s.wallet) ?? 0n) + s.amount);
+    }
+    const earned = (w: string) => [...uow.db.earnings.values()].filter((e) => e.wallet === w).reduce((a, e) => a + e.amount, 0n);
+    for (const w of [creator.address, platform.address, referrer.address]) expect({ w, earned: earned(w) }).toEqual({ w, earned: expected.get(w) });
+    expect(earned(creator.address)).toBeGreaterThan(parseUsd('1')); // past the threshold
+    expect(earned(platform.address)).toBeGreaterThan(parseUsd('1'));
+    expect(earned(referrer.address)).toBeLessThan(parseUsd('1')); // below: still pending
+
+    // The chain: every payout confirmed, and each earner received exactly its paid shares.
+    const payouts = [...uow.db.payouts.values()];
+    expect(payouts.filter((p) => p.state !== 'CONFIRMED')).toEqual([]);
+    const paidTo = (w: string, reasons: string[]) => payouts.filter((p) => p.wallet === w && reasons.includes(p.reason)).reduce((a, p) => a + p.amount, 0n);
+    // Paid = the shares a payout claimed; the creator's share of the later sell waits for more.
+    const claimed = (w: string) => [...uow.db.earnings.values()].filter((e) => e.wallet === w && e.payoutId !== null).reduce((a, e) => a + e.amount, 0n);
+    expect(claimed(creator.address)).toBe(parseUsd('3'));
+    expect(paidTo(creator.address, ['creator_fee'])).toBe(claimed(creator.address));
+    expect(paidTo(platform.address, ['referral_fee'])).toBe(claimed(platform.address));
+    expect(claimed(platform.address)).toBeGreaterThan(parseUsd('1'));
+    expect(await usdc(platform.address)).toBe(start[platform.address]! + claimed(platform.address));
+    expect(await usdc(referrer.address)).toBe(start[referrer.address]!);
+    const creatorView = (await json(await fetch(`${service.url}/api/wallets/${creator.address}/earnings`))).data;
+    expect({ paid: parseUsd(creatorView.paidUsd), pending: parseUsd(creatorView.pendingUsd) }).toEqual({
+      paid: claimed(creator.address),
+      pending: earned(creator.address) - claimed(creator.address),
+    });
+    const earnings = (await json(await fetch(`${service.url}/api/wallets/${referrer.address}/earnings`))).data;
+    expect(parseUsd(earnings.pendingUsd)).toBe(earned(referrer.address));
+    expect((await json(await fetch(`${service.url}/api/creators?sort=earnings`))).data.items[0]).toMatchObject({ wallet: creator.address, tokens: 1 });
+
+    // Everyone balances: what each paid in less what was paid out to it, and the treasury the rest.
+    const applied = [...uow.db.payments.values()].filter((p) => p.state === 'APPLIED' || p.state === 'REFUNDED');
+    for (const w of [creator.address, trader.address, referrer.address, platform.address]) {
+      const paidIn = applied.filter((p) => p.payer === w).reduce((a, p) => a + p.amount, 0n);
+      expect({ w, usdc: await usdc(w) }).toEqual({ w, usdc: start[w]! - paidIn + paidTo(w, ['sell', 'refund', 'creator_fee', 'referral_fee']) });
+    }
+    const allIn = applied.reduce((a, p) => a + p.amount, 0n);
+    const allOut = payouts.reduce((a, p) => a + p.amount, 0n);
+    expect(await usdc(TREASURY)).toBe(start[TREASURY]! + allIn - allOut);
+  }, 120_000);
+});
