@@ -17,6 +17,7 @@ import {
   buyTokensInput,
   buyUsdInput,
   createTokenInput,
+  createTokenOutput,
   parseWith,
   sellInput,
   sellOutput,
@@ -25,7 +26,7 @@ import {
   tokenOutput,
 } from './schemas.js';
 import { buyToken, planBuy, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
-import { createToken } from './use-cases/create-token.js';
+import { checkInitialBuy, createToken } from './use-cases/create-token.js';
 import { loadToken } from './trading/load-token.js';
 import { checkSell, sellToken, type SellRequest } from './use-cases/sell-token.js';
 import { tokenInfoFrom } from './use-cases/token-info.js';
@@ -110,21 +111,29 @@ const opt = <T>(v: string | undefined, f: (s: string) => T) => (v === undefined 
 const referrerOf = (v: { referrer?: string | undefined }) => (v.referrer ? getAddress(v.referrer) : null);
 
 export function entrypoints(): AnyEntrypoint[] {
-  const create: Entrypoint<TokenMetadata & { platformReferrer: string | null }> = {
+  const create: Entrypoint<TokenMetadata & { platformReferrer: string | null; initialBuyUsd: bigint | null }> = {
     name: 'token_create',
     operation: 'create_token',
     description: 'Create a token on the bonding curve; the payer is its creator and its network is the payment network.',
     price: (settings) => formatUsd(settings.prices.create),
     successStatus: 201,
     inputSchema: createTokenInput,
-    outputSchema: tokenOutput,
+    outputSchema: createTokenOutput,
     parse: (raw) => {
       const input = parseWith(createTokenInput, raw);
-      return { ...validateTokenMetadata(input), platformReferrer: input.platformReferrer ? getAddress(input.platformReferrer) : null };
+      return {
+        ...validateTokenMetadata(input),
+        platformReferrer: input.platformReferrer ? getAddress(input.platformReferrer) : null,
+        initialBuyUsd: opt(input.initialBuyUsd, parseUsd) ?? null,
+      };
     },
-    prepare: async (deps) => ({ amount: deps.settings.prices.create, network: null }),
-    execute: (deps, { platformReferrer, ...metadata }, _p, caller, paid) =>
-      createToken(deps, { metadata, creator: caller.wallet, platformReferrer, network: caller.network }, paid),
+    // With a dev buy the price is the create's plus the buy, checked on the fresh curve first.
+    async prepare(deps, input) {
+      if (input.initialBuyUsd) checkInitialBuy(deps, input.initialBuyUsd);
+      return { amount: deps.settings.prices.create + (input.initialBuyUsd ?? 0n), network: null };
+    },
+    execute: (deps, { platformReferrer, initialBuyUsd, ...metadata }, _p, caller, paid) =>
+      createToken(deps, { metadata, creator: caller.wallet, platformReferrer, initialBuyUsd, network: caller.network }, paid),
   };
   const sell: Entrypoint<SellRequest> = {
     name: 'token_sell',

@@ -56,6 +56,7 @@ export const createTokenInput = z.strictObject({
   platformReferrer: walletSchema
     .optional()
     .meta({ description: 'the address that brought this token (a launch platform, an agent): earns a share of every trading fee, for ever' }),
+  initialBuyUsd: usdString("the creator's own first buy, paid with the create (the price becomes create + initialBuyUsd)").optional(),
 });
 
 /** Who brought this trade: earns a share of its fee (docs/api.md "Fees and earnings"). */
@@ -330,3 +331,13 @@ export const creatorsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 
+
+/** A create's answer: the token, and the creator's first buy when it asked for one. */
+// The buy is described by its key fields only (the rest is token_buy_usd's answer): x402 clients
+// echo a route's schemas back in PAYMENT-SIGNATURE, and a header has to pass proxies.
+export const createTokenOutput = tokenOutput.extend({
+  initialBuy: z
+    .looseObject({ tokensReceived: z.string(), usdSpent: z.string(), feeUsd: z.string() })
+    .optional()
+    .meta({ description: "the creator's first buy (initialBuyUsd), as token_buy_usd answers it; its tokens are delivered once the contract is deployed" }),
+});

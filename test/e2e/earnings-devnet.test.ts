@@ -124,4 +124,33 @@ describe('fee shares paid on chain', () => {
     const allOut = payouts.reduce((a, p) => a + p.amount, 0n);
     expect(await usdc(TREASURY)).toBe(start[TREASURY]! + allIn - allOut);
   }, 120_000);
+
+  it('a dev buy: one payment of the create plus the buy, the curve’s first trade at the base fee, its tokens on chain in the creator’s wallet', async () => {
+    const before = await usdc(creator.address);
+    const res = await call(creator, '/tokens', { name: 'Dev Buy', symbol: 'DEVB', initialBuyUsd: '5' });
+    expect(res.status).toBe(201);
+    const created = (await json(res)).data;
+    const buy = created.initialBuy;
+    expect(buy).toMatchObject({ usdSpent: '5', feeUsd: '0.05', trade: { side: 'buy', venue: 'curve' } });
+    expect(created.curve.tokensSold).toBe(buy.tokensReceived);
+    expect(await usdc(creator.address)).toBe(before - parseUsd('5.01'));
+    const trades = uow.db.trades.filter((t) => t.tokenId === created.tokenId);
+    expect(trades).toHaveLength(1);
+    expect(trades[0]).toMatchObject({ wallet: creator.address, paymentId: buy.trade.paymentId ?? trades[0]!.paymentId });
+    await drainWorkers(); // deployed, then delivered
+    const onChain = await service.devnet!.publicClient(TESTNET).readContract({
+      address: created.address,
+      abi: (await import('viem')).erc20Abi,
+      functionName: 'balanceOf',
+      args: [creator.address],
+    });
+    expect(onChain).toBe((await import('../../src/domain/money.js')).parseTokens(buy.tokensReceived));
+    const refused = await fetch(`${service.url}/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-wallet-address': creator.address },
+      body: JSON.stringify({ name: 'Too Much', symbol: 'MUCH', initialBuyUsd: '20000' }),
+    });
+    expect(refused.status).toBe(400);
+    expect((await json(refused)).error.details.issues[0].path).toBe('usdAmount');
+  }, 120_000);
 });

@@ -42,6 +42,8 @@ beforeAll(async () => {
     // A curve a hundred times cheaper, so a demo wallet can buy it out.
     CURVE_VIRTUAL_USD: '60',
     GRADUATION_FEE_USD: '1.5',
+    // The creator here is the buyer: its fee shares stay unpaid, so its USDC moves only by its trades.
+    EARNINGS_PAYOUT_MIN_USD: '1000000',
   });
   service = await startService(config, {
     clock,

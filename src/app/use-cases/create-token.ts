@@ -1,8 +1,13 @@
+import { initialCurveState, quoteBuyWithUsd, spotPriceUsd } from '../../domain/curve.js';
 import { newDeployment } from '../../domain/deployment.js';
+import { ValidationError } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
 import { newToken, type TokenMetadata } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
+import { bookBuy, buyResult, deliverBought } from '../trading/venues/booking.js';
+import type { BuyResult } from '../trading/venues/trade-venue.js';
+import { checkBuySize } from './buy-token.js';
 import { tokenView, type TokenView } from '../views.js';
 
 export interface CreateTokenCommand {
@@ -11,15 +16,31 @@ export interface CreateTokenCommand {
   creator: string;
   /** Who brought the token (earns a share of its fees); the creator naming itself names nobody. */
   platformReferrer?: string | null;
+  /** The creator's own first buy, in the same payment and transaction (the curve's first trade). */
+  initialBuyUsd?: bigint | null;
   /** The network of the creator's payment: the token lives there for ever. */
   network: Network;
+}
+
+/** A created token, with the creator's first buy when it asked for one. */
+export type CreatedToken = TokenView & { initialBuy?: BuyResult };
+
+/**
+ * The checks a create with a dev buy passes before its payment is asked for: the buy's size, and
+ * that the fresh curve can sell that much (docs/api.md "POST /tokens").
+ */
+export function checkInitialBuy(deps: AppDeps, initialBuyUsd: bigint): void {
+  checkBuySize(deps, initialBuyUsd, { usdAmount: initialBuyUsd });
+  const params = deps.settings.curve;
+  const q = quoteBuyWithUsd(params, initialCurveState(params), initialBuyUsd);
+  if (q.graduates) throw ValidationError.of('initialBuyUsd', 'would buy the whole curve at once; buy less than its capacity at creation');
 }
 
 /**
  * Creates a token: its ERC-20's address is known at once (CREATE2), and its deployment is queued
  * in the same transaction as the token (the deployment outbox sends it).
  */
-export function createToken(deps: AppDeps, cmd: CreateTokenCommand, paid?: Paid<TokenView>): Promise<TokenView> {
+export function createToken(deps: AppDeps, cmd: CreateTokenCommand, paid?: Paid<CreatedToken>): Promise<CreatedToken> {
   return applyInUnitOfWork(deps, paid, async (stores, now) => {
     const tokenId = deps.ids.next('tok');
     const params = deps.settings.curve;
@@ -41,6 +62,21 @@ export function createToken(deps: AppDeps, cmd: CreateTokenCommand, paid?: Paid<
       data: { token: view, paymentId: paid?.payment.paymentId ?? null },
       createdAt: now,
     });
-    return view;
+    if (!cmd.initialBuyUsd) return view;
+    // The dev buy: the curve's first trade, at the base fee, booked with the token; its tokens are
+    // delivered once the contract is deployed (deliveries wait for DEPLOYED).
+    const q = quoteBuyWithUsd(token.params, token.curve, cmd.initialBuyUsd);
+    const booked = await bookBuy(deps, stores, cmd.creator, {
+      token: { ...token, curve: q.after },
+      venue: 'curve',
+      grossUsd: q.grossUsd,
+      feeUsd: q.feeUsd,
+      tokens: q.tokensOut,
+      payment: paid?.payment,
+      now,
+    });
+    const delivery = await deliverBought(deps, stores, cmd.creator, booked, now);
+    const initialBuy = buyResult(booked, delivery, spotPriceUsd(booked.token.curve), undefined);
+    return { ...tokenView(booked.token, { volumeUsd24h: q.grossUsd, trades24h: 1, holders: 1, creatorEarningsUsd: 0n }), initialBuy };
   });
 }
