@@ -11,7 +11,7 @@ import { erc20Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVNET_UNISWAP_V2 } from '../../src/adapters/chain/anvil/anvil-devnet.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
-import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR } from '../../src/adapters/shared/uniswap-v2.js';
+import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR } from '../../src/adapters/kit/evm/contracts/uniswap-v2.js';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
 import { loadConfig } from '../../src/app/config.js';
 import { parseTokens, parseUsd } from '../../src/domain/money.js';
@@ -173,8 +173,8 @@ describe('graduation on the devnet', () => {
     moveThePoolAfterSettle = async () => {
       const trader = devAccount(7);
       const { createWalletClient, http } = await import('viem');
-      const { viemChain } = await import('../../src/adapters/shared/viem-chain.js');
-      const { UNISWAP_V2_ROUTER } = await import('../../src/adapters/shared/uniswap-v2.js');
+      const { viemChain } = await import('../../src/adapters/kit/evm/viem-chain.js');
+      const { UNISWAP_V2_ROUTER } = await import('../../src/adapters/kit/evm/contracts/uniswap-v2.js');
       const url = service.devnet!.chains[TESTNET].rpcUrl;
       const w = createWalletClient({ account: trader, chain: viemChain(TESTNET, url), transport: http(url) });
       const usdc = NETWORKS[TESTNET].usdc as Hex;
@@ -211,8 +211,8 @@ describe('graduation on the devnet', () => {
     it(`an outsider who created and filled the pair first (${how}) cannot freeze graduation, gains nothing, and holders trade through the pool`, async () => {
       const griefer = devAccount(8);
       const { createWalletClient, http } = await import('viem');
-      const { viemChain } = await import('../../src/adapters/shared/viem-chain.js');
-      const { UNISWAP_V2_ROUTER } = await import('../../src/adapters/shared/uniswap-v2.js');
+      const { viemChain } = await import('../../src/adapters/kit/evm/viem-chain.js');
+      const { UNISWAP_V2_ROUTER } = await import('../../src/adapters/kit/evm/contracts/uniswap-v2.js');
       const url = service.devnet!.chains[TESTNET].rpcUrl;
       const g = createWalletClient({ account: griefer, chain: viemChain(TESTNET, url), transport: http(url) });
       const ok = async (hash: Hex) => expect((await client().waitForTransactionReceipt({ hash })).status).toBe('success');

@@ -14,7 +14,7 @@ import { createPublicClient, createWalletClient, erc20Abi, http, HttpRequestErro
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
-import { LAUNCH_TOKEN_ABI } from '../../src/adapters/shared/launch-contracts.js';
+import { LAUNCH_TOKEN_ABI } from '../../src/adapters/kit/evm/contracts/launch-contracts.js';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
 import { loadConfig } from '../../src/app/config.js';
 import { formatTokens, parseTokens, parseUsd } from '../../src/domain/money.js';

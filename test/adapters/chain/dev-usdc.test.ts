@@ -8,9 +8,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createWalletClient, http, keccak256, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { AnvilDevnet, devnetAccount, USDC_ABI } from '../../../src/adapters/chain/anvil/anvil-devnet.js';
-import { viemChain } from '../../../src/adapters/shared/viem-chain.js';
+import { viemChain } from '../../../src/adapters/kit/evm/viem-chain.js';
 import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../src/domain/network.js';
-import { compile } from '../../../scripts/compile-contracts.js';
+import { ARTIFACTS, compile } from '../../../scripts/compile-contracts.js';
 
 import { freePorts } from '../../support/free-ports.js';
 let devnet: AnvilDevnet;
@@ -153,7 +153,7 @@ describe('DevUSDC', () => {
   });
 
   it('the committed artifact is what the sources compile to', () => {
-    const committed = JSON.parse(readFileSync('src/adapters/chain/anvil/artifacts.json', 'utf8')).contracts;
+    const committed = JSON.parse(readFileSync(ARTIFACTS, 'utf8')).contracts;
     const fresh = compile();
     expect(fresh.DevUSDC!.deployedBytecode).toBe(committed.DevUSDC.deployedBytecode);
     expect(fresh.Multicall!.deployedBytecode).toBe(committed.Multicall.deployedBytecode);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AnvilDevnet, DEVNET_UNISWAP_V2, UNISWAP_DEPLOYER } from '../../../src/adapters/chain/anvil/anvil-devnet.js';
-import { PAIR_INIT_CODE_HASH, ROUTER_PAIR_INIT_CODE_HASH, UNISWAP_V2_FACTORY, UNISWAP_V2_ROUTER } from '../../../src/adapters/shared/uniswap-v2.js';
+import { PAIR_INIT_CODE_HASH, ROUTER_PAIR_INIT_CODE_HASH, UNISWAP_V2_FACTORY, UNISWAP_V2_ROUTER } from '../../../src/adapters/kit/evm/contracts/uniswap-v2.js';
 import { PRODUCTION, TESTNET } from '../../../src/domain/network.js';
 import { freePorts } from '../../support/free-ports.js';
 

@@ -14,7 +14,7 @@ import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { SqliteDriver } from '@mikro-orm/sqlite';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS, MikroOrmUnitOfWork } from '../../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
-import { pad } from '../../../src/adapters/shared/token-order.js';
+import { pad } from '../../../src/adapters/persistence/kit/token-order.js';
 import { TESTNET } from '../../../src/domain/network.js';
 import { dropSchema, POSTGRES_URL } from '../../support/postgres.js';
 

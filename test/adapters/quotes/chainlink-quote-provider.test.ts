@@ -121,7 +121,7 @@ describe('ChainlinkQuoteProvider on the devnet mock feeds', () => {
   it('only account #0 sets rounds', async () => {
     const { createWalletClient, http } = await import('viem');
     const { devnetAccount, MOCK_AGGREGATOR_ABI } = await import('../../../src/adapters/chain/anvil/anvil-devnet.js');
-    const { viemChain } = await import('../../../src/adapters/shared/viem-chain.js');
+    const { viemChain } = await import('../../../src/adapters/kit/evm/viem-chain.js');
     const url = devnet.chains[TESTNET].rpcUrl;
     const stranger = createWalletClient({ account: devnetAccount(5), chain: viemChain(TESTNET, url), transport: http(url) });
     await expect(

@@ -17,7 +17,6 @@ import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSyn
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   createPublicClient,
   createTestClient,
@@ -28,7 +27,6 @@ import {
   parseEther,
   parseSignature,
   toBytes,
-  type Abi,
   type Hex,
   type LocalAccount,
 } from 'viem';
@@ -36,8 +34,9 @@ import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { assetAddress, NETWORKS, PRODUCTION, TESTNET, type Network, type PaymentAsset } from '../../../domain/network.js';
 import type { PricedAsset } from '../../../domain/usd-price.js';
 import type { Logger } from '../../../ports/logger.js';
-import { UNISWAP_V2_FACTORY, UNISWAP_V2_ROUTER, WETH9 } from '../../shared/uniswap-v2.js';
-import { viemChain } from '../../shared/viem-chain.js';
+import { UNISWAP_V2_FACTORY, UNISWAP_V2_ROUTER, WETH9 } from '../../kit/evm/contracts/uniswap-v2.js';
+import { viemChain } from '../../kit/evm/viem-chain.js';
+import { CONTRACTS } from '../../kit/evm/contracts/artifacts.js';
 import { RpcPortInUse, startJournaledRpcThread, TransactionJournal, type JournaledRpc } from './journaled-rpc.js';
 
 export const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -63,15 +62,8 @@ export const DEMO_BALANCE = 10_000_000_000n;
  */
 export const TREASURY_FLOAT = 10_000_000_000n;
 
-interface Artifact {
-  abi: Abi;
-  deployedBytecode: Hex;
-}
-const artifacts = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'artifacts.json'), 'utf8')) as {
-  contracts: Record<string, Artifact>;
-};
-export const USDC_ABI = artifacts.contracts.DevUSDC!.abi;
-export const MOCK_AGGREGATOR_ABI = artifacts.contracts.MockAggregator!.abi;
+export const USDC_ABI = CONTRACTS.DevUSDC.abi;
+export const MOCK_AGGREGATOR_ABI = CONTRACTS.MockAggregator.abi;
 
 /** Mock Chainlink feeds (8 decimals) at the same fixed addresses on both chains: EUR/USD prices EURC. */
 export const DEVNET_PRICE_FEEDS = {
@@ -526,12 +518,12 @@ export class AnvilDevnet {
     // Checked on its own and replaced when it differs, so a devnet state from before the factory
     // existed (or from before its pool seeding) gets this version: it keeps no state.
     const factory = await this.publicClient(network).getCode({ address: LAUNCH_FACTORY_ADDRESS });
-    const launchFactory = artifacts.contracts.LaunchFactory!.deployedBytecode;
+    const launchFactory = CONTRACTS.LaunchFactory.deployedBytecode;
     if (factory?.toLowerCase() !== launchFactory.toLowerCase()) await test.setCode({ address: LAUNCH_FACTORY_ADDRESS, bytecode: launchFactory });
     const code = await this.publicClient(network).getCode({ address: usdc });
     if (code && code !== '0x') return;
-    await test.setCode({ address: usdc, bytecode: artifacts.contracts.DevUSDC!.deployedBytecode });
-    await test.setCode({ address: MULTICALL3_ADDRESS, bytecode: artifacts.contracts.Multicall!.deployedBytecode });
+    await test.setCode({ address: usdc, bytecode: CONTRACTS.DevUSDC.deployedBytecode });
+    await test.setCode({ address: MULTICALL3_ADDRESS, bytecode: CONTRACTS.Multicall.deployedBytecode });
     for (const index of FUNDED[network]) await this.mint(network, devnetAccount(index).address, DEMO_BALANCE);
     await this.mint(network, devnetAccount(0).address, TREASURY_FLOAT);
   }
@@ -585,7 +577,7 @@ export class AnvilDevnet {
     const eurc = assetAddress(network, 'EURC');
     const code = await this.publicClient(network).getCode({ address: eurc });
     if (code && code !== '0x') return;
-    await createTestClient({ mode: 'anvil', transport: http(this.chains[network].rpcUrl) }).setCode({ address: eurc, bytecode: artifacts.contracts.DevEURC!.deployedBytecode });
+    await createTestClient({ mode: 'anvil', transport: http(this.chains[network].rpcUrl) }).setCode({ address: eurc, bytecode: CONTRACTS.DevEURC.deployedBytecode });
     for (const index of FUNDED[network]) await this.mint(network, devnetAccount(index).address, DEMO_BALANCE, 'EURC');
   }
 
@@ -595,7 +587,7 @@ export class AnvilDevnet {
     for (const asset of Object.keys(DEVNET_PRICE_FEEDS) as DevnetFeedAsset[]) {
       const code = await this.publicClient(network).getCode({ address: DEVNET_PRICE_FEEDS[asset] });
       if (code && code !== '0x') continue;
-      await test.setCode({ address: DEVNET_PRICE_FEEDS[asset], bytecode: artifacts.contracts.MockAggregator!.deployedBytecode });
+      await test.setCode({ address: DEVNET_PRICE_FEEDS[asset], bytecode: CONTRACTS.MockAggregator.deployedBytecode });
       await this.setFeedRound(network, asset, DEVNET_FEED_ANSWERS[asset]);
     }
   }
