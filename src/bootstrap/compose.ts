@@ -6,7 +6,9 @@
 import type { Server } from 'node:http';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Hex } from 'viem';
-import { AnvilDevnet, AnvilNotInstalled, devnetAccount, DevnetPortInUse, DEVNET_UNISWAP_V2, LAUNCH_FACTORY_ADDRESS } from '../adapters/chain/anvil/anvil-devnet.js';
+import { AnvilDevnet, DevnetPortInUse } from '../adapters/chain/anvil/anvil-devnet.js';
+import { AnvilNotInstalled } from '../adapters/chain/anvil/anvil-process.js';
+import { devnetAccount, DEVNET_UNISWAP_V2, LAUNCH_FACTORY_ADDRESS } from '../adapters/chain/anvil/devnet-constants.js';
 import { ViemDexRouter } from '../adapters/dex/viem/viem-dex-router.js';
 import { ViemAuthorizationReader } from '../adapters/chain/viem/viem-authorization-reader.js';
 import { SystemClock } from '../adapters/clock/system/system-clock.js';

@@ -22,6 +22,7 @@ import { NETWORKS, TESTNET } from '../../src/domain/network.js';
 import type { TokenAuthorization } from '../../src/domain/token-authorization.js';
 import type { TokenIssuer } from '../../src/ports/token-issuer.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
+import { devnetTools } from '../support/devnet.js';
 import { freePorts } from '../support/free-ports.js';
 import { signedSellBody, signSell } from '../support/onchain.js';
 import { queryDatabase } from '../support/service-process.js';
@@ -138,7 +139,7 @@ describe.each(databases)('tokens on chain, on %s', (_name, openStore) => {
 
   const rpcUrl = () => service.devnet!.chains[TESTNET].rpcUrl;
   const chain = () => createPublicClient({ transport: http(rpcUrl()) });
-  const usdc = (wallet: string) => service.devnet!.usdcBalance(TESTNET, wallet as Hex);
+  const usdc = (wallet: string) => devnetTools(service.devnet!).usdcBalance(TESTNET, wallet as Hex);
   const tokenBalance = (token: string, wallet: string) =>
     chain().readContract({ address: token as Hex, abi: erc20Abi, functionName: 'balanceOf', args: [wallet as Hex] });
 

@@ -7,16 +7,17 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWalletClient, http, keccak256, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { AnvilDevnet, devnetAccount, USDC_ABI } from '../../../src/adapters/chain/anvil/anvil-devnet.js';
+import { devnetAccount, USDC_ABI } from '../../../src/adapters/chain/anvil/devnet-constants.js';
 import { viemChain } from '../../../src/adapters/kit/evm/viem-chain.js';
 import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../src/domain/network.js';
 import { ARTIFACTS, compile } from '../../../scripts/compile-contracts.js';
 
+import { TestDevnet } from '../../support/devnet.js';
 import { freePorts } from '../../support/free-ports.js';
-let devnet: AnvilDevnet;
+let devnet: TestDevnet;
 let snap: Record<Network, Hex>;
 beforeAll(async () => {
-  devnet = await AnvilDevnet.start({ port: await freePorts() });
+  devnet = await TestDevnet.start({ port: await freePorts() });
 }, 30_000);
 afterAll(async () => {
   await devnet.stop();
