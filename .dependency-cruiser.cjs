@@ -1,5 +1,5 @@
 /**
- * The house rule (STYLE.md): dependencies point inward only,
+ * The house rule (docs/architecture.md): dependencies point inward only,
  * adapters → app → ports → domain. Only the composition root names adapters.
  */
 module.exports = {
