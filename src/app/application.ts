@@ -8,7 +8,8 @@ import type { NetworkDetector } from '../ports/network-detector.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import { entrypoints, type AnyEntrypoint } from './entrypoints.js';
 import type { Metrics } from './metrics.js';
-import { PaymentFlow, type PaymentFlowDeps } from './payments/payment-flow.js';
+import { PaymentFlow } from './payments/payment-flow.js';
+import type { PipelineDeps } from './payments/pipeline/deps.js';
 import type { PriceBoard } from './pricing/price-board.js';
 
 export type CheckStatus = 'ok' | 'degraded' | 'down';
@@ -20,7 +21,7 @@ export interface HealthReport {
   counters: Record<string, number>;
 }
 
-export interface ApplicationDeps extends PaymentFlowDeps {
+export interface ApplicationDeps extends PipelineDeps {
   rateLimiter: RateLimiter | null;
   /** Optional probe of the chain RPCs (devnet or Base); null when the service has none. */
   chainHealth: (() => Promise<CheckStatus>) | null;
@@ -86,7 +87,7 @@ export class Application {
       }
     };
     const [database, chain, facilitator, rateLimiter] = await Promise.all([
-      timed(async () => (await this.deps.uow.read((s) => s.events.lastId()), 'ok')),
+      timed(async () => (await this.deps.uow.run((s) => s.events.lastId()), 'ok')),
       this.deps.chainHealth ? timed(this.deps.chainHealth) : Promise.resolve<CheckStatus>('ok'),
       timed(async () => ((await this.deps.facilitator.supported()).length > 0 ? 'ok' : 'degraded')),
       this.deps.rateLimiter ? timed(() => this.deps.rateLimiter!.health()) : Promise.resolve<CheckStatus>('ok'),

@@ -124,6 +124,10 @@ const envSchema = z.object({
   MAX_BUY_USD: usd.optional(),
   MIN_BUY_USD: usd.optional(),
   FEE_BPS: z.coerce.number().int().min(0).max(9999).optional(),
+  CREATOR_FEE_SHARE_BPS: z.coerce.number().int().min(0).max(10_000).default(5_000),
+  PLATFORM_REFERRER_FEE_SHARE_BPS: z.coerce.number().int().min(0).max(10_000).default(2_000),
+  TRADE_REFERRER_FEE_SHARE_BPS: z.coerce.number().int().min(0).max(10_000).default(1_000),
+  EARNINGS_PAYOUT_MIN_USD: usd.optional(),
   CREATE_PRICE_USD: usd.optional(),
   SELL_PRICE_USD: usd.optional(),
   INFO_PRICE_USD: usd.optional(),
@@ -299,6 +303,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (err) {
     throw new ConfigError(`Invalid configuration: ${(err as Error).message}`);
   }
+  const feeShares = {
+    creatorBps: BigInt(e.CREATOR_FEE_SHARE_BPS),
+    platformReferrerBps: BigInt(e.PLATFORM_REFERRER_FEE_SHARE_BPS),
+    tradeReferrerBps: BigInt(e.TRADE_REFERRER_FEE_SHARE_BPS),
+  };
+  if (feeShares.creatorBps + feeShares.platformReferrerBps + feeShares.tradeReferrerBps > 10_000n) {
+    throw new ConfigError('Invalid configuration: CREATOR_FEE_SHARE_BPS + PLATFORM_REFERRER_FEE_SHARE_BPS + TRADE_REFERRER_FEE_SHARE_BPS must not exceed 10000 (they are shares of the fee).');
+  }
   if ((e.RPC_URL_8453 === undefined) !== (e.RPC_URL_84532 === undefined)) {
     throw new ConfigError('Invalid configuration: set both RPC_URL_8453 and RPC_URL_84532, or neither (embedded devnet).');
   }
@@ -400,6 +412,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       quoteMaxSpreadBps: BigInt(e.QUOTE_MAX_SPREAD_BPS),
       maxBuyUsd: e.MAX_BUY_USD ?? d.maxBuyUsd,
       graduationFeeUsd: e.GRADUATION_FEE_USD ?? d.graduationFeeUsd,
+      feeShares,
+      earningsPayoutMinUsd: e.EARNINGS_PAYOUT_MIN_USD ?? d.earningsPayoutMinUsd,
       payTo: {
         [PRODUCTION]: e.PAY_TO_8453 ?? d.payTo[PRODUCTION],
         [TESTNET]: e.PAY_TO_84532 ?? d.payTo[TESTNET],

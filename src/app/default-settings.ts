@@ -21,4 +21,6 @@ export const DEFAULT_SETTINGS: Settings = {
   serviceVersion: '0.1.0',
   pullWaitMs: 20_000,
   graduationFeeUsd: 0n,
+  feeShares: { creatorBps: 5_000n, platformReferrerBps: 2_000n, tradeReferrerBps: 1_000n },
+  earningsPayoutMinUsd: USDC_UNIT,
 };

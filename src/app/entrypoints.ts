@@ -1,8 +1,9 @@
 /**
- * The paid operations (SPEC §5) as one catalogue: each has its input schema, its price rule,
- * the checks run before a payment is requested (`prepare`) and the operation itself
- * (`execute`). The HTTP adapter and the payment flow are generic over this table.
+ * The paid operations (docs/api.md, "Paid endpoints") as one catalogue: each has its input schema,
+ * its price rule, the checks run before a payment is requested (`prepare`) and the operation
+ * itself (`execute`). The HTTP adapter and the payment pipeline are generic over this table.
  */
+import { getAddress } from 'viem';
 import type { z } from 'zod';
 import { formatUsd, parseTokens, parseUsd } from '../domain/money.js';
 import type { Network } from '../domain/network.js';
@@ -36,7 +37,7 @@ export interface Caller {
 }
 
 export interface Prepared {
-  /** The price in USDC units: the payment must carry exactly this. */
+  /** The price in USD micro-units; each offer of the 402 carries exactly this in its asset. */
   amount: bigint;
   /** The only network this operation can be paid on (a token's network), or null for either. */
   network: Network | null;
@@ -57,10 +58,16 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
    * reconciler) — checks whose subject the operation itself performs (a sell's pull) are left to it.
    */
   prepare(deps: AppDeps, input: I, caller?: Caller, phase?: 'price' | 'apply'): Promise<P>;
+  /**
+   * The operation, applied with its payment (paid.ts); returns the result `paid.onApplied` stored.
+   * On a refusal (a domain error) it undoes what it did itself (a sell returns the tokens it
+   * pulled); the payment pipeline then refunds the payment (payments/pipeline/application.ts).
+   */
   execute(deps: AppDeps, input: I, prepared: P, caller: Caller, paid: Paid<R>): Promise<R>;
   /**
-   * Paid access that outlives the request (#17.1): a payer who proves its wallet with
-   * Sign-In-With-X is served again without paying for INFO_ACCESS_SECONDS. Only for reads.
+   * Paid access that outlives the request (docs/api.md, "Sign-In-With-X"): a payer who proves
+   * its wallet with Sign-In-With-X is served again without paying for INFO_ACCESS_SECONDS. Only
+   * for reads.
    */
   grantsAccess?: { serve(deps: AppDeps, input: I): Promise<R> };
 }
@@ -99,7 +106,7 @@ function buyEntrypoint(
 const opt = <T>(v: string | undefined, f: (s: string) => T) => (v === undefined ? undefined : f(v));
 
 export function entrypoints(): AnyEntrypoint[] {
-  const create: Entrypoint<TokenMetadata> = {
+  const create: Entrypoint<TokenMetadata & { platformReferrer: string | null }> = {
     name: 'token_create',
     operation: 'create_token',
     description: 'Create a token on the bonding curve; the payer is its creator and its network is the payment network.',
@@ -107,10 +114,13 @@ export function entrypoints(): AnyEntrypoint[] {
     successStatus: 201,
     inputSchema: createTokenInput,
     outputSchema: tokenOutput,
-    parse: (raw) => validateTokenMetadata(parseWith(createTokenInput, raw)),
+    parse: (raw) => {
+      const input = parseWith(createTokenInput, raw);
+      return { ...validateTokenMetadata(input), platformReferrer: input.platformReferrer ? getAddress(input.platformReferrer) : null };
+    },
     prepare: async (deps) => ({ amount: deps.settings.prices.create, network: null }),
-    execute: (deps, metadata, _p, caller, paid) =>
-      createToken(deps, { metadata, creator: caller.wallet, network: caller.network }, paid),
+    execute: (deps, { platformReferrer, ...metadata }, _p, caller, paid) =>
+      createToken(deps, { metadata, creator: caller.wallet, platformReferrer, network: caller.network }, paid),
   };
   const sell: Entrypoint<SellRequest> = {
     name: 'token_sell',
@@ -149,7 +159,7 @@ export function entrypoints(): AnyEntrypoint[] {
     parse: (raw) => parseWith(tokenInfoInput, raw),
     // Information is not network-bound: any wallet may pay on its own network.
     async prepare(deps, input) {
-      await deps.uow.read((stores) => loadToken(stores, input.tokenId));
+      await deps.uow.run((stores) => loadToken(stores, input.tokenId));
       return { amount: deps.settings.prices.info, network: null };
     },
     execute: (deps, input, _p, _caller, paid) =>

@@ -50,6 +50,12 @@ export const createTokenInput = z.strictObject({
   symbol: z.string().meta({ description: '1–10 characters A-Z, 0-9 (upper-cased)' }),
   description: z.string().optional().meta({ description: 'up to 500 characters' }),
   imageUrl: z.string().optional().meta({ description: 'https URL, up to 2048 characters' }),
+  website: z.string().optional().meta({ description: "the token's site: https URL, up to 2048 characters" }),
+  twitter: z.string().optional().meta({ description: 'X (Twitter) handle: name, @name or https://x.com/name' }),
+  telegram: z.string().optional().meta({ description: 'Telegram username: name, @name or https://t.me/name' }),
+  platformReferrer: walletSchema
+    .optional()
+    .meta({ description: 'the address that brought this token (a launch platform, an agent): earns a share of every trading fee, for ever' }),
 });
 
 export const buyUsdInput = z.strictObject({
@@ -106,6 +112,8 @@ export const tokenOutput = z.object({
   description: z.string().nullable(),
   imageUrl: z.string().nullable(),
   creator: z.string(),
+  links: z.object({ website: z.string().nullable(), twitter: z.string().nullable(), telegram: z.string().nullable() }).meta({ description: 'profile URLs' }),
+  platformReferrer: z.string().nullable(),
   state: z.enum(['ACTIVE', 'GRADUATED']),
   decimals: z.number(),
   totalSupply: amount,
@@ -139,6 +147,7 @@ export const tokenOutput = z.object({
     .nullable()
     .describe('the Uniswap v2 pool graduation seeds; null while the token is on its curve'),
   holders: z.number(),
+  creatorEarningsUsd: amount.meta({ description: "the creator's share of this token's fees so far (USD)" }),
   createdAt: z.string(),
   graduatedAt: z.string().nullable(),
 });
@@ -308,3 +317,9 @@ export const candlesQuery = z.strictObject({
   to: z.iso.datetime().optional(),
 });
 export const eventsQuery = z.strictObject({ tokenId: tokenIdSchema.optional(), network: networkSchema.optional() });
+
+export const creatorsQuery = z.strictObject({
+  sort: z.literal('earnings').default('earnings').meta({ description: 'what creators are ranked by' }),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+

@@ -1,4 +1,5 @@
 import type { CurveParams } from '../domain/curve.js';
+import type { FeeShareRates } from '../domain/fees.js';
 import type { Network } from '../domain/network.js';
 import type { UsdPrice } from '../domain/usd-price.js';
 
@@ -30,4 +31,8 @@ export interface Settings {
   graduationFeeUsd: bigint;
   /** How long a sell waits for custody's pull of the tokens to be mined before answering 202. */
   pullWaitMs: number;
+  /** Who shares every trading fee with the treasury, in basis points of the fee (docs/api.md "Fees and earnings"). */
+  feeShares: FeeShareRates;
+  /** An earner's unpaid shares are paid out on chain once they reach this (USD micro-units). */
+  earningsPayoutMinUsd: bigint;
 }

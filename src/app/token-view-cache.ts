@@ -114,7 +114,7 @@ export class TokenViewCache {
     if (!l) this.lookups.set(tokenId, (l = { running: null, next: null }));
     const lookups = l;
     const start = (): Promise<number> => {
-      const p = uow.read((s) => s.events.lastId(tokenId));
+      const p = uow.run((s) => s.events.lastId(tokenId));
       lookups.running = p;
       const done = () => {
         if (lookups.running === p) lookups.running = null;

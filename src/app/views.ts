@@ -17,7 +17,7 @@ import type { Payment } from '../domain/payment.js';
 import type { Payout } from '../domain/payout.js';
 import { valuePosition, type Position } from '../domain/position.js';
 import type { Quote } from '../domain/quote.js';
-import type { Token } from '../domain/token.js';
+import { linkUrls, type Token, type TokenLinks } from '../domain/token.js';
 import type { Trade } from '../domain/trade.js';
 import { formatUsdPrice } from '../domain/usd-price.js';
 import type { TransferCursor } from '../ports/transfer-store.js';
@@ -32,6 +32,9 @@ export interface TokenView {
   description: string | null;
   imageUrl: string | null;
   creator: string;
+  /** Profile URLs: the site, x.com/<handle>, t.me/<handle>. */
+  links: TokenLinks;
+  platformReferrer: string | null;
   state: string;
   decimals: number;
   totalSupply: string;
@@ -55,13 +58,15 @@ export interface TokenView {
   /** The Uniswap v2 pool graduation seeds (SPEC §14); null while the token is on its curve. */
   pool: { dex: 'uniswap-v2'; state: 'PENDING' | 'CREATED' | 'FAILED'; address: string | null; txHash: string | null } | null;
   holders: number;
+  /** What the creator has earned of this token's fees so far (docs/api.md "Fees and earnings"). */
+  creatorEarningsUsd: string;
   createdAt: string;
   graduatedAt: string | null;
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-export function tokenView(t: Token, stats: { volumeUsd24h: bigint; trades24h: number; holders: number }): TokenView {
+export function tokenView(t: Token, stats: { volumeUsd24h: bigint; trades24h: number; holders: number; creatorEarningsUsd?: bigint }): TokenView {
   return {
     tokenId: t.tokenId,
     network: t.network,
@@ -70,6 +75,8 @@ export function tokenView(t: Token, stats: { volumeUsd24h: bigint; trades24h: nu
     description: t.description,
     imageUrl: t.imageUrl,
     creator: t.creator,
+    links: linkUrls(t.links),
+    platformReferrer: t.platformReferrer,
     state: t.state,
     decimals: 18,
     totalSupply: formatTokens(t.params.totalSupply),
@@ -95,6 +102,7 @@ export function tokenView(t: Token, stats: { volumeUsd24h: bigint; trades24h: nu
     },
     pool: t.pool ? { dex: t.pool.dex, state: t.pool.state, address: t.pool.address, txHash: t.pool.txHash } : null,
     holders: stats.holders,
+    creatorEarningsUsd: formatUsd(stats.creatorEarningsUsd ?? 0n),
     createdAt: t.createdAt.toISOString(),
     graduatedAt: t.graduatedAt?.toISOString() ?? null,
   };
@@ -102,11 +110,12 @@ export function tokenView(t: Token, stats: { volumeUsd24h: bigint; trades24h: nu
 
 /** A token with its 24-hour activity and holder count, read from the stores. */
 export async function loadTokenView(stores: Stores, token: Token, now: Date): Promise<TokenView> {
-  const [activity, holders] = await Promise.all([
+  const [activity, holders, earned] = await Promise.all([
     stores.trades.activitySince(token.tokenId, new Date(now.getTime() - DAY_MS)),
     stores.positions.countHolders(token.tokenId),
+    stores.earnings.creatorTotals([token.tokenId]),
   ]);
-  return tokenView(token, { volumeUsd24h: activity.volumeUsd, trades24h: activity.trades, holders });
+  return tokenView(token, { volumeUsd24h: activity.volumeUsd, trades24h: activity.trades, holders, creatorEarningsUsd: earned.get(token.tokenId) ?? 0n });
 }
 
 export interface PositionView {

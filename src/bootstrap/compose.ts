@@ -246,6 +246,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     tunables: { ...config.tunables.workers, intervalMs: overrides.workerIntervalMs ?? config.tunables.workers.intervalMs },
     reconcilerGraceMs: config.reconcilerGraceMs,
     indexer: config.indexer,
+    earningsPayoutMinUsd: config.settings.earningsPayoutMinUsd,
     hooks: {
       payouts: overrides.payoutHooks,
       deployments: overrides.deploymentHooks,

@@ -178,6 +178,11 @@ export class InvariantViolation extends DomainError {
   readonly code = 'INTERNAL_ERROR';
 }
 
+/** A refusal of what the caller asked (any domain error but a broken invariant): answered, and after a payment stored with it. */
+export function isRefusal(e: unknown): e is DomainError {
+  return e instanceof DomainError && e.code !== 'INTERNAL_ERROR';
+}
+
 /**
  * A sell's token authorization (SPEC §14) cannot pull the tokens: forged, expired or about to,
  * not yet valid, used or cancelled, for another amount or payee. 400; 409 when it is sound but

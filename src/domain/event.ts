@@ -14,7 +14,8 @@ export type EventType =
   | 'delivery.failed'
   | 'token.pool_created'
   | 'token.pool_failed'
-  | 'position.transferred';
+  | 'position.transferred'
+  | 'earnings.accrued';
 
 /** An event as written to the outbox, in the transaction of the change it describes (SPEC §9). */
 export interface NewEvent {

@@ -9,7 +9,8 @@ import type { Network, PaymentAsset } from './network.js';
 import { newOutboxFields, OUTBOX_TRANSITIONS, transitionOutbox, type OutboxFields, type OutboxPatch, type OutboxState } from './outbox.js';
 
 export type PayoutState = OutboxState;
-export type PayoutReason = 'sell' | 'refund';
+/** Sell proceeds, a refund, or the fee shares earned by a creator or a referrer (always USDC). */
+export type PayoutReason = 'sell' | 'refund' | 'creator_fee' | 'referral_fee';
 
 export const PAYOUT_TRANSITIONS = OUTBOX_TRANSITIONS;
 
@@ -35,7 +36,7 @@ export function newPayout(args: {
   now: Date;
 }): Payout {
   if (args.amount <= 0n) throw new InvariantViolation('a payout must be positive');
-  if (args.reason === 'sell' && (args.asset ?? 'USDC') !== 'USDC') throw new InvariantViolation('sell proceeds are paid in USDC');
+  if (args.reason !== 'refund' && (args.asset ?? 'USDC') !== 'USDC') throw new InvariantViolation(`${args.reason} payouts are paid in USDC`);
   return {
     ...newOutboxFields(args.network, args.sourceId, args.now),
     payoutId: args.payoutId,

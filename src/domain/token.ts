@@ -1,5 +1,6 @@
 /**
- * Tokens: creation rules (SPEC §4) and the one state transition ACTIVE → GRADUATED (SPEC §6).
+ * Tokens: creation rules (docs/api.md "Resources") and the one state transition ACTIVE → GRADUATED
+ * (docs/api.md "Curve and prices").
  */
 import {
   checkCurveParams,
@@ -24,6 +25,10 @@ export interface Token {
   readonly imageUrl: string | null;
   /** Checksummed address of the creator (the payer of the create payment). */
   readonly creator: string;
+  /** Where the token's people meet: handles and a site, shown as links. */
+  readonly links: TokenLinks;
+  /** The address that brought the token, named at creation: it earns a share of every fee (null: none). */
+  readonly platformReferrer: string | null;
   readonly state: TokenState;
   readonly params: CurveParams;
   readonly curve: CurveState;
@@ -41,13 +46,26 @@ export interface NewTokenInput {
   symbol?: unknown;
   description?: unknown;
   imageUrl?: unknown;
+  website?: unknown;
+  twitter?: unknown;
+  telegram?: unknown;
 }
+
+/** A site (an https URL) and two handles (without `@`); null where none was given. */
+export interface TokenLinks {
+  readonly website: string | null;
+  readonly twitter: string | null;
+  readonly telegram: string | null;
+}
+
+export const NO_LINKS: TokenLinks = { website: null, twitter: null, telegram: null };
 
 export interface TokenMetadata {
   name: string;
   symbol: string;
   description: string | null;
   imageUrl: string | null;
+  links: TokenLinks;
 }
 
 export const NAME_MAX = 32;
@@ -112,28 +130,82 @@ function checkSymbol(issues: ValidationIssue[], value: unknown): string | null {
   return symbol;
 }
 
-function checkImageUrl(issues: ValidationIssue[], value: unknown): string | null {
+function checkHttpsUrl(issues: ValidationIssue[], path: string, value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') {
-    issues.push({ path: 'imageUrl', message: 'must be a string' });
+    issues.push({ path, message: 'must be a string' });
     return null;
   }
   if (value.length > IMAGE_URL_MAX) {
-    issues.push({ path: 'imageUrl', message: `must be at most ${IMAGE_URL_MAX} characters` });
+    issues.push({ path, message: `must be at most ${IMAGE_URL_MAX} characters` });
     return null;
   }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    issues.push({ path: 'imageUrl', message: 'must be an absolute https URL' });
+    issues.push({ path, message: 'must be an absolute https URL' });
     return null;
   }
   if (url.protocol !== 'https:' || url.username !== '' || url.password !== '' || /\s/.test(value)) {
-    issues.push({ path: 'imageUrl', message: 'must be an https URL without credentials or spaces' });
+    issues.push({ path, message: 'must be an https URL without credentials or spaces' });
     return null;
   }
   return url.href;
+}
+
+/**
+ * A handle given as `name`, `@name` or a profile URL on one of `hosts` (`https://x.com/name`):
+ * kept as `name`, checked against the service's own rule for it.
+ */
+function checkHandle(issues: ValidationIssue[], path: string, value: unknown, hosts: readonly string[], rule: RegExp, says: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') {
+    issues.push({ path, message: 'must be a string' });
+    return null;
+  }
+  let handle = value.trim();
+  if (/^https?:\/\//i.test(handle)) {
+    let url: URL | null = null;
+    try {
+      url = new URL(handle);
+    } catch {
+      url = null;
+    }
+    const host = url?.hostname.toLowerCase().replace(/^www\./, '');
+    const segments = url?.pathname.split('/').filter(Boolean) ?? [];
+    if (!url || !host || !hosts.includes(host) || segments.length !== 1 || url.search !== '' || url.hash !== '') {
+      issues.push({ path, message: `must be a handle or a profile URL on ${hosts[0]}` });
+      return null;
+    }
+    handle = segments[0]!;
+  }
+  handle = handle.replace(/^@/, '');
+  if (!rule.test(handle)) {
+    issues.push({ path, message: says });
+    return null;
+  }
+  return handle;
+}
+
+const TWITTER_HANDLE = /^[A-Za-z0-9_]{1,15}$/;
+const TELEGRAM_HANDLE = /^[A-Za-z][A-Za-z0-9_]{3,31}$/;
+
+function checkLinks(issues: ValidationIssue[], input: NewTokenInput): TokenLinks {
+  return {
+    website: checkHttpsUrl(issues, 'website', input.website),
+    twitter: checkHandle(issues, 'twitter', input.twitter, ['x.com', 'twitter.com'], TWITTER_HANDLE, 'must be an X (Twitter) handle: 1–15 letters, digits or _'),
+    telegram: checkHandle(issues, 'telegram', input.telegram, ['t.me', 'telegram.me'], TELEGRAM_HANDLE, 'must be a Telegram username: 5–32 letters, digits or _, starting with a letter'),
+  };
+}
+
+/** The links a token shows: the site as given, the handles as profile URLs. */
+export function linkUrls(links: TokenLinks): TokenLinks {
+  return {
+    website: links.website,
+    twitter: links.twitter === null ? null : `https://x.com/${links.twitter}`,
+    telegram: links.telegram === null ? null : `https://t.me/${links.telegram}`,
+  };
 }
 
 /** Validates and normalises creation input; every problem is reported at once. */
@@ -146,9 +218,10 @@ export function validateTokenMetadata(input: NewTokenInput): TokenMetadata {
     required: false,
     allowNewlines: true,
   });
-  const imageUrl = checkImageUrl(issues, input.imageUrl);
+  const imageUrl = checkHttpsUrl(issues, 'imageUrl', input.imageUrl);
+  const links = checkLinks(issues, input);
   if (issues.length > 0 || name === null || symbol === null) throw new ValidationError(issues);
-  return { name, symbol, description, imageUrl };
+  return { name, symbol, description, imageUrl, links };
 }
 
 export function newToken(args: {
@@ -156,6 +229,8 @@ export function newToken(args: {
   network: Network;
   metadata: TokenMetadata;
   creator: string;
+  /** Named at creation (an address other than the creator), or null. */
+  platformReferrer?: string | null;
   params: CurveParams;
   /** Where the token's contract will be deployed. */
   address: string;
@@ -167,6 +242,7 @@ export function newToken(args: {
     network: args.network,
     ...args.metadata,
     creator: args.creator,
+    platformReferrer: args.platformReferrer ?? null,
     state: 'ACTIVE',
     params,
     curve: initialCurveState(params),

@@ -1,10 +1,10 @@
 import type { Network } from './network.js';
 
 export type TradeSide = 'buy' | 'sell';
-/** Where a trade executed: the token's curve, or its Uniswap v2 pool after graduation (SPEC §14). */
-export type TradeVenue = 'curve' | 'uniswap-v2';
+/** Where a trade executed: the token's curve, or its Uniswap v2 pool after graduation (docs/api.md "Graduation"). */
+export type VenueName = 'curve' | 'uniswap-v2';
 
-/** One executed curve trade (SPEC §4). Amounts in smallest units. */
+/** One executed trade, on the curve or the pool. Amounts in smallest units. */
 export interface Trade {
   readonly tradeId: string;
   readonly network: Network;
@@ -17,6 +17,6 @@ export interface Trade {
   readonly tokenAmount: bigint;
   readonly paymentId: string | null;
   readonly settlementTx: string | null;
-  readonly venue: TradeVenue;
+  readonly venue: VenueName;
   readonly createdAt: Date;
 }

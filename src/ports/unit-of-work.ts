@@ -3,11 +3,13 @@ import type { ChangeFeed } from './change-feed.js';
 import type { AssetQuoteStore } from './asset-quote-store.js';
 import type { DeliveryStore } from './delivery-store.js';
 import type { DeploymentStore } from './deployment-store.js';
+import type { EarningsStore } from './earnings-store.js';
 import type { EventLog } from './event-log.js';
 import type { GraduationStore } from './graduation-store.js';
 import type { PaymentIdentifierStore } from './payment-identifier-store.js';
 import type { PaymentStore } from './payment-store.js';
 import type { PayoutStore } from './payout-store.js';
+import type { PoolSwapStore } from './pool-swap-store.js';
 import type { PositionRepository } from './position-repository.js';
 import type { ProofNonceStore } from './proof-nonce-store.js';
 import type { QuoteStore } from './quote-store.js';
@@ -16,7 +18,7 @@ import type { TokenRepository } from './token-repository.js';
 import type { TradeLedger } from './trade-ledger.js';
 import type { TransferStore } from './transfer-store.js';
 
-/** Every store, bound to one transaction (or to none, for reads). */
+/** Every store, bound to one transaction (or to none: `run`). */
 export interface Stores {
   tokens: TokenRepository;
   trades: TradeLedger;
@@ -24,21 +26,25 @@ export interface Stores {
   payments: PaymentStore;
   payouts: PayoutStore;
   quotes: QuoteStore;
-  /** Asset prices held for a 402's paid retry (SPEC §15). */
+  /** Asset prices held for a 402's paid retry (docs/payments.md "Payment assets"). */
   assetQuotes: AssetQuoteStore;
   events: EventLog;
-  /** x402 extensions (#17): client payment ids, spent Sign-In-With-X nonces, paid-for access. */
+  /** x402 extensions (docs/api.md "x402 extensions"): client payment ids, spent Sign-In-With-X nonces, paid-for access. */
   paymentIds: PaymentIdentifierStore;
   proofNonces: ProofNonceStore;
   accessGrants: AccessGrantStore;
-  /** Tokens on chain (SPEC §14): deployments, deliveries to buyers, pulls from sellers. */
+  /** Tokens on chain (docs/api.md "Tokens on chain"): deployments, deliveries to buyers, pulls from sellers. */
   deployments: DeploymentStore;
   deliveries: DeliveryStore;
   pulls: TokenPullStore;
-  /** Graduation → DEX pool (SPEC §14): the steps that seed each graduated token's pool. */
+  /** Custody's swaps on graduated tokens' pools, one per paid trade (docs/api.md "Graduation"). */
+  swaps: PoolSwapStore;
+  /** Graduation → DEX pool (docs/api.md "Graduation"): the steps that seed each graduated token's pool. */
   graduations: GraduationStore;
   /** Tokens moved on chain by their holders (docs/decisions/0020): the indexer's cursors and bookings. */
   transfers: TransferStore;
+  /** Fee shares earned by creators and referrers, and which payout paid them (docs/api.md "Fees and earnings"). */
+  earnings: EarningsStore;
 }
 
 /**
@@ -47,12 +53,17 @@ export interface Stores {
  */
 export interface UnitOfWork {
   /**
-   * The tokens whose events commit, told to every process that shares the store — when the
-   * store can (PostgreSQL, memory); null or absent when it cannot (SQLite: readers ask instead).
+   * The tokens whose events commit, told to every process that shares the store (PostgreSQL by
+   * LISTEN/NOTIFY, a SQLite file by reading its event log, memory exactly); null or absent when
+   * it cannot (an in-memory SQLite database, or a store opened without one).
    */
   readonly changeFeed?: ChangeFeed | null;
+  /** The atomic unit: every write of `work` commits together, or none does. */
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
-  /** Reads (and single-statement writes) outside a transaction, on a fresh context. */
-  read<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
+  /**
+   * `work` outside a transaction, on a fresh context: its reads, and its single-statement writes
+   * (a claim, a compare-and-set, a held quote), each of which commits on its own.
+   */
+  run<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

@@ -21,7 +21,7 @@ import { makeDeps, WALLET_A } from '../support/app-harness.js';
 import { settleTokens, signSell } from '../support/onchain.js';
 import { checkSell, sellToken } from '../../src/app/use-cases/sell-token.js';
 import { transitionPayment, type Payment } from '../../src/domain/payment.js';
-import { SwapPending } from '../../src/app/trading/pool-swap.js';
+import { SwapPending } from '../../src/app/custody/pool-swap.js';
 
 type Deps = ReturnType<typeof makeDeps>;
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -53,7 +53,7 @@ async function rest(w: GraduationWorker, passes = 20) {
   for (let i = 0; i < passes; i++) if ((await w.runOnce()) === 0) return;
 }
 
-const tokenOf = (deps: Deps, tokenId: string) => deps.uow.read((s) => s.tokens.get(tokenId)).then((t) => t!);
+const tokenOf = (deps: Deps, tokenId: string) => deps.uow.run((s) => s.tokens.get(tokenId)).then((t) => t!);
 const steps = (deps: Deps) => [...deps.uow.db.graduations.values()].map((g) => `${g.step}:${g.state}`);
 
 describe('graduation seeds a Uniswap v2 pool', () => {
@@ -107,7 +107,7 @@ describe('graduation seeds a Uniswap v2 pool', () => {
     // The process dies as it commits CONFIRMED for addLiquidity: the liquidity is on chain, the books do not know.
     let dying = false;
     const crashing: UnitOfWork = {
-      read: (w) => deps.uow.read(w),
+      run: (w) => deps.uow.run(w),
       close: () => deps.uow.close(),
       transaction: (w) => (dying ? Promise.reject(new Error('killed')) : deps.uow.transaction(w)),
     };
@@ -344,7 +344,7 @@ describe('buys of a graduated token swap on its pool', () => {
     expect(await dex.reserves(TESTNET, token.address!)).toMatchObject({ usd: r.usd + parseUsd('9.9'), tokens: r.tokens - expected });
     // The curve is as it ended; the position continues across graduation.
     expect((await tokenOf(deps, tokenId)).curve).toEqual(token.curve);
-    const position = (await deps.uow.read((s) => s.positions.get(TESTNET, WALLET_A, tokenId)))!;
+    const position = (await deps.uow.run((s) => s.positions.get(TESTNET, WALLET_A, tokenId)))!;
     expect(position.balance).toBe(parseTokens('793100000') + expected);
 
     // Buying a number of tokens: at least those, for the least USD the pool asks.
@@ -464,11 +464,11 @@ describe('a pool swap on a slow chain', () => {
       updatedAt: now,
     };
     const payment = transitionPayment(transitionPayment(verified, 'SETTLING', now), 'SETTLED', now, { settlementTx: '0xsettled' });
-    await deps.uow.read((s) => s.payments.claim(payment));
+    await deps.uow.run((s) => s.payments.claim(payment));
     const plan = await planBuy(app, { kind: 'usd', tokenId, usdAmount: parseUsd('10') }, TESTNET);
     dex.scriptNext('hold');
     await expect(buyToken(app, { plan, buyer: WALLET_A, network: TESTNET }, { payment })).rejects.toBeInstanceOf(SwapPending);
-    expect((await deps.uow.read((s) => s.payments.get(payment.paymentId)))!.state).toBe('SETTLED');
+    expect((await deps.uow.run((s) => s.payments.get(payment.paymentId)))!.state).toBe('SETTLED');
     const token = await tokenOf(deps, tokenId);
     const before = (await dex.reserves(TESTNET, token.address!))!;
     // The chain catches up; the reconciler's retry (phase apply: no re-check of the pool) follows the recorded swap.
@@ -476,7 +476,7 @@ describe('a pool swap on a slow chain', () => {
     const again = await planBuy(app, { kind: 'usd', tokenId, usdAmount: parseUsd('10') }, TESTNET, 'apply');
     const result = await buyToken(app, { plan: again, buyer: WALLET_A, network: TESTNET }, { payment });
     expect(parseTokens(result.tokensReceived)).toBe(before.tokens - (await dex.reserves(TESTNET, token.address!))!.tokens);
-    expect((await deps.uow.read((s) => s.payments.get(payment.paymentId)))!.state).toBe('APPLIED');
+    expect((await deps.uow.run((s) => s.payments.get(payment.paymentId)))!.state).toBe('APPLIED');
     expect(deps.uow.db.trades.filter((t) => t.venue === 'uniswap-v2')).toHaveLength(1);
   });
 });

@@ -11,7 +11,7 @@ describe('GET /health', () => {
   it('runs its probes once a second and answers from that round in between', async () => {
     const store = new MemoryUnitOfWork();
     let reads = 0;
-    const uow: UnitOfWork = { read: (w) => (reads++, store.read(w)), transaction: (w) => store.transaction(w), close: () => store.close() };
+    const uow: UnitOfWork = { run: (w) => (reads++, store.run(w)), transaction: (w) => store.transaction(w), close: () => store.close() };
     let chainProbes = 0;
     const clock = new ShiftableClock();
     const service = await startTestService({ uow, clock, chainHealth: async () => (chainProbes++, 'ok') });

@@ -13,20 +13,18 @@ import { describe, expect, it } from 'vitest';
 import { paymentIdentifierDeclaration, readPaymentIdentifier } from '../../src/adapters/http/koa/x402-extensions.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
-import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
 import { claimPayment, matchPaymentIdentifier } from '../../src/app/extensions/payment-identifier.js';
-import { paymentRequired } from '../../src/app/payments/requirements.js';
 import { TESTNET } from '../../src/domain/network.js';
 import type { PaymentPayload } from '../../src/ports/facilitator.js';
 import { withUow, type UowFactory } from '../contract/uow-factory.js';
 import { OTHER, payment, WALLET } from '../support/fixtures.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
-import { devAccount } from '../support/x402-client.js';
+import { devAccount, usdcPaymentRequired } from '../support/x402-client.js';
 
 describe('reading the id (official client → our reader)', () => {
   const client = x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(devAccount(5)) }], spendControls: false });
   const required = () => ({
-    ...paymentRequired({ url: 'http://127.0.0.1:3000/entrypoints/token_info' }, [TESTNET], 1_000n, DEFAULT_SETTINGS.payTo),
+    ...usdcPaymentRequired({ url: 'http://127.0.0.1:3000/entrypoints/token_info' }, [TESTNET], 1_000n),
     extensions: paymentIdentifierDeclaration(),
   });
 
@@ -112,7 +110,7 @@ describe.each(factories)('idempotency by payment identifier (%s)', (_name, make)
         response: null,
       });
       const response = { status: 200, body: { success: true, operation: 'token_info', data: {} }, headers: {} };
-      await uow.read((s) => s.payments.saveResponse(first.paymentId, response));
+      await uow.run((s) => s.payments.saveResponse(first.paymentId, response));
       expect(await matchPaymentIdentifier(uow, { id: ID, payer: WALLET, requestHash: 'r1' })).toEqual({ kind: 'replay', paymentId: first.paymentId, response });
       expect(await matchPaymentIdentifier(uow, { id: ID, payer: WALLET, requestHash: 'r2' })).toEqual({ kind: 'conflict', paymentId: first.paymentId });
       expect(await matchPaymentIdentifier(uow, { id: ID, payer: OTHER, requestHash: 'r1' })).toEqual({ kind: 'conflict', paymentId: first.paymentId });
@@ -124,7 +122,7 @@ describe.each(factories)('idempotency by payment identifier (%s)', (_name, make)
       await claimPayment(uow, first, ID);
       const retry = payment({ requestHash: 'r1' }); // another nonce
       expect(await claimPayment(uow, retry, ID)).toEqual({ claimed: false, identifier: { kind: 'replay', paymentId: first.paymentId, response: null } });
-      expect(await uow.read((s) => s.payments.get(retry.paymentId))).toBeNull();
+      expect(await uow.run((s) => s.payments.get(retry.paymentId))).toBeNull();
       const elsewhere = payment({ requestHash: 'r2' });
       expect(await claimPayment(uow, elsewhere, ID)).toEqual({ claimed: false, identifier: { kind: 'conflict', paymentId: first.paymentId } });
       // the nonce rule still speaks first for the same authorization, id or not
@@ -140,7 +138,7 @@ describe.each(factories)('idempotency by payment identifier (%s)', (_name, make)
       expect(won).toHaveLength(1);
       const winner = (won[0] as { payment: { paymentId: string } }).payment.paymentId;
       for (const c of claims.filter((x) => !x.claimed)) expect(c).toEqual({ claimed: false, identifier: { kind: 'replay', paymentId: winner, response: null } });
-      const stored = await Promise.all(payments.map((p) => uow.read((s) => s.payments.get(p.paymentId))));
+      const stored = await Promise.all(payments.map((p) => uow.run((s) => s.payments.get(p.paymentId))));
       expect(stored.filter(Boolean)).toHaveLength(1);
     }));
 });

@@ -28,7 +28,7 @@ async function setup(over: Partial<PayoutWorkerDeps> = {}) {
     ...over,
   });
   const p = payout({ createdAt: clock.now(), updatedAt: clock.now(), nextAttemptAt: clock.now() });
-  await uow.read((s) => s.payouts.enqueue(p));
+  await uow.run((s) => s.payouts.enqueue(p));
   const state = () => uow.db.payouts.get(p.payoutId)!;
   const pass = async (ms = 1_000) => {
     clock.advance(ms);

@@ -12,7 +12,7 @@ describe('QuotePurger', () => {
   it('deletes quotes past expiry plus retention, at most a batch per run, then waits for the interval', async () => {
     const clock = new FakeClock('2026-01-01T00:00:00Z');
     const uow = new MemoryUnitOfWork();
-    await uow.read(async (s) => {
+    await uow.run(async (s) => {
       for (let i = 0; i < 5; i++) await s.quotes.save(quote({ expiresAt: new Date(clock.now().getTime() + 60_000) }));
       await s.quotes.save(quote({ expiresAt: new Date(clock.now().getTime() + 3_600_000) }));
     });
@@ -22,7 +22,7 @@ describe('QuotePurger', () => {
     expect(await purger.runOnce()).toBe(2);
     expect(await purger.runOnce()).toBe(2); // a full batch: the backlog goes on at once
     expect(await purger.runOnce()).toBe(1); // a short run: the next waits for the interval
-    await uow.read((s) => s.quotes.save(quote({ expiresAt: new Date(0) })));
+    await uow.run((s) => s.quotes.save(quote({ expiresAt: new Date(0) })));
     expect(await purger.runOnce()).toBe(0);
     clock.advance(60_000);
     expect(await purger.runOnce()).toBe(1);
@@ -33,7 +33,7 @@ describe('QuotePurger', () => {
     const clock = new FakeClock('2026-01-01T00:00:00Z');
     const uow = new MemoryUnitOfWork();
     const held = (i: number, ms: number) => assetQuote({ holdKey: `k${i}`, expiresAt: new Date(clock.now().getTime() + ms) });
-    await uow.read(async (s) => {
+    await uow.run(async (s) => {
       for (let i = 0; i < 3; i++) await s.assetQuotes.hold(held(i, 60_000), clock.now());
       await s.assetQuotes.hold(held(9, 3_600_000), clock.now());
     });
@@ -48,7 +48,7 @@ describe('QuotePurger', () => {
     const uow = new MemoryUnitOfWork();
     const service = await startTestService({ uow });
     try {
-      await uow.read((s) => s.quotes.save(quote({ expiresAt: new Date(Date.now() - 3_600_000) })));
+      await uow.run((s) => s.quotes.save(quote({ expiresAt: new Date(Date.now() - 3_600_000) })));
       const before = uow.db.quotes.size;
       expect(before).toBeGreaterThan(0);
       await service.runWorkers();

@@ -29,13 +29,13 @@ describe('receipts with the stored answer', () => {
   it('GET /api/payments/:id shows the receipt stored with the answer, and null without one', async () => {
     const deps = makeDeps();
     const paid = payment({ state: 'APPLIED' });
-    await deps.uow.read((s) => s.payments.claim(paid));
+    await deps.uow.run((s) => s.payments.claim(paid));
     expect((await getPayment(deps, paid.paymentId)).receipt).toBeNull();
-    await deps.uow.read((s) => s.payments.saveResponse(paid.paymentId, { status: 200, body: {}, headers: {}, settlement }));
+    await deps.uow.run((s) => s.payments.saveResponse(paid.paymentId, { status: 200, body: {}, headers: {}, settlement }));
     expect((await getPayment(deps, paid.paymentId)).receipt).toBeNull();
     const signed = await new FakeReceiptSigner(deps.clock).signReceipt({ resourceUrl: 'https://x.example/entrypoints/token_info', ...settlement });
     const stored = { status: 200, body: {}, headers: {}, settlement: withReceipt(settlement, signed) };
-    await deps.uow.read((s) => s.payments.saveResponse(paid.paymentId, stored));
+    await deps.uow.run((s) => s.payments.saveResponse(paid.paymentId, stored));
     const view = await getPayment(deps, paid.paymentId);
     expect(view).toMatchObject({ paymentId: paid.paymentId, state: 'APPLIED', receipt: signed.info.receipt });
     expect(receiptOf(null)).toBeNull();

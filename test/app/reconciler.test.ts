@@ -21,7 +21,7 @@ async function start() {
   service = await startTestService({ clock, uow, facilitator });
   const insert = async (p: Partial<Payment>) => {
     const stored = payment({ createdAt: clock.now(), updatedAt: clock.now(), payer: devAccount(5).address, ...p });
-    await uow.read((s) => s.payments.claim(stored));
+    await uow.run((s) => s.payments.claim(stored));
     return stored;
   };
   return { clock, uow, facilitator, insert, later: () => (clock.offsetMs += 31_000) };
@@ -88,7 +88,6 @@ describe('PaymentReconciler', () => {
     const reconciler = new PaymentReconciler({
       ...app.deps,
       logger: { debug() {}, info() {}, warn() {}, error: (message: string) => logs.push({ level: 'error', message }) },
-      flow: app.flow,
       entrypoints: app.entrypoints,
       chain: facilitator,
       graceMs: 30_000,
@@ -140,7 +139,6 @@ describe('a settled payment that cannot be applied for too long', () => {
     const broken = { ...app.entrypoints.get('token_create')!, execute: () => Promise.reject(new Error('a bug')) };
     const reconciler = new PaymentReconciler({
       ...app.deps,
-      flow: app.flow,
       entrypoints: new Map([['token_create', broken]]),
       chain: facilitator,
       graceMs: 30_000,

@@ -54,7 +54,7 @@ function counting(uow: UnitOfWork): { uow: UnitOfWork; builds: () => number } {
     return { ...s, tokens };
   };
   return {
-    uow: { read: (w) => uow.read((s) => w(wrap(s))), transaction: (w) => uow.transaction((s) => w(wrap(s))), close: () => uow.close() },
+    uow: { run: (w) => uow.run((s) => w(wrap(s))), transaction: (w) => uow.transaction((s) => w(wrap(s))), close: () => uow.close() },
     builds: () => n,
   };
 }
@@ -100,8 +100,8 @@ describe('TokenViewCache', () => {
     let stall: Promise<void> | null = null;
     let lookups = 0;
     const gated: UnitOfWork = {
-      read: (w) =>
-        store.read((s) => {
+      run: (w) =>
+        store.run((s) => {
           const events = Object.create(s.events) as Stores['events'];
           events.lastId = async (id?: string) => {
             lookups++;
@@ -134,7 +134,7 @@ describe('TokenViewCache', () => {
     let n = 0;
     const wrap = (s: Stores): Stores => ({ ...s, events: { ...s.events, lastId: (id?: string) => (n++, s.events.lastId(id)), append: (e) => s.events.append(e), readAfter: (a, f, l) => s.events.readAfter(a, f, l) } });
     return {
-      uow: { changeFeed: store.changeFeed ?? null, read: (w) => store.read((s) => w(wrap(s))), transaction: (w) => store.transaction((s) => w(wrap(s))), close: () => store.close() },
+      uow: { changeFeed: store.changeFeed ?? null, run: (w) => store.run((s) => w(wrap(s))), transaction: (w) => store.transaction((s) => w(wrap(s))), close: () => store.close() },
       lookups: () => n,
     };
   }
@@ -188,8 +188,8 @@ describe('TokenViewCache', () => {
     let lookups = 0;
     let during: (() => void) | null = null;
     const uow: UnitOfWork = {
-      read: (w) =>
-        store.read((s) => {
+      run: (w) =>
+        store.run((s) => {
           const events = { ...s.events, lastId: async (id?: string) => (lookups++, during?.(), s.events.lastId(id)), append: s.events.append.bind(s.events), readAfter: s.events.readAfter.bind(s.events) };
           return w({ ...s, events });
         }),
@@ -281,7 +281,7 @@ describe('TokenViewCache', () => {
     try {
       const heard: (string | null)[] = [];
       a.changeFeed!.subscribe((t) => heard.push(t));
-      await a.read(async (s) => {
+      await a.run(async (s) => {
         await (s.tokens as unknown as { sql: { all(q: string, p: unknown[]): Promise<unknown> } }).sql.all(
           'select pg_terminate_backend(pid) from pg_stat_activity where application_name = ?',
           [`launchpad changes ${schema}`],

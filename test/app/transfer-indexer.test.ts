@@ -66,7 +66,7 @@ function world() {
     return r;
   }
   async function sell(tokenId: string, wallet: string, tokens: bigint) {
-    const t = (await deps.uow.read((s) => s.tokens.get(tokenId)))!;
+    const t = (await deps.uow.run((s) => s.tokens.get(tokenId)))!;
     const authorization = await signSell({
       wallet,
       token: { network: TESTNET, address: t.address!, name: t.name },
@@ -76,9 +76,9 @@ function world() {
     });
     return sellToken(deps, { tokenId, tokens, seller: wallet, network: TESTNET, authorization });
   }
-  const addressOf = async (tokenId: string) => (await deps.uow.read((s) => s.tokens.get(tokenId)))!.address!;
+  const addressOf = async (tokenId: string) => (await deps.uow.run((s) => s.tokens.get(tokenId)))!.address!;
   const onChain = async (tokenId: string, wallet: string) => tokenIssuer.balanceOf(TESTNET, await addressOf(tokenId), wallet);
-  const position = (tokenId: string, wallet: string) => deps.uow.read((s) => s.positions.get(TESTNET, wallet, tokenId));
+  const position = (tokenId: string, wallet: string) => deps.uow.run((s) => s.positions.get(TESTNET, wallet, tokenId));
   async function transfer(tokenId: string, from: string, to: string, amount: bigint) {
     tokenIssuer.holderTransfer(TESTNET, await addressOf(tokenId), from, to, amount);
   }
@@ -167,7 +167,7 @@ describe('the transfer indexer', () => {
     expect(await w.indexer().runOnce()).toBe(1);
     expect(await w.position(t.tokenId, W6)).toMatchObject({ balance: p6.balance - p6.balance / 2n, realizedPnlUsd: 0n });
     await w.booksEqualChain(t.tokenId, [W5, W6]);
-    expect(await w.deps.uow.read((s) => s.positions.get(TESTNET, custody, t.tokenId))).toBeNull();
+    expect(await w.deps.uow.run((s) => s.positions.get(TESTNET, custody, t.tokenId))).toBeNull();
   });
 
   it('the pool pair and the burn address never hold a position: tokens leave to them at average cost and come from the pool at cost 0', async () => {
@@ -212,7 +212,7 @@ describe('the transfer indexer', () => {
       },
     });
     await stopping.runOnce();
-    const cursor = (await w.deps.uow.read((s) => s.transfers.cursor(TESTNET)))!;
+    const cursor = (await w.deps.uow.run((s) => s.transfers.cursor(TESTNET)))!;
     expect(cursor.blockNumber).toBeLessThan(await w.chain.head(TESTNET));
     expect(w.deps.uow.db.bookedTransfers.size).toBeGreaterThan(0);
     expect(w.deps.uow.db.bookedTransfers.size).toBeLessThan(6);
@@ -222,7 +222,7 @@ describe('the transfer indexer', () => {
     expect(w.deps.uow.db.events.filter((e) => e.type === 'position.transferred')).toHaveLength(6);
     await w.booksEqualChain(t.tokenId, [W5, W7]);
     // Read again from the start (a cursor restored from an old backup): the same logs are recognised.
-    await w.deps.uow.read(async (s) => {
+    await w.deps.uow.run(async (s) => {
       const now = (await s.transfers.cursor(TESTNET))!;
       await s.transfers.advance({ ...now, blockNumber: 0n, blockHash: null }, now.blockNumber);
     });
@@ -290,20 +290,20 @@ describe('the transfer indexer', () => {
     const [first, second] = w.chain.logs(TESTNET).slice(-2);
     // The saved state ended before both transfers; the journal replays them, one block each.
     w.chain.reorg(TESTNET, 5, [[{ token: address, from: W5, to: W7, amount: 11n, txHash: first!.txHash }], [{ token: address, from: W5, to: W7, amount: 12n, txHash: second!.txHash }]], true);
-    expect(await w.chain.head(TESTNET)).toBeLessThan((await w.deps.uow.read((s) => s.transfers.cursor(TESTNET)))!.blockNumber);
+    expect(await w.chain.head(TESTNET)).toBeLessThan((await w.deps.uow.run((s) => s.transfers.cursor(TESTNET)))!.blockNumber);
     expect(await w.indexer().runOnce()).toBe(0);
     expect(w.logs.filter((l) => l.level === 'error')).toEqual([]);
     expect((await w.position(t.tokenId, W7))!.balance).toBe(23n);
     w.chain.mine(TESTNET);
     expect(await w.indexer().runOnce()).toBe(0);
-    expect((await w.deps.uow.read((s) => s.transfers.cursor(TESTNET)))!.blockNumber).toBe(await w.chain.head(TESTNET));
+    expect((await w.deps.uow.run((s) => s.transfers.cursor(TESTNET)))!.blockNumber).toBe(await w.chain.head(TESTNET));
   });
 
   it('starts just below the network’s first deployment, and at the head when nothing is deployed', async () => {
     const w = world();
     for (let i = 0; i < 5; i++) w.chain.mine(TESTNET);
     await w.indexer().runOnce();
-    expect((await w.deps.uow.read((s) => s.transfers.cursor(TESTNET)))!.blockNumber).toBe(await w.chain.head(TESTNET));
+    expect((await w.deps.uow.run((s) => s.transfers.cursor(TESTNET)))!.blockNumber).toBe(await w.chain.head(TESTNET));
 
     const later = world();
     for (let i = 0; i < 5; i++) later.chain.mine(TESTNET);

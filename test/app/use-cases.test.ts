@@ -33,7 +33,7 @@ async function buy(deps: Deps, req: BuyRequest, wallet = WALLET_A, network: type
 /** A sell as a wallet sends it: the tokens delivered on chain first, then its signed authorization. */
 async function sellOf(deps: Deps, tokenId: string, tokens: bigint, wallet = WALLET_A, network: typeof TESTNET | typeof PRODUCTION = TESTNET) {
   await settleTokens(deps);
-  const t = (await deps.uow.read((s) => s.tokens.get(tokenId)))!;
+  const t = (await deps.uow.run((s) => s.tokens.get(tokenId)))!;
   const authorization = await signSell({
     wallet,
     token: { network: t.network, address: t.address!, name: t.name },
@@ -205,7 +205,7 @@ describe('buyToken', () => {
     expect(result.tokensReceived).toBe('793100000');
     const token = await getToken(deps, tokenId);
     expect(token).toMatchObject({ state: 'GRADUATED', graduatedAt: '2026-11-23T12:00:00.000Z', curve: { progress: '1' } });
-    expect(deps.uow.db.events.map((e) => e.type)).toEqual(['token.created', 'trade.executed', 'token.graduated']);
+    expect(deps.uow.db.events.map((e) => e.type)).toEqual(['token.created', 'trade.executed', 'earnings.accrued', 'token.graduated']);
     expect(await codeOf(planBuy(deps, { kind: 'usd', tokenId, usdAmount: 10_000n }))).toBe('TOKEN_GRADUATED');
     expect(await codeOf(sellOf(deps, tokenId, 1n).then((c) => checkSell(deps, c)))).toBe('TOKEN_GRADUATED');
   });
@@ -218,7 +218,7 @@ describe('buyToken', () => {
     const result = await buyToken(deps, { plan, buyer: WALLET_A, network: TESTNET }, { payment });
     expect(result.payment).toEqual({ paymentId: payment.paymentId, network: TESTNET, payer: WALLET_A, transaction: '0xsettled' });
     expect(result.trade.paymentId).toBe(payment.paymentId);
-    expect((await deps.uow.read((s) => s.payments.get(payment.paymentId)))?.state).toBe('APPLIED');
+    expect((await deps.uow.run((s) => s.payments.get(payment.paymentId)))?.state).toBe('APPLIED');
     // applying the same payment again rolls back entirely: no second trade
     expect(await codeOf(buyToken(deps, { plan, buyer: WALLET_A, network: TESTNET }, { payment }))).toBe('INTERNAL_ERROR');
     expect(deps.uow.db.trades).toHaveLength(1);
@@ -248,7 +248,7 @@ async function settledPayment(deps: Deps, amount: bigint): Promise<Payment> {
     updatedAt: now,
   };
   const settled = transitionPayment(transitionPayment(verified, 'SETTLING', now), 'SETTLED', now, { settlementTx: '0xsettled' });
-  await deps.uow.read((s) => s.payments.claim(settled));
+  await deps.uow.run((s) => s.payments.claim(settled));
   return settled;
 }
 

@@ -1,15 +1,17 @@
 /**
- * Our 402 is the official one: requirements and the PaymentRequired object built by the payment
- * flow equal what @x402/core's x402ResourceServer (with @x402/evm's exact scheme) builds for the
- * same price, and the official server matches a payment to them as our flow does.
+ * Our 402 is the official one: requirements, and the PaymentRequired object of the payment flow's
+ * challenge, equal what @x402/core's x402ResourceServer (with @x402/evm's exact scheme) builds for
+ * the same prices, and the official server matches a payment to them as our flow does.
  */
 import { x402ResourceServer } from '@x402/core/server';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { describe, expect, it } from 'vitest';
-import { matchRequirements, paymentRequired, requirementsFor } from '../../src/app/payments/requirements.js';
+import { matchRequirements, requirementsFor } from '../../src/app/payments/requirements.js';
 import { readAuthorization } from '../../src/app/payments/exact-authorization.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
-import { ALL_NETWORKS, NETWORKS, PRODUCTION, TESTNET } from '../../src/domain/network.js';
+import { ALL_NETWORKS, NETWORKS, PAYMENT_ASSETS, PRODUCTION, TESTNET } from '../../src/domain/network.js';
+import { ScriptedQuoteProvider } from '../support/scripted-quote-provider.js';
+import { ShiftableClock, startTestService } from '../support/service.js';
 
 async function official() {
   const server = new x402ResourceServer({
@@ -46,12 +48,29 @@ describe('x402 conformance', () => {
     expect(dollars).toEqual([requirementsFor(PRODUCTION, 10_000n, DEFAULT_SETTINGS.payTo[PRODUCTION])]);
   });
 
-  it('the PaymentRequired object equals createPaymentRequiredResponse', async () => {
+  it('the flow’s 402 equals createPaymentRequiredResponse over the official requirements for the same prices', async () => {
     const server = await official();
-    const resource = { url: 'http://127.0.0.1:3000/tokens', description: 'Create a token', mimeType: 'application/json' };
-    const ours = paymentRequired(resource, ALL_NETWORKS, 10_000n, DEFAULT_SETTINGS.payTo, 'Payment required');
-    const theirs = await server.createPaymentRequiredResponse(ours.accepts as never, resource, 'Payment required');
-    expect(ours).toEqual(theirs);
+    const clock = new ShiftableClock();
+    const service = await startTestService({ clock, usdQuotes: new ScriptedQuoteProvider('scripted', clock, (asset) => ({ price: asset === 'EURC' ? '1.08' : '1' })) });
+    try {
+      const entrypoint = service.application.entrypoints.get('token_create')!;
+      const resource = { url: 'http://127.0.0.1:3000/tokens', description: entrypoint.description, mimeType: 'application/json' };
+      const outcome = await service.application.flow.handle({ entrypoint, rawInput: { name: 'Moon Cat', symbol: 'MCAT' }, resource });
+      // $0.01: 10000 USDC units, and EURC at 1.08 rounded up to a unit.
+      const amounts = { USDC: 10_000n, EURC: (10_000n * 100n + 107n) / 108n };
+      const built = [];
+      for (const network of ALL_NETWORKS) {
+        for (const asset of PAYMENT_ASSETS) {
+          const { address, eip712 } = NETWORKS[network].assets[asset];
+          const price = { asset: address, amount: amounts[asset].toString(), extra: { ...eip712 } };
+          const payTo = service.application.deps.settings.payTo[network];
+          built.push(...(await server.buildPaymentRequirements({ scheme: 'exact', payTo, price, network, maxTimeoutSeconds: 60 })));
+        }
+      }
+      expect(outcome).toEqual({ kind: 'challenge', paymentRequired: await server.createPaymentRequiredResponse(built, resource) });
+    } finally {
+      await service.stop();
+    }
   });
 
   it('matches a payment to the requirements as x402ResourceServer.findMatchingRequirements does', async () => {

@@ -34,7 +34,7 @@ export function changeFeedContract(name: string, make: UowFactory) {
           await s.events.append(event('tok_a'));
           await s.events.append(event('tok_b'));
         });
-        await uow.read((s) => s.events.append(event('tok_c'))); // a write outside a transaction stands at once
+        await uow.run((s) => s.events.append(event('tok_c'))); // a write outside a transaction stands at once
         for (const t of ['tok_a', 'tok_b', 'tok_c']) expect(await heardWithin(heard, t)).toBe(true);
       }));
 

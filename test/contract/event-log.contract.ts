@@ -7,7 +7,7 @@ export function eventLogContract(name: string, make: UowFactory) {
   describe(`EventLog contract: ${name}`, () => {
     it('appends with ids 1, 2, 3… and reads after an id with filters and a limit', () =>
       withUow(make, async (uow) => {
-        expect(await uow.read((s) => s.events.lastId())).toBe(0);
+        expect(await uow.run((s) => s.events.lastId())).toBe(0);
         const stored = [];
         for (const e of [
           event({ tokenId: 'tok_A' }),
@@ -18,14 +18,14 @@ export function eventLogContract(name: string, make: UowFactory) {
           stored.push(await uow.transaction((s) => s.events.append(e)));
         }
         expect(stored.map((e) => e.id)).toEqual([1, 2, 3, 4]);
-        expect(await uow.read((s) => s.events.lastId())).toBe(4);
-        expect(await uow.read((s) => s.events.lastId('tok_A'))).toBe(4);
-        expect(await uow.read((s) => s.events.lastId('tok_B'))).toBe(2);
-        expect(await uow.read((s) => s.events.lastId('tok_none'))).toBe(0);
-        expect(await uow.read((s) => s.events.readAfter(0, {}, 100))).toEqual(stored);
-        expect((await uow.read((s) => s.events.readAfter(1, {}, 2))).map((e) => e.id)).toEqual([2, 3]);
-        expect((await uow.read((s) => s.events.readAfter(0, { tokenId: 'tok_A' }, 100))).map((e) => e.id)).toEqual([1, 4]);
-        expect((await uow.read((s) => s.events.readAfter(0, { network: TESTNET }, 100))).map((e) => e.id)).toEqual([1, 2, 4]);
+        expect(await uow.run((s) => s.events.lastId())).toBe(4);
+        expect(await uow.run((s) => s.events.lastId('tok_A'))).toBe(4);
+        expect(await uow.run((s) => s.events.lastId('tok_B'))).toBe(2);
+        expect(await uow.run((s) => s.events.lastId('tok_none'))).toBe(0);
+        expect(await uow.run((s) => s.events.readAfter(0, {}, 100))).toEqual(stored);
+        expect((await uow.run((s) => s.events.readAfter(1, {}, 2))).map((e) => e.id)).toEqual([2, 3]);
+        expect((await uow.run((s) => s.events.readAfter(0, { tokenId: 'tok_A' }, 100))).map((e) => e.id)).toEqual([1, 4]);
+        expect((await uow.run((s) => s.events.readAfter(0, { network: TESTNET }, 100))).map((e) => e.id)).toEqual([1, 2, 4]);
       }));
 
     it('gives concurrent appenders distinct ids without gaps', () =>

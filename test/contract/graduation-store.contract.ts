@@ -18,22 +18,22 @@ export function graduationStoreContract(name: string, make: UowFactory) {
         const other = step('tok_a', 'add-liquidity');
         expect(await uow.transaction((s) => s.graduations.enqueue(other))).toEqual(other);
         const sent = transitionOutbox(g, 'SENT', at(1), { txHash: '0xh', rawTx: '0xr', attempts: 1 });
-        expect(await uow.read((s) => s.graduations.update(sent, 'PENDING'))).toBe(true);
-        expect(await uow.read((s) => s.graduations.update(sent, 'PENDING'))).toBe(false);
+        expect(await uow.run((s) => s.graduations.update(sent, 'PENDING'))).toBe(true);
+        expect(await uow.run((s) => s.graduations.update(sent, 'PENDING'))).toBe(false);
         const done = transitionOutbox({ ...sent, pair: '0x00000000000000000000000000000000000000aa' }, 'CONFIRMED', at(2));
-        expect(await uow.read((s) => s.graduations.update(done, 'SENT'))).toBe(true);
-        expect(await uow.read((s) => s.graduations.get(g.graduationId))).toEqual(done);
-        expect(await uow.read((s) => s.graduations.findBySource('tok_a:add-liquidity'))).toEqual(other);
+        expect(await uow.run((s) => s.graduations.update(done, 'SENT'))).toBe(true);
+        expect(await uow.run((s) => s.graduations.get(g.graduationId))).toEqual(done);
+        expect(await uow.run((s) => s.graduations.findBySource('tok_a:add-liquidity'))).toEqual(other);
       }));
 
     it("keeps a token's pool", () =>
       withUow(make, async (uow) => {
         const t = token();
         await uow.transaction((s) => s.tokens.insert(t));
-        expect((await uow.read((s) => s.tokens.get(t.tokenId)))!.pool).toBeNull();
+        expect((await uow.run((s) => s.tokens.get(t.tokenId)))!.pool).toBeNull();
         const pool = { ...PENDING_POOL, state: 'CREATED' as const, address: '0x00000000000000000000000000000000000000aa', txHash: '0xabc' };
         await uow.transaction((s) => s.tokens.update({ ...t, pool }));
-        expect((await uow.read((s) => s.tokens.get(t.tokenId)))!.pool).toEqual(pool);
+        expect((await uow.run((s) => s.tokens.get(t.tokenId)))!.pool).toEqual(pool);
       }));
   });
 }

@@ -10,56 +10,56 @@ export function paymentStoreContract(name: string, make: UowFactory) {
       withUow(make, async (uow) => {
         const nonce = `0x${'ab'.repeat(32)}`;
         const claims = await Promise.all(
-          Array.from({ length: 20 }, () => uow.read((s) => s.payments.claim(payment({ nonce })))),
+          Array.from({ length: 20 }, () => uow.run((s) => s.payments.claim(payment({ nonce })))),
         );
         const won = claims.filter((c) => c.claimed);
         expect(won).toHaveLength(1);
         const winner = (won[0] as { payment: { paymentId: string } }).payment.paymentId;
         for (const c of claims.filter((x) => !x.claimed)) expect((c as { existing: { paymentId: string } }).existing.paymentId).toBe(winner);
         // another network is another authorization
-        expect((await uow.read((s) => s.payments.claim(payment({ nonce, network: PRODUCTION })))).claimed).toBe(true);
+        expect((await uow.run((s) => s.payments.claim(payment({ nonce, network: PRODUCTION })))).claimed).toBe(true);
         // the same authorization in other letter case is the same claim
-        expect((await uow.read((s) => s.payments.claim(payment({ nonce: nonce.toUpperCase().replace('0X', '0x'), payer: WALLET.toLowerCase() })))).claimed).toBe(false);
+        expect((await uow.run((s) => s.payments.claim(payment({ nonce: nonce.toUpperCase().replace('0X', '0x'), payer: WALLET.toLowerCase() })))).claimed).toBe(false);
       }));
 
     it('stores a payment exactly and finds it by id and by nonce in any case', () =>
       withUow(make, async (uow) => {
         const p = payment({ amount: 10n ** 20n, input: { tokenId: 'tok_A', usdAmount: '5', nested: { ok: true } }, validBefore: 2n ** 40n });
-        await uow.read((s) => s.payments.claim(p));
-        expect(await uow.read((s) => s.payments.get(p.paymentId))).toEqual(p);
-        expect(await uow.read((s) => s.payments.findByNonce(TESTNET, p.payer.toLowerCase(), p.nonce.toUpperCase().replace('0X', '0x')))).toEqual(p);
-        expect(await uow.read((s) => s.payments.findByNonce(PRODUCTION, p.payer, p.nonce))).toBeNull();
-        expect(await uow.read((s) => s.payments.get('pay_missing'))).toBeNull();
+        await uow.run((s) => s.payments.claim(p));
+        expect(await uow.run((s) => s.payments.get(p.paymentId))).toEqual(p);
+        expect(await uow.run((s) => s.payments.findByNonce(TESTNET, p.payer.toLowerCase(), p.nonce.toUpperCase().replace('0X', '0x')))).toEqual(p);
+        expect(await uow.run((s) => s.payments.findByNonce(PRODUCTION, p.payer, p.nonce))).toBeNull();
+        expect(await uow.run((s) => s.payments.get('pay_missing'))).toBeNull();
       }));
 
     it('stores the paying asset, its amount, the USD value and the quote it was priced at', () =>
       withUow(make, async (uow) => {
         const p = payment({ asset: 'EURC', amount: 925_926n, usdValue: 1_000_000n, quoteId: 'aqt_1', quotePrice: { mantissa: 10842n, scale: 4 } });
-        await uow.read((s) => s.payments.claim(p));
-        expect(await uow.read((s) => s.payments.get(p.paymentId))).toEqual(p);
+        await uow.run((s) => s.payments.claim(p));
+        expect(await uow.run((s) => s.payments.get(p.paymentId))).toEqual(p);
       }));
 
     it('moves a payment by compare-and-set on its state', () =>
       withUow(make, async (uow) => {
         const p = payment();
-        await uow.read((s) => s.payments.claim(p));
+        await uow.run((s) => s.payments.claim(p));
         const settling = transitionPayment(p, 'SETTLING', at(1));
-        expect(await uow.read((s) => s.payments.update(settling, 'VERIFIED'))).toBe(true);
-        expect(await uow.read((s) => s.payments.update(settling, 'VERIFIED'))).toBe(false);
+        expect(await uow.run((s) => s.payments.update(settling, 'VERIFIED'))).toBe(true);
+        expect(await uow.run((s) => s.payments.update(settling, 'VERIFIED'))).toBe(false);
         const settled = transitionPayment(settling, 'SETTLED', at(2), { settlementTx: '0xabc' });
-        const results = await Promise.all(Array.from({ length: 10 }, () => uow.read((s) => s.payments.update(settled, 'SETTLING'))));
+        const results = await Promise.all(Array.from({ length: 10 }, () => uow.run((s) => s.payments.update(settled, 'SETTLING'))));
         expect(results.filter(Boolean)).toHaveLength(1);
-        expect(await uow.read((s) => s.payments.get(p.paymentId))).toEqual(settled);
+        expect(await uow.run((s) => s.payments.get(p.paymentId))).toEqual(settled);
       }));
 
     it('keeps the response a replay must get back', () =>
       withUow(make, async (uow) => {
         const p = payment();
-        await uow.read((s) => s.payments.claim(p));
-        expect(await uow.read((s) => s.payments.getResponse(p.paymentId))).toBeNull();
+        await uow.run((s) => s.payments.claim(p));
+        expect(await uow.run((s) => s.payments.getResponse(p.paymentId))).toBeNull();
         const response = { status: 201, body: { success: true, data: { amount: '0.01', list: [1, 2] } }, headers: { 'PAYMENT-RESPONSE': 'e30=' } };
-        await uow.read((s) => s.payments.saveResponse(p.paymentId, response));
-        expect(await uow.read((s) => s.payments.getResponse(p.paymentId))).toEqual(response);
+        await uow.run((s) => s.payments.saveResponse(p.paymentId, response));
+        expect(await uow.run((s) => s.payments.getResponse(p.paymentId))).toEqual(response);
       }));
 
     it('lists payments in a state, last updated before a time, oldest first', () =>
@@ -68,10 +68,10 @@ export function paymentStoreContract(name: string, make: UowFactory) {
         const older = payment({ state: 'SETTLING', updatedAt: at(0) });
         const recent = payment({ state: 'SETTLING', updatedAt: at(60_000) });
         const other = payment({ state: 'SETTLED', updatedAt: at(0) });
-        for (const p of [old, older, recent, other]) await uow.read((s) => s.payments.claim(p));
-        const due = await uow.read((s) => s.payments.listByState('SETTLING', at(30_000), 10));
+        for (const p of [old, older, recent, other]) await uow.run((s) => s.payments.claim(p));
+        const due = await uow.run((s) => s.payments.listByState('SETTLING', at(30_000), 10));
         expect(due.map((p) => p.paymentId)).toEqual([older.paymentId, old.paymentId]);
-        expect(await uow.read((s) => s.payments.listByState('SETTLING', at(30_000), 1))).toHaveLength(1);
+        expect(await uow.run((s) => s.payments.listByState('SETTLING', at(30_000), 1))).toHaveLength(1);
       }));
   });
 }

@@ -11,15 +11,15 @@ export function payoutStoreContract(name: string, make: UowFactory) {
         expect(await uow.transaction((s) => s.payouts.enqueue(p))).toEqual(p);
         const again = await uow.transaction((s) => s.payouts.enqueue(payout({ sourceId: p.sourceId })));
         expect(again).toEqual(p);
-        expect(await uow.read((s) => s.payouts.get(p.payoutId))).toEqual(p);
-        expect(await uow.read((s) => s.payouts.get('pout_missing'))).toBeNull();
+        expect(await uow.run((s) => s.payouts.get(p.payoutId))).toEqual(p);
+        expect(await uow.run((s) => s.payouts.get('pout_missing'))).toBeNull();
       }));
 
     it('keeps the asset a payout pays back in', () =>
       withUow(make, async (uow) => {
         const p = payout({ asset: 'EURC', amount: 2_269_684n, reason: 'refund' });
         await uow.transaction((s) => s.payouts.enqueue(p));
-        expect(await uow.read((s) => s.payouts.get(p.payoutId))).toEqual(p);
+        expect(await uow.run((s) => s.payouts.get(p.payoutId))).toEqual(p);
       }));
 
     it('moves a payout by compare-and-set, recording hash and raw transaction', () =>
@@ -27,9 +27,9 @@ export function payoutStoreContract(name: string, make: UowFactory) {
         const p = payout();
         await uow.transaction((s) => s.payouts.enqueue(p));
         const sent = transitionPayout(p, 'SENT', at(1), { txHash: '0xhash', rawTx: '0xraw', attempts: 1, nextAttemptAt: at(1_001) });
-        const results = await Promise.all(Array.from({ length: 5 }, () => uow.read((s) => s.payouts.update(sent, 'PENDING'))));
+        const results = await Promise.all(Array.from({ length: 5 }, () => uow.run((s) => s.payouts.update(sent, 'PENDING'))));
         expect(results.filter(Boolean)).toHaveLength(1);
-        expect(await uow.read((s) => s.payouts.get(p.payoutId))).toEqual(sent);
+        expect(await uow.run((s) => s.payouts.get(p.payoutId))).toEqual(sent);
       }));
 
     it('lists due PENDING and SENT payouts, oldest first', () =>
@@ -39,8 +39,8 @@ export function payoutStoreContract(name: string, make: UowFactory) {
         const c = payout({ createdAt: at(2), nextAttemptAt: at(0), state: 'SENT', txHash: '0x1', rawTx: '0x2' });
         const d = payout({ createdAt: at(3), nextAttemptAt: at(0), state: 'CONFIRMED' });
         for (const p of [c, a, b, d]) await uow.transaction((s) => s.payouts.enqueue(p));
-        expect((await uow.read((s) => s.payouts.due(at(5_000), 10))).map((p) => p.payoutId)).toEqual([a.payoutId, c.payoutId]);
-        expect(await uow.read((s) => s.payouts.due(at(5_000), 1))).toHaveLength(1);
+        expect((await uow.run((s) => s.payouts.due(at(5_000), 10))).map((p) => p.payoutId)).toEqual([a.payoutId, c.payoutId]);
+        expect(await uow.run((s) => s.payouts.due(at(5_000), 1))).toHaveLength(1);
       }));
   });
 }

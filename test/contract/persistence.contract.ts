@@ -1,6 +1,7 @@
 /** Every persistence port's contract, for one storage technology. */
 import { accessGrantStoreContract } from './access-grant-store.contract.js';
 import { assetQuoteStoreContract } from './asset-quote-store.contract.js';
+import { custodyTransactionStoreContract } from './custody-transaction-store.contract.js';
 import { eventLogContract } from './event-log.contract.js';
 import { graduationStoreContract } from './graduation-store.contract.js';
 import { paymentIdentifierStoreContract } from './payment-identifier-store.contract.js';
@@ -12,6 +13,7 @@ import { quoteStoreContract } from './quote-store.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { tradeLedgerContract } from './trade-ledger.contract.js';
 import { transferStoreContract } from './transfer-store.contract.js';
+import { earningsStoreContract } from './earnings-store.contract.js';
 import type { UowFactory } from './uow-factory.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
 
@@ -30,4 +32,6 @@ export function persistenceContracts(name: string, make: UowFactory) {
   accessGrantStoreContract(name, make);
   graduationStoreContract(name, make);
   transferStoreContract(name, make);
+  custodyTransactionStoreContract(name, make);
+  earningsStoreContract(name, make);
 }

@@ -11,9 +11,9 @@ export function positionRepositoryContract(name: string, make: UowFactory) {
         await uow.transaction((s) => s.positions.save(p));
         const updated = { ...p, balance: 5n, realizedPnlUsd: -1n, updatedAt: at(1) };
         await uow.transaction((s) => s.positions.save(updated));
-        expect(await uow.read((s) => s.positions.get(TESTNET, WALLET, 'tok_A'))).toEqual(updated);
-        expect(await uow.read((s) => s.positions.get(TESTNET, WALLET.toLowerCase(), 'tok_A'))).toEqual(updated);
-        expect(await uow.read((s) => s.positions.get(PRODUCTION, WALLET, 'tok_A'))).toBeNull();
+        expect(await uow.run((s) => s.positions.get(TESTNET, WALLET, 'tok_A'))).toEqual(updated);
+        expect(await uow.run((s) => s.positions.get(TESTNET, WALLET.toLowerCase(), 'tok_A'))).toEqual(updated);
+        expect(await uow.run((s) => s.positions.get(PRODUCTION, WALLET, 'tok_A'))).toBeNull();
       }));
 
     it('lists a wallet’s positions on one network (any case), by token', () =>
@@ -24,7 +24,7 @@ export function positionRepositoryContract(name: string, make: UowFactory) {
           await s.positions.save(position({ tokenId: 'tok_C', network: PRODUCTION }));
           await s.positions.save(position({ tokenId: 'tok_A', wallet: OTHER }));
         });
-        const mine = await uow.read((s) => s.positions.listByWallet(TESTNET, WALLET.toLowerCase()));
+        const mine = await uow.run((s) => s.positions.listByWallet(TESTNET, WALLET.toLowerCase()));
         expect(mine.map((p) => p.tokenId)).toEqual(['tok_A', 'tok_B']);
       }));
 
@@ -37,10 +37,10 @@ export function positionRepositoryContract(name: string, make: UowFactory) {
           await s.positions.save(position({ tokenId: 'tok_H', wallet: wallets[2], balance: 0n, costBasisUsd: 0n }));
           await s.positions.save(position({ tokenId: 'tok_H', wallet: WALLET, balance: 5n * 10n ** 24n }));
         });
-        const top = await uow.read((s) => s.positions.holders('tok_H', 10));
+        const top = await uow.run((s) => s.positions.holders('tok_H', 10));
         expect(top.map((p) => p.wallet)).toEqual([wallets[1], wallets[0], WALLET]);
-        expect((await uow.read((s) => s.positions.holders('tok_H', 1))).map((p) => p.wallet)).toEqual([wallets[1]]);
-        expect(await uow.read((s) => s.positions.countHolders('tok_H'))).toBe(3);
+        expect((await uow.run((s) => s.positions.holders('tok_H', 1))).map((p) => p.wallet)).toEqual([wallets[1]]);
+        expect(await uow.run((s) => s.positions.countHolders('tok_H'))).toBe(3);
       }));
   });
 }

@@ -14,17 +14,17 @@ export function tokenRepositoryContract(name: string, make: UowFactory) {
       withUow(make, async (uow) => {
         const t = token({ symbol: 'EXACT', description: 'd', imageUrl: 'https://e.com/i.png' });
         await uow.transaction((s) => s.tokens.insert(t));
-        expect(await uow.read((s) => s.tokens.get(t.tokenId))).toEqual(t);
+        expect(await uow.run((s) => s.tokens.get(t.tokenId))).toEqual(t);
         const moved = { ...bought(t, 10_000_000_000n), state: 'GRADUATED' as const, graduatedAt: at(5) };
         await uow.transaction(async (s) => {
           const locked = await s.tokens.getForUpdate(t.tokenId);
           expect(locked).toEqual(t);
           await s.tokens.update(moved);
         });
-        const read = await uow.read((s) => s.tokens.get(t.tokenId));
+        const read = await uow.run((s) => s.tokens.get(t.tokenId));
         expect(read).toEqual(moved);
         expect(read!.curve.virtualTokens > 2n ** 64n).toBe(true);
-        expect(await uow.read((s) => s.tokens.get('tok_missing'))).toBeNull();
+        expect(await uow.run((s) => s.tokens.get('tok_missing'))).toBeNull();
       }));
 
     it('lists the tokens without an address (from before tokens went on chain), oldest first, and forgets one once it has one', () =>
@@ -34,9 +34,9 @@ export function tokenRepositoryContract(name: string, make: UowFactory) {
         await uow.transaction(async (s) => {
           for (const t of [a, b, c, token({ symbol: 'NEW' })]) await s.tokens.insert(t);
         });
-        expect((await uow.read((s) => s.tokens.listWithoutAddress(2))).map((t) => t.symbol)).toEqual(['OLD3', 'OLD2']);
+        expect((await uow.run((s) => s.tokens.listWithoutAddress(2))).map((t) => t.symbol)).toEqual(['OLD3', 'OLD2']);
         await uow.transaction(async (s) => s.tokens.update({ ...c, address: '0x00000000000000000000000000000000000000c3' }));
-        const left = await uow.read((s) => s.tokens.listWithoutAddress(10));
+        const left = await uow.run((s) => s.tokens.listWithoutAddress(10));
         expect(left.map((t) => t.symbol)).toEqual(['OLD2', 'OLD1']);
         expect(left[0]).toEqual(b);
       }));
@@ -49,7 +49,7 @@ export function tokenRepositoryContract(name: string, make: UowFactory) {
         await uow.transaction(async (s) => {
           for (const t of [a, b, c]) await s.tokens.insert(t);
         });
-        const ids = async (q: Partial<TokenListQuery>) => (await uow.read((s) => s.tokens.list(list(q)))).items.map((t) => t.symbol);
+        const ids = async (q: Partial<TokenListQuery>) => (await uow.run((s) => s.tokens.list(list(q)))).items.map((t) => t.symbol);
         expect(await ids({})).toEqual(['GAMMA', 'BETA', 'ALPHA']);
         expect(await ids({ network: PRODUCTION })).toEqual(['BETA']);
         expect(await ids({ network: TESTNET })).toEqual(['GAMMA', 'ALPHA']);
@@ -74,7 +74,7 @@ export function tokenRepositoryContract(name: string, make: UowFactory) {
           await s.trades.record(trade({ tokenId: large.tokenId, usdAmount: 90_000_000n, createdAt: new Date(T0.getTime() - 2 * 86_400_000) }));
         });
         const order = async (q: Partial<TokenListQuery>) =>
-          (await uow.read((s) => s.tokens.list(list(q)))).items.map((t) => t.symbol);
+          (await uow.run((s) => s.tokens.list(list(q)))).items.map((t) => t.symbol);
         const tieOrder = [small, tie].sort((x, y) => (x.tokenId < y.tokenId ? 1 : -1)).map((t) => t.symbol);
         expect(await order({ sort: 'marketCap' })).toEqual(['L', 'M', ...tieOrder]);
         const volume = await order({ sort: 'volume24h', since: at(0) });
@@ -92,22 +92,22 @@ export function tokenRepositoryContract(name: string, make: UowFactory) {
           const seen: string[] = [];
           let cursor: string | undefined;
           for (let guard = 0; guard < 10; guard++) {
-            const page = await uow.read((s) => s.tokens.list(list({ sort, limit: 5, cursor })));
+            const page = await uow.run((s) => s.tokens.list(list({ sort, limit: 5, cursor })));
             seen.push(...page.items.map((t) => t.tokenId));
             if (!page.nextCursor) break;
             cursor = page.nextCursor;
           }
           expect(seen).toHaveLength(23);
           expect(new Set(seen).size).toBe(23);
-          const full = (await uow.read((s) => s.tokens.list(list({ sort, limit: 100 })))).items.map((t) => t.tokenId);
+          const full = (await uow.run((s) => s.tokens.list(list({ sort, limit: 100 })))).items.map((t) => t.tokenId);
           expect(seen).toEqual(full);
         }
       }));
 
     it('refuses a cursor it did not issue', () =>
       withUow(make, async (uow) => {
-        await expect(uow.read((s) => s.tokens.list(list({ cursor: 'not-a-cursor!' })))).rejects.toBeInstanceOf(ValidationError);
-        await expect(uow.read((s) => s.tokens.list(list({ cursor: Buffer.from('{"x":1}').toString('base64url') })))).rejects.toMatchObject({
+        await expect(uow.run((s) => s.tokens.list(list({ cursor: 'not-a-cursor!' })))).rejects.toBeInstanceOf(ValidationError);
+        await expect(uow.run((s) => s.tokens.list(list({ cursor: Buffer.from('{"x":1}').toString('base64url') })))).rejects.toMatchObject({
           code: 'VALIDATION_ERROR',
         });
       }));

@@ -14,10 +14,10 @@ export function tradeLedgerContract(name: string, make: UowFactory) {
           for (const t of trades) await s.trades.record(t);
           await s.trades.record(trade({ tokenId: 'tok_B' }));
         });
-        const first = await uow.read((s) => s.trades.listByToken('tok_A', { limit: 3 }));
+        const first = await uow.run((s) => s.trades.listByToken('tok_A', { limit: 3 }));
         expect(first.items).toEqual([...trades].reverse().slice(0, 3));
-        const second = await uow.read((s) => s.trades.listByToken('tok_A', { limit: 3, cursor: first.nextCursor! }));
-        const third = await uow.read((s) => s.trades.listByToken('tok_A', { limit: 3, cursor: second.nextCursor! }));
+        const second = await uow.run((s) => s.trades.listByToken('tok_A', { limit: 3, cursor: first.nextCursor! }));
+        const third = await uow.run((s) => s.trades.listByToken('tok_A', { limit: 3, cursor: second.nextCursor! }));
         expect([...first.items, ...second.items, ...third.items]).toEqual([...trades].reverse());
         expect(third.nextCursor).toBeNull();
       }));
@@ -30,11 +30,11 @@ export function tradeLedgerContract(name: string, make: UowFactory) {
         await uow.transaction(async (s) => {
           for (const t of [t1, t2, t3]) await s.trades.record(t);
         });
-        expect(await uow.read((s) => s.trades.between('tok_A', at(0), at(120_000)))).toEqual([t1, t2]);
-        expect(await uow.read((s) => s.trades.activitySince('tok_A', at(60_000)))).toEqual({ volumeUsd: 6_000_000n, trades: 2 });
-        expect(await uow.read((s) => s.trades.activitySince('tok_B', at(0)))).toEqual({ volumeUsd: 0n, trades: 0 });
-        expect(await uow.read((s) => s.trades.lastBefore('tok_A', at(120_000)))).toEqual(t2);
-        expect(await uow.read((s) => s.trades.lastBefore('tok_A', at(0)))).toBeNull();
+        expect(await uow.run((s) => s.trades.between('tok_A', at(0), at(120_000)))).toEqual([t1, t2]);
+        expect(await uow.run((s) => s.trades.activitySince('tok_A', at(60_000)))).toEqual({ volumeUsd: 6_000_000n, trades: 2 });
+        expect(await uow.run((s) => s.trades.activitySince('tok_B', at(0)))).toEqual({ volumeUsd: 0n, trades: 0 });
+        expect(await uow.run((s) => s.trades.lastBefore('tok_A', at(120_000)))).toEqual(t2);
+        expect(await uow.run((s) => s.trades.lastBefore('tok_A', at(0)))).toBeNull();
       }));
 
     it('sums stats per network, production first', () =>
@@ -46,7 +46,7 @@ export function tradeLedgerContract(name: string, make: UowFactory) {
           await s.trades.record(trade({ network: TESTNET, usdAmount: 5_000_000n, feeUsd: 50_000n }));
           await s.trades.record(trade({ network: TESTNET, usdAmount: 1_000_000n, feeUsd: 10_000n }));
         });
-        expect(await uow.read((s) => s.trades.stats())).toEqual([
+        expect(await uow.run((s) => s.trades.stats())).toEqual([
           { network: PRODUCTION, tokens: 1, trades: 0, volumeUsd: 0n, feesUsd: 0n },
           { network: TESTNET, tokens: 2, trades: 2, volumeUsd: 6_000_000n, feesUsd: 60_000n },
         ]);

@@ -40,17 +40,17 @@ export function transferStoreContract(name: string, make: UowFactory) {
   describe(`TransferStore contract: ${name}`, () => {
     it('creates a network’s cursor once, then moves it only from where it is', () =>
       withUow(make, async (uow) => {
-        expect(await uow.read((s) => s.transfers.cursor(TESTNET))).toBeNull();
+        expect(await uow.run((s) => s.transfers.cursor(TESTNET))).toBeNull();
         const start = cursor({ blockNumber: -1n, blockHash: null });
         expect(await uow.transaction((s) => s.transfers.advance(start, null))).toBe(true);
         expect(await uow.transaction((s) => s.transfers.advance(cursor({ blockNumber: 7n }), null))).toBe(false); // exists already
-        expect(await uow.read((s) => s.transfers.cursor(TESTNET))).toEqual(start);
+        expect(await uow.run((s) => s.transfers.cursor(TESTNET))).toEqual(start);
 
         const next = cursor({ blockNumber: 2n ** 40n, headBlock: 2n ** 40n + 12n, confirmations: 10, updatedAt: at(1) });
         expect(await uow.transaction((s) => s.transfers.advance(next, -1n))).toBe(true);
         expect(await uow.transaction((s) => s.transfers.advance(cursor({ blockNumber: 5n }), -1n))).toBe(false); // moved meanwhile
-        expect(await uow.read((s) => s.transfers.cursor(TESTNET))).toEqual(next);
-        expect(await uow.read((s) => s.transfers.cursor(PRODUCTION))).toBeNull();
+        expect(await uow.run((s) => s.transfers.cursor(TESTNET))).toEqual(next);
+        expect(await uow.run((s) => s.transfers.cursor(PRODUCTION))).toBeNull();
       }));
 
     it('books a transfer once per (network, transaction, place in it), exactly, and lists them from a block in chain order', () =>
@@ -63,10 +63,10 @@ export function transferStoreContract(name: string, make: UowFactory) {
         // The same log again — read twice, or mined again in another block by a reorganisation.
         expect(await uow.transaction((s) => s.transfers.record({ ...a, txHash: a.txHash.toUpperCase().replace('0X', '0x'), blockNumber: 102n, logIndex: 0 }))).toBe(false);
         for (const t of [b, c, elsewhere]) expect(await uow.transaction((s) => s.transfers.record(t))).toBe(true);
-        const since = await uow.read((s) => s.transfers.bookedSince(TESTNET, 10n));
+        const since = await uow.run((s) => s.transfers.bookedSince(TESTNET, 10n));
         expect(since).toEqual([b, a]);
-        expect(await uow.read((s) => s.transfers.bookedSince(TESTNET, 0n))).toHaveLength(3);
-        expect(await uow.read((s) => s.transfers.bookedSince(PRODUCTION, 0n))).toEqual([elsewhere]);
+        expect(await uow.run((s) => s.transfers.bookedSince(TESTNET, 0n))).toHaveLength(3);
+        expect(await uow.run((s) => s.transfers.bookedSince(PRODUCTION, 0n))).toEqual([elsewhere]);
       }));
 
     it('forgets a booking when its unit of work rolls back', () =>
@@ -79,8 +79,8 @@ export function transferStoreContract(name: string, make: UowFactory) {
             throw new Error('crash');
           }),
         ).rejects.toThrow('crash');
-        expect(await uow.read((s) => s.transfers.bookedSince(TESTNET, 0n))).toEqual([]);
-        expect(await uow.read((s) => s.transfers.cursor(TESTNET))).toBeNull();
+        expect(await uow.run((s) => s.transfers.bookedSince(TESTNET, 0n))).toEqual([]);
+        expect(await uow.run((s) => s.transfers.cursor(TESTNET))).toBeNull();
         expect(await uow.transaction((s) => s.transfers.record(t))).toBe(true);
       }));
 
@@ -97,7 +97,7 @@ export function transferStoreContract(name: string, make: UowFactory) {
         await uow.transaction(async (s) => {
           for (const t of [pending, deployed, token({ symbol: 'OLD', address: null }), token({ symbol: 'MAIN', network: PRODUCTION })]) await s.tokens.insert(t);
         });
-        expect(await uow.read((s) => s.tokens.listOnChain(TESTNET))).toEqual([
+        expect(await uow.run((s) => s.tokens.listOnChain(TESTNET))).toEqual([
           { tokenId: 'tok_A', address: deployed.address, deployedBlock: 77n, deployed: true, pair: '0x00000000000000000000000000000000000000a2' },
           { tokenId: 'tok_B', address: pending.address, deployedBlock: null, deployed: false, pair: null },
         ]);
@@ -107,19 +107,19 @@ export function transferStoreContract(name: string, make: UowFactory) {
       withUow(make, async (uow) => {
         const pull = { paymentId: 'pay_1', network: TESTNET, tokenId: 'tok_X', txHash: `0x${'1a'.repeat(32)}`, rawTx: '0x02', createdAt: T0 };
         await uow.transaction((s) => s.pulls.record(pull));
-        expect(await uow.read((s) => s.pulls.byTransaction(TESTNET, pull.txHash.toUpperCase().replace('0X', '0x')))).toEqual(pull);
-        expect(await uow.read((s) => s.pulls.byTransaction(PRODUCTION, pull.txHash))).toBeNull();
+        expect(await uow.run((s) => s.pulls.byTransaction(TESTNET, pull.txHash.toUpperCase().replace('0X', '0x')))).toEqual(pull);
+        expect(await uow.run((s) => s.pulls.byTransaction(PRODUCTION, pull.txHash))).toBeNull();
         const resigned = { ...pull, txHash: `0x${'2b'.repeat(32)}` };
         await uow.transaction((s) => s.pulls.replace(resigned, pull.txHash));
-        expect(await uow.read((s) => s.pulls.byTransaction(TESTNET, pull.txHash))).toBeNull();
-        expect(await uow.read((s) => s.pulls.byTransaction(TESTNET, resigned.txHash))).toEqual(resigned);
+        expect(await uow.run((s) => s.pulls.byTransaction(TESTNET, pull.txHash))).toBeNull();
+        expect(await uow.run((s) => s.pulls.byTransaction(TESTNET, resigned.txHash))).toEqual(resigned);
       }));
 
     it('keeps a position’s prebooked tokens exactly', () =>
       withUow(make, async (uow) => {
         const p = position({ tokenId: 'tok_P', prebookedIn: 10n ** 27n + 7n });
         await uow.transaction((s) => s.positions.save(p));
-        expect(await uow.read((s) => s.positions.get(TESTNET, WALLET, 'tok_P'))).toEqual(p);
+        expect(await uow.run((s) => s.positions.get(TESTNET, WALLET, 'tok_P'))).toEqual(p);
       }));
   });
 }

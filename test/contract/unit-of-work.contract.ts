@@ -22,15 +22,15 @@ export function unitOfWorkContract(name: string, make: UowFactory) {
             throw new Error('crash inside the transaction');
           }),
         ).rejects.toThrow('crash inside the transaction');
-        expect(await uow.read((s) => s.tokens.get(t.tokenId))).toBeNull();
-        expect((await uow.read((s) => s.trades.listByToken(t.tokenId, { limit: 10 }))).items).toEqual([]);
-        expect(await uow.read((s) => s.positions.get(TESTNET, WALLET, t.tokenId))).toBeNull();
-        expect(await uow.read((s) => s.payments.get(p.paymentId))).toBeNull();
-        expect(await uow.read((s) => s.payouts.get(po.payoutId))).toBeNull();
-        expect(await uow.read((s) => s.events.lastId())).toBe(1);
+        expect(await uow.run((s) => s.tokens.get(t.tokenId))).toBeNull();
+        expect((await uow.run((s) => s.trades.listByToken(t.tokenId, { limit: 10 }))).items).toEqual([]);
+        expect(await uow.run((s) => s.positions.get(TESTNET, WALLET, t.tokenId))).toBeNull();
+        expect(await uow.run((s) => s.payments.get(p.paymentId))).toBeNull();
+        expect(await uow.run((s) => s.payouts.get(po.payoutId))).toBeNull();
+        expect(await uow.run((s) => s.events.lastId())).toBe(1);
         expect((await uow.transaction((s) => s.events.append(event()))).id).toBe(2);
         // the claim can be made again: nothing of the failed transaction holds it
-        expect((await uow.read((s) => s.payments.claim(p))).claimed).toBe(true);
+        expect((await uow.run((s) => s.payments.claim(p))).claimed).toBe(true);
       }));
 
     it('serialises read-modify-write of one token under getForUpdate', () =>
@@ -46,7 +46,7 @@ export function unitOfWorkContract(name: string, make: UowFactory) {
             }),
           ),
         );
-        expect((await uow.read((s) => s.tokens.get(t.tokenId)))!.curve.tokensSold).toBe(30n);
+        expect((await uow.run((s) => s.tokens.get(t.tokenId)))!.curve.tokensSold).toBe(30n);
       }));
 
     it('a transaction sees its own writes', () =>

@@ -16,7 +16,7 @@ import {
 } from '../../src/domain/curve.js';
 import { DomainError, TokenGraduated } from '../../src/domain/errors.js';
 import { applyBuy, applySell, emptyPosition, type Position } from '../../src/domain/position.js';
-import { newToken, withCurve, type Token } from '../../src/domain/token.js';
+import { newToken, NO_LINKS, withCurve, type Token } from '../../src/domain/token.js';
 
 const RUNS = 1_000;
 const NOW = new Date(0);
@@ -55,7 +55,7 @@ function start(params: CurveParams = P): Ledger {
   const token = newToken({
     tokenId: 'tok_1',
     network: 'eip155:84532',
-    metadata: { name: 'T', symbol: 'T', description: null, imageUrl: null },
+    metadata: { name: 'T', symbol: 'T', description: null, imageUrl: null, links: NO_LINKS },
     creator: '0xC',
     params,
     address: '0x00000000000000000000000000000000000070c0',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CURVE_PARAMS, maxBuyUsd, quoteBuyWithUsd } from '../../src/domain/curve.js';
 import { TokenGraduated, ValidationError } from '../../src/domain/errors.js';
-import { newToken, validateTokenMetadata, withCurve } from '../../src/domain/token.js';
+import { newToken, NO_LINKS, validateTokenMetadata, withCurve } from '../../src/domain/token.js';
 
 function issuesOf(input: Parameters<typeof validateTokenMetadata>[0]) {
   try {
@@ -26,6 +26,7 @@ describe('token metadata', () => {
       symbol: 'CAFE1',
       description: 'line one\nline two',
       imageUrl: 'https://example.com/a.png',
+      links: NO_LINKS,
     });
     expect(m.name).toBe('Caf\u00e9 Coin');
   });
@@ -36,6 +37,7 @@ describe('token metadata', () => {
       symbol: 'A',
       description: null,
       imageUrl: null,
+      links: NO_LINKS,
     });
   });
 
@@ -83,7 +85,7 @@ describe('token states', () => {
   const token = newToken({
     tokenId: 'tok_1',
     network: 'eip155:84532',
-    metadata: { name: 'A', symbol: 'A', description: null, imageUrl: null },
+    metadata: { name: 'A', symbol: 'A', description: null, imageUrl: null, links: NO_LINKS },
     creator: '0x0000000000000000000000000000000000000001',
     params: DEFAULT_CURVE_PARAMS,
     address: '0x00000000000000000000000000000000000070c0',

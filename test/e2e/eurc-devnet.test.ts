@@ -198,7 +198,7 @@ describe.each(databases)('EURC on the devnet, on %s', (_name, openStore) => {
     expect(await eurc(wallet.address)).toBe(eurcBefore - paidEurc);
     expect(await usdc(wallet.address)).toBe(usdcBefore);
     expect(await eurc(TREASURY)).toBe(treasuryBefore + paidEurc);
-    expect(await uow.read((s) => s.payments.get(buy.payment.paymentId))).toMatchObject({ asset: 'EURC', amount: 4_629_630n, usdValue: 5_000_000n, state: 'APPLIED' });
+    expect(await uow.run((s) => s.payments.get(buy.payment.paymentId))).toMatchObject({ asset: 'EURC', amount: 4_629_630n, usdValue: 5_000_000n, state: 'APPLIED' });
     await drainWorkers();
     await expectBooksEqualChain();
   });

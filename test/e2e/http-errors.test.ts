@@ -440,7 +440,7 @@ describe('5xx', () => {
     const down = await startTestService({
       facilitator,
       logger: { debug() {}, info() {}, warn() {}, error: (message, fields) => lines.push({ message, fields }) },
-      uow: { read: refused, transaction: refused, close: async () => {} },
+      uow: { run: refused, transaction: refused, close: async () => {} },
     });
     try {
       const res = await fetch(`${down.url}/tokens`, { headers: { 'x-request-id': 'trace-503' } });
@@ -459,7 +459,7 @@ describe('5xx', () => {
     const broken = await startTestService({
       facilitator,
       uow: {
-        read: () => Promise.reject(new Error('secret database detail')),
+        run: () => Promise.reject(new Error('secret database detail')),
         transaction: () => Promise.reject(new Error('secret database detail')),
         close: async () => {},
       },

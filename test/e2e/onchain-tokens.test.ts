@@ -332,7 +332,7 @@ describe.each(databases)('tokens on chain, on %s', (_name, openStore) => {
     await drain(); // the refund payout is sent and confirmed
     expect(await usdc(w.address)).toBe(usdcBefore); // the $0.01 fee came back
     const paid = lastPaymentNonce();
-    const payment = await uow.read((s) => s.payments.findByNonce(TESTNET, paid.from, paid.nonce));
+    const payment = await uow.run((s) => s.payments.findByNonce(TESTNET, paid.from, paid.nonce));
     expect(payment?.state).toBe('REFUNDED');
   });
 
@@ -365,12 +365,12 @@ describe.each(databases)('tokens on chain, on %s', (_name, openStore) => {
     expect(res.status).toBe(202);
     expect(await tokenBalance(token.address, w.address)).toBe(tokensBefore - parseTokens('50000')); // the pull did happen
     const { from, nonce } = lastPaymentNonce();
-    const payment = await uow.read((s) => s.payments.findByNonce(TESTNET, from, nonce));
+    const payment = await uow.run((s) => s.payments.findByNonce(TESTNET, from, nonce));
     expect((await json(res)).data.paymentId).toBe(payment!.paymentId);
     expect(payment?.state).toBe('SETTLED');
 
     await drain(); // the reconciler applies it (the recorded pull is found mined), the payout worker pays
-    const applied = (await uow.read((s) => s.payments.get(payment!.paymentId)))!;
+    const applied = (await uow.run((s) => s.payments.get(payment!.paymentId)))!;
     expect(applied.state).toBe('APPLIED');
     const answer = (await json(await fetch(`${service.url}/api/payments/${payment!.paymentId}`))).data;
     expect(answer.state).toBe('APPLIED');

@@ -160,7 +160,7 @@ describe.each(databases)('tokens moved between wallets on chain, on %s', (_name,
   }
 
   const transferEvents = async (tokenId: string) =>
-    (await uow.read((s) => s.events.readAfter(0, { tokenId }, 1_000))).filter((e) => e.type === 'position.transferred');
+    (await uow.run((s) => s.events.readAfter(0, { tokenId }, 1_000))).filter((e) => e.type === 'position.transferred');
 
   it('#5 buys and sends its tokens to #7, #7 sells part of them, some come back to #5 and it sells them before the indexer saw them: every position equals the chain', async () => {
     const [w5, w6, w7] = [devAccount(5), devAccount(6), devAccount(7)];
@@ -240,7 +240,7 @@ describe.each(databases)('tokens moved between wallets on chain, on %s', (_name,
     await start(); // the same database, the same devnet state
     await drain(2);
     expect(await transferEvents(token.tokenId)).toHaveLength(4);
-    expect(await uow.read((s) => s.transfers.bookedSince(TESTNET, 0n)).then((all) => all.filter((t) => t.tokenId === token.tokenId))).toHaveLength(4);
+    expect(await uow.run((s) => s.transfers.bookedSince(TESTNET, 0n)).then((all) => all.filter((t) => t.tokenId === token.tokenId))).toHaveLength(4);
     await booksEqualChain(token, [w6, w7, w8]);
     // A sell after the restart is booked against the indexed position.
     const p7 = parseTokens((await positionOf(w7, token.tokenId))!.balance);

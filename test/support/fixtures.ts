@@ -7,7 +7,7 @@ import type { Payment } from '../../src/domain/payment.js';
 import { newPayout, type Payout } from '../../src/domain/payout.js';
 import { applyBuy, emptyPosition, type Position } from '../../src/domain/position.js';
 import type { Quote } from '../../src/domain/quote.js';
-import { newToken, type Token } from '../../src/domain/token.js';
+import { newToken, NO_LINKS, type Token } from '../../src/domain/token.js';
 import type { Trade } from '../../src/domain/trade.js';
 
 let seq = 0;
@@ -26,7 +26,7 @@ export function token(over: Partial<Token> & { symbol?: string } = {}): Token {
   const base = newToken({
     tokenId: over.tokenId ?? id('tok'),
     network: over.network ?? TESTNET,
-    metadata: { name: over.name ?? `Token ${over.symbol ?? 'T'}`, symbol: over.symbol ?? 'T', description: null, imageUrl: null },
+    metadata: { name: over.name ?? `Token ${over.symbol ?? 'T'}`, symbol: over.symbol ?? 'T', description: null, imageUrl: null, links: NO_LINKS },
     creator: over.creator ?? WALLET,
     params: DEFAULT_CURVE_PARAMS,
     address: '0x00000000000000000000000000000000000070c0',

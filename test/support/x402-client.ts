@@ -2,7 +2,10 @@
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm';
 import { wrapFetchWithPaymentFromConfig, x402Client, type PaymentRequired, type SelectPaymentRequirements } from '@x402/fetch';
-import { NETWORKS } from '../../src/domain/network.js';
+import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
+import { requirementsFor, X402_VERSION, type PaymentRequiredObject } from '../../src/app/payments/requirements.js';
+import { NETWORKS, type Network } from '../../src/domain/network.js';
+import type { ResourceInfo } from '../../src/ports/facilitator.js';
 import { toHex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 
@@ -50,4 +53,9 @@ export async function signPayment(account: PrivateKeyAccount, required: PaymentR
 export function decodeBase64Json<T = unknown>(header: string | null): T {
   if (!header) throw new Error('missing header');
   return JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as T;
+}
+
+/** A PaymentRequired object offering USDC at `amount` on `networks`, for tests of its readers (the service's own 402 is the pipeline's challenge). */
+export function usdcPaymentRequired(resource: ResourceInfo, networks: readonly Network[], amount: bigint): PaymentRequiredObject {
+  return { x402Version: X402_VERSION, resource, accepts: networks.map((n) => requirementsFor(n, amount, DEFAULT_SETTINGS.payTo[n])) };
 }

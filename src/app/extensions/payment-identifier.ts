@@ -25,7 +25,7 @@ export async function matchPaymentIdentifier(
   uow: UnitOfWork,
   request: { id: string; payer: string; requestHash: string },
 ): Promise<PaymentIdentifierMatch> {
-  const found = await uow.read((s) => s.paymentIds.find(request.id));
+  const found = await uow.run((s) => s.paymentIds.find(request.id));
   if (!found) return { kind: 'new' };
   return classify(found.record, found.response, request);
 }
@@ -57,7 +57,7 @@ class IdentifierTaken extends Error {
  * concurrent requests with one id exactly one is ever settled.
  */
 export async function claimPayment(uow: UnitOfWork, payment: Payment, id: string | null): Promise<IdentifiedClaim> {
-  if (id === null) return uow.read((s) => s.payments.claim(payment));
+  if (id === null) return uow.run((s) => s.payments.claim(payment));
   try {
     return await uow.transaction(async (s) => {
       const claim = await s.payments.claim(payment);
@@ -68,7 +68,7 @@ export async function claimPayment(uow: UnitOfWork, payment: Payment, id: string
     });
   } catch (e) {
     if (!(e instanceof IdentifierTaken)) throw e;
-    const response = (await uow.read((s) => s.paymentIds.find(id)))?.response ?? null;
+    const response = (await uow.run((s) => s.paymentIds.find(id)))?.response ?? null;
     return { claimed: false, identifier: classify(e.record, response, payment) };
   }
 }

@@ -23,7 +23,7 @@ export interface WalletProofDeps {
 export async function proveWallet(deps: WalletProofDeps, header: string): Promise<WalletProof> {
   const checked = await deps.walletProofs.check(header);
   if (!checked.ok) return checked;
-  const first = await deps.uow.read((s) => s.proofNonces.use(checked.wallet, checked.nonce, checked.expiresAt));
+  const first = await deps.uow.run((s) => s.proofNonces.use(checked.wallet, checked.nonce, checked.expiresAt));
   if (!first) {
     return { ok: false, reason: 'replayed', code: 'invalid_siwx_nonce', message: 'This proof was already used; sign a fresh challenge.' };
   }
@@ -41,5 +41,5 @@ export function siwxDetails(proof: Extract<WalletProof, { ok: false }>): { reaso
  */
 export function purgeSpentProofs(deps: Pick<WalletProofDeps, 'uow'> & { clock: { now(): Date } }, limit: number, graceMs = 60_000): Promise<number> {
   const before = new Date(deps.clock.now().getTime() - graceMs);
-  return deps.uow.read((s) => s.proofNonces.purgeExpired(before, limit));
+  return deps.uow.run((s) => s.proofNonces.purgeExpired(before, limit));
 }

@@ -46,7 +46,7 @@ export function offersFor(
 export async function offerFor(deps: OfferDeps, requestHash: string, network: Network, asset: PaymentAsset, usdAmount: bigint): Promise<Offer> {
   const holdKey = assetQuoteHoldKey(requestHash, network, asset);
   const now = deps.clock.now();
-  const last = await deps.uow.read((s) => s.assetQuotes.latest(holdKey));
+  const last = await deps.uow.run((s) => s.assetQuotes.latest(holdKey));
   let quote = last && last.expiresAt > now ? last : null;
   const lapsed = quote ? null : last;
   if (!quote) {
@@ -65,7 +65,7 @@ export async function offerFor(deps: OfferDeps, requestHash: string, network: Ne
       createdAt: now,
       expiresAt: new Date(now.getTime() + ASSET_QUOTE_TTL_SECONDS * 1000),
     };
-    quote = await deps.uow.read((s) => s.assetQuotes.hold(candidate, now));
+    quote = await deps.uow.run((s) => s.assetQuotes.hold(candidate, now));
   }
   const amount = assetAmountForUsd(usdAmount, quote.price, PAYMENT_ASSET_DECIMALS);
   return offer(deps, network, asset, amount, usdValueOf(amount, quote.price, PAYMENT_ASSET_DECIMALS), quote, lapsed);

@@ -1,7 +1,8 @@
 /**
- * x402 v2 payment requirements for a price (SPEC §1, §8, §15): scheme `exact`, the asset (USDC or
+ * x402 v2 payment requirements for a price (docs/payments.md): scheme `exact`, the asset (USDC or
  * EURC) on the network, the amount in its atomic units, the treasury as payTo, 60 s, and the
- * asset's EIP-712 domain in `extra`.
+ * asset's EIP-712 domain in `extra`. The 402 that lists them is the pipeline's challenge
+ * (pipeline/challenge.ts).
  */
 import { NETWORKS, type Network, type PaymentAsset } from '../../domain/network.js';
 import type { PaymentRequirements, ResourceInfo } from '../../ports/facilitator.js';
@@ -26,21 +27,6 @@ export function requirementsFor(network: Network, amount: bigint, payTo: string,
     payTo,
     maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
     extra: { name: info.eip712.name, version: info.eip712.version },
-  };
-}
-
-export function paymentRequired(
-  resource: ResourceInfo,
-  networks: readonly Network[],
-  amount: bigint,
-  payTo: Record<Network, string>,
-  error?: string,
-): PaymentRequiredObject {
-  return {
-    x402Version: X402_VERSION,
-    ...(error === undefined ? {} : { error }),
-    resource,
-    accepts: networks.map((n) => requirementsFor(n, amount, payTo[n])),
   };
 }
 

@@ -1,9 +1,8 @@
-import { TokenGraduated, TokenNetworkMismatch, TokenNotFound } from '../../domain/errors.js';
+import { TokenNetworkMismatch, TokenNotDeployed, TokenNotFound } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
-import { assertTradable, curveOpenForSells, type Token } from '../../domain/token.js';
-import type { TokenRef, TradeQuoter } from '../../ports/trade-quoter.js';
+import type { Token } from '../../domain/token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
-import type { AppDeps } from '../deps.js';
+import { venueNameFor } from './venues/trade-venue.js';
 
 export async function loadToken(stores: Stores, tokenId: string, forUpdate = false): Promise<Token> {
   const token = forUpdate ? await stores.tokens.getForUpdate(tokenId) : await stores.tokens.get(tokenId);
@@ -11,34 +10,30 @@ export async function loadToken(stores: Stores, tokenId: string, forUpdate = fal
   return token;
 }
 
-/** A token the caller may trade on its curve: it exists, is ACTIVE, and lives on the caller's network. */
-export async function loadTradableToken(
-  stores: Stores,
-  tokenId: string,
-  callerNetwork: Network | undefined,
-  forUpdate = false,
-): Promise<Token> {
-  const token = await loadToken(stores, tokenId, forUpdate);
-  if (callerNetwork !== undefined && callerNetwork !== token.network) {
-    throw new TokenNetworkMismatch(token.network, callerNetwork);
-  }
-  assertTradable(token);
+/** A trade's token lives on the network the caller pays on (when the caller is known). */
+export function onCallerNetwork(token: Token, callerNetwork: Network | undefined): Token {
+  if (callerNetwork !== undefined && callerNetwork !== token.network) throw new TokenNetworkMismatch(token.network, callerNetwork);
   return token;
 }
 
+/** A token whose contract is on chain (TOKEN_NOT_DEPLOYED before): what a sell pulls and a wallet signs for. */
+export function deployedToken(token: Token): Token & { address: string } {
+  if (token.deployment.state !== 'DEPLOYED' || !token.address) throw new TokenNotDeployed(token.tokenId, token.deployment.state);
+  return token as Token & { address: string };
+}
+
 /**
- * Where a token's trades are priced: its curve while ACTIVE, its Uniswap v2 pool once graduated
- * and the pool exists (docs/api.md "Graduation"); a graduated token whose pool is not there yet is
- * TOKEN_GRADUATED, but one whose pool FAILED sells on its curve again.
+ * The token a trade on `side` trades: it exists, lives on the caller's network, and has a venue
+ * for that side (trade-venue.ts; else TOKEN_GRADUATED).
  */
-export function venueOf(
-  deps: Pick<AppDeps, 'tradeQuoter' | 'poolQuoter'>,
-  token: Token,
+export async function tradedToken(
+  stores: Stores,
+  tokenId: string,
   side: 'buy' | 'sell',
-): { quoter: TradeQuoter; ref: TokenRef | undefined } {
-  if (token.state === 'ACTIVE' || (side === 'sell' && curveOpenForSells(token))) return { quoter: deps.tradeQuoter, ref: undefined };
-  if (token.pool?.state === 'CREATED' && token.address && deps.poolQuoter) {
-    return { quoter: deps.poolQuoter, ref: { network: token.network, address: token.address } };
-  }
-  throw new TokenGraduated(token.tokenId, curveOpenForSells(token));
+  callerNetwork: Network | undefined,
+  forUpdate = false,
+): Promise<Token> {
+  const token = onCallerNetwork(await loadToken(stores, tokenId, forUpdate), callerNetwork);
+  venueNameFor(token, side);
+  return token;
 }

@@ -1,27 +1,24 @@
-import type { CurveState } from '../../domain/curve.js';
-import { newGraduationStep, PENDING_POOL } from '../../domain/graduation.js';
-import { poolSeed } from '../../domain/pool.js';
+import { earningsOf } from '../../domain/earnings.js';
+import { splitFee } from '../../domain/fees.js';
+import { formatUsd } from '../../domain/money.js';
 import type { Payment } from '../../domain/payment.js';
 import type { Position } from '../../domain/position.js';
-import { withCurve, type Token } from '../../domain/token.js';
-import type { Trade, TradeSide, TradeVenue } from '../../domain/trade.js';
+import type { Token } from '../../domain/token.js';
+import type { Trade, TradeSide, VenueName } from '../../domain/trade.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../deps.js';
 import { tradeView } from '../views.js';
 
 /**
- * The writes every trade makes, inside its unit of work: the token's new curve (graduating it
- * when the curve sells out), the position, the trade row and the events describing them.
- * Graduating queues the first step of seeding the token's pool (SPEC §14), in the same
- * transaction, so a graduated token always has its pool on the way.
+ * The writes every trade makes, inside its unit of work: the token as the trade left it (its
+ * curve moved, or as it was after a trade on the pool), the position, the trade row, the event
+ * describing it, and the fee's shares its creator and referrers earn.
  */
 export async function recordTrade(
   deps: Pick<AppDeps, 'ids' | 'settings'>,
   stores: Stores,
   args: {
     token: Token;
-    /** The curve after the trade; null for a trade on the pool, which leaves the curve as it ended. */
-    curve: CurveState | null;
     position: Position;
     side: TradeSide;
     usdAmount: bigint;
@@ -29,14 +26,12 @@ export async function recordTrade(
     tokenAmount: bigint;
     payment: Payment | undefined;
     now: Date;
-    venue?: TradeVenue;
+    venue: VenueName;
+    /** The trade referrer the caller named (earns a share of the fee unless it is the trader). */
+    referrer?: string | null;
   },
 ): Promise<{ token: Token; trade: Trade }> {
-  const { now } = args;
-  const venue = args.venue ?? 'curve';
-  const moved = args.curve === null ? args.token : withCurve(args.token, args.curve, now);
-  const graduates = moved.state === 'GRADUATED' && args.token.state === 'ACTIVE';
-  const token = graduates ? { ...moved, pool: PENDING_POOL } : moved;
+  const { token, now } = args;
   const trade: Trade = {
     tradeId: deps.ids.next('trd'),
     network: token.network,
@@ -48,7 +43,7 @@ export async function recordTrade(
     tokenAmount: args.tokenAmount,
     paymentId: args.payment?.paymentId ?? null,
     settlementTx: args.payment?.settlementTx ?? null,
-    venue,
+    venue: args.venue,
     createdAt: now,
   };
   await stores.tokens.update(token);
@@ -61,26 +56,35 @@ export async function recordTrade(
     data: { trade: tradeView(trade) },
     createdAt: now,
   });
-  if (graduates) {
-    const seed = poolSeed(token.params, token.curve, deps.settings.graduationFeeUsd);
-    await stores.graduations.enqueue(
-      newGraduationStep({
-        graduationId: deps.ids.next('grad'),
-        network: token.network,
-        tokenId: token.tokenId,
-        step: 'approve-token',
-        tokenAmount: seed.tokens,
-        usdAmount: seed.usd,
-        now,
-      }),
-    );
-    await stores.events.append({
-      type: 'token.graduated',
-      network: token.network,
-      tokenId: token.tokenId,
-      data: { tokenId: token.tokenId, graduatedAt: now.toISOString(), lastTradeId: trade.tradeId },
-      createdAt: now,
-    });
-  }
+  await accrueEarnings(deps, stores, token, trade, args.referrer ?? null);
   return { token, trade };
+}
+
+/**
+ * The fee's shares (docs/api.md "Fees and earnings"): the creator's, the platform referrer's, the
+ * trade referrer's, each rounded down, the treasury keeping the rest — booked with the trade, so
+ * a trade and its earnings commit together; paid out later by the earnings payer.
+ */
+async function accrueEarnings(deps: Pick<AppDeps, 'ids' | 'settings'>, stores: Stores, token: Token, trade: Trade, referrer: string | null) {
+  const split = splitFee(trade.feeUsd, deps.settings.feeShares, {
+    payer: trade.wallet,
+    creator: token.creator,
+    platformReferrer: token.platformReferrer,
+    tradeReferrer: referrer,
+  });
+  if (split.shares.length === 0) return;
+  const earnings = earningsOf(split, trade, () => deps.ids.next('earn'));
+  await stores.earnings.accrue(earnings);
+  await stores.events.append({
+    type: 'earnings.accrued',
+    network: token.network,
+    tokenId: token.tokenId,
+    data: {
+      tradeId: trade.tradeId,
+      feeUsd: formatUsd(trade.feeUsd),
+      treasuryUsd: formatUsd(split.treasury),
+      shares: earnings.map((e) => ({ role: e.role, wallet: e.wallet, amountUsd: formatUsd(e.amount) })),
+    },
+    createdAt: trade.createdAt,
+  });
 }

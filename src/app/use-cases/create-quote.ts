@@ -5,7 +5,8 @@ import type { Quote } from '../../domain/quote.js';
 import type { AppDeps } from '../deps.js';
 import { quoteView } from '../views.js';
 import { buyQuote, checkBuySize } from './buy-token.js';
-import { loadToken, venueOf } from '../trading/load-token.js';
+import { loadToken } from '../trading/load-token.js';
+import { venueFor } from '../trading/venues/venue-for.js';
 
 export interface QuoteRequest {
   tokenId: string;
@@ -26,28 +27,20 @@ export function createQuote(deps: AppDeps, req: QuoteRequest) {
   }
   const now = deps.clock.now();
   const keep = (amount: bigint) => floorDiv(amount * (BPS_DENOMINATOR - req.slippageBps), BPS_DENOMINATOR);
-  return deps.uow.read(async (stores) => {
+  return deps.uow.run(async (stores) => {
     const token = await loadToken(stores, req.tokenId);
     // The curve while ACTIVE; a graduated token's pool once it exists (docs/api.md "Graduation").
-    const { quoter, ref } = venueOf(deps, token, req.side);
-    const on = ref ? { token: ref } : {};
+    const venue = venueFor(deps, token, req.side);
     let quote: Quote;
     if (req.side === 'buy') {
-      const priced = await quoter.price({
-        side: 'buy',
-        params: token.params,
-        curve: token.curve,
-        ...on,
-        usdAmount: req.usdAmount,
-        tokens: req.tokens,
-      });
+      const priced = await venue.price(token, { side: 'buy', usdAmount: req.usdAmount, tokens: req.tokens });
       checkBuySize(deps, priced.usdAmount, req.usdAmount !== undefined ? { usdAmount: req.usdAmount } : { tokens: req.tokens! });
       quote = buyQuote(deps, token, priced.usdAmount, priced.tokens, keep(priced.tokens), priced.feeUsd, req.slippageBps, now, priced.provider);
     } else {
-      if (!ref && req.tokens! > token.curve.tokensSold) {
+      if (venue.name === 'curve' && req.tokens! > token.curve.tokensSold) {
         throw ValidationError.of('tokens', 'is more than all tokens of this token in circulation');
       }
-      const priced = await quoter.price({ side: 'sell', params: token.params, curve: token.curve, ...on, tokens: req.tokens! });
+      const priced = await venue.price(token, { side: 'sell', tokens: req.tokens! });
       quote = {
         ...buyQuote(deps, token, priced.usdAmount, priced.tokens, keep(priced.usdAmount), priced.feeUsd, req.slippageBps, now, priced.provider),
         side: 'sell',

@@ -9,6 +9,8 @@ export interface CreateTokenCommand {
   metadata: TokenMetadata;
   /** The payer of the create payment. */
   creator: string;
+  /** Who brought the token (earns a share of its fees); the creator naming itself names nobody. */
+  platformReferrer?: string | null;
   /** The network of the creator's payment: the token lives there for ever. */
   network: Network;
 }
@@ -27,7 +29,8 @@ export function createToken(deps: AppDeps, cmd: CreateTokenCommand, paid?: Paid<
       symbol: cmd.metadata.symbol,
       totalSupply: params.totalSupply,
     });
-    const token = newToken({ tokenId, network: cmd.network, metadata: cmd.metadata, creator: cmd.creator, params, address, now });
+    const referrer = cmd.platformReferrer && cmd.platformReferrer.toLowerCase() !== cmd.creator.toLowerCase() ? cmd.platformReferrer : null;
+    const token = newToken({ tokenId, network: cmd.network, metadata: cmd.metadata, creator: cmd.creator, platformReferrer: referrer, params, address, now });
     await stores.tokens.insert(token);
     await stores.deployments.enqueue(newDeployment({ deploymentId: deps.ids.next('dep'), network: token.network, tokenId, address, now }));
     const view = tokenView(token, { volumeUsd24h: 0n, trades24h: 0, holders: 0 });

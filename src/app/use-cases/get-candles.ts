@@ -16,7 +16,7 @@ export function getCandles(deps: AppDeps, tokenId: string, q: { interval: Candle
   if ((to.getTime() - from.getTime()) / intervalMs > MAX_CANDLES) {
     throw ValidationError.of('from', `the range may span at most ${MAX_CANDLES} intervals`);
   }
-  return deps.uow.read(async (stores) => {
+  return deps.uow.run(async (stores) => {
     await loadToken(stores, tokenId);
     const trades = await stores.trades.between(tokenId, from, to);
     return { tokenId, interval: q.interval, from: from.toISOString(), to: to.toISOString(), items: buildCandles(trades, intervalMs) };

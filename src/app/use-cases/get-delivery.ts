@@ -4,7 +4,7 @@ import { deliveryView } from '../views.js';
 
 /** GET /api/deliveries/:id: where a buy's tokens are on their way to the buyer's wallet. */
 export function getDelivery(deps: AppDeps, deliveryId: string) {
-  return deps.uow.read(async (stores) => {
+  return deps.uow.run(async (stores) => {
     const delivery = await stores.deliveries.get(deliveryId);
     if (!delivery) throw new NotFound(`Delivery ${deliveryId} does not exist.`, { resource: 'delivery', deliveryId });
     return deliveryView(delivery);

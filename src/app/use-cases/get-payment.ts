@@ -4,7 +4,7 @@ import { receiptOf } from '../extensions/receipts.js';
 import { paymentView } from '../views.js';
 
 export function getPayment(deps: AppDeps, paymentId: string) {
-  return deps.uow.read(async (stores) => {
+  return deps.uow.run(async (stores) => {
     const payment = await stores.payments.get(paymentId);
     // One 404 code for every lookup by id (SPEC §10 NOT_FOUND); `details` says what was missing.
     if (!payment) throw new NotFound(`Payment ${paymentId} does not exist.`, { resource: 'payment', paymentId });

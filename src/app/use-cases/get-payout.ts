@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { payoutView } from '../views.js';
 
 export function getPayout(deps: AppDeps, payoutId: string) {
-  return deps.uow.read(async (stores) => {
+  return deps.uow.run(async (stores) => {
     const payout = await stores.payouts.get(payoutId);
     if (!payout) throw new NotFound(`Payout ${payoutId} does not exist.`, { resource: 'payout', payoutId });
     return payoutView(payout);

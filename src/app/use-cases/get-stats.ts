@@ -3,7 +3,7 @@ import { formatUsd } from '../../domain/money.js';
 import type { AppDeps } from '../deps.js';
 
 export function getStats(deps: AppDeps) {
-  return deps.uow.read(async (stores) => ({
+  return deps.uow.run(async (stores) => ({
     networks: (await stores.trades.stats()).map((s) => ({
       network: s.network,
       tokens: s.tokens,

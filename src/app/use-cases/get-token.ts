@@ -5,6 +5,6 @@ import { loadToken } from '../trading/load-token.js';
 /** The token's view; `fresh`: checked against the database, not taken on the change feed's word (`Cache-Control: no-cache`). */
 export function getToken(deps: AppDeps, tokenId: string, options: { fresh?: boolean } = {}): Promise<TokenView> {
   const now = deps.clock.now();
-  const build = () => deps.uow.read(async (stores) => loadTokenView(stores, await loadToken(stores, tokenId), now));
+  const build = () => deps.uow.run(async (stores) => loadTokenView(stores, await loadToken(stores, tokenId), now));
   return deps.tokenViews ? deps.tokenViews.get(deps.uow, tokenId, now, build, options) : build();
 }

@@ -5,7 +5,7 @@ import { loadToken } from '../trading/load-token.js';
 import { indexerView } from '../views.js';
 
 export function listHolders(deps: AppDeps, tokenId: string, limit: number) {
-  return deps.uow.read(async (stores) => {
+  return deps.uow.run(async (stores) => {
     const token = await loadToken(stores, tokenId);
     return {
       tokenId,

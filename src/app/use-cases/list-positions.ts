@@ -22,7 +22,7 @@ export interface PositionsResult {
 }
 
 export async function listPositions(deps: AppDeps, query: ListPositionsQuery): Promise<PositionsResult> {
-  const result = await deps.uow.read(async (stores) => {
+  const result = await deps.uow.run(async (stores) => {
     const positions = (await stores.positions.listByWallet(query.network, query.wallet)).filter(
       (p) => query.includeZero !== false || p.balance > 0n,
     );

@@ -16,7 +16,7 @@ export interface ListTokensQuery {
 
 export function listTokens(deps: AppDeps, query: ListTokensQuery): Promise<{ items: TokenView[]; nextCursor: string | null }> {
   const now = deps.clock.now();
-  return deps.uow.read(async (stores) => {
+  return deps.uow.run(async (stores) => {
     const page = await stores.tokens.list({
       ...query,
       sort: query.sort ?? 'created',

@@ -5,7 +5,7 @@ import { loadToken } from '../trading/load-token.js';
 import { tradeView } from '../views.js';
 
 export function listTrades(deps: AppDeps, tokenId: string, page: PageRequest) {
-  return deps.uow.read(async (stores) => {
+  return deps.uow.run(async (stores) => {
     await loadToken(stores, tokenId);
     const result = await stores.trades.listByToken(tokenId, page);
     return { items: result.items.map(tradeView), nextCursor: result.nextCursor };

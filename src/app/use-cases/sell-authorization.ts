@@ -1,20 +1,19 @@
 /**
- * GET /api/tokens/:id/sell-authorization (SPEC §14): the EIP-712 typed data a wallet signs so
+ * GET /api/tokens/:id/sell-authorization (docs/api.md "token_sell"): the EIP-712 typed data a wallet signs so
  * custody may pull `tokens` of it for a sell — a fresh nonce, valid for ten minutes — and the
  * `tokenAuthorization` to send back with the signature added.
  */
-import { TokenNotDeployed } from '../../domain/errors.js';
 import { formatTokens } from '../../domain/money.js';
 import { NETWORKS } from '../../domain/network.js';
 import { receiveAuthorizationTypedData } from '../../domain/token-authorization.js';
 import type { AppDeps } from '../deps.js';
-import { loadToken } from '../trading/load-token.js';
+import { deployedToken, loadToken } from '../trading/load-token.js';
 
 export const SELL_AUTHORIZATION_TTL_SECONDS = 600n;
 
 export async function sellAuthorization(deps: AppDeps, q: { tokenId: string; wallet: string; tokens: bigint }) {
-  const token = await deps.uow.read((s) => loadToken(s, q.tokenId));
-  if (token.deployment.state !== 'DEPLOYED' || !token.address) throw new TokenNotDeployed(token.tokenId, token.deployment.state);
+  // Any deployed token, whatever its venue: every sell starts with custody's pull of the tokens.
+  const token = deployedToken(await deps.uow.run((s) => loadToken(s, q.tokenId)));
   const now = BigInt(Math.floor(deps.clock.now().getTime() / 1000));
   const message = {
     from: q.wallet,

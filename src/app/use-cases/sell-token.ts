@@ -1,8 +1,9 @@
 /**
- * Selling back to the curve (SPEC §5, §14). The seller's tokens are on chain: the sell carries
- * their EIP-3009 `ReceiveWithAuthorization` to custody, checked in full before any payment is
- * asked for. Once the $0.01 fee is settled, custody pulls the tokens (recorded before it is
- * broadcast, like every transaction the service sends); when the pull is mined, the trade, the
+ * Selling (docs/api.md "token_sell"), on the token's venue (trading/venues: its curve, its pool
+ * once graduated, its curve again when the pool failed). The seller's tokens are on chain: the
+ * sell carries their EIP-3009 `ReceiveWithAuthorization` to custody, checked in full before any
+ * payment is asked for. Once the $0.01 fee is settled, custody pulls the tokens (exactly once:
+ * custody/token-pull.ts); when the pull is mined, the venue executes the sell and the trade, the
  * position and the payout of the proceeds (in USDC, whatever asset paid the fee) commit in one
  * transaction.
  *
@@ -11,138 +12,48 @@
  *   pull not mined yet→ the payment stays SETTLED (202); the reconciler comes back to it
  *   mined but refused → the tokens go back to the seller (a delivery) and the fee is refunded
  */
-import { averagePriceUsd, quoteSell, spotPriceUsd } from '../../domain/curve.js';
 import { newDelivery } from '../../domain/delivery.js';
-import {
-  DomainError,
-  InsufficientBalance,
-  SlippageExceeded,
-  TokenAuthorizationInvalid,
-  TokenGraduated,
-  TokenNetworkMismatch,
-  TokenNotDeployed,
-  ValidationError,
-} from '../../domain/errors.js';
-import { feeOn } from '../../domain/fees.js';
-import { minOut } from '../../domain/pool.js';
-import { formatTokens, formatUsd } from '../../domain/money.js';
+import { DomainError, InsufficientBalance, TokenAuthorizationInvalid } from '../../domain/errors.js';
+import { formatTokens } from '../../domain/money.js';
 import type { Network } from '../../domain/network.js';
-import { newPayout } from '../../domain/payout.js';
-import { applySell, emptyPosition, withTransfersIn } from '../../domain/position.js';
-import { curveOpenForSells, type Token } from '../../domain/token.js';
-import type { TokenAuthorization } from '../../domain/token-authorization.js';
-import type { TokenPull } from '../../ports/token-pull-store.js';
+import type { Token } from '../../domain/token.js';
+import { pullTokens } from '../custody/token-pull.js';
 import type { AppDeps } from '../deps.js';
-import { applyInUnitOfWork, type Paid } from '../paid.js';
-import { loadToken, venueOf } from '../trading/load-token.js';
-import { dexOf, swapOnPool } from '../trading/pool-swap.js';
-import type { Stores } from '../../ports/unit-of-work.js';
-import { recordTrade } from '../trading/record-trade.js';
-import { payoutView, positionView, tradeView, type PositionView, type TradeView } from '../views.js';
+import type { Paid } from '../paid.js';
+import { deployedToken, tradedToken } from '../trading/load-token.js';
+import type { SellCommand, SellRequest, SellResult, TradePhase } from '../trading/venues/trade-venue.js';
+import { venueFor } from '../trading/venues/venue-for.js';
 
-export interface SellRequest {
-  tokenId: string;
-  tokens: bigint;
-  minUsdOut?: bigint | undefined;
-  /** The seller's ReceiveWithAuthorization of exactly `tokens` to custody. */
-  authorization: TokenAuthorization;
-}
+export type { SellCommand, SellRequest, SellResult } from '../trading/venues/trade-venue.js';
 
-export interface SellResult {
-  tokenId: string;
-  tokensSold: string;
-  usdReceived: string;
-  feeUsd: string;
-  priceUsd: string;
-  spotPriceUsd: string;
-  position: PositionView;
-  trade: TradeView;
-  payout: ReturnType<typeof payoutView>;
-  /** Custody's receiveWithAuthorization that took the tokens. */
-  pullTx: string;
-}
-
-/** An authorization must stay usable at least this long when it is checked (SPEC §14). */
+/** An authorization must stay usable at least this long when it is checked (docs/api.md "token_sell"). */
 export const MIN_AUTHORIZATION_WINDOW_SECONDS = 120n;
 
-/**
- * `price`: before a payment (the 402, and again once the payer is proven): everything, the chain
- * included. `apply`: a settled payment being applied (its pull may already have happened): only
- * what the pull itself will not check.
- */
-export type SellPhase = 'price' | 'apply';
-
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
-/**
- * The token a sell trades: ACTIVE on its curve, GRADUATED with its pool, or GRADUATED with a pool
- * that FAILED on its curve again (else TOKEN_GRADUATED: the pool is on its way).
- */
-async function loadSellableToken(stores: Stores, tokenId: string, callerNetwork: Network | undefined, forUpdate = false): Promise<Token> {
-  const token = await loadToken(stores, tokenId, forUpdate);
-  if (callerNetwork !== undefined && callerNetwork !== token.network) throw new TokenNetworkMismatch(token.network, callerNetwork);
-  if (token.state === 'GRADUATED' && token.pool?.state !== 'CREATED' && !curveOpenForSells(token)) throw new TokenGraduated(token.tokenId);
-  return token;
-}
-
-/** Whether a sell of `token` swaps on its pool (else it sells on the curve). */
-const onPool = (token: Token) => token.state === 'GRADUATED' && !curveOpenForSells(token);
-
-/** Smallest gross USD whose proceeds after our fee reach `usdOut`. */
-function grossFor(usdOut: bigint, feeBps: bigint): bigint {
-  let gross = (usdOut * 10_000n + (10_000n - feeBps) - 1n) / (10_000n - feeBps);
-  while (gross - feeOn(gross, feeBps) < usdOut) gross += 1n;
-  return gross;
-}
-
-/**
- * A sell's proceeds are USDC, the curve's and the pool's own asset, 1:1 with the USD booked —
- * whatever asset paid the $0.01 fee (decision 0021): the treasury holds the curve's reserve in
- * USDC, and a rate taken from the fee's held quote would be a free option on EUR/USD.
- */
-function sellProceeds(usdOut: bigint): { asset: 'USDC'; amount: bigint } {
-  return { asset: 'USDC', amount: usdOut };
-}
-
-function deployedAddress(token: Token): string {
-  if (token.deployment.state !== 'DEPLOYED' || !token.address) throw new TokenNotDeployed(token.tokenId, token.deployment.state);
-  return token.address;
-}
 
 /** The checks a sell must pass before a payment is asked for (and, as `apply`, before it is applied). */
 export async function checkSell(
   deps: AppDeps,
   req: SellRequest,
   seller?: { wallet: string; network: Network },
-  phase: SellPhase = 'price',
+  phase: TradePhase = 'price',
 ): Promise<{ network: Network }> {
-  const token = await deps.uow.read((stores) => loadSellableToken(stores, req.tokenId, seller?.network));
-  const address = deployedAddress(token);
-  await checkAuthorization(deps, token, address, req, seller, phase);
-  if (onPool(token)) {
-    // Priced on the pool now (docs/api.md "Graduation"); the swap itself enforces the bound again when mined.
-    const { quoter, ref } = venueOf(deps, token, 'sell');
-    const q = await quoter.price({ side: 'sell', params: token.params, curve: token.curve, ...(ref ? { token: ref } : {}), tokens: req.tokens });
-    if (seller && req.minUsdOut !== undefined && q.usdAmount < req.minUsdOut) throw slippage(req.minUsdOut, q.usdAmount);
-    return { network: token.network };
-  }
-  if (req.tokens > token.curve.tokensSold) {
-    throw ValidationError.of('tokens', 'is more than all tokens of this token in circulation');
-  }
-  const q = quoteSell(token.params, token.curve, req.tokens);
-  if (seller && req.minUsdOut !== undefined && q.usdOut < req.minUsdOut) throw slippage(req.minUsdOut, q.usdOut);
+  const token = deployedToken(await deps.uow.run((stores) => tradedToken(stores, req.tokenId, 'sell', seller?.network)));
+  await checkAuthorization(deps, token, req, seller, phase);
+  // The slippage bound is checked once the seller is known (a 402 asks nothing of it).
+  await venueFor(deps, token, 'sell').checkSell(token, req.tokens, seller ? req.minUsdOut : undefined);
   return { network: token.network };
 }
 
 async function checkAuthorization(
   deps: AppDeps,
-  token: Token,
-  address: string,
+  token: Token & { address: string },
   req: SellRequest,
   seller: { wallet: string } | undefined,
-  phase: SellPhase,
+  phase: TradePhase,
 ): Promise<void> {
   const a = req.authorization;
+  const address = token.address;
   const invalid = (reason: string, message: string, conflict = false) => new TokenAuthorizationInvalid(reason, message, conflict);
   const custody = deps.tokenIssuer.custody(token.network);
   if (a.value !== req.tokens) throw invalid('value', `The authorization must move exactly the tokens sold (${req.tokens} units).`);
@@ -166,73 +77,16 @@ async function checkAuthorization(
   if (balance < a.value) throw new InsufficientBalance(formatTokens(a.value), formatTokens(balance));
 }
 
-function slippage(minUsdOut: bigint, usdOut: bigint): SlippageExceeded {
-  return new SlippageExceeded('The sell would pay out less than minUsdOut.', formatUsd(minUsdOut), formatUsd(usdOut));
-}
-
-export interface SellCommand extends SellRequest {
-  seller: string;
-  network: Network;
-}
-
-/** A pull that is not mined yet: not a refusal — the payment waits, the reconciler returns to it. */
-export class PullPending extends Error {
-  constructor(paymentId: string, txHash: string) {
-    super(`the pull of payment ${paymentId} (${txHash}) is not mined yet`);
-    this.name = 'PullPending';
-  }
-}
-
 export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Paid<SellResult>): Promise<SellResult> {
   const key = paid?.payment.paymentId ?? deps.ids.next('pay');
-  const pull = await pullTokens(deps, cmd, key);
+  const token = deployedToken(await deps.uow.run((s) => tradedToken(s, cmd.tokenId, 'sell', cmd.network)));
+  const pull = await pullTokens(deps, key, token, cmd.authorization);
   try {
-    const current = await deps.uow.read((s) => loadSellableToken(s, cmd.tokenId, cmd.network));
-    if (onPool(current)) return await sellOnPool(deps, cmd, paid, key, current, pull);
-    return await applyInUnitOfWork(deps, paid, async (stores, now) => {
-      const token = await loadSellableToken(stores, cmd.tokenId, cmd.network, true);
-      if (onPool(token)) throw new TokenGraduated(token.tokenId); // graduated meanwhile: the tokens go back, the fee is refunded
-      const q = quoteSell(token.params, token.curve, cmd.tokens);
-      if (cmd.minUsdOut !== undefined && q.usdOut < cmd.minUsdOut) throw slippage(cmd.minUsdOut, q.usdOut);
-      const held = (await stores.positions.get(token.network, cmd.seller, token.tokenId)) ?? emptyPosition(token.network, cmd.seller, token.tokenId, now);
-      const position = applySell(withTransfersIn(held, cmd.tokens, now), cmd.tokens, q.usdOut, now);
-      const written = await recordTrade(deps, stores, {
-        token,
-        curve: q.after,
-        position,
-        side: 'sell',
-        usdAmount: q.grossUsd,
-        feeUsd: q.feeUsd,
-        tokenAmount: cmd.tokens,
-        payment: paid?.payment,
-        now,
-      });
-      const payout = await stores.payouts.enqueue(
-        newPayout({
-          payoutId: deps.ids.next('pout'),
-          network: token.network,
-          wallet: cmd.seller,
-          ...sellProceeds(q.usdOut),
-          reason: 'sell',
-          sourceId: written.trade.tradeId,
-          now,
-        }),
-      );
-      return {
-        tokenId: token.tokenId,
-        tokensSold: formatTokens(cmd.tokens),
-        usdReceived: formatUsd(q.usdOut),
-        feeUsd: formatUsd(q.feeUsd),
-        priceUsd: averagePriceUsd(q.usdOut, cmd.tokens),
-        spotPriceUsd: spotPriceUsd(written.token.curve),
-        position: positionView(position, written.token),
-        trade: tradeView(written.trade),
-        payout: payoutView(payout),
-        pullTx: pull.txHash,
-      };
-    });
+    // Where the tokens sell now: the token may have graduated (or its pool opened) since the check.
+    const current = await deps.uow.run((s) => tradedToken(s, cmd.tokenId, 'sell', cmd.network));
+    return await venueFor(deps, current, 'sell').sell(current, cmd, { key, pullTx: pull.txHash }, paid);
   } catch (e) {
-    // The tokens are in custody but the sell is refused now (the curve moved past minUsdOut, the
+    // The tokens are in custody but the sell is refused now (the price moved past minUsdOut, the
     // token graduated): they go back to the seller. Queued once per payment, however often this
     // runs; the payment flow refunds the fee.
     if (e instanceof DomainError && e.code !== 'INTERNAL_ERROR') await returnTokens(deps, cmd, key);
@@ -254,114 +108,4 @@ async function returnTokens(deps: AppDeps, cmd: SellCommand, key: string): Promi
       }),
     ),
   );
-}
-
-/**
- * Custody's pull of the seller's tokens, exactly once per payment: the signed transaction is
- * recorded before it is broadcast, a retry broadcasts the same one, and one that can never be
- * mined (its nonce taken) is signed again — EIP-3009's nonce makes a second pull impossible.
- */
-async function pullTokens(deps: AppDeps, cmd: SellCommand, key: string): Promise<TokenPull> {
-  const issuer = deps.tokenIssuer;
-  const token = await deps.uow.read((s) => loadSellableToken(s, cmd.tokenId, cmd.network));
-  const address = deployedAddress(token);
-  const sign = async (): Promise<TokenPull> => ({
-    paymentId: key,
-    network: token.network,
-    tokenId: token.tokenId,
-    ...(await issuer.prepareReceive(token.network, address, cmd.authorization)),
-    createdAt: deps.clock.now(),
-  });
-  let pull = await deps.uow.read((s) => s.pulls.get(key));
-  if (!pull) {
-    const signed = await sign();
-    pull = await deps.uow.transaction((s) => s.pulls.record(signed));
-    if (pull.txHash !== signed.txHash) issuer.release(token.network);
-  }
-  const deadline = Date.now() + deps.settings.pullWaitMs;
-  for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
-    await issuer.broadcast(token.network, pull.rawTx).catch(() => undefined); // the status below tells
-    const status = await issuer.status(token.network, pull.txHash, pull.rawTx);
-    if (status === 'confirmed') return pull;
-    if (status === 'reverted') {
-      throw new TokenAuthorizationInvalid(
-        'pull_failed',
-        'The tokens could not be pulled with this authorization (moved away, used, cancelled or expired); nothing was taken.',
-      );
-    }
-    if (status === 'dropped') {
-      const resigned = await sign();
-      if (await deps.uow.transaction((s) => s.pulls.replace(resigned, pull!.txHash))) pull = resigned;
-      else {
-        issuer.release(token.network);
-        pull = (await deps.uow.read((s) => s.pulls.get(key)))!;
-      }
-      continue;
-    }
-    if (Date.now() >= deadline) throw new PullPending(key, pull.txHash);
-    await new Promise((r) => setTimeout(r, delay));
-  }
-}
-
-/**
- * A sell of a graduated token (SPEC §14): the tokens are pulled as on the curve, then custody
- * swaps them for USDC on the pool — amountOutMin from the caller's minUsdOut (grossed up by our
- * fee), or the pool's output now less the default slippage — and the proceeds less our fee are
- * paid out. A swap refused or reverted sends the tokens back and refunds the fee (sellToken).
- */
-async function sellOnPool(deps: AppDeps, cmd: SellCommand, paid: Paid<SellResult> | undefined, key: string, token: Token, pull: TokenPull): Promise<SellResult> {
-  const dex = dexOf(deps);
-  const feeBps = token.params.feeBps;
-  let bound: bigint;
-  if (cmd.minUsdOut !== undefined) bound = grossFor(cmd.minUsdOut, feeBps);
-  else {
-    const { quoter, ref } = venueOf(deps, token, 'sell');
-    const q = await quoter.price({ side: 'sell', params: token.params, curve: token.curve, ...(ref ? { token: ref } : {}), tokens: cmd.tokens });
-    bound = minOut(q.usdAmount + q.feeUsd, deps.settings.defaultSlippageBps);
-  }
-  const swap = await swapOnPool(deps, key, token, { side: 'sell', amountIn: cmd.tokens, amountOutMin: bound, describe: formatUsd });
-  const grossUsd = swap.amountOut;
-  const feeUsd = feeOn(grossUsd, feeBps);
-  const usdOut = grossUsd - feeUsd;
-  const pool = await dex.reserves(token.network, token.address!).catch(() => null);
-  return applyInUnitOfWork(deps, paid, async (stores, now) => {
-    const locked = await loadToken(stores, token.tokenId, true);
-    const held = (await stores.positions.get(locked.network, cmd.seller, locked.tokenId)) ?? emptyPosition(locked.network, cmd.seller, locked.tokenId, now);
-    const position = applySell(withTransfersIn(held, cmd.tokens, now), cmd.tokens, usdOut, now);
-    const written = await recordTrade(deps, stores, {
-      token: locked,
-      curve: null,
-      position,
-      side: 'sell',
-      usdAmount: grossUsd,
-      feeUsd,
-      tokenAmount: cmd.tokens,
-      payment: paid?.payment,
-      now,
-      venue: 'uniswap-v2',
-    });
-    const payout = await stores.payouts.enqueue(
-      newPayout({
-        payoutId: deps.ids.next('pout'),
-        network: locked.network,
-        wallet: cmd.seller,
-        ...sellProceeds(usdOut),
-        reason: 'sell',
-        sourceId: written.trade.tradeId,
-        now,
-      }),
-    );
-    return {
-      tokenId: locked.tokenId,
-      tokensSold: formatTokens(cmd.tokens),
-      usdReceived: formatUsd(usdOut),
-      feeUsd: formatUsd(feeUsd),
-      priceUsd: averagePriceUsd(usdOut, cmd.tokens),
-      spotPriceUsd: pool ? averagePriceUsd(pool.usd, pool.tokens) : spotPriceUsd(locked.curve),
-      position: positionView(position, written.token),
-      trade: tradeView(written.trade),
-      payout: payoutView(payout),
-      pullTx: pull.txHash,
-    };
-  });
 }

@@ -15,7 +15,7 @@ export interface TokenInfo extends TokenView {
 
 /** token_info: the token plus its top holders, 24-hour change and hourly candles. */
 export function tokenInfo(deps: AppDeps, tokenId: string): Promise<TokenInfo> {
-  return deps.uow.read((stores) => tokenInfoFrom(stores, tokenId, deps.clock.now()));
+  return deps.uow.run((stores) => tokenInfoFrom(stores, tokenId, deps.clock.now()));
 }
 
 export async function tokenInfoFrom(stores: Stores, tokenId: string, now: Date): Promise<TokenInfo> {

@@ -22,7 +22,7 @@ export const MAX_UINT256 = 2n ** 256n - 1n;
 type Deps = Omit<OutboxWorkerDeps<Graduation>, 'kind' | 'sender'> & { dex: DexRouter; ids: IdGenerator; uow: UnitOfWork };
 
 async function tokenOf(uow: UnitOfWork, tokenId: string) {
-  const token = await uow.read((s) => s.tokens.get(tokenId));
+  const token = await uow.run((s) => s.tokens.get(tokenId));
   if (!token) throw new Error(`unknown token ${tokenId}`);
   return token;
 }

@@ -7,8 +7,9 @@
  *                                    PENDING again (retry with backoff) or FAILED after maxAttempts
  *
  * The signed transaction is recorded before it is broadcast, so a crash between the two is
- * healed by broadcasting the same transaction again — never a second one. A transaction that can
- * never be mined (its nonce taken by another: "dropped") is signed again with a fresh nonce; one
+ * healed by broadcasting the same transaction again — never a second one (custody's one rule for
+ * what it sends: app/custody/exactly-once-sender.ts). A transaction that can never be mined (its
+ * nonce taken by another: "dropped") is signed again with a fresh nonce; one
  * that waits too long behind a nonce nobody fills (a signed transaction whose record was lost, a
  * node that forgot its pool) gets the gap filled, so no item stays SENT for ever.
  *
@@ -21,6 +22,7 @@ import type { OutboxStore } from '../../ports/outbox-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { TransactionSender } from '../../ports/transaction-sender.js';
 import type { Stores, UnitOfWork } from '../../ports/unit-of-work.js';
+import { recordSigned } from '../custody/exactly-once-sender.js';
 
 /** What one kind of outbox item needs from the engine's caller. */
 export interface OutboxKind<T extends OutboxFields> {
@@ -85,7 +87,7 @@ export class OutboxWorker<T extends OutboxFields> {
 
   /** One pass over the due items; returns how many it moved. */
   async runOnce(limit = 20): Promise<number> {
-    const due = await this.deps.uow.read((s) => this.kind.due(s, this.deps.clock.now(), limit));
+    const due = await this.deps.uow.run((s) => this.kind.due(s, this.deps.clock.now(), limit));
     let moved = 0;
     for (const item of due) {
       try {
@@ -104,7 +106,7 @@ export class OutboxWorker<T extends OutboxFields> {
     const prepared = await this.kind.prepare(item);
     if (!prepared) {
       const later = { ...item, nextAttemptAt: new Date(now.getTime() + (this.deps.notReadyPollMs ?? this.deps.confirmPollMs)) };
-      return this.deps.uow.read((s) => this.kind.update(s, later, 'PENDING'));
+      return this.deps.uow.run((s) => this.kind.update(s, later, 'PENDING'));
     }
     const sent = transitionOutbox(item, 'SENT', now, {
       txHash: prepared.txHash,
@@ -113,21 +115,19 @@ export class OutboxWorker<T extends OutboxFields> {
       nextAttemptAt: new Date(now.getTime() + this.deps.confirmPollMs),
       lastError: null,
     });
-    let recorded: boolean;
-    try {
-      recorded = await this.deps.uow.transaction(async (stores) => {
-        if (!(await this.kind.update(stores, sent, 'PENDING'))) return false;
-        await this.kind.onSent?.(stores, sent, now);
-        return true;
-      });
-    } catch (e) {
-      this.deps.sender.release(item.network); // never broadcast: its nonce goes back
-      throw e;
-    }
-    if (!recorded) {
-      this.deps.sender.release(item.network); // another worker took it
-      return false;
-    }
+    // Not recorded (another worker took it, or the write failed): never broadcast, its nonce goes back.
+    const recorded = await recordSigned(
+      this.deps.sender,
+      item.network,
+      () =>
+        this.deps.uow.transaction(async (stores) => {
+          if (!(await this.kind.update(stores, sent, 'PENDING'))) return false;
+          await this.kind.onSent?.(stores, sent, now);
+          return true;
+        }),
+      (ok) => ok,
+    );
+    if (!recorded) return false;
     await this.deps.afterRecord?.(sent);
     await this.broadcast(sent);
     return true;
@@ -167,7 +167,7 @@ export class OutboxWorker<T extends OutboxFields> {
       // updatedAt stays the moment it was sent: it measures how long the transaction has waited.
       if (now.getTime() - item.updatedAt.getTime() >= this.deps.stuckAfterMs) await this.unblock(item);
       const later = { ...item, nextAttemptAt: new Date(now.getTime() + this.deps.confirmPollMs) };
-      return this.deps.uow.read((s) => this.kind.update(s, later, 'SENT'));
+      return this.deps.uow.run((s) => this.kind.update(s, later, 'SENT'));
     }
     if (status === 'confirmed') {
       const details = (await this.kind.minedDetails?.(item)) ?? {};

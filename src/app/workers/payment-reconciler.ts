@@ -1,12 +1,16 @@
 /**
- * Finishes payments whose request could not, from what the chain says:
+ * Finishes payments whose request could not, from what the chain says, by running the steps of a
+ * paid request (src/app/payments/pipeline/) from where the payment stopped:
  *
- *   VERIFIED  (died before settling)        → REJECTED: we never submitted it, nothing charged
- *   SETTLING  (settlement did not confirm)  → used on chain → SETTLED → applied (or refunded)
+ *   VERIFIED  (died before settling)        → the claim's release: REJECTED, we never submitted
+ *                                             it, nothing charged
+ *   SETTLING  (settlement did not confirm)  → used on chain → SETTLED → the application step
+ *                                             (applied, or refunded)
  *                                             unused and unusable (cancelled, or unused at a
- *                                             block past validBefore) → FAILED, nothing charged
+ *                                             block past validBefore) → released FAILED, nothing charged
  *                                             unused and still usable → wait: it may be mined
- *   SETTLED   (died after settling)         → applied, or refunded when refused now
+ *   SETTLED   (died after settling)         → the application step: applied, or refunded when
+ *                                             refused now
  *
  * Safety net: FAILED and REJECTED payments of the last day are read on chain again, slowly; an
  * authorization found used after all (a bug, or a third party submitting the signed
@@ -14,24 +18,19 @@
  *
  * Compare-and-set on every move means a reconciler racing a live request applies nothing twice.
  */
-import { amountAtQuote } from '../pricing/asset-pricing.js';
 import { DomainError, PaymentInvalid, ServiceUnavailable } from '../../domain/errors.js';
-import { settlementOutcome, transitionPayment, type Payment, type PaymentState } from '../../domain/payment.js';
+import { settlementOutcome, type Payment, type PaymentState } from '../../domain/payment.js';
 import type { AuthorizationReader } from '../../ports/authorization-reader.js';
-import type { Logger } from '../../ports/logger.js';
-import type { AppDeps } from '../deps.js';
 import type { AnyEntrypoint } from '../entrypoints.js';
-import { errorEnvelope, statusOfError } from '../error-status.js';
-import type { Metrics } from '../metrics.js';
-import type { PaymentFlow } from '../payments/payment-flow.js';
+import { refund, resumeApplication, settledOnChain } from '../payments/pipeline/application.js';
+import { release } from '../payments/pipeline/claim.js';
+import type { PipelineDeps } from '../payments/pipeline/deps.js';
+import { markSettled } from '../payments/pipeline/settlement.js';
 import { PAYMENT_REASONS } from '../payments/payment-reasons.js';
 
-export interface ReconcilerDeps extends AppDeps {
-  flow: PaymentFlow;
+export interface ReconcilerDeps extends PipelineDeps {
   entrypoints: ReadonlyMap<string, AnyEntrypoint>;
   chain: AuthorizationReader;
-  logger: Logger;
-  metrics?: Metrics;
   /** A payment is left to its own request for this long before the reconciler takes it. */
   graceMs: number;
   /**
@@ -54,7 +53,7 @@ export class PaymentReconciler {
   async runOnce(limit = 50): Promise<number> {
     const now = this.deps.clock.now();
     const before = new Date(now.getTime() - this.deps.graceMs);
-    const [verified, settling, settled] = await this.deps.uow.read(async (s) => [
+    const [verified, settling, settled] = await this.deps.uow.run(async (s) => [
       await s.payments.listByState('VERIFIED', before, limit),
       await s.payments.listByState('SETTLING', before, limit),
       await s.payments.listByState('SETTLED', before, limit),
@@ -97,23 +96,14 @@ export class PaymentReconciler {
       );
       return this.close(p, 'FAILED', error);
     }
-    const settled = transitionPayment(p, 'SETTLED', this.deps.clock.now(), { settlementTx: onChain.transaction });
-    if (!(await this.deps.uow.read((s) => s.payments.update(settled, 'SETTLING')))) return false;
+    const settled = await markSettled(this.deps, p, onChain.transaction);
+    if (!settled) return false;
     this.deps.logger.info('reconciler: settlement found on chain', { paymentId: p.paymentId, tx: onChain.transaction });
     return this.applySettled(settled);
   }
 
   private async close(p: Payment, to: 'REJECTED' | 'FAILED', error: DomainError, headers: Record<string, string> = {}): Promise<boolean> {
-    const closed = transitionPayment(p, to, this.deps.clock.now());
-    const closedNow = await this.deps.uow.transaction(async (s) => {
-      if (!(await s.payments.update(closed, p.state))) return false;
-      await s.payments.saveResponse(p.paymentId, {
-        status: statusOfError(error),
-        body: errorEnvelope(error.code, error.message, error.details),
-        headers,
-      });
-      return true;
-    });
+    const closedNow = (await release(this.deps, p, to, error, headers)) !== null;
     if (closedNow) this.deps.logger.info(`reconciler: payment ${to}; nothing charged`, { paymentId: p.paymentId, payer: p.payer });
     return closedNow;
   }
@@ -121,33 +111,12 @@ export class PaymentReconciler {
   private async applySettled(p: Payment): Promise<boolean> {
     const ep = this.deps.entrypoints.get(p.resource);
     if (!ep) throw new Error(`payment ${p.paymentId} names an unknown entrypoint ${p.resource}`);
-    const caller = { wallet: p.payer, network: p.network };
-    const settlement = { transaction: p.settlementTx ?? '', network: p.network, payer: p.payer };
-    const receipt = { success: true, ...settlement };
-    let input: unknown;
-    let prepared;
-    try {
-      input = ep.parse(p.input);
-      prepared = await ep.prepare(this.deps, input, caller, 'apply');
-      // The price again, in the paid asset at the payment's own quote.
-      if (amountAtQuote(p.quotePrice, prepared.amount) !== p.amount) {
-        throw new PaymentInvalid('The price changed before the payment could be applied.', { reason: PAYMENT_REASONS.priceChanged });
-      }
-    } catch (e) {
-      if (!(e instanceof DomainError) || e.code === 'INTERNAL_ERROR') throw e;
-      await this.deps.flow.refund(p, e, receipt);
-      return true;
-    }
-    // Receipted as in its request, for the resource URL its 402 named.
-    const response = await this.deps.flow.apply(p, ep, input, prepared, caller, settlement, p.resourceUrl ?? undefined);
-    if (response.status !== 202) return true;
+    const outcome = await resumeApplication(this.deps, ep, p);
+    if (outcome.kind !== 'pending') return true;
     if (this.deps.clock.now().getTime() - p.updatedAt.getTime() < this.deps.refundAfterMs) return false;
     this.deps.logger.error('a settled payment could not be applied for too long; refunding it', { paymentId: p.paymentId });
-    await this.deps.flow.refund(
-      p,
-      new ServiceUnavailable('The operation could not be applied; the payment is refunded.', 5, { reason: PAYMENT_REASONS.applyFailed }),
-      receipt,
-    );
+    const error = new ServiceUnavailable('The operation could not be applied; the payment is refunded.', 5, { reason: PAYMENT_REASONS.applyFailed });
+    await refund(this.deps, p, error, settledOnChain(p, p.settlementTx));
     return true;
   }
 
@@ -161,12 +130,12 @@ export class PaymentReconciler {
       this.sweeps.set(state, sweep);
     }
     if (now < sweep.restartAt) return 0;
-    const batch = await this.deps.uow.read((s) => s.payments.listAfter(state, sweep.cursor, limit));
+    const batch = await this.deps.uow.run((s) => s.payments.listAfter(state, sweep.cursor, limit));
     let found = 0;
     for (const p of batch) {
       try {
         const onChain = await this.deps.chain.authorization(p.network, p.payer, p.nonce, p.asset);
-        if (onChain.state === 'used' && (await this.refundUsedAfterClose(p, onChain.transaction))) found += 1;
+        if (onChain.state === 'used' && (await this.refundUsedAfterClose(p, state, onChain.transaction))) found += 1;
       } catch (e) {
         this.deps.logger.warn('safety net: reading a closed payment failed; will retry', { paymentId: p.paymentId, error: (e as Error).message });
         return found; // the cursor stays: this payment is read again next pass
@@ -181,8 +150,8 @@ export class PaymentReconciler {
     return found;
   }
 
-  private async refundUsedAfterClose(p: Payment, transaction: string | null): Promise<boolean> {
-    this.deps.metrics?.increment('payments.used_after_close');
+  private async refundUsedAfterClose(p: Payment, state: 'FAILED' | 'REJECTED', transaction: string | null): Promise<boolean> {
+    this.deps.metrics.increment('payments.used_after_close');
     this.deps.logger.error('SAFETY NET: a payment closed as unsettled was used on chain; refunding it', {
       paymentId: p.paymentId,
       payer: p.payer,
@@ -194,10 +163,10 @@ export class PaymentReconciler {
       reason: PAYMENT_REASONS.usedAfterClose,
     });
     try {
-      await this.deps.flow.refund(p, error, { success: true, transaction: transaction ?? '', network: p.network, payer: p.payer }, p.state);
+      await refund(this.deps, p, error, settledOnChain(p, transaction), state);
       return true;
     } catch (e) {
-      if (e instanceof DomainError) return false;
+      if (e instanceof DomainError) return false; // moved meanwhile: refunded elsewhere
       throw e;
     }
   }

@@ -32,8 +32,8 @@ export class QuotePurger {
     const before = new Date(now - this.deps.retentionMs);
     // A payment keeps its quote's id and price itself, so asset quotes are never needed after they expire.
     const purged = Math.max(
-      await this.deps.uow.read((s) => s.quotes.purgeExpired(before, this.deps.batch)),
-      await this.deps.uow.read((s) => s.assetQuotes.purgeExpired(before, this.deps.batch)),
+      await this.deps.uow.run((s) => s.quotes.purgeExpired(before, this.deps.batch)),
+      await this.deps.uow.run((s) => s.assetQuotes.purgeExpired(before, this.deps.batch)),
     );
     if (purged < this.deps.batch) this.nextRunAt = now + this.deps.intervalMs;
     if (purged > 0) this.deps.logger.debug('purged expired quotes', { purged });

@@ -30,7 +30,7 @@ const MAX_HOLDERS = 100_000;
 export async function backfillTokens(deps: TokenBackfillDeps, batch = 100): Promise<number> {
   let done = 0;
   for (;;) {
-    const tokens = await deps.uow.read((s) => s.tokens.listWithoutAddress(batch));
+    const tokens = await deps.uow.run((s) => s.tokens.listWithoutAddress(batch));
     if (tokens.length === 0) return done;
     for (const candidate of tokens) {
       const address = deps.tokenIssuer.predictAddress(candidate.network, {

@@ -18,7 +18,7 @@ import { OutboxWorker, outboxStoreOf, type OutboxWorkerDeps } from './outbox-wor
 type Deps<T extends Deployment | Delivery> = Omit<OutboxWorkerDeps<T>, 'kind' | 'sender'> & { issuer: TokenIssuer; uow: UnitOfWork };
 
 async function tokenOf(uow: UnitOfWork, tokenId: string) {
-  const token = await uow.read((s) => s.tokens.get(tokenId));
+  const token = await uow.run((s) => s.tokens.get(tokenId));
   if (!token) throw new Error(`unknown token ${tokenId}`);
   return token;
 }

@@ -97,7 +97,7 @@ export class TransferIndexer {
     const { chain, uow } = this.deps;
     const head = await chain.head(network);
     const safe = head - BigInt(this.deps.confirmations);
-    let cursor = (await uow.read((s) => s.transfers.cursor(network))) ?? (await this.begin(network, safe, head));
+    let cursor = (await uow.run((s) => s.transfers.cursor(network))) ?? (await this.begin(network, safe, head));
     if (!cursor) return 0;
     cursor = await this.checkReorg(network, cursor, head);
     if (!cursor) return 0;
@@ -109,7 +109,7 @@ export class TransferIndexer {
       const toHash = await chain.blockHash(network, toBlock);
       if (!toHash) break;
       // Tokens not deployed yet are included: a deployment mined before its record is then not missed.
-      const tokens = await uow.read((s) => s.tokens.listOnChain(network));
+      const tokens = await uow.run((s) => s.tokens.listOnChain(network));
       const logs = tokens.length === 0 ? [] : await chain.transfers(network, tokens.map((t) => t.address), fromBlock, toBlock);
       const pairs = await this.pairsOf(network, tokens, logs);
       const now = this.deps.clock.now();
@@ -134,7 +134,7 @@ export class TransferIndexer {
     if (cursor.blockNumber >= safe && cursor.headBlock !== head) {
       // Caught up: only the head the view reports moves.
       const seen = { ...cursor, headBlock: head, updatedAt: this.deps.clock.now() };
-      await uow.read((s) => s.transfers.advance(seen, cursor!.blockNumber));
+      await uow.run((s) => s.transfers.advance(seen, cursor!.blockNumber));
     }
     return booked;
   }
@@ -145,7 +145,7 @@ export class TransferIndexer {
    * theirs can have moved: their first holders get them from deliveries sent after this).
    */
   private async begin(network: Network, safe: bigint, head: bigint): Promise<TransferCursor | null> {
-    const tokens = await this.deps.uow.read((s) => s.tokens.listOnChain(network));
+    const tokens = await this.deps.uow.run((s) => s.tokens.listOnChain(network));
     const deployed = tokens.filter((t) => t.deployed);
     let start = max(safe, -1n);
     if (deployed.some((t) => t.deployedBlock === null)) start = -1n;
@@ -158,9 +158,9 @@ export class TransferIndexer {
       confirmations: this.deps.confirmations,
       updatedAt: this.deps.clock.now(),
     };
-    const created = await this.deps.uow.read((s) => s.transfers.advance(cursor, null));
+    const created = await this.deps.uow.run((s) => s.transfers.advance(cursor, null));
     this.deps.logger.info('transfer indexing starts', { network, fromBlock: (start + 1n).toString() });
-    return created ? cursor : this.deps.uow.read((s) => s.transfers.cursor(network));
+    return created ? cursor : this.deps.uow.run((s) => s.transfers.cursor(network));
   }
 
   /** The cursor as it stands, or moved back below a reorganisation (null: another process moved it). */
@@ -170,7 +170,7 @@ export class TransferIndexer {
     if (hash !== null && same(hash, cursor.blockHash)) return cursor;
     const top = min(cursor.blockNumber, head); // a chain restored from an older state may be shorter
     const back = max(top - BigInt(this.deps.rewindBlocks ?? 128), -1n);
-    const booked = await this.deps.uow.read((s) => s.transfers.bookedSince(network, back + 1n));
+    const booked = await this.deps.uow.run((s) => s.transfers.bookedSince(network, back + 1n));
     if (booked.length > 0) {
       const tokens = [...new Set(booked.map((b) => b.token))];
       // Up to a range past the old cursor: a transaction may have been mined again in a later block.
@@ -195,7 +195,7 @@ export class TransferIndexer {
       headBlock: head,
       updatedAt: this.deps.clock.now(),
     };
-    return (await this.deps.uow.read((s) => s.transfers.advance(next, cursor.blockNumber))) ? next : null;
+    return (await this.deps.uow.run((s) => s.transfers.advance(next, cursor.blockNumber))) ? next : null;
   }
 
   /** The pair of every token whose logs need it: any log not sent by custody or minted. */

@@ -2,9 +2,9 @@
  * The workers that run beside the HTTP server (docs/architecture.md, "Workers") and the timer that
  * runs them. A pass runs every worker once, in a fixed order: tokens from before tokens went on
  * chain are taken on chain first (once per process, before the outboxes), then the reconciler,
- * the outboxes (deployments, deliveries, graduations), the transfer indexer, payouts and the
- * purges. Started, it runs a pass `intervalMs` after the previous one ended — never two at once —
- * and a failed pass is logged and the next one runs as usual.
+ * the outboxes (deployments, deliveries, graduations), the transfer indexer, the earnings payer,
+ * payouts and the purges. Started, it runs a pass `intervalMs` after the previous one ended —
+ * never two at once — and a failed pass is logged and the next one runs as usual.
  */
 import type { Delivery } from '../../domain/delivery.js';
 import type { Deployment } from '../../domain/deployment.js';
@@ -18,6 +18,7 @@ import type { Application } from '../application.js';
 import type { Tunables } from '../config.js';
 import { purgeSpentProofs } from '../extensions/wallet-proof.js';
 import { PaymentReconciler } from './payment-reconciler.js';
+import { EarningsPayer } from './earnings-payer.js';
 import { PayoutWorker, type PayoutWorkerDeps } from './payout-worker.js';
 import { QuotePurger } from './quote-purger.js';
 import { backfillTokens } from './token-backfill.js';
@@ -26,7 +27,7 @@ import { GraduationWorker } from './graduation-worker.js';
 import { TransferIndexer, type TransferIndexerDeps } from './transfer-indexer.js';
 
 export interface WorkerSchedulerDeps {
-  /** The use cases' ports (store, clock, ids, token issuer, logger, metrics) and the payment flow the reconciler resumes. */
+  /** The use cases' ports (store, clock, ids, token issuer, logger, metrics) and the paid entrypoints the reconciler resumes. */
   application: Application;
   /** Sends payouts (sell proceeds, refunds) from the treasury. */
   payoutSender: PayoutSender;
@@ -40,6 +41,8 @@ export interface WorkerSchedulerDeps {
   /** How long a payment is left to its own request before the reconciler takes it. */
   reconcilerGraceMs: number;
   indexer: { confirmations: number; blockRange: number };
+  /** Creators' and referrers' unpaid fee shares below this wait for more (USD micro-units). */
+  earningsPayoutMinUsd: bigint;
   /** Test-only seams (a crash right after a record, a step that fails). */
   hooks?: {
     payouts?: Pick<PayoutWorkerDeps, 'afterRecord'>;
@@ -59,6 +62,8 @@ export class WorkerScheduler {
   readonly transfers: TransferIndexer;
   readonly reconciler: PaymentReconciler;
   readonly quotePurger: QuotePurger;
+  /** Queues the payouts of creators' and referrers' fee shares. */
+  readonly earnings: EarningsPayer;
 
   private backfilled = false;
   private timer: NodeJS.Timeout | null = null;
@@ -71,7 +76,6 @@ export class WorkerScheduler {
     this.payouts = new PayoutWorker({ ...outbox, sender: deps.payoutSender, ...hooks.payouts });
     this.reconciler = new PaymentReconciler({
       ...application.deps,
-      flow: application.flow,
       entrypoints: application.entrypoints,
       chain: deps.authorizations,
       logger,
@@ -104,6 +108,7 @@ export class WorkerScheduler {
       batch: tunables.purgeBatch,
       intervalMs: tunables.quotePurgeIntervalMs,
     });
+    this.earnings = new EarningsPayer({ uow, clock, ids, logger, minPayoutUsd: deps.earningsPayoutMinUsd });
   }
 
   /** One pass of every worker (tests call this instead of waiting for the timer). */
@@ -119,10 +124,11 @@ export class WorkerScheduler {
     await this.deliveries.runOnce();
     await this.graduations.runOnce();
     await this.transfers.runOnce();
+    await this.earnings.runOnce(); // before the payouts, so an earnings payout goes out in the same pass
     await this.payouts.runOnce();
     await this.quotePurger.runOnce();
     await purgeSpentProofs({ uow, clock }, batch);
-    await uow.read((s) => s.accessGrants.purgeExpired(clock.now(), batch));
+    await uow.run((s) => s.accessGrants.purgeExpired(clock.now(), batch));
   }
 
   /** Runs a pass every `intervalMs` (the first one `intervalMs` from now) until `stop`. */

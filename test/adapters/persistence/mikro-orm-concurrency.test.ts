@@ -50,7 +50,7 @@ async function seed(d: AppDeps, tokenId: string) {
 /** 50 concurrent trades spread over the given units of work; refusals (balance, dust) are fine. */
 async function trade(all: AppDeps[], tokenId: string) {
   await seed(all[0]!, tokenId);
-  const token = (await all[0]!.uow.read((s) => s.tokens.get(tokenId)))!;
+  const token = (await all[0]!.uow.run((s) => s.tokens.get(tokenId)))!;
   let refused = 0;
   await Promise.all(
     Array.from({ length: 50 }, async (_, i) => {
@@ -81,7 +81,7 @@ async function trade(all: AppDeps[], tokenId: string) {
 }
 
 async function checkBooks(d: AppDeps, tokenId: string) {
-  await d.uow.read(async (s) => {
+  await d.uow.run(async (s) => {
     const token = (await s.tokens.get(tokenId))!;
     const positions = await Promise.all(WALLETS.map((w) => s.positions.get(TESTNET, w, tokenId)));
     const balances = positions.reduce((sum, p) => sum + (p?.balance ?? 0n), 0n);
@@ -151,14 +151,14 @@ describe('SQLite checkpoints off the writer', () => {
       await new Promise((resolve) => setTimeout(resolve, 1_200)); // the last round, from the timer
       expect(statSync(`${path}-wal`).size).toBeLessThan(4 * 2 ** 20);
       expect(statSync(path).size).toBeGreaterThan(3 * 2 ** 20); // the events are in the file itself
-      expect(await uow.read((s) => s.events.lastId())).toBe(1_500);
+      expect(await uow.run((s) => s.events.lastId())).toBe(1_500);
     } finally {
       await uow.close();
     }
     // Nothing was lost with the log: the file alone, reopened, has every event.
     const again = await MikroOrmUnitOfWork.open({ url: `sqlite:${path}` });
     try {
-      expect(await again.read((s) => s.events.lastId())).toBe(1_500);
+      expect(await again.run((s) => s.events.lastId())).toBe(1_500);
     } finally {
       await again.close();
       rmSync(dir, { recursive: true, force: true });
@@ -172,8 +172,8 @@ describe('PostgreSQL named statements', () => {
     const uow = await MikroOrmUnitOfWork.open({ url: `${POSTGRES_URL}?schema=${schema}`, poolSize: 1 });
     try {
       for (let i = 0; i < 3; i++) await uow.transaction((s) => s.events.append({ type: 'token.created', network: TESTNET, tokenId: null, data: { i }, createdAt: new Date(i) }));
-      expect((await uow.read((s) => s.events.readAfter(0, {}, 10))).map((e) => e.data)).toEqual([{ i: 0 }, { i: 1 }, { i: 2 }]);
-      const prepared = await uow.read((s) => (s.tokens as unknown as { sql: { all(q: string): Promise<Array<{ n: unknown }>> } }).sql.all('select count(*)::int as n from pg_prepared_statements'));
+      expect((await uow.run((s) => s.events.readAfter(0, {}, 10))).map((e) => e.data)).toEqual([{ i: 0 }, { i: 1 }, { i: 2 }]);
+      const prepared = await uow.run((s) => (s.tokens as unknown as { sql: { all(q: string): Promise<Array<{ n: unknown }>> } }).sql.all('select count(*)::int as n from pg_prepared_statements'));
       expect(Number(prepared[0]!.n)).toBeGreaterThanOrEqual(4); // begin, the append, commit, the read
     } finally {
       await uow.close();
@@ -212,7 +212,7 @@ describe('migrations', () => {
         await first.close();
         const again = await MikroOrmUnitOfWork.open({ url });
         expect(await again.migrate()).toBe(0);
-        expect(await again.read((s) => s.events.lastId())).toBe(1); // nothing was recreated
+        expect(await again.run((s) => s.events.lastId())).toBe(1); // nothing was recreated
         await again.close();
       }
     } finally {

@@ -4,64 +4,19 @@
  * indexer will book those transfers from the first deployment on. Each position therefore starts
  * with what its trades do not explain — on SQLite and PostgreSQL, exactly (amounts past 2^63).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { MikroORM, type Options } from '@mikro-orm/core';
-import { Migrator } from '@mikro-orm/migrations';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { SqliteDriver } from '@mikro-orm/sqlite';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS, MikroOrmUnitOfWork } from '../../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
+import { MikroOrmUnitOfWork } from '../../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { pad } from '../../../src/adapters/persistence/kit/token-order.js';
 import { TESTNET } from '../../../src/domain/network.js';
-import { dropSchema, POSTGRES_URL } from '../../support/postgres.js';
+import { migrationDatabases, openBefore } from '../../support/migrations.js';
 
 const E24 = 10n ** 24n;
 const [W5, W6, W7] = ['0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc', '0x976EA74026E726554dB657fA54763abd0C3a0aa9', '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955'];
 
 /** The database as version 0009 left it. */
-async function before0010(url: string): Promise<MikroORM> {
-  const migrations = { migrationsList: MIGRATIONS.slice(0, MIGRATIONS.findIndex((m) => m.name === 'Migration0010TokenTransfers')), tableName: 'schema_migrations', silent: true, snapshot: false };
-  const base = { entities: [], discovery: { warnWhenNoEntities: false }, extensions: [Migrator], migrations, allowGlobalContext: true };
-  if (url.startsWith('sqlite:')) return MikroORM.init({ ...base, driver: SqliteDriver, dbName: url.slice('sqlite:'.length) } as Options);
-  const parsed = new URL(url);
-  const schema = parsed.searchParams.get('schema')!;
-  parsed.searchParams.delete('schema');
-  const setup = await MikroORM.init({ ...base, driver: PostgreSqlDriver, clientUrl: parsed.toString(), extensions: [], pool: { min: 0, max: 1 } } as Options);
-  await setup.em.getConnection().execute(`create schema if not exists "${schema}"`);
-  await setup.close(true);
-  return MikroORM.init({
-    ...base,
-    driver: PostgreSqlDriver,
-    clientUrl: parsed.toString(),
-    schema,
-    pool: {
-      min: 0,
-      max: 1,
-      afterCreate: (conn: { query: (sql: string, cb: (e: Error | null) => void) => void }, done: (e: Error | null, c: unknown) => void) =>
-        conn.query(`set search_path to "${schema}"`, (e) => done(e, conn)),
-    },
-  } as Options);
-}
+const before0010 = (url: string) => openBefore(url, 'Migration0010TokenTransfers');
 
-const databases: [string, () => { url: string; cleanup: () => Promise<void> }][] = [
-  [
-    'SQLite',
-    () => {
-      const dir = mkdtempSync(join(tmpdir(), 'launchpad-mig10-'));
-      return { url: `sqlite:${join(dir, 'm.db')}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-    },
-  ],
-  [
-    'PostgreSQL',
-    () => {
-      const schema = `mig10_${randomBytes(5).toString('hex')}`;
-      return { url: `${POSTGRES_URL}?schema=${schema}`, cleanup: () => dropSchema(schema) };
-    },
-  ],
-];
+const databases = migrationDatabases('mig10');
 
 describe.each(databases)('migration 0010 on %s', (_name, open) => {
   it('starts each position’s prebooked tokens at what its trades do not explain', async () => {
@@ -96,9 +51,9 @@ describe.each(databases)('migration 0010 on %s', (_name, open) => {
 
       const uow = await MikroOrmUnitOfWork.open({ url });
       try {
-        const prebooked = async (w: string) => (await uow.read((s) => s.positions.get(TESTNET, w, 'tok_M')))!.prebookedIn;
+        const prebooked = async (w: string) => (await uow.run((s) => s.positions.get(TESTNET, w, 'tok_M')))!.prebookedIn;
         expect([await prebooked(W5), await prebooked(W6), await prebooked(W7)]).toEqual([0n, E24, 4n * E24 + 7n]);
-        expect(await uow.read((s) => s.transfers.cursor(TESTNET))).toBeNull();
+        expect(await uow.run((s) => s.transfers.cursor(TESTNET))).toBeNull();
       } finally {
         await uow.close();
       }

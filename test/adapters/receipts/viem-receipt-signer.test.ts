@@ -19,9 +19,8 @@ import {
 import { generatePrivateKey } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { ViemReceiptSigner } from '../../../src/adapters/receipts/viem/viem-receipt-signer.js';
-import { DEFAULT_SETTINGS } from '../../../src/app/default-settings.js';
-import { paymentRequired } from '../../../src/app/payments/requirements.js';
 import { ALL_NETWORKS, TESTNET } from '../../../src/domain/network.js';
+import { usdcPaymentRequired } from '../../support/x402-client.js';
 
 const RESOURCE = { url: 'https://launchpad.example.com/entrypoints/token_info', description: 'info', mimeType: 'application/json' };
 const PAYER = '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc';
@@ -44,11 +43,11 @@ describe('ViemReceiptSigner offers, signed once per resource and price for a few
   it('a 402 repeated within the reuse window carries the same offers; another price, resource or a later 402 is signed afresh', async () => {
     let now = 1_000_000;
     const signer = new ViemReceiptSigner({ key: generatePrivateKey(), offerReuseMs: 5_000, now: () => now });
-    const accepts = paymentRequired(RESOURCE, [TESTNET], 1_000n, DEFAULT_SETTINGS.payTo).accepts;
+    const accepts = usdcPaymentRequired(RESOURCE, [TESTNET], 1_000n).accepts;
     const first = await signer.signOffers(RESOURCE.url, accepts);
     now += 4_999;
     expect(await signer.signOffers(RESOURCE.url, accepts)).toBe(first);
-    const otherPrice = await signer.signOffers(RESOURCE.url, paymentRequired(RESOURCE, [TESTNET], 2_000n, DEFAULT_SETTINGS.payTo).accepts);
+    const otherPrice = await signer.signOffers(RESOURCE.url, usdcPaymentRequired(RESOURCE, [TESTNET], 2_000n).accepts);
     expect(otherPrice).not.toBe(first);
     expect(decodeSignedOffers(otherPrice.info.offers as never)[0]).toMatchObject({ amount: '2000' });
     expect(await signer.signOffers(`${RESOURCE.url}?other`, accepts)).not.toBe(first);
@@ -60,7 +59,7 @@ describe('ViemReceiptSigner offers, signed once per resource and price for a few
 
   it('offerReuseMs 0 signs every 402', async () => {
     const signer = new ViemReceiptSigner({ key: generatePrivateKey(), offerReuseMs: 0 });
-    const accepts = paymentRequired(RESOURCE, [TESTNET], 1_000n, DEFAULT_SETTINGS.payTo).accepts;
+    const accepts = usdcPaymentRequired(RESOURCE, [TESTNET], 1_000n).accepts;
     expect(await signer.signOffers(RESOURCE.url, accepts)).not.toBe(await signer.signOffers(RESOURCE.url, accepts));
   });
 });
@@ -69,7 +68,7 @@ describe('ViemReceiptSigner, seen by an x402 client', () => {
   const signer = new ViemReceiptSigner({ key: generatePrivateKey() });
 
   it('the 402’s offers are found, matched to their requirement and verified by the client helpers', async () => {
-    const required = paymentRequired(RESOURCE, ALL_NETWORKS, 1_000n, DEFAULT_SETTINGS.payTo);
+    const required = usdcPaymentRequired(RESOURCE, ALL_NETWORKS, 1_000n);
     const extension = await signer.signOffers(RESOURCE.url, required.accepts);
     expect(validates(extension.schema, extension.info)).toBe(true);
     expect(validates(extension.schema, { offers: 'none' })).toBe(false);
@@ -84,7 +83,7 @@ describe('ViemReceiptSigner, seen by an x402 client', () => {
   });
 
   it('the receipt in PAYMENT-RESPONSE verifies, matches the offer paid, and fails after one byte is changed', async () => {
-    const required = paymentRequired(RESOURCE, [TESTNET], 1_000n, DEFAULT_SETTINGS.payTo);
+    const required = usdcPaymentRequired(RESOURCE, [TESTNET], 1_000n);
     const [offer] = decodeSignedOffers((await signer.signOffers(RESOURCE.url, required.accepts)).info.offers as never);
     const extension = await signer.signReceipt({ resourceUrl: RESOURCE.url, payer: PAYER, network: TESTNET, transaction: TX });
     expect(validates(extension.schema, extension.info)).toBe(true);

@@ -18,6 +18,8 @@ const token = {
   description: 'A frog.',
   imageUrl: 'https://example.com/pepe.png',
   creator: WALLET,
+  links: { website: 'https://pepe.example/', twitter: 'https://x.com/pepecoin', telegram: 'https://t.me/pepecoin' },
+  platformReferrer: null,
   state: 'ACTIVE',
   decimals: 18,
   totalSupply: '1000000000',
@@ -39,6 +41,7 @@ const token = {
   deployment: { state: 'DEPLOYED', txHash: TX, blockNumber: '42' },
   pool: null,
   holders: 0,
+  creatorEarningsUsd: '0',
   createdAt: CREATED,
   graduatedAt: null,
 };
@@ -181,7 +184,15 @@ export interface EntrypointExample {
 
 export const ENTRYPOINT_EXAMPLES: Readonly<Record<string, EntrypointExample>> = {
   token_create: {
-    input: { name: 'Pepe Coin', symbol: 'PEPE', description: 'A frog.', imageUrl: 'https://example.com/pepe.png' },
+    input: {
+      name: 'Pepe Coin',
+      symbol: 'PEPE',
+      description: 'A frog.',
+      imageUrl: 'https://example.com/pepe.png',
+      website: 'https://pepe.example',
+      twitter: '@pepecoin',
+      telegram: 'https://t.me/pepecoin',
+    },
     output: token,
   },
   token_buy_usd: { input: { tokenId: TOKEN_ID, usdAmount: '5', minTokensOut: '880000' }, output: buy },

@@ -78,7 +78,7 @@ export async function streamEvents(
   let lastId: number;
   try {
     // Without Last-Event-ID the stream starts at the present, like a live feed.
-    lastId = resumeHeader ? Number(resumeHeader) : await uow.read((s) => s.events.lastId());
+    lastId = resumeHeader ? Number(resumeHeader) : await uow.run((s) => s.events.lastId());
   } catch (e) {
     release();
     throw e;
@@ -117,7 +117,7 @@ export async function streamEvents(
     if (closed) return;
     try {
       for (;;) {
-        const events = await uow.read((s) => s.events.readAfter(lastId, filter, options.batch));
+        const events = await uow.run((s) => s.events.readAfter(lastId, filter, options.batch));
         if (closed) return;
         for (const e of events) {
           out.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(eventView(e))}\n\n`);

@@ -1,17 +1,18 @@
 /**
- * The Koa adapter: routes of SPEC §5 and §7 over the Application. Koa and the router stay here;
+ * The Koa adapter: the routes of docs/api.md over the Application. Koa and the router stay here;
  * handlers translate HTTP to use-case calls and results to envelopes.
  */
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import { getAddress } from 'viem';
 import type { Application } from '../../../app/application.js';
-import type { AnyEntrypoint } from '../../../app/entrypoints.js';
 import { successEnvelope } from '../../../app/error-status.js';
 import {
   candlesQuery,
   eventsQuery,
   holdersQuery,
+  creatorsQuery,
+  walletSchema,
   sellAuthorizationQuery,
   listTokensQuery,
   parseQuery,
@@ -33,30 +34,22 @@ import { getCandles } from '../../../app/use-cases/get-candles.js';
 import { getStats } from '../../../app/use-cases/get-stats.js';
 import { getPrices } from '../../../app/use-cases/get-prices.js';
 import { listHolders } from '../../../app/use-cases/list-holders.js';
+import { getTokenMetadata } from '../../../app/use-cases/get-token-metadata.js';
+import { getWalletEarnings, listCreators } from '../../../app/use-cases/earnings.js';
 import { listTrades } from '../../../app/use-cases/list-trades.js';
 import { proveWallet, SIGN_IN_WITH_X_HEADER, siwxDetails } from '../../../app/extensions/wallet-proof.js';
-import {
-  EntrypointNotFound,
-  NetworkDetectionUnavailable,
-  NotFound,
-  PaymentInvalid,
-  PaymentRequired,
-  ValidationError,
-  DomainError,
-} from '../../../domain/errors.js';
-import type { PaymentPayload } from '../../../ports/facilitator.js';
+import { NetworkDetectionUnavailable, NotFound, ValidationError } from '../../../domain/errors.js';
 import { parseTokens, parseUsd } from '../../../domain/money.js';
-import { readJsonBody } from './body.js';
-import { BAZAAR_KEY, bazaarExtension, discoveryDocument, WELL_KNOWN_X402 } from './discovery.js';
+import { discoveryDocument, WELL_KNOWN_X402 } from './discovery.js';
 import { MethodNotAllowed } from './http-errors.js';
-import { addPaymentRequiredHeader, errorHandler, type PaymentRequiredEnricher } from './errors.js';
+import { errorHandler, type PaymentRequiredEnricher } from './errors.js';
 import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
 import { DEFAULT_STREAM, EventStreams, streamEvents, type EventStreamOptions } from './events-stream.js';
 import { manifest } from './manifest.js';
 import { openApiDocument } from './openapi.js';
+import { paidRoute } from './paid-routes.js';
 import { requestContext } from './request-context.js';
-import { paymentRequiredExtensions, readPaymentIdentifier } from './x402-extensions.js';
-import { decodePaymentSignature, encodePaymentResponse, PAYMENT_RESPONSE, PAYMENT_SIGNATURE } from './x402-headers.js';
+import { paymentRequiredExtensions } from './x402-extensions.js';
 
 export interface HttpOptions {
   /** Extra middleware run before routing (e.g. the rate limiter), in order. */
@@ -103,7 +96,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
         }
       }
     : undefined;
-  /** The wallet a SIGN-IN-WITH-X proof proves, where a request may name its wallet that way (#17.1). */
+  /** The wallet a SIGN-IN-WITH-X proof proves, where a request may name its wallet that way (docs/api.md, "Sign-In-With-X"). */
   const provenWallet = async (ctx: Context): Promise<string> => {
     const header = ctx.get(SIGN_IN_WITH_X_HEADER);
     if (!header) throw ValidationError.of('wallet', 'is required (or prove the wallet with a SIGN-IN-WITH-X header)');
@@ -161,71 +154,8 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     ctx.body = discoveryDocument(application.entrypoints.values(), deps.settings, options.publicUrl ?? `${ctx.protocol}://${ctx.host}`);
   });
 
-  const paid = async (ctx: Context, entrypoint: AnyEntrypoint | undefined, name: string) => {
-    if (!entrypoint) throw new EntrypointNotFound(name);
-    // Every 402 of this route declares its Bazaar discovery metadata, and whatever is made per 402
-    // (both added where the 402 is rendered, in errors.ts).
-    ctx.state.x402Extensions = { [BAZAAR_KEY]: bazaarExtension(entrypoint) };
-    if (enrich) ctx.state.x402Enrich = enrich;
-    const body = await readJsonBody(ctx);
-    const rawInput = unwrapInput(body);
-    const hintHeader = ctx.get('x-wallet-address');
-    if (hintHeader && !/^0x[0-9a-fA-F]{40}$/.test(hintHeader)) {
-      throw ValidationError.of('X-Wallet-Address', 'must be a 0x-prefixed 20-byte hex address');
-    }
-    const signature = ctx.get(PAYMENT_SIGNATURE);
-    let payment;
-    let undecodable: DomainError | undefined;
-    try {
-      payment = signature ? decodePaymentSignature(signature) : undefined;
-    } catch (e) {
-      undecodable = e as DomainError;
-    }
-    const resource = {
-      url: `${ctx.protocol}://${ctx.host}${ctx.path}`,
-      description: entrypoint.description,
-      mimeType: 'application/json',
-    };
-    try {
-      const { response: res, verified } = await application.flow.handle({
-        entrypoint,
-        rawInput,
-        resource,
-        walletHint: hintHeader || undefined,
-        payment,
-        walletProof: ctx.get(SIGN_IN_WITH_X_HEADER) || undefined,
-        paymentIdentifier: payment ? readPaymentIdentifier(payment).id : null,
-        requestId: ctx.state.requestId as string | undefined,
-      });
-      ctx.state.paymentVerified = verified;
-      ctx.status = res.status;
-      ctx.body = res.body;
-      ctx.set(res.headers);
-      if (res.settlement) ctx.set(PAYMENT_RESPONSE, encodePaymentResponse(res.settlement));
-      await addPaymentRequiredHeader(ctx);
-    } catch (e) {
-      // An undecodable signature is answered once the request itself is known to be valid.
-      const refusal = undecodable && e instanceof PaymentRequired ? new PaymentInvalid(undecodable.message, { ...undecodable.details, paymentRequired: e.details }) : e;
-      if (signature) logRefusedPayment(ctx, name, payment, refusal);
-      throw refusal;
-    }
-  };
-
-  // The paid routes; the rate limiter recognises them with isPaidRoute (paid-routes.ts).
-  /** An operator sees every refused payment, by request id — never the signature itself. */
-  const logRefusedPayment = (ctx: Context, entrypoint: string, payment: PaymentPayload | undefined, e: unknown) => {
-    if (!(e instanceof DomainError) || e.code === 'INTERNAL_ERROR') return; // logged as an error elsewhere
-    const from = (payment?.payload as { authorization?: { from?: unknown } } | undefined)?.authorization?.from;
-    application.logger.info('payment refused; nothing charged', {
-      requestId: ctx.state.requestId,
-      entrypoint,
-      code: e.code,
-      reason: e.details?.reason,
-      ...(typeof from === 'string' ? { payer: from } : {}),
-      ...(payment?.accepted?.network ? { network: payment.accepted.network } : {}),
-    });
-  };
-
+  // The paid routes (paid-routes.ts); the rate limiter recognises them with isPaidRoute.
+  const paid = paidRoute(application, enrich);
   router.post('/tokens', (ctx) => paid(ctx, application.entrypoints.get('token_create'), 'token_create'));
   for (const path of ['/entrypoints/:name', '/entrypoints/:name/invoke']) {
     router.post(path, (ctx) => {
@@ -267,6 +197,19 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   router.get('/api/tokens/:id/holders', async (ctx) => {
     const q = parseQuery(holdersQuery, query(ctx));
     ok(ctx, 'holders', await listHolders(deps, tokenParam(ctx), q.limit));
+  });
+  // The token metadata document as wallets and explorers read it: the document itself, no envelope.
+  router.get('/api/tokens/:id/metadata.json', async (ctx) => {
+    ctx.body = await getTokenMetadata(deps, tokenParam(ctx));
+    ctx.set('Cache-Control', 'public, max-age=60');
+  });
+  router.get('/api/wallets/:address/earnings', async (ctx) => {
+    const address = parseWith(walletSchema, (ctx as unknown as { params: { address: string } }).params.address, 'address');
+    ok(ctx, 'earnings', await getWalletEarnings(deps, getAddress(address)));
+  });
+  router.get('/api/creators', async (ctx) => {
+    const q = parseQuery(creatorsQuery, query(ctx));
+    ok(ctx, 'creators', await listCreators(deps, q.limit));
   });
   router.get('/api/stats', async (ctx) => ok(ctx, 'stats', await getStats(deps)));
   router.get('/api/prices', async (ctx) => ok(ctx, 'prices', await getPrices(deps)));
@@ -314,14 +257,4 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     throw new NotFound(`No route for ${ctx.method} ${ctx.path}.`, { path: ctx.path });
   });
   return app;
-}
-
-/** An entrypoint body is the input itself or `{ "input": { … } }`. */
-function unwrapInput(body: unknown): unknown {
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const keys = Object.keys(body);
-    const input = (body as { input?: unknown }).input;
-    if (keys.length === 1 && keys[0] === 'input' && input && typeof input === 'object') return input;
-  }
-  return body;
 }

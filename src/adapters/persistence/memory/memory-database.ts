@@ -8,6 +8,7 @@ import type { Payment } from '../../../domain/payment.js';
 import type { Delivery } from '../../../domain/delivery.js';
 import type { Graduation } from '../../../domain/graduation.js';
 import type { Deployment } from '../../../domain/deployment.js';
+import type { Earning } from '../../../domain/earnings.js';
 import type { Payout } from '../../../domain/payout.js';
 import type { Position } from '../../../domain/position.js';
 import type { Quote } from '../../../domain/quote.js';
@@ -15,6 +16,7 @@ import type { Token } from '../../../domain/token.js';
 import type { Trade } from '../../../domain/trade.js';
 import type { PaymentIdentifierRecord } from '../../../ports/payment-identifier-store.js';
 import type { StoredResponse } from '../../../ports/payment-store.js';
+import type { PoolSwap } from '../../../ports/pool-swap-store.js';
 import type { TokenPull } from '../../../ports/token-pull-store.js';
 import type { BookedTransfer, TransferCursor } from '../../../ports/transfer-store.js';
 
@@ -53,11 +55,14 @@ export class MemoryDatabase {
   readonly deliveries = new Map<string, Delivery>();
   readonly deliverySources = new Map<string, string>();
   readonly pulls = new Map<string, TokenPull>();
+  readonly swaps = new Map<string, PoolSwap>();
   readonly graduations = new Map<string, Graduation>();
   readonly graduationSources = new Map<string, string>();
   readonly transferCursors = new Map<string, TransferCursor>();
   /** "network|txHash_lower|txLogIndex" → the booked transfer. */
   readonly bookedTransfers = new Map<string, BookedTransfer>();
+  /** earningId → the fee share a creator or referrer earned. */
+  readonly earnings = new Map<string, Earning>();
 
   private tail: Promise<void> = Promise.resolve();
 

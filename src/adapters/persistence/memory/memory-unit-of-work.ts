@@ -6,6 +6,7 @@ import { MemoryEventLog } from './memory-event-log.js';
 import { MemoryPaymentIdentifierStore } from './memory-payment-identifier-store.js';
 import { MemoryPaymentStore } from './memory-payment-store.js';
 import { MemoryOutboxStore } from './memory-outbox-store.js';
+import { MemoryCustodyTransactionStore } from './memory-custody-transaction-store.js';
 import { MemoryTokenPullStore } from './memory-token-pull-store.js';
 import { MemoryPositionRepository } from './memory-position-repository.js';
 import { MemoryProofNonceStore } from './memory-proof-nonce-store.js';
@@ -13,6 +14,7 @@ import { MemoryAssetQuoteStore } from './memory-asset-quote-store.js';
 import { MemoryQuoteStore } from './memory-quote-store.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
 import { MemoryTradeLedger } from './memory-trade-ledger.js';
+import { MemoryEarningsStore } from './memory-earnings-store.js';
 import { MemoryTransferStore } from './memory-transfer-store.js';
 
 /**
@@ -41,7 +43,7 @@ export class MemoryUnitOfWork implements UnitOfWork {
     return result;
   }
 
-  async read<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+  async run<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
     const touched = new Set<string>();
     try {
       return await work(this.stores(null, touched));
@@ -68,8 +70,10 @@ export class MemoryUnitOfWork implements UnitOfWork {
       deployments: new MemoryOutboxStore(this.db, tx, { items: this.db.deployments, sources: this.db.deploymentSources, idOf: (d) => d.deploymentId }),
       deliveries: new MemoryOutboxStore(this.db, tx, { items: this.db.deliveries, sources: this.db.deliverySources, idOf: (d) => d.deliveryId }),
       pulls: new MemoryTokenPullStore(this.db, tx),
+      swaps: new MemoryCustodyTransactionStore(this.db, tx, this.db.swaps),
       graduations: new MemoryOutboxStore(this.db, tx, { items: this.db.graduations, sources: this.db.graduationSources, idOf: (g) => g.graduationId }),
       transfers: new MemoryTransferStore(this.db, tx),
+      earnings: new MemoryEarningsStore(this.db, tx),
     };
   }
 }

@@ -9,7 +9,8 @@ import { big, num } from './exact-bigint-type.js';
 import { ms, type Row, type Sql } from './sql.js';
 
 const COLUMNS = ['token_id', 'network', 'name', 'symbol', 'description', 'image_url', 'creator', 'state', 'params', 'virtual_usd', 'virtual_tokens', 'tokens_sold', 'created_at', 'graduated_at',
-  'address', 'deployment_state', 'deployment_tx', 'deployment_block', 'pool_state', 'pool_address', 'pool_tx'];
+  'address', 'deployment_state', 'deployment_tx', 'deployment_block', 'pool_state', 'pool_address', 'pool_tx', 'website', 'twitter', 'telegram',
+  'platform_referrer'];
 const EXACT = ['virtual_usd', 'virtual_tokens', 'tokens_sold', 'deployment_block'];
 const exactColumns = (sql: Sql, prefix = '') => sql.columns(COLUMNS, EXACT, prefix);
 
@@ -23,6 +24,8 @@ export function rowToToken(r: Row): Token {
     description: (r.description as string | null) ?? null,
     imageUrl: (r.image_url as string | null) ?? null,
     creator: String(r.creator),
+    links: { website: (r.website as string | null) ?? null, twitter: (r.twitter as string | null) ?? null, telegram: (r.telegram as string | null) ?? null },
+    platformReferrer: (r.platform_referrer as string | null) ?? null,
     state: r.state as Token['state'],
     params: {
       totalSupply: BigInt(p.totalSupply),
@@ -68,14 +71,16 @@ export class MikroOrmTokenRepository implements TokenRepository {
     await this.sql.all(
       `insert into tokens (token_id, network, name, name_lower, symbol, symbol_lower, description, image_url, creator,
         creator_lower, state, params, virtual_usd, virtual_tokens, tokens_sold, market_cap_key, created_at, graduated_at,
-        address, deployment_state, deployment_tx, deployment_block, pool_state, pool_address, pool_tx)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        address, deployment_state, deployment_tx, deployment_block, pool_state, pool_address, pool_tx, website, twitter, telegram,
+        platform_referrer)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         t.tokenId, t.network, t.name, t.name.toLowerCase(), t.symbol, t.symbol.toLowerCase(), t.description, t.imageUrl,
         t.creator, t.creator.toLowerCase(), t.state, paramsJson(t.params), num(t.curve.virtualUsd), num(t.curve.virtualTokens),
         num(t.curve.tokensSold), sortKey(t, 'marketCap', 0n), t.createdAt.getTime(), t.graduatedAt?.getTime() ?? null,
         t.address, t.deployment.state, t.deployment.txHash, t.deployment.blockNumber === null ? null : num(t.deployment.blockNumber),
-        t.pool?.state ?? null, t.pool?.address ?? null, t.pool?.txHash ?? null,
+        t.pool?.state ?? null, t.pool?.address ?? null, t.pool?.txHash ?? null, t.links.website, t.links.twitter, t.links.telegram,
+        t.platformReferrer,
       ],
     );
   }

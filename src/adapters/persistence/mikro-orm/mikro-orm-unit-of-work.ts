@@ -25,11 +25,16 @@ import { Migration0007GraduationPool } from './migrations/migration-0007-graduat
 import { Migration0008EventNotifications } from './migrations/migration-0008-event-notifications.js';
 import { Migration0009PaymentResourceUrl } from './migrations/migration-0009-payment-resource-url.js';
 import { Migration0010TokenTransfers } from './migrations/migration-0010-token-transfers.js';
+import { Migration0011PoolSwaps } from './migrations/migration-0011-pool-swaps.js';
+import { Migration0012TokenLinksAndReferrer } from './migrations/migration-0012-token-links-and-referrer.js';
+import { Migration0013Earnings } from './migrations/migration-0013-earnings.js';
+import { MikroOrmEarningsStore } from './mikro-orm-earnings-store.js';
 import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
 import { MikroOrmEventLog } from './mikro-orm-event-log.js';
 import { MikroOrmPaymentIdentifierStore } from './mikro-orm-payment-identifier-store.js';
 import { MikroOrmPaymentStore } from './mikro-orm-payment-store.js';
 import { MikroOrmOutboxStore } from './mikro-orm-outbox-store.js';
+import { MikroOrmCustodyTransactionStore } from './mikro-orm-custody-transaction-store.js';
 import { MikroOrmTokenPullStore } from './mikro-orm-token-pull-store.js';
 import { DELIVERIES, DEPLOYMENTS, GRADUATIONS, PAYOUTS } from './outbox-tables.js';
 import { MikroOrmPositionRepository } from './mikro-orm-position-repository.js';
@@ -54,6 +59,9 @@ export const MIGRATIONS = [
   { name: 'Migration0008EventNotifications', class: Migration0008EventNotifications },
   { name: 'Migration0009PaymentResourceUrl', class: Migration0009PaymentResourceUrl },
   { name: 'Migration0010TokenTransfers', class: Migration0010TokenTransfers },
+  { name: 'Migration0011PoolSwaps', class: Migration0011PoolSwaps },
+  { name: 'Migration0012TokenLinksAndReferrer', class: Migration0012TokenLinksAndReferrer },
+  { name: 'Migration0013Earnings', class: Migration0013Earnings },
 ];
 
 export interface OpenOptions {
@@ -308,7 +316,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     });
   }
 
-  async read<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+  async run<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
     const readers = this.readers;
     if (!readers) {
       const touched = new Set<string>();
@@ -422,7 +430,9 @@ function stores(sql: Sql, touched: Set<string>): Stores {
     deliveries: new MikroOrmOutboxStore(sql, DELIVERIES),
     graduations: new MikroOrmOutboxStore(sql, GRADUATIONS),
     pulls: new MikroOrmTokenPullStore(sql),
+    swaps: new MikroOrmCustodyTransactionStore(sql, 'pool_swaps'),
     transfers: new MikroOrmTransferStore(sql),
+    earnings: new MikroOrmEarningsStore(sql),
   };
 }
 

@@ -1,0 +1,78 @@
+/**
+ * Custody's swap on a graduated token's Uniswap v2 pool for one paid trade, exactly once per
+ * payment (exactly-once-sender.ts). The caller's bound is checked against the pool before
+ * anything is signed: a swap that could not meet it is never sent.
+ *
+ *   bound unreachable now → SLIPPAGE_EXCEEDED, nothing sent (the payment flow refunds)
+ *   mined                 → what it moved (from the pair's Swap event)
+ *   reverted              → SLIPPAGE_EXCEEDED: the pool moved past the bound (or the deadline passed); nothing moved
+ *   not mined yet         → SwapPending: the payment stays SETTLED (202), the reconciler returns to it
+ */
+import { ServiceUnavailable, SlippageExceeded } from '../../domain/errors.js';
+import { getAmountOut } from '../../domain/pool.js';
+import type { Token } from '../../domain/token.js';
+import type { SwapOutcome } from '../../ports/dex-router.js';
+import type { AppDeps } from '../deps.js';
+import { sendExactlyOnce } from './exactly-once-sender.js';
+
+/** How long a signed swap stays valid on chain. */
+export const SWAP_DEADLINE_SECONDS = 300n;
+
+export class SwapPending extends Error {
+  constructor(key: string, txHash: string) {
+    super(`the pool swap of payment ${key} (${txHash}) is not mined yet`);
+    this.name = 'SwapPending';
+  }
+}
+
+export interface PoolSwapArgs {
+  side: 'buy' | 'sell';
+  amountIn: bigint;
+  amountOutMin: bigint;
+  /** Formats amounts for the caller's error (dollars or tokens). */
+  describe: (amount: bigint) => string;
+}
+
+export function dexOf(deps: Pick<AppDeps, 'dex'>) {
+  if (!deps.dex) throw new ServiceUnavailable('Trading through the pool is not available on this deployment.', 60);
+  return deps.dex;
+}
+
+export async function swapOnPool(deps: AppDeps, key: string, token: Token, args: PoolSwapArgs): Promise<SwapOutcome & { txHash: string }> {
+  const dex = dexOf(deps);
+  const network = token.network;
+  const address = token.address!;
+  const [tokenIn, tokenOut] = args.side === 'buy' ? [dex.usdc(network), address] : [address, dex.usdc(network)];
+  const refused = (got: bigint, why: string) => new SlippageExceeded(why, args.describe(args.amountOutMin), args.describe(got));
+  const swap = await sendExactlyOnce(deps, {
+    key,
+    network,
+    chain: dex,
+    store: (s) => s.swaps,
+    async beforeSigning() {
+      const pool = await dex.reserves(network, address).catch((e: unknown) => {
+        throw new ServiceUnavailable('The pool could not be read; try again shortly.', 5, undefined, { cause: e });
+      });
+      if (!pool) throw new ServiceUnavailable('The pool has no liquidity.', 60);
+      const out = args.side === 'buy' ? getAmountOut(args.amountIn, pool.usd, pool.tokens) : getAmountOut(args.amountIn, pool.tokens, pool.usd);
+      if (out < args.amountOutMin) throw refused(out, 'The pool has moved: the swap would give less than the bound; it was not sent.');
+    },
+    async sign() {
+      const now = BigInt(Math.floor(deps.clock.now().getTime() / 1000));
+      const prepared = await dex.prepareSwap(network, {
+        tokenIn,
+        tokenOut,
+        amountIn: args.amountIn,
+        amountOutMin: args.amountOutMin,
+        to: dex.custody(network),
+        deadline: now + SWAP_DEADLINE_SECONDS,
+      });
+      return { paymentId: key, network, tokenId: token.tokenId, ...prepared, createdAt: deps.clock.now() };
+    },
+    reverted: () => refused(0n, 'The pool moved past the bound before the swap was mined; nothing was swapped.'),
+    pending: (txHash) => new SwapPending(key, txHash),
+  });
+  const outcome = await dex.swapOutcome(network, swap.txHash);
+  if (!outcome) throw new Error(`swap ${swap.txHash} is mined but shows no Swap event`);
+  return { ...outcome, txHash: swap.txHash };
+}

@@ -1,0 +1,133 @@
+/**
+ * Step 2, admission: everything checked before the nonce is claimed — the payload, a replay (by
+ * nonce, then by payment identifier), the payer's network, the operation's rules and price as the
+ * payer, the binding to one of our offers and to this resource, and the facilitator's
+ * verification. A refusal is thrown with the fresh offers (refusal.ts); nothing is stored or
+ * charged, so there is no compensation.
+ */
+import { getAddress } from 'viem';
+import { NetworkMismatch, TokenNetworkMismatch } from '../../../domain/errors.js';
+import { assetAt, isNetwork, type Network } from '../../../domain/network.js';
+import type { Payment } from '../../../domain/payment.js';
+import type { PaymentPayload, PaymentRequirements } from '../../../ports/facilitator.js';
+import type { AnyEntrypoint, Caller, Prepared } from '../../entrypoints.js';
+import { readAuthorization, type ExactAuthorization } from '../exact-authorization.js';
+import { offerFor, type Offer } from '../offers.js';
+import { PAYMENT_REASONS } from '../payment-reasons.js';
+import { sha256 } from '../request-hash.js';
+import { X402_VERSION } from '../requirements.js';
+import { bind, heldQuoteLive } from './binding.js';
+import { paymentRequiredFor } from './challenge.js';
+import type { PaidRequest, PipelineDeps } from './deps.js';
+import type { Outcome } from './outcome.js';
+import { payerNetwork } from './payer-network.js';
+import { refusalFor } from './refusal.js';
+import { knownIdentifier, replay } from './stored-answer.js';
+import { verify } from './verification.js';
+
+/** A payment that passed every check before the claim: what the later steps work on. */
+export interface Admitted {
+  kind: 'admitted';
+  entrypoint: AnyEntrypoint;
+  input: unknown;
+  /** VERIFIED, not stored yet: the claim stores it. */
+  payment: Payment;
+  payload: PaymentPayload;
+  requirements: PaymentRequirements;
+  prepared: Prepared;
+  caller: Caller;
+  paymentIdentifier: string | null;
+}
+
+export async function admit(
+  deps: PipelineDeps,
+  req: PaidRequest,
+  payload: PaymentPayload,
+  input: unknown,
+  requestHash: string,
+): Promise<Admitted | Outcome<'replayed'>> {
+  const ep = req.entrypoint;
+  const network = payload.accepted?.network;
+  if (payload.x402Version !== X402_VERSION || !isNetwork(network)) {
+    const prepared = await ep.prepare(deps, input);
+    const refusal = refusalFor(deps, req, requestHash, prepared);
+    throw await refusal.invalid(PAYMENT_REASONS.unsupportedPayment, 'The payment is not an x402 v2 payment on a supported network.');
+  }
+  const auth = readAuthorization(payload.payload);
+  const payer = getAddress(auth.from);
+  const signatureHash = sha256(auth.signature);
+  const existing = await deps.uow.run((s) => s.payments.findByNonce(network, payer, auth.nonce));
+  if (existing) return { kind: 'replayed', response: await replay(deps, existing, requestHash, signatureHash), verified: false };
+  const identified = await knownIdentifier(deps, req.paymentIdentifier, payer, requestHash);
+  if (identified) return { kind: 'replayed', response: identified, verified: false };
+
+  const detected = (await payerNetwork(deps, payer)) ?? network;
+  const prepared = await prepareAsPayer(deps, ep, input, payer, detected, network);
+  const offered = prepared.network ?? detected;
+  // The 402 of a mismatch offers only the wallet's network, so a client that pays the first
+  // offer of any 402 succeeds on its next try.
+  if (detected !== network) {
+    throw new NetworkMismatch(detected, network, { paymentRequired: await paymentRequiredFor(deps, req.resource, requestHash, [offered], prepared.amount) });
+  }
+  const refusal = refusalFor(deps, req, requestHash, prepared);
+  // Only the paid asset's offer is priced here: a USDC payment never waits on (or fails for) EURC's price.
+  const asset = typeof payload.accepted?.asset === 'string' ? assetAt(network, payload.accepted.asset) : undefined;
+  const candidate = asset && offered === network ? await offerFor(deps, requestHash, network, asset, prepared.amount) : undefined;
+  const { offer, requirements } = await bind(refusal, prepared, payload, auth, candidate, req.resource.url);
+  await heldQuoteLive(deps, refusal, offer);
+  const verified = await verify(deps, refusal, payload, auth, requirements, offer);
+  if (getAddress(verified.payer ?? payer) !== payer) {
+    throw await refusal.invalid(PAYMENT_REASONS.payerMismatch, 'The facilitator recovered another payer.');
+  }
+  return {
+    kind: 'admitted',
+    entrypoint: ep,
+    input,
+    payload,
+    requirements,
+    prepared,
+    caller: { wallet: payer, network },
+    paymentIdentifier: req.paymentIdentifier ?? null,
+    payment: newPayment(deps, req, requestHash, { network, payer, signatureHash, auth, offer }),
+  };
+}
+
+/** The rules as the payer; a token of the other environment than the wallet is the wallet's mismatch first. */
+async function prepareAsPayer(deps: PipelineDeps, ep: AnyEntrypoint, input: unknown, payer: string, detected: Network, network: Network): Promise<Prepared> {
+  try {
+    return await ep.prepare(deps, input, { wallet: payer, network: detected });
+  } catch (e) {
+    if (e instanceof TokenNetworkMismatch && detected !== network) throw new NetworkMismatch(detected, network);
+    throw e;
+  }
+}
+
+function newPayment(
+  deps: PipelineDeps,
+  req: PaidRequest,
+  requestHash: string,
+  p: { network: Network; payer: string; signatureHash: string; auth: ExactAuthorization; offer: Offer },
+): Payment {
+  const now = deps.clock.now();
+  return {
+    paymentId: deps.ids.next('pay'),
+    network: p.network,
+    payer: p.payer,
+    nonce: p.auth.nonce,
+    asset: p.offer.asset,
+    amount: p.offer.amount,
+    usdValue: p.offer.usdValue,
+    quoteId: p.offer.quote?.quoteId ?? null,
+    quotePrice: p.offer.quote?.price ?? null,
+    resource: req.entrypoint.name,
+    resourceUrl: req.resource.url,
+    requestHash,
+    signatureHash: p.signatureHash,
+    input: req.rawInput,
+    state: 'VERIFIED',
+    settlementTx: null,
+    validBefore: p.auth.validBefore,
+    createdAt: now,
+    updatedAt: now,
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * Step 5, the application: the operation runs with its SETTLED payment, and in the operation's own
+ * transaction the payment moves to APPLIED, the answer is stored with the settlement and its
+ * signed receipt, and paid access is granted. The compare-and-set on the payment makes applying
+ * twice impossible (paid.ts). A crash leaves the payment SETTLED for the reconciler, which runs
+ * this step again from the stored payment (`resumeApplication`).
+ *
+ * Compensation: `refund`. An operation refused after the money moved (the curve moved past the
+ * bound, the token graduated) is paid back in the asset that paid, in one transaction. What the
+ * operation itself did before refusing (a sell's pulled tokens) it undoes itself, beside the step
+ * that did it.
+ */
+import { isRefusal, PaymentInvalid, type DomainError } from '../../../domain/errors.js';
+import { transitionPayment, type Payment } from '../../../domain/payment.js';
+import { newPayout } from '../../../domain/payout.js';
+import type { SettlementReceipt, StoredResponse } from '../../../ports/payment-store.js';
+import type { Stores } from '../../../ports/unit-of-work.js';
+import type { AnyEntrypoint } from '../../entrypoints.js';
+import { errorEnvelope, statusOfError, successEnvelope } from '../../error-status.js';
+import { withReceipt } from '../../extensions/receipts.js';
+import { PaymentAlreadyApplied } from '../../paid.js';
+import { amountAtQuote } from '../../pricing/asset-pricing.js';
+import { payoutView } from '../../views.js';
+import { PAYMENT_REASONS } from '../payment-reasons.js';
+import type { PipelineDeps } from './deps.js';
+import { pendingResponse, type Outcome } from './outcome.js';
+import type { Settled } from './settlement.js';
+import { replayOwn } from './stored-answer.js';
+
+export type ApplicationOutcome = Outcome<'applied' | 'refunded' | 'pending' | 'replayed'>;
+
+export async function apply(deps: PipelineDeps, s: Settled): Promise<ApplicationOutcome> {
+  const { payment, entrypoint: ep } = s;
+  const settlement = await receipted(deps, s.settlement, payment.resourceUrl);
+  const answer = (result: unknown): StoredResponse => ({ status: ep.successStatus, body: successEnvelope(ep.operation, result), headers: {}, settlement });
+  try {
+    const result: unknown = await ep.execute(deps, s.input, s.prepared, s.caller, {
+      payment,
+      onApplied: async (stores, applied) => {
+        await stores.payments.saveResponse(payment.paymentId, answer(applied));
+        await grantAccess(deps, stores, ep, payment);
+      },
+    });
+    deps.metrics.increment('payments.applied');
+    return { kind: 'applied', response: answer(result) };
+  } catch (e) {
+    if (e instanceof PaymentAlreadyApplied) return { kind: 'replayed', response: await replayOwn(deps, payment), verified: true };
+    if (isRefusal(e)) return refund(deps, payment, e, settlement);
+    // A crash while applying: the payment stays SETTLED and the reconciler finishes it.
+    deps.logger.error('applying a settled payment failed; left for the reconciler', {
+      paymentId: payment.paymentId,
+      error: e instanceof Error ? e.message : String(e),
+    });
+    return { kind: 'pending', response: pendingResponse(payment.paymentId, PAYMENT_REASONS.applyPending) };
+  }
+}
+
+/**
+ * The application step for a SETTLED payment whose request did not finish it: the input and the
+ * rules as the payer again, the price in the paid asset at the payment's own quote; a refusal now
+ * is refunded, anything else is applied as its request would have, receipted for the resource
+ * URL its 402 named.
+ */
+export async function resumeApplication(deps: PipelineDeps, ep: AnyEntrypoint, payment: Payment): Promise<ApplicationOutcome> {
+  const caller = { wallet: payment.payer, network: payment.network };
+  const settlement = settledOnChain(payment, payment.settlementTx);
+  let input: unknown;
+  let prepared;
+  try {
+    input = ep.parse(payment.input);
+    prepared = await ep.prepare(deps, input, caller, 'apply');
+    if (amountAtQuote(payment.quotePrice, prepared.amount) !== payment.amount) {
+      throw new PaymentInvalid('The price changed before the payment could be applied.', { reason: PAYMENT_REASONS.priceChanged });
+    }
+  } catch (e) {
+    if (!isRefusal(e)) throw e;
+    return refund(deps, payment, e, settlement);
+  }
+  return apply(deps, { kind: 'settled', payment, entrypoint: ep, input, prepared, caller, settlement });
+}
+
+/** The settlement of a payment as the chain shows it, for the answers of payments finished off the request. */
+export function settledOnChain(payment: Payment, transaction: string | null): SettlementReceipt {
+  return { success: true, transaction: transaction ?? '', network: payment.network, payer: payment.payer };
+}
+
+/**
+ * The application's compensation: the operation was refused after the money moved (or money
+ * moved that should not have): the payment is REFUNDED and a payout of exactly what was paid, in
+ * the asset that paid, is queued — in one transaction. `from` is the state the payment is in now.
+ */
+export async function refund(
+  deps: PipelineDeps,
+  payment: Payment,
+  error: DomainError,
+  settlement?: SettlementReceipt,
+  from: 'SETTLED' | 'FAILED' | 'REJECTED' = 'SETTLED',
+): Promise<Outcome<'refunded'>> {
+  const now = deps.clock.now();
+  const response = await deps.uow.transaction(async (stores) => {
+    const refunded = transitionPayment({ ...payment, state: from }, 'REFUNDED', now);
+    if (!(await stores.payments.update(refunded, from))) throw new PaymentAlreadyApplied(payment.paymentId);
+    const payout = await stores.payouts.enqueue(
+      newPayout({
+        payoutId: deps.ids.next('pout'),
+        network: payment.network,
+        wallet: payment.payer,
+        asset: payment.asset,
+        amount: payment.amount,
+        reason: 'refund',
+        sourceId: payment.paymentId,
+        now,
+      }),
+    );
+    const stored: StoredResponse = {
+      status: statusOfError(error),
+      body: errorEnvelope(error.code, `${error.message} The payment was settled and is refunded.`, {
+        ...(error.details ?? {}),
+        paymentId: payment.paymentId,
+        refund: payoutView(payout),
+      }),
+      headers: {},
+      ...(settlement ? { settlement } : {}),
+    };
+    await stores.payments.saveResponse(payment.paymentId, stored);
+    return stored;
+  });
+  deps.metrics.increment('payments.refunded');
+  deps.logger.info('payment refunded', { paymentId: payment.paymentId, payer: payment.payer, code: error.code });
+  return { kind: 'refunded', response };
+}
+
+/** The settlement signed for its payer; without a receipt when there is no signer or signing fails. */
+async function receipted(deps: PipelineDeps, settlement: SettlementReceipt, resourceUrl: string | null | undefined): Promise<SettlementReceipt> {
+  if (!resourceUrl || !deps.receiptSigner) return settlement;
+  try {
+    return withReceipt(settlement, await deps.receiptSigner.signReceipt({ resourceUrl, payer: settlement.payer, network: settlement.network, transaction: settlement.transaction }));
+  } catch (e) {
+    deps.logger.warn('the receipt could not be signed; the answer goes out without one', {
+      transaction: settlement.transaction,
+      error: e instanceof Error ? e.message : String(e),
+    });
+    return settlement;
+  }
+}
+
+/** Records the access a paid entrypoint leaves its payer, in the transaction that applies it (challenge.ts serves it). */
+async function grantAccess(deps: PipelineDeps, stores: Stores, ep: AnyEntrypoint, payment: Payment): Promise<void> {
+  if (!ep.grantsAccess || deps.accessGrantSeconds <= 0) return;
+  const until = new Date(deps.clock.now().getTime() + deps.accessGrantSeconds * 1000);
+  await stores.accessGrants.grant(payment.payer, ep.name, until);
+}

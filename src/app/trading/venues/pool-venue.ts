@@ -1,0 +1,114 @@
+/**
+ * A graduated token's Uniswap v2 pool (docs/api.md "Graduation"): priced on the pool's reserves
+ * now; executed by custody's swap (custody/pool-swap.ts, exactly once per payment) with the
+ * trade's bound as amountOutMin, then booked from what the swap really moved. Our fee is taken
+ * on the USD side: off the USD swapped in on a buy, off the USD swapped out on a sell.
+ */
+import { averagePriceUsd, spotPriceUsd } from '../../../domain/curve.js';
+import { TokenGraduated } from '../../../domain/errors.js';
+import { feeOn } from '../../../domain/fees.js';
+import { formatTokens, formatUsd } from '../../../domain/money.js';
+import { minOut } from '../../../domain/pool.js';
+import type { Token } from '../../../domain/token.js';
+import type { TradeQuoter } from '../../../ports/trade-quoter.js';
+import { dexOf, swapOnPool } from '../../custody/pool-swap.js';
+import type { AppDeps } from '../../deps.js';
+import { applyInUnitOfWork } from '../../paid.js';
+import { loadToken, tradedToken } from '../load-token.js';
+import { bookBuy, bookSell, buyResult, deliverBought, sellResult } from './booking.js';
+import { buySlippage, sellSlippage, type TradeVenue } from './trade-venue.js';
+
+/** Smallest gross USD whose proceeds after our fee reach `usdOut`. */
+function grossFor(usdOut: bigint, feeBps: bigint): bigint {
+  let gross = (usdOut * 10_000n + (10_000n - feeBps) - 1n) / (10_000n - feeBps);
+  while (gross - feeOn(gross, feeBps) < usdOut) gross += 1n;
+  return gross;
+}
+
+export function poolVenue(deps: AppDeps): TradeVenue {
+  const quoter = (token: Token): TradeQuoter => {
+    if (!token.address || !deps.poolQuoter) throw new TokenGraduated(token.tokenId); // no pool to price on here
+    return deps.poolQuoter;
+  };
+  const price: TradeVenue['price'] = (token, request) =>
+    quoter(token).price({ ...request, params: token.params, curve: token.curve, token: { network: token.network, address: token.address! } });
+  /** The pool's price after the trade (the curve's last one when the pool cannot be read). */
+  const spot = async (token: Token) => {
+    const pool = await dexOf(deps).reserves(token.network, token.address!).catch(() => null);
+    return (locked: Token) => (pool ? averagePriceUsd(pool.usd, pool.tokens) : spotPriceUsd(locked.curve));
+  };
+
+  return {
+    name: 'uniswap-v2',
+    price,
+
+    async planBuy(token, { grossUsd, minTokensOut, quoteId }, phase) {
+      const plan = (bound: bigint) => ({ tokenId: token.tokenId, network: token.network, grossUsd, minTokensOut: bound, quoteId, venue: 'uniswap-v2' as const });
+      // Applying a settled payment: its swap may be recorded or mined already, and enforces the bound itself.
+      if (phase === 'apply' && minTokensOut !== undefined) return plan(minTokensOut);
+      const priced = await price(token, { side: 'buy', usdAmount: grossUsd });
+      const bound = minTokensOut ?? minOut(priced.tokens, deps.settings.defaultSlippageBps);
+      if (priced.tokens < bound) throw buySlippage(bound, priced.tokens);
+      return plan(bound);
+    },
+
+    async buy(cmd, paid) {
+      const key = paid?.payment.paymentId ?? deps.ids.next('pay');
+      const token = await deps.uow.run((s) => tradedToken(s, cmd.plan.tokenId, 'buy', cmd.network));
+      const feeUsd = feeOn(cmd.plan.grossUsd, token.params.feeBps);
+      const swap = await swapOnPool(deps, key, token, { side: 'buy', amountIn: cmd.plan.grossUsd - feeUsd, amountOutMin: cmd.plan.minTokensOut, describe: formatTokens });
+      const spotOf = await spot(token);
+      return applyInUnitOfWork(deps, paid, async (stores, now) => {
+        const locked = await loadToken(stores, token.tokenId, true);
+        const booked = await bookBuy(deps, stores, cmd.buyer, {
+          token: locked,
+          venue: 'uniswap-v2',
+          grossUsd: cmd.plan.grossUsd,
+          feeUsd,
+          tokens: swap.amountOut,
+          payment: paid?.payment,
+          now,
+        });
+        const delivery = await deliverBought(deps, stores, cmd.buyer, booked, now);
+        return buyResult(booked, delivery, spotOf(locked), paid);
+      });
+    },
+
+    async checkSell(token, tokens, minUsdOut) {
+      // Priced on the pool now; the swap itself enforces the bound again when mined.
+      const q = await price(token, { side: 'sell', tokens });
+      if (minUsdOut !== undefined && q.usdAmount < minUsdOut) throw sellSlippage(minUsdOut, q.usdAmount);
+    },
+
+    /**
+     * The pulled tokens are swapped for USDC: amountOutMin from the caller's minUsdOut (grossed
+     * up by our fee), or the pool's output now less the default slippage.
+     */
+    async sell(token, cmd, pulled, paid) {
+      dexOf(deps); // no router on this deployment: SERVICE_UNAVAILABLE before the pool is priced
+      const feeBps = token.params.feeBps;
+      let bound: bigint;
+      if (cmd.minUsdOut !== undefined) bound = grossFor(cmd.minUsdOut, feeBps);
+      else {
+        const q = await price(token, { side: 'sell', tokens: cmd.tokens });
+        bound = minOut(q.usdAmount + q.feeUsd, deps.settings.defaultSlippageBps);
+      }
+      const swap = await swapOnPool(deps, pulled.key, token, { side: 'sell', amountIn: cmd.tokens, amountOutMin: bound, describe: formatUsd });
+      const grossUsd = swap.amountOut;
+      const spotOf = await spot(token);
+      return applyInUnitOfWork(deps, paid, async (stores, now) => {
+        const locked = await loadToken(stores, token.tokenId, true);
+        const booked = await bookSell(deps, stores, cmd.seller, {
+          token: locked,
+          venue: 'uniswap-v2',
+          grossUsd,
+          feeUsd: feeOn(grossUsd, feeBps),
+          tokens: cmd.tokens,
+          payment: paid?.payment,
+          now,
+        });
+        return sellResult(booked, spotOf(locked), pulled.pullTx);
+      });
+    },
+  };
+}

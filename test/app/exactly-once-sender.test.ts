@@ -1,0 +1,119 @@
+/**
+ * Custody's one rule for what it sends (app/custody/exactly-once-sender.ts), over a scripted
+ * chain: the signed transaction is recorded before it is broadcast; a retry after a crash
+ * follows the recorded one and signs nothing; a dropped one is signed again exactly once, however
+ * many retries race; a record that fails hands its nonce back, so the next transaction custody
+ * signs is not stuck behind a nonce that will never be used.
+ */
+import { describe, expect, it } from 'vitest';
+import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
+import { sendExactlyOnce, type ExactlyOnce } from '../../src/app/custody/exactly-once-sender.js';
+import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
+import { TESTNET } from '../../src/domain/network.js';
+import type { CustodyTransaction } from '../../src/ports/custody-transaction-store.js';
+import type { TransferStatus } from '../../src/ports/transaction-sender.js';
+import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
+import { T0 } from '../support/fixtures.js';
+
+/** A chain that knows what was broadcast, answers each hash's status from a script, and counts nonces. */
+class ScriptedChain {
+  readonly broadcasts: string[] = [];
+  readonly statuses = new Map<string, TransferStatus>();
+  nonce = 0;
+  released = 0;
+  release(): void {
+    this.released += 1;
+    this.nonce -= 1;
+  }
+  async broadcast(_network: string, rawTx: string): Promise<void> {
+    this.broadcasts.push(rawTx);
+  }
+  async status(_network: string, txHash: string): Promise<TransferStatus> {
+    return this.statuses.get(txHash) ?? 'pending';
+  }
+}
+
+class Pending extends Error {}
+class Reverted extends Error {}
+
+function sending(uow: UnitOfWork, chain: ScriptedChain, key = 'pay_1') {
+  const signed: CustodyTransaction[] = [];
+  const send: ExactlyOnce<CustodyTransaction> = {
+    key,
+    network: TESTNET,
+    chain,
+    store: (s) => s.swaps,
+    async sign() {
+      const n = (chain.nonce += 1);
+      const tx = { paymentId: key, network: TESTNET, tokenId: 'tok_X', txHash: `0x${String(n).padStart(64, '0')}`, rawTx: `0xraw${n}`, createdAt: T0 };
+      signed.push(tx);
+      return tx;
+    },
+    reverted: () => new Reverted(),
+    pending: () => new Pending(),
+  };
+  const deps = { uow, settings: { ...DEFAULT_SETTINGS, pullWaitMs: 0 } };
+  return { signed, run: () => sendExactlyOnce(deps, send) };
+}
+
+describe('the exactly-once sender', () => {
+  it('records before it broadcasts; a retry after a crash broadcasts the recorded transaction and signs nothing', async () => {
+    const uow = new MemoryUnitOfWork();
+    const chain = new ScriptedChain();
+    const first = sending(uow, chain);
+    await expect(first.run()).rejects.toBeInstanceOf(Pending); // not mined within the wait: the request ends
+    const recorded = (await uow.run((s) => s.swaps.get('pay_1')))!;
+    expect(chain.broadcasts).toEqual([recorded.rawTx]);
+
+    chain.statuses.set(recorded.txHash, 'confirmed');
+    const retry = sending(uow, chain); // the reconciler, in a fresh process
+    expect(await retry.run()).toEqual(recorded);
+    expect(retry.signed).toEqual([]);
+    expect(chain.broadcasts).toEqual([recorded.rawTx, recorded.rawTx]);
+  });
+
+  it('signs a dropped transaction again exactly once, whoever else retries it', async () => {
+    const uow = new MemoryUnitOfWork();
+    const chain = new ScriptedChain();
+    await expect(sending(uow, chain).run()).rejects.toBeInstanceOf(Pending);
+    const dropped = (await uow.run((s) => s.swaps.get('pay_1')))!;
+    chain.statuses.set(dropped.txHash, 'dropped');
+
+    // Two retries race: both see the dropped one and sign again; one replacement stands.
+    const [a, b] = [sending(uow, chain), sending(uow, chain)];
+    const results = await Promise.allSettled([a.run(), b.run()]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']); // the replacement is pending
+    const standing = (await uow.run((s) => s.swaps.get('pay_1')))!;
+    expect(standing.txHash).not.toBe(dropped.txHash);
+    expect([...a.signed, ...b.signed].map((t) => t.txHash)).toContain(standing.txHash);
+    // Every signature but the standing one handed its nonce back: custody's next nonce follows it.
+    expect(chain.nonce).toBe(2);
+    // Only the dropped transaction (which can never be mined) and the standing one were ever sent.
+    expect(new Set(chain.broadcasts)).toEqual(new Set([dropped.rawTx, standing.rawTx]));
+    expect([...a.signed, ...b.signed]).toHaveLength(2);
+
+    chain.statuses.set(standing.txHash, 'confirmed');
+    expect(await sending(uow, chain).run()).toEqual(standing);
+  });
+
+  it('hands the nonce back when the record fails, and broadcasts nothing', async () => {
+    const uow = new MemoryUnitOfWork();
+    const chain = new ScriptedChain();
+    const failing: UnitOfWork = { ...uow, run: (w) => uow.run(w), transaction: async () => Promise.reject(new Error('database gone')), close: () => uow.close() };
+    await expect(sending(failing, chain).run()).rejects.toThrow('database gone');
+    expect(chain.released).toBe(1);
+    expect(chain.nonce).toBe(0);
+    expect(chain.broadcasts).toEqual([]);
+    expect(await uow.run((s) => s.swaps.get('pay_1'))).toBeNull();
+  });
+
+  it('a reverted transaction is the caller’s refusal, and stays recorded (nothing is signed again)', async () => {
+    const uow = new MemoryUnitOfWork();
+    const chain = new ScriptedChain();
+    chain.statuses.set(`0x${'1'.padStart(64, '0')}`, 'reverted');
+    await expect(sending(uow, chain).run()).rejects.toBeInstanceOf(Reverted);
+    const again = sending(uow, chain);
+    await expect(again.run()).rejects.toBeInstanceOf(Reverted);
+    expect(again.signed).toEqual([]);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * The stores of custody's exactly-once transactions (pulls, swaps): one transaction per payment,
+ * the first recorded stands, a dropped one is replaced only from the hash it had, and a rollback
+ * forgets a record — so a retry follows the same transaction and never signs a second one.
+ */
+import { describe, expect, it } from 'vitest';
+import { TESTNET } from '../../src/domain/network.js';
+import type { CustodyTransaction, CustodyTransactionStore } from '../../src/ports/custody-transaction-store.js';
+import type { Stores } from '../../src/ports/unit-of-work.js';
+import { T0, at } from '../support/fixtures.js';
+import { withUow, type UowFactory } from './uow-factory.js';
+
+const signed = (paymentId: string, hash: string, over: Partial<CustodyTransaction> = {}): CustodyTransaction => ({
+  paymentId,
+  network: TESTNET,
+  tokenId: 'tok_X',
+  txHash: `0x${hash.repeat(32)}`,
+  rawTx: `0x02${hash}`,
+  createdAt: T0,
+  ...over,
+});
+
+export function custodyTransactionStoreContract(name: string, make: UowFactory) {
+  const stores: [string, (s: Stores) => CustodyTransactionStore<CustodyTransaction>][] = [
+    ['pulls', (s) => s.pulls],
+    ['swaps', (s) => s.swaps],
+  ];
+  describe.each(stores)(`CustodyTransactionStore contract (%s): ${name}`, (_which, store) => {
+    it('records one transaction per payment: the first stands, a second signer gets it back', () =>
+      withUow(make, async (uow) => {
+        const first = signed('pay_1', '1a');
+        expect(await uow.run((s) => store(s).get('pay_1'))).toBeNull();
+        expect(await uow.transaction((s) => store(s).record(first))).toEqual(first);
+        expect(await uow.transaction((s) => store(s).record(signed('pay_1', '2b', { createdAt: at(1) })))).toEqual(first);
+        expect(await uow.run((s) => store(s).get('pay_1'))).toEqual(first);
+        expect(await uow.run((s) => store(s).get('pay_2'))).toBeNull();
+      }));
+
+    it('replaces a dropped transaction only from the hash it has now', () =>
+      withUow(make, async (uow) => {
+        const first = signed('pay_1', '1a');
+        await uow.transaction((s) => store(s).record(first));
+        const resigned = signed('pay_1', '2b', { createdAt: at(5) });
+        expect(await uow.transaction((s) => store(s).replace(resigned, first.txHash))).toBe(true);
+        // A second re-signer that saw the first hash loses: the one that replaced it stands.
+        expect(await uow.transaction((s) => store(s).replace(signed('pay_1', '3c'), first.txHash))).toBe(false);
+        expect(await uow.run((s) => store(s).get('pay_1'))).toEqual(resigned);
+        expect(await uow.transaction((s) => store(s).replace(signed('pay_9', '4d'), first.txHash))).toBe(false);
+        expect(await uow.run((s) => store(s).get('pay_9'))).toBeNull();
+      }));
+
+    it('forgets a record when its unit of work rolls back', () =>
+      withUow(make, async (uow) => {
+        await expect(
+          uow.transaction(async (s) => {
+            await store(s).record(signed('pay_1', '1a'));
+            throw new Error('crash');
+          }),
+        ).rejects.toThrow('crash');
+        expect(await uow.run((s) => store(s).get('pay_1'))).toBeNull();
+      }));
+  });
+
+  describe(`CustodyTransactionStore contract (pulls and swaps apart): ${name}`, () => {
+    it('keeps a payment’s pull and its swap apart, and finds only pulls by their transaction', () =>
+      withUow(make, async (uow) => {
+        const pull = signed('pay_1', '1a');
+        const swap = signed('pay_1', '2b');
+        await uow.transaction(async (s) => {
+          await s.pulls.record(pull);
+          await s.swaps.record(swap);
+        });
+        expect(await uow.run((s) => s.pulls.get('pay_1'))).toEqual(pull);
+        expect(await uow.run((s) => s.swaps.get('pay_1'))).toEqual(swap);
+        expect(await uow.run((s) => s.pulls.byTransaction(TESTNET, swap.txHash))).toBeNull();
+      }));
+  });
+}

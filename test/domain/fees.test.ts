@@ -1,0 +1,63 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { checkFeeShareRates, feeBpsAt, splitFee } from '../../src/domain/fees.js';
+
+const RATES = { creatorBps: 5000n, platformReferrerBps: 2000n, tradeReferrerBps: 1000n };
+const [PAYER, CREATOR, PLATFORM, REFERRER] = ['0xa', '0xc', '0xd', '0xe'].map((a) => a.padEnd(42, '0'));
+
+describe('splitting a trading fee', () => {
+  it('half to the creator, a fifth to the platform referrer, a tenth to the trade referrer, the rest to the treasury', () => {
+    const split = splitFee(1_000_001n, RATES, { payer: PAYER!, creator: CREATOR!, platformReferrer: PLATFORM!, tradeReferrer: REFERRER! });
+    expect(split.shares).toEqual([
+      { role: 'creator', wallet: CREATOR, amount: 500_000n },
+      { role: 'platform_referrer', wallet: PLATFORM, amount: 200_000n },
+      { role: 'trade_referrer', wallet: REFERRER, amount: 100_000n },
+    ]);
+    expect(split.treasury).toBe(200_001n);
+  });
+
+  it('a referrer who pays earns nothing on their own trade; a missing one leaves its share with the treasury', () => {
+    const split = splitFee(100n, RATES, { payer: REFERRER!, creator: CREATOR!, platformReferrer: null, tradeReferrer: REFERRER!.toUpperCase().replace('0X', '0x') });
+    expect(split).toEqual({ shares: [{ role: 'creator', wallet: CREATOR, amount: 50n }], treasury: 50n });
+  });
+
+  it('shares + treasury = fee, every share ≥ 0 and rounded down, for any fee, rates and referrers', () => {
+    const bps = fc.bigInt(0n, 10_000n);
+    const wallet = fc.constantFrom(PAYER!, CREATOR!, PLATFORM!, REFERRER!);
+    fc.assert(
+      fc.property(fc.bigInt(0n, 10n ** 30n), bps, bps, bps, wallet, fc.option(wallet), fc.option(wallet), (fee, c, p, t, creator, platform, referrer) => {
+        fc.pre(c + p + t <= 10_000n);
+        const rates = { creatorBps: c, platformReferrerBps: p, tradeReferrerBps: t };
+        checkFeeShareRates(rates);
+        const split = splitFee(fee, rates, { payer: PAYER!, creator, platformReferrer: platform, tradeReferrer: referrer });
+        expect(split.shares.reduce((s, x) => s + x.amount, 0n) + split.treasury).toBe(fee);
+        expect(split.treasury).toBeGreaterThanOrEqual(0n);
+        for (const s of split.shares) {
+          expect(s.amount).toBeGreaterThan(0n);
+          const rate = s.role === 'creator' ? c : s.role === 'platform_referrer' ? p : t;
+          expect(s.amount).toBe((fee * rate) / 10_000n);
+          if (s.role !== 'creator') expect(s.wallet).not.toBe(PAYER);
+        }
+      }),
+    );
+  });
+
+  it('refuses rates that give away more than the fee', () => {
+    expect(() => checkFeeShareRates({ creatorBps: 6000n, platformReferrerBps: 3000n, tradeReferrerBps: 1001n })).toThrow(/more than the fee/);
+  });
+});
+
+describe('the anti-snipe launch fee', () => {
+  const launch = { startBps: 5000n, baseBps: 100n, decayMs: 20_000n };
+  it('starts high, falls linearly to the base fee, rounded up to a whole basis point', () => {
+    expect(feeBpsAt(launch, 0n)).toBe(5000n);
+    expect(feeBpsAt(launch, 10_000n)).toBe(2550n);
+    expect(feeBpsAt(launch, 19_999n)).toBe(101n);
+    expect(feeBpsAt(launch, 20_000n)).toBe(100n);
+    expect(feeBpsAt({ ...launch, decayMs: 0n }, 0n)).toBe(100n);
+    expect(feeBpsAt({ ...launch, startBps: 100n }, 0n)).toBe(100n);
+  });
+  it('never rises with time', () => {
+    fc.assert(fc.property(fc.bigInt(0n, 30_000n), fc.bigInt(0n, 30_000n), (a, b) => (a <= b ? feeBpsAt(launch, a) >= feeBpsAt(launch, b) : true)));
+  });
+});
