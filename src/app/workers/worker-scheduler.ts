@@ -70,7 +70,7 @@ export class WorkerScheduler {
   private running: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: WorkerSchedulerDeps) {
-    const { application, tunables, hooks = {} } = deps;
+    const { application, tunables, dex, hooks = {} } = deps;
     const { uow, clock, logger, ids, tokenIssuer, metrics } = application.deps;
     const outbox = { uow, clock, logger, ...tunables.outbox };
     this.payouts = new PayoutWorker({ ...outbox, sender: deps.payoutSender, ...hooks.payouts });
@@ -85,8 +85,7 @@ export class WorkerScheduler {
     });
     this.deployments = new DeploymentWorker({ ...outbox, issuer: tokenIssuer, ...hooks.deployments });
     this.deliveries = new DeliveryWorker({ ...outbox, issuer: tokenIssuer, ...hooks.deliveries });
-    this.graduations = new GraduationWorker({ ...outbox, dex: deps.dex, ids, ...hooks.graduations });
-    const dex = deps.dex;
+    this.graduations = new GraduationWorker({ ...outbox, dex, ids, ...hooks.graduations });
     this.transfers = new TransferIndexer({
       uow,
       clock,
