@@ -1,5 +1,5 @@
 /**
- * The house rule (STYLE.md): dependencies point inward only,
+ * The house rule (docs/architecture.md): dependencies point inward only,
  * adapters → app → ports → domain. Only the composition root names adapters.
  */
 module.exports = {
@@ -33,9 +33,14 @@ module.exports = {
     },
     {
       name: 'adapters-do-not-import-each-other',
+      comment:
+        'src/adapters/<concern>/<technology>/ is one adapter: it imports its own folder, its concern\'s kit ' +
+        '(src/adapters/<concern>/kit/, what that concern\'s technologies share) and the kits every concern ' +
+        'may use (src/adapters/kit/: evm, fakes) — never another technology folder. Kits hold no adapter ' +
+        'and import only kits.',
       severity: 'error',
-      from: { path: '^src/adapters/([^/]+/[^/]+)/' },
-      to: { path: '^src/adapters/', pathNot: ['^src/adapters/$1/', '^src/adapters/shared/'] },
+      from: { path: '^src/adapters/([^/]+)/([^/]+)/' },
+      to: { path: '^src/adapters/', pathNot: ['^src/adapters/$1/$2/', '^src/adapters/$1/kit/', '^src/adapters/kit/'] },
     },
     {
       name: 'nobody-imports-the-composition-root',

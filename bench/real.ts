@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toHex } from 'viem';
-import { devnetAccount } from '../src/adapters/chain/anvil/anvil-devnet.js';
+import { devnetAccount } from '../src/adapters/chain/anvil/devnet-constants.js';
 import { freePorts } from '../test/support/free-ports.js';
 import { devAccount, payingFetch } from '../test/support/x402-client.js';
 import { load, loadWith, median, type LoadResult } from './load.js';

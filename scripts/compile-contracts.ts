@@ -1,6 +1,7 @@
 /**
  * Compiles contracts/*.sol with the solc npm package (evmVersion "paris", so the bytecode runs on
- * any devnet hardfork) into src/adapters/chain/anvil/artifacts.json, which is committed.
+ * any devnet hardfork) into src/adapters/kit/evm/contracts/artifacts.json, which is committed and read
+ * through artifacts.ts beside it (the production adapters and the devnet alike).
  * Only OpenZeppelin files free of newer opcodes can be imported: its EIP712/MessageHashUtils
  * reach utils/Bytes.sol, which uses Cancun's MCOPY.
  * Imports of `@openzeppelin/contracts/...` resolve to the installed package (pinned in
@@ -13,7 +14,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import solc from 'solc';
 
-export const ARTIFACTS = 'src/adapters/chain/anvil/artifacts.json';
+export const ARTIFACTS = 'src/adapters/kit/evm/contracts/artifacts.json';
 const EVM_VERSION = 'paris';
 
 /** Contracts deployed with their constructor (the others are only ever placed with setCode). */

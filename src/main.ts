@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   }
   const lines = [`x402 launchpad listening on ${service.url}`];
   if (service.devnet) {
-    const { devnetAccount } = await import('./adapters/chain/anvil/anvil-devnet.js');
+    const { devnetAccount } = await import('./adapters/chain/anvil/devnet-constants.js');
     lines.push(
       `devnet eip155:8453  (production) RPC ${service.devnet.chains['eip155:8453'].rpcUrl}`,
       `devnet eip155:84532 (testnet)    RPC ${service.devnet.chains['eip155:84532'].rpcUrl}`,

@@ -6,7 +6,9 @@
 import type { Server } from 'node:http';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Hex } from 'viem';
-import { AnvilDevnet, AnvilNotInstalled, devnetAccount, DevnetPortInUse, DEVNET_UNISWAP_V2, LAUNCH_FACTORY_ADDRESS } from '../adapters/chain/anvil/anvil-devnet.js';
+import { AnvilDevnet, DevnetPortInUse } from '../adapters/chain/anvil/anvil-devnet.js';
+import { AnvilNotInstalled } from '../adapters/chain/anvil/anvil-process.js';
+import { devnetAccount, DEVNET_UNISWAP_V2, LAUNCH_FACTORY_ADDRESS } from '../adapters/chain/anvil/devnet-constants.js';
 import { ViemDexRouter } from '../adapters/dex/viem/viem-dex-router.js';
 import { ViemAuthorizationReader } from '../adapters/chain/viem/viem-authorization-reader.js';
 import { SystemClock } from '../adapters/clock/system/system-clock.js';
@@ -21,9 +23,9 @@ import { JsonLogger } from '../adapters/logging/console/json-logger.js';
 import { CachingNetworkDetector } from '../adapters/network/caching/caching-network-detector.js';
 import { ViemNetworkDetector } from '../adapters/network/viem/viem-network-detector.js';
 import { ViemPayoutSender } from '../adapters/payout/viem/viem-payout-sender.js';
-import { DataDirInUse, DataDirLock } from '../adapters/shared/data-dir-lock.js';
-import { PortInUse, portIsFree } from '../adapters/shared/port-in-use.js';
-import { newNonceQueue } from '../adapters/shared/signed-transactions.js';
+import { DataDirInUse, DataDirLock } from './data-dir-lock.js';
+import { PortInUse, portIsFree } from '../adapters/http/koa/port-in-use.js';
+import { newNonceQueue } from '../adapters/kit/evm/signed-transactions.js';
 import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { CurveTradeQuoter } from '../adapters/quotes/curve/curve-trade-quoter.js';
 import { UniswapV2TradeQuoter } from '../adapters/quotes/uniswap-v2/uniswap-v2-trade-quoter.js';
@@ -38,58 +40,42 @@ import { Application, type ApplicationDeps } from '../app/application.js';
 import type { Config } from '../app/config.js';
 import { Metrics } from '../app/metrics.js';
 import { TokenViewCache } from '../app/token-view-cache.js';
-import { PaymentReconciler } from '../app/workers/payment-reconciler.js';
-import { PayoutWorker, type PayoutWorkerDeps } from '../app/workers/payout-worker.js';
-import { EarningsPayer } from '../app/workers/earnings-payer.js';
-import { QuotePurger } from '../app/workers/quote-purger.js';
-import { backfillTokens } from '../app/workers/token-backfill.js';
-import { DeliveryWorker, DeploymentWorker } from '../app/workers/token-workers.js';
-import { GraduationWorker } from '../app/workers/graduation-worker.js';
-import { TransferIndexer, type TransferIndexerDeps } from '../app/workers/transfer-indexer.js';
+import { WorkerScheduler, type WorkerSchedulerDeps } from '../app/workers/worker-scheduler.js';
 import { ViemTransferLogReader } from '../adapters/chain/viem/viem-transfer-log-reader.js';
 import type { TransferLogReader } from '../ports/transfer-log-reader.js';
-import type { Graduation } from '../domain/graduation.js';
-import type { Delivery } from '../domain/delivery.js';
-import type { Deployment } from '../domain/deployment.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
 import { ViemTokenIssuer } from '../adapters/token/viem/viem-token-issuer.js';
 import { ViemReceiptSigner } from '../adapters/receipts/viem/viem-receipt-signer.js';
 import { SiwxWalletProofVerifier } from '../adapters/wallet-proof/siwx/siwx-wallet-proof-verifier.js';
-import { purgeSpentProofs } from '../app/extensions/wallet-proof.js';
 import { buildQuoteRouter } from './quote-router.js';
 import { StartupError } from './startup-error.js';
+
+type WorkerHooks = NonNullable<WorkerSchedulerDeps['hooks']>;
 
 export interface ServiceOverrides extends Partial<ApplicationDeps> {
   payoutSender?: PayoutSender;
   authorizations?: AuthorizationReader;
-  payoutHooks?: Pick<PayoutWorkerDeps, 'afterRecord'>;
-  deploymentHooks?: { afterRecord?: (d: Deployment) => Promise<void> };
-  deliveryHooks?: { afterRecord?: (d: Delivery) => Promise<void> };
+  payoutHooks?: WorkerHooks['payouts'];
+  deploymentHooks?: WorkerHooks['deployments'];
+  deliveryHooks?: WorkerHooks['deliveries'];
   /** Wraps the token issuer the service builds (fault-injection tests: an RPC that goes down). */
   wrapTokenIssuer?: (issuer: TokenIssuer) => TokenIssuer;
-  /** Uniswap v2 (SPEC §14); default: the devnet's, or UNISWAP_V2_* on real networks. */
+  /** Uniswap v2 (docs/operations.md, "Graduation pools"); default: the devnet's, or UNISWAP_V2_* on real networks. */
   dexRouter?: DexRouter;
-  graduationHooks?: { afterRecord?: (g: Graduation) => Promise<void> };
+  graduationHooks?: WorkerHooks['graduations'];
   /** Where the transfer indexer reads launched tokens' Transfer logs; default: the chain's RPCs. */
   transferLogs?: TransferLogReader;
-  transferIndexerHooks?: Pick<TransferIndexerDeps, 'beforeCommit' | 'afterStep' | 'blockRange'>;
-  /** Worker cadence (tests run them by hand with `runWorkers`). */
+  transferIndexerHooks?: WorkerHooks['transfers'];
+  /** Worker cadence (default: the configuration's; tests run them by hand with `runWorkers`). */
   workerIntervalMs?: number;
 }
 
-export interface RunningService {
+/** The service listening, with its workers (each can be run by hand). */
+export interface RunningService extends Pick<WorkerScheduler, 'payouts' | 'deployments' | 'deliveries' | 'graduations' | 'transfers' | 'reconciler' | 'quotePurger'> {
   application: Application;
   server: Server;
   url: string;
   devnet: AnvilDevnet | null;
-  payouts: PayoutWorker;
-  deployments: DeploymentWorker;
-  deliveries: DeliveryWorker;
-  graduations: GraduationWorker;
-  /** Books launched tokens' on-chain transfers into positions (docs/decisions/0020). */
-  transfers: TransferIndexer;
-  reconciler: PaymentReconciler;
-  quotePurger: QuotePurger;
   /** One pass of every worker (tests call this instead of waiting for the timers). */
   runWorkers(): Promise<void>;
   stop(): Promise<void>;
@@ -237,7 +223,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     logger,
     metrics: overrides.metrics ?? new Metrics(),
     detectionFailClosed: overrides.detectionFailClosed ?? config.detectionFailClosed,
-    replayWaitMs: overrides.replayWaitMs ?? 10_000,
+    replayWaitMs: overrides.replayWaitMs ?? config.tunables.replayWaitMs,
     walletProofs,
     receiptSigner,
     accessGrantSeconds: overrides.accessGrantSeconds ?? config.infoAccessSeconds,
@@ -251,76 +237,25 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   });
   const deps = application.deps;
 
-  const payouts = new PayoutWorker({
-    uow: deps.uow,
-    clock,
-    logger,
-    sender: overrides.payoutSender ?? new ViemPayoutSender({ treasuryKey, rpcUrls: rpc!, nonces: treasuryNonces }),
-    maxAttempts: 5,
-    backoffBaseMs: 5_000,
-    backoffMaxMs: 300_000,
-    confirmPollMs: 1_000,
-    stuckAfterMs: 60_000,
-    ...overrides.payoutHooks,
+  const workers = new WorkerScheduler({
+    application,
+    payoutSender: overrides.payoutSender ?? new ViemPayoutSender({ treasuryKey, rpcUrls: rpc!, nonces: treasuryNonces }),
+    authorizations: overrides.authorizations ?? new ViemAuthorizationReader({ rpcUrls: rpc! }),
+    dex: dexRouter,
+    transferLogs: overrides.transferLogs ?? new ViemTransferLogReader({ rpcUrls: rpc ?? {} }),
+    tunables: { ...config.tunables.workers, intervalMs: overrides.workerIntervalMs ?? config.tunables.workers.intervalMs },
+    reconcilerGraceMs: config.reconcilerGraceMs,
+    indexer: config.indexer,
+    earningsPayoutMinUsd: config.settings.earningsPayoutMinUsd,
+    hooks: {
+      payouts: overrides.payoutHooks,
+      deployments: overrides.deploymentHooks,
+      deliveries: overrides.deliveryHooks,
+      graduations: overrides.graduationHooks,
+      transfers: overrides.transferIndexerHooks,
+    },
   });
-  const reconciler = new PaymentReconciler({
-    ...deps,
-    entrypoints: application.entrypoints,
-    chain: overrides.authorizations ?? new ViemAuthorizationReader({ rpcUrls: rpc! }),
-    logger,
-    metrics: deps.metrics,
-    graceMs: config.reconcilerGraceMs,
-    refundAfterMs: 15 * 60_000,
-  });
-  const outbox = { uow: deps.uow, clock, logger, maxAttempts: 5, backoffBaseMs: 5_000, backoffMaxMs: 300_000, confirmPollMs: 1_000, stuckAfterMs: 60_000 };
-  const deployments = new DeploymentWorker({ ...outbox, issuer: tokenIssuer, ...overrides.deploymentHooks });
-  const deliveries = new DeliveryWorker({ ...outbox, issuer: tokenIssuer, ...overrides.deliveryHooks });
-  const graduations = new GraduationWorker({ ...outbox, dex: dexRouter, ids: deps.ids, ...overrides.graduationHooks });
-  const transfers = new TransferIndexer({
-    uow: deps.uow,
-    clock,
-    logger,
-    chain: overrides.transferLogs ?? new ViemTransferLogReader({ rpcUrls: rpc ?? {} }),
-    networks: ALL_NETWORKS,
-    custody: (network) => tokenIssuer.custody(network),
-    pairOf: (network, token) => (dexRouter.supports(network) ? dexRouter.pairOf(network, token) : Promise.resolve(null)),
-    seeder: (network) => (dexRouter.supports(network) ? dexRouter.seeder(network) : null),
-    confirmations: config.indexer.confirmations,
-    blockRange: config.indexer.blockRange,
-    ...overrides.transferIndexerHooks,
-  });
-  const quotePurger = new QuotePurger({ uow: deps.uow, clock, logger, retentionMs: 10 * 60_000, batch: 1_000, intervalMs: 60_000 });
-  const earnings = new EarningsPayer({ uow: deps.uow, clock, ids: deps.ids, logger, minPayoutUsd: config.settings.earningsPayoutMinUsd });
-  // Tokens from before tokens went on chain are taken on chain once per process, before the outboxes run.
-  let backfilled = false;
-  const runWorkers = async () => {
-    if (!backfilled) {
-      await backfillTokens({ uow: deps.uow, tokenIssuer, ids: deps.ids, clock, logger });
-      backfilled = true;
-    }
-    await reconciler.runOnce();
-    await deployments.runOnce();
-    await deliveries.runOnce();
-    await graduations.runOnce();
-    await transfers.runOnce();
-    await earnings.runOnce(); // before the payouts, so an earnings payout goes out in the same pass
-    await payouts.runOnce();
-    await quotePurger.runOnce();
-    await purgeSpentProofs(deps, 1_000);
-    await deps.uow.run((s) => s.accessGrants.purgeExpired(clock.now(), 1_000));
-  };
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> = Promise.resolve();
-  if (config.workers) {
-    const tick = () => {
-      running = runWorkers()
-        .catch((e: unknown) => logger.error('worker pass failed', { error: (e as Error).message }))
-        .finally(() => {
-          if (timer) timer = setTimeout(tick, overrides.workerIntervalMs ?? 1_000);
-        });
-    };
-    timer = setTimeout(tick, overrides.workerIntervalMs ?? 1_000);
-  }
+  if (config.workers) workers.start();
 
   const limiter = deps.rateLimiter;
   const trustProxy = parseTrustProxy(config.trustProxy);
@@ -337,9 +272,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     });
     server = await listen(app, config.port, config.host, DEFAULT_TIMEOUTS, () => deps.ids.next('req'));
   } catch (e) {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    await running;
+    await workers.stop();
     await uow.close();
     await chain?.devnet?.stop();
     await lock?.release();
@@ -353,20 +286,19 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     server,
     url: `http://${config.host}:${port}`,
     devnet: chain?.devnet ?? null,
-    payouts,
-    deployments,
-    deliveries,
-    graduations,
-    transfers,
-    reconciler,
-    quotePurger,
-    runWorkers,
+    payouts: workers.payouts,
+    deployments: workers.deployments,
+    deliveries: workers.deliveries,
+    graduations: workers.graduations,
+    transfers: workers.transfers,
+    reconciler: workers.reconciler,
+    quotePurger: workers.quotePurger,
+    runWorkers: () => workers.runOnce(),
     async stop() {
-      if (timer) clearTimeout(timer);
-      timer = null;
+      const passEnded = workers.stop();
       shutdown.abort();
       await close(server);
-      await running;
+      await passEnded;
       await deps.uow.close();
       if (deps.rateLimiter instanceof RedisRateLimiter) await deps.rateLimiter.close();
       await chain?.devnet?.stop();

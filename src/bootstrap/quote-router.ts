@@ -4,7 +4,7 @@
  * On the devnet the Chainlink adapter reads the mock feeds of each chain; with real RPCs it reads
  * the Base mainnet feeds for both networks (a testnet EURC is priced as the real one).
  */
-import { DEVNET_PRICE_FEEDS } from '../adapters/chain/anvil/anvil-devnet.js';
+import { DEVNET_PRICE_FEEDS } from '../adapters/chain/anvil/devnet-constants.js';
 import { ChainlinkQuoteProvider, BASE_MAINNET_FEEDS } from '../adapters/quotes/chainlink/chainlink-quote-provider.js';
 import { CoinbaseQuoteProvider } from '../adapters/quotes/coinbase/coinbase-quote-provider.js';
 import { CoinGeckoQuoteProvider } from '../adapters/quotes/coingecko/coingecko-quote-provider.js';

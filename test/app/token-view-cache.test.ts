@@ -18,7 +18,7 @@ import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
 import type { AppDeps } from '../../src/app/deps.js';
 import { TokenViewCache } from '../../src/app/token-view-cache.js';
-import { CommitFeed } from '../../src/adapters/shared/commit-feed.js';
+import { CommitFeed } from '../../src/adapters/persistence/kit/commit-feed.js';
 import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
 import { createToken } from '../../src/app/use-cases/create-token.js';
 import { getToken } from '../../src/app/use-cases/get-token.js';

@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { createTestClient, createWalletClient, encodeFunctionData, http, parseAbi, type Hex } from 'viem';
-import { AnvilDevnet, DEVNET_PRICE_FEEDS, devnetAccount, LAUNCH_FACTORY_ADDRESS, MULTICALL3_ADDRESS } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { DEVNET_PRICE_FEEDS, devnetAccount, LAUNCH_FACTORY_ADDRESS, MULTICALL3_ADDRESS } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { ViemTransferLogReader } from '../../src/adapters/chain/viem/viem-transfer-log-reader.js';
 import { SystemClock } from '../../src/adapters/clock/system/system-clock.js';
 import { ChainlinkQuoteProvider } from '../../src/adapters/quotes/chainlink/chainlink-quote-provider.js';
@@ -14,8 +14,8 @@ import { LocalFacilitator } from '../../src/adapters/facilitator/local/local-fac
 import { ViemNetworkDetector } from '../../src/adapters/network/viem/viem-network-detector.js';
 import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';
 import { ViemPayoutSender } from '../../src/adapters/payout/viem/viem-payout-sender.js';
-import { LAUNCH_FACTORY_ABI, LAUNCH_TOKEN_ABI, predictLaunchTokenAddress } from '../../src/adapters/shared/launch-contracts.js';
-import { viemChain } from '../../src/adapters/shared/viem-chain.js';
+import { LAUNCH_FACTORY_ABI, LAUNCH_TOKEN_ABI, predictLaunchTokenAddress } from '../../src/adapters/kit/evm/contracts/launch-contracts.js';
+import { viemChain } from '../../src/adapters/kit/evm/viem-chain.js';
 import { ViemTokenIssuer } from '../../src/adapters/token/viem/viem-token-issuer.js';
 import { PRODUCTION, TESTNET, type Network } from '../../src/domain/network.js';
 import { authorizationReaderContract } from './authorization-reader.contract.js';
@@ -25,9 +25,9 @@ import { payoutSenderContract } from './payout-sender.contract.js';
 import { tokenIssuerContract } from './token-issuer.contract.js';
 import { dexRouterContract } from './dex-router.contract.js';
 import { ViemDexRouter } from '../../src/adapters/dex/viem/viem-dex-router.js';
-import { newNonceQueue } from '../../src/adapters/shared/signed-transactions.js';
-import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR, UNISWAP_V2_ROUTER } from '../../src/adapters/shared/uniswap-v2.js';
-import { DEVNET_UNISWAP_V2 } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { newNonceQueue } from '../../src/adapters/kit/evm/signed-transactions.js';
+import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR, UNISWAP_V2_ROUTER } from '../../src/adapters/kit/evm/contracts/uniswap-v2.js';
+import { DEVNET_UNISWAP_V2 } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { erc20Abi } from 'viem';
 import { NETWORKS } from '../../src/domain/network.js';
 import { quoteProviderContract } from './quote-provider.contract.js';
@@ -35,17 +35,18 @@ import { transferLogReaderContract } from './transfer-log-reader.contract.js';
 
 const MULTICALL_ABI = parseAbi(['struct Call { address target; bytes callData; }', 'struct Result { bool success; bytes returnData; }', 'function tryAggregate(bool requireSuccess, Call[] calls) returns (Result[] returnData)']);
 
+import { TestDevnet } from '../support/devnet.js';
 import { freePorts } from '../support/free-ports.js';
 import { startX402FacilitatorServer, type X402FacilitatorServer } from '../support/x402-facilitator-server.js';
 
 const SERVICE_KEY = `0x${Buffer.from(devnetAccount(0).getHdKey().privateKey!).toString('hex')}` as Hex;
-let devnet: AnvilDevnet;
+let devnet: TestDevnet;
 let snapshot: Record<Network, Hex>;
 /** The HTTP facilitators started by the test that is running (one per harness: its nonces follow the reverted chain). */
 const servers: X402FacilitatorServer[] = [];
 
 beforeAll(async () => {
-  devnet = await AnvilDevnet.start({ port: await freePorts() });
+  devnet = await TestDevnet.start({ port: await freePorts() });
   await devnet.mint(TESTNET, devnetAccount(0).address, 1_000_000_000n); // the treasury's float for payouts
 }, 30_000);
 afterAll(async () => {

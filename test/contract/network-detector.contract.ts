@@ -1,6 +1,6 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { devnetAccount } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { devnetAccount } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import type { NetworkDetector } from '../../src/ports/network-detector.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';
 import { SystemClock } from '../../src/adapters/clock/system/system-clock.js';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
-import { devnetAccount } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { devnetAccount } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { CachingNetworkDetector } from '../../src/adapters/network/caching/caching-network-detector.js';
 import { FakeNetworkDetector } from '../../src/adapters/network/fake/fake-network-detector.js';
 import { MemoryRateLimiter } from '../../src/adapters/rate-limit/memory/memory-rate-limiter.js';

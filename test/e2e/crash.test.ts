@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, erc20Abi, http, type Hex } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
-import { USDC_ABI } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { USDC_ABI } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
 import { freePorts } from '../support/free-ports.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';

@@ -24,6 +24,7 @@ import { appendPaymentIdentifierToExtensions, generatePaymentId } from '@x402/ex
 import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-with-x';
 import { decodePaymentResponseHeader } from '@x402/fetch';
 import { getAddress } from 'viem';
+import { devnetTools } from '../support/devnet.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 import { signedSellBody } from '../support/onchain.js';
 import { json, ShiftableClock } from '../support/service.js';
@@ -104,7 +105,7 @@ afterAll(async () => {
 });
 
 const testnetWallet = devAccount(5);
-const usdc = (network: typeof PRODUCTION | typeof TESTNET, address: string) => service.devnet!.usdcBalance(network, address as `0x${string}`);
+const usdc = (network: typeof PRODUCTION | typeof TESTNET, address: string) => devnetTools(service.devnet!).usdcBalance(network, address as `0x${string}`);
 
 /** Worker passes with the clock moved past each wait (poll interval, reconciler grace). */
 async function drainWorkers(passes = 3, stepMs = 2_000) {

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_BALANCE, TREASURY_FLOAT, USDC_ABI } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { DEMO_BALANCE, TREASURY_FLOAT, USDC_ABI } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
 import { loadConfig } from '../../src/app/config.js';
@@ -24,6 +24,7 @@ import { parseUsd } from '../../src/domain/money.js';
 import { NETWORKS, TESTNET, type PaymentAsset } from '../../src/domain/network.js';
 import type { TokenIssuer } from '../../src/ports/token-issuer.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
+import { devnetTools } from '../support/devnet.js';
 import { freePorts } from '../support/free-ports.js';
 import { signedSellBody } from '../support/onchain.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
@@ -104,7 +105,7 @@ describe.each(databases)('EURC on the devnet, on %s', (_name, openStore) => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const balance = (asset: PaymentAsset, address: string) => service.devnet!.assetBalance(TESTNET, asset, address as Hex);
+  const balance = (asset: PaymentAsset, address: string) => devnetTools(service.devnet!).assetBalance(TESTNET, asset, address as Hex);
   const eurc = (address: string) => balance('EURC', address);
   const usdc = (address: string) => balance('USDC', address);
   const call = (path: string, body: unknown, f: typeof fetch, account: PrivateKeyAccount = wallet, headers: Record<string, string> = {}) =>
@@ -259,7 +260,7 @@ describe.each(databases)('EURC on the devnet, on %s', (_name, openStore) => {
     const treasuryBefore = await eurc(TREASURY);
     const tradesBefore = await trades();
 
-    await service.devnet!.setFeedRound(TESTNET, 'EURC', 54_000_000n); // EUR/USD halves: that EURC is worth $50 now
+    await devnetTools(service.devnet!).setFeedRound(TESTNET, 'EURC', 54_000_000n); // EUR/USD halves: that EURC is worth $50 now
     try {
       const res = await call('/entrypoints/token_buy_usd', body, fetch, wallet, { 'payment-signature': signature });
       expect(res.status).toBe(402);
@@ -282,7 +283,7 @@ describe.each(databases)('EURC on the devnet, on %s', (_name, openStore) => {
       expect(await trades()).toBe(tradesBefore);
       await expectBooksEqualChain();
     } finally {
-      await service.devnet!.setFeedRound(TESTNET, 'EURC', 108_000_000n);
+      await devnetTools(service.devnet!).setFeedRound(TESTNET, 'EURC', 108_000_000n);
     }
   });
 });

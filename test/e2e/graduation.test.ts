@@ -9,14 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { erc20Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEVNET_UNISWAP_V2 } from '../../src/adapters/chain/anvil/anvil-devnet.js';
+import { DEVNET_UNISWAP_V2 } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
-import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR } from '../../src/adapters/shared/uniswap-v2.js';
+import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR } from '../../src/adapters/kit/evm/contracts/uniswap-v2.js';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
 import { loadConfig } from '../../src/app/config.js';
 import { parseTokens, parseUsd } from '../../src/domain/money.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
 import { getAmountOut } from '../../src/domain/pool.js';
+import { devnetTools } from '../support/devnet.js';
 import { freePorts } from '../support/free-ports.js';
 import { json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
@@ -90,7 +91,7 @@ describe('graduation on the devnet', () => {
     await json(await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '20' }));
 
     // Past the line: refused before payment, saying what the rest costs.
-    const before = await service.devnet!.usdcBalance(TESTNET, wallet.address);
+    const before = await devnetTools(service.devnet!).usdcBalance(TESTNET, wallet.address);
     const refused = await fetch(`${service.url}/entrypoints/token_buy_usd`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
@@ -99,7 +100,7 @@ describe('graduation on the devnet', () => {
     expect(refused.status).toBe(409);
     const error = (await json(refused)).error;
     expect(error.code).toBe('CURVE_CAPACITY_EXCEEDED');
-    expect(await service.devnet!.usdcBalance(TESTNET, wallet.address)).toBe(before);
+    expect(await devnetTools(service.devnet!).usdcBalance(TESTNET, wallet.address)).toBe(before);
 
     const last = (await json(await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: error.details.maxUsd }))).data;
     expect(last.tokensReceived).toBeDefined();
@@ -145,13 +146,13 @@ describe('graduation on the devnet', () => {
     expect(parseUsd(sellQuote.usdAmount)).toBe(gross - (gross + 99n) / 100n);
 
     // A paid buy swaps on the pool: exactly the pool's output for $9.90, booked as a uniswap-v2 trade, delivered.
-    const paidBefore = await service.devnet!.usdcBalance(TESTNET, wallet.address);
+    const paidBefore = await devnetTools(service.devnet!).usdcBalance(TESTNET, wallet.address);
     const bought = (await json(await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '10' }))).data;
     expect(parseTokens(bought.tokensReceived)).toBe(getAmountOut(parseUsd('9.9'), reserves.usd, reserves.tokens));
     expect(bought.trade.venue).toBe('uniswap-v2');
     await drainWorkers(4);
     expect(await balanceOf(address, wallet.address)).toBe(parseTokens('793100000') + parseTokens(bought.tokensReceived));
-    expect(await service.devnet!.usdcBalance(TESTNET, wallet.address)).toBe(paidBefore - parseUsd('10'));
+    expect(await devnetTools(service.devnet!).usdcBalance(TESTNET, wallet.address)).toBe(paidBefore - parseUsd('10'));
     const [s0, s1] = (await client().readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'getReserves' })) as readonly [bigint, bigint, number];
     expect(usdFirst ? s0 : s1).toBe(reserves.usd + parseUsd('9.9'));
     // Buyer, pool, custody, and the wallet that trades on the pool directly below.
@@ -175,8 +176,8 @@ describe('graduation on the devnet', () => {
     moveThePoolAfterSettle = async () => {
       const trader = devAccount(7);
       const { createWalletClient, http } = await import('viem');
-      const { viemChain } = await import('../../src/adapters/shared/viem-chain.js');
-      const { UNISWAP_V2_ROUTER } = await import('../../src/adapters/shared/uniswap-v2.js');
+      const { viemChain } = await import('../../src/adapters/kit/evm/viem-chain.js');
+      const { UNISWAP_V2_ROUTER } = await import('../../src/adapters/kit/evm/contracts/uniswap-v2.js');
       const url = service.devnet!.chains[TESTNET].rpcUrl;
       const w = createWalletClient({ account: trader, chain: viemChain(TESTNET, url), transport: http(url) });
       const usdc = NETWORKS[TESTNET].usdc as Hex;
@@ -186,13 +187,13 @@ describe('graduation on the devnet', () => {
         hash: await w.writeContract({ address: DEVNET_UNISWAP_V2.router, abi: UNISWAP_V2_ROUTER.abi, functionName: 'swapExactTokensForTokens', args: [parseUsd('2000'), 0n, [usdc, address], trader.address, deadline] }),
       });
     };
-    const beforeRefund = await service.devnet!.usdcBalance(TESTNET, wallet.address);
+    const beforeRefund = await devnetTools(service.devnet!).usdcBalance(TESTNET, wallet.address);
     const refusedAfterPay = await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '10' });
     const refusedBody = await json(refusedAfterPay);
     expect(refusedBody.error.code).toBe('SLIPPAGE_EXCEEDED');
     expect(refusedBody.error.details.refund).toBeDefined();
     await drainWorkers(4);
-    expect(await service.devnet!.usdcBalance(TESTNET, wallet.address)).toBe(beforeRefund);
+    expect(await devnetTools(service.devnet!).usdcBalance(TESTNET, wallet.address)).toBe(beforeRefund);
     expect(uow.db.trades.filter((t) => t.tokenId === tokenId && t.venue === 'uniswap-v2')).toHaveLength(1);
 
     // A sell: custody pulls the tokens as on the curve, swaps them on the pool, pays out the proceeds less 1 %.
@@ -200,12 +201,12 @@ describe('graduation on the devnet', () => {
     const [q0, q1] = (await client().readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'getReserves' })) as readonly [bigint, bigint, number];
     const now = { usd: usdFirst ? q0 : q1, tokens: usdFirst ? q1 : q0 };
     const sellGross = getAmountOut(parseTokens('1000000'), now.tokens, now.usd);
-    const beforeSell = await service.devnet!.usdcBalance(TESTNET, wallet.address);
+    const beforeSell = await devnetTools(service.devnet!).usdcBalance(TESTNET, wallet.address);
     const sold = (await json(await call('/entrypoints/token_sell', await signedSellBody(service.url, wallet, tokenId, '1000000')))).data;
     expect(parseUsd(sold.usdReceived)).toBe(sellGross - (sellGross + 99n) / 100n);
     expect(sold.trade.venue).toBe('uniswap-v2');
     await drainWorkers(4);
-    expect(await service.devnet!.usdcBalance(TESTNET, wallet.address)).toBe(beforeSell - parseUsd('0.01') + parseUsd(sold.usdReceived));
+    expect(await devnetTools(service.devnet!).usdcBalance(TESTNET, wallet.address)).toBe(beforeSell - parseUsd('0.01') + parseUsd(sold.usdReceived));
     expect(await everywhere()).toBe(supply);
   }, 120_000);
 
@@ -213,8 +214,8 @@ describe('graduation on the devnet', () => {
     it(`an outsider who created and filled the pair first (${how}) cannot freeze graduation, gains nothing, and holders trade through the pool`, async () => {
       const griefer = devAccount(8);
       const { createWalletClient, http } = await import('viem');
-      const { viemChain } = await import('../../src/adapters/shared/viem-chain.js');
-      const { UNISWAP_V2_ROUTER } = await import('../../src/adapters/shared/uniswap-v2.js');
+      const { viemChain } = await import('../../src/adapters/kit/evm/viem-chain.js');
+      const { UNISWAP_V2_ROUTER } = await import('../../src/adapters/kit/evm/contracts/uniswap-v2.js');
       const url = service.devnet!.chains[TESTNET].rpcUrl;
       const g = createWalletClient({ account: griefer, chain: viemChain(TESTNET, url), transport: http(url) });
       const ok = async (hash: Hex) => expect((await client().waitForTransactionReceipt({ hash })).status).toBe('success');
@@ -232,7 +233,7 @@ describe('graduation on the devnet', () => {
       const address = (await json(await fetch(`${service.url}/tokens/${tokenId}`))).data.address as Hex;
       const griefTokens = await balanceOf(address, griefer.address);
       expect(griefTokens).toBeGreaterThan(0n);
-      const wealthBefore = { usd: await service.devnet!.usdcBalance(TESTNET, griefer.address), tokens: griefTokens };
+      const wealthBefore = { usd: await devnetTools(service.devnet!).usdcBalance(TESTNET, griefer.address), tokens: griefTokens };
 
       // Then creates the pair and fills it: dust made reserves, or liquidity at about a tenth of the curve's price.
       if (how === 'sync') {
@@ -280,7 +281,7 @@ describe('graduation on the devnet', () => {
       const lpSupply = await client().readContract({ address: pair, abi: erc20Abi, functionName: 'totalSupply' });
       const worth = (w: { usd: bigint; tokens: bigint }) => w.usd + (w.tokens * pool.usd) / pool.tokens;
       const after = {
-        usd: (await service.devnet!.usdcBalance(TESTNET, griefer.address)) + (pool.usd * lp) / lpSupply,
+        usd: (await devnetTools(service.devnet!).usdcBalance(TESTNET, griefer.address)) + (pool.usd * lp) / lpSupply,
         tokens: (await balanceOf(address, griefer.address)) + (pool.tokens * lp) / lpSupply,
       };
       expect(worth(after)).toBeLessThanOrEqual(worth(wealthBefore));

@@ -14,7 +14,7 @@ import { createPublicClient, createWalletClient, erc20Abi, http, HttpRequestErro
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
-import { LAUNCH_TOKEN_ABI } from '../../src/adapters/shared/launch-contracts.js';
+import { LAUNCH_TOKEN_ABI } from '../../src/adapters/kit/evm/contracts/launch-contracts.js';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
 import { loadConfig } from '../../src/app/config.js';
 import { formatTokens, parseTokens, parseUsd } from '../../src/domain/money.js';
@@ -22,6 +22,7 @@ import { NETWORKS, TESTNET } from '../../src/domain/network.js';
 import type { TokenAuthorization } from '../../src/domain/token-authorization.js';
 import type { TokenIssuer } from '../../src/ports/token-issuer.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
+import { devnetTools } from '../support/devnet.js';
 import { freePorts } from '../support/free-ports.js';
 import { signedSellBody, signSell } from '../support/onchain.js';
 import { queryDatabase } from '../support/service-process.js';
@@ -138,7 +139,7 @@ describe.each(databases)('tokens on chain, on %s', (_name, openStore) => {
 
   const rpcUrl = () => service.devnet!.chains[TESTNET].rpcUrl;
   const chain = () => createPublicClient({ transport: http(rpcUrl()) });
-  const usdc = (wallet: string) => service.devnet!.usdcBalance(TESTNET, wallet as Hex);
+  const usdc = (wallet: string) => devnetTools(service.devnet!).usdcBalance(TESTNET, wallet as Hex);
   const tokenBalance = (token: string, wallet: string) =>
     chain().readContract({ address: token as Hex, abi: erc20Abi, functionName: 'balanceOf', args: [wallet as Hex] });
 

@@ -16,8 +16,8 @@ import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { createWalletClient, http, publicActions, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { newNonceQueue } from '../../src/adapters/shared/signed-transactions.js';
-import { viemChain } from '../../src/adapters/shared/viem-chain.js';
+import { newNonceQueue } from '../../src/adapters/kit/evm/signed-transactions.js';
+import { viemChain } from '../../src/adapters/kit/evm/viem-chain.js';
 import type { Network } from '../../src/domain/network.js';
 
 export interface X402FacilitatorServer {

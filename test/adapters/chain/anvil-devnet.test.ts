@@ -11,10 +11,13 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { createTestClient, http } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AnvilDevnet, ANVIL_VERSION, anvilPackage, devnetAccount, DevnetPortInUse } from '../../../src/adapters/chain/anvil/anvil-devnet.js';
+import { DevnetPortInUse } from '../../../src/adapters/chain/anvil/anvil-devnet.js';
+import { ANVIL_VERSION, anvilPackage } from '../../../src/adapters/chain/anvil/anvil-process.js';
+import { devnetAccount } from '../../../src/adapters/chain/anvil/devnet-constants.js';
 import { rawTransactionsIn, TransactionJournal } from '../../../src/adapters/chain/anvil/journaled-rpc.js';
 import { TESTNET } from '../../../src/domain/network.js';
 import type { Logger } from '../../../src/ports/logger.js';
+import { TestDevnet } from '../../support/devnet.js';
 import { freePorts } from '../../support/free-ports.js';
 
 const dirs: string[] = [];
@@ -76,7 +79,7 @@ describe('AnvilDevnet', () => {
     const dir = tempDir();
     const port = await freePorts();
     const logger = recordingLogger();
-    let devnet = await AnvilDevnet.start({ port, stateDir: dir, logger });
+    let devnet = await TestDevnet.start({ port, stateDir: dir, logger });
     const wallet = devnetAccount(7).address;
     const before = await devnet.usdcBalance(TESTNET, wallet);
     for (let i = 0; i < 5; i++) await devnet.mint(TESTNET, wallet, 1_000_000n);
@@ -93,7 +96,7 @@ describe('AnvilDevnet', () => {
     await devnet.stop();
     const restarting = Math.floor(Date.now() / 1000);
     logger.lines.length = 0;
-    devnet = await AnvilDevnet.start({ port, stateDir: dir, logger });
+    devnet = await TestDevnet.start({ port, stateDir: dir, logger });
     try {
       expect(await devnet.usdcBalance(TESTNET, wallet)).toBe(before + 5_000_000n);
       // The chain's clock is back to now — the restart's time, not the replayed blocks' — however
@@ -110,9 +113,9 @@ describe('AnvilDevnet', () => {
 
   it('a second devnet on a taken port refuses to start, with one line naming DEVNET_PORT', async () => {
     const port = await freePorts();
-    const first = await AnvilDevnet.start({ port });
+    const first = await TestDevnet.start({ port });
     try {
-      const second = AnvilDevnet.start({ port, stateDir: tempDir() });
+      const second = TestDevnet.start({ port, stateDir: tempDir() });
       await expect(second).rejects.toBeInstanceOf(DevnetPortInUse);
       await expect(second).rejects.toThrow(`DEVNET_PORT ${port} is in use (another devnet?) — set DEVNET_PORT`);
       // The first one is untouched.
@@ -126,16 +129,16 @@ describe('AnvilDevnet', () => {
     const dir = tempDir();
     const port = await freePorts();
     // (Its own report of the chains dying when they are stopped below goes nowhere.)
-    const first = await AnvilDevnet.start({ port, stateDir: dir, logger: recordingLogger() });
+    const first = await TestDevnet.start({ port, stateDir: dir, logger: recordingLogger() });
     const orphans = first.pids;
     // The service dies without stopping its chains: only its proxy (this process's) goes away.
-    const internals = first as unknown as { processes: { proxy: Server }[] };
+    const internals = first.devnet as unknown as { processes: { proxy: Server }[] };
     for (const p of internals.processes) p.proxy.close();
     internals.processes.length = 0;
     expect(orphans.every(alive)).toBe(true);
     // The caller holds the data directory's lock (as startService does): their service is gone.
     const logger = recordingLogger();
-    const next = await AnvilDevnet.start({ port, stateDir: dir, stateDirLocked: true, logger });
+    const next = await TestDevnet.start({ port, stateDir: dir, stateDirLocked: true, logger });
     try {
       for (let i = 0; i < 100 && orphans.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
       expect(orphans.some(alive)).toBe(false);
@@ -148,16 +151,16 @@ describe('AnvilDevnet', () => {
   }, 30_000);
 
   it('a pid file naming a process that is not this state\'s anvil (another program, another devnet\'s anvil) signals nothing', async () => {
-    const other = await AnvilDevnet.start({ port: await freePorts(), stateDir: tempDir() });
+    const other = await TestDevnet.start({ port: await freePorts(), stateDir: tempDir() });
     const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
     const dir = tempDir();
     // As a pid reused since the service that wrote these files died.
     writeFileSync(join(dir, 'anvil-8453.pid'), String(sleeper.pid));
     writeFileSync(join(dir, 'anvil-84532.pid'), String(other.pids[1]));
     const logger = recordingLogger();
-    let devnet: AnvilDevnet | null = null;
+    let devnet: TestDevnet | null = null;
     try {
-      devnet = await AnvilDevnet.start({ port: await freePorts(), stateDir: dir, stateDirLocked: true, logger });
+      devnet = await TestDevnet.start({ port: await freePorts(), stateDir: dir, stateDirLocked: true, logger });
       expect(alive(sleeper.pid!)).toBe(true);
       expect(other.pids.every(alive)).toBe(true);
       expect(await other.publicClient(TESTNET).getChainId()).toBe(84532);
@@ -173,7 +176,7 @@ describe('AnvilDevnet', () => {
   }, 60_000);
 
   it('an idle chain keeps producing blocks, unless a test holds it still (automine off)', async () => {
-    const devnet = await AnvilDevnet.start({ port: await freePorts(), idleBlockMs: 200 });
+    const devnet = await TestDevnet.start({ port: await freePorts(), idleBlockMs: 200 });
     try {
       const client = devnet.publicClient(TESTNET);
       const start = await client.getBlockNumber();
@@ -216,7 +219,7 @@ describe('AnvilDevnet.start on a port another node answers (#16.1)', () => {
       const port = await freePorts();
       const other = await impostor(port + offset, chainId);
       try {
-        const e = await AnvilDevnet.start({ port, stateDir: tempDir() }).then(
+        const e = await TestDevnet.start({ port, stateDir: tempDir() }).then(
           async (d) => (await d.stop(), null),
           (err: unknown) => err,
         );

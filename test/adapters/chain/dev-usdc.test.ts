@@ -7,16 +7,17 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWalletClient, http, keccak256, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { AnvilDevnet, devnetAccount, USDC_ABI } from '../../../src/adapters/chain/anvil/anvil-devnet.js';
-import { viemChain } from '../../../src/adapters/shared/viem-chain.js';
+import { devnetAccount, USDC_ABI } from '../../../src/adapters/chain/anvil/devnet-constants.js';
+import { viemChain } from '../../../src/adapters/kit/evm/viem-chain.js';
 import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../src/domain/network.js';
-import { compile } from '../../../scripts/compile-contracts.js';
+import { ARTIFACTS, compile } from '../../../scripts/compile-contracts.js';
 
+import { TestDevnet } from '../../support/devnet.js';
 import { freePorts } from '../../support/free-ports.js';
-let devnet: AnvilDevnet;
+let devnet: TestDevnet;
 let snap: Record<Network, Hex>;
 beforeAll(async () => {
-  devnet = await AnvilDevnet.start({ port: await freePorts() });
+  devnet = await TestDevnet.start({ port: await freePorts() });
 }, 30_000);
 afterAll(async () => {
   await devnet.stop();
@@ -153,7 +154,7 @@ describe('DevUSDC', () => {
   });
 
   it('the committed artifact is what the sources compile to', () => {
-    const committed = JSON.parse(readFileSync('src/adapters/chain/anvil/artifacts.json', 'utf8')).contracts;
+    const committed = JSON.parse(readFileSync(ARTIFACTS, 'utf8')).contracts;
     const fresh = compile();
     expect(fresh.DevUSDC!.deployedBytecode).toBe(committed.DevUSDC.deployedBytecode);
     expect(fresh.Multicall!.deployedBytecode).toBe(committed.Multicall.deployedBytecode);

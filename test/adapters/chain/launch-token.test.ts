@@ -8,17 +8,18 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWalletClient, decodeEventLog, hashDomain, http, keccak256, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { AnvilDevnet, devnetAccount, LAUNCH_FACTORY_ADDRESS } from '../../../src/adapters/chain/anvil/anvil-devnet.js';
-import { LAUNCH_FACTORY_ABI, LAUNCH_TOKEN_ABI, predictLaunchTokenAddress } from '../../../src/adapters/shared/launch-contracts.js';
-import { viemChain } from '../../../src/adapters/shared/viem-chain.js';
+import { devnetAccount, LAUNCH_FACTORY_ADDRESS } from '../../../src/adapters/chain/anvil/devnet-constants.js';
+import { LAUNCH_FACTORY_ABI, LAUNCH_TOKEN_ABI, predictLaunchTokenAddress } from '../../../src/adapters/kit/evm/contracts/launch-contracts.js';
+import { viemChain } from '../../../src/adapters/kit/evm/viem-chain.js';
 import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../src/domain/network.js';
-import { compile } from '../../../scripts/compile-contracts.js';
+import { ARTIFACTS, compile } from '../../../scripts/compile-contracts.js';
+import { TestDevnet } from '../../support/devnet.js';
 import { freePorts } from '../../support/free-ports.js';
 
-let devnet: AnvilDevnet;
+let devnet: TestDevnet;
 let snap: Record<Network, Hex>;
 beforeAll(async () => {
-  devnet = await AnvilDevnet.start({ port: await freePorts() });
+  devnet = await TestDevnet.start({ port: await freePorts() });
 }, 30_000);
 afterAll(async () => {
   await devnet.stop();
@@ -208,7 +209,7 @@ describe('LaunchToken', () => {
 
 describe('artifacts', () => {
   it('the committed LaunchToken and LaunchFactory are what the sources compile to, with creation code', () => {
-    const committed = JSON.parse(readFileSync('src/adapters/chain/anvil/artifacts.json', 'utf8')).contracts;
+    const committed = JSON.parse(readFileSync(ARTIFACTS, 'utf8')).contracts;
     const fresh = compile();
     for (const name of ['LaunchToken', 'LaunchFactory']) {
       expect(fresh[name]!.bytecode).toMatch(/^0x[0-9a-f]+$/);

@@ -8,9 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AnvilDevnet, DEVNET_UNISWAP_V2, UNISWAP_DEPLOYER } from '../../../src/adapters/chain/anvil/anvil-devnet.js';
-import { PAIR_INIT_CODE_HASH, ROUTER_PAIR_INIT_CODE_HASH, UNISWAP_V2_FACTORY, UNISWAP_V2_ROUTER } from '../../../src/adapters/shared/uniswap-v2.js';
+import { DEVNET_UNISWAP_V2, UNISWAP_DEPLOYER } from '../../../src/adapters/chain/anvil/devnet-constants.js';
+import { PAIR_INIT_CODE_HASH, ROUTER_PAIR_INIT_CODE_HASH, UNISWAP_V2_FACTORY, UNISWAP_V2_ROUTER } from '../../../src/adapters/kit/evm/contracts/uniswap-v2.js';
 import { PRODUCTION, TESTNET } from '../../../src/domain/network.js';
+import { TestDevnet } from '../../support/devnet.js';
 import { freePorts } from '../../support/free-ports.js';
 
 const dirs: string[] = [];
@@ -30,7 +31,7 @@ describe('the devnet Uniswap v2', () => {
     const dir = mkdtempSync(join(tmpdir(), 'devnet-uni-'));
     dirs.push(dir);
     const port = await freePorts();
-    let devnet = await AnvilDevnet.start({ port, stateDir: dir });
+    let devnet = await TestDevnet.start({ port, stateDir: dir });
     try {
       for (const n of [PRODUCTION, TESTNET] as const) {
         const c = devnet.publicClient(n);
@@ -45,7 +46,7 @@ describe('the devnet Uniswap v2', () => {
       for (const pid of devnet.pids) process.kill(pid, 'SIGKILL');
       await devnet.stop();
       rmSync(join(dir, 'anvil-8453.json'), { force: true });
-      devnet = await AnvilDevnet.start({ port, stateDir: dir });
+      devnet = await TestDevnet.start({ port, stateDir: dir });
       for (const n of [PRODUCTION, TESTNET] as const) {
         const c = devnet.publicClient(n);
         expect(await c.readContract({ address: DEVNET_UNISWAP_V2.router, abi: UNISWAP_V2_ROUTER.abi, functionName: 'factory' })).toBe(DEVNET_UNISWAP_V2.factory);

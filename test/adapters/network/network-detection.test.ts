@@ -6,19 +6,20 @@
  */
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AnvilDevnet, devnetAccount } from '../../../src/adapters/chain/anvil/anvil-devnet.js';
+import { devnetAccount } from '../../../src/adapters/chain/anvil/devnet-constants.js';
 import { CachingNetworkDetector } from '../../../src/adapters/network/caching/caching-network-detector.js';
 import { ViemNetworkDetector } from '../../../src/adapters/network/viem/viem-network-detector.js';
 import { FakeClock } from '../../../src/adapters/clock/fake/fake-clock.js';
 import { PRODUCTION, TESTNET } from '../../../src/domain/network.js';
 import type { Detection, NetworkDetector } from '../../../src/ports/network-detector.js';
 
+import { TestDevnet } from '../../support/devnet.js';
 import { freePorts } from '../../support/free-ports.js';
-let devnet: AnvilDevnet;
+let devnet: TestDevnet;
 const clock = new FakeClock('2026-11-23T00:00:00Z');
 
 beforeAll(async () => {
-  devnet = await AnvilDevnet.start({ port: await freePorts() });
+  devnet = await TestDevnet.start({ port: await freePorts() });
 }, 30_000);
 afterAll(async () => {
   await devnet.stop();

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MikroOrmUnitOfWork } from '../../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
-import { pad } from '../../../src/adapters/shared/token-order.js';
+import { pad } from '../../../src/adapters/persistence/kit/token-order.js';
 import { TESTNET } from '../../../src/domain/network.js';
 import { migrationDatabases, openBefore } from '../../support/migrations.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
-import { AnvilDevnet, DEVNET_PRICE_FEEDS } from '../../../src/adapters/chain/anvil/anvil-devnet.js';
+import { DEVNET_PRICE_FEEDS } from '../../../src/adapters/chain/anvil/devnet-constants.js';
 import { SystemClock } from '../../../src/adapters/clock/system/system-clock.js';
 import { ChainlinkQuoteProvider } from '../../../src/adapters/quotes/chainlink/chainlink-quote-provider.js';
 import { FixedQuoteProvider } from '../../../src/adapters/quotes/fixed/fixed-quote-provider.js';
@@ -13,12 +13,13 @@ import { QuoteRouter } from '../../../src/app/pricing/quote-router.js';
 import { PRODUCTION, TESTNET, type Network } from '../../../src/domain/network.js';
 import { formatUsdPrice, type PricedAsset } from '../../../src/domain/usd-price.js';
 import { QuoteFailure } from '../../../src/ports/quote-provider.js';
+import { TestDevnet } from '../../support/devnet.js';
 import { freePorts } from '../../support/free-ports.js';
 
-let devnet: AnvilDevnet;
+let devnet: TestDevnet;
 let snap: Record<Network, Hex>;
 beforeAll(async () => {
-  devnet = await AnvilDevnet.start({ port: await freePorts() });
+  devnet = await TestDevnet.start({ port: await freePorts() });
 }, 30_000);
 afterAll(async () => {
   await devnet.stop();
@@ -120,8 +121,8 @@ describe('ChainlinkQuoteProvider on the devnet mock feeds', () => {
 
   it('only account #0 sets rounds', async () => {
     const { createWalletClient, http } = await import('viem');
-    const { devnetAccount, MOCK_AGGREGATOR_ABI } = await import('../../../src/adapters/chain/anvil/anvil-devnet.js');
-    const { viemChain } = await import('../../../src/adapters/shared/viem-chain.js');
+    const { devnetAccount, MOCK_AGGREGATOR_ABI } = await import('../../../src/adapters/chain/anvil/devnet-constants.js');
+    const { viemChain } = await import('../../../src/adapters/kit/evm/viem-chain.js');
     const url = devnet.chains[TESTNET].rpcUrl;
     const stranger = createWalletClient({ account: devnetAccount(5), chain: viemChain(TESTNET, url), transport: http(url) });
     await expect(

@@ -6,7 +6,7 @@
 import { createPublicClient, parseAbiItem, type Hex, type PublicClient } from 'viem';
 import { assetAddress, type Network, type PaymentAsset } from '../../../domain/network.js';
 import type { AuthorizationOnChain, AuthorizationReader } from '../../../ports/authorization-reader.js';
-import { rpcTransport } from '../../shared/rpc-transport.js';
+import { rpcTransport } from '../../kit/evm/rpc-transport.js';
 
 const AUTHORIZATION_STATE = [
   {

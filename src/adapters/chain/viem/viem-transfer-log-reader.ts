@@ -8,7 +8,7 @@ import { BlockNotFoundError, createPublicClient, getAddress, parseAbiItem, type 
 import type { Network } from '../../../domain/network.js';
 import type { TokenTransfer } from '../../../domain/transfer.js';
 import type { TransferLogReader } from '../../../ports/transfer-log-reader.js';
-import { rpcTransport } from '../../shared/rpc-transport.js';
+import { rpcTransport } from '../../kit/evm/rpc-transport.js';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 

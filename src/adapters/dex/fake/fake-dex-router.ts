@@ -14,7 +14,7 @@ import { getAmountOut, isqrt, planPoolSeed } from '../../../domain/pool.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { DexRouter, PoolState, SeedOutcome, SeedPool, SwapExactIn, SwapOutcome } from '../../../ports/dex-router.js';
 import type { PreparedTransaction, TransactionStatus } from '../../../ports/token-issuer.js';
-import { FakeMempool, type FakeTx as FakeTxOf, type ScriptedOutcome } from '../../shared/fake-mempool.js';
+import { FakeMempool, type FakeTx as FakeTxOf, type ScriptedOutcome } from '../../kit/fakes/fake-mempool.js';
 
 export type ScriptedDexOutcome = ScriptedOutcome;
 

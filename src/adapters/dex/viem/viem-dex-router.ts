@@ -7,9 +7,9 @@ import { encodeFunctionData, erc20Abi, getAddress, parseEventLogs, zeroAddress, 
 import { NETWORKS, type Network } from '../../../domain/network.js';
 import type { DexRouter, PoolState, SeedOutcome, SeedPool, SwapExactIn, SwapOutcome } from '../../../ports/dex-router.js';
 import type { PreparedTransaction } from '../../../ports/token-issuer.js';
-import { LAUNCH_FACTORY_ABI } from '../../shared/launch-contracts.js';
-import { SignedTransactionSender, type NonceQueue } from '../../shared/signed-transactions.js';
-import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR, UNISWAP_V2_ROUTER, type UniswapV2Addresses } from '../../shared/uniswap-v2.js';
+import { LAUNCH_FACTORY_ABI } from '../../kit/evm/contracts/launch-contracts.js';
+import { SignedTransactionSender, type NonceQueue } from '../../kit/evm/signed-transactions.js';
+import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR, UNISWAP_V2_ROUTER, type UniswapV2Addresses } from '../../kit/evm/contracts/uniswap-v2.js';
 
 // Fixed gas limits (signed before sending; estimating fails exactly for the reverts we want mined
 // and seen). Seeding a new pair deploys it: about 2.5M, plus a correcting swap when someone filled

@@ -20,9 +20,9 @@ import {
   type SupportedKind,
   type VerifyResult,
 } from '../../../ports/facilitator.js';
-import { newNonceQueue, type NonceQueue } from '../../shared/signed-transactions.js';
-import { viemChain } from '../../shared/viem-chain.js';
-import { rpcTransport } from '../../shared/rpc-transport.js';
+import { newNonceQueue, type NonceQueue } from '../../kit/evm/signed-transactions.js';
+import { viemChain } from '../../kit/evm/viem-chain.js';
+import { rpcTransport } from '../../kit/evm/rpc-transport.js';
 
 export interface LocalFacilitatorOptions {
   /** Private key of the account that submits settlements and pays their gas. */

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import { errorEnvelope } from '../../../app/error-status.js';
 import { TRANSPORT_ERROR_STATUS, type TransportErrorCode } from './http-errors.js';
-import { PortInUse } from '../../shared/port-in-use.js';
+import { PortInUse } from './port-in-use.js';
 import { API_VERSION } from './request-context.js';
 
 export interface ServerTimeouts {

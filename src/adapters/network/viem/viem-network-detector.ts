@@ -8,8 +8,8 @@ import { createPublicClient, fallback, parseAbiItem, type Hex, type PublicClient
 import { NETWORKS, PRODUCTION, TESTNET } from '../../../domain/network.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Detection, NetworkDetector } from '../../../ports/network-detector.js';
-import { ERC20_ABI } from '../../shared/viem-chain.js';
-import { rpcTransport } from '../../shared/rpc-transport.js';
+import { ERC20_ABI } from '../../kit/evm/viem-chain.js';
+import { rpcTransport } from '../../kit/evm/rpc-transport.js';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 

@@ -6,8 +6,8 @@ import { encodeFunctionData, type Hex } from 'viem';
 import { assetAddress, type Network } from '../../../domain/network.js';
 import type { Payout } from '../../../domain/payout.js';
 import type { PayoutSender, PreparedTransfer } from '../../../ports/payout-sender.js';
-import { SignedTransactionSender, type NonceQueue } from '../../shared/signed-transactions.js';
-import { ERC20_ABI } from '../../shared/viem-chain.js';
+import { SignedTransactionSender, type NonceQueue } from '../../kit/evm/signed-transactions.js';
+import { ERC20_ABI } from '../../kit/evm/viem-chain.js';
 
 export interface ViemPayoutSenderOptions {
   treasuryKey: Hex;

@@ -2,7 +2,7 @@ import { ALL_NETWORKS } from '../../../domain/network.js';
 import type { Trade } from '../../../domain/trade.js';
 import type { Page, PageRequest } from '../../../ports/page.js';
 import type { NetworkStats, TokenActivity, TradeLedger } from '../../../ports/trade-ledger.js';
-import { decodeCursor, encodeCursor } from '../../shared/cursor.js';
+import { decodeCursor, encodeCursor } from '../kit/cursor.js';
 import type { MemoryDatabase, MemoryTx } from './memory-database.js';
 
 export class MemoryTradeLedger implements TradeLedger {

@@ -1,5 +1,5 @@
 import type { Stores, UnitOfWork } from '../../../ports/unit-of-work.js';
-import { CommitFeed, notingTokens } from '../../shared/commit-feed.js';
+import { CommitFeed, notingTokens } from '../kit/commit-feed.js';
 import { MemoryAccessGrantStore } from './memory-access-grant-store.js';
 import { MemoryDatabase, MemoryTx } from './memory-database.js';
 import { MemoryEventLog } from './memory-event-log.js';

@@ -1,7 +1,7 @@
 import type { Network } from '../../../domain/network.js';
 import type { Position } from '../../../domain/position.js';
 import type { PositionRepository } from '../../../ports/position-repository.js';
-import { pad } from '../../shared/token-order.js';
+import { pad } from '../kit/token-order.js';
 import { big, num } from './exact-bigint-type.js';
 import { ms, type Row, type Sql } from './sql.js';
 

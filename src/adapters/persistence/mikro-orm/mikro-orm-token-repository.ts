@@ -3,8 +3,8 @@ import type { Token } from '../../../domain/token.js';
 import type { Page } from '../../../ports/page.js';
 import type { Network } from '../../../domain/network.js';
 import type { OnChainTokenRef, TokenListQuery, TokenRepository } from '../../../ports/token-repository.js';
-import { decodeCursor, encodeCursor } from '../../shared/cursor.js';
-import { sortKey } from '../../shared/token-order.js';
+import { decodeCursor, encodeCursor } from '../kit/cursor.js';
+import { sortKey } from '../kit/token-order.js';
 import { big, num } from './exact-bigint-type.js';
 import { ms, type Row, type Sql } from './sql.js';
 

@@ -2,7 +2,7 @@ import { ALL_NETWORKS, type Network } from '../../../domain/network.js';
 import type { Trade } from '../../../domain/trade.js';
 import type { Page, PageRequest } from '../../../ports/page.js';
 import type { NetworkStats, TokenActivity, TradeLedger } from '../../../ports/trade-ledger.js';
-import { decodeCursor, encodeCursor } from '../../shared/cursor.js';
+import { decodeCursor, encodeCursor } from '../kit/cursor.js';
 import { big, num } from './exact-bigint-type.js';
 import { ms, type Row, type Sql } from './sql.js';
 

@@ -15,7 +15,7 @@ import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { SqliteDriver } from '@mikro-orm/sqlite';
 import type { ChangeFeed } from '../../../ports/change-feed.js';
 import type { Stores, UnitOfWork } from '../../../ports/unit-of-work.js';
-import { notingTokens } from '../../shared/commit-feed.js';
+import { notingTokens } from '../kit/commit-feed.js';
 import { Migration0001Initial } from './migrations/migration-0001-initial.js';
 import { Migration0002PaymentSignature } from './migrations/migration-0002-payment-signature.js';
 import { Migration0003X402Extensions } from './migrations/migration-0003-x402-extensions.js';

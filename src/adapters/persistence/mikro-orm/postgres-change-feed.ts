@@ -6,7 +6,7 @@
  * subscriber: forget everything) and connects again after a second; once listening again it
  * says `null` once more (what committed meanwhile was not heard) and is live.
  */
-import { CommitFeed } from '../../shared/commit-feed.js';
+import { CommitFeed } from '../kit/commit-feed.js';
 
 export const EVENTS_CHANNEL = 'launchpad_events';
 

@@ -7,7 +7,7 @@
  * was too busy to poll), makes it not live until the next one succeeds — and then says `null`
  * (forget everything) before it is live again.
  */
-import { CommitFeed } from '../../shared/commit-feed.js';
+import { CommitFeed } from '../kit/commit-feed.js';
 import type { Runner } from './sql.js';
 
 const BATCH = 1_000;

@@ -10,7 +10,7 @@ import type { Network } from '../../../domain/network.js';
 import { InvalidPrice, usdPriceFromScaled, type PricedAsset } from '../../../domain/usd-price.js';
 import type { Clock } from '../../../ports/clock.js';
 import { QuoteFailure, type QuoteProvider, type UsdPriceOptions, type UsdQuote } from '../../../ports/quote-provider.js';
-import { rpcTransport } from '../../shared/rpc-transport.js';
+import { rpcTransport } from '../../kit/evm/rpc-transport.js';
 
 /** Base mainnet proxies: EUR/USD, USDC/USD, ETH/USD (data.chain.link/feeds/base/base/…). */
 export const BASE_MAINNET_FEEDS: Record<PricedAsset, Address> = {

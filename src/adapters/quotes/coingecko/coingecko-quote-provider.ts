@@ -10,7 +10,7 @@ import type { Network } from '../../../domain/network.js';
 import { InvalidPrice, parseUsdPrice, type PricedAsset } from '../../../domain/usd-price.js';
 import type { Clock } from '../../../ports/clock.js';
 import { QuoteFailure, type QuoteProvider, type UsdPriceOptions, type UsdQuote } from '../../../ports/quote-provider.js';
-import { field, getQuoteJson } from '../../shared/quote-http.js';
+import { field, getQuoteJson } from '../kit/quote-http.js';
 
 export const COINGECKO_API_URL = 'https://api.coingecko.com';
 

@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitDecision, RateLimiter } from '../../../ports/rate-limiter.js';
-import { toDecision } from '../../shared/rate-limit-decision.js';
+import { toDecision } from '../kit/rate-limit-decision.js';
 
 /** A fixed window per key, in this process's memory (rate-limiter-flexible). */
 export class MemoryRateLimiter implements RateLimiter {

@@ -7,7 +7,7 @@
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitDecision, RateLimiter } from '../../../ports/rate-limiter.js';
-import { toDecision } from '../../shared/rate-limit-decision.js';
+import { toDecision } from '../kit/rate-limit-decision.js';
 
 export interface RedisRateLimiterOptions {
   url: string;

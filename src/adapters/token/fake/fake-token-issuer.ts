@@ -10,9 +10,9 @@ import { NETWORKS, type Network } from '../../../domain/network.js';
 import { LAUNCH_TOKEN_DECIMALS, LAUNCH_TOKEN_EIP712_VERSION, type TokenAuthorization } from '../../../domain/token-authorization.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { OnChainToken, PreparedTransaction, TokenIssuer, TokenSpec, TransactionStatus } from '../../../ports/token-issuer.js';
-import { FakeMempool, type FakeTx as FakeTxOf, type ScriptedOutcome } from '../../shared/fake-mempool.js';
-import { predictLaunchTokenAddress } from '../../shared/launch-contracts.js';
-import { isWellFormedAuthorization, recoverReceiveAuthorizer } from '../../shared/receive-authorization.js';
+import { FakeMempool, type FakeTx as FakeTxOf, type ScriptedOutcome } from '../../kit/fakes/fake-mempool.js';
+import { predictLaunchTokenAddress } from '../../kit/evm/contracts/launch-contracts.js';
+import { isWellFormedAuthorization, recoverReceiveAuthorizer } from '../../kit/evm/receive-authorization.js';
 
 export interface FakeTokenIssuerOptions {
   /** The chain's time: a pull is valid strictly between validAfter and validBefore. */

@@ -8,9 +8,9 @@ import { BaseError, ContractFunctionZeroDataError, encodeFunctionData, getAddres
 import { NETWORKS, type Network } from '../../../domain/network.js';
 import type { TokenAuthorization } from '../../../domain/token-authorization.js';
 import type { OnChainToken, PreparedTransaction, TokenIssuer, TokenSpec } from '../../../ports/token-issuer.js';
-import { LAUNCH_FACTORY_ABI, LAUNCH_TOKEN_ABI, predictLaunchTokenAddress } from '../../shared/launch-contracts.js';
-import { isWellFormedAuthorization, recoverReceiveAuthorizer } from '../../shared/receive-authorization.js';
-import { SignedTransactionSender, type NonceQueue } from '../../shared/signed-transactions.js';
+import { LAUNCH_FACTORY_ABI, LAUNCH_TOKEN_ABI, predictLaunchTokenAddress } from '../../kit/evm/contracts/launch-contracts.js';
+import { isWellFormedAuthorization, recoverReceiveAuthorizer } from '../../kit/evm/receive-authorization.js';
+import { SignedTransactionSender, type NonceQueue } from '../../kit/evm/signed-transactions.js';
 
 // Fixed gas limits: a transaction is signed before it is sent, and estimating would fail exactly
 // for the calls whose revert we want mined and seen. Only the gas used is paid.

@@ -1,7 +1,7 @@
 /**
- * A TCP port someone else already listens on. The adapters that listen (the HTTP server, the
- * devnet) report it with this class so the composition root can name the setting to change in
- * one line instead of a stack.
+ * A TCP port someone else already listens on. The HTTP server reports it with this class, and the
+ * composition root probes with `portIsFree` before it starts anything, so it can name the
+ * setting to change in one line instead of a stack (the devnet has its own DevnetPortInUse).
  */
 import { createServer } from 'node:net';
 

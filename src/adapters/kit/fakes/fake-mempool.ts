@@ -6,8 +6,8 @@
  * that can be taken offline. What a transaction does when mined is the owner's `execute`.
  */
 import { keccak256, toHex, type Hex } from 'viem';
-import type { Network } from '../../domain/network.js';
-import type { PreparedTransaction, TransactionStatus } from '../../ports/token-issuer.js';
+import type { Network } from '../../../domain/network.js';
+import type { PreparedTransaction, TransactionStatus } from '../../../ports/token-issuer.js';
 
 export type ScriptedOutcome = 'confirmed' | 'reverted' | 'drop' | 'hold';
 

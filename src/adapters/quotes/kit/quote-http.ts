@@ -3,7 +3,7 @@
  * Retry-After it gave, seconds or HTTP date), 5xx and other statuses, timeouts and aborts,
  * dropped connections, bodies that are not JSON. Numbers in the body stay exact text.
  */
-import { QuoteFailure } from '../../ports/quote-provider.js';
+import { QuoteFailure } from '../../../ports/quote-provider.js';
 import { parseJsonExact } from './exact-json.js';
 
 export interface QuoteGet {

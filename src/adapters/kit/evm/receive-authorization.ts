@@ -4,7 +4,7 @@
  * the token's domain. Shared by the viem and fake token issuers.
  */
 import { getAddress, isAddress, recoverTypedDataAddress, type Hex } from 'viem';
-import { receiveAuthorizationTypedData, type TokenAuthorization } from '../../domain/token-authorization.js';
+import { receiveAuthorizationTypedData, type TokenAuthorization } from '../../../domain/token-authorization.js';
 
 const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e73_57a4501ddfe92f46681b20a0n;
 const UINT256_MAX = 2n ** 256n - 1n;

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { SignedTransactions } from '../../../src/adapters/shared/signed-transactions.js';
+import { SignedTransactions } from '../../../src/adapters/kit/evm/signed-transactions.js';
 import { TESTNET } from '../../../src/domain/network.js';
 
 const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';

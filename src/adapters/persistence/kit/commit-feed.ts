@@ -4,9 +4,9 @@
  * can answer anyone — so this process never serves a view older than its own writes. A feed
  * across processes (PostgreSQL LISTEN/NOTIFY) adds the other processes' commits to it.
  */
-import type { NewEvent, StoredEvent } from '../../domain/event.js';
-import type { ChangeFeed } from '../../ports/change-feed.js';
-import type { EventLog } from '../../ports/event-log.js';
+import type { NewEvent, StoredEvent } from '../../../domain/event.js';
+import type { ChangeFeed } from '../../../ports/change-feed.js';
+import type { EventLog } from '../../../ports/event-log.js';
 
 export class CommitFeed implements ChangeFeed {
   private readonly listeners = new Set<(tokenId: string | null) => void>();

@@ -1,26 +1,12 @@
 /**
  * LaunchToken and LaunchFactory as the adapters use them: ABIs, the token's creation code and
- * the CREATE2 address a factory gives custody's deploy of a spec. Read from the one committed
- * artifact file (compiled by `npm run contracts`), which lives beside the devnet that first
- * needed it.
+ * the CREATE2 address a factory gives custody's deploy of a spec.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { encodeAbiParameters, getContractAddress, keccak256, toBytes, type Abi, type Hex } from 'viem';
+import { encodeAbiParameters, getContractAddress, keccak256, toBytes, type Hex } from 'viem';
+import { CONTRACTS } from './artifacts.js';
 
-interface Artifact {
-  abi: Abi;
-  bytecode?: Hex;
-  deployedBytecode: Hex;
-}
-
-const artifacts = JSON.parse(
-  readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'chain', 'anvil', 'artifacts.json'), 'utf8'),
-) as { contracts: Record<string, Artifact> };
-
-const launchToken = artifacts.contracts.LaunchToken!;
-const launchFactory = artifacts.contracts.LaunchFactory!;
+const launchToken = CONTRACTS.LaunchToken;
+const launchFactory = CONTRACTS.LaunchFactory;
 
 export const LAUNCH_TOKEN_ABI = launchToken.abi;
 export const LAUNCH_TOKEN_BYTECODE = launchToken.bytecode!;

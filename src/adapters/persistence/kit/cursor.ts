@@ -1,5 +1,5 @@
 /** Opaque keyset cursors: base64url JSON of the last row's sort key. Shared by every store adapter. */
-import { ValidationError } from '../../domain/errors.js';
+import { ValidationError } from '../../../domain/errors.js';
 
 export function encodeCursor(key: Record<string, string>): string {
   return Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');

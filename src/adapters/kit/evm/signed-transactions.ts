@@ -21,8 +21,8 @@ import {
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createNonceManager, jsonRpc, type NonceManager } from 'viem/nonce';
-import { NETWORKS, type Network } from '../../domain/network.js';
-import type { TransactionSender, TransferStatus } from '../../ports/transaction-sender.js';
+import { NETWORKS, type Network } from '../../../domain/network.js';
+import type { TransactionSender, TransferStatus } from '../../../ports/transaction-sender.js';
 import { viemChain } from './viem-chain.js';
 import { rpcTransport } from './rpc-transport.js';
 

@@ -1,6 +1,6 @@
 /**
  * Uniswap v2 as published on npm (@uniswap/v2-core 1.0.1, @uniswap/v2-periphery 1.1.0-beta.0):
- * ABIs and creation code read from the packages' build JSON, never recompiled (SPEC §14).
+ * ABIs and creation code read from the packages' build JSON, never recompiled (docs/decisions/0015-graduation-pool-uniswap-v2.md).
  *
  * The router finds a pair with UniswapV2Library.pairFor, which hard-codes the pair's init code
  * hash 0x96e8ac42…845f. keccak256 of the published UniswapV2Pair creation code is that same hash

@@ -1,5 +1,5 @@
 import type { RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimitDecision } from '../../ports/rate-limiter.js';
+import type { RateLimitDecision } from '../../../ports/rate-limiter.js';
 
 /** A rate-limiter-flexible answer as the RateLimiter port's decision. */
 export function toDecision(allowed: boolean, res: RateLimiterRes, limit: number): RateLimitDecision {

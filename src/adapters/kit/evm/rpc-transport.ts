@@ -2,7 +2,7 @@
  * viem's HTTP transport on node:http with a keep-alive agent instead of the global fetch. Each
  * JSON-RPC call through fetch builds a Request, a Response, web streams and abort signals; on the
  * paid path (a dozen calls per paid request: verify, settle, deliveries, receipts) that was ≈ 8% of
- * the service's thread in the profile (issue #15). The answer is the same: status, headers and
+ * the service's thread in the profile (docs/performance.md). The answer is the same: status, headers and
  * the body as text, read within viem's timeout; a body past `MAX_BODY_BYTES` fails the call as
  * viem's own limit does.
  */

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BaseError, createPublicClient, HttpRequestError, RpcRequestError, TimeoutError } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rpcTransport } from '../../../src/adapters/shared/rpc-transport.js';
+import { rpcTransport } from '../../../src/adapters/kit/evm/rpc-transport.js';
 
 let server: Server;
 let url = '';

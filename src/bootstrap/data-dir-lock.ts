@@ -1,7 +1,8 @@
 /**
- * One instance per data directory. Two services on one DATA_DIR would run two chains on one
- * devnet state and each take the other's anvil for an orphan (#23), so the composition root
- * takes this lock before anything touches the directory, and holds it until a graceful stop.
+ * One instance per data directory (docs/decisions/0022-one-instance-per-data-dir.md). Two
+ * services on one DATA_DIR would run two chains on one devnet state and each take the other's
+ * anvil for an orphan, so the composition root takes this lock before anything touches the
+ * directory, and holds it until a graceful stop.
  *
  * The lock is the kernel's, not a file's existence: a write transaction SQLite keeps open on
  * `DATA_DIR/service.lock`, i.e. a POSIX record lock on that file. Only one process can hold it

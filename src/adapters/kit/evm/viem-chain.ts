@@ -1,6 +1,6 @@
 /** The viem chain of one of our networks at a given RPC URL (devnet or a real Base node). */
 import type { Chain } from 'viem';
-import { NETWORKS, type Network } from '../../domain/network.js';
+import { NETWORKS, type Network } from '../../../domain/network.js';
 
 export function viemChain(network: Network, rpcUrl: string): Chain {
   return {

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DataDirInUse, DataDirLock, LOCK_FILE } from '../../../src/adapters/shared/data-dir-lock.js';
+import { DataDirInUse, DataDirLock, LOCK_FILE } from '../../src/bootstrap/data-dir-lock.js';
 
 const dirs: string[] = [];
 const tempDir = () => {

@@ -2,9 +2,9 @@
  * The orders of GET /tokens, shared by the store adapters so they page identically:
  * every sort is descending on its key, ties broken by tokenId descending.
  */
-import { marketCapUsd } from '../../domain/curve.js';
-import type { Token } from '../../domain/token.js';
-import type { TokenSort } from '../../ports/token-repository.js';
+import { marketCapUsd } from '../../../domain/curve.js';
+import type { Token } from '../../../domain/token.js';
+import type { TokenSort } from '../../../ports/token-repository.js';
 
 /** The sort key of a token as a fixed-width string, so string order equals numeric order. */
 export function sortKey(token: Token, sort: TokenSort, volume24h: bigint): string {

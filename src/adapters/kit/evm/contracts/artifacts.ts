@@ -1,0 +1,19 @@
+/**
+ * Our contracts (contracts/*.sol) as compiled by `npm run contracts` (scripts/compile-contracts.ts)
+ * into the committed artifacts.json beside this file; a test checks it still matches the sources.
+ * Production code (the token issuer, the DEX router) and the devnet both read them from here.
+ */
+import type { Abi, Hex } from 'viem';
+import compiled from './artifacts.json' with { type: 'json' };
+
+export interface ContractArtifact {
+  abi: Abi;
+  /** Creation code, for the contracts deployed by their constructor (LaunchToken, LaunchFactory). */
+  bytecode?: Hex;
+  /** Runtime code, for the contracts the devnet places with setCode. */
+  deployedBytecode: Hex;
+}
+
+export type ContractName = 'DevEURC' | 'DevUSDC' | 'LaunchFactory' | 'LaunchToken' | 'MockAggregator' | 'Multicall';
+
+export const CONTRACTS = compiled.contracts as unknown as Record<ContractName, ContractArtifact>;
