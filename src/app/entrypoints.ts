@@ -23,7 +23,6 @@ import {
   sellOutput,
   tokenInfoInput,
   tokenInfoOutput,
-  tokenOutput,
 } from './schemas.js';
 import { buyToken, planBuy, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
 import { checkInitialBuy, createToken } from './use-cases/create-token.js';

@@ -16,6 +16,7 @@ import { loadConfig } from '../../src/app/config.js';
 import { splitFee } from '../../src/domain/fees.js';
 import { parseUsd } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';
+import { devnetTools } from '../support/devnet.js';
 import { freePorts } from '../support/free-ports.js';
 import { json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
@@ -46,7 +47,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const usdc = (address: string) => service.devnet!.usdcBalance(TESTNET, address as `0x${string}`);
+const usdc = (address: string) => devnetTools(service.devnet!).usdcBalance(TESTNET, address as `0x${string}`);
 function call(account: typeof creator, path: string, body: unknown) {
   return payingFetch(account)(`${service.url}${path}`, {
     method: 'POST',
