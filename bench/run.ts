@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the speed targets of issue #15 as ratios against baselines measured in the
+ * `npm run bench`: the speed targets of docs/performance.md as ratios against baselines measured in the
  * same run, in interleaved rounds (machine drift hits both sides alike), medians reported.
  * Never timed tests: these numbers live here and in docs/performance.md only.
  *

@@ -85,7 +85,7 @@ async function session(label: string, index: number) {
   console.log(`totals   value $${payment.data.totals.valueUsd} on ${payment.data.network}`);
 }
 
-/** The EURC contracts (SPEC §15): the official client picks the EURC offer with a selector. */
+/** The EURC contracts (docs/pricing.md): the official client picks the EURC offer with a selector. */
 const EURC: Record<string, string> = {
   'eip155:8453': '0x60a3E35Cc302bFA44Cb288Bc5a4F316Fdb1adb42',
   'eip155:84532': '0x808456652fdb597867f38412077A9182bf77359F',

@@ -1,5 +1,5 @@
 /**
- * The only reader of the environment (SPEC §13). Every variable is checked at start; a bad
+ * The only reader of the environment (docs/operations.md). Every variable is checked at start; a bad
  * value stops the service with a message naming it.
  */
 import { join } from 'node:path';
@@ -156,7 +156,7 @@ const envSchema = z.object({
   PYTH_API_KEY: z.string().min(1).optional(),
 });
 
-/** The quote router and its sources (SPEC §15); read by the composition root. */
+/** The quote router and its sources (docs/pricing.md); read by the composition root. */
 export interface QuoteConfig {
   providers: QuoteProviderName[];
   maxSpreadBps: bigint;
@@ -187,16 +187,16 @@ export interface Config {
   devnetIdleBlockMs: number;
   treasuryKey: `0x${string}` | undefined;
   settlementKey: `0x${string}` | undefined;
-  /** The LaunchFactory per network on real RPCs; unset = the devnet's (SPEC §14). */
+  /** The LaunchFactory per network on real RPCs; unset = the devnet's (docs/api.md "Tokens on chain"). */
   launchFactories: { [PRODUCTION]: `0x${string}` | undefined; [TESTNET]: `0x${string}` | undefined };
   /**
-   * Uniswap v2 per network on real RPCs (SPEC §14): Base defaults to Uniswap's published
+   * Uniswap v2 per network on real RPCs (docs/api.md "Graduation and the Uniswap v2 pool"): Base defaults to Uniswap's published
    * deployment; a network without one keeps graduated tokens waiting for their pool.
    */
   uniswapV2: { [PRODUCTION]: UniswapV2Config | undefined; [TESTNET]: UniswapV2Config | undefined };
   /** Chain access: the embedded devnet unless RPC URLs are given. */
   chain: 'devnet' | 'rpc';
-  /** Run the payout worker and the payment reconciler in this process. */
+  /** Run the workers (the outboxes, the reconciler, the transfer indexer, the earnings payer, the purgers) in this process. */
   workers: boolean;
   /** How long a payment is left to its own request before the reconciler takes it. */
   reconcilerGraceMs: number;
@@ -328,9 +328,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (e.RPC_URL_8453 && !e.TREASURY_KEY) {
     throw new ConfigError('Invalid configuration: TREASURY_KEY is required with real RPC URLs (it sends payouts).');
-  }
-  if (e.RPC_URL_8453 && !e.FACILITATOR_URL && !e.SETTLEMENT_KEY && !e.TREASURY_KEY) {
-    throw new ConfigError('Invalid configuration: FACILITATOR_URL or SETTLEMENT_KEY is required with real RPC URLs.');
   }
   if (e.USDC_DEPEG_FLOOR && compareUsdPrices(e.USDC_DEPEG_FLOOR, parseUsdPrice('1')) > 0) {
     throw new ConfigError('Invalid configuration: USDC_DEPEG_FLOOR must be at most 1.');

@@ -3,7 +3,7 @@ import { USDC_UNIT } from '../domain/money.js';
 import { PRODUCTION, TESTNET } from '../domain/network.js';
 import type { Settings } from './settings.js';
 
-/** SPEC §6 defaults; config.ts overrides them from the environment. */
+/** docs/api.md "Curve and prices" defaults; config.ts overrides them from the environment. */
 export const DEFAULT_SETTINGS: Settings = {
   curve: DEFAULT_CURVE_PARAMS,
   prices: { create: USDC_UNIT / 100n, sell: USDC_UNIT / 100n, info: USDC_UNIT / 1000n },
@@ -13,7 +13,7 @@ export const DEFAULT_SETTINGS: Settings = {
   usdcDepegFloor: { mantissa: 98n, scale: 2 },
   quoteMaxSpreadBps: 100n,
   defaultSlippageBps: 100n,
-  // anvil's account #0, the devnet treasury (SPEC §13)
+  // anvil's account #0, the devnet treasury (docs/operations.md)
   payTo: {
     [PRODUCTION]: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
     [TESTNET]: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',

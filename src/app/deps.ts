@@ -14,13 +14,13 @@ export interface AppDeps {
   clock: Clock;
   ids: IdGenerator;
   tradeQuoter: TradeQuoter;
-  /** Prices trades of graduated tokens on their Uniswap v2 pool (SPEC §14); none: they are not priced. */
+  /** Prices trades of graduated tokens on their Uniswap v2 pool (docs/api.md "Graduation and the Uniswap v2 pool"); none: they are not priced. */
   poolQuoter?: TradeQuoter;
   /** Custody's Uniswap v2 router: buys and sells of graduated tokens swap through it. */
   dex?: DexRouter;
-  /** USD prices of assets (SPEC §15): the quote router, however many sources are behind it. */
+  /** USD prices of assets (docs/pricing.md): the quote router, however many sources are behind it. */
   usdQuotes: QuoteProvider;
-  /** The launched tokens on chain (SPEC §14): addresses, balances, authorizations. */
+  /** The launched tokens on chain (docs/api.md "Tokens on chain"): addresses, balances, authorizations. */
   tokenIssuer: TokenIssuer;
   settings: Settings;
   /** Hot token views, checked against the event log on every read (none: every read builds the view). */

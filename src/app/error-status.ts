@@ -1,5 +1,5 @@
 /**
- * The one table from error code to HTTP status (SPEC §10). The HTTP adapter renders errors with
+ * The one table from error code to HTTP status (docs/api.md "Error codes"). The HTTP adapter renders errors with
  * it, and the payment flow uses it to store the exact response a replay must get back.
  *
  * `ErrorCode` is derived from the error classes src/domain/errors.ts exports, so a new error

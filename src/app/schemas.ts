@@ -302,7 +302,7 @@ export const listTokensQuery = z.strictObject({
 });
 
 export const positionsQuery = z.strictObject({
-  // Optional only for a caller that proves its wallet with Sign-In-With-X (#17.1).
+  // Optional only for a caller that proves its wallet with Sign-In-With-X (docs/api.md "Sign-In-With-X").
   wallet: addressSchema.optional(),
   network: networkSchema.optional(),
   includeZero: boolString.default(true),

@@ -12,11 +12,11 @@ export interface Settings {
     sell: bigint;
     info: bigint;
   };
-  /** Bounds of a buy's gross USD (SPEC §5: ≥ 0.01, ≤ configurable max, default 10000). */
+  /** Bounds of a buy's gross USD (docs/api.md "Paid endpoints": ≥ 0.01, ≤ configurable max, default 10000). */
   minBuyUsd: bigint;
   maxBuyUsd: bigint;
   quoteTtlSeconds: number;
-  /** Below this USD price USDC is not taken 1:1 but priced from its quote (SPEC §15). */
+  /** Below this USD price USDC is not taken 1:1 but priced from its quote (docs/pricing.md). */
   usdcDepegFloor: UsdPrice;
   /**
    * The quote router's spread bound (QUOTE_MAX_SPREAD_BPS): a price held for a 402 is honoured
@@ -27,7 +27,7 @@ export interface Settings {
   /** The service's treasury (payTo) per network. */
   payTo: Record<Network, string>;
   serviceVersion: string;
-  /** Kept by the treasury from a graduating curve's real USD reserve; the rest seeds the pool (SPEC §14). */
+  /** Kept by the treasury from a graduating curve's real USD reserve; the rest seeds the pool (docs/api.md "Graduation and the Uniswap v2 pool"). */
   graduationFeeUsd: bigint;
   /** How long a sell waits for custody's pull of the tokens to be mined before answering 202. */
   pullWaitMs: number;

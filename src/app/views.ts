@@ -1,5 +1,5 @@
 /**
- * The resource shapes of SPEC §4 as the API shows them: amounts as decimal strings, times as
+ * The resource shapes of docs/api.md "Resources" as the API shows them: amounts as decimal strings, times as
  * ISO-8601 UTC, addresses checksummed. The only place that turns domain values into API JSON.
  */
 import type { Delivery } from '../domain/delivery.js';
@@ -52,10 +52,10 @@ export interface TokenView {
   marketCapUsd: string;
   volumeUsd24h: string;
   trades24h: number;
-  /** The ERC-20 (SPEC §14): known at creation; null only for a token from before 1.1. */
+  /** The ERC-20 (docs/api.md "Tokens on chain"): known at creation; null only for a token from before 1.1. */
   address: string | null;
   deployment: { state: 'PENDING' | 'DEPLOYED' | 'FAILED'; txHash: string | null; blockNumber: string | null };
-  /** The Uniswap v2 pool graduation seeds (SPEC §14); null while the token is on its curve. */
+  /** The Uniswap v2 pool graduation seeds (docs/api.md "Graduation and the Uniswap v2 pool"); null while the token is on its curve. */
   pool: { dex: 'uniswap-v2'; state: 'PENDING' | 'CREATED' | 'FAILED'; address: string | null; txHash: string | null } | null;
   holders: number;
   /** What the creator has earned of this token's fees so far (docs/api.md "Fees and earnings"). */

@@ -2,7 +2,7 @@ import type { Network, PaymentAsset } from './network.js';
 import type { UsdPrice } from './usd-price.js';
 
 /**
- * The USD price of a payment asset, held for one request (SPEC §15): the 402 prices its EURC
+ * The USD price of a payment asset, held for one request (docs/pricing.md): the 402 prices its EURC
  * offer at it and the paid retry within `expiresAt` is matched against the same amount.
  */
 export interface AssetQuote {
@@ -19,7 +19,7 @@ export interface AssetQuote {
   readonly expiresAt: Date;
 }
 
-/** How long a 402's asset prices are held (the same 60 s as a quote, SPEC §5). */
+/** How long a 402's asset prices are held (the same 60 s as a quote, docs/api.md "Paid endpoints"). */
 export const ASSET_QUOTE_TTL_SECONDS = 60;
 
 export function assetQuoteHoldKey(requestHash: string, network: Network, asset: PaymentAsset): string {

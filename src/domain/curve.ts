@@ -1,5 +1,5 @@
 /**
- * The bonding curve of SPEC §6: constant product x·y = k over virtual reserves, in smallest
+ * The bonding curve of docs/api.md "Curve and prices": constant product x·y = k over virtual reserves, in smallest
  * units (x in 1e-6 USDC, y in 1e-18 tokens). Every rounding favours the curve, so k never
  * decreases. Pure functions over immutable values.
  */
@@ -103,7 +103,7 @@ export function maxBuyUsd(p: CurveParams, s: CurveState): bigint {
   return remaining > 0n ? grossForNet(netCostFor(s, remaining), p.feeBps) : 0n;
 }
 
-/** A buy spending exactly `grossUsd`, fee included (SPEC §6). */
+/** A buy spending exactly `grossUsd`, fee included (docs/api.md "Curve and prices"). */
 export function quoteBuyWithUsd(p: CurveParams, s: CurveState, grossUsd: bigint): BuyQuote {
   if (grossUsd <= 0n) throw ValidationError.of('usdAmount', 'must be greater than zero');
   const remaining = remainingSupply(p, s);

@@ -1,5 +1,5 @@
 /**
- * Deliveries: tokens a buyer bought, owed from custody to its wallet on chain (SPEC §14).
+ * Deliveries: tokens a buyer bought, owed from custody to its wallet on chain (docs/api.md "Tokens on chain").
  * Queued in the trade's own transaction; sent through the outbox once the token is deployed.
  */
 import { InvariantViolation } from './errors.js';

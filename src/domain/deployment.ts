@@ -1,6 +1,6 @@
 /**
  * A token's deployment: the LaunchFactory call that puts the contract at the address announced
- * when the token was created (SPEC §14). Queued in the create's own transaction, sent through
+ * when the token was created (docs/api.md "Tokens on chain"). Queued in the create's own transaction, sent through
  * the outbox; the token carries a summary of it.
  */
 import type { Network } from './network.js';

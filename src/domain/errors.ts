@@ -1,5 +1,5 @@
 /**
- * Domain errors: one class per error code of the product contract (SPEC §10).
+ * Domain errors: one class per error code of the product contract (docs/api.md "Error codes").
  * Each has a stable `code`; the HTTP adapter maps codes to statuses from one table.
  */
 export type ErrorDetails = Record<string, unknown>;
@@ -184,7 +184,7 @@ export function isRefusal(e: unknown): e is DomainError {
 }
 
 /**
- * A sell's token authorization (SPEC §14) cannot pull the tokens: forged, expired or about to,
+ * A sell's token authorization (docs/api.md "Tokens on chain") cannot pull the tokens: forged, expired or about to,
  * not yet valid, used or cancelled, for another amount or payee. 400; 409 when it is sound but
  * signed by another wallet than the one paying for the sell.
  */
@@ -198,7 +198,7 @@ export class TokenAuthorizationInvalid extends DomainError {
   }
 }
 
-/** A sell of a token whose contract is not deployed yet: nothing to pull (SPEC §14). */
+/** A sell of a token whose contract is not deployed yet: nothing to pull (docs/api.md "Tokens on chain"). */
 export class TokenNotDeployed extends DomainError {
   readonly code = 'TOKEN_NOT_DEPLOYED';
   constructor(tokenId: string, state: string) {

@@ -17,7 +17,7 @@ export type EventType =
   | 'position.transferred'
   | 'earnings.accrued';
 
-/** An event as written to the outbox, in the transaction of the change it describes (SPEC §9). */
+/** An event as written to the outbox, in the transaction of the change it describes (docs/api.md "Events"). */
 export interface NewEvent {
   readonly type: EventType;
   readonly network: Network;

@@ -1,9 +1,9 @@
-/** The two environments of SPEC §1. Each token lives on exactly one of them. */
+/** The two environments of README.md. Each token lives on exactly one of them. */
 export const PRODUCTION = 'eip155:8453';
 export const TESTNET = 'eip155:84532';
 export type Network = typeof PRODUCTION | typeof TESTNET;
 
-/** The stablecoins a caller may pay with (SPEC §15): both 6 decimals, both EIP-3009. USDC first. */
+/** The stablecoins a caller may pay with (docs/pricing.md): both 6 decimals, both EIP-3009. USDC first. */
 export const PAYMENT_ASSETS = ['USDC', 'EURC'] as const;
 export type PaymentAsset = (typeof PAYMENT_ASSETS)[number];
 
@@ -54,7 +54,7 @@ export const NETWORKS: Readonly<Record<Network, NetworkInfo>> = {
   },
 };
 
-/** Production first: the order in which an unhinted 402 lists payment options (SPEC §2). */
+/** Production first: the order in which an unhinted 402 lists payment options (docs/networks.md). */
 export const ALL_NETWORKS: readonly Network[] = [PRODUCTION, TESTNET];
 
 export function isNetwork(value: unknown): value is Network {

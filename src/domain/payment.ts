@@ -1,5 +1,5 @@
 /**
- * The x402 payment lifecycle of SPEC §8 as an explicit transition table.
+ * The x402 payment lifecycle of docs/payments.md as an explicit transition table.
  *
  *   VERIFIED → SETTLING → SETTLED → APPLIED
  *       │          │          └────→ REFUNDED (settled, but the operation could not be applied)
@@ -25,15 +25,13 @@ export const PAYMENT_TRANSITIONS: Readonly<Record<PaymentState, readonly Payment
   FAILED: ['REFUNDED'],
 };
 
-export const TERMINAL_PAYMENT_STATES: readonly PaymentState[] = ['APPLIED', 'REFUNDED', 'REJECTED', 'FAILED'];
-
 export interface Payment {
   readonly paymentId: string;
   readonly network: Network;
   readonly payer: string;
   /** EIP-3009 authorization nonce (0x + 64 hex). */
   readonly nonce: string;
-  /** The stablecoin paid with (SPEC §15). */
+  /** The stablecoin paid with (docs/pricing.md). */
   readonly asset: PaymentAsset;
   /** Smallest units of `asset` the authorization moves. */
   readonly amount: bigint;
@@ -95,7 +93,7 @@ export interface AuthorizationOnChain {
 }
 
 /**
- * What a settlement that did not answer "success" really did (SPEC §8, the FAILED rule):
+ * What a settlement that did not answer "success" really did (docs/payments.md, the FAILED rule):
  * `settled` — the authorization was used, the money moved; `failed` — it is unused and can
  * never be used (cancelled, or unused at a block at or past `validBefore`: no later block can
  * include it); `unknown` — unused but still usable, so a transaction may yet be mined.

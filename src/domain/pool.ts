@@ -1,5 +1,5 @@
 /**
- * A graduated token's Uniswap v2 pool (SPEC §14): the pair's constant-product math exactly as
+ * A graduated token's Uniswap v2 pool (docs/api.md "Graduation and the Uniswap v2 pool"): the pair's constant-product math exactly as
  * UniswapV2Library computes it (0.3 % fee as 997/1000, integer division), plus the service's
  * own fee on top, taken the same way as on the curve (from the USD in on buys, from the USD out
  * on sells, rounded up). Pure functions over bigint reserves in smallest units.

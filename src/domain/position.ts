@@ -1,5 +1,5 @@
 /**
- * Positions: one per network × wallet × token, kept with the average-cost method (SPEC §4, §6).
+ * Positions: one per network × wallet × token, kept with the average-cost method (docs/api.md "Resources" and "Curve and prices").
  * Cost basis is the gross USD paid, fee included.
  */
 import { valueAtSpot, type CurveState } from './curve.js';

@@ -1,7 +1,7 @@
 import type { Network } from './network.js';
 import type { TradeSide } from './trade.js';
 
-/** A held price (SPEC §5, §7): valid until `expiresAt`, stored so a paid retry sees the same price. */
+/** A held price (docs/api.md "Paid endpoints" and "Free endpoints"): valid until `expiresAt`, stored so a paid retry sees the same price. */
 export interface Quote {
   readonly quoteId: string;
   readonly tokenId: string;

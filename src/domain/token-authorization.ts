@@ -1,5 +1,5 @@
 /**
- * The seller's EIP-3009 `ReceiveWithAuthorization` on a launched token (SPEC §14), and the
+ * The seller's EIP-3009 `ReceiveWithAuthorization` on a launched token (docs/api.md "Tokens on chain"), and the
  * EIP-712 typed data a wallet signs for it. Plain data, so the app can hand the typed data out
  * (GET /api/tokens/:id/sell-authorization) without a chain library.
  */
@@ -20,7 +20,7 @@ export interface TokenAuthorization {
   signature: string;
 }
 
-/** Every LaunchToken's EIP-712 domain version (SPEC §14); its name is the token's name. */
+/** Every LaunchToken's EIP-712 domain version (docs/api.md "Tokens on chain"); its name is the token's name. */
 export const LAUNCH_TOKEN_EIP712_VERSION = '1';
 export const LAUNCH_TOKEN_DECIMALS = 18;
 

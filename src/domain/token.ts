@@ -37,7 +37,7 @@ export interface Token {
   /** The ERC-20's address (CREATE2, known from the start); null for a token from before 1.1. */
   readonly address: string | null;
   readonly deployment: DeploymentSummary;
-  /** The Uniswap v2 pool graduation seeds (SPEC §14); null while the token is on its curve. */
+  /** The Uniswap v2 pool graduation seeds (docs/api.md "Graduation and the Uniswap v2 pool"); null while the token is on its curve. */
   readonly pool: PoolSummary | null;
 }
 

@@ -1,5 +1,5 @@
 /**
- * USD prices of the assets the service is paid in or reports (SPEC §15). A price is an exact
+ * USD prices of the assets the service is paid in or reports (docs/pricing.md). A price is an exact
  * decimal, `mantissa × 10^-scale` — never a float — kept in lowest terms so equal prices are
  * equal values. This module is the one place that parses a provider's decimal text and formats a
  * price; conversions between USD amounts and asset amounts round in the service's favour.
@@ -139,7 +139,7 @@ export function assetAmountForUsd(usdAmount: bigint, price: UsdPrice, assetDecim
 
 /**
  * The largest amount of an asset worth at most `usdAmount` at `price`: what the service pays out
- * in that asset (proceeds round down, SPEC §3).
+ * in that asset (proceeds round down, docs/api.md "Conventions").
  */
 export function assetAmountWorthUsd(usdAmount: bigint, price: UsdPrice, assetDecimals: number): bigint {
   if (usdAmount < 0n) throw new RangeError('a negative USD amount');

@@ -1,5 +1,5 @@
 /**
- * Paid-for access that outlives its request (#17.1: `token_info` bought once is free to the same
+ * Paid-for access that outlives its request (docs/api.md "Sign-In-With-X": `token_info` bought once is free to the same
  * wallet, proven by Sign-In-With-X, for INFO_ACCESS_SECONDS).
  */
 export interface AccessGrantStore {

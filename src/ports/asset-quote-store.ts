@@ -1,6 +1,6 @@
 import type { AssetQuote } from '../domain/asset-quote.js';
 
-/** The held asset prices of 402s (SPEC §15), one per hold key. */
+/** The held asset prices of 402s (docs/pricing.md), one per hold key. */
 export interface AssetQuoteStore {
   /**
    * Holds `quote` under its hold key unless an unexpired quote is held there at `now` already;

@@ -1,5 +1,5 @@
 /**
- * Which tokens changed, as the database tells every process that shares it (#15): the hot-view
+ * Which tokens changed, as the database tells every process that shares it (docs/performance.md): the hot-view
  * cache drops a token's view when its events commit, in this process or another, instead of
  * asking the database on every read.
  */

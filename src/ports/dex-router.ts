@@ -49,7 +49,7 @@ export interface SwapOutcome {
 }
 
 /**
- * A Uniswap v2 router and factory used by custody (SPEC §14): graduation seeds a token/USDC pair
+ * A Uniswap v2 router and factory used by custody (docs/api.md "Graduation and the Uniswap v2 pool"): graduation seeds a token/USDC pair
  * and trading continues through it. Pairs are always the launched token against the network's
  * USDC; reserves are read through the factory's `getPair`, never computed.
  *

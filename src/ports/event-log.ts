@@ -6,7 +6,7 @@ export interface EventFilter {
   network?: Network | undefined;
 }
 
-/** The outbox of SPEC §9: appended in the transaction of the change it describes. */
+/** The outbox of docs/api.md "Events": appended in the transaction of the change it describes. */
 export interface EventLog {
   append(event: NewEvent): Promise<StoredEvent>;
   /** Events with id > afterId, ascending, at most `limit`. */

@@ -7,7 +7,7 @@ export interface Detection {
   checkedAt: Date;
 }
 
-/** Picks a wallet's environment from its on-chain history (SPEC §2). Throws when it cannot answer. */
+/** Picks a wallet's environment from its on-chain history (docs/networks.md). Throws when it cannot answer. */
 export interface NetworkDetector {
   detect(address: string): Promise<Detection>;
 }

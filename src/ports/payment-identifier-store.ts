@@ -1,7 +1,7 @@
 import type { StoredResponse } from './payment-store.js';
 
 /**
- * A client-chosen x402 `payment-identifier` (#17.2), stored beside the payment it paid for: the
+ * A client-chosen x402 `payment-identifier` (docs/api.md "Payment identifier"), stored beside the payment it paid for: the
  * same id for the same request gets that payment's answer instead of a second charge.
  */
 export interface PaymentIdentifierRecord {

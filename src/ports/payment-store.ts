@@ -7,7 +7,7 @@ export interface SettlementReceipt {
   transaction: string;
   network: string;
   payer: string;
-  /** x402 extensions of the settlement response, e.g. the signed receipt under `offer-receipt` (#17.3). */
+  /** x402 extensions of the settlement response, e.g. the signed receipt under `offer-receipt` (docs/api.md "Signed offers and receipts"). */
   extensions?: Record<string, unknown>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Nonces of Sign-In-With-X proofs already accepted (#17.1): a signed proof is good once, so one
+ * Nonces of Sign-In-With-X proofs already accepted (docs/api.md "Sign-In-With-X"): a signed proof is good once, so one
  * seen on the wire cannot be replayed by someone else.
  */
 export interface ProofNonceStore {

@@ -18,7 +18,7 @@ export interface UsdPriceOptions {
 }
 
 /**
- * The USD price of an asset (SPEC §15). Adapters read one source each; the router implements the
+ * The USD price of an asset (docs/pricing.md). Adapters read one source each; the router implements the
  * same port over all of them, so a use case never knows how many sources there are. Failures are
  * thrown as QuoteFailure, never answered with a guessed price.
  */

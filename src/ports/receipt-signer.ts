@@ -1,5 +1,5 @@
 /**
- * Signed offers and receipts (#17.3, x402's `offer-receipt` extension): the 402's offers are
+ * Signed offers and receipts (docs/api.md "Signed offers and receipts", x402's `offer-receipt` extension): the 402's offers are
  * signed by the service, and after settlement the payer gets a signed receipt — both verifiable
  * by anyone against the service's signing address. The shapes are the extension's wire shapes.
  */

@@ -2,7 +2,7 @@ import type { Network } from '../domain/network.js';
 import type { TokenAuthorization } from '../domain/token-authorization.js';
 import type { PreparedTransfer, TransferStatus } from './payout-sender.js';
 
-/** What a token is deployed with; its address follows from these and the custody (SPEC §14). */
+/** What a token is deployed with; its address follows from these and the custody (docs/api.md "Tokens on chain"). */
 export interface TokenSpec {
   tokenId: string;
   name: string;
@@ -30,7 +30,7 @@ export interface OnChainToken {
 }
 
 /**
- * The launched tokens on chain (SPEC §14): deployed by a CREATE2 factory at an address known in
+ * The launched tokens on chain (docs/api.md "Tokens on chain"): deployed by a CREATE2 factory at an address known in
  * advance, whole supply to custody (the treasury key); custody sends them to buyers and pulls
  * them back from sellers with their EIP-3009 `ReceiveWithAuthorization`.
  *

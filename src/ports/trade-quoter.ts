@@ -33,7 +33,7 @@ export interface PriceQuote {
 
 /**
  * Prices a trade on a venue — the curve (`curve`), or a graduated token's Uniswap v2 pool
- * (`uniswap-v2`, SPEC §14) — fee included; USD prices of assets are QuoteProvider.
+ * (`uniswap-v2`, docs/api.md "Graduation and the Uniswap v2 pool") — fee included; USD prices of assets are QuoteProvider.
  */
 export interface TradeQuoter {
   readonly name: string;

@@ -1,5 +1,5 @@
 /**
- * The error table (SPEC §10): every error class the domain exports has a status — the compiler
+ * The error table (docs/api.md "Error codes"): every error class the domain exports has a status — the compiler
  * checks it (`Record<ErrorCode, number>`), and this checks the same at run time — and one code
  * is never shared by two classes.
  */

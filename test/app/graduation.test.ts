@@ -1,5 +1,5 @@
 /**
- * Graduation → DEX pool over the fakes (SPEC §14): the pool is seeded once with exactly the
+ * Graduation → DEX pool over the fakes (docs/api.md "Graduation and the Uniswap v2 pool"): the pool is seeded once with exactly the
  * ledger's figures, whatever crashes, reverts or waits on the way.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * The payout outbox over the fake chain: every way a transfer can go, and that none is ever paid
- * twice or left SENT for ever (#11.2).
+ * twice or left SENT for ever (docs/payments.md).
  */
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';

@@ -1,4 +1,4 @@
-/** Expired quotes do not pile up (#11.6): the worker purges them on a schedule, in bounded runs. */
+/** Expired quotes do not pile up (docs/): the worker purges them on a schedule, in bounded runs. */
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';

@@ -5,7 +5,7 @@ import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import type { NetworkDetector } from '../../src/ports/network-detector.js';
 
 /**
- * The world is the devnet's (SPEC §13): accounts #1–#4 hold mainnet USDC, #5–#9 testnet USDC
+ * The world is the devnet's (docs/operations.md): accounts #1–#4 hold mainnet USDC, #5–#9 testnet USDC
  * only. A detector that does not read the devnet must be seeded with that table.
  */
 export function networkDetectorContract(name: string, make: () => NetworkDetector) {

@@ -124,7 +124,7 @@ idGeneratorContract('SequentialIdGenerator', () => new SequentialIdGenerator(), 
 
 rateLimiterContract('MemoryRateLimiter', async ({ points, durationSeconds }) => new MemoryRateLimiter({ points, durationSeconds }));
 
-/** The devnet's table (SPEC §13): accounts #1–#4 have mainnet history. */
+/** The devnet's table (docs/operations.md): accounts #1–#4 have mainnet history. */
 const fakeDetector = () => new FakeNetworkDetector(Object.fromEntries([1, 2, 3, 4].map((i) => [devnetAccount(i).address, PRODUCTION])), { clock });
 networkDetectorContract('FakeNetworkDetector', fakeDetector);
 networkDetectorContract('CachingNetworkDetector over a fake', () => new CachingNetworkDetector(fakeDetector(), { clock }));

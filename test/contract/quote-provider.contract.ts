@@ -14,7 +14,7 @@ export interface QuoteProviderSubject {
   unsupported?: PricedAsset;
 }
 
-/** What every USD-price source promises, the router included (SPEC §15). */
+/** What every USD-price source promises, the router included (docs/pricing.md). */
 export function quoteProviderContract(name: string, make: () => Promise<QuoteProviderSubject>) {
   describe(`QuoteProvider contract: ${name}`, () => {
     it('prices each asset it supports exactly as its source says, labelled and fresh', async () => {

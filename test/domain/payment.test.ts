@@ -46,7 +46,7 @@ const LEGAL = new Set([
 ]);
 
 describe('payment lifecycle', () => {
-  it('allows exactly the transitions of SPEC §8 and no others', () => {
+  it('allows exactly the transitions of docs/payments.md and no others', () => {
     for (const from of ALL) {
       for (const to of ALL) {
         expect(canTransition(from, to), `${from} → ${to}`).toBe(LEGAL.has(`${from}>${to}`));

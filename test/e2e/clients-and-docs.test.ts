@@ -1,6 +1,6 @@
 /**
- * The repository stands alone (#16.6): README and docs point only at files a clone has. The
- * client examples in docs/clients.md are the files in examples/ (#16.2), and the TypeScript one
+ * The repository stands alone (docs/): README and docs point only at files a clone has. The
+ * client examples in docs/clients.md are the files in examples/ (docs/), and the TypeScript one
  * pays a running service as it is.
  */
 import { spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * A crash of everything (#11.2): the service and both devnet chains are killed together with
+ * A crash of everything (docs/payments.md): the service and both devnet chains are killed together with
  * kill -9 in the middle of a burst of paid buys and sells, then started again on the same data.
  * Afterwards, for every wallet, the USDC the chain shows equals what the books say — on SQLite
  * (the `npm start` default) and on PostgreSQL.

@@ -1,5 +1,5 @@
 /**
- * EURC on the embedded devnet (SPEC §15), on SQLite and on PostgreSQL, paid with the official
+ * EURC on the embedded devnet (docs/pricing.md), on SQLite and on PostgreSQL, paid with the official
  * @x402/fetch client and a selector preferring EURC, on the default devnet: the treasury (account
  * #0) starts with no EURC and holds only what it is paid. The 402 prices EURC through the
  * Chainlink adapter over the devnet's mock EUR/USD feed — the only quote source here, so that

@@ -1,5 +1,5 @@
 /**
- * EURC, the second payment asset (SPEC §15), over the signature-checking fake facilitator: every
+ * EURC, the second payment asset (docs/pricing.md), over the signature-checking fake facilitator: every
  * 402 offers USDC then EURC per network, EURC at the USD price over the held EUR/USD quote rounded
  * up; the paid retry within 60 s matches that exact amount while the live price stays within the
  * spread bound, and is refused before settlement past it; a fresh quote after the hold; a refund

@@ -1,5 +1,5 @@
 /**
- * Clients that pay the first offer of any 402 (the Python SDK's default selector, #16.2): a
+ * Clients that pay the first offer of any 402 (the Python SDK's default selector, docs/): a
  * testnet wallet that signs for production gets NETWORK_MISMATCH whose PAYMENT-REQUIRED offers
  * only its own network, so its next try succeeds. Every refused payment is an info log line with
  * the request id — never the signature.

@@ -1,5 +1,5 @@
 /**
- * Graduation on the embedded devnet, paid with the official @x402/fetch client (SPEC §14): a
+ * Graduation on the embedded devnet, paid with the official @x402/fetch client (docs/api.md "Graduation and the Uniswap v2 pool"): a
  * token is bought out (a buy past the line is refused before payment with its maxUsd), its
  * Uniswap v2 pool appears with exactly the ledger's reserves, the LP tokens are burned, and the
  * on-chain balances always add up to the total supply.

@@ -1,5 +1,5 @@
 /**
- * Every row of the SPEC §10 error table the HTTP API can produce, each asserting the status,
+ * Every row of the docs/api.md "Error codes" error table the HTTP API can produce, each asserting the status,
  * the code and the envelope shape — and, for paid endpoints, that nothing was settled.
  */
 import { connect } from 'node:net';

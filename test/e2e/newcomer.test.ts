@@ -1,5 +1,5 @@
 /**
- * A newcomer's first hour (#16), scripted: `npm start` as the README runs it (src/main.ts on the
+ * A newcomer's first hour (docs/), scripted: `npm start` as the README runs it (src/main.ts on the
  * embedded devnet), a second instance beside it, and `npm run demo` (scripts/demo.ts). What they
  * print is what a person reads, so the assertions are on the exact lines.
  */

@@ -1,5 +1,5 @@
 /**
- * Tokens on chain (#12, SPEC §14), end to end on the embedded devnet with the official
+ * Tokens on chain (#12, docs/api.md "Tokens on chain"), end to end on the embedded devnet with the official
  * @x402/fetch client, on SQLite and on PostgreSQL: the launched contract is the token the API
  * describes; buys land in the buyer's wallet to the unit; a sell pulls exactly the tokens sold
  * and pays exactly the proceeds; every bad token authorization is refused before any payment;

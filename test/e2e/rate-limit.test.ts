@@ -1,4 +1,4 @@
-/** SPEC §11 on the wire: the free budget, its headers, the 429, and which requests count. */
+/** docs/rate-limits.md on the wire: the free budget, its headers, the 429, and which requests count. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import { clientIp, parseTrustProxy, rateLimitKey } from '../../src/adapters/http/koa/client-ip.js';

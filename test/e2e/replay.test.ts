@@ -1,5 +1,5 @@
 /**
- * SPEC §8 replay rules with real signatures: the same PAYMENT-SIGNATURE for the same request
+ * docs/payments.md replay rules with real signatures: the same PAYMENT-SIGNATURE for the same request
  * returns the original response and charges once — sequentially and 20 at a time — and a rule
  * that fails after verification is never settled.
  */

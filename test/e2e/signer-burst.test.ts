@@ -1,7 +1,7 @@
 /**
  * One key settles payments, sends payouts, delivers and pulls tokens (the devnet default): a burst
  * of paid buys and sells while the workers run must fail no payment and drop no payout — every signer of
- * the key takes its nonces from one queue (#11.5).
+ * the key takes its nonces from one queue (docs/).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Malformed extension inputs never hurt (#17): a bad SIGN-IN-WITH-X header gets the plain 402
+ * Malformed extension inputs never hurt (docs/api.md "x402 extensions"): a bad SIGN-IN-WITH-X header gets the plain 402
  * and never blocks paying; a proof claiming to outlive its nonce's record is not taken; a payment
  * whose payload carries broken extension entries pays as any other. Never a 500.
  */

@@ -1,5 +1,5 @@
 /**
- * The x402 extensions in the live flow (#17), through a listening service over the
+ * The x402 extensions in the live flow (docs/api.md "x402 extensions"), through a listening service over the
  * signature-checking fake facilitator, paid with the official client packages: Sign-In-With-X
  * narrows the 402 to the wallet's network and redeems token_info access, a payment identifier
  * answers a retry without a second charge, and every settlement carries a receipt that the

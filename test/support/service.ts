@@ -17,7 +17,7 @@ export class ShiftableClock implements Clock {
   }
 }
 
-/** anvil's accounts #1–#4: the wallets with "mainnet" history (SPEC §13). */
+/** anvil's accounts #1–#4: the wallets with "mainnet" history (docs/operations.md). */
 export const PRODUCTION_WALLETS = [
   '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',

@@ -9,7 +9,7 @@ import type { ResourceInfo } from '../../src/ports/facilitator.js';
 import { toHex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 
-/** anvil's well-known test mnemonic (SPEC §13): #0 service, #1–#4 production wallets, #5–#9 testnet. */
+/** anvil's well-known test mnemonic (docs/operations.md): #0 service, #1–#4 production wallets, #5–#9 testnet. */
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 
 export const devAccount = (index: number): PrivateKeyAccount => {

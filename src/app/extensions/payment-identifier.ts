@@ -1,5 +1,5 @@
 /**
- * The x402 `payment-identifier` extension (#17.2): a client-chosen id makes a paid request
+ * The x402 `payment-identifier` extension (docs/api.md "Payment identifier"): a client-chosen id makes a paid request
  * idempotent. The same id for the same request (same payer, same request hash) gets the answer
  * stored with the id's payment — whatever new authorization it carries, nothing is charged
  * again; the same id for another request is 409 PAYMENT_ALREADY_USED. Works beside the nonce

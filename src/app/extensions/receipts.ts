@@ -1,5 +1,5 @@
 /**
- * Signed receipts (#17.3) travel in the settlement response (PAYMENT-RESPONSE's
+ * Signed receipts (docs/api.md "Signed offers and receipts") travel in the settlement response (PAYMENT-RESPONSE's
  * `extensions["offer-receipt"]`) and are stored with it, so a replay, a late reader and
  * `GET /api/payments/:id` all get the one receipt issued at settlement.
  */

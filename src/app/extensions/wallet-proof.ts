@@ -1,5 +1,5 @@
 /**
- * Sign-In-With-X (#17.1): the SIGN-IN-WITH-X header of a request, as the wallet it proves — or
+ * Sign-In-With-X (docs/api.md "Sign-In-With-X"): the SIGN-IN-WITH-X header of a request, as the wallet it proves — or
  * why it proves nothing. A proof is good once: its nonce is spent here, in the store, so a proof
  * seen on the wire cannot be replayed. A bad proof is never an error: the caller answers the
  * plain flow and says why in `details.siwx`.

@@ -1,5 +1,5 @@
 /**
- * What a 402 offers (SPEC §15): for each network, USDC then EURC, each for the USD price. EURC
+ * What a 402 offers (docs/pricing.md): for each network, USDC then EURC, each for the USD price. EURC
  * (and USDC when it trades below USDC_DEPEG_FLOOR) is priced at a quote held 60 s per (request,
  * network, asset), so the paid retry is matched against exactly the amount the 402 offered;
  * after the hold expires a fresh quote is taken. A held quote is honoured only while the live price

@@ -1,5 +1,5 @@
 /**
- * USD amounts in the stablecoins a caller pays with (SPEC §15), from the quote port: EURC at the
+ * USD amounts in the stablecoins a caller pays with (docs/pricing.md), from the quote port: EURC at the
  * current EUR/USD-ish quote, USDC 1:1 unless it trades below USDC_DEPEG_FLOOR — then from its
  * quote too. Amounts round up (the caller pays at least the USD price); no quote is
  * ServiceUnavailable from the router, never a guessed rate.

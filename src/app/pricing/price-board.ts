@@ -1,5 +1,5 @@
 /**
- * What the router tells about its sources (GET /api/prices, SPEC §15): for each asset the last
+ * What the router tells about its sources (GET /api/prices, docs/pricing.md): for each asset the last
  * round — every source asked, what it answered and how old that was — and each source's limit,
  * breaker and Retry-After state.
  */

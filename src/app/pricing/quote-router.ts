@@ -1,5 +1,5 @@
 /**
- * The quote router (SPEC §11, §15): one QuoteProvider over all configured sources, so a use case
+ * The quote router (docs/pricing.md, docs/rate-limits.md): one QuoteProvider over all configured sources, so a use case
  * never knows how many there are. Per source: a token bucket with a bounded FIFO queue
  * (rate-limiter-flexible), a timeout, a circuit breaker, and its 429 Retry-After honoured. An ask
  * waits for every source up to a deadline, drops answers older than the source's staleness bound
@@ -32,7 +32,7 @@ export interface QuoteRouterOptions {
   providers: RoutedProvider[];
   clock: Clock;
   logger?: Logger;
-  /** Answers farther than this from the median are dropped (SPEC §15: QUOTE_MAX_SPREAD_BPS, default 100). */
+  /** Answers farther than this from the median are dropped (docs/pricing.md: QUOTE_MAX_SPREAD_BPS, default 100). */
   maxSpreadBps?: bigint;
   /** How long a source's answer is reused (default 15 s). */
   cacheMs?: number;

@@ -1,4 +1,4 @@
-/** OHLCV candles and execution-price keys built from trades (SPEC §7), shared by the read use cases. */
+/** OHLCV candles and execution-price keys built from trades (docs/api.md "Free endpoints"), shared by the read use cases. */
 import { formatRatio, formatUsd, TOKEN_UNIT, USDC_UNIT } from '../../domain/money.js';
 import type { Trade } from '../../domain/trade.js';
 import { DAY_MS } from '../views.js';

@@ -1,5 +1,5 @@
 /**
- * GET /api/prices (SPEC §15): each asset's USD price per network, the sources asked, their
+ * GET /api/prices (docs/pricing.md): each asset's USD price per network, the sources asked, their
  * answers and ages, and each source's limit and breaker state. A price no source can give is
  * reported as such (with the error a paid request would get), not as a failed request.
  */

@@ -1,4 +1,4 @@
-/** token_info (SPEC §5): the token plus its top holders, 24-hour change and hourly candles. */
+/** token_info (docs/api.md "Paid endpoints"): the token plus its top holders, 24-hour change and hourly candles. */
 import { formatRatio } from '../../domain/money.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../deps.js';

@@ -1,6 +1,6 @@
 /**
  * Every free `GET /api/quote` (and every held buy_tokens price) writes a quote row, and every 402
- * holds its asset prices (EURC, SPEC §15) in an asset quote row; this deletes
+ * holds its asset prices (EURC, docs/pricing.md) in an asset quote row; this deletes
  * them once they are expired and past a grace, in bounded runs so a backlog never holds the
  * database for long: a full run is followed by another on the next pass, a short one waits for
  * the interval.

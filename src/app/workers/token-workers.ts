@@ -1,5 +1,5 @@
 /**
- * The two outboxes of tokens on chain (SPEC §14), on the outbox engine (outbox-worker.ts):
+ * The two outboxes of tokens on chain (docs/api.md "Tokens on chain"), on the outbox engine (outbox-worker.ts):
  *
  * - deployments: custody calls the LaunchFactory for each created token; once mined the token is
  *   DEPLOYED (event `token.deployed`). A token already at its address is confirmed without a

@@ -1,5 +1,5 @@
 /**
- * Uniswap v2 on the devnet (SPEC §14): the published artifacts work together as published (the
+ * Uniswap v2 on the devnet (docs/api.md "Graduation and the Uniswap v2 pool"): the published artifacts work together as published (the
  * router's hard-coded pair hash is the published pair's), the factory, router and WETH sit at the
  * same addresses on both chains, and a restart on the same state — even one whose state file was
  * lost and is rebuilt from the journal — finds them there and deploys nothing twice.

@@ -1,5 +1,5 @@
 /**
- * /api/events under abuse (#11.4): a stream releases everything it holds when it ends — its
+ * /api/events under abuse (docs/): a stream releases everything it holds when it ends — its
  * listener on the service's shutdown signal, its slot, its timer — and streams are capped per
  * client address (429) and in total (503).
  */

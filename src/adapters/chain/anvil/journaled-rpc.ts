@@ -189,7 +189,7 @@ export type FromRpcThread = { kind: 'listening' } | { kind: 'failed'; portInUse:
 /**
  * The proxy on a worker thread: every RPC call of the service and of anyone else using the devnet
  * passes through it, and on the service's own thread it took a fifth of a paid request's CPU
- * (parsing, forwarding, journaling — issue #15). The thread owns the journal's appends; the
+ * (parsing, forwarding, journaling — docs/performance.md). The thread owns the journal's appends; the
  * devnet still reads the file (replay), and asks the thread to compact it.
  */
 export function startJournaledRpcThread(options: JournaledRpcThreadOptions): Promise<JournaledRpc> {

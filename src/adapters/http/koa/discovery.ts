@@ -1,5 +1,5 @@
 /**
- * Discovery by agents and catalogues (#17 part 4), built with @x402/extensions/bazaar so the
+ * Discovery by agents and catalogues (docs/api.md "Discovery: Bazaar metadata and `/.well-known/x402`"), built with @x402/extensions/bazaar so the
  * shapes are the extension's own:
  *
  * - the Bazaar extension of every paid route: the example input and output, with the JSON

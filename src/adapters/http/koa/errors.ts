@@ -1,5 +1,5 @@
 /**
- * The one error middleware: every failure leaves as the SPEC §10 envelope with the status of
+ * The one error middleware: every failure leaves as the docs/api.md "Error codes" envelope with the status of
  * the code table (the app's for domain errors, this adapter's for HTTP's own). Every 5xx is
  * logged with the request id and what caused it; an unknown error is a generic 500 naming the
  * request id, its details only in the log.

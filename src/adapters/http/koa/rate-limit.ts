@@ -1,5 +1,5 @@
 /**
- * SPEC §11: free endpoints and unpaid requests to paid endpoints share a budget per client IP.
+ * docs/rate-limits.md: free endpoints and unpaid requests to paid endpoints share a budget per client IP.
  * Only a request to a paid route whose payment the facilitator verified is exempt; anything
  * else counts — a PAYMENT-SIGNATURE header on a free route, or one that does not verify, buys
  * nothing. A request to a paid route that carries a payment is counted after it is answered

@@ -1,6 +1,6 @@
 /**
  * The x402 extensions' wire pieces that travel in the payment payload and the 402, read and
- * written with @x402/extensions so nothing of their format is ours (#17).
+ * written with @x402/extensions so nothing of their format is ours (docs/api.md "x402 extensions").
  */
 import {
   declarePaymentIdentifierExtension,
@@ -23,7 +23,7 @@ export type PaymentIdentifierReading = { id: string } | { id: null } | { id: nul
 /**
  * The client's idempotency id from a decoded PAYMENT-SIGNATURE, validated by the extension
  * (16–128 of [A-Za-z0-9_-], its JSON Schema). A malformed one is reported, not thrown: the
- * request then goes through the plain flow (#17: a malformed extension never blocks paying).
+ * request then goes through the plain flow (docs/api.md "x402 extensions": a malformed extension never blocks paying).
  */
 export function readPaymentIdentifier(payload: PaymentPayload): PaymentIdentifierReading {
   try {

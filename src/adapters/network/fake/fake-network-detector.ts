@@ -3,7 +3,7 @@ import { TESTNET } from '../../../domain/network.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Detection, NetworkDetector } from '../../../ports/network-detector.js';
 
-/** A table of wallets and their networks; unknown wallets are fresh, hence testnet (SPEC §2). */
+/** A table of wallets and their networks; unknown wallets are fresh, hence testnet (docs/networks.md). */
 export class FakeNetworkDetector implements NetworkDetector {
   calls = 0;
   private readonly table = new Map<string, Network>();

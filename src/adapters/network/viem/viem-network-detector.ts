@@ -1,5 +1,5 @@
 /**
- * SPEC §2 from the chain: a wallet with any Base mainnet history — a sent transaction, a USDC
+ * docs/networks.md from the chain: a wallet with any Base mainnet history — a sent transaction, a USDC
  * balance, or a USDC transfer to or from it in the recent log window — is a production wallet;
  * any other wallet is a testnet wallet. The mainnet signals are read in parallel, each with a
  * timeout, over viem's fallback transport (several RPC URLs).

@@ -4,7 +4,7 @@ import type { DexRouter } from '../../../ports/dex-router.js';
 import type { BuyPriceRequest, PriceQuote, SellPriceRequest, TradeQuoter } from '../../../ports/trade-quoter.js';
 
 /**
- * A graduated token's Uniswap v2 pool as a trade quoter (SPEC §14, §15): the pair's reserves read
+ * A graduated token's Uniswap v2 pool as a trade quoter (docs/api.md "Graduation and the Uniswap v2 pool", docs/pricing.md): the pair's reserves read
  * now (through the DexRouter, i.e. viem on a real chain), the pair's 0.3 % fee and integer math
  * exactly as UniswapV2Library computes them, and the service's fee on top as on the curve.
  * Buy: usdAmount is the gross USD paid (our fee included), tokens what the swap yields for the

@@ -1,5 +1,5 @@
 /**
- * The x402 extensions' state (#17): client payment identifiers stored with their payment, spent
+ * The x402 extensions' state (docs/api.md "x402 extensions"): client payment identifiers stored with their payment, spent
  * Sign-In-With-X nonces, and paid-for access grants. The last two expire and are purged by time.
  */
 import { Migration } from '@mikro-orm/migrations';

@@ -1,5 +1,5 @@
 /**
- * Tokens on chain (SPEC §14): each token's address and deployment, and the outboxes that deploy
+ * Tokens on chain (docs/api.md "Tokens on chain"): each token's address and deployment, and the outboxes that deploy
  * tokens and deliver them to buyers; the pull of a seller's tokens, recorded before it is sent.
  */
 import { Migration } from '@mikro-orm/migrations';

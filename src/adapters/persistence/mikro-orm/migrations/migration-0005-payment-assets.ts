@@ -1,5 +1,5 @@
 /**
- * A second payment asset (SPEC §15): a payment records the asset it was made in, its amount in
+ * A second payment asset (docs/pricing.md): a payment records the asset it was made in, its amount in
  * that asset's units, the USD value it is booked at and the held quote that priced it; a payout
  * records the asset it pays back in; asset quotes are held 60 s per (request, network, asset).
  * Rows from before are USDC taken 1:1.

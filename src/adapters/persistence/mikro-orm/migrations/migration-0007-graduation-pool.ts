@@ -1,5 +1,5 @@
 /**
- * Graduation → DEX pool (SPEC §14): each token's pool, and the outbox of the transactions that
+ * Graduation → DEX pool (docs/api.md "Graduation and the Uniswap v2 pool"): each token's pool, and the outbox of the transactions that
  * seed it (one row per step per token).
  */
 import { Migration } from '@mikro-orm/migrations';

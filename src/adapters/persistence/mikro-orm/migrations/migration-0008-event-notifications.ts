@@ -1,7 +1,7 @@
 /**
  * PostgreSQL: every committed event is announced on the `launchpad_events` channel as
  * "<schema> <token id>", so each process's change feed (postgres-change-feed.ts) can drop the
- * token's cached view (#15). A trigger, so no writer — another process, a future code path, an
+ * token's cached view (docs/performance.md). A trigger, so no writer — another process, a future code path, an
  * operator's insert — can append an event unannounced. SQLite has no channel between processes:
  * nothing to add.
  */
