@@ -8,7 +8,7 @@ import {Nonces} from "@openzeppelin/contracts/utils/Nonces.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {EIP3009} from "./EIP3009.sol";
 
-/// @title LaunchToken — a token launched by the service (docs/api.md "Tokens on chain").
+/// @title LaunchToken — a token launched by the service (SPEC §14).
 /// @notice ERC-20 with 18 decimals, EIP-2612 permit and EIP-3009, one EIP-712 domain for both:
 /// name = the token's name, version "1", the chain id, this contract. The whole supply is minted
 /// once, at deployment, to `custody`; nobody can mint afterwards.

@@ -5,10 +5,11 @@ import type { Network } from '../../domain/network.js';
 import { newToken, type TokenMetadata } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
-import { bookBuy, buyResult, deliverBought } from '../trading/venues/booking.js';
+import { buyResult } from '../trading/venues/booking.js';
+import { buyOnCurve } from '../trading/venues/curve-venue.js';
 import type { BuyResult } from '../trading/venues/trade-venue.js';
 import { checkBuySize } from './buy-token.js';
-import { tokenView, type TokenView } from '../views.js';
+import { loadTokenView, tokenView, type TokenView } from '../views.js';
 
 export interface CreateTokenCommand {
   metadata: TokenMetadata;
@@ -65,18 +66,8 @@ export function createToken(deps: AppDeps, cmd: CreateTokenCommand, paid?: Paid<
     if (!cmd.initialBuyUsd) return view;
     // The dev buy: the curve's first trade, at the base fee, booked with the token; its tokens are
     // delivered once the contract is deployed (deliveries wait for DEPLOYED).
-    const q = quoteBuyWithUsd(token.params, token.curve, cmd.initialBuyUsd);
-    const booked = await bookBuy(deps, stores, cmd.creator, {
-      token: { ...token, curve: q.after },
-      venue: 'curve',
-      grossUsd: q.grossUsd,
-      feeUsd: q.feeUsd,
-      tokens: q.tokensOut,
-      payment: paid?.payment,
-      now,
-    });
-    const delivery = await deliverBought(deps, stores, cmd.creator, booked, now);
+    const { booked, delivery } = await buyOnCurve(deps, stores, token, { buyer: cmd.creator, grossUsd: cmd.initialBuyUsd, minTokensOut: 0n, payment: paid?.payment, now });
     const initialBuy = buyResult(booked, delivery, spotPriceUsd(booked.token.curve), undefined);
-    return { ...tokenView(booked.token, { volumeUsd24h: q.grossUsd, trades24h: 1, holders: 1, creatorEarningsUsd: 0n }), initialBuy };
+    return { ...(await loadTokenView(stores, booked.token, now)), initialBuy };
   });
 }

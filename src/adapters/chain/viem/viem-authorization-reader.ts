@@ -3,10 +3,10 @@
  * that block's timestamp, and the AuthorizationUsed / AuthorizationCanceled log that tells a use
  * from a cancellation.
  */
-import { createPublicClient, parseAbiItem, type Hex, type PublicClient } from 'viem';
+import { parseAbiItem, type Hex } from 'viem';
 import { assetAddress, type Network, type PaymentAsset } from '../../../domain/network.js';
 import type { AuthorizationOnChain, AuthorizationReader } from '../../../ports/authorization-reader.js';
-import { rpcTransport } from '../../kit/evm/rpc-transport.js';
+import { publicClients } from '../../kit/evm/rpc-transport.js';
 
 const AUTHORIZATION_STATE = [
   {
@@ -24,20 +24,13 @@ const AUTHORIZATION_USED = parseAbiItem('event AuthorizationUsed(address indexed
 const AUTHORIZATION_CANCELED = parseAbiItem('event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)');
 
 export class ViemAuthorizationReader implements AuthorizationReader {
-  private readonly clients = new Map<Network, PublicClient>();
 
-  constructor(private readonly options: { rpcUrls: Partial<Record<Network, string>>; logLookbackBlocks?: bigint }) {}
+  private readonly client: ReturnType<typeof publicClients>;
 
-  private client(network: Network): PublicClient {
-    let c = this.clients.get(network);
-    if (!c) {
-      const url = this.options.rpcUrls[network];
-      if (!url) throw new Error(`no RPC configured for ${network}`);
-      c = createPublicClient({ transport: rpcTransport(url, { timeout: 10_000 }) }) as PublicClient;
-      this.clients.set(network, c);
-    }
-    return c;
+  constructor(private readonly options: { rpcUrls: Partial<Record<Network, string>>; logLookbackBlocks?: bigint }) {
+    this.client = publicClients(options.rpcUrls);
   }
+
 
   async authorization(network: Network, authorizer: string, nonce: string, asset: PaymentAsset = 'USDC'): Promise<AuthorizationOnChain> {
     const client = this.client(network);

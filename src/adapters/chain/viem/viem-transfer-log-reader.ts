@@ -4,11 +4,11 @@
  * and each log's place among its transaction's logs counted here — the one log index a
  * reorganisation that mines the transaction again in another block does not change.
  */
-import { BlockNotFoundError, createPublicClient, getAddress, parseAbiItem, type Hex, type PublicClient } from 'viem';
+import { BlockNotFoundError, getAddress, parseAbiItem, type Hex } from 'viem';
 import type { Network } from '../../../domain/network.js';
 import type { TokenTransfer } from '../../../domain/transfer.js';
 import type { TransferLogReader } from '../../../ports/transfer-log-reader.js';
-import { rpcTransport } from '../../kit/evm/rpc-transport.js';
+import { publicClients } from '../../kit/evm/rpc-transport.js';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
@@ -19,9 +19,12 @@ export interface ViemTransferLogReaderOptions {
 }
 
 export class ViemTransferLogReader implements TransferLogReader {
-  private readonly clients = new Map<Network, PublicClient>();
 
-  constructor(private readonly options: ViemTransferLogReaderOptions) {}
+  private readonly client: ReturnType<typeof publicClients>;
+
+  constructor(private readonly options: ViemTransferLogReaderOptions) {
+    this.client = publicClients(options.rpcUrls);
+  }
 
   supports(network: Network): boolean {
     return Boolean(this.options.rpcUrls[network]);
@@ -70,14 +73,4 @@ export class ViemTransferLogReader implements TransferLogReader {
     });
   }
 
-  private client(network: Network): PublicClient {
-    let c = this.clients.get(network);
-    if (!c) {
-      const url = this.options.rpcUrls[network];
-      if (!url) throw new Error(`no RPC configured for ${network}`);
-      c = createPublicClient({ transport: rpcTransport(url, { timeout: 10_000 }) }) as PublicClient;
-      this.clients.set(network, c);
-    }
-    return c;
-  }
 }

@@ -8,7 +8,8 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { http, type HttpTransport, type HttpTransportConfig } from 'viem';
+import { createPublicClient, http, type HttpTransport, type HttpTransportConfig, type PublicClient } from 'viem';
+import type { Network } from '../../../domain/network.js';
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 64 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 64 }) };
@@ -65,4 +66,19 @@ export function rpcFetch(url: string | URL, init: { body?: string; headers?: Rec
 /** viem's `http(url, config)` with calls made by `rpcFetch` (no size check of its own: rpcFetch has one). */
 export function rpcTransport(url: string, config: HttpTransportConfig = {}): HttpTransport {
   return http(url, { ...config, fetchFn: rpcFetch as unknown as typeof fetch, maxResponseBodySize: false } as HttpTransportConfig);
+}
+
+/** A read-only client per network, made on first use from its RPC URL (10 s per call). */
+export function publicClients(rpcUrls: Partial<Record<Network, string>>): (network: Network) => PublicClient {
+  const clients = new Map<Network, PublicClient>();
+  return (network) => {
+    let c = clients.get(network);
+    if (!c) {
+      const url = rpcUrls[network];
+      if (!url) throw new Error(`no RPC configured for ${network}`);
+      c = createPublicClient({ transport: rpcTransport(url, { timeout: 10_000 }) }) as PublicClient;
+      clients.set(network, c);
+    }
+    return c;
+  };
 }

@@ -5,13 +5,46 @@
  */
 import { quoteBuyWithUsd, quoteSell, spotPriceUsd } from '../../../domain/curve.js';
 import { TokenGraduated, ValidationError } from '../../../domain/errors.js';
-import { assertTradable, withCurve } from '../../../domain/token.js';
+import type { Delivery } from '../../../domain/delivery.js';
+import type { Payment } from '../../../domain/payment.js';
+import { assertTradable, withCurve, type Token } from '../../../domain/token.js';
+import type { Stores } from '../../../ports/unit-of-work.js';
 import type { AppDeps } from '../../deps.js';
 import { applyInUnitOfWork } from '../../paid.js';
 import { graduate } from '../graduate.js';
 import { loadToken, onCallerNetwork, tradedToken } from '../load-token.js';
-import { bookBuy, bookSell, buyResult, deliverBought, sellResult } from './booking.js';
+import { bookBuy, bookSell, buyResult, deliverBought, sellResult, type Booked } from './booking.js';
 import { buySlippage, sellSlippage, venueNameFor, type TradeVenue } from './trade-venue.js';
+
+/**
+ * A buy on `token`'s curve inside the caller's unit of work: the curve moved, the trade booked,
+ * the tokens queued for delivery; buying the last curve token graduates the token. The curve
+ * venue's buys and a creator's dev buy at launch both go through here.
+ */
+export async function buyOnCurve(
+  deps: AppDeps,
+  stores: Stores,
+  token: Token,
+  buy: { buyer: string; grossUsd: bigint; minTokensOut: bigint; referrer?: string | null | undefined; payment: Payment | undefined; now: Date },
+): Promise<{ booked: Booked; delivery: Delivery }> {
+  const { now } = buy;
+  const q = quoteBuyWithUsd(token.params, token.curve, buy.grossUsd);
+  if (q.tokensOut < buy.minTokensOut) throw buySlippage(buy.minTokensOut, q.tokensOut);
+  const moved = withCurve(token, q.after, now);
+  const booked = await bookBuy(deps, stores, buy.buyer, {
+    referrer: buy.referrer,
+    token: moved,
+    venue: 'curve',
+    grossUsd: q.grossUsd,
+    feeUsd: q.feeUsd,
+    tokens: q.tokensOut,
+    payment: buy.payment,
+    now,
+  });
+  // The curve sold out: the token changes venue.
+  if (moved.state === 'GRADUATED') booked.token = await graduate(deps, stores, booked.token, booked.trade, now);
+  return { booked, delivery: await deliverBought(deps, stores, buy.buyer, booked, now) };
+}
 
 export function curveVenue(deps: AppDeps): TradeVenue {
   return {
@@ -29,22 +62,7 @@ export function curveVenue(deps: AppDeps): TradeVenue {
       applyInUnitOfWork(deps, paid, async (stores, now) => {
         const token = onCallerNetwork(await loadToken(stores, cmd.plan.tokenId, true), cmd.network);
         assertTradable(token); // graduated since the plan: TOKEN_GRADUATED, the payment is refunded
-        const q = quoteBuyWithUsd(token.params, token.curve, cmd.plan.grossUsd);
-        if (q.tokensOut < cmd.plan.minTokensOut) throw buySlippage(cmd.plan.minTokensOut, q.tokensOut);
-        const moved = withCurve(token, q.after, now);
-        const booked = await bookBuy(deps, stores, cmd.buyer, {
-          referrer: cmd.referrer,
-          token: moved,
-          venue: 'curve',
-          grossUsd: q.grossUsd,
-          feeUsd: q.feeUsd,
-          tokens: q.tokensOut,
-          payment: paid?.payment,
-          now,
-        });
-        // The curve sold out: the token changes venue.
-        if (moved.state === 'GRADUATED') booked.token = await graduate(deps, stores, booked.token, booked.trade, now);
-        const delivery = await deliverBought(deps, stores, cmd.buyer, booked, now);
+        const { booked, delivery } = await buyOnCurve(deps, stores, token, { ...cmd.plan, buyer: cmd.buyer, referrer: cmd.referrer, payment: paid?.payment, now });
         return buyResult(booked, delivery, spotPriceUsd(booked.token.curve), paid);
       }),
 
