@@ -75,4 +75,16 @@ describe('token links and metadata', () => {
     expect(res.status).toBe(404);
     expect((await json(res)).error.code).toBe('TOKEN_NOT_FOUND');
   });
+
+  it('earnings and creators answer bad input with the validation envelope, and an unknown wallet with nothing earned', async () => {
+    const bad = await fetch(`${service.url}/api/wallets/0x1234/earnings`);
+    expect(bad.status).toBe(400);
+    expect((await json(bad)).error).toMatchObject({ code: 'VALIDATION_ERROR' });
+    const none = (await json(await fetch(`${service.url}/api/wallets/${PLATFORM}/earnings`))).data;
+    expect(none).toEqual({ wallet: PLATFORM, accruedUsd: '0', paidUsd: '0', pendingUsd: '0', payoutMinUsd: '1', items: [] });
+    const limit = await fetch(`${service.url}/api/creators?sort=earnings&limit=0`);
+    expect(limit.status).toBe(400);
+    const sort = await fetch(`${service.url}/api/creators?sort=volume`);
+    expect((await json(sort)).error.code).toBe('VALIDATION_ERROR');
+  });
 });
