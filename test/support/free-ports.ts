@@ -18,7 +18,10 @@ const taken = new Set<number>();
 /** The first of `count` consecutive free ports (default 2: one devnet). */
 export async function freePorts(count = 2): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    // Below Linux's ephemeral range (32768–60999): a port a test reuses after a kill -9 (the crash
+    // tests restart on the same PORT) must not meanwhile become the local end of some outgoing
+    // connection, which the kernel picks from that range.
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
     const ports = Array.from({ length: count }, (_, i) => base + i);
     if (ports.some((p) => taken.has(p))) continue;
     if ((await Promise.all(ports.map(canBind))).every(Boolean)) {
