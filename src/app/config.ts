@@ -128,6 +128,8 @@ const envSchema = z.object({
   PLATFORM_REFERRER_FEE_SHARE_BPS: z.coerce.number().int().min(0).max(10_000).default(2_000),
   TRADE_REFERRER_FEE_SHARE_BPS: z.coerce.number().int().min(0).max(10_000).default(1_000),
   EARNINGS_PAYOUT_MIN_USD: usd.optional(),
+  LAUNCH_FEE_START_BPS: z.coerce.number().int().min(0).max(9999).default(5_000),
+  LAUNCH_FEE_DECAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(20),
   CREATE_PRICE_USD: usd.optional(),
   SELL_PRICE_USD: usd.optional(),
   INFO_PRICE_USD: usd.optional(),
@@ -411,6 +413,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       graduationFeeUsd: e.GRADUATION_FEE_USD ?? d.graduationFeeUsd,
       feeShares,
       earningsPayoutMinUsd: e.EARNINGS_PAYOUT_MIN_USD ?? d.earningsPayoutMinUsd,
+      launchFee: { startBps: BigInt(e.LAUNCH_FEE_START_BPS), decayMs: BigInt(e.LAUNCH_FEE_DECAY_SECONDS) * 1000n },
       payTo: {
         [PRODUCTION]: e.PAY_TO_8453 ?? d.payTo[PRODUCTION],
         [TESTNET]: e.PAY_TO_84532 ?? d.payTo[TESTNET],

@@ -23,4 +23,5 @@ export const DEFAULT_SETTINGS: Settings = {
   graduationFeeUsd: 0n,
   feeShares: { creatorBps: 5_000n, platformReferrerBps: 2_000n, tradeReferrerBps: 1_000n },
   earningsPayoutMinUsd: USDC_UNIT,
+  launchFee: { startBps: 5_000n, decayMs: 20_000n },
 };

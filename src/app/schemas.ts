@@ -122,6 +122,10 @@ export const tokenOutput = z.object({
   creator: z.string(),
   links: z.object({ website: z.string().nullable(), twitter: z.string().nullable(), telegram: z.string().nullable() }).meta({ description: 'profile URLs' }),
   platformReferrer: z.string().nullable(),
+  launchFee: z
+    .object({ startBps: z.number(), endsAt: z.string() })
+    .nullable()
+    .meta({ description: 'the anti-snipe launch fee: starts at startBps at creation and falls linearly to curve.feeBps at endsAt; null: none' }),
   state: z.enum(['ACTIVE', 'GRADUATED']),
   decimals: z.number(),
   totalSupply: amount,

@@ -35,4 +35,9 @@ export interface Settings {
   feeShares: FeeShareRates;
   /** An earner's unpaid shares are paid out on chain once they reach this (USD micro-units). */
   earningsPayoutMinUsd: bigint;
+  /**
+   * The anti-snipe launch fee given to every new token: the fee starts at `startBps` and falls
+   * linearly to the base fee over `decayMs` (decayMs 0, or a start at the base fee: none).
+   */
+  launchFee: { startBps: bigint; decayMs: bigint };
 }

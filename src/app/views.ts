@@ -34,6 +34,8 @@ export interface TokenView {
   creator: string;
   /** Profile URLs: the site, x.com/<handle>, t.me/<handle>. */
   links: TokenLinks;
+  /** The anti-snipe launch fee: from `startBps` at creation down to `curve.feeBps` at `endsAt`; null: none. */
+  launchFee: { startBps: number; endsAt: string } | null;
   platformReferrer: string | null;
   state: string;
   decimals: number;
@@ -76,6 +78,7 @@ export function tokenView(t: Token, stats: { volumeUsd24h: bigint; trades24h: nu
     imageUrl: t.imageUrl,
     creator: t.creator,
     links: linkUrls(t.links),
+    launchFee: t.launchFee ? { startBps: Number(t.launchFee.startBps), endsAt: new Date(t.createdAt.getTime() + Number(t.launchFee.decayMs)).toISOString() } : null,
     platformReferrer: t.platformReferrer,
     state: t.state,
     decimals: 18,

@@ -10,6 +10,7 @@ import {
   type CurveState,
 } from './curve.js';
 import { PENDING_DEPLOYMENT, type DeploymentSummary } from './deployment.js';
+import { feeBpsAt } from './fees.js';
 import type { PoolSummary } from './graduation.js';
 import { InvariantViolation, TokenGraduated, ValidationError, type ValidationIssue } from './errors.js';
 import type { Network } from './network.js';
@@ -29,6 +30,11 @@ export interface Token {
   readonly links: TokenLinks;
   /** The address that brought the token, named at creation: it earns a share of every fee (null: none). */
   readonly platformReferrer: string | null;
+  /**
+   * The anti-snipe launch fee fixed at creation: the fee starts at `startBps` and falls linearly
+   * to `params.feeBps` over `decayMs` after `createdAt`; null when the token has none.
+   */
+  readonly launchFee: TokenLaunchFee | null;
   readonly state: TokenState;
   readonly params: CurveParams;
   readonly curve: CurveState;
@@ -59,6 +65,24 @@ export interface TokenLinks {
 }
 
 export const NO_LINKS: TokenLinks = { website: null, twitter: null, telegram: null };
+
+export interface TokenLaunchFee {
+  readonly startBps: bigint;
+  readonly decayMs: bigint;
+}
+
+/** The trading fee in force on `token` at `now`: its launch fee while it decays, then its base fee. */
+export function feeBpsOf(token: Pick<Token, 'params' | 'launchFee' | 'createdAt'>, now: Date): bigint {
+  if (!token.launchFee) return token.params.feeBps;
+  return feeBpsAt({ startBps: token.launchFee.startBps, baseBps: token.params.feeBps, decayMs: token.launchFee.decayMs }, BigInt(now.getTime() - token.createdAt.getTime()));
+}
+
+/** The curve parameters a trade at `now` is priced with: the token's, at the fee in force. */
+export function pricingParams(token: Pick<Token, 'params' | 'launchFee' | 'createdAt'>, now: Date): CurveParams {
+  const feeBps = feeBpsOf(token, now);
+  return feeBps === token.params.feeBps ? token.params : { ...token.params, feeBps };
+}
+
 
 export interface TokenMetadata {
   name: string;
@@ -232,6 +256,8 @@ export function newToken(args: {
   /** Named at creation (an address other than the creator), or null. */
   platformReferrer?: string | null;
   params: CurveParams;
+  /** The launch fee to start at (kept only when it starts above the base fee and decays over time). */
+  launchFee?: TokenLaunchFee | null;
   /** Where the token's contract will be deployed. */
   address: string;
   now: Date;
@@ -243,6 +269,7 @@ export function newToken(args: {
     ...args.metadata,
     creator: args.creator,
     platformReferrer: args.platformReferrer ?? null,
+    launchFee: args.launchFee && args.launchFee.decayMs > 0n && args.launchFee.startBps > params.feeBps ? args.launchFee : null,
     state: 'ACTIVE',
     params,
     curve: initialCurveState(params),

@@ -31,6 +31,7 @@ const [creator, trader, referrer, platform] = [devAccount(5), devAccount(6), dev
 
 beforeAll(async () => {
   const config = loadConfig({
+    LAUNCH_FEE_DECAY_SECONDS: '0',
     PORT: '0',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_FREE_PER_MINUTE: '0',

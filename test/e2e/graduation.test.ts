@@ -33,6 +33,7 @@ const BURN = '0x000000000000000000000000000000000000dEaD';
 
 beforeAll(async () => {
   const config = loadConfig({
+    LAUNCH_FEE_DECAY_SECONDS: '0',
     PORT: '0',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_FREE_PER_MINUTE: '0',

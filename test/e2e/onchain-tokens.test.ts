@@ -102,6 +102,7 @@ describe.each(databases)('tokens on chain, on %s', (_name, openStore) => {
   beforeAll(async () => {
     ({ uow, url, cleanup } = await openStore());
     const config = loadConfig({
+      LAUNCH_FEE_DECAY_SECONDS: '0',
       PORT: '0',
       LOG_LEVEL: 'silent',
       RATE_LIMIT_FREE_PER_MINUTE: '0',

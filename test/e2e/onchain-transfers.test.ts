@@ -75,6 +75,7 @@ describe.each(databases)('tokens moved between wallets on chain, on %s', (_name,
   beforeAll(async () => {
     ({ url, cleanup } = await openStore());
     config = loadConfig({
+      LAUNCH_FEE_DECAY_SECONDS: '0',
       PORT: '0',
       LOG_LEVEL: 'silent',
       RATE_LIMIT_FREE_PER_MINUTE: '0',

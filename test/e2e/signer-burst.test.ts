@@ -22,6 +22,7 @@ let service: RunningService;
 
 beforeAll(async () => {
   const config = loadConfig({
+    LAUNCH_FEE_DECAY_SECONDS: '0',
     PORT: '0',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_FREE_PER_MINUTE: '0',

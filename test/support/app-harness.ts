@@ -21,6 +21,7 @@ export function makeDeps(settings: Partial<Settings> = {}): AppDeps & { clock: F
     tradeQuoter: new CurveTradeQuoter(),
     usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }),
     tokenIssuer: new FakeTokenIssuer({ clock }),
-    settings: { ...DEFAULT_SETTINGS, ...settings },
+    // The plain curve from the first second: tests of the launch fee turn it on.
+    settings: { ...DEFAULT_SETTINGS, launchFee: { startBps: 0n, decayMs: 0n }, ...settings },
   };
 }

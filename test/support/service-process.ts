@@ -30,7 +30,7 @@ export async function spawnListening(
   timeoutMs: number,
 ): Promise<{ child: ChildProcess; url: string; output: () => string; exited: Promise<void> }> {
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...env },
+    env: { ...process.env, LAUNCH_FEE_DECAY_SECONDS: '0', ...env }, // the plain curve from the first second
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -27,7 +27,7 @@ export const PRODUCTION_WALLETS = [
 
 /** The service over fakes: in-memory stores, the signature-checking facilitator, no chain. */
 export async function startTestService(overrides: ServiceOverrides = {}, env: Record<string, string> = {}): Promise<RunningService> {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RATE_LIMIT_FREE_PER_MINUTE: '0', WORKERS: 'false', ...env });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RATE_LIMIT_FREE_PER_MINUTE: '0', WORKERS: 'false', LAUNCH_FEE_DECAY_SECONDS: '0', ...env });
   const clock = overrides.clock ?? new ShiftableClock();
   const facilitator = overrides.facilitator ?? new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n });
   return startService(config, {

@@ -52,7 +52,17 @@ export function createToken(deps: AppDeps, cmd: CreateTokenCommand, paid?: Paid<
       totalSupply: params.totalSupply,
     });
     const referrer = cmd.platformReferrer && cmd.platformReferrer.toLowerCase() !== cmd.creator.toLowerCase() ? cmd.platformReferrer : null;
-    const token = newToken({ tokenId, network: cmd.network, metadata: cmd.metadata, creator: cmd.creator, platformReferrer: referrer, params, address, now });
+    const token = newToken({
+      tokenId,
+      network: cmd.network,
+      metadata: cmd.metadata,
+      creator: cmd.creator,
+      platformReferrer: referrer,
+      params,
+      launchFee: deps.settings.launchFee,
+      address,
+      now,
+    });
     await stores.tokens.insert(token);
     await stores.deployments.enqueue(newDeployment({ deploymentId: deps.ids.next('dep'), network: token.network, tokenId, address, now }));
     const view = tokenView(token, { volumeUsd24h: 0n, trades24h: 0, holders: 0 });

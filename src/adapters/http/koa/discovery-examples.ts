@@ -20,6 +20,7 @@ const token = {
   creator: WALLET,
   links: { website: 'https://pepe.example/', twitter: 'https://x.com/pepecoin', telegram: 'https://t.me/pepecoin' },
   platformReferrer: null,
+  launchFee: { startBps: 5000, endsAt: '2026-11-23T12:00:20.000Z' },
   state: 'ACTIVE',
   decimals: 18,
   totalSupply: '1000000000',

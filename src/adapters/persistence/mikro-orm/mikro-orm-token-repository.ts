@@ -15,7 +15,8 @@ const EXACT = ['virtual_usd', 'virtual_tokens', 'tokens_sold', 'deployment_block
 const exactColumns = (sql: Sql, prefix = '') => sql.columns(COLUMNS, EXACT, prefix);
 
 export function rowToToken(r: Row): Token {
-  const p = JSON.parse(String(r.params)) as Record<keyof CurveParams, string>;
+  // The launch fee lives beside the curve parameters in the same JSON (fixed at creation with them).
+  const p = JSON.parse(String(r.params)) as Record<keyof CurveParams, string> & { launchFeeStartBps?: string; launchFeeMs?: string };
   return {
     tokenId: String(r.token_id),
     network: r.network as Token['network'],
@@ -26,6 +27,7 @@ export function rowToToken(r: Row): Token {
     creator: String(r.creator),
     links: { website: (r.website as string | null) ?? null, twitter: (r.twitter as string | null) ?? null, telegram: (r.telegram as string | null) ?? null },
     platformReferrer: (r.platform_referrer as string | null) ?? null,
+    launchFee: p.launchFeeStartBps === undefined || p.launchFeeMs === undefined ? null : { startBps: BigInt(p.launchFeeStartBps), decayMs: BigInt(p.launchFeeMs) },
     state: r.state as Token['state'],
     params: {
       totalSupply: BigInt(p.totalSupply),
@@ -55,13 +57,14 @@ export function rowToToken(r: Row): Token {
   };
 }
 
-const paramsJson = (p: CurveParams) =>
+const paramsJson = (t: Pick<Token, 'params' | 'launchFee'>) =>
   JSON.stringify({
-    totalSupply: num(p.totalSupply),
-    curveSupply: num(p.curveSupply),
-    initialVirtualUsd: num(p.initialVirtualUsd),
-    initialVirtualTokens: num(p.initialVirtualTokens),
-    feeBps: num(p.feeBps),
+    totalSupply: num(t.params.totalSupply),
+    curveSupply: num(t.params.curveSupply),
+    initialVirtualUsd: num(t.params.initialVirtualUsd),
+    initialVirtualTokens: num(t.params.initialVirtualTokens),
+    feeBps: num(t.params.feeBps),
+    ...(t.launchFee ? { launchFeeStartBps: num(t.launchFee.startBps), launchFeeMs: num(t.launchFee.decayMs) } : {}),
   });
 
 export class MikroOrmTokenRepository implements TokenRepository {
@@ -76,7 +79,7 @@ export class MikroOrmTokenRepository implements TokenRepository {
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         t.tokenId, t.network, t.name, t.name.toLowerCase(), t.symbol, t.symbol.toLowerCase(), t.description, t.imageUrl,
-        t.creator, t.creator.toLowerCase(), t.state, paramsJson(t.params), num(t.curve.virtualUsd), num(t.curve.virtualTokens),
+        t.creator, t.creator.toLowerCase(), t.state, paramsJson(t), num(t.curve.virtualUsd), num(t.curve.virtualTokens),
         num(t.curve.tokensSold), sortKey(t, 'marketCap', 0n), t.createdAt.getTime(), t.graduatedAt?.getTime() ?? null,
         t.address, t.deployment.state, t.deployment.txHash, t.deployment.blockNumber === null ? null : num(t.deployment.blockNumber),
         t.pool?.state ?? null, t.pool?.address ?? null, t.pool?.txHash ?? null, t.links.website, t.links.twitter, t.links.telegram,

@@ -7,7 +7,7 @@ import { quoteBuyWithUsd, quoteSell, spotPriceUsd } from '../../../domain/curve.
 import { TokenGraduated, ValidationError } from '../../../domain/errors.js';
 import type { Delivery } from '../../../domain/delivery.js';
 import type { Payment } from '../../../domain/payment.js';
-import { assertTradable, withCurve, type Token } from '../../../domain/token.js';
+import { assertTradable, pricingParams, withCurve, type Token } from '../../../domain/token.js';
 import type { Stores } from '../../../ports/unit-of-work.js';
 import type { AppDeps } from '../../deps.js';
 import { applyInUnitOfWork } from '../../paid.js';
@@ -25,10 +25,19 @@ export async function buyOnCurve(
   deps: AppDeps,
   stores: Stores,
   token: Token,
-  buy: { buyer: string; grossUsd: bigint; minTokensOut: bigint; referrer?: string | null | undefined; payment: Payment | undefined; now: Date },
+  buy: {
+    buyer: string;
+    grossUsd: bigint;
+    minTokensOut: bigint;
+    referrer?: string | null | undefined;
+    payment: Payment | undefined;
+    now: Date;
+    /** The fee charged: the one in force (a launch fee while it decays); the token's base fee when omitted. */
+    feeBps?: bigint;
+  },
 ): Promise<{ booked: Booked; delivery: Delivery }> {
   const { now } = buy;
-  const q = quoteBuyWithUsd(token.params, token.curve, buy.grossUsd);
+  const q = quoteBuyWithUsd(buy.feeBps === undefined ? token.params : { ...token.params, feeBps: buy.feeBps }, token.curve, buy.grossUsd);
   if (q.tokensOut < buy.minTokensOut) throw buySlippage(buy.minTokensOut, q.tokensOut);
   const moved = withCurve(token, q.after, now);
   const booked = await bookBuy(deps, stores, buy.buyer, {
@@ -50,10 +59,12 @@ export function curveVenue(deps: AppDeps): TradeVenue {
   return {
     name: 'curve',
 
-    price: (token, request) => deps.tradeQuoter.price({ ...request, params: token.params, curve: token.curve }),
+    // Every price and every trade at the fee in force when it is made: a launch fee only falls, so a
+    // trade is never charged more than it was priced at.
+    price: (token, request) => deps.tradeQuoter.price({ ...request, params: pricingParams(token, deps.clock.now()), curve: token.curve }),
 
     async planBuy(token, { grossUsd, minTokensOut = 0n, quoteId }) {
-      const q = quoteBuyWithUsd(token.params, token.curve, grossUsd);
+      const q = quoteBuyWithUsd(pricingParams(token, deps.clock.now()), token.curve, grossUsd);
       if (q.tokensOut < minTokensOut) throw buySlippage(minTokensOut, q.tokensOut);
       return { tokenId: token.tokenId, network: token.network, grossUsd, minTokensOut, quoteId, venue: 'curve' };
     },
@@ -62,13 +73,14 @@ export function curveVenue(deps: AppDeps): TradeVenue {
       applyInUnitOfWork(deps, paid, async (stores, now) => {
         const token = onCallerNetwork(await loadToken(stores, cmd.plan.tokenId, true), cmd.network);
         assertTradable(token); // graduated since the plan: TOKEN_GRADUATED, the payment is refunded
-        const { booked, delivery } = await buyOnCurve(deps, stores, token, { ...cmd.plan, buyer: cmd.buyer, referrer: cmd.referrer, payment: paid?.payment, now });
+        const feeBps = pricingParams(token, now).feeBps;
+        const { booked, delivery } = await buyOnCurve(deps, stores, token, { ...cmd.plan, buyer: cmd.buyer, referrer: cmd.referrer, payment: paid?.payment, now, feeBps });
         return buyResult(booked, delivery, spotPriceUsd(booked.token.curve), paid);
       }),
 
     async checkSell(token, tokens, minUsdOut) {
       if (tokens > token.curve.tokensSold) throw ValidationError.of('tokens', 'is more than all tokens of this token in circulation');
-      const q = quoteSell(token.params, token.curve, tokens);
+      const q = quoteSell(pricingParams(token, deps.clock.now()), token.curve, tokens);
       if (minUsdOut !== undefined && q.usdOut < minUsdOut) throw sellSlippage(minUsdOut, q.usdOut);
     },
 
@@ -76,7 +88,7 @@ export function curveVenue(deps: AppDeps): TradeVenue {
       applyInUnitOfWork(deps, paid, async (stores, now) => {
         const token = await tradedToken(stores, cmd.tokenId, 'sell', cmd.network, true);
         if (venueNameFor(token, 'sell') !== 'curve') throw new TokenGraduated(token.tokenId); // its pool opened meanwhile
-        const q = quoteSell(token.params, token.curve, cmd.tokens);
+        const q = quoteSell(pricingParams(token, now), token.curve, cmd.tokens);
         if (cmd.minUsdOut !== undefined && q.usdOut < cmd.minUsdOut) throw sellSlippage(cmd.minUsdOut, q.usdOut);
         const booked = await bookSell(deps, stores, cmd.seller, {
           referrer: cmd.referrer,

@@ -9,7 +9,7 @@ import { TokenGraduated } from '../../../domain/errors.js';
 import { feeOn } from '../../../domain/fees.js';
 import { formatTokens, formatUsd } from '../../../domain/money.js';
 import { minOut } from '../../../domain/pool.js';
-import type { Token } from '../../../domain/token.js';
+import { feeBpsOf, pricingParams, type Token } from '../../../domain/token.js';
 import type { TradeQuoter } from '../../../ports/trade-quoter.js';
 import { dexOf, swapOnPool } from '../../custody/pool-swap.js';
 import type { AppDeps } from '../../deps.js';
@@ -31,7 +31,7 @@ export function poolVenue(deps: AppDeps): TradeVenue {
     return deps.poolQuoter;
   };
   const price: TradeVenue['price'] = (token, request) =>
-    quoter(token).price({ ...request, params: token.params, curve: token.curve, token: { network: token.network, address: token.address! } });
+    quoter(token).price({ ...request, params: pricingParams(token, deps.clock.now()), curve: token.curve, token: { network: token.network, address: token.address! } });
   /** The pool's price after the trade (the curve's last one when the pool cannot be read). */
   const spot = async (token: Token) => {
     const pool = await dexOf(deps).reserves(token.network, token.address!).catch(() => null);
@@ -55,7 +55,7 @@ export function poolVenue(deps: AppDeps): TradeVenue {
     async buy(cmd, paid) {
       const key = paid?.payment.paymentId ?? deps.ids.next('pay');
       const token = await deps.uow.run((s) => tradedToken(s, cmd.plan.tokenId, 'buy', cmd.network));
-      const feeUsd = feeOn(cmd.plan.grossUsd, token.params.feeBps);
+      const feeUsd = feeOn(cmd.plan.grossUsd, feeBpsOf(token, deps.clock.now())); // the fee in force, never more than priced
       const swap = await swapOnPool(deps, key, token, { side: 'buy', amountIn: cmd.plan.grossUsd - feeUsd, amountOutMin: cmd.plan.minTokensOut, describe: formatTokens });
       const spotOf = await spot(token);
       return applyInUnitOfWork(deps, paid, async (stores, now) => {
@@ -87,7 +87,7 @@ export function poolVenue(deps: AppDeps): TradeVenue {
      */
     async sell(token, cmd, pulled, paid) {
       dexOf(deps); // no router on this deployment: SERVICE_UNAVAILABLE before the pool is priced
-      const feeBps = token.params.feeBps;
+      const feeBps = feeBpsOf(token, deps.clock.now());
       let bound: bigint;
       if (cmd.minUsdOut !== undefined) bound = grossFor(cmd.minUsdOut, feeBps);
       else {
