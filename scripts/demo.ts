@@ -46,13 +46,18 @@ async function session(label: string, index: number) {
   const created = await call('/tokens', { name: `Demo ${symbol}`, symbol, description: 'made by npm run demo' });
   const t = created.data;
   console.log(`create   ${t.tokenId} ${t.symbol} on ${t.network}            paid $0.01   tx ${created.tx}`);
+  if (t.launchFee) {
+    // The anti-snipe launch fee: the demo buys at once, so it pays it (docs/api.md "Fees and earnings").
+    const fee = (bps: number) => `${bps / 100}%`;
+    console.log(`fee      launch fee ${fee(t.launchFee.startBps)} falling to ${fee(t.curve.feeBps)} until ${t.launchFee.endsAt}: the first buys below pay more`);
+  }
   const b1 = await call('/entrypoints/token_buy_usd', { tokenId: t.tokenId, usdAmount: '5' });
-  console.log(`buy_usd  ${b1.data.tokensReceived} tokens for $${b1.data.usdSpent}   tx ${b1.tx}`);
+  console.log(`buy_usd  ${b1.data.tokensReceived} tokens for $${b1.data.usdSpent} (fee $${b1.data.feeUsd})   tx ${b1.tx}`);
   const b2 = await call('/entrypoints/token_buy_tokens', { tokenId: t.tokenId, tokens: '250000' });
-  console.log(`buy_tok  ${b2.data.tokensReceived} tokens for $${b2.data.usdSpent}   tx ${b2.tx}`);
+  console.log(`buy_tok  ${b2.data.tokensReceived} tokens for $${b2.data.usdSpent} (fee $${b2.data.feeUsd})   tx ${b2.tx}`);
   const quote = (await (await fetch(`${BASE_URL}/api/quote?tokenId=${t.tokenId}&side=buy&usdAmount=2`)).json()) as any;
   const b3 = await call('/entrypoints/token_buy_quote', { quoteId: quote.data.quoteId });
-  console.log(`buy_qte  ${b3.data.tokensReceived} tokens for $${b3.data.usdSpent}   tx ${b3.tx}`);
+  console.log(`buy_qte  ${b3.data.tokensReceived} tokens for $${b3.data.usdSpent} (fee $${b3.data.feeUsd})   tx ${b3.tx}`);
 
   // One payment in EURC: every 402 offers USDC and EURC per network; this client prefers EURC.
   const info = await payInEurc(wallet, t.tokenId);
