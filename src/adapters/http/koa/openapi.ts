@@ -8,6 +8,7 @@ import { ERROR_STATUS } from '../../../app/error-status.js';
 import { TRANSPORT_ERROR_STATUS } from './http-errors.js';
 import {
   candlesQuery,
+  creatorsQuery,
   eventsQuery,
   holdersQuery,
   listTokensQuery,
@@ -170,6 +171,25 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
     },
     '/api/tokens/{id}/holders': {
       get: { operationId: 'holders', parameters: [idParam, ...queryParameters(holdersQuery)], responses: { 200: ok('holders', loose), 404: errorResponse } },
+    },
+    '/api/tokens/{id}/metadata.json': {
+      get: {
+        operationId: 'token_metadata',
+        description: 'The token metadata document wallets and explorers read (the document itself, no envelope).',
+        parameters: [idParam],
+        responses: { 200: { description: 'OK', content: { 'application/json': { schema: loose } } }, 404: errorResponse },
+      },
+    },
+    '/api/wallets/{address}/earnings': {
+      get: {
+        operationId: 'earnings',
+        description: "A wallet's fee shares as creator or referrer: accrued, paid (confirmed on chain) and pending, by token and role.",
+        parameters: [{ name: 'address', in: 'path', required: true, schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' } }],
+        responses: { 200: ok('earnings', loose), 400: errorResponse },
+      },
+    },
+    '/api/creators': {
+      get: { operationId: 'creators', description: 'Creators ranked by what they earned.', parameters: queryParameters(creatorsQuery), responses: { 200: ok('creators', loose), 400: errorResponse } },
     },
     '/api/stats': { get: { operationId: 'stats', responses: { 200: ok('stats', loose) } } },
     '/api/prices': {
