@@ -184,7 +184,7 @@ export function entrypoints(): AnyEntrypoint[] {
     create,
     buyEntrypoint(
       'token_buy_usd',
-      'Spend exactly usdAmount (fee included) on the curve.',
+      'Spend exactly usdAmount (fee included: 1 %, more in a token’s first seconds — its launchFee) on the curve.',
       '= usdAmount',
       buyUsdInput,
       (v) => ({
