@@ -10,7 +10,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
+import { randomBytes } from 'node:crypto';
+import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
+import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
+import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
+import { queryDatabase } from '../support/service-process.js';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
 import { loadConfig } from '../../src/app/config.js';
 import { splitFee } from '../../src/domain/fees.js';
@@ -22,14 +26,38 @@ import { json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 import { signedSellBody } from '../support/onchain.js';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-earnings-'));
-const clock = new ShiftableClock();
-const uow = new MemoryUnitOfWork();
-let service: RunningService;
 const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const [creator, trader, referrer, platform] = [devAccount(5), devAccount(6), devAccount(7), devAccount(9)];
 
+const databases: [string, () => Promise<{ uow: UnitOfWork; url: string; cleanup: () => Promise<void> }>][] = [
+  [
+    'SQLite',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'launchpad-earnings-db-'));
+      const url = `sqlite:${join(dir, 'service.db')}`;
+      return { uow: await MikroOrmUnitOfWork.open({ url }), url, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  ],
+  [
+    'PostgreSQL',
+    async () => {
+      const schema = `earnings_${randomBytes(5).toString('hex')}`;
+      const url = `${POSTGRES_URL}?schema=${schema}`;
+      return { uow: await MikroOrmUnitOfWork.open({ url }), url, cleanup: () => dropSchema(schema) };
+    },
+  ],
+];
+
+describe.each(databases)('fee shares paid on chain, on %s', (_name, openStore) => {
+const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-earnings-'));
+const clock = new ShiftableClock();
+let service: RunningService;
+let url: string;
+let cleanup: () => Promise<void>;
+
 beforeAll(async () => {
+  let uow: UnitOfWork;
+  ({ uow, url, cleanup } = await openStore());
   const config = loadConfig({
     LAUNCH_FEE_DECAY_SECONDS: '0',
     PORT: '0',
@@ -44,11 +72,14 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await service.stop();
+  await service?.stop();
+  await cleanup?.();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 const usdc = (address: string) => devnetTools(service.devnet!).usdcBalance(TESTNET, address as `0x${string}`);
+const sql = <T>(query: string) => queryDatabase<T>(url, query);
+const big = (v: unknown) => BigInt(String(v));
 function call(account: typeof creator, path: string, body: unknown) {
   return payingFetch(account)(`${service.url}${path}`, {
     method: 'POST',
@@ -63,7 +94,6 @@ async function drainWorkers(passes = 6) {
   }
 }
 
-describe('fee shares paid on chain', () => {
   it('creator, platform referrer and trade referrer receive exactly their shares; everyone balances to the unit', async () => {
     const wallets = [creator, trader, referrer, platform, { address: TREASURY }].map((w) => w.address);
     const start = Object.fromEntries(await Promise.all(wallets.map(async (w) => [w, await usdc(w)] as const)));
@@ -79,7 +109,11 @@ describe('fee shares paid on chain', () => {
 
     // The books: each trade's fee split exactly as the rules say.
     const expected = new Map<string, bigint>();
-    for (const t of uow.db.trades.filter((x) => x.tokenId === token.tokenId)) {
+    const trades = await sql<{ wallet: string; side: string; usd_amount: string; fee_usd: string }>(
+      `select wallet, side, usd_amount, fee_usd from trades where token_id = '${token.tokenId}'`,
+    );
+    for (const row of trades) {
+      const t = { wallet: row.wallet, side: row.side, usdAmount: big(row.usd_amount), feeUsd: big(row.fee_usd) };
       const viaReferrer = t.side === 'sell' || t.usdAmount === parseUsd('400');
       const split = splitFee(t.feeUsd, { creatorBps: 5000n, platformReferrerBps: 2000n, tradeReferrerBps: 1000n }, {
         payer: t.wallet,
@@ -89,18 +123,26 @@ describe('fee shares paid on chain', () => {
       });
       for (const s of split.shares) expected.set(s.wallet, (expected.get(s.wallet) ?? 0n) + s.amount);
     }
-    const earned = (w: string) => [...uow.db.earnings.values()].filter((e) => e.wallet === w).reduce((a, e) => a + e.amount, 0n);
+    const earnings = (await sql<{ wallet: string; amount: string; payout_id: string | null }>(`select wallet, amount, payout_id from earnings`)).map((e) => ({
+      wallet: e.wallet,
+      amount: big(e.amount),
+      payoutId: e.payout_id,
+    }));
+    const earned = (w: string) => earnings.filter((e) => e.wallet === w).reduce((a, e) => a + e.amount, 0n);
     for (const w of [creator.address, platform.address, referrer.address]) expect({ w, earned: earned(w) }).toEqual({ w, earned: expected.get(w) });
     expect(earned(creator.address)).toBeGreaterThan(parseUsd('1')); // past the threshold
     expect(earned(platform.address)).toBeGreaterThan(parseUsd('1'));
     expect(earned(referrer.address)).toBeLessThan(parseUsd('1')); // below: still pending
 
     // The chain: every payout confirmed, and each earner received exactly its paid shares.
-    const payouts = [...uow.db.payouts.values()];
+    const payouts = (await sql<{ wallet: string; reason: string; amount: string; state: string }>(`select wallet, reason, amount, state from payouts`)).map((p) => ({
+      ...p,
+      amount: big(p.amount),
+    }));
     expect(payouts.filter((p) => p.state !== 'CONFIRMED')).toEqual([]);
     const paidTo = (w: string, reasons: string[]) => payouts.filter((p) => p.wallet === w && reasons.includes(p.reason)).reduce((a, p) => a + p.amount, 0n);
     // Paid = the shares a payout claimed; the creator's share of the later sell waits for more.
-    const claimed = (w: string) => [...uow.db.earnings.values()].filter((e) => e.wallet === w && e.payoutId !== null).reduce((a, e) => a + e.amount, 0n);
+    const claimed = (w: string) => earnings.filter((e) => e.wallet === w && e.payoutId !== null).reduce((a, e) => a + e.amount, 0n);
     expect(claimed(creator.address)).toBe(parseUsd('3'));
     expect(paidTo(creator.address, ['creator_fee'])).toBe(claimed(creator.address));
     expect(paidTo(platform.address, ['referral_fee'])).toBe(claimed(platform.address));
@@ -112,12 +154,15 @@ describe('fee shares paid on chain', () => {
       paid: claimed(creator.address),
       pending: earned(creator.address) - claimed(creator.address),
     });
-    const earnings = (await json(await fetch(`${service.url}/api/wallets/${referrer.address}/earnings`))).data;
-    expect(parseUsd(earnings.pendingUsd)).toBe(earned(referrer.address));
+    const referrerView = (await json(await fetch(`${service.url}/api/wallets/${referrer.address}/earnings`))).data;
+    expect(parseUsd(referrerView.pendingUsd)).toBe(earned(referrer.address));
     expect((await json(await fetch(`${service.url}/api/creators?sort=earnings`))).data.items[0]).toMatchObject({ wallet: creator.address, tokens: 1 });
 
     // Everyone balances: what each paid in less what was paid out to it, and the treasury the rest.
-    const applied = [...uow.db.payments.values()].filter((p) => p.state === 'APPLIED' || p.state === 'REFUNDED');
+    const applied = (await sql<{ payer: string; amount: string }>(`select payer, amount from payments where state in ('APPLIED', 'REFUNDED')`)).map((p) => ({
+      payer: p.payer,
+      amount: big(p.amount),
+    }));
     for (const w of [creator.address, trader.address, referrer.address, platform.address]) {
       const paidIn = applied.filter((p) => p.payer === w).reduce((a, p) => a + p.amount, 0n);
       expect({ w, usdc: await usdc(w) }).toEqual({ w, usdc: start[w]! - paidIn + paidTo(w, ['sell', 'refund', 'creator_fee', 'referral_fee']) });
@@ -136,9 +181,8 @@ describe('fee shares paid on chain', () => {
     expect(buy).toMatchObject({ usdSpent: '5', feeUsd: '0.05', trade: { side: 'buy', venue: 'curve' } });
     expect(created.curve.tokensSold).toBe(buy.tokensReceived);
     expect(await usdc(creator.address)).toBe(before - parseUsd('5.01'));
-    const trades = uow.db.trades.filter((t) => t.tokenId === created.tokenId);
-    expect(trades).toHaveLength(1);
-    expect(trades[0]).toMatchObject({ wallet: creator.address, paymentId: buy.trade.paymentId ?? trades[0]!.paymentId });
+    const trades = await sql<{ wallet: string }>(`select wallet from trades where token_id = '${created.tokenId}'`);
+    expect(trades).toEqual([{ wallet: creator.address }]);
     await drainWorkers(); // deployed, then delivered
     const onChain = await service.devnet!.publicClient(TESTNET).readContract({
       address: created.address,
