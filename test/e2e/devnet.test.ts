@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalFacilitator } from '../../src/adapters/facilitator/local/local-facilitator.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
-import { loadConfig } from '../../src/app/config.js';
 import { formatUsd, parseUsd } from '../../src/domain/money.js';
 import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import { SettlementIndeterminate } from '../../src/ports/facilitator.js';
@@ -27,10 +26,9 @@ import { getAddress } from 'viem';
 import { devnetTools } from '../support/devnet.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 import { signedSellBody } from '../support/onchain.js';
-import { json, ShiftableClock } from '../support/service.js';
+import { devnetConfig, json, ShiftableClock } from '../support/service.js';
 
 const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-import { freePorts } from '../support/free-ports.js';
 const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-devnet-'));
 const clock = new ShiftableClock();
 const uow = new MemoryUnitOfWork();
@@ -41,14 +39,7 @@ let crashAfterPayoutRecord = false;
 let service: RunningService;
 
 beforeAll(async () => {
-  const config = loadConfig({
-    LAUNCH_FEE_DECAY_SECONDS: '0',
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_FREE_PER_MINUTE: '0',
-    WORKERS: 'false',
-    DATA_DIR: dataDir,
-    DEVNET_PORT: String(await freePorts()),
+  const config = await devnetConfig(dataDir, {
     DEVNET_IDLE_BLOCK_SECONDS: '0', // these tests decide when blocks are mined
   });
   let real: LocalFacilitator | null = null;

@@ -10,43 +10,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
-import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
-import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
+import { testDatabases } from '../support/databases.js';
 import { queryDatabase } from '../support/service-process.js';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
-import { loadConfig } from '../../src/app/config.js';
 import { splitFee } from '../../src/domain/fees.js';
 import { parseUsd } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';
 import { devnetTools } from '../support/devnet.js';
-import { freePorts } from '../support/free-ports.js';
-import { json, ShiftableClock } from '../support/service.js';
+import { devnetConfig, json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 import { signedSellBody } from '../support/onchain.js';
 
 const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const [creator, trader, referrer, platform] = [devAccount(5), devAccount(6), devAccount(7), devAccount(9)];
 
-const databases: [string, () => Promise<{ uow: UnitOfWork; url: string; cleanup: () => Promise<void> }>][] = [
-  [
-    'SQLite',
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'launchpad-earnings-db-'));
-      const url = `sqlite:${join(dir, 'service.db')}`;
-      return { uow: await MikroOrmUnitOfWork.open({ url }), url, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-    },
-  ],
-  [
-    'PostgreSQL',
-    async () => {
-      const schema = `earnings_${randomBytes(5).toString('hex')}`;
-      const url = `${POSTGRES_URL}?schema=${schema}`;
-      return { uow: await MikroOrmUnitOfWork.open({ url }), url, cleanup: () => dropSchema(schema) };
-    },
-  ],
-];
+const databases = testDatabases('earnings');
 
 describe.each(databases)('fee shares paid on chain, on %s', (_name, openStore) => {
 const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-earnings-'));
@@ -58,14 +37,7 @@ let cleanup: () => Promise<void>;
 beforeAll(async () => {
   let uow: UnitOfWork;
   ({ uow, url, cleanup } = await openStore());
-  const config = loadConfig({
-    LAUNCH_FEE_DECAY_SECONDS: '0',
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_FREE_PER_MINUTE: '0',
-    WORKERS: 'false',
-    DATA_DIR: dataDir,
-    DEVNET_PORT: String(await freePorts()),
+  const config = await devnetConfig(dataDir, {
     DEVNET_IDLE_BLOCK_SECONDS: '0',
   });
   service = await startService(config, { clock, uow });

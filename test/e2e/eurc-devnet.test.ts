@@ -10,48 +10,27 @@
  * refused before settlement. After each case the chain equals the books, in USDC and in EURC.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BALANCE, TREASURY_FLOAT, USDC_ABI } from '../../src/adapters/chain/anvil/devnet-constants.js';
-import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
-import { loadConfig } from '../../src/app/config.js';
 import { parseUsd } from '../../src/domain/money.js';
 import { NETWORKS, TESTNET, type PaymentAsset } from '../../src/domain/network.js';
 import type { TokenIssuer } from '../../src/ports/token-issuer.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { devnetTools } from '../support/devnet.js';
-import { freePorts } from '../support/free-ports.js';
 import { signedSellBody } from '../support/onchain.js';
-import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
+import { testDatabases } from '../support/databases.js';
 import { queryDatabase } from '../support/service-process.js';
-import { json, ShiftableClock } from '../support/service.js';
+import { devnetConfig, json, ShiftableClock } from '../support/service.js';
 import { decodeBase64Json, devAccount, eurcOnly, isEurcOffer, payingFetch, preferEurc, signPayment } from '../support/x402-client.js';
 
 const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 
-const databases: [string, () => Promise<{ uow: UnitOfWork; url: string; cleanup: () => Promise<void> }>][] = [
-  [
-    'SQLite',
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'launchpad-eurc-db-'));
-      const url = `sqlite:${join(dir, 'service.db')}`;
-      return { uow: await MikroOrmUnitOfWork.open({ url }), url, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-    },
-  ],
-  [
-    'PostgreSQL',
-    async () => {
-      const schema = `eurc_${randomBytes(5).toString('hex')}`;
-      const url = `${POSTGRES_URL}?schema=${schema}`;
-      return { uow: await MikroOrmUnitOfWork.open({ url }), url, cleanup: () => dropSchema(schema) };
-    },
-  ],
-];
+const databases = testDatabases('eurc');
 
 /** The service's token issuer, made to "crash" once right after a pull is seen mined. */
 function crashingAfterPull(issuer: TokenIssuer, fault: { armed: boolean }): TokenIssuer {
@@ -86,14 +65,7 @@ describe.each(databases)('EURC on the devnet, on %s', (_name, openStore) => {
 
   beforeAll(async () => {
     ({ uow, url, cleanup } = await openStore());
-    const config = loadConfig({
-      LAUNCH_FEE_DECAY_SECONDS: '0',
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      RATE_LIMIT_FREE_PER_MINUTE: '0',
-      WORKERS: 'false',
-      DATA_DIR: dataDir,
-      DEVNET_PORT: String(await freePorts()),
+    const config = await devnetConfig(dataDir, {
       QUOTE_PROVIDERS: 'chainlink',
       QUOTE_CACHE_SECONDS: '0',
       // Sellers here created their tokens: their creator fee shares stay unpaid, so their USDC

@@ -13,13 +13,11 @@ import { DEVNET_UNISWAP_V2 } from '../../src/adapters/chain/anvil/devnet-constan
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR } from '../../src/adapters/kit/evm/contracts/uniswap-v2.js';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
-import { loadConfig } from '../../src/app/config.js';
 import { parseTokens, parseUsd } from '../../src/domain/money.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
 import { getAmountOut } from '../../src/domain/pool.js';
 import { devnetTools } from '../support/devnet.js';
-import { freePorts } from '../support/free-ports.js';
-import { json, ShiftableClock } from '../support/service.js';
+import { devnetConfig, json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 import { signedSellBody } from '../support/onchain.js';
 
@@ -32,14 +30,7 @@ const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const BURN = '0x000000000000000000000000000000000000dEaD';
 
 beforeAll(async () => {
-  const config = loadConfig({
-    LAUNCH_FEE_DECAY_SECONDS: '0',
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_FREE_PER_MINUTE: '0',
-    WORKERS: 'false',
-    DATA_DIR: dataDir,
-    DEVNET_PORT: String(await freePorts()),
+  const config = await devnetConfig(dataDir, {
     DEVNET_IDLE_BLOCK_SECONDS: '0',
     // A curve a hundred times cheaper, so a demo wallet can buy it out.
     CURVE_VIRTUAL_USD: '60',

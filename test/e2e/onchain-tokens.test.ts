@@ -16,19 +16,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { LAUNCH_TOKEN_ABI } from '../../src/adapters/kit/evm/contracts/launch-contracts.js';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
-import { loadConfig } from '../../src/app/config.js';
 import { formatTokens, parseTokens, parseUsd } from '../../src/domain/money.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
 import type { TokenAuthorization } from '../../src/domain/token-authorization.js';
 import type { TokenIssuer } from '../../src/ports/token-issuer.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { devnetTools } from '../support/devnet.js';
-import { freePorts } from '../support/free-ports.js';
 import { signedSellBody, signSell } from '../support/onchain.js';
 import { queryDatabase } from '../support/service-process.js';
 import { backfillTokens } from '../../src/app/workers/token-backfill.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
-import { json, ShiftableClock } from '../support/service.js';
+import { devnetConfig, json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
 const CUSTODY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'; // the devnet treasury holds every supply
@@ -101,14 +99,7 @@ describe.each(databases)('tokens on chain, on %s', (_name, openStore) => {
 
   beforeAll(async () => {
     ({ uow, url, cleanup } = await openStore());
-    const config = loadConfig({
-      LAUNCH_FEE_DECAY_SECONDS: '0',
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      RATE_LIMIT_FREE_PER_MINUTE: '0',
-      WORKERS: 'false',
-      DATA_DIR: dataDir,
-      DEVNET_PORT: String(await freePorts()),
+    const config = await devnetConfig(dataDir, {
       DEVNET_IDLE_BLOCK_SECONDS: '0',
     });
     const once = (flag: 'crashAfterDeploymentRecord' | 'crashAfterDeliveryRecord', what: string) => async () => {

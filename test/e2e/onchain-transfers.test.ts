@@ -17,15 +17,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ViemTransferLogReader } from '../../src/adapters/chain/viem/viem-transfer-log-reader.js';
 import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
-import { loadConfig, type Config } from '../../src/app/config.js';
+import type { Config } from '../../src/app/config.js';
 import { TransferIndexer, type TransferIndexerDeps } from '../../src/app/workers/transfer-indexer.js';
 import { formatTokens, parseTokens, parseUsd } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
-import { freePorts } from '../support/free-ports.js';
 import { signedSellBody } from '../support/onchain.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
-import { json, ShiftableClock } from '../support/service.js';
+import { devnetConfig, json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
 const CUSTODY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -74,14 +73,7 @@ describe.each(databases)('tokens moved between wallets on chain, on %s', (_name,
 
   beforeAll(async () => {
     ({ url, cleanup } = await openStore());
-    config = loadConfig({
-      LAUNCH_FEE_DECAY_SECONDS: '0',
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      RATE_LIMIT_FREE_PER_MINUTE: '0',
-      WORKERS: 'false',
-      DATA_DIR: dataDir,
-      DEVNET_PORT: String(await freePorts()),
+    config = await devnetConfig(dataDir, {
       DEVNET_IDLE_BLOCK_SECONDS: '0',
     });
     await start();

@@ -9,11 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
-import { loadConfig } from '../../src/app/config.js';
 import { TESTNET } from '../../src/domain/network.js';
-import { freePorts } from '../support/free-ports.js';
 import { signedSellBody } from '../support/onchain.js';
-import { json } from '../support/service.js';
+import { devnetConfig, json } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-burst-'));
@@ -21,14 +19,8 @@ const uow = new MemoryUnitOfWork();
 let service: RunningService;
 
 beforeAll(async () => {
-  const config = loadConfig({
-    LAUNCH_FEE_DECAY_SECONDS: '0',
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_FREE_PER_MINUTE: '0',
+  const config = await devnetConfig(dataDir, {
     WORKERS: 'true',
-    DATA_DIR: dataDir,
-    DEVNET_PORT: String(await freePorts()),
   });
   service = await startService(config, { uow, workerIntervalMs: 20 });
 }, 60_000);

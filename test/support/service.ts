@@ -58,3 +58,22 @@ export async function settle(service: RunningService, passes = 4): Promise<void>
     await service.runWorkers();
   }
 }
+
+/**
+ * What devnet tests start the service with: an ephemeral port, silent, no free-request limit,
+ * workers run by hand (`runWorkers`), the plain curve from the first second, `dataDir` and a
+ * devnet on free ports; `env` adds or overrides.
+ */
+export async function devnetConfig(dataDir: string, env: Record<string, string> = {}) {
+  const { freePorts } = await import('./free-ports.js');
+  return loadConfig({
+    LAUNCH_FEE_DECAY_SECONDS: '0',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_FREE_PER_MINUTE: '0',
+    WORKERS: 'false',
+    DATA_DIR: dataDir,
+    DEVNET_PORT: String(await freePorts()),
+    ...env,
+  });
+}
