@@ -52,6 +52,9 @@ describe.each(databases)('kill -9 of the service and both chains mid-burst, on %
       LOG_LEVEL: 'error',
       RATE_LIMIT_FREE_PER_MINUTE: '0',
       RECONCILER_GRACE_SECONDS: '2',
+      // Creators' fee shares are paid out as soon as they reach a cent, so the crash also falls
+      // between shares accrued and their payout.
+      EARNINGS_PAYOUT_MIN_USD: '0.01',
     };
     let service: ServiceProcess = await startServiceProcess(env);
     cleanups.push(() => service.stop());
@@ -127,11 +130,16 @@ describe.each(databases)('kill -9 of the service and both chains mid-burst, on %
       for (const p of b.payments.filter((x) => x.state === 'SETTLING')) if (await authorizationUsed(p.payer, p.nonce_lower)) usedButSettling += 1;
       return left + usedButSettling;
     };
+    // Shares at or over the threshold that no payout has claimed yet: the earnings payer owes them.
+    const unpaidShares = async () =>
+      (await queryDatabase<{ amount: string }>(databaseUrl, `select sum(amount) as amount from earnings where payout_id is null group by wallet_lower`)).filter(
+        (r) => BigInt(String(r.amount)) >= 10_000n,
+      ).length;
     let books = await rows();
     const deliveriesLeft = async () =>
       Number((await queryDatabase<{ n: number }>(databaseUrl, `select count(*) as n from deliveries where state <> 'CONFIRMED'`))[0]!.n) +
       Number((await queryDatabase<{ n: number }>(databaseUrl, `select count(*) as n from deployments where state <> 'CONFIRMED'`))[0]!.n);
-    for (let i = 0; i < 240 && (await unfinished(books)) + (await deliveriesLeft()) > 0; i++) {
+    for (let i = 0; i < 240 && (await unfinished(books)) + (await deliveriesLeft()) + (await unpaidShares()) > 0; i++) {
       await new Promise((r) => setTimeout(r, 250));
       books = await rows();
     }
@@ -152,6 +160,16 @@ describe.each(databases)('kill -9 of the service and both chains mid-burst, on %
     const allCharged = WALLETS.reduce((s, w) => s + charged(w.address), 0n);
     const allPaidOut = WALLETS.reduce((s, w) => s + paidOut(w.address), 0n);
     expect(await usdc(TREASURY)).toBe(treasuryBefore + allCharged - allPaidOut);
+
+    // Every creator share was paid by exactly one payout, for exactly what it claimed.
+    expect(await unpaidShares()).toBe(0);
+    const earningsPayouts = await queryDatabase<{ payout_id: string; amount: string; claimed: string }>(
+      databaseUrl,
+      `select p.payout_id, p.amount, (select sum(e.amount) from earnings e where e.payout_id = p.payout_id) as claimed
+       from payouts p where p.reason = 'creator_fee'`,
+    );
+    expect(earningsPayouts.length).toBeGreaterThan(0);
+    for (const p of earningsPayouts) expect({ payout: p.payout_id, claimed: BigInt(String(p.claimed)) }).toEqual({ payout: p.payout_id, claimed: BigInt(String(p.amount)) });
 
     // Tokens: every wallet holds on chain exactly what the ledger says it holds, and custody the rest.
     expect(await deliveriesLeft()).toBe(0);
