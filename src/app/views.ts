@@ -111,14 +111,17 @@ export function tokenView(t: Token, stats: { volumeUsd24h: bigint; trades24h: nu
   };
 }
 
-/** A token with its 24-hour activity and holder count, read from the stores. */
-export async function loadTokenView(stores: Stores, token: Token, now: Date): Promise<TokenView> {
+/**
+ * A token with its 24-hour activity, holder count and creator earnings, read from the stores; a
+ * caller building many views passes the creator earnings it read for all of them at once.
+ */
+export async function loadTokenView(stores: Stores, token: Token, now: Date, creatorEarningsUsd?: bigint): Promise<TokenView> {
   const [activity, holders, earned] = await Promise.all([
     stores.trades.activitySince(token.tokenId, new Date(now.getTime() - DAY_MS)),
     stores.positions.countHolders(token.tokenId),
-    stores.earnings.creatorTotals([token.tokenId]),
+    creatorEarningsUsd ?? stores.earnings.creatorTotals([token.tokenId]).then((totals) => totals.get(token.tokenId) ?? 0n),
   ]);
-  return tokenView(token, { volumeUsd24h: activity.volumeUsd, trades24h: activity.trades, holders, creatorEarningsUsd: earned.get(token.tokenId) ?? 0n });
+  return tokenView(token, { volumeUsd24h: activity.volumeUsd, trades24h: activity.trades, holders, creatorEarningsUsd: earned });
 }
 
 export interface PositionView {

@@ -9,6 +9,7 @@ import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
 import { createToken } from '../../src/app/use-cases/create-token.js';
 import { getWalletEarnings, listCreators } from '../../src/app/use-cases/earnings.js';
 import { getToken } from '../../src/app/use-cases/get-token.js';
+import { listTokens } from '../../src/app/use-cases/list-tokens.js';
 import { EarningsPayer } from '../../src/app/workers/earnings-payer.js';
 import { PayoutWorker } from '../../src/app/workers/payout-worker.js';
 import { parseUsd } from '../../src/domain/money.js';
@@ -44,6 +45,7 @@ describe('fee shares', () => {
     const accrued = deps.uow.db.events.find((e) => e.type === 'earnings.accrued')!;
     expect(accrued.data).toMatchObject({ tradeId: bought.trade.tradeId, feeUsd: '1.0001', treasuryUsd: '0.30003' });
     expect((await getToken(deps, token.tokenId)).creatorEarningsUsd).toBe('0.50005');
+    expect((await listTokens(deps, {})).items.map((t) => t.creatorEarningsUsd)).toEqual(['0.50005']);
   });
 
   it('pays a wallet once its shares reach the threshold, in USDC, exactly what the rows say, once', async () => {

@@ -23,8 +23,10 @@ export function listTokens(deps: AppDeps, query: ListTokensQuery): Promise<{ ite
       limit: query.limit ?? 20,
       since: new Date(now.getTime() - DAY_MS),
     });
+    // One query for the page's creator earnings, not one per token.
+    const earned = await stores.earnings.creatorTotals(page.items.map((t) => t.tokenId));
     return {
-      items: await Promise.all(page.items.map((t) => loadTokenView(stores, t, now))),
+      items: await Promise.all(page.items.map((t) => loadTokenView(stores, t, now, earned.get(t.tokenId) ?? 0n))),
       nextCursor: page.nextCursor,
     };
   });
