@@ -26,7 +26,7 @@ import { getAddress } from 'viem';
 import { devnetTools } from '../support/devnet.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 import { signedSellBody } from '../support/onchain.js';
-import { devnetConfig, json, ShiftableClock } from '../support/service.js';
+import { devnetConfig, drainWorkers as drain, json, ShiftableClock } from '../support/service.js';
 
 const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-devnet-'));
@@ -100,12 +100,7 @@ const testnetWallet = devAccount(5);
 const usdc = (network: typeof PRODUCTION | typeof TESTNET, address: string) => devnetTools(service.devnet!).usdcBalance(network, address as `0x${string}`);
 
 /** Worker passes with the clock moved past each wait (poll interval, reconciler grace). */
-async function drainWorkers(passes = 3, stepMs = 2_000) {
-  for (let i = 0; i < passes; i++) {
-    clock.offsetMs += stepMs;
-    await service.runWorkers();
-  }
-}
+const drainWorkers = (passes = 3, stepMs = 2_000) => drain(service, clock, passes, stepMs);
 
 function call(path: string, body: unknown, account = testnetWallet, f: typeof fetch = payingFetch(account)) {
   return f(`${service.url}${path}`, {

@@ -18,7 +18,7 @@ import { splitFee } from '../../src/domain/fees.js';
 import { parseUsd } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';
 import { devnetTools } from '../support/devnet.js';
-import { devnetConfig, json, ShiftableClock } from '../support/service.js';
+import { devnetConfig, drainWorkers as drain, json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 import { signedSellBody } from '../support/onchain.js';
 
@@ -59,12 +59,7 @@ function call(account: typeof creator, path: string, body: unknown) {
     body: JSON.stringify(body),
   });
 }
-async function drainWorkers(passes = 6) {
-  for (let i = 0; i < passes; i++) {
-    clock.offsetMs += 2_000;
-    await service.runWorkers();
-  }
-}
+const drainWorkers = (passes = 6) => drain(service, clock, passes);
 
   it('creator, platform referrer and trade referrer receive exactly their shares; everyone balances to the unit', async () => {
     const wallets = [creator, trader, referrer, platform, { address: TREASURY }].map((w) => w.address);

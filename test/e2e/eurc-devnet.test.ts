@@ -25,7 +25,7 @@ import { devnetTools } from '../support/devnet.js';
 import { signedSellBody } from '../support/onchain.js';
 import { testDatabases } from '../support/databases.js';
 import { queryDatabase } from '../support/service-process.js';
-import { devnetConfig, json, ShiftableClock } from '../support/service.js';
+import { devnetConfig, drainWorkers as drain, json, ShiftableClock } from '../support/service.js';
 import { decodeBase64Json, devAccount, eurcOnly, isEurcOffer, payingFetch, preferEurc, signPayment } from '../support/x402-client.js';
 
 const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -98,12 +98,7 @@ describe.each(databases)('EURC on the devnet, on %s', (_name, openStore) => {
     );
 
   /** Worker passes with the clock moved past each wait (poll interval, backoff; 31 s: the reconciler's grace). */
-  async function drainWorkers(passes = 4, stepMs = 2_000) {
-    for (let i = 0; i < passes; i++) {
-      clock.offsetMs += stepMs;
-      await service.runWorkers();
-    }
-  }
+  const drainWorkers = (passes = 4, stepMs = 2_000) => drain(service, clock, passes, stepMs);
 
   /**
    * Books = chain, per asset: every wallet holds its demo balance less what its charged payments

@@ -17,7 +17,7 @@ import { parseTokens, parseUsd } from '../../src/domain/money.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
 import { getAmountOut } from '../../src/domain/pool.js';
 import { devnetTools } from '../support/devnet.js';
-import { devnetConfig, json, ShiftableClock } from '../support/service.js';
+import { devnetConfig, drainWorkers as drain, json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 import { signedSellBody } from '../support/onchain.js';
 
@@ -68,12 +68,7 @@ function call(path: string, body: unknown) {
   });
 }
 
-async function drainWorkers(passes = 12) {
-  for (let i = 0; i < passes; i++) {
-    clock.offsetMs += 2_000;
-    await service.runWorkers();
-  }
-}
+const drainWorkers = (passes = 12) => drain(service, clock, passes);
 
 const balanceOf = (token: Hex, holder: string) => client().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [holder as Hex] });
 

@@ -14,7 +14,7 @@ import { DEFAULT_CURVE_PARAMS, initialCurveState, quoteBuyWithUsd } from '../../
 import { feeBpsAt } from '../../src/domain/fees.js';
 import { formatTokens, formatUsd, parseUsd } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';
-import { devnetConfig, json, ShiftableClock } from '../support/service.js';
+import { devnetConfig, drainWorkers as drain, json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-launch-fee-'));
@@ -51,10 +51,7 @@ describe('the launch fee on the devnet', () => {
     expect(bps).toBeGreaterThan(100n); // still in the launch window
     const expected = quoteBuyWithUsd({ ...DEFAULT_CURVE_PARAMS, feeBps: bps }, initialCurveState(DEFAULT_CURVE_PARAMS), parseUsd('10'));
     expect({ fee: bought.feeUsd, tokens: bought.tokensReceived }).toEqual({ fee: formatUsd(expected.feeUsd), tokens: formatTokens(expected.tokensOut) });
-    for (let i = 0; i < 6; i++) {
-      clock.offsetMs += 2_000;
-      await service.runWorkers();
-    }
+    await drain(service, clock, 6);
     const onChain = await service.devnet!.publicClient(TESTNET).readContract({ address: token.address as Hex, abi: erc20Abi, functionName: 'balanceOf', args: [sniper.address] });
     expect(onChain).toBe(expected.tokensOut);
   }, 120_000);

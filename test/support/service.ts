@@ -77,3 +77,11 @@ export async function devnetConfig(dataDir: string, env: Record<string, string> 
     ...env,
   });
 }
+
+/** Worker passes with the clock moved past each wait (poll intervals, backoffs) — what the timers would run. */
+export async function drainWorkers(service: Pick<RunningService, 'runWorkers'>, clock: ShiftableClock, passes: number, stepMs = 2_000): Promise<void> {
+  for (let i = 0; i < passes; i++) {
+    clock.offsetMs += stepMs;
+    await service.runWorkers();
+  }
+}
