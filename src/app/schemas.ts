@@ -293,7 +293,8 @@ export function zodIssues(error: z.ZodError, prefix = ''): ValidationIssue[] {
 // ---- query strings of the free endpoints ----
 
 const limit = (max: number, dflt: number) => z.coerce.number().int().min(1).max(max).default(dflt);
-const boolString = z.enum(['true', 'false']).transform((v) => v === 'true');
+// A query string spells a flag "true"/"false"; a JSON caller (an MCP tool's arguments) may send the boolean.
+const boolString = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
 export const listTokensQuery = z.strictObject({
   network: networkSchema.optional(),
@@ -344,4 +345,144 @@ export const createTokenOutput = tokenOutput.extend({
     .looseObject({ tokensReceived: z.string(), usdSpent: z.string(), feeUsd: z.string() })
     .optional()
     .meta({ description: "the creator's first buy (initialBuyUsd), as token_buy_usd answers it; its tokens are delivered once the contract is deployed" }),
+});
+
+// ---- answers of the free reads (OpenAPI and the MCP tools' output schemas) ----
+
+const page = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable().meta({ description: 'pass as `cursor` for the next page; null on the last' }) });
+
+const indexerOutput = z
+  .object({
+    network: networkSchema,
+    indexedBlock: z.string().nullable(),
+    headBlock: z.string().nullable(),
+    lagBlocks: z.string().nullable(),
+    confirmations: z.number().nullable(),
+    caughtUp: z.boolean(),
+    updatedAt: z.string().nullable(),
+  })
+  .meta({ description: 'how far balances follow transfers on chain' });
+
+export const tokenPageOutput = page(tokenOutput);
+export const tradePageOutput = page(tradeOutput);
+
+export const positionsOutput = z.object({
+  wallet: z.string(),
+  network: networkSchema,
+  items: z.array(positionOutput),
+  totals: z.object({ valueUsd: amount, costBasisUsd: amount, unrealizedPnlUsd: amount, realizedPnlUsd: amount }),
+  indexer: indexerOutput,
+});
+
+export const quoteOutput = z.object({
+  quoteId: z.string().meta({ description: 'execute it with token_buy_quote within 60 s' }),
+  tokenId: z.string(),
+  network: networkSchema,
+  side: z.enum(['buy', 'sell']),
+  usdAmount: amount,
+  tokens: amount,
+  priceUsd: amount,
+  feeUsd: amount,
+  slippageBps: z.number(),
+  provider: z.string(),
+  expiresAt: z.string(),
+  minTokensOut: amount.optional().meta({ description: 'buy quotes' }),
+  minUsdOut: amount.optional().meta({ description: 'sell quotes' }),
+});
+
+export const candlesOutput = z.object({
+  tokenId: z.string(),
+  interval: z.enum(['1m', '5m', '1h', '1d']),
+  from: z.string(),
+  to: z.string(),
+  items: z.array(candleOutput),
+});
+
+export const holdersOutput = z.object({
+  tokenId: z.string(),
+  items: z.array(z.object({ wallet: z.string(), balance: amount, share: amount.meta({ description: 'of the tokens in circulation' }) })),
+  indexer: indexerOutput,
+});
+
+const paymentState = z.enum(['VERIFIED', 'SETTLING', 'SETTLED', 'APPLIED', 'REFUNDED', 'REJECTED', 'FAILED']);
+export const paymentOutput = z.object({
+  paymentId: z.string(),
+  network: networkSchema,
+  payer: z.string(),
+  nonce: z.string(),
+  asset: z.enum(['USDC', 'EURC']),
+  amount: amount.meta({ description: 'in `asset`' }),
+  usdValue: amount,
+  quoteId: z.string().nullable(),
+  resource: z.string().meta({ description: 'the entrypoint paid for' }),
+  state: paymentState.meta({ description: 'APPLIED: done; REFUNDED: paid back; REJECTED, FAILED: nothing charged; the others: not final yet' }),
+  settlementTx: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  paymentIdentifier: z.string().nullable(),
+  receipt: z.looseObject({}).nullable().meta({ description: 'the signed receipt of the settlement (offer-receipt extension)' }),
+});
+
+export const payoutOutput = sellOutput.shape.payout.extend({
+  asset: z.enum(['USDC', 'EURC']).describe('sell proceeds and fee shares are paid in USDC; a refund in the asset that paid'),
+  reason: z.enum(['sell', 'refund', 'creator_fee', 'referral_fee']),
+});
+
+/** What a seller signs (EIP-712) so custody may pull its tokens, and the authorization to send back with the signature. */
+export const sellAuthorizationOutput = z.object({
+  tokenId: z.string(),
+  network: networkSchema,
+  tokens: amount,
+  onChainBalance: amount.meta({ description: "the wallet's balance of the token on chain now" }),
+  expiresAt: z.string(),
+  typedData: z
+    .object({
+      domain: z.object({ name: z.string(), version: z.string(), chainId: z.number(), verifyingContract: z.string() }),
+      types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+      primaryType: z.literal('ReceiveWithAuthorization'),
+      message: tokenAuthorizationSchema.omit({ signature: true }),
+    })
+    .meta({ description: 'sign this with eth_signTypedData_v4 (viem signTypedData)' }),
+  tokenAuthorization: tokenAuthorizationSchema
+    .omit({ signature: true })
+    .meta({ description: "send this as token_sell's tokenAuthorization, with `signature` added" }),
+});
+
+const nullableString = z.string().nullable();
+const ageSeconds = z.number().int().nullable();
+export const pricesOutput = z.object({
+  prices: z.array(
+    z.object({
+      asset: z.enum(['USDC', 'EURC', 'ETH']),
+      network: networkSchema,
+      usdPrice: nullableString.meta({ description: 'decimal string; null when no fresh answer is left' }),
+      provider: nullableString.meta({ description: 'median(<sources kept>)' }),
+      observedAt: nullableString,
+      ageSeconds,
+      belowDepegFloor: z.boolean().nullable().optional().meta({ description: 'USDC only: priced from its quote instead of 1:1' }),
+      error: z.object({ code: z.string(), message: z.string() }).nullable(),
+      answers: z.array(
+        z.object({
+          provider: z.string(),
+          status: z.enum(['ok', 'stale', 'outlier', 'failed', 'skipped']),
+          usdPrice: nullableString,
+          observedAt: nullableString,
+          ageSeconds,
+          reason: nullableString,
+        }),
+      ),
+    }),
+  ),
+  providers: z.array(
+    z.object({
+      name: z.string(),
+      limit: z.looseObject({ points: z.number(), durationSeconds: z.number() }),
+      timeoutMs: z.number(),
+      breaker: z.looseObject({ state: z.enum(['closed', 'open', 'half-open']), openUntil: nullableString }),
+      rateLimitedUntil: nullableString,
+      lastFailure: z.looseObject({}).nullable(),
+    }),
+  ),
+  policy: z.looseObject({}),
 });

@@ -10,7 +10,7 @@ import { x402Client } from '@x402/core/client';
 import { ExactEvmScheme } from '@x402/evm';
 import { appendPaymentIdentifierToExtensions, generatePaymentId, validatePaymentIdentifier } from '@x402/extensions/payment-identifier';
 import { describe, expect, it } from 'vitest';
-import { paymentIdentifierDeclaration, readPaymentIdentifier } from '../../src/adapters/http/koa/x402-extensions.js';
+import { paymentIdentifierDeclaration, readPaymentIdentifier } from '../../src/adapters/kit/x402/x402-extensions.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { claimPayment, matchPaymentIdentifier } from '../../src/app/extensions/payment-identifier.js';

@@ -17,7 +17,7 @@ import {
 import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ENTRYPOINT_EXAMPLES } from '../../../src/adapters/http/koa/discovery-examples.js';
+import { ENTRYPOINT_EXAMPLES } from '../../../src/adapters/kit/x402/discovery-examples.js';
 import { bazaarExtension, canonicalPath, discoveryDocument, discoveryPrice } from '../../../src/adapters/http/koa/discovery.js';
 import { DEFAULT_SETTINGS } from '../../../src/app/default-settings.js';
 import { entrypoints } from '../../../src/app/entrypoints.js';

@@ -17,7 +17,7 @@ import type { Settings } from '../../../app/settings.js';
 import { formatUsd, parseUsd } from '../../../domain/money.js';
 import { ALL_NETWORKS } from '../../../domain/network.js';
 import type { PaymentRequirements } from '../../../ports/facilitator.js';
-import { ENTRYPOINT_EXAMPLES } from './discovery-examples.js';
+import { ENTRYPOINT_EXAMPLES } from '../../kit/x402/discovery-examples.js';
 
 export const WELL_KNOWN_X402 = '/.well-known/x402';
 export const BAZAAR_KEY = 'bazaar';

@@ -9,6 +9,7 @@ import { DomainError, NetworkDetectionUnavailable, RateLimited, ServiceUnavailab
 import { errorEnvelope, statusOfError, type ErrorEnvelope } from '../../../app/error-status.js';
 import type { Logger } from '../../../ports/logger.js';
 import { isTransportError, MethodNotAllowed, TRANSPORT_ERROR_STATUS } from './http-errors.js';
+import type { PaymentRequiredEnricher } from '../../kit/x402/x402-extensions.js';
 import { PAYMENT_REQUIRED, encodePaymentRequired } from './x402-headers.js';
 
 export function errorHandler(logger: Logger) {
@@ -64,12 +65,8 @@ export async function renderError(ctx: Context, e: DomainError): Promise<void> {
   await addPaymentRequiredHeader(ctx);
 }
 
-/**
- * Extensions a paid route's 402s declare that depend on the 402 itself (its resource and its
- * accepts): signed offers, a fresh Sign-In-With-X challenge. Set per request as
- * `ctx.state.x402Enrich`; must not throw (the caller wraps it).
- */
-export type PaymentRequiredEnricher = (required: { resource: { url: string }; accepts: unknown[] }) => Promise<Record<string, unknown>>;
+/** Set per request as `ctx.state.x402Enrich` (the kit's type); must not throw (the caller wraps it). */
+export type { PaymentRequiredEnricher };
 
 /**
  * Every 402 carries PAYMENT-REQUIRED, so x402 clients can pay (or pay again) from any of them.

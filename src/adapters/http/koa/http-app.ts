@@ -49,7 +49,7 @@ import { manifest } from './manifest.js';
 import { openApiDocument } from './openapi.js';
 import { paidRoute } from './paid-routes.js';
 import { requestContext } from './request-context.js';
-import { paymentRequiredExtensions } from './x402-extensions.js';
+import { paymentRequiredExtensions } from '../../kit/x402/x402-extensions.js';
 
 export interface HttpOptions {
   /** Extra middleware run before routing (e.g. the rate limiter), in order. */

@@ -16,7 +16,7 @@ import type { StoredResponse } from '../../../ports/payment-store.js';
 import { readJsonBody } from './body.js';
 import { BAZAAR_KEY, bazaarExtension } from './discovery.js';
 import { addPaymentRequiredHeader, renderError, type PaymentRequiredEnricher } from './errors.js';
-import { readPaymentIdentifier } from './x402-extensions.js';
+import { readPaymentIdentifier } from '../../kit/x402/x402-extensions.js';
 import { decodePaymentSignature, encodePaymentResponse, PAYMENT_RESPONSE, PAYMENT_SIGNATURE } from './x402-headers.js';
 
 /** The routes a payment can pay for: `POST /tokens` and `POST /entrypoints/<name>[/invoke]`. */

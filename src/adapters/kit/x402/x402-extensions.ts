@@ -13,9 +13,14 @@ import type { PaymentPayload, PaymentRequirements } from '../../../ports/facilit
 import type { Logger } from '../../../ports/logger.js';
 import { OFFER_RECEIPT_KEY, type ReceiptSigner } from '../../../ports/receipt-signer.js';
 import type { WalletProofVerifier } from '../../../ports/wallet-proof-verifier.js';
-import type { PaymentRequiredEnricher } from './errors.js';
 
 export { PAYMENT_IDENTIFIER };
+
+/**
+ * Extensions a 402 declares that depend on the 402 itself (its resource and its accepts): signed
+ * offers, a fresh Sign-In-With-X challenge. Every transport's 402 is enriched with them.
+ */
+export type PaymentRequiredEnricher = (required: { resource: { url: string }; accepts: unknown[] }) => Promise<Record<string, unknown>>;
 
 /** A payment payload's `payment-identifier`: absent, a valid id, or present but malformed. */
 export type PaymentIdentifierReading = { id: string } | { id: null } | { id: null; invalid: string[] };
@@ -60,17 +65,18 @@ export function paymentIdentifierDeclaration(): Record<string, unknown> {
 /**
  * What every 402 of a paid route declares beside Bazaar, made for that 402 (its resource and
  * accepts): the payment-identifier declaration, the offers signed by the service, and a fresh
- * Sign-In-With-X challenge on the 402's networks. Each is made on its own: one that fails is
- * left out and logged, the others and the 402 go out.
+ * Sign-In-With-X challenge on the 402's networks (HTTP's: a proof travels in a header, which MCP has
+ * not). Each is made on its own: one that fails is left out and logged, the others and the 402 go out.
  */
 export function paymentRequiredExtensions(
   makers: { receiptSigner: ReceiptSigner | null; walletProofs: WalletProofVerifier },
   logger: Logger,
+  options: { signInWithX: boolean } = { signInWithX: true },
 ): PaymentRequiredEnricher {
   return async (required) => {
     const accepts = required.accepts as PaymentRequirements[];
     const networks = [...new Set(accepts.map((a) => a.network))].filter(isNetwork);
-    const made: [string, Promise<unknown>][] = [[SIGN_IN_WITH_X, makers.walletProofs.challenge(required.resource.url, networks)]];
+    const made: [string, Promise<unknown>][] = options.signInWithX ? [[SIGN_IN_WITH_X, makers.walletProofs.challenge(required.resource.url, networks)]] : [];
     if (makers.receiptSigner && accepts.length > 0) made.push([OFFER_RECEIPT_KEY, makers.receiptSigner.signOffers(required.resource.url, accepts)]);
     const settled = await Promise.allSettled(made.map(([, p]) => p));
     const extensions: Record<string, unknown> = paymentIdentifierDeclaration();
