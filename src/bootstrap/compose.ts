@@ -18,6 +18,7 @@ import { parseTrustProxy } from '../adapters/http/koa/client-ip.js';
 import { createHttpApp } from '../adapters/http/koa/http-app.js';
 import { rateLimit } from '../adapters/http/koa/rate-limit.js';
 import { close, DEFAULT_TIMEOUTS, listen } from '../adapters/http/koa/server.js';
+import { McpEndpoint, MCP_PATH } from '../adapters/mcp/sdk/mcp-endpoint.js';
 import { UlidIdGenerator } from '../adapters/ids/ulid/ulid-id-generator.js';
 import { JsonLogger } from '../adapters/logging/console/json-logger.js';
 import { CachingNetworkDetector } from '../adapters/network/caching/caching-network-detector.js';
@@ -259,7 +260,10 @@ export async function startService(config: Config, overrides: ServiceOverrides =
 
   const limiter = deps.rateLimiter;
   const trustProxy = parseTrustProxy(config.trustProxy);
-  const before = limiter ? [rateLimit({ limiter, limit: config.rateLimitPerMinute, windowSeconds: 60, trustProxy })] : [];
+  const budget = limiter ? { limiter, limit: config.rateLimitPerMinute, windowSeconds: 60 } : null;
+  // The MCP endpoint keeps the free budget itself: whether a call is paid is in its body.
+  const before = budget ? [rateLimit({ ...budget, trustProxy, selfLimitedPaths: [MCP_PATH] })] : [];
+  const mcp = new McpEndpoint(application, budget);
   const shutdown = new AbortController();
   let server: Server;
   try {
@@ -269,6 +273,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       trustProxy,
       eventStream: { maxTotal: config.maxEventStreams, maxPerClient: config.maxEventStreamsPerClient },
       publicUrl: config.publicUrl,
+      mcp,
     });
     server = await listen(app, config.port, config.host, DEFAULT_TIMEOUTS, () => deps.ids.next('req'));
   } catch (e) {

@@ -11,12 +11,15 @@
  */
 import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { z } from 'zod';
+import type { PaidTool } from '../../../app/agent-tools.js';
 import type { AnyEntrypoint } from '../../../app/entrypoints.js';
+import { mcpToolResource } from '../../../app/payments/resource.js';
 import { requirementsFor, X402_VERSION } from '../../../app/payments/requirements.js';
 import type { Settings } from '../../../app/settings.js';
 import { formatUsd, parseUsd } from '../../../domain/money.js';
 import { ALL_NETWORKS } from '../../../domain/network.js';
 import type { PaymentRequirements } from '../../../ports/facilitator.js';
+import { mcpBazaarExtension } from '../../kit/mcp/mcp-bazaar.js';
 import { ENTRYPOINT_EXAMPLES } from '../../kit/x402/discovery-examples.js';
 
 export const WELL_KNOWN_X402 = '/.well-known/x402';
@@ -92,20 +95,49 @@ export interface DiscoveryItem {
   extensions: { bazaar: JsonSchema };
 }
 
+/**
+ * A paid MCP tool as a catalogue lists it: the MCP endpoint and the tool name (Bazaar's key for an
+ * MCP resource), the x402 resource its payments name, and Bazaar's MCP form.
+ */
+export interface McpDiscoveryItem {
+  resource: string;
+  type: 'mcp';
+  toolName: string;
+  transport: 'streamable-http';
+  paymentResource: string;
+  x402Version: number;
+  description: string;
+  mimeType: 'application/json';
+  price: DiscoveryPrice;
+  accepts: PaymentRequirements[];
+  extensions: { bazaar: JsonSchema };
+}
+
 export interface DiscoveryDocument {
   version: 1;
   resources: string[];
   instructions: string;
   x402Version: number;
-  items: DiscoveryItem[];
+  items: (DiscoveryItem | McpDiscoveryItem)[];
+}
+
+/** The paid MCP tools, when the service serves MCP (the endpoint's path). */
+export interface McpDiscovery {
+  path: string;
+  tools: readonly PaidTool[];
+}
+
+/** The requirements of a fixed price on every network (production first); none when the price depends on the input. */
+function fixedAccepts(price: DiscoveryPrice, settings: Settings): PaymentRequirements[] {
+  const fixed = price.mode === 'fixed' ? parseUsd(price.amount) : null;
+  return fixed === null ? [] : ALL_NETWORKS.map((n) => requirementsFor(n, fixed, settings.payTo[n]));
 }
 
 /** The document of GET /.well-known/x402, with absolute URLs under `origin`. */
-export function discoveryDocument(entrypoints: Iterable<AnyEntrypoint>, settings: Settings, origin: string): DiscoveryDocument {
+export function discoveryDocument(entrypoints: Iterable<AnyEntrypoint>, settings: Settings, origin: string, mcp?: McpDiscovery): DiscoveryDocument {
   const all = [...entrypoints];
   const items = all.map((ep): DiscoveryItem => {
     const price = discoveryPrice(ep, settings);
-    const fixed = price.mode === 'fixed' ? parseUsd(price.amount) : null;
     return {
       resource: `${origin}${canonicalPath(ep)}`,
       type: 'http',
@@ -114,20 +146,37 @@ export function discoveryDocument(entrypoints: Iterable<AnyEntrypoint>, settings
       description: ep.description,
       mimeType: 'application/json',
       price,
-      accepts: fixed === null ? [] : ALL_NETWORKS.map((n) => requirementsFor(n, fixed, settings.payTo[n])),
+      accepts: fixedAccepts(price, settings),
       extensions: { bazaar: bazaarExtension(ep) },
+    };
+  });
+  const tools = (mcp?.tools ?? []).map((tool): McpDiscoveryItem => {
+    const price = discoveryPrice(tool.entrypoint, settings);
+    return {
+      resource: `${origin}${mcp!.path}`,
+      type: 'mcp',
+      toolName: tool.name,
+      transport: 'streamable-http',
+      paymentResource: mcpToolResource(tool.name),
+      x402Version: X402_VERSION,
+      description: tool.entrypoint.description,
+      mimeType: 'application/json',
+      price,
+      accepts: fixedAccepts(price, settings),
+      extensions: { bazaar: mcpBazaarExtension(tool) },
     };
   });
   return {
     version: 1,
+    // The URLs to probe with an HTTP POST: the entrypoints (an MCP tool is reached through its endpoint).
     resources: items.map((i) => i.resource),
-    instructions: instructions(all, settings),
+    instructions: instructions(all, settings, mcp && `${origin}${mcp.path}`),
     x402Version: X402_VERSION,
-    items,
+    items: [...items, ...tools],
   };
 }
 
-function instructions(entrypoints: AnyEntrypoint[], settings: Settings): string {
+function instructions(entrypoints: AnyEntrypoint[], settings: Settings, mcpUrl?: string): string {
   const lines = entrypoints.map((ep) => {
     const p = discoveryPrice(ep, settings);
     const price = p.mode === 'fixed' ? `$${p.amount}` : `${p.rule} ($${p.min}–$${p.max})`;
@@ -139,6 +188,7 @@ function instructions(entrypoints: AnyEntrypoint[], settings: Settings): string 
     'Paid entrypoints take a JSON body (the input itself or `{ "input": { … } }`); the body is validated before any 402.',
     'Pay with an EIP-3009 USDC authorization in PAYMENT-SIGNATURE (x402 v2, scheme exact) on Base (eip155:8453) or Base Sepolia (eip155:84532);',
     'the network is chosen from the paying wallet’s history. Free reads: GET /tokens, /positions, /api/*; the catalogue: GET /entrypoints.',
+    ...(mcpUrl ? [`The same operations are MCP tools at ${mcpUrl} (Streamable HTTP; paid with the x402 MCP transport, _meta["x402/payment"]); see /llms.txt.`] : []),
     '',
     ...lines,
   ].join('\n');

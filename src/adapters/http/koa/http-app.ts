@@ -40,6 +40,8 @@ import { listTrades } from '../../../app/use-cases/list-trades.js';
 import { proveWallet, SIGN_IN_WITH_X_HEADER, siwxDetails } from '../../../app/extensions/wallet-proof.js';
 import { NetworkDetectionUnavailable, NotFound, ValidationError } from '../../../domain/errors.js';
 import { parseTokens, parseUsd } from '../../../domain/money.js';
+import { paidTools } from '../../../app/agent-tools.js';
+import { agentRoutes, type HttpMount } from './agent-routes.js';
 import { discoveryDocument, WELL_KNOWN_X402 } from './discovery.js';
 import { MethodNotAllowed } from './http-errors.js';
 import { errorHandler, type PaymentRequiredEnricher } from './errors.js';
@@ -69,6 +71,8 @@ export interface HttpOptions {
    * 402 goes out without them. Default: those of the application's signer and verifier.
    */
   paymentRequiredExtensions?: PaymentRequiredEnricher;
+  /** The MCP endpoint (src/adapters/mcp/sdk), served on this port beside the API (docs/agents.md). */
+  mcp?: HttpMount;
 }
 
 export function createHttpApp(application: Application, options: HttpOptions = {}): Koa {
@@ -150,9 +154,13 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     ok(ctx, 'list_entrypoints', manifest(application.entrypoints.values(), deps.settings));
     ctx.set('Link', `<${WELL_KNOWN_X402}>; rel="describedby"; type="application/json"`);
   });
+  const origin = (ctx: Context) => options.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
+  const mcpDiscovery = options.mcp ? { path: options.mcp.path, tools: paidTools(application.entrypoints) } : undefined;
   router.get(WELL_KNOWN_X402, (ctx) => {
-    ctx.body = discoveryDocument(application.entrypoints.values(), deps.settings, options.publicUrl ?? `${ctx.protocol}://${ctx.host}`);
+    ctx.body = discoveryDocument(application.entrypoints.values(), deps.settings, origin(ctx), mcpDiscovery);
   });
+  // The MCP endpoint and what agents read first: /llms.txt, the server card, /.well-known/mcp.json.
+  agentRoutes(router, application, { mcp: options.mcp, origin, trustProxy });
 
   // The paid routes (paid-routes.ts); the rate limiter recognises them with isPaidRoute.
   const paid = paidRoute(application, enrich);
@@ -235,7 +243,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     await streamEvents(ctx, deps.uow, q, streams, client, streamOptions, options.shutdown);
   });
   router.get('/api/openapi.json', (ctx) => {
-    ctx.body = openApiDocument(application.entrypoints.values(), deps.settings);
+    ctx.body = openApiDocument(application.entrypoints.values(), deps.settings, { origin: origin(ctx), mcpPath: options.mcp?.path });
   });
   router.get('/api/version', (ctx) => ok(ctx, 'version', { api: '1', spec: '1.1', service: deps.settings.serviceVersion }));
 

@@ -7,14 +7,23 @@ import type { AnyEntrypoint } from '../../../app/entrypoints.js';
 import { ERROR_STATUS } from '../../../app/error-status.js';
 import { TRANSPORT_ERROR_STATUS } from './http-errors.js';
 import {
+  candlesOutput,
   candlesQuery,
   creatorsQuery,
+  deliveryOutput,
   eventsQuery,
+  holdersOutput,
   holdersQuery,
   listTokensQuery,
+  paymentOutput,
+  payoutOutput,
   positionOutput,
   positionsQuery,
+  pricesOutput,
+  quoteOutput,
   quoteQuery,
+  sellAuthorizationOutput,
+  sellAuthorizationQuery,
   tokenOutput,
   tradeOutput,
   tradesQuery,
@@ -53,67 +62,16 @@ const ok = (operation: string, data: JsonSchema, description = 'OK') => ({
 });
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^tok_[0-9A-HJKMNP-TV-Z]{26}$' } };
 const loose = { type: 'object' };
-const nullable = (type: string) => ({ type: [type, 'null'] });
-const PRICES = {
-  type: 'object',
-  required: ['prices', 'providers', 'policy'],
-  properties: {
-    prices: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['asset', 'network', 'usdPrice', 'provider', 'observedAt', 'ageSeconds', 'error', 'answers'],
-        properties: {
-          asset: { enum: ['USDC', 'EURC', 'ETH'] },
-          network: { type: 'string' },
-          usdPrice: { ...nullable('string'), description: 'decimal string; null when no fresh answer is left' },
-          provider: { ...nullable('string'), description: 'median(<sources kept>)' },
-          observedAt: nullable('string'),
-          ageSeconds: nullable('integer'),
-          belowDepegFloor: { ...nullable('boolean'), description: 'USDC only: priced from its quote instead of 1:1' },
-          error: { type: ['object', 'null'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
-          answers: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                provider: { type: 'string' },
-                status: { enum: ['ok', 'stale', 'outlier', 'failed', 'skipped'] },
-                usdPrice: nullable('string'),
-                observedAt: nullable('string'),
-                ageSeconds: nullable('integer'),
-                reason: nullable('string'),
-              },
-            },
-          },
-        },
-      },
-    },
-    providers: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          name: { type: 'string' },
-          limit: {
-            type: 'object',
-            properties: { points: { type: 'integer' }, durationSeconds: { type: 'integer' }, maxQueueSize: { type: 'integer' }, remaining: { type: 'integer' } },
-          },
-          timeoutMs: { type: 'integer' },
-          breaker: {
-            type: 'object',
-            properties: { state: { enum: ['closed', 'open', 'half-open'] }, consecutiveFailures: { type: 'integer' }, openUntil: nullable('string') },
-          },
-          rateLimitedUntil: nullable('string'),
-          lastFailure: { type: ['object', 'null'] },
-        },
-      },
-    },
-    policy: loose,
-  },
-};
+/** Where the document says the API is (`servers`), and the MCP endpoint's path when the service serves MCP. */
+export interface OpenApiOptions {
+  origin: string;
+  mcpPath?: string | undefined;
+}
 
-export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: Settings) {
+const byId = (name: string, description: string) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description });
+const document = (description: string, type = 'application/json') => ({ 200: { description, content: { [type]: { schema: type.endsWith('json') ? loose : { type: 'string' } } } } });
+
+export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: Settings, options: OpenApiOptions) {
   const paths: Record<string, Record<string, unknown>> = {
     '/health': { get: { operationId: 'health', responses: { 200: ok('health', loose), 503: errorResponse } } },
     '/tokens': {
@@ -152,7 +110,7 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
       },
     },
     '/entrypoints': { get: { operationId: 'list_entrypoints', responses: { 200: ok('list_entrypoints', { type: 'array', items: loose }) } } },
-    '/api/quote': { get: { operationId: 'quote', parameters: queryParameters(quoteQuery), responses: { 200: ok('quote', loose), 400: errorResponse, 404: errorResponse } } },
+    '/api/quote': { get: { operationId: 'quote', parameters: queryParameters(quoteQuery), responses: { 200: ok('quote', schema(quoteOutput)), 400: errorResponse, 404: errorResponse } } },
     '/api/tokens/{id}/trades': {
       get: {
         operationId: 'list_trades',
@@ -167,10 +125,19 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
       },
     },
     '/api/tokens/{id}/candles': {
-      get: { operationId: 'candles', parameters: [idParam, ...queryParameters(candlesQuery)], responses: { 200: ok('candles', loose), 404: errorResponse } },
+      get: { operationId: 'candles', parameters: [idParam, ...queryParameters(candlesQuery)], responses: { 200: ok('candles', schema(candlesOutput)), 404: errorResponse } },
     },
     '/api/tokens/{id}/holders': {
-      get: { operationId: 'holders', parameters: [idParam, ...queryParameters(holdersQuery)], responses: { 200: ok('holders', loose), 404: errorResponse } },
+      get: { operationId: 'holders', parameters: [idParam, ...queryParameters(holdersQuery)], responses: { 200: ok('holders', schema(holdersOutput)), 404: errorResponse } },
+    },
+    '/api/tokens/{id}/sell-authorization': {
+      get: {
+        operationId: 'sell_authorization',
+        description:
+          "The EIP-712 typed data `wallet` signs so custody may pull `tokens` of the token for a sell (a fresh nonce, valid 10 minutes), and the tokenAuthorization to send to token_sell with the signature added.",
+        parameters: [idParam, ...queryParameters(sellAuthorizationQuery)],
+        responses: { 200: ok('sell_authorization', schema(sellAuthorizationOutput)), 400: errorResponse, 404: errorResponse, 409: errorResponse },
+      },
     },
     '/api/tokens/{id}/metadata.json': {
       get: {
@@ -196,22 +163,34 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
       get: {
         operationId: 'prices',
         description: 'USD price of each payment asset per network from the quote router (median of fresh answers), every source asked with its answer and age, and each source\'s limit and breaker state.',
-        responses: { 200: ok('prices', PRICES) },
+        responses: { 200: ok('prices', schema(pricesOutput)) },
       },
     },
     '/api/payments/{paymentId}': {
       get: {
         operationId: 'get_payment',
-        parameters: [{ name: 'paymentId', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { 200: ok('get_payment', loose), 404: errorResponse },
+        parameters: [byId('paymentId', 'from a paid answer, or its 202 "pending"')],
+        responses: { 200: ok('get_payment', schema(paymentOutput)), 404: errorResponse },
       },
     },
     '/api/payouts/{payoutId}': {
       get: {
         operationId: 'get_payout',
-        parameters: [{ name: 'payoutId', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { 200: ok('get_payout', loose), 404: errorResponse },
+        parameters: [byId('payoutId', "a sell's `payout.payoutId`, or a refund's")],
+        responses: { 200: ok('get_payout', schema(payoutOutput)), 404: errorResponse },
       },
+    },
+    '/api/deliveries/{deliveryId}': {
+      get: {
+        operationId: 'get_delivery',
+        description: "Where a buy's tokens are on their way from custody to the buyer's wallet.",
+        parameters: [byId('deliveryId', "a buy's `delivery.deliveryId`")],
+        responses: { 200: ok('get_delivery', schema(deliveryOutput)), 404: errorResponse },
+      },
+    },
+    '/api/openapi.json': { get: { operationId: 'openapi', description: 'This document.', responses: document('OpenAPI 3.1 document') } },
+    '/llms.txt': {
+      get: { operationId: 'llms_txt', description: 'What the service is, how to pay, the MCP tools and the endpoints, for language models (llms.txt).', responses: document('llms.txt', 'text/markdown') },
     },
     '/api/events': {
       get: {
@@ -230,6 +209,8 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
       },
     },
   };
+
+  if (options.mcpPath) Object.assign(paths, mcpPaths(options.mcpPath));
 
   for (const e of entrypoints) {
     const operation = {
@@ -267,6 +248,7 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
 
   return {
     openapi: '3.1.0',
+    servers: [{ url: options.origin }],
     info: {
       title: 'x402 token launchpad',
       version: '1',
@@ -297,5 +279,38 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
         },
       },
     },
+  };
+}
+
+/** The MCP endpoint (JSON-RPC 2.0 over Streamable HTTP) and its discovery documents. */
+function mcpPaths(mcp: string): Record<string, Record<string, unknown>> {
+  const jsonRpc = {
+    type: 'object',
+    required: ['jsonrpc'],
+    properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, method: { type: 'string' }, params: loose, result: loose, error: loose },
+  };
+  return {
+    [mcp]: {
+      post: {
+        operationId: 'mcp',
+        summary: 'MCP (Model Context Protocol) endpoint: Streamable HTTP, stateless, JSON answers',
+        description:
+          'JSON-RPC 2.0 messages of MCP: initialize, tools/list, tools/call. Paid tools use the x402 MCP transport: the unpaid call answers a tool result with isError and the PaymentRequired in structuredContent; the paid call carries the PaymentPayload in params._meta["x402/payment"]. Send `Accept: application/json, text/event-stream`. Every POST counts against the free budget except a paid call whose payment verifies. See /llms.txt and docs/agents.md.',
+        requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [jsonRpc, { type: 'array', items: jsonRpc }] } } } },
+        responses: {
+          200: { description: 'JSON-RPC response(s)', content: { 'application/json': { schema: { oneOf: [jsonRpc, { type: 'array', items: jsonRpc }] } } } },
+          202: { description: 'notifications accepted' },
+          400: { description: 'not a JSON-RPC message (JSON-RPC error)' },
+          406: { description: 'Accept must list application/json and text/event-stream' },
+          413: errorResponse,
+          415: errorResponse,
+          429: { description: 'over the free budget (JSON-RPC error; a tools/call answers a RATE_LIMITED tool error instead)' },
+        },
+      },
+    },
+    [`${mcp}/server-card`]: { get: { operationId: 'mcp_server_card', description: 'The MCP Server Card (SEP-2127): name, version, endpoint, protocol versions.', responses: document('server card') } },
+    '/.well-known/mcp/server-card.json': { get: { operationId: 'mcp_server_card_well_known', description: 'The MCP Server Card, at its well-known address.', responses: document('server card') } },
+    '/.well-known/mcp/catalog.json': { get: { operationId: 'mcp_catalog', description: 'The MCP Catalog: the server cards of this origin.', responses: document('MCP catalog') } },
+    '/.well-known/mcp.json': { get: { operationId: 'mcp_document', description: 'The server card with every tool, its price, and how a call is paid.', responses: document('MCP discovery document') } },
   };
 }

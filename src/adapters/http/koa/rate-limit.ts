@@ -17,11 +17,15 @@ export interface RateLimitOptions {
   limit: number;
   windowSeconds: number;
   trustProxy: TrustProxy;
+  /** POSTs to these paths keep the budget themselves (the MCP endpoint: whether a call was paid is in its body). */
+  selfLimitedPaths?: readonly string[];
 }
 
 export function rateLimit(options: RateLimitOptions) {
   const policy = `"free";q=${options.limit};w=${options.windowSeconds}`;
+  const selfLimited = new Set(options.selfLimitedPaths ?? []);
   return async function limitFree(ctx: Context, next: Next): Promise<void> {
+    if (ctx.method === 'POST' && selfLimited.has(ctx.path)) return next();
     const key = rateLimitKey(clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, options.trustProxy));
     const consume = async () => {
       const decision = await options.limiter.consume(key);

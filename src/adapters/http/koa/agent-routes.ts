@@ -1,0 +1,77 @@
+/**
+ * The routes agents use (docs/agents.md): the MCP endpoint, mounted from the MCP adapter as a
+ * web-standard handler (this adapter knows no MCP, the MCP adapter no Koa), and what an agent that
+ * knows only the origin reads first — /llms.txt, the MCP Server Card and Catalog, and
+ * /.well-known/mcp.json.
+ */
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { agentTools } from '../../../app/agent-tools.js';
+import type { Application } from '../../../app/application.js';
+import { mcpCatalog, mcpDocument, SERVER_CARD_MEDIA_TYPE, SERVER_CARD_SUFFIX, serverCard } from '../../kit/mcp/server-card.js';
+import { readJsonBody } from './body.js';
+import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
+import { llmsTxt } from './llms-txt.js';
+
+/**
+ * Another protocol served on this port: POST `path` with its JSON body read (64 KiB, as every
+ * body), answered by `handle`. It keeps its own free budget (the rate limiter skips its path).
+ */
+export interface HttpMount {
+  path: string;
+  handle(request: Request, body: unknown, info: { client: string; requestId: string }): Promise<Response>;
+}
+
+export interface AgentRouteOptions {
+  mcp?: HttpMount | undefined;
+  origin: (ctx: Context) => string;
+  trustProxy: TrustProxy;
+}
+
+/** Discovery documents change with a deployment, not per request. */
+const CACHED = 'public, max-age=3600';
+
+export function agentRoutes(router: Router, application: Application, options: AgentRouteOptions): void {
+  const settings = application.deps.settings;
+  const tools = agentTools(application.entrypoints);
+  const mcp = options.mcp;
+
+  router.get('/llms.txt', (ctx) => {
+    ctx.type = 'text/markdown; charset=utf-8';
+    ctx.set('Cache-Control', CACHED);
+    ctx.body = llmsTxt(options.origin(ctx), mcp?.path ?? null, tools, application.entrypoints.values(), settings);
+  });
+  if (!mcp) return;
+
+  router.post(mcp.path, async (ctx) => {
+    const body = await readJsonBody(ctx);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(ctx.headers)) {
+      for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
+    }
+    const request = new Request(`${ctx.protocol}://${ctx.host}${ctx.url}`, { method: 'POST', headers });
+    const client = rateLimitKey(clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, options.trustProxy));
+    const res = await mcp.handle(request, body, { client, requestId: ctx.state.requestId as string });
+    ctx.status = res.status;
+    res.headers.forEach((value, name) => ctx.set(name, value));
+    // Koa would answer an empty body with 204: the transport's 202 (a notification taken) stays 202.
+    ctx.body = (await res.text()) || '';
+  });
+
+  const card = (ctx: Context) => {
+    ctx.set('Cache-Control', CACHED);
+    ctx.body = serverCard(options.origin(ctx), mcp.path, settings);
+    // A client asks for the card's media type; anyone else reads JSON.
+    ctx.type = ctx.accepts(SERVER_CARD_MEDIA_TYPE, 'application/json') === SERVER_CARD_MEDIA_TYPE ? SERVER_CARD_MEDIA_TYPE : 'application/json';
+  };
+  router.get(`${mcp.path}${SERVER_CARD_SUFFIX}`, card);
+  router.get('/.well-known/mcp/server-card.json', card);
+  router.get('/.well-known/mcp/catalog.json', (ctx) => {
+    ctx.set('Cache-Control', CACHED);
+    ctx.body = mcpCatalog(options.origin(ctx), mcp.path, settings);
+  });
+  router.get('/.well-known/mcp.json', (ctx) => {
+    ctx.set('Cache-Control', CACHED);
+    ctx.body = mcpDocument(options.origin(ctx), mcp.path, tools, settings);
+  });
+}

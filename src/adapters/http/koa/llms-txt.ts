@@ -1,0 +1,87 @@
+/**
+ * GET /llms.txt (the llms.txt format: a title, a one-paragraph summary, then sections of links):
+ * what the service is, how to pay, the MCP tools and the HTTP endpoints, generated from the same
+ * tables the service runs on (the agent tools, the paid entrypoints), so it cannot drift.
+ */
+import type { AgentTool } from '../../../app/agent-tools.js';
+import type { AnyEntrypoint } from '../../../app/entrypoints.js';
+import type { Settings } from '../../../app/settings.js';
+import { priceText } from '../../kit/mcp/tool-listing.js';
+import { PAYMENT_META, PAYMENT_RESPONSE_META, WALLET_META } from '../../kit/mcp/x402-mcp.js';
+import { entrypointPaths } from './paid-routes.js';
+
+/** The free HTTP reads, as llms.txt lists them. */
+const FREE_ROUTES: readonly [path: string, what: string][] = [
+  ['/tokens', 'tokens, newest first; filters network, state, creator, q; sort created | marketCap | volume24h; cursor pages'],
+  ['/tokens/{tokenId}', 'one token: curve, spot price, market cap, volume, holders, contract and pool'],
+  ['/positions?wallet=0x…', "a wallet's positions with cost basis, PnL and on-chain balance"],
+  ['/api/quote?tokenId&side=buy|sell&usdAmount|tokens', 'a quote held 60 s (token_buy_quote executes it)'],
+  ['/api/tokens/{tokenId}/trades', 'trades, newest first'],
+  ['/api/tokens/{tokenId}/candles?interval=1m|5m|1h|1d', 'OHLCV candles'],
+  ['/api/tokens/{tokenId}/holders', 'top holders'],
+  ['/api/tokens/{tokenId}/sell-authorization?wallet&tokens', 'the EIP-712 typed data a seller signs before token_sell'],
+  ['/api/payments/{paymentId}', 'the state of a payment (after a 202 "pending")'],
+  ['/api/deliveries/{deliveryId}', "a buy's tokens on their way to the wallet"],
+  ['/api/payouts/{payoutId}', 'sell proceeds, refunds and fee shares paid in USDC'],
+  ['/api/wallets/{address}/earnings', "a wallet's fee shares as creator or referrer"],
+  ['/api/prices', 'USD prices of the payment assets and their sources'],
+  ['/api/stats', 'totals per network'],
+  ['/api/events', 'Server-Sent Events: token.created, trade.executed, …'],
+];
+
+export function llmsTxt(origin: string, mcpPath: string | null, tools: readonly AgentTool[], entrypoints: Iterable<AnyEntrypoint>, settings: Settings): string {
+  const link = (path: string) => `${origin}${path}`;
+  const lines = [
+    '# x402 token launchpad',
+    '',
+    '> Create ERC-20 tokens on a bonding curve and trade them, paying per call with x402 in USDC or EURC on Base (eip155:8453) or Base Sepolia (eip155:84532). No accounts and no API keys: the wallet that pays is the caller — the creator, the buyer, the seller. Reads are free (100 requests a minute per client).',
+    '',
+    'How to pay: call a paid operation without payment to get its price as an x402 `PaymentRequired` (HTTP: status 402 and the `PAYMENT-REQUIRED` header; MCP: a tool result with `isError: true` and the PaymentRequired in `structuredContent`). Sign one offer — an EIP-3009 authorization of exactly that amount to `payTo` — and repeat the same call with the payment (HTTP: `PAYMENT-SIGNATURE`; MCP: `_meta["' +
+      PAYMENT_META +
+      '"]`). The answer carries the settlement (`PAYMENT-RESPONSE`; `_meta["' +
+      PAYMENT_RESPONSE_META +
+      '"]`). The network follows the paying wallet: one with Base mainnet history pays on eip155:8453, any other on eip155:84532; name your wallet first (`X-Wallet-Address`; `_meta["' +
+      WALLET_META +
+      '"]`) and the offers are for its network only. The same payment sent again returns the first answer and is never charged twice. An answer "pending" is not final: poll the payment, never pay again.',
+    '',
+    'Amounts are decimal strings (USD up to 6 decimals, tokens up to 18); what you pay rounds up, what you receive rounds down. To sell, get the typed data to sign (`prepare_sell`, or `GET /api/tokens/{tokenId}/sell-authorization`), sign it with the wallet, and send its `tokenAuthorization` with the signature to `token_sell`.',
+    '',
+  ];
+  if (mcpPath) {
+    lines.push(
+      '## MCP',
+      '',
+      `- [MCP endpoint](${link(mcpPath)}): Streamable HTTP (stateless, JSON answers); paid tools use the x402 MCP transport`,
+      `- [Server card](${link(`${mcpPath}/server-card`)}): the MCP Server Card (also at /.well-known/mcp/server-card.json, listed in /.well-known/mcp/catalog.json)`,
+      `- [mcp.json](${link('/.well-known/mcp.json')}): the card with every tool, its price and how to pay`,
+      '- Local agents (Claude Desktop, Cursor): the stdio bridge `launchpad-mcp` forwards to this service and pays with a local key within a per-call cap and a budget (BASE_URL, WALLET_KEY, MAX_PAYMENT_USD, BUDGET_USD)',
+      '',
+      '## Tools',
+      '',
+      ...tools.map((t) => `- \`${t.name}\` (${t.kind === 'paid' ? priceText(t, settings) : 'free'}): ${t.description}`),
+      '',
+    );
+  }
+  lines.push(
+    '## HTTP API',
+    '',
+    ...[...entrypoints].map((ep) => {
+      const price = ep.price(settings);
+      return `- [POST ${entrypointPaths(ep)[0]}](${link(entrypointPaths(ep)[0]!)}): ${price.startsWith('=') ? `price ${price}` : `$${price}`} — ${ep.description}`;
+    }),
+    ...FREE_ROUTES.map(([path, what]) => `- [GET ${path}](${link(path.split('?')[0]!)}): free — ${what}`),
+    '',
+    '## Docs',
+    '',
+    `- [OpenAPI 3.1](${link('/api/openapi.json')}): every route, generated from the schemas the service validates with`,
+    `- [Paid entrypoints](${link('/entrypoints')}): prices and JSON Schemas`,
+    `- [x402 discovery](${link('/.well-known/x402')}): every paid resource and MCP tool with its Bazaar metadata`,
+    '',
+    '## Optional',
+    '',
+    `- [Version](${link('/api/version')}): API and service versions`,
+    `- [Health](${link('/health')}): the service's dependencies`,
+    '',
+  );
+  return lines.join('\n');
+}

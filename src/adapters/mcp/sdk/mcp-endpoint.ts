@@ -1,0 +1,119 @@
+/**
+ * `POST /mcp`: the MCP Streamable HTTP transport (official @modelcontextprotocol/sdk), stateless —
+ * every request gets its own server and transport, so any process behind one database answers any
+ * request, and answers are plain JSON (no SSE stream to hold open). The HTTP adapter mounts it with
+ * web-standard `Request`/`Response`; this adapter knows no Koa.
+ *
+ * The free budget (docs/rate-limits.md) holds here as over HTTP: every POST counts once, except a
+ * paid tool call whose payment the facilitator verified. A call over the budget is answered as a
+ * tool error (RATE_LIMITED, so the agent reads when to come back); any other message with HTTP 429.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { Application } from '../../../app/application.js';
+import { errorEnvelope } from '../../../app/error-status.js';
+import { RateLimited } from '../../../domain/errors.js';
+import type { RateLimitDecision, RateLimiter } from '../../../ports/rate-limiter.js';
+import { PAYMENT_META, WALLET_META } from '../../kit/mcp/x402-mcp.js';
+import { ToolCalls, type CallContext } from './tool-calls.js';
+import { domainErrorResult } from './tool-results.js';
+
+export const MCP_PATH = '/mcp';
+
+export interface FreeBudget {
+  limiter: RateLimiter;
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface McpRequestInfo {
+  /** The rate-limit key of the client (its address, or its /64). */
+  client: string;
+  requestId: string;
+}
+
+export class McpEndpoint {
+  readonly path = MCP_PATH;
+  readonly calls: ToolCalls;
+  private readonly validator = new AjvJsonSchemaValidator();
+
+  constructor(
+    private readonly application: Application,
+    private readonly budget: FreeBudget | null = null,
+  ) {
+    this.calls = new ToolCalls(application);
+  }
+
+  /** One HTTP request to the endpoint, its JSON body already read. */
+  async handle(request: Request, body: unknown, info: McpRequestInfo): Promise<Response> {
+    const single = body && typeof body === 'object' && !Array.isArray(body) ? (body as JsonRpcMessage) : null;
+    const paidCall = single?.method === 'tools/call' && this.calls.carriesPayment(single.params ?? {});
+    const headers = new Headers();
+    if (!paidCall) {
+      const decision = await this.consume(info.client, headers);
+      if (decision && !decision.allowed) return this.rateLimited(single, decision, headers);
+    }
+    const ctx: CallContext = { requestId: info.requestId, paymentVerified: false };
+    try {
+      const response = await this.serve(request, body, ctx);
+      headers.forEach((value, key) => response.headers.set(key, value));
+      return response;
+    } finally {
+      if (paidCall && !ctx.paymentVerified) await this.consume(info.client, headers);
+    }
+  }
+
+  private async serve(request: Request, body: unknown, ctx: CallContext): Promise<Response> {
+    const server = new Server(
+      { name: 'x402-launchpad', title: 'x402 token launchpad', version: this.application.deps.settings.serviceVersion },
+      { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.validator },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.calls.listing }));
+    server.setRequestHandler(CallToolRequestSchema, (req) => this.calls.call(req.params, ctx));
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      await server.close();
+    }
+  }
+
+  private async consume(client: string, headers: Headers): Promise<RateLimitDecision | null> {
+    if (!this.budget) return null;
+    const decision = await this.budget.limiter.consume(client);
+    headers.set('RateLimit-Policy', `"free";q=${this.budget.limit};w=${this.budget.windowSeconds}`);
+    headers.set('RateLimit', `"free";r=${decision.remaining};t=${decision.resetSeconds}`);
+    return decision;
+  }
+
+  private rateLimited(message: JsonRpcMessage | null, decision: RateLimitDecision, headers: Headers): Response {
+    const retryAfter = Math.max(1, decision.resetSeconds);
+    const error = new RateLimited(this.budget!.limit, this.budget!.windowSeconds, retryAfter);
+    headers.set('Retry-After', String(retryAfter));
+    headers.set('Content-Type', 'application/json');
+    const id = message?.id ?? null;
+    if (message?.method === 'tools/call' && id !== null) {
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id, result: domainErrorResult(error) }), { status: 200, headers });
+    }
+    const envelope = errorEnvelope(error.code, error.message, error.details);
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: error.message, data: envelope.error } }), { status: 429, headers });
+  }
+}
+
+interface JsonRpcMessage {
+  jsonrpc?: string;
+  id?: string | number | null;
+  method?: string;
+  params?: { name?: unknown; _meta?: unknown };
+}
+
+const INSTRUCTIONS = [
+  'An x402 token launchpad: create ERC-20 tokens on a bonding curve and trade them, on Base (eip155:8453) or Base Sepolia (eip155:84532), paying per call in USDC or EURC with x402. No accounts: the paying wallet is the caller.',
+  'Free tools read: list_tokens, get_token, get_quote, list_trades, get_candles, list_holders, list_positions, get_prices, get_payment, get_delivery, get_payout, prepare_sell.',
+  `Paid tools act: create_token, token_buy_usd, token_buy_tokens, token_buy_quote, token_sell, token_info. Called without payment, a paid tool answers isError with the x402 PaymentRequired; sign one offer (EIP-3009) and call again with the PaymentPayload in _meta["${PAYMENT_META}"]. The answer carries the settlement in _meta["x402/payment-response"]. The same payment sent again returns the first answer and is never charged twice.`,
+  `The network follows the paying wallet's history (Base mainnet history → eip155:8453, else eip155:84532); name the wallet in _meta["${WALLET_META}"] on the unpaid call and the 402 offers only its network.`,
+  'Amounts are decimal strings (USD with up to 6 decimals, tokens up to 18). To sell: prepare_sell, sign its typedData with the wallet, then token_sell with its tokenAuthorization plus the signature. A paid answer with status "pending" is not final: call get_payment, never pay again.',
+].join('\n');
