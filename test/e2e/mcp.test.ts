@@ -1,0 +1,186 @@
+/**
+ * MCP on the service over fakes (no chain): what the devnet file does not reach — the FAILED rule
+ * (a settlement that does not confirm answers a non-error result naming the payment, and the
+ * reconciler finishes it), payment identifiers and receipts, the wallet's network, the JSON-RPC
+ * edges of the endpoint — and the discovery documents agents read first.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { PaymentPayload } from '@x402/core/types';
+import { validateDiscoveryExtension } from '@x402/extensions/bazaar';
+import { verifyReceiptSignatureEIP712, type EIP712SignedReceipt } from '@x402/extensions/offer-receipt';
+import { appendPaymentIdentifierToExtensions, generatePaymentId } from '@x402/extensions/payment-identifier';
+import { getAddress } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
+import { PAYMENT_META, PAYMENT_RESPONSE_META, WALLET_META } from '../../src/adapters/kit/mcp/x402-mcp.js';
+import type { RunningService } from '../../src/bootstrap/compose.js';
+import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
+import { call, callPaid, connectMcp, envelopeOf, payerFor } from '../support/mcp-client.js';
+import { json, PRODUCTION_WALLETS, ShiftableClock, startTestService } from '../support/service.js';
+import { devAccount } from '../support/x402-client.js';
+
+const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const clock = new ShiftableClock();
+const facilitator = new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n });
+const wallet = devAccount(5); // testnet
+let service: RunningService;
+let agent: Client;
+let tokenId: string;
+
+beforeAll(async () => {
+  service = await startTestService({ clock, facilitator });
+  agent = await connectMcp(`${service.url}/mcp`);
+  tokenId = ((await callPaid(agent, 'create_token', { name: 'Fake Cat', symbol: 'FCAT' }, wallet)).result.structuredContent as { tokenId: string }).tokenId;
+});
+afterAll(async () => {
+  await agent?.close();
+  await service?.stop();
+});
+
+const balance = () => facilitator.balanceOf(TESTNET, wallet.address);
+
+describe('payments over MCP are the same payments', () => {
+  it('a settlement that does not confirm answers a non-error result naming the payment; the reconciler finishes it and the payload then answers the trade', async () => {
+    facilitator.timeoutNextSettle(); // the transfer happens, the answer is lost
+    const before = balance();
+    const { payload, result } = await callPaid(agent, 'token_buy_usd', { tokenId, usdAmount: '1.25' }, wallet);
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ status: 'pending', paymentId: expect.stringMatching(/^pay_/), state: 'SETTLING' });
+    const paymentId = (result.structuredContent as { paymentId: string }).paymentId;
+    expect((result.content[1] as { text: string }).text).toContain(`get_payment with paymentId "${paymentId}"`);
+    expect(before - balance()).toBe(1_250_000n);
+    clock.offsetMs += 60_000; // past the reconciler's grace
+    try {
+      await service.reconciler.runOnce();
+    } finally {
+      clock.offsetMs -= 60_000;
+    }
+    expect((await call(agent, 'get_payment', { paymentId })).structuredContent).toMatchObject({ paymentId, state: 'APPLIED', resource: 'token_buy_usd' });
+    const late = await call(agent, 'token_buy_usd', { tokenId, usdAmount: '1.25' }, { [PAYMENT_META]: payload });
+    expect(late.structuredContent).toMatchObject({ usdSpent: '1.25', payment: { paymentId } });
+    expect(before - balance()).toBe(1_250_000n);
+  });
+
+  it('a payment identifier makes the retried operation one charge; the receipt is signed for the tool', async () => {
+    const id = generatePaymentId();
+    const args = { tokenId, usdAmount: '2' };
+    const pay = payerFor(wallet);
+    const withId = async () => {
+      const challenge = await call(agent, 'token_buy_usd', args, { [WALLET_META]: wallet.address });
+      const required = challenge.structuredContent as { extensions: Record<string, unknown> };
+      expect(required.extensions['payment-identifier']).toMatchObject({ info: { required: false } });
+      appendPaymentIdentifierToExtensions(required.extensions, id);
+      return pay(required as never);
+    };
+    const before = balance();
+    const first = await call(agent, 'token_buy_usd', args, { [PAYMENT_META]: await withId() });
+    const again = await call(agent, 'token_buy_usd', args, { [PAYMENT_META]: await withId() }); // a new authorization, the same id
+    expect(again.structuredContent).toEqual(first.structuredContent);
+    expect(before - balance()).toBe(2_000_000n);
+    const settlement = first._meta?.[PAYMENT_RESPONSE_META] as { extensions?: Record<string, unknown> };
+    expect(settlement.extensions?.['offer-receipt']).toBeDefined();
+    const paymentId = (first.structuredContent as { payment: { paymentId: string } }).payment.paymentId;
+    const view = (await call(agent, 'get_payment', { paymentId })).structuredContent as { paymentIdentifier: string; receipt: EIP712SignedReceipt };
+    expect(view.paymentIdentifier).toBe(id);
+    const { signer, payload } = await verifyReceiptSignatureEIP712(view.receipt);
+    expect(getAddress(signer)).toBe(TREASURY);
+    expect(payload).toMatchObject({ network: TESTNET, resourceUrl: 'mcp://tool/token_buy_usd' });
+  });
+
+  it('the network follows the wallet: without a name both networks are offered; a payment on the other one is NETWORK_MISMATCH offering only its own', async () => {
+    const producer = devAccount(1); // has "mainnet" history
+    expect(PRODUCTION_WALLETS).toContain(producer.address);
+    const unnamed = await call(agent, 'token_info', { tokenId });
+    const networks = (unnamed.structuredContent as { accepts: { network: string }[] }).accepts.map((a) => a.network);
+    expect([...new Set(networks)]).toEqual([PRODUCTION, TESTNET]);
+    const testnetOnly = { ...(unnamed.structuredContent as object), accepts: (unnamed.structuredContent as { accepts: { network: string }[] }).accepts.filter((a) => a.network === TESTNET) };
+    const wrong = await call(agent, 'token_info', { tokenId }, { [PAYMENT_META]: await payerFor(producer)(testnetOnly as never) });
+    expect(wrong.isError).toBe(true);
+    expect(envelopeOf(wrong).error).toMatchObject({ code: 'NETWORK_MISMATCH', details: { expected: PRODUCTION, received: TESTNET } });
+    expect((wrong.structuredContent as { accepts: { network: string }[] }).accepts.every((a) => a.network === PRODUCTION)).toBe(true);
+    // Paying from that 402 succeeds.
+    const right = await call(agent, 'token_info', { tokenId }, { [PAYMENT_META]: await payerFor(producer)(wrong.structuredContent as never) });
+    expect(right.structuredContent).toMatchObject({ tokenId, holdersTop: expect.any(Array) });
+  });
+
+  it('a payment made over HTTP replays over MCP as the same request (one charge), and a tool pays exactly what its route pays', async () => {
+    const http = await fetch(`${service.url}/entrypoints/token_buy_usd`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+      body: JSON.stringify({ tokenId, usdAmount: '3' }),
+    });
+    const required = JSON.parse(Buffer.from(http.headers.get('payment-required')!, 'base64').toString());
+    const mcp = await call(agent, 'token_buy_usd', { tokenId, usdAmount: '3' }, { [WALLET_META]: wallet.address });
+    expect((mcp.structuredContent as { accepts: unknown[] }).accepts).toEqual(required.accepts);
+    // The HTTP resource is not the tool's: signed for the route, the payload is refused over MCP.
+    const payload: PaymentPayload = await payerFor(wallet)(required);
+    const refused = await call(agent, 'token_buy_usd', { tokenId, usdAmount: '3' }, { [PAYMENT_META]: payload });
+    expect(envelopeOf(refused).error.details).toMatchObject({ reason: 'resource_mismatch' });
+  });
+});
+
+describe('the endpoint', () => {
+  it('an unknown tool is a JSON-RPC error; GET is 405 (stateless, no server stream)', async () => {
+    await expect(agent.callTool({ name: 'steal_tokens', arguments: {} })).rejects.toThrow(/Unknown tool: steal_tokens/);
+    const get = await fetch(`${service.url}/mcp`, { headers: { accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+  });
+
+  it('a body that is no JSON-RPC message is refused by the transport', async () => {
+    const res = await fetch(`${service.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ hello: 'world' }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+  });
+});
+
+describe('discovery', () => {
+  it('/llms.txt says what the service is, how to pay, and names every tool and endpoint', async () => {
+    const res = await fetch(`${service.url}/llms.txt`);
+    expect(res.headers.get('content-type')).toMatch(/^text\/markdown/);
+    const text = await res.text();
+    expect(text.startsWith('# x402 token launchpad\n\n> ')).toBe(true);
+    for (const name of ['list_tokens', 'prepare_sell', 'create_token', 'token_sell', 'token_info']) expect(text).toContain(`\`${name}\``);
+    expect(text).toContain(`${service.url}/mcp`);
+    expect(text).toContain('_meta["x402/payment"]');
+    expect(text).toContain('PAYMENT-SIGNATURE');
+    expect(text).toContain('/api/tokens/{tokenId}/sell-authorization');
+  });
+
+  it('the MCP server card, its catalog and /.well-known/mcp.json point at the endpoint', async () => {
+    const card = await fetch(`${service.url}/mcp/server-card`, { headers: { accept: 'application/mcp-server-card+json' } });
+    expect(card.headers.get('content-type')).toMatch(/^application\/mcp-server-card\+json/);
+    const body = await json(card);
+    expect(body).toMatchObject({
+      $schema: 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json',
+      name: '127.0.0.1/x402-launchpad',
+      remotes: [{ type: 'streamable-http', url: `${service.url}/mcp`, supportedProtocolVersions: expect.arrayContaining(['2025-06-18']) }],
+    });
+    expect(body.description.length).toBeLessThanOrEqual(100);
+    expect(await json(await fetch(`${service.url}/.well-known/mcp/server-card.json`))).toEqual(body);
+    const catalog = await json(await fetch(`${service.url}/.well-known/mcp/catalog.json`));
+    expect(catalog.entries).toEqual([expect.objectContaining({ type: 'application/mcp-server-card+json', url: `${service.url}/mcp/server-card` })]);
+    const doc = await json(await fetch(`${service.url}/.well-known/mcp.json`));
+    expect(doc.remotes[0].url).toBe(`${service.url}/mcp`);
+    expect(doc.tools.find((t: any) => t.name === 'create_token')).toMatchObject({ price: '$0.01', readOnly: false, resource: 'mcp://tool/create_token' });
+    expect(doc.tools.find((t: any) => t.name === 'get_token')).toMatchObject({ price: 'free', readOnly: true });
+    expect(doc.payments).toMatchObject({ paymentMeta: 'x402/payment', walletMeta: 'launchpad/wallet' });
+  });
+
+  it('/.well-known/x402 lists the paid tools with Bazaar in its MCP form, beside the HTTP resources', async () => {
+    const doc = await json(await fetch(`${service.url}/.well-known/x402`));
+    const mcpItems = doc.items.filter((i: any) => i.type === 'mcp');
+    expect(mcpItems.map((i: any) => i.toolName)).toEqual(['create_token', 'token_buy_usd', 'token_buy_tokens', 'token_buy_quote', 'token_sell', 'token_info']);
+    for (const item of mcpItems) {
+      expect(item).toMatchObject({ resource: `${service.url}/mcp`, paymentResource: `mcp://tool/${item.toolName}`, transport: 'streamable-http' });
+      expect(validateDiscoveryExtension(item.extensions.bazaar)).toEqual({ valid: true });
+      expect(item.extensions.bazaar.info.input).toMatchObject({ type: 'mcp', toolName: item.toolName });
+    }
+    expect(doc.resources.every((r: string) => r.includes('/entrypoints/'))).toBe(true);
+    expect(doc.instructions).toContain(`${service.url}/mcp`);
+  });
+});
