@@ -34,7 +34,7 @@ export function llmsTxt(origin: string, mcpPath: string | null, tools: readonly 
   const lines = [
     '# x402 token launchpad',
     '',
-    '> Create ERC-20 tokens on a bonding curve and trade them, paying per call with x402 in USDC or EURC on Base (eip155:8453) or Base Sepolia (eip155:84532). No accounts and no API keys: the wallet that pays is the caller — the creator, the buyer, the seller. Reads are free (100 requests a minute per client).',
+    '> Create ERC-20 tokens on a bonding curve and trade them, paying per call with x402 in USDC or EURC on Base (eip155:8453) or Base Sepolia (eip155:84532). No accounts and no API keys: the wallet that pays is the caller — the creator, the buyer, the seller. Reads are free, within a budget of requests per client (100 a minute by default).',
     '',
     'How to pay: call a paid operation without payment to get its price as an x402 `PaymentRequired` (HTTP: status 402 and the `PAYMENT-REQUIRED` header; MCP: a tool result with `isError: true` and the PaymentRequired in `structuredContent`). Sign one offer — an EIP-3009 authorization of exactly that amount to `payTo` — and repeat the same call with the payment (HTTP: `PAYMENT-SIGNATURE`; MCP: `_meta["' +
       PAYMENT_META +
