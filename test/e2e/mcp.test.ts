@@ -16,7 +16,7 @@ import { PAYMENT_META, PAYMENT_RESPONSE_META, WALLET_META } from '../../src/adap
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import { call, callPaid, connectMcp, envelopeOf, payerFor } from '../support/mcp-client.js';
-import { json, PRODUCTION_WALLETS, ShiftableClock, startTestService } from '../support/service.js';
+import { json, PRODUCTION_WALLETS, settle, ShiftableClock, startTestService } from '../support/service.js';
 import { devAccount } from '../support/x402-client.js';
 
 const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -116,6 +116,40 @@ describe('payments over MCP are the same payments', () => {
     const payload: PaymentPayload = await payerFor(wallet)(required);
     const refused = await call(agent, 'token_buy_usd', { tokenId, usdAmount: '3' }, { [PAYMENT_META]: payload });
     expect(envelopeOf(refused).error.details).toMatchObject({ reason: 'resource_mismatch' });
+  });
+});
+
+describe('free tools', () => {
+  it('every one answers within its output schema (the SDK client validates each answer), with the data its HTTP route answers', async () => {
+    const bought = (await callPaid(agent, 'token_buy_usd', { tokenId, usdAmount: '1' }, wallet)).result.structuredContent as any;
+    const quote = await call(agent, 'get_quote', { tokenId, side: 'buy', usdAmount: '1' });
+    await settle(service); // deployed: a sell can be prepared
+    const answers = {
+      list_tokens: await call(agent, 'list_tokens', { limit: 5, sort: 'marketCap' }),
+      get_token: await call(agent, 'get_token', { tokenId }),
+      list_positions: await call(agent, 'list_positions', { wallet: wallet.address, includeZero: false }),
+      get_quote: quote,
+      get_prices: await call(agent, 'get_prices', {}),
+      list_trades: await call(agent, 'list_trades', { tokenId, limit: 2 }),
+      get_candles: await call(agent, 'get_candles', { tokenId, interval: '1m' }),
+      list_holders: await call(agent, 'list_holders', { tokenId }),
+      get_payment: await call(agent, 'get_payment', { paymentId: bought.payment.paymentId }),
+      get_delivery: await call(agent, 'get_delivery', { deliveryId: bought.delivery.deliveryId }),
+      prepare_sell: await call(agent, 'prepare_sell', { tokenId, wallet: wallet.address, tokens: '1' }),
+    };
+    for (const [name, result] of Object.entries(answers)) expect({ name, isError: result.isError ?? false }).toEqual({ name, isError: false });
+    const http = await json(await fetch(`${service.url}/api/tokens/${tokenId}/trades?limit=2`));
+    expect(answers.list_trades.structuredContent).toEqual(http.data);
+    expect(answers.list_positions.structuredContent).toMatchObject({ network: TESTNET, items: [{ tokenId }] });
+    expect(answers.get_quote.structuredContent).toMatchObject({ side: 'buy', usdAmount: '1', quoteId: expect.stringMatching(/^qte_/) });
+  });
+
+  it('a bad argument or an unknown id is a tool error with the envelope\'s code', async () => {
+    const notFound = await call(agent, 'get_token', { tokenId: 'tok_01JD5X8W3K2M9N7P4Q6R8S0T2V' });
+    expect(notFound.isError).toBe(true);
+    expect(envelopeOf(notFound).error.code).toBe('TOKEN_NOT_FOUND');
+    const unknown = await call(agent, 'list_tokens', { colour: 'red' });
+    expect(envelopeOf(unknown).error).toMatchObject({ code: 'VALIDATION_ERROR', details: { issues: [{ message: 'unknown field(s): colour' }] } });
   });
 });
 
