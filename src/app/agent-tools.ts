@@ -66,6 +66,8 @@ export interface PaidTool extends ToolBase {
   kind: 'paid';
   /** The entrypoint it pays for: its input and output schemas, price, rules and operation. */
   entrypoint: AnyEntrypoint;
+  /** What it does, without how x402 pays it (for documents that explain paying once). */
+  summary: string;
 }
 
 export type AgentTool = FreeTool | PaidTool;
@@ -251,6 +253,7 @@ export function paidTools(entrypoints: ReadonlyMap<string, AnyEntrypoint>): Paid
       title: p.title,
       readOnly: p.readOnly,
       entrypoint,
+      summary: [entrypoint.description, p.howTo].filter(Boolean).join(' '),
       description: [entrypoint.description, p.howTo, PAYING].filter(Boolean).join(' '),
     };
   });

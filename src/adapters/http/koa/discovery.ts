@@ -7,7 +7,8 @@
  *   Bazaar facilitator catalogues it from the payment payload that echoes it);
  * - GET /.well-known/x402: x402scan's discovery document (`version: 1`, `resources`: the URLs to
  *   probe), plus `items` in the shape a Bazaar facilitator lists resources in — each with its
- *   price, its payment requirements when the price is fixed, and its Bazaar extension.
+ *   price, its payment requirements when the price is fixed, and its Bazaar extension; the paid
+ *   MCP tools too, as `type: "mcp"` items with Bazaar's MCP form (docs/agents.md).
  */
 import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { z } from 'zod';

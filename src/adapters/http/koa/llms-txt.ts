@@ -58,7 +58,7 @@ export function llmsTxt(origin: string, mcpPath: string | null, tools: readonly 
       '',
       '## Tools',
       '',
-      ...tools.map((t) => `- \`${t.name}\` (${t.kind === 'paid' ? priceText(t, settings) : 'free'}): ${t.description}`),
+      ...tools.map((t) => `- \`${t.name}\` (${t.kind === 'paid' ? priceText(t, settings) : 'free'}): ${t.kind === 'paid' ? t.summary : t.description}`),
       '',
     );
   }

@@ -61,7 +61,7 @@ export function mcpDocument(origin: string, mcpPath: string, tools: readonly Age
     tools: tools.map((t) => ({
       name: t.name,
       title: t.title,
-      description: t.description,
+      description: t.kind === 'paid' ? t.summary : t.description,
       readOnly: t.readOnly,
       price: t.kind === 'paid' ? priceText(t, settings) : 'free',
       ...(t.kind === 'paid' ? { resource: mcpToolResource(t.name) } : {}),
