@@ -25,7 +25,7 @@ export function rateLimit(options: RateLimitOptions) {
   const policy = `"free";q=${options.limit};w=${options.windowSeconds}`;
   const selfLimited = new Set(options.selfLimitedPaths ?? []);
   return async function limitFree(ctx: Context, next: Next): Promise<void> {
-    if (ctx.method === 'POST' && selfLimited.has(ctx.path)) return next();
+    if (ctx.method === 'POST' && selfLimited.has(ctx.path.replace(/(.)\/+$/, '$1'))) return next();
     const key = rateLimitKey(clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, options.trustProxy));
     const consume = async () => {
       const decision = await options.limiter.consume(key);
