@@ -47,6 +47,8 @@ import type { TokenIssuer } from '../ports/token-issuer.js';
 import { ViemTokenIssuer } from '../adapters/token/viem/viem-token-issuer.js';
 import { ViemReceiptSigner } from '../adapters/receipts/viem/viem-receipt-signer.js';
 import { SiwxWalletProofVerifier } from '../adapters/wallet-proof/siwx/siwx-wallet-proof-verifier.js';
+import { loadPageFiles } from '../adapters/web/esbuild/page-files.js';
+import { pageRoute } from '../adapters/web/esbuild/page-route.js';
 import { buildQuoteRouter } from './quote-router.js';
 import { StartupError } from './startup-error.js';
 
@@ -78,6 +80,8 @@ export interface RunningService extends Pick<WorkerScheduler, 'payouts' | 'deplo
   devnet: AnvilDevnet | null;
   /** One pass of every worker (tests call this instead of waiting for the timers). */
   runWorkers(): Promise<void>;
+  /** Builds the page for people now rather than on its first visit (docs/decisions/0030). */
+  warmPage(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -261,6 +265,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const trustProxy = parseTrustProxy(config.trustProxy);
   const before = limiter ? [rateLimit({ limiter, limit: config.rateLimitPerMinute, windowSeconds: 60, trustProxy })] : [];
   const shutdown = new AbortController();
+  const page = pageRoute(loadPageFiles, logger);
   let server: Server;
   try {
     const app = createHttpApp(application, {
@@ -269,6 +274,8 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       trustProxy,
       eventStream: { maxTotal: config.maxEventStreams, maxPerClient: config.maxEventStreamsPerClient },
       publicUrl: config.publicUrl,
+      cors: { origins: config.corsOrigins, publicUrl: config.publicUrl },
+      page,
     });
     server = await listen(app, config.port, config.host, DEFAULT_TIMEOUTS, () => deps.ids.next('req'));
   } catch (e) {
@@ -294,6 +301,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     reconciler: workers.reconciler,
     quotePurger: workers.quotePurger,
     runWorkers: () => workers.runOnce(),
+    warmPage: () => page.warm(),
     async stop() {
       const passEnded = workers.stop();
       shutdown.abort();

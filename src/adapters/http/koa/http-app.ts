@@ -44,6 +44,7 @@ import { discoveryDocument, WELL_KNOWN_X402 } from './discovery.js';
 import { MethodNotAllowed } from './http-errors.js';
 import { errorHandler, type PaymentRequiredEnricher } from './errors.js';
 import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
+import { cors, type CorsOptions } from './cors.js';
 import { DEFAULT_STREAM, EventStreams, streamEvents, type EventStreamOptions } from './events-stream.js';
 import { manifest } from './manifest.js';
 import { openApiDocument } from './openapi.js';
@@ -69,6 +70,10 @@ export interface HttpOptions {
    * 402 goes out without them. Default: those of the application's signer and verifier.
    */
   paymentRequiredExtensions?: PaymentRequiredEnricher;
+  /** Origins besides the service's own whose pages may call the API (CORS_ORIGINS); default: none. */
+  cors?: CorsOptions;
+  /** The page for people at `/` (src/adapters/web): served before the rate limiter and the routes. */
+  page?: Koa.Middleware;
 }
 
 export function createHttpApp(application: Application, options: HttpOptions = {}): Koa {
@@ -246,6 +251,8 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   });
   app.use(requestContext(deps.ids));
   app.use(errorHandler(application.logger));
+  app.use(cors(options.cors ?? { origins: [], publicUrl: options.publicUrl }));
+  if (options.page) app.use(options.page);
   for (const m of options.before ?? []) app.use(m);
   app.use(router.routes());
   app.use(async (ctx) => {
@@ -253,6 +260,12 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     const match = router.match(ctx.path, ctx.method);
     const allowed = new Set<string>();
     for (const layer of match.path) for (const m of layer.methods) allowed.add(m);
+    if (allowed.size > 0 && ctx.method === 'OPTIONS') {
+      // A plain OPTIONS (not a CORS preflight, which cors.ts answers): what the path serves.
+      ctx.status = 204;
+      ctx.set('Allow', [...allowed, 'OPTIONS'].sort().join(', '));
+      return;
+    }
     if (allowed.size > 0) throw new MethodNotAllowed([...allowed].sort());
     throw new NotFound(`No route for ${ctx.method} ${ctx.path}.`, { path: ctx.path });
   });
