@@ -38,8 +38,10 @@ const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
 export function cors(options: CorsOptions) {
   const listed = options.origins === '*' ? null : new Set(options.origins);
+  // The service's own origin as this request reached it (Koa 3's ctx.origin is the Origin header itself).
+  const own = (ctx: Context) => `${ctx.protocol}://${ctx.host}`;
   const allowed = (origin: string, ctx: Context) =>
-    listed === null || listed.has(origin) || origin === ctx.origin || (options.publicUrl !== undefined && origin === options.publicUrl);
+    listed === null || listed.has(origin) || origin === own(ctx) || (options.publicUrl !== undefined && origin === options.publicUrl);
   return async function corsHeaders(ctx: Context, next: Next): Promise<void> {
     ctx.vary('Origin');
     const origin = ctx.get('origin');

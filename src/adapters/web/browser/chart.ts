@@ -31,7 +31,7 @@ export function priceChart(container: HTMLElement): PriceChart {
       fontFamily: 'system-ui, sans-serif',
     },
     grid: { vertLines: { color: dark ? '#1e293b' : '#e2e8f0' }, horzLines: { color: dark ? '#1e293b' : '#e2e8f0' } },
-    timeScale: { timeVisible: true, secondsVisible: false },
+    timeScale: { timeVisible: true, secondsVisible: false, barSpacing: 14, rightOffset: 6 },
     localization: { priceFormatter: priceText },
   });
   const candles = chart.addSeries(CandlestickSeries, {
@@ -43,7 +43,7 @@ export function priceChart(container: HTMLElement): PriceChart {
     wickDownColor: DOWN,
     priceFormat: { type: 'custom', formatter: priceText, minMove: 1e-12 },
   });
-  const volume = chart.addSeries(HistogramSeries, { priceScaleId: 'volume', priceFormat: { type: 'volume' }, color: 'rgba(148,163,184,0.45)' });
+  const volume = chart.addSeries(HistogramSeries, { priceScaleId: 'volume', priceFormat: { type: 'volume' }, color: 'rgba(148,163,184,0.45)', lastValueVisible: false, priceLineVisible: false });
   chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
   candles.priceScale().applyOptions({ scaleMargins: { top: 0.1, bottom: 0.25 } });
   return {
@@ -51,7 +51,9 @@ export function priceChart(container: HTMLElement): PriceChart {
       const time = (c: Candle) => Math.floor(Date.parse(c.openTime) / 1000) as UTCTimestamp;
       candles.setData(items.map((c) => ({ time: time(c), open: Number(c.open), high: Number(c.high), low: Number(c.low), close: Number(c.close) })));
       volume.setData(items.map((c) => ({ time: time(c), value: Number(c.volumeUsd), color: Number(c.close) >= Number(c.open) ? 'rgba(34,197,94,0.35)' : 'rgba(239,68,68,0.35)' })));
-      chart.timeScale().fitContent();
+      // Many candles fit the width; a few keep their natural width at the right edge.
+      if (items.length > 60) chart.timeScale().fitContent();
+      else chart.timeScale().scrollToRealTime();
     },
     remove: () => chart.remove(),
   };

@@ -68,8 +68,10 @@ export async function buildPage(): Promise<PageFiles> {
     const path = ASSETS + relative(outdir, out.path).split(sep).join('/');
     files.set(path, { type: typeOf(path), body: Buffer.from(out.contents), immutable: true });
   }
+  const entry = join(PAGE_SOURCE_DIR, 'main.ts');
   for (const [path, meta] of Object.entries(result.metafile.outputs)) {
-    if (!meta.entryPoint) continue;
+    // Every dynamic import is an entry point of its own too: the page's is main.ts.
+    if (!meta.entryPoint || resolve(meta.entryPoint) !== entry) continue;
     script = ASSETS + relative(outdir, resolve(path)).split(sep).join('/');
     if (meta.cssBundle) style = ASSETS + relative(outdir, resolve(meta.cssBundle)).split(sep).join('/');
   }

@@ -2,7 +2,7 @@
 import { get, query } from '../api.js';
 import { fill, h } from '../dom.js';
 import { networkName, shortAddress } from '../format.js';
-import { connect, currentAddress, disconnect, onWalletChange } from '../session.js';
+import { connect, currentAddress, onWalletChange } from '../session.js';
 import type { Earnings, Positions } from '../types.js';
 import { amount, errorBox, pnl } from '../ui.js';
 
@@ -81,7 +81,7 @@ export function walletView(root: HTMLElement, address: string | null): () => voi
       const [positions, earnings] = await Promise.all([get<Positions>(`/positions${query({ wallet })}`), get<Earnings>(`/api/wallets/${wallet}/earnings`)]);
       fill(
         root,
-        h('div', { class: 'row spread' }, h('h1', {}, own ? 'Your wallet' : `Wallet ${shortAddress(wallet)}`), own ? h('button', { type: 'button', class: 'ghost', onclick: () => disconnect() }, 'Disconnect') : null),
+        h('h1', {}, own ? 'Your wallet' : `Wallet ${shortAddress(wallet)}`),
         h('p', {}, h('code', { class: 'address' }, positions.wallet), ` · pays on ${networkName(positions.network)}`),
         h('section', { class: 'panel', 'aria-labelledby': 'positions-title' }, h('div', { class: 'row spread' }, h('h2', { id: 'positions-title' }, 'Positions'), h('button', { type: 'button', class: 'ghost small', onclick: () => void render() }, 'Refresh')), positionsTable(positions)),
         earningsSection(earnings),
