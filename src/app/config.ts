@@ -92,7 +92,7 @@ const corsOrigins = z.string().transform((v, ctx) => {
     } catch {
       url = undefined;
     }
-    if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || entry.endsWith('/')) {
+    if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash) {
       ctx.addIssue({ code: 'custom', message: `must be "*" or origins (scheme://host[:port], no path), e.g. "https://app.example.com"; not "${entry}"` });
       return z.NEVER;
     }

@@ -252,21 +252,24 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   app.use(requestContext(deps.ids));
   app.use(errorHandler(application.logger));
   app.use(cors(options.cors ?? { origins: [], publicUrl: options.publicUrl }));
-  if (options.page) app.use(options.page);
+  // The page and its assets: static and cached, so served before the free-request budget is counted.
+  const pageRouter = new Router();
+  if (options.page) for (const path of ['/', '/assets/:file']) pageRouter.get(path, options.page);
+  app.use(pageRouter.routes());
   for (const m of options.before ?? []) app.use(m);
   app.use(router.routes());
   app.use(async (ctx) => {
     // Nothing answered: a known path with another method is 405, anything else 404.
-    const match = router.match(ctx.path, ctx.method);
     const allowed = new Set<string>();
-    for (const layer of match.path) for (const m of layer.methods) allowed.add(m);
+    for (const r of [pageRouter, router]) for (const layer of r.match(ctx.path, ctx.method).path) for (const m of layer.methods) allowed.add(m);
     if (allowed.size > 0 && ctx.method === 'OPTIONS') {
       // A plain OPTIONS (not a CORS preflight, which cors.ts answers): what the path serves.
       ctx.status = 204;
       ctx.set('Allow', [...allowed, 'OPTIONS'].sort().join(', '));
       return;
     }
-    if (allowed.size > 0) throw new MethodNotAllowed([...allowed].sort());
+    // A path served for this very method that still found nothing (an asset that is not there) is 404.
+    if (allowed.size > 0 && !allowed.has(ctx.method)) throw new MethodNotAllowed([...allowed].sort());
     throw new NotFound(`No route for ${ctx.method} ${ctx.path}.`, { path: ctx.path });
   });
   return app;
