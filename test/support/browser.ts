@@ -5,12 +5,13 @@
  * it signs with a viem account (a devnet key) and forwards every other eth_ call to the devnet's
  * RPC of the chain it is on, as a browser wallet would.
  */
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { LocalAccount } from 'viem';
 
-export const CHROMIUM = '/usr/bin/chromium';
+/** Debian's package; CHROMIUM names another build of Chromium (a newcomer's own machine). */
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -26,6 +27,11 @@ export const CHROMIUM_ARGS = [
 export const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'page');
 
 export function launchBrowser(): Promise<Browser> {
+  try {
+    accessSync(CHROMIUM, constants.X_OK);
+  } catch {
+    throw new Error(`No Chromium at ${CHROMIUM}: install it (apt-get install -y chromium, as .ci/run does) or set CHROMIUM to one.`);
+  }
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 

@@ -125,6 +125,7 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
   const fig = h('div');
   const curveSlot = h('div');
   const chartBox = h('div', { class: 'chart', role: 'img', 'aria-label': 'Price chart', 'data-testid': 'chart' });
+  const noTrades = h('p', { class: 'muted small', hidden: true }, 'No trades yet: the chart starts with the first one.');
   const intervalButtons = INTERVALS.map((i) => h('button', { type: 'button', class: 'chip', 'aria-pressed': String(i === interval), onclick: () => ((interval = i), intervalButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.textContent === i))), void loadCandles()) }, i));
   const trades = h('tbody', { 'data-testid': 'trades' });
   const holders = h('tbody', { 'data-testid': 'holders' });
@@ -142,11 +143,21 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
       fill(panelSlot, panel.el);
     }
   };
+  let chosen = false;
   const loadCandles = async () => {
-    const c = await get<{ items: Candle[] }>(`/api/tokens/${encodeURIComponent(tokenId)}/candles${query({ interval })}`);
+    let c = await get<{ items: Candle[] }>(`/api/tokens/${encodeURIComponent(tokenId)}/candles${query({ interval })}`);
+    // A token whose trades are older than 100 one-minute candles opens on the first interval that shows them.
+    while (!chosen && c.items.length === 0 && interval !== '1d') {
+      interval = INTERVALS[INTERVALS.indexOf(interval) + 1]!;
+      c = await get<{ items: Candle[] }>(`/api/tokens/${encodeURIComponent(tokenId)}/candles${query({ interval })}`);
+    }
+    if (!chosen && c.items.length === 0) interval = '1m';
+    chosen = true;
+    intervalButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.textContent === interval)));
     if (gone) return;
     chart ??= (await import('../chart.js')).priceChart(chartBox);
     chart.set(c.items);
+    noTrades.hidden = c.items.length > 0;
     const last = c.items.at(-1);
     chartBox.setAttribute('aria-label', last ? `Price chart, ${c.items.length} ${interval} candles, last close $${compact(last.close)}` : 'Price chart: no trades yet');
   };
@@ -184,7 +195,7 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
         h(
           'div',
           { class: 'main-col' },
-          h('section', { class: 'panel', 'aria-labelledby': 'chart-title' }, h('div', { class: 'row spread' }, h('h2', { id: 'chart-title' }, 'Price'), h('div', { class: 'row', role: 'group', 'aria-label': 'Candle interval' }, intervalButtons)), chartBox),
+          h('section', { class: 'panel', 'aria-labelledby': 'chart-title' }, h('div', { class: 'row spread' }, h('h2', { id: 'chart-title' }, 'Price'), h('div', { class: 'row', role: 'group', 'aria-label': 'Candle interval' }, intervalButtons)), noTrades, chartBox),
           curveSlot,
           h('section', { class: 'panel', 'aria-labelledby': 'trades-title' }, h('h2', { id: 'trades-title' }, 'Trades ', h('span', { class: 'live-dot', title: 'live' }, 'live')), h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, ['Time', 'Side', 'USD', 'Tokens', 'Price', 'Wallet'].map((c) => h('th', { scope: 'col' }, c)))), trades))),
           h('section', { class: 'panel', 'aria-labelledby': 'holders-title' }, h('h2', { id: 'holders-title' }, 'Holders'), h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, ['#', 'Wallet', 'Balance', 'Share'].map((c) => h('th', { scope: 'col' }, c)))), holders))),
