@@ -111,6 +111,12 @@ describe('the page in Chromium', () => {
       await page.locator(`#card-${later.tokenId}`).waitFor({ timeout: 5_000 });
       expect(await page.title()).toBe('x402 launchpad');
       await screenshot(page, 'feed');
+      // Keyboard: the first Tab reaches the skip link, which moves focus to the content and keeps the route.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate('document.activeElement.className')).toBe('skip');
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate('document.activeElement.id')).toBe('main');
+      await feed.getByText('Moon Cat').waitFor();
       // Search narrows the feed by name or symbol prefix.
       await page.getByLabel('Search').fill('sd');
       await page.locator(`#card-${first.tokenId}`).waitFor({ state: 'detached' });
@@ -134,6 +140,13 @@ describe('the page in Chromium', () => {
       // Measured from the API's answer: the trade is committed, the page must show it within 2 s.
       await page.locator(`[data-trade-id="${trade.tradeId}"]`).waitFor({ timeout: 2_000 });
       await screenshot(page, 'token');
+      // Amounts are rounded for reading; one click shows the exact decimal string the API gave.
+      const tokens = page.locator(`[data-trade-id="${trade.tradeId}"] .amount`).nth(1);
+      expect(await tokens.textContent()).not.toBe(trade.tokenAmount);
+      await tokens.press('Enter'); // a button: the keyboard works as the click does
+      expect(await tokens.textContent()).toBe(trade.tokenAmount);
+      await tokens.click();
+      expect(await tokens.textContent()).not.toBe(trade.tokenAmount);
 
       await page.setViewportSize({ width: 390, height: 844 });
       await page.reload();

@@ -63,6 +63,12 @@ function walletSlot(): void {
   fill(slot, button);
 }
 
+// The skip link moves focus to the content; following its href would change the route.
+document.querySelector('.skip')?.addEventListener('click', (e) => {
+  e.preventDefault();
+  main.focus();
+});
+
 onWalletChange(walletSlot);
 walletSlot();
 window.addEventListener('hashchange', route);
