@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type * as Esbuild from 'esbuild';
 
 export interface PageFile {
   type: string;
@@ -38,10 +39,22 @@ const TYPES: Record<string, string> = {
 
 const typeOf = (path: string) => TYPES[extname(path)] ?? 'application/octet-stream';
 
+let building = 0;
+
 /** Bundles the page: minified ES modules split so the wallet and the chart load only when a view needs them. */
 export async function buildPage(): Promise<PageFiles> {
   // Loaded here, not at the top: a process that never serves the page never loads esbuild.
   const esbuild = await import('esbuild');
+  building += 1;
+  try {
+    return await bundle(esbuild);
+  } finally {
+    // esbuild keeps a helper process for later builds; a service builds once, so let it go.
+    if (--building === 0) await esbuild.stop();
+  }
+}
+
+async function bundle(esbuild: typeof Esbuild): Promise<PageFiles> {
   const outdir = join(PAGE_SOURCE_DIR, '.out');
   const result = await esbuild.build({
     entryPoints: { app: join(PAGE_SOURCE_DIR, 'main.ts') },
