@@ -96,6 +96,19 @@ const CANDLES_DRAWN = `(() => [...document.querySelectorAll('[data-testid="chart
   return false;
 }))()`;
 
+/**
+ * Waits until `expression` is true in the page, polling from here: Playwright's waitForFunction
+ * with a string polls through eval inside the page, which the page's content security policy
+ * rightly forbids.
+ */
+async function until(page: Page, expression: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${expression.slice(0, 80)}…`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe('the page in Chromium', () => {
   it('the feed lists tokens created through the API, and a new one appears without a reload', async () => {
     const first = await createToken('Moon Cat', 'MCAT');
@@ -134,7 +147,7 @@ describe('the page in Chromium', () => {
     try {
       await page.goto(`${service.url}/#/token/${token.tokenId}`);
       await page.getByRole('heading', { name: /Chart Fox/ }).waitFor();
-      await page.waitForFunction(CANDLES_DRAWN, undefined, { timeout: 10_000 });
+      await until(page, CANDLES_DRAWN, 10_000);
       await page.locator('[data-testid="trades"] tr[data-trade-id]').nth(1).waitFor();
       const trade = (await buyThroughApi(token.tokenId, '3')).trade;
       // Measured from the API's answer: the trade is committed, the page must show it within 2 s.
@@ -150,7 +163,7 @@ describe('the page in Chromium', () => {
 
       await page.setViewportSize({ width: 390, height: 844 });
       await page.reload();
-      await page.waitForFunction(CANDLES_DRAWN, undefined, { timeout: 10_000 });
+      await until(page, CANDLES_DRAWN, 10_000);
       expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
       await screenshot(page, 'token-phone');
     } finally {
