@@ -36,7 +36,9 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const lines = [`x402 launchpad listening on ${service.url}`];
+  // The page at / is built in the background now, so the first visitor does not wait for it.
+  void service.warmPage();
+  const lines = [`x402 launchpad listening on ${service.url}`, `the page for people: ${service.url}/`];
   if (service.devnet) {
     const { devnetAccount } = await import('./adapters/chain/anvil/devnet-constants.js');
     lines.push(

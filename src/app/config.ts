@@ -81,6 +81,26 @@ const fixedPrices = z.string().transform((v, ctx) => {
   return prices;
 });
 
+/** "*" or a comma-separated list of origins, e.g. "https://app.example.com,http://localhost:5173". */
+const corsOrigins = z.string().transform((v, ctx) => {
+  if (v.trim() === '*') return '*' as const;
+  const origins: string[] = [];
+  for (const entry of v.split(',').map((s) => s.trim()).filter(Boolean)) {
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash) {
+      ctx.addIssue({ code: 'custom', message: `must be "*" or origins (scheme://host[:port], no path), e.g. "https://app.example.com"; not "${entry}"` });
+      return z.NEVER;
+    }
+    origins.push(url.origin);
+  }
+  return origins;
+});
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -117,6 +137,7 @@ const envSchema = z.object({
     .url({ protocol: /^https?$/ })
     .refine((v) => new URL(v).pathname === '/' && !new URL(v).search, 'must be an origin (scheme://host[:port]), no path')
     .optional(),
+  CORS_ORIGINS: corsOrigins.optional(),
   INFO_ACCESS_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   MAX_EVENT_STREAMS: z.coerce.number().int().min(1).default(1_000),
   MAX_EVENT_STREAMS_PER_CLIENT: z.coerce.number().int().min(1).default(10),
@@ -218,6 +239,8 @@ export interface Config {
    * Sign-In-With-X proofs must be bound to it. Unset: the request's own origin for documents.
    */
   publicUrl: string | undefined;
+  /** Origins besides the service's own whose pages may call the API from a browser (docs/api.md "Browsers and other origins"). */
+  corsOrigins: '*' | string[];
   /** How long token_info bought once stays free to the same wallet, proven by Sign-In-With-X (0: never). */
   infoAccessSeconds: number;
   maxEventStreams: number;
@@ -373,6 +396,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_FREE_PER_MINUTE,
     publicUrl: e.PUBLIC_URL === undefined ? undefined : new URL(e.PUBLIC_URL).origin,
+    corsOrigins: e.CORS_ORIGINS ?? [],
     infoAccessSeconds: e.INFO_ACCESS_SECONDS,
     maxEventStreams: e.MAX_EVENT_STREAMS,
     maxEventStreamsPerClient: e.MAX_EVENT_STREAMS_PER_CLIENT,

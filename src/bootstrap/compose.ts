@@ -48,6 +48,8 @@ import type { TokenIssuer } from '../ports/token-issuer.js';
 import { ViemTokenIssuer } from '../adapters/token/viem/viem-token-issuer.js';
 import { ViemReceiptSigner } from '../adapters/receipts/viem/viem-receipt-signer.js';
 import { SiwxWalletProofVerifier } from '../adapters/wallet-proof/siwx/siwx-wallet-proof-verifier.js';
+import { loadPageFiles } from '../adapters/web/esbuild/page-files.js';
+import { pageRoute } from '../adapters/web/esbuild/page-route.js';
 import { buildQuoteRouter } from './quote-router.js';
 import { StartupError } from './startup-error.js';
 
@@ -79,6 +81,8 @@ export interface RunningService extends Pick<WorkerScheduler, 'payouts' | 'deplo
   devnet: AnvilDevnet | null;
   /** One pass of every worker (tests call this instead of waiting for the timers). */
   runWorkers(): Promise<void>;
+  /** Builds the page for people now rather than on its first visit (docs/decisions/0030). */
+  warmPage(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -265,6 +269,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const before = budget ? [rateLimit({ ...budget, trustProxy, selfLimitedPaths: [MCP_PATH] })] : [];
   const mcp = new McpEndpoint(application, budget);
   const shutdown = new AbortController();
+  const page = pageRoute(loadPageFiles, logger);
   let server: Server;
   try {
     const app = createHttpApp(application, {
@@ -274,6 +279,8 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       eventStream: { maxTotal: config.maxEventStreams, maxPerClient: config.maxEventStreamsPerClient },
       publicUrl: config.publicUrl,
       mcp,
+      cors: { origins: config.corsOrigins, publicUrl: config.publicUrl },
+      page,
     });
     server = await listen(app, config.port, config.host, DEFAULT_TIMEOUTS, () => deps.ids.next('req'));
   } catch (e) {
@@ -299,6 +306,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     reconciler: workers.reconciler,
     quotePurger: workers.quotePurger,
     runWorkers: () => workers.runOnce(),
+    warmPage: () => page.warm(),
     async stop() {
       const passEnded = workers.stop();
       shutdown.abort();

@@ -25,7 +25,9 @@ interface Layer {
 /** The routes of an app built as the service builds it: the router's own table. */
 function liveRoutes(): [path: string, method: string][] {
   const app = createHttpApp(service.application, { mcp: new McpEndpoint(service.application) });
-  const router = app.middleware.map((m) => (m as unknown as { router?: { stack: Layer[] } }).router).find(Boolean)!;
+  // The API's router (the page at / has a small router of its own, mounted first).
+  const routers = app.middleware.map((m) => (m as unknown as { router?: { stack: Layer[] } }).router).filter((r) => r !== undefined);
+  const router = routers.reduce((a, b) => (b.stack.length > a.stack.length ? b : a));
   const names = [...service.application.entrypoints.keys()];
   return router.stack.flatMap((layer) => {
     const paths = layer.path.includes(':name') ? names.map((n) => layer.path.replace(':name', n)) : [layer.path];

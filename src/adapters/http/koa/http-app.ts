@@ -46,6 +46,7 @@ import { discoveryDocument, WELL_KNOWN_X402 } from './discovery.js';
 import { MethodNotAllowed } from './http-errors.js';
 import { errorHandler, type PaymentRequiredEnricher } from './errors.js';
 import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
+import { cors, type CorsOptions } from './cors.js';
 import { DEFAULT_STREAM, EventStreams, streamEvents, type EventStreamOptions } from './events-stream.js';
 import { manifest } from './manifest.js';
 import { openApiDocument } from './openapi.js';
@@ -73,6 +74,10 @@ export interface HttpOptions {
   paymentRequiredExtensions?: PaymentRequiredEnricher;
   /** The MCP endpoint (src/adapters/mcp/sdk), served on this port beside the API (docs/agents.md). */
   mcp?: HttpMount;
+  /** Origins besides the service's own whose pages may call the API (CORS_ORIGINS); default: none. */
+  cors?: CorsOptions;
+  /** The page for people at `/` (src/adapters/web): served before the rate limiter and the routes. */
+  page?: Koa.Middleware;
 }
 
 export function createHttpApp(application: Application, options: HttpOptions = {}): Koa {
@@ -254,14 +259,25 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   });
   app.use(requestContext(deps.ids));
   app.use(errorHandler(application.logger));
+  app.use(cors(options.cors ?? { origins: [], publicUrl: options.publicUrl }));
+  // The page and its assets: static and cached, so served before the free-request budget is counted.
+  const pageRouter = new Router();
+  if (options.page) for (const path of ['/', '/assets/:file']) pageRouter.get(path, options.page);
+  app.use(pageRouter.routes());
   for (const m of options.before ?? []) app.use(m);
   app.use(router.routes());
   app.use(async (ctx) => {
     // Nothing answered: a known path with another method is 405, anything else 404.
-    const match = router.match(ctx.path, ctx.method);
     const allowed = new Set<string>();
-    for (const layer of match.path) for (const m of layer.methods) allowed.add(m);
-    if (allowed.size > 0) throw new MethodNotAllowed([...allowed].sort());
+    for (const r of [pageRouter, router]) for (const layer of r.match(ctx.path, ctx.method).path) for (const m of layer.methods) allowed.add(m);
+    if (allowed.size > 0 && ctx.method === 'OPTIONS') {
+      // A plain OPTIONS (not a CORS preflight, which cors.ts answers): what the path serves.
+      ctx.status = 204;
+      ctx.set('Allow', [...allowed, 'OPTIONS'].sort().join(', '));
+      return;
+    }
+    // A path served for this very method that still found nothing (an asset that is not there) is 404.
+    if (allowed.size > 0 && !allowed.has(ctx.method)) throw new MethodNotAllowed([...allowed].sort());
     throw new NotFound(`No route for ${ctx.method} ${ctx.path}.`, { path: ctx.path });
   });
   return app;

@@ -48,7 +48,15 @@ export class HeadersTooLarge extends DomainError {
   readonly code = 'HEADERS_TOO_LARGE';
 }
 
-const TRANSPORT_ERRORS = [MethodNotAllowed, PayloadTooLarge, UnsupportedMediaType, InvalidJson, BadRequest, RequestTimeout, HeadersTooLarge] as const;
+/** A CORS preflight from an origin CORS_ORIGINS does not allow (docs/api.md "Browsers and other origins"). */
+export class CorsOriginNotAllowed extends DomainError {
+  readonly code = 'CORS_ORIGIN_NOT_ALLOWED';
+  constructor(origin: string) {
+    super(`Requests from the origin ${origin} are not allowed (CORS_ORIGINS).`, { origin });
+  }
+}
+
+const TRANSPORT_ERRORS = [MethodNotAllowed, PayloadTooLarge, UnsupportedMediaType, InvalidJson, BadRequest, RequestTimeout, HeadersTooLarge, CorsOriginNotAllowed] as const;
 export type TransportErrorCode = InstanceType<(typeof TRANSPORT_ERRORS)[number]>['code'];
 
 /** A class above without a row here does not compile. */
@@ -60,6 +68,7 @@ export const TRANSPORT_ERROR_STATUS: Readonly<Record<TransportErrorCode, number>
   BAD_REQUEST: 400,
   REQUEST_TIMEOUT: 408,
   HEADERS_TOO_LARGE: 431,
+  CORS_ORIGIN_NOT_ALLOWED: 403,
 };
 
 export function isTransportError(e: unknown): e is InstanceType<(typeof TRANSPORT_ERRORS)[number]> {

@@ -1,0 +1,105 @@
+/**
+ * The API as the page calls it: same origin, the envelopes of docs/api.md. An error envelope
+ * becomes an ApiError carrying its code, message and details, and `explain` turns any failure
+ * into words a person can act on.
+ */
+export interface Envelope<T> {
+  success: boolean;
+  operation?: string;
+  data?: T;
+  error?: { code: string; message: string; details?: Record<string, unknown> };
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    readonly requestId: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** Reads an answer's envelope: its data, or an ApiError. */
+export async function readEnvelope<T>(res: Response): Promise<T> {
+  let body: Envelope<T> | undefined;
+  try {
+    body = (await res.json()) as Envelope<T>;
+  } catch {
+    throw new ApiError(res.status, 'UNREADABLE_ANSWER', `The service answered ${res.status} with something that is not JSON.`);
+  }
+  if (body && body.success === false && body.error) {
+    throw new ApiError(res.status, body.error.code, body.error.message, body.error.details ?? {}, res.headers.get('x-request-id'));
+  }
+  if (!res.ok || !body || body.data === undefined) throw new ApiError(res.status, 'UNEXPECTED_ANSWER', `The service answered ${res.status}.`);
+  return body.data;
+}
+
+export async function get<T>(path: string, init: RequestInit = {}): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, { ...init, headers: { accept: 'application/json', ...(init.headers as Record<string, string> | undefined) } });
+  } catch {
+    throw new ApiError(0, 'UNREACHABLE', 'The service could not be reached. Check your connection and try again.');
+  }
+  return readEnvelope<T>(res);
+}
+
+export const query = (params: Record<string, string | number | undefined | null>) => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+};
+
+/** What a code means for the person, before the service's own message (which is always shown too). */
+const LEADS: Record<string, string> = {
+  VALIDATION_ERROR: 'Something in the form is not accepted.',
+  PAYMENT_INVALID: 'The payment was refused; nothing was charged.',
+  INSUFFICIENT_FUNDS: 'Your wallet does not hold enough to pay this; nothing was charged.',
+  NETWORK_MISMATCH: 'The payment was signed for another network than your wallet pays on; nothing was charged.',
+  PAYMENT_REQUIRED: 'This needs a payment.',
+  SLIPPAGE_EXCEEDED: 'The price moved past your limit; nothing was charged for the trade.',
+  INSUFFICIENT_BALANCE: 'You do not hold that many tokens.',
+  TOKEN_GRADUATED: 'This token has graduated from its curve; its pool is not ready yet.',
+  CURVE_CAPACITY_EXCEEDED: 'That is more than what is left on the curve.',
+  TOKEN_NETWORK_MISMATCH: 'This token lives on another network than your wallet pays on.',
+  TOKEN_NOT_DEPLOYED: 'The token contract is still being deployed; try again in a few seconds.',
+  TOKEN_AUTHORIZATION_INVALID: 'The permission to move your tokens was not accepted.',
+  PAYMENT_ALREADY_USED: 'This payment was already used for another request.',
+  QUOTE_EXPIRED: 'The quote expired; ask for a new price.',
+  RATE_LIMITED: 'Too many requests from here for a moment; wait and try again.',
+  SERVICE_UNAVAILABLE: 'The service is briefly unavailable; try again shortly.',
+  NETWORK_DETECTION_UNAVAILABLE: 'The service cannot tell your wallet’s network right now; try again shortly.',
+  FACILITATOR_ERROR: 'The payment processor answered wrongly; nothing was charged.',
+  TOKEN_NOT_FOUND: 'There is no such token.',
+  NOT_FOUND: 'Not found.',
+  INTERNAL_ERROR: 'The service failed; quote the request id when reporting it.',
+  WALLET_REJECTED: 'You declined in your wallet; nothing was signed or paid.',
+  NO_WALLET: 'No browser wallet was found.',
+  WRONG_CHAIN: 'Your wallet is on another network.',
+};
+
+export interface Explained {
+  lead: string;
+  message: string;
+  code: string;
+  requestId: string | null;
+}
+
+/** Any failure — an error envelope, a wallet's refusal, a lost connection — in words. */
+export function explain(e: unknown): Explained {
+  if (e instanceof ApiError) {
+    const reason = typeof e.details.reason === 'string' ? ` (${e.details.reason.replaceAll('_', ' ')})` : '';
+    return { lead: LEADS[e.code] ?? 'The request was refused.', message: e.message + reason, code: e.code, requestId: e.requestId };
+  }
+  const err = e as { code?: number | string; message?: string; shortMessage?: string; name?: string } | null;
+  const walletCode = err?.code ?? (err as { cause?: { code?: number } } | null)?.cause?.code;
+  if (walletCode === 4001 || err?.name === 'UserRejectedRequestError') {
+    return { lead: LEADS.WALLET_REJECTED!, message: err?.shortMessage ?? err?.message ?? 'Request rejected.', code: 'WALLET_REJECTED', requestId: null };
+  }
+  const code = typeof err?.code === 'string' ? err.code : 'ERROR';
+  return { lead: LEADS[code] ?? 'Something went wrong.', message: err?.shortMessage ?? err?.message ?? String(e), code, requestId: null };
+}

@@ -1,0 +1,106 @@
+/**
+ * Numbers for people. The API's amounts are exact decimal strings; the page shows them rounded
+ * and compact ("$5.59K", "884.5K"), and every amount is one click from its exact string (ui.ts
+ * `amount`). Rounding works on the digits with bigint, never floats, so what is shown is the
+ * exact value rounded half up. No DOM here: the tests run it in Node.
+ */
+import { formatAmount, parseAmount } from '../../../domain/money.js';
+
+const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+
+interface Parts {
+  negative: boolean;
+  int: string;
+  frac: string;
+}
+
+function parts(value: string): Parts | null {
+  const negative = value.startsWith('-');
+  const m = DECIMAL.exec(negative ? value.slice(1) : value);
+  if (!m) return null;
+  return { negative, int: m[1]!.replace(/^0+(?=\d)/, ''), frac: m[2] ?? '' };
+}
+
+/** Rounds `int.frac` half up to `places` decimals; returns the digits as int and frac strings. */
+function round(int: string, frac: string, places: number): { int: string; frac: string } {
+  const digits = BigInt(int + frac.padEnd(places + 1, '0').slice(0, places + 1));
+  const rounded = (digits + 5n) / 10n;
+  const s = rounded.toString().padStart(places + 1, '0');
+  return { int: s.slice(0, s.length - places) || '0', frac: places === 0 ? '' : s.slice(s.length - places) };
+}
+
+const group = (int: string) => int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const trim = (frac: string) => frac.replace(/0+$/, '');
+const join = (int: string, frac: string) => (frac ? `${int}.${frac}` : int);
+
+const SUFFIXES = ['', 'K', 'M', 'B', 'T'];
+
+/**
+ * "1234567.891" → "1.23M"; "5591.798" → "5.59K"; "12.3456" → "12.35"; "0.0000055917986" →
+ * "0.000005592" (four significant digits below 1). `places` is the decimals kept at or above 1.
+ */
+export function compact(value: string, places = 2): string {
+  const p = parts(value);
+  if (!p) return value;
+  const sign = p.negative ? '−' : '';
+  if (p.int === '0') {
+    if (/^0*$/.test(p.frac)) return '0';
+    const zeros = /^0*/.exec(p.frac)![0].length;
+    const r = round('0', p.frac, zeros + 4);
+    // Rounding may carry into a new digit (0.00009999 → 0.0001000): trim the zeros either way.
+    return sign + join(r.int, trim(r.frac));
+  }
+  const scale = Math.min(Math.floor((p.int.length - 1) / 3), SUFFIXES.length - 1);
+  if (scale === 0) {
+    const r = round(p.int, p.frac, places);
+    return sign + join(group(r.int), trim(r.frac));
+  }
+  const cut = p.int.length - scale * 3;
+  let r = round(p.int.slice(0, cut), p.int.slice(cut) + p.frac, 2);
+  let suffix = SUFFIXES[scale]!;
+  if (r.int.length > 3 && scale < SUFFIXES.length - 1) {
+    // 999.999K rounds to 1000K: say 1M.
+    r = { int: r.int.slice(0, r.int.length - 3), frac: '' };
+    suffix = SUFFIXES[scale + 1]!;
+  }
+  return sign + join(group(r.int), trim(r.frac)) + suffix;
+}
+
+export const usdText = (value: string) => (value.startsWith('-') ? `−$${compact(value.slice(1))}` : `$${compact(value)}`);
+
+/** "0.4213" → "42.13%". */
+export function percentText(fraction: string, places = 2): string {
+  const p = parts(fraction);
+  if (!p) return fraction;
+  const int = (p.int + p.frac.padEnd(2, '0').slice(0, 2)).replace(/^0+(?=\d)/, '');
+  const r = round(int, p.frac.slice(2), places);
+  return `${p.negative ? '−' : ''}${join(r.int, trim(r.frac))}%`;
+}
+
+export function shortAddress(address: string): string {
+  return address.length > 12 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
+}
+
+/** "12 s ago", "5 min ago", "3 h ago", "2 d ago" — a display of time only. */
+export function ago(iso: string, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86400)} d ago`;
+}
+
+/** Smallest units (the 402's `amount`) as a decimal string: the service's own formatter. */
+export const fromUnits = (units: string | bigint, decimals: number): string => formatAmount(BigInt(units), decimals);
+
+/** A decimal string as smallest units (the service's own parser); null when it is not one with at most `decimals` places. */
+export function toUnits(value: string, decimals: number): bigint | null {
+  try {
+    return parseAmount(value.trim(), decimals);
+  } catch {
+    return null;
+  }
+}
+
+export const NETWORK_NAMES: Record<string, string> = { 'eip155:8453': 'Base', 'eip155:84532': 'Base Sepolia' };
+export const networkName = (network: string) => NETWORK_NAMES[network] ?? network;

@@ -1,0 +1,85 @@
+/** Pieces several views share: error boxes, the curve's progress, token avatars, states. */
+import { explain } from './api.js';
+import { h } from './dom.js';
+import { compact, percentText, usdText } from './format.js';
+import type { Token } from './types.js';
+
+/** An error in words: what it means, the service's own message, its code (and request id). */
+export function errorBox(e: unknown): HTMLElement {
+  const x = explain(e);
+  return h(
+    'div',
+    { class: 'error', role: 'alert', 'data-code': x.code },
+    h('strong', {}, x.lead),
+    ' ',
+    h('span', { class: 'error-message' }, x.message),
+    h('small', { class: 'error-code' }, x.requestId ? `${x.code} · request ${x.requestId}` : x.code),
+  );
+}
+
+/** The curve's progress to graduation, as a bar screen readers read as a percentage. */
+export function curveProgress(token: Token): HTMLElement {
+  const pct = percentText(token.curve.progress);
+  const value = Math.min(100, Number(token.curve.progress) * 100);
+  return h(
+    'div',
+    {
+      class: 'progress',
+      role: 'progressbar',
+      'aria-valuemin': 0,
+      'aria-valuemax': 100,
+      'aria-valuenow': value.toFixed(2),
+      'aria-valuetext': token.state === 'GRADUATED' ? 'graduated' : `${pct} of the curve sold`,
+      'aria-label': 'Bonding curve progress',
+    },
+    h('span', { class: 'progress-fill', style: `width:${value}%` }),
+  );
+}
+
+export function avatar(token: Pick<Token, 'imageUrl' | 'symbol'>, size: 'small' | 'large' = 'small'): HTMLElement {
+  if (token.imageUrl && token.imageUrl.startsWith('https://')) {
+    return h('img', { class: `avatar ${size}`, src: token.imageUrl, alt: '', loading: 'lazy', referrerpolicy: 'no-referrer' });
+  }
+  return h('span', { class: `avatar ${size} initials`, 'aria-hidden': 'true' }, token.symbol.slice(0, 3));
+}
+
+const STATE_WORDS: Record<string, string> = {
+  PENDING: 'pending',
+  SENT: 'sent, waiting for confirmation',
+  CONFIRMED: 'confirmed',
+  FAILED: 'failed',
+  DEPLOYED: 'deployed',
+  CREATED: 'created',
+};
+
+export function stateBadge(state: string): HTMLElement {
+  return h('span', { class: `badge state-${state.toLowerCase()}`, 'data-state': state }, STATE_WORDS[state] ?? state.toLowerCase());
+}
+
+/** An amount shown rounded, whose exact decimal string is one click away (and always in its label). */
+export function amount(exact: string, kind: 'usd' | 'tokens' | 'plain', unit = ''): HTMLButtonElement {
+  const shown = kind === 'usd' ? usdText(exact) : compact(exact);
+  const exactText = kind === 'usd' ? `$${exact}` : exact;
+  const suffix = unit ? ` ${unit}` : '';
+  const button = h(
+    'button',
+    { type: 'button', class: 'amount', 'data-exact': exact, title: `Exactly ${exactText}${suffix} — click to show`, 'aria-pressed': 'false' },
+    shown + suffix,
+  );
+  button.addEventListener('click', () => {
+    const showing = button.getAttribute('aria-pressed') === 'true';
+    button.textContent = (showing ? shown : exactText) + suffix;
+    button.setAttribute('aria-pressed', String(!showing));
+  });
+  return button;
+}
+
+/** A signed amount (PnL): the sign in text, not only in colour. */
+export function pnl(exact: string): HTMLElement {
+  const negative = exact.startsWith('-');
+  const zero = /^-?0(\.0*)?$/.test(exact);
+  const el = amount(exact, 'usd');
+  if (!negative && !zero) el.textContent = `+${el.textContent}`;
+  el.classList.add(zero ? 'flat' : negative ? 'down' : 'up');
+  return el;
+}

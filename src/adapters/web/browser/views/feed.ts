@@ -1,0 +1,144 @@
+/**
+ * The token feed: newest, by market cap or by 24 h volume, searched by name or symbol prefix.
+ * New tokens and trades arrive over the event stream without a reload.
+ */
+import { get, query } from '../api.js';
+import { announce, fill, h } from '../dom.js';
+import { ago, networkName, percentText, usdText } from '../format.js';
+import { subscribe } from '../live.js';
+import type { Token } from '../types.js';
+import { avatar, curveProgress, errorBox } from '../ui.js';
+
+const SORTS = [
+  ['created', 'Newest'],
+  ['marketCap', 'Market cap'],
+  ['volume24h', '24 h volume'],
+] as const;
+type Sort = (typeof SORTS)[number][0];
+
+function card(t: Token): HTMLLIElement {
+  return h(
+    'li',
+    { class: 'card', id: `card-${t.tokenId}`, 'data-token-id': t.tokenId },
+    h(
+      'a',
+      { href: `#/token/${t.tokenId}`, class: 'card-link' },
+      avatar(t),
+      h(
+        'div',
+        { class: 'card-body' },
+        h('p', { class: 'card-title' }, h('span', { class: 'name' }, t.name), ' ', h('span', { class: 'symbol' }, t.symbol)),
+        h(
+          'p',
+          { class: 'card-figures' },
+          h('span', { title: `$${t.marketCapUsd}` }, `MC ${usdText(t.marketCapUsd)}`),
+          h('span', { title: `$${t.volumeUsd24h}` }, `Vol ${usdText(t.volumeUsd24h)}`),
+          h('span', {}, `${t.holders} holder${t.holders === 1 ? '' : 's'}`),
+        ),
+        curveProgress(t),
+        h('p', { class: 'card-meta muted small' }, t.state === 'GRADUATED' ? 'graduated' : `${percentText(t.curve.progress)} of curve`, ` · ${networkName(t.network)} · `, h('time', { datetime: t.createdAt }, ago(t.createdAt))),
+      ),
+    ),
+  );
+}
+
+export function feedView(root: HTMLElement): () => void {
+  const params = new URLSearchParams(location.hash.split('?')[1] ?? '');
+  let sort: Sort = (SORTS.find(([s]) => s === params.get('sort'))?.[0] ?? 'created') as Sort;
+  let q = params.get('q') ?? '';
+  let cursor: string | null = null;
+  let loading = 0;
+  const list = h('ul', { class: 'cards', 'aria-label': 'Tokens', 'data-testid': 'feed' });
+  const more = h('button', { type: 'button', class: 'ghost', hidden: true, onclick: () => void load(true) }, 'Load more');
+  const status = h('p', { class: 'muted', role: 'status' });
+  const sortButtons = SORTS.map(([value, label]) =>
+    h('button', { type: 'button', class: 'chip', 'aria-pressed': String(value === sort), onclick: () => ((sort = value), sortButtons.forEach((b, i) => b.setAttribute('aria-pressed', String(SORTS[i]![0] === sort))), void load(false)) }, label),
+  );
+  const search = h('input', { id: 'search', type: 'search', placeholder: 'Name or symbol', autocomplete: 'off', value: q, maxlength: 32 });
+  let typing: ReturnType<typeof setTimeout> | null = null;
+  search.addEventListener('input', () => {
+    if (typing) clearTimeout(typing);
+    typing = setTimeout(() => {
+      q = search.value.trim();
+      void load(false);
+    }, 250);
+  });
+
+  async function load(append: boolean): Promise<void> {
+    const mine = ++loading;
+    if (!append) cursor = null;
+    status.textContent = 'Loading…';
+    try {
+      const page = await get<{ items: Token[]; nextCursor: string | null }>(`/tokens${query({ sort, q, limit: 24, cursor: append ? cursor : null })}`);
+      if (mine !== loading) return;
+      if (!append) fill(list);
+      for (const t of page.items) if (!document.getElementById(`card-${t.tokenId}`)) list.append(card(t));
+      cursor = page.nextCursor;
+      more.hidden = !cursor;
+      status.textContent = list.children.length ? '' : q ? `No token starts with “${q}”.` : 'No tokens yet — create the first one.';
+    } catch (e) {
+      if (mine === loading) fill(status, errorBox(e));
+    }
+  }
+
+  // A token's figures after its trades, once per token per second at most.
+  const stale = new Map<string, ReturnType<typeof setTimeout>>();
+  const refreshCard = (tokenId: string) => {
+    if (stale.has(tokenId) || !document.getElementById(`card-${tokenId}`)) return;
+    stale.set(
+      tokenId,
+      setTimeout(async () => {
+        stale.delete(tokenId);
+        try {
+          const t = await get<Token>(`/tokens/${encodeURIComponent(tokenId)}`);
+          const old = document.getElementById(`card-${tokenId}`);
+          if (!old) return;
+          const fresh = card(t);
+          fresh.classList.add('fresh');
+          old.replaceWith(fresh);
+        } catch {
+          // The next trade tries again.
+        }
+      }, 500),
+    );
+  };
+
+  const unsubscribe = subscribe(
+    {},
+    {
+      'token.created': (e) => {
+        const t = (e.data as { token?: Token }).token;
+        if (!t || document.getElementById(`card-${t.tokenId}`)) return;
+        const matches = !q || t.name.toLowerCase().startsWith(q.toLowerCase()) || t.symbol.toLowerCase().startsWith(q.toLowerCase());
+        if (sort !== 'created' || !matches) return;
+        const c = card(t);
+        c.classList.add('fresh');
+        list.prepend(c);
+        status.textContent = '';
+        announce(`New token: ${t.name} (${t.symbol})`);
+      },
+      'trade.executed': (e) => {
+        if (e.tokenId) refreshCard(e.tokenId);
+      },
+    },
+  );
+
+  fill(
+    root,
+    h(
+      'section',
+      { 'aria-labelledby': 'feed-title' },
+      h('div', { class: 'row spread' }, h('h1', { id: 'feed-title' }, 'Tokens'), h('a', { href: '#/create', class: 'button primary' }, 'Create a token')),
+      h('div', { class: 'controls' }, h('div', { class: 'row', role: 'group', 'aria-label': 'Sort tokens' }, sortButtons), h('div', { class: 'search' }, h('label', { for: 'search' }, 'Search'), search)),
+      status,
+      list,
+      more,
+    ),
+  );
+  void load(false);
+  return () => {
+    unsubscribe();
+    for (const t of stale.values()) clearTimeout(t);
+    if (typing) clearTimeout(typing);
+  };
+}
