@@ -24,6 +24,10 @@
  * SETTLING, the caller gets 202 with its id, and the reconciler asks the chain: used → applied
  * (or refunded); unused and unusable → FAILED, nothing charged.
  */
+import { isRefusal } from '../../domain/errors.js';
+import { assetAt, isNetwork } from '../../domain/network.js';
+import type { PaymentPayload } from '../../ports/facilitator.js';
+import type { AppMetrics } from '../metrics.js';
 import { admit } from './pipeline/admission.js';
 import { apply } from './pipeline/application.js';
 import { challenge } from './pipeline/challenge.js';
@@ -41,7 +45,13 @@ export class PaymentFlow {
     const requestHash = hashRequest(req.entrypoint.name, input);
     if (!req.payment) return challenge(this.deps, req, input, requestHash);
 
-    const admitted = await admit(this.deps, req, req.payment, input, requestHash);
+    let admitted;
+    try {
+      admitted = await admit(this.deps, req, req.payment, input, requestHash);
+    } catch (e) {
+      if (isRefusal(e)) countRefusal(this.deps, req.entrypoint.name, req.payment, e.code);
+      throw e;
+    }
     if (admitted.kind !== 'admitted') return admitted;
     const claimed = await claim(this.deps, admitted);
     if (claimed.kind !== 'claimed') return claimed;
@@ -49,4 +59,12 @@ export class PaymentFlow {
     if (settled.kind !== 'settled') return settled;
     return apply(this.deps, settled);
   }
+}
+
+/** A payment refused before its nonce was claimed: nothing stored, nothing charged — counted by code. */
+function countRefusal(deps: { metrics: AppMetrics }, entrypoint: string, payment: PaymentPayload, code: string): void {
+  const network = payment.accepted?.network;
+  const known = isNetwork(network) ? network : undefined;
+  const asset = known && typeof payment.accepted?.asset === 'string' ? assetAt(known, payment.accepted.asset) : undefined;
+  deps.metrics.increment('payment_refusals_total', { entrypoint, code, asset: asset ?? 'unknown', network: known ?? 'unknown' });
 }

@@ -72,6 +72,7 @@ export function paidRoute(application: Application, enrich: PaymentRequiredEnric
       throw e;
     }
     ctx.state.paymentVerified = verifiedIn(outcome);
+    if ('paymentId' in outcome && outcome.paymentId) ctx.state.paymentId = outcome.paymentId; // the access log names it
     await render(ctx, entrypoint, outcome);
   };
 }

@@ -19,9 +19,13 @@ export interface RateLimitOptions {
   trustProxy: TrustProxy;
 }
 
+/** An operator's probes and scraper (load balancers poll them every few seconds): never counted. */
+const PROBES = new Set(['/livez', '/readyz', '/metrics']);
+
 export function rateLimit(options: RateLimitOptions) {
   const policy = `"free";q=${options.limit};w=${options.windowSeconds}`;
   return async function limitFree(ctx: Context, next: Next): Promise<void> {
+    if (ctx.method === 'GET' && PROBES.has(ctx.path)) return next();
     const key = rateLimitKey(clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, options.trustProxy));
     const consume = async () => {
       const decision = await options.limiter.consume(key);
