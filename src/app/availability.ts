@@ -74,9 +74,15 @@ export class Availability {
     return usableIn(await this.known(), networks);
   }
 
-  /** 503 unless a fresh round shows `network`'s chain and the facilitator answering (before refusing a payment as invalid). */
-  async confirm(network: Network): Promise<void> {
-    usableIn(await this.fresh(), [network]);
+  /**
+   * 503 unless a round started at or after `since` (ms, the clock's) shows `network`'s chain and
+   * the facilitator answering: before a payment is refused as invalid, with `since` the moment its
+   * verification began — a round from before cannot vouch for a node that died during it.
+   */
+  async confirm(network: Network, since: number): Promise<void> {
+    const last = this.round;
+    const status = last && last.at >= since ? await last.status : await this.fresh(0);
+    usableIn(status, [network]);
   }
 
   private async probe(): Promise<DependencyStatus> {

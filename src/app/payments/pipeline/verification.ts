@@ -25,16 +25,17 @@ export async function verify(
   offer: Offer,
 ): Promise<VerifyResult> {
   let result: VerifyResult;
+  const began = deps.clock.now().getTime();
   try {
     result = await deps.facilitator.verify(payload, requirements);
   } catch (e) {
     // A facilitator that could not answer, or a chain it could not reach: 503, not 502.
-    if (e instanceof FacilitatorError) await deps.availability?.confirm(offer.network);
+    if (e instanceof FacilitatorError) await deps.availability?.confirm(offer.network, began);
     throw e;
   }
   if (result.isValid) return result;
   // A verification fails when the chain it simulates on is down: the payment is not invalid then.
-  await deps.availability?.confirm(offer.network);
+  await deps.availability?.confirm(offer.network, began);
   if (expired(deps, auth, result.invalidReason)) {
     // The facilitator's clock is the one that counts; ours only words the answer.
     const at = auth.validBefore < MAX_DATE_SECONDS ? new Date(Number(auth.validBefore) * 1000).toISOString() : `${auth.validBefore} s`;
