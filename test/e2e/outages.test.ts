@@ -185,3 +185,20 @@ describe('a facilitator that does not answer', () => {
     expect((await fetch(`${service.url}/tokens/${testnetToken}`)).status).toBe(200);
   });
 });
+
+describe('a remote facilitator that is gone (the real HTTP adapter, nothing listening)', () => {
+  it('is not ready, and answers 503 instead of a 402 it could not honour', async () => {
+    const { HttpFacilitator } = await import('../../src/adapters/facilitator/http/http-facilitator.js');
+    const { freePorts } = await import('../support/free-ports.js');
+    const gone = await startTestService({ facilitator: new HttpFacilitator({ url: `http://127.0.0.1:${await freePorts(1)}` }), chainProbe: new FakeChainProbe() });
+    try {
+      const ready = await fetch(`${gone.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect((await json(ready)).error.details.checks).toMatchObject({ database: 'ok', facilitator: 'down' });
+      const res = await fetch(`${gone.url}/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Gone","symbol":"GONE"}' });
+      expect([res.status, res.headers.get('retry-after'), (await json(res)).error.details.dependency]).toEqual([503, '5', 'facilitator']);
+    } finally {
+      await gone.stop();
+    }
+  });
+});
