@@ -92,7 +92,7 @@ describe('x402 headers pass default proxy buffers', () => {
 
   it('a refusal\u2019s 402 (its message in the header) and a paid answer\u2019s PAYMENT-RESPONSE fit too', async () => {
     const challenge = await raw('/tokens', { name: 'Refused', symbol: 'REF' }, { 'x-wallet-address': wallet.address });
-    const required = decodeBase64Json<any>(challenge.headers['payment-required']);
+    const required = decodeBase64Json<any>(challenge.headers['payment-required'] ?? null);
     const tampered = await signatureFor({ ...required, accepts: [{ ...required.accepts[0], amount: '1' }] });
     const refused = await raw('/tokens', { name: 'Refused', symbol: 'REF' }, { 'payment-signature': tampered });
     expect([refused.status, refused.body.error.code]).toEqual([402, 'PAYMENT_INVALID']);

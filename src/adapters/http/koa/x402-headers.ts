@@ -51,7 +51,7 @@ export function encodePaymentRequired(paymentRequired: Record<string, unknown>):
   const { extensions: _all, resource, ...rest } = paymentRequired;
   const { description: _described, ...located } = (resource ?? {}) as Record<string, unknown>;
   const header = { ...rest, ...(resource ? { resource: located } : {}), ...(inHeader && Object.keys(inHeader).length > 0 ? { extensions: inHeader } : {}) };
-  return encodePaymentRequiredHeader(header as Parameters<typeof encodePaymentRequiredHeader>[0]);
+  return encodePaymentRequiredHeader(header as unknown as Parameters<typeof encodePaymentRequiredHeader>[0]);
 }
 
 /** The settlement answer, as the official encoder writes it. */
