@@ -3,8 +3,14 @@
  * adapter is built with, the names the application calls, and the counters /health shows.
  * Labels stay bounded: routes are templates (`/tokens/:id`), never ids.
  */
+import type { OutboxFields } from '../domain/outbox.js';
 import type { Payment } from '../domain/payment.js';
+import type { Clock } from '../ports/clock.js';
 import type { MetricCatalogue, Metrics } from '../ports/metrics.js';
+import type { OutboxStore } from '../ports/outbox-store.js';
+import type { Stores, UnitOfWork } from '../ports/unit-of-work.js';
+import type { Availability } from './availability.js';
+import type { PriceBoard } from './pricing/price-board.js';
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
 const CHAIN_SECONDS = [0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 900] as const;
@@ -93,4 +99,76 @@ const HEALTH_COUNTERS: Readonly<Record<string, readonly [CounterName, Record<str
 export async function healthCounters(metrics: AppMetrics): Promise<Record<string, number>> {
   const entries = await Promise.all(Object.entries(HEALTH_COUNTERS).map(async ([key, [name, match]]) => [key, await metrics.total(name, match)] as const));
   return Object.fromEntries(entries);
+}
+
+/** What the gauges read at each scrape. */
+export interface GaugeSources {
+  metrics: AppMetrics;
+  uow: UnitOfWork;
+  clock: Clock;
+  availability: Availability;
+  priceBoard: Pick<PriceBoard, 'providerStates'>;
+}
+
+/**
+ * Registers the gauges read at each scrape: the outboxes' backlog (one query per outbox, shared
+ * by both of its gauges within a second), the dependencies as the last round of probes saw them,
+ * and each USD price source's breaker and remaining budget.
+ */
+export function collectGauges(g: GaugeSources): void {
+  const backlog = memo(g.clock, () =>
+    g.uow.run((s) =>
+      Promise.all(OUTBOX_KINDS.map(async ([kind, store]) => [kind, await store(s).backlog()] as const)),
+    ),
+  );
+  g.metrics.collect('outbox_items', async () =>
+    (await backlog()).flatMap(([kind, b]) => [
+      { labels: { kind, state: 'PENDING' }, value: b.pending },
+      { labels: { kind, state: 'SENT' }, value: b.sent },
+    ]),
+  );
+  g.metrics.collect('outbox_oldest_age_seconds', async () => {
+    const now = g.clock.now().getTime();
+    return (await backlog()).map(([kind, b]) => ({ labels: { kind }, value: b.oldestCreatedAt ? Math.max(0, (now - b.oldestCreatedAt.getTime()) / 1000) : 0 }));
+  });
+  g.metrics.collect('dependency_up', async () => {
+    const [known, database] = await Promise.all([
+      g.availability.known(),
+      g.uow.run((s) => s.events.lastId()).then(
+        () => 1,
+        () => 0,
+      ),
+    ]);
+    return [
+      { labels: { dependency: 'database', network: '' }, value: database },
+      { labels: { dependency: 'facilitator', network: '' }, value: known.facilitator === 'down' ? 0 : 1 },
+      ...Object.entries(known.chains).map(([network, status]) => ({ labels: { dependency: 'chain', network }, value: status === 'ok' ? 1 : 0 })),
+    ];
+  });
+  g.metrics.collect('quote_provider_breaker_open', async () =>
+    (await g.priceBoard.providerStates()).map((p) => ({ labels: { provider: p.name }, value: p.breaker.state === 'closed' ? 0 : 1 })),
+  );
+  g.metrics.collect('quote_provider_tokens_remaining', async () =>
+    (await g.priceBoard.providerStates()).map((p) => ({ labels: { provider: p.name }, value: p.limit.remaining })),
+  );
+}
+
+const OUTBOX_KINDS: readonly (readonly [string, (s: Stores) => OutboxStore<OutboxFields>])[] = [
+  ['payout', (s) => s.payouts],
+  ['deployment', (s) => s.deployments],
+  ['delivery', (s) => s.deliveries],
+  ['graduation', (s) => s.graduations],
+];
+
+/** `read`'s answer shared for a second: the gauges of one scrape ask once. */
+function memo<T>(clock: Clock, read: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | null = null;
+  return () => {
+    const now = clock.now().getTime();
+    if (!last || now - last.at >= 1_000 || now < last.at) {
+      last = { at: now, value: read() };
+      last.value.catch(() => (last = null));
+    }
+    return last.value;
+  };
 }

@@ -41,7 +41,7 @@ import type { PayoutSender } from '../ports/payout-sender.js';
 import { Application, type ApplicationDeps } from '../app/application.js';
 import type { Config } from '../app/config.js';
 import { Availability } from '../app/availability.js';
-import { METRICS } from '../app/metrics.js';
+import { collectGauges, METRICS } from '../app/metrics.js';
 import type { ChainProbe } from '../ports/chain-probe.js';
 import { TokenViewCache } from '../app/token-view-cache.js';
 import { WorkerScheduler, type WorkerSchedulerDeps } from '../app/workers/worker-scheduler.js';
@@ -242,6 +242,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     ...(overrides.hooks ? { hooks: overrides.hooks } : {}),
   });
   const deps = application.deps;
+  collectGauges({ metrics, uow, clock, availability, priceBoard });
 
   const workers = new WorkerScheduler({
     application,

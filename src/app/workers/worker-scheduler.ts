@@ -78,7 +78,7 @@ export class WorkerScheduler {
   constructor(private readonly deps: WorkerSchedulerDeps) {
     const { application, tunables, dex, hooks = {} } = deps;
     const { uow, clock, logger, ids, tokenIssuer, metrics } = application.deps;
-    const outbox = { uow, clock, logger, ...tunables.outbox };
+    const outbox = { uow, clock, logger, metrics, ...tunables.outbox };
     this.payouts = new PayoutWorker({ ...outbox, sender: deps.payoutSender, ...hooks.payouts });
     this.reconciler = new PaymentReconciler({
       ...application.deps,
