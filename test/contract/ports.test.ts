@@ -42,6 +42,8 @@ import { generatePrivateKey } from 'viem/accounts';
 import { MemoryMetrics } from '../../src/adapters/metrics/memory/memory-metrics.js';
 import { PromClientMetrics } from '../../src/adapters/metrics/prom-client/prom-client-metrics.js';
 import { metricsContract } from './metrics.contract.js';
+import { FakeChainProbe } from '../../src/adapters/chain/fake/fake-chain-probe.js';
+import { chainProbeContract } from './chain-probe.contract.js';
 import { MemoryLogger } from '../../src/adapters/logging/memory/memory-logger.js';
 import { PinoLogger } from '../../src/adapters/logging/pino/pino-logger.js';
 import { loggerContract } from './logger.contract.js';
@@ -127,6 +129,15 @@ quoteProviderContract('QuoteRouter over two fixed sources', async () => {
 
 idGeneratorContract('UlidIdGenerator', () => new UlidIdGenerator(new FakeClock()), true);
 idGeneratorContract('SequentialIdGenerator', () => new SequentialIdGenerator(), true);
+
+chainProbeContract('FakeChainProbe', async () => {
+  const down = () => {
+    const p = new FakeChainProbe();
+    for (const n of ALL_NETWORKS) p.set(n, 'down');
+    return p;
+  };
+  return { probe: new FakeChainProbe(), live: TESTNET, dead: down(), wrong: down() };
+});
 
 metricsContract('PromClientMetrics', (catalogue) => new PromClientMetrics(catalogue, { processMetrics: false }));
 metricsContract('MemoryMetrics', (catalogue) => new MemoryMetrics(catalogue));
