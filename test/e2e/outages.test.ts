@@ -202,3 +202,60 @@ describe('a remote facilitator that is gone (the real HTTP adapter, nothing list
     }
   });
 });
+
+describe('a worker process', () => {
+  it('is ready while its passes keep ending, and not while one hangs past the stall bound', async () => {
+    const { FakeTokenIssuer } = await import('../../src/adapters/token/fake/fake-token-issuer.js');
+    const { WORKER_STALL_MS } = await import('../../src/app/workers/worker-scheduler.js');
+    const workerClock = new ShiftableClock();
+    let release: () => void = () => undefined;
+    let hang = false;
+    const issuer = new FakeTokenIssuer({ clock: workerClock });
+    const worker = await startTestService(
+      {
+        clock: workerClock,
+        tokenIssuer: issuer,
+        chainProbe: new FakeChainProbe(),
+        workerIntervalMs: 20,
+        // A deployment whose chain call never answers while `hang` is set: the pass waits on it.
+        wrapTokenIssuer: (inner) =>
+          Object.assign(Object.create(inner) as typeof inner, {
+            isDeployed: async (network: never, address: string) => {
+              if (hang) await new Promise<void>((r) => (release = r));
+              return inner.isDeployed(network, address);
+            },
+          }),
+      },
+      { WORKERS: 'true' },
+    );
+    try {
+      await new Promise((r) => setTimeout(r, 100)); // a few passes
+      let ready = await json(await fetch(`${worker.url}/readyz`));
+      expect(ready.data.checks.workers).toBe('ok');
+
+      hang = true;
+      const created = await payingFetch(testnetWallet)(`${worker.url}/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-wallet-address': testnetWallet.address },
+        body: JSON.stringify({ name: 'Stuck', symbol: 'STUCK' }),
+      });
+      expect(created.status).toBe(201);
+      await new Promise((r) => setTimeout(r, 100)); // the next pass reaches the deployment and hangs
+      workerClock.offsetMs += WORKER_STALL_MS + 1_000;
+      const stuck = await fetch(`${worker.url}/readyz`);
+      expect(stuck.status).toBe(503);
+      expect((await json(stuck)).error.details.checks.workers).toBe('down');
+
+      hang = false;
+      release();
+      await new Promise((r) => setTimeout(r, 100));
+      workerClock.offsetMs += 1_100; // a new round of probes
+      ready = await json(await fetch(`${worker.url}/readyz`));
+      expect(ready.data.checks.workers).toBe('ok');
+    } finally {
+      hang = false;
+      release();
+      await worker.stop();
+    }
+  });
+});
