@@ -69,6 +69,7 @@ export async function admit(
   // The 402 of a mismatch offers only the wallet's network, so a client that pays the first
   // offer of any 402 succeeds on its next try.
   if (detected !== network) {
+    await deps.availability?.usable([offered]); // a 402 for a network that cannot take the payment would be a lie: 503
     throw new NetworkMismatch(detected, network, { paymentRequired: await paymentRequiredFor(deps, req.resource, requestHash, [offered], prepared.amount) });
   }
   const refusal = refusalFor(deps, req, requestHash, prepared);
