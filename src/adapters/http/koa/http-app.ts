@@ -298,7 +298,7 @@ function notReady(checks: ReadinessReport['checks']): string[] {
   const out: string[] = [];
   for (const [name, status] of Object.entries(checks)) {
     if (typeof status === 'string') {
-      if (status === 'down' || (name === 'database' && status !== 'ok')) out.push(`${name}: ${status}`);
+      if (status !== 'ok' && !(name === 'facilitator' && status === 'degraded')) out.push(`${name}: ${status}`);
     } else {
       for (const [network, s] of Object.entries(status)) if (s !== 'ok') out.push(`chain ${network}: ${s}`);
     }
