@@ -49,7 +49,7 @@ import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
 import { DEFAULT_STREAM, EventStreams, streamEvents, type EventStreamOptions } from './events-stream.js';
 import { manifest } from './manifest.js';
 import { openApiDocument } from './openapi.js';
-import { observeRequests, UNMATCHED_ROUTE } from './observe.js';
+import { observeRequests, UNMATCHED_ROUTE } from './observe-requests.js';
 import { paidRoute } from './paid-routes.js';
 import { requestContext } from './request-context.js';
 import { paymentRequiredExtensions } from './x402-extensions.js';
