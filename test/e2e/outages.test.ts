@@ -259,3 +259,39 @@ describe('a worker process', () => {
     }
   });
 });
+
+describe('real RPCs that do not answer (RPC_URL_* at a port nothing listens on)', () => {
+  it('/health probes them (chain down), /readyz is 503, and a paid route is 503 before the 402', async () => {
+    const { startService } = await import('../../src/bootstrap/compose.js');
+    const { loadConfig } = await import('../../src/app/config.js');
+    const { MemoryUnitOfWork } = await import('../../src/adapters/persistence/memory/memory-unit-of-work.js');
+    const { freePorts } = await import('../support/free-ports.js');
+    const dead = `http://127.0.0.1:${await freePorts(1)}`;
+    const treasury = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+    const config = loadConfig({
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      WORKERS: 'false',
+      RPC_URL_8453: dead,
+      RPC_URL_84532: dead,
+      PAY_TO_8453: treasury,
+      PAY_TO_84532: treasury,
+      LAUNCH_FACTORY_8453: treasury,
+      LAUNCH_FACTORY_84532: treasury,
+      TREASURY_KEY: `0x${'11'.repeat(32)}`,
+      QUOTE_PROVIDERS: 'fixed',
+    });
+    const remote = await startService(config, { uow: new MemoryUnitOfWork() });
+    try {
+      const health = await json(await fetch(`${remote.url}/health`));
+      expect([health.data.status, health.data.checks.chain]).toEqual(['degraded', 'down']);
+      const ready = await fetch(`${remote.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect((await json(ready)).error.details.checks.chains).toEqual({ [PRODUCTION]: 'down', [TESTNET]: 'down' });
+      const res = await fetch(`${remote.url}/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Remote","symbol":"RMT"}' });
+      expect([res.status, res.headers.get('retry-after'), (await json(res)).error.details.dependency]).toEqual([503, '5', 'chain']);
+    } finally {
+      await remote.stop();
+    }
+  });
+});
