@@ -6,8 +6,10 @@
  *
  *   step         does                                                compensation
  *   challenge    no payment: SIWx proof, access grant, or the 402    none: nothing charged
- *   admission    decode, replay?, payment identifier?, network,      none: a refusal is thrown,
- *                rules and price as the payer, binding, verify       nothing stored
+ *                (only networks whose chain answers; else 503)
+ *   admission    decode, replay?, payment identifier?, the chain     none: a refusal is thrown,
+ *                and facilitator answer?, network, rules and price   nothing stored
+ *                as the payer, binding, verify
  *   claim        nonce + payment identifier, the rules again         release: REJECTED / FAILED
  *   settlement   SETTLING, settle with no transaction open           none: the reconciler asks
  *                                                                    the chain
