@@ -210,6 +210,10 @@ describe('a worker process', () => {
     const workerClock = new ShiftableClock();
     let release: () => void = () => undefined;
     let hang = false;
+    let hanging = false;
+    const until = async (what: () => boolean | Promise<boolean>) => {
+      for (let i = 0; i < 500 && !(await what()); i++) await new Promise((r) => setTimeout(r, 20));
+    };
     const issuer = new FakeTokenIssuer({ clock: workerClock });
     const worker = await startTestService(
       {
@@ -221,7 +225,10 @@ describe('a worker process', () => {
         wrapTokenIssuer: (inner) =>
           Object.assign(Object.create(inner) as typeof inner, {
             isDeployed: async (network: never, address: string) => {
-              if (hang) await new Promise<void>((r) => (release = r));
+              if (hang) {
+                hanging = true;
+                await new Promise<void>((r) => (release = r));
+              }
               return inner.isDeployed(network, address);
             },
           }),
@@ -229,9 +236,13 @@ describe('a worker process', () => {
       { WORKERS: 'true' },
     );
     try {
-      await new Promise((r) => setTimeout(r, 100)); // a few passes
-      let ready = await json(await fetch(`${worker.url}/readyz`));
-      expect(ready.data.checks.workers).toBe('ok');
+      const workersCheck = async () => {
+        workerClock.offsetMs += 1_100; // a new round of probes
+        const res = await fetch(`${worker.url}/readyz`);
+        return [res.status, (await json(res))] as const;
+      };
+      let [status, ready] = await workersCheck();
+      expect([status, ready.data.checks.workers]).toEqual([200, 'ok']);
 
       hang = true;
       const created = await payingFetch(testnetWallet)(`${worker.url}/tokens`, {
@@ -240,18 +251,16 @@ describe('a worker process', () => {
         body: JSON.stringify({ name: 'Stuck', symbol: 'STUCK' }),
       });
       expect(created.status).toBe(201);
-      await new Promise((r) => setTimeout(r, 100)); // the next pass reaches the deployment and hangs
-      workerClock.offsetMs += WORKER_STALL_MS + 1_000;
-      const stuck = await fetch(`${worker.url}/readyz`);
-      expect(stuck.status).toBe(503);
-      expect((await json(stuck)).error.details.checks.workers).toBe('down');
+      await until(() => hanging); // the next pass reaches the deployment and waits on it
+      workerClock.offsetMs += WORKER_STALL_MS;
+      [status, ready] = await workersCheck();
+      expect([status, ready.error.details.checks.workers]).toEqual([503, 'down']);
 
       hang = false;
       release();
-      await new Promise((r) => setTimeout(r, 100));
-      workerClock.offsetMs += 1_100; // a new round of probes
-      ready = await json(await fetch(`${worker.url}/readyz`));
-      expect(ready.data.checks.workers).toBe('ok');
+      await until(async () => (await workersCheck())[0] === 200); // the pass ends, the next ones too
+      [status, ready] = await workersCheck();
+      expect([status, ready.data.checks.workers]).toEqual([200, 'ok']);
     } finally {
       hang = false;
       release();
