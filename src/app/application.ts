@@ -6,13 +6,15 @@ import type { Facilitator } from '../ports/facilitator.js';
 import type { Logger } from '../ports/logger.js';
 import type { NetworkDetector } from '../ports/network-detector.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
+import type { Network } from '../domain/network.js';
+import { PROBE_CACHE_MS, type Availability, type CheckStatus } from './availability.js';
 import { entrypoints, type AnyEntrypoint } from './entrypoints.js';
-import type { Metrics } from './metrics.js';
+import { healthCounters, type AppMetrics } from './metrics.js';
 import { PaymentFlow } from './payments/payment-flow.js';
 import type { PipelineDeps } from './payments/pipeline/deps.js';
 import type { PriceBoard } from './pricing/price-board.js';
 
-export type CheckStatus = 'ok' | 'degraded' | 'down';
+export type { CheckStatus };
 
 export interface HealthReport {
   status: 'ok' | 'degraded';
@@ -21,22 +23,34 @@ export interface HealthReport {
   counters: Record<string, number>;
 }
 
+/** GET /readyz: what this process needs to do its job, each named (docs/operations.md, "Health"). */
+export interface ReadinessReport {
+  ready: boolean;
+  checks: {
+    database: CheckStatus;
+    /** Each network's chain RPC. */
+    chains: Partial<Record<Network, 'ok' | 'down'>>;
+    facilitator: CheckStatus;
+    /** Added by the composition root, e.g. `workers` in a process that runs them. */
+    [extra: string]: CheckStatus | Partial<Record<Network, 'ok' | 'down'>>;
+  };
+}
+
 export interface ApplicationDeps extends PipelineDeps {
   rateLimiter: RateLimiter | null;
-  /** Optional probe of the chain RPCs (devnet or Base); null when the service has none. */
-  chainHealth: (() => Promise<CheckStatus>) | null;
+  /** Each network's chain, and the facilitator: probed once a second for /health, /readyz and before each 402. */
+  availability: Availability;
   /** The quote router as GET /api/prices reports it. */
   priceBoard: PriceBoard;
 }
 
-type Checks = HealthReport['checks'];
-
 /** How long one round of health probes answers for: a probe hammered by a load balancer costs one round a second. */
-export const HEALTH_CACHE_MS = 1_000;
+export const HEALTH_CACHE_MS = PROBE_CACHE_MS;
 
 export class Application {
   readonly flow: PaymentFlow;
-  private probed: { at: number; checks: Promise<Checks> } | null = null;
+  private probed: { at: number; checks: Promise<OwnChecks> } | null = null;
+  private readonly readinessChecks = new Map<string, () => CheckStatus | Promise<CheckStatus>>();
   readonly entrypoints: ReadonlyMap<string, AnyEntrypoint>;
 
   constructor(readonly deps: ApplicationDeps) {
@@ -53,8 +67,13 @@ export class Application {
   get logger(): Logger {
     return this.deps.logger;
   }
-  get metrics(): Metrics {
+  get metrics(): AppMetrics {
     return this.deps.metrics;
+  }
+
+  /** A check /readyz adds to its own (`workers` in a process that runs them); `down` makes the process not ready. */
+  addReadinessCheck(name: string, check: () => CheckStatus | Promise<CheckStatus>): void {
+    this.readinessChecks.set(name, check);
   }
 
   /**
@@ -63,36 +82,61 @@ export class Application {
    * always current.
    */
   async health(): Promise<{ report: HealthReport; required: boolean }> {
-    const now = this.deps.clock.now().getTime();
-    if (!this.probed || now - this.probed.at >= HEALTH_CACHE_MS || now < this.probed.at) this.probed = { at: now, checks: this.probe() };
-    const checks = await this.probed.checks;
+    const [{ database, rateLimiter }, deps] = await Promise.all([this.ownChecks(), this.deps.availability.fresh()]);
+    const chains = Object.values(deps.chains);
+    const chain: CheckStatus = chains.every((c) => c === 'ok') ? 'ok' : chains.some((c) => c === 'ok') ? 'degraded' : 'down';
+    const checks = { database, chain, facilitator: deps.facilitator, rateLimiter };
     const allOk = Object.values(checks).every((c) => c === 'ok');
     return {
       report: {
         status: allOk ? 'ok' : 'degraded',
         version: this.deps.settings.serviceVersion,
         checks,
-        counters: this.deps.metrics.snapshot(),
+        counters: await healthCounters(this.deps.metrics),
       },
       required: checks.database !== 'down',
     };
   }
 
-  private async probe(): Promise<Checks> {
-    const timed = async (probe: () => Promise<CheckStatus>): Promise<CheckStatus> => {
-      try {
-        return await withTimeout(probe(), 2_000);
-      } catch {
-        return 'down';
-      }
-    };
-    const [database, chain, facilitator, rateLimiter] = await Promise.all([
-      timed(async () => (await this.deps.uow.run((s) => s.events.lastId()), 'ok')),
-      this.deps.chainHealth ? timed(this.deps.chainHealth) : Promise.resolve<CheckStatus>('ok'),
-      timed(async () => ((await this.deps.facilitator.supported()).length > 0 ? 'ok' : 'degraded')),
-      this.deps.rateLimiter ? timed(() => this.deps.rateLimiter!.health()) : Promise.resolve<CheckStatus>('ok'),
+  /**
+   * Ready when the database, every network's chain and the facilitator answer, and every added
+   * check is ok; the rate limiter only degrades (its fallback holds the budget). Same once-a-second
+   * rounds as `health`.
+   */
+  async readiness(): Promise<ReadinessReport> {
+    const [{ database }, deps, extra] = await Promise.all([
+      this.ownChecks(),
+      this.deps.availability.fresh(),
+      Promise.all([...this.readinessChecks].map(async ([name, check]) => [name, await timed(async () => check())] as const)),
     ]);
-    return { database, chain, facilitator, rateLimiter };
+    const checks = { database, chains: deps.chains, facilitator: deps.facilitator, ...Object.fromEntries(extra) };
+    const ready =
+      database === 'ok' && deps.facilitator !== 'down' && Object.values(deps.chains).every((c) => c === 'ok') && extra.every(([, c]) => c === 'ok');
+    return { ready, checks };
+  }
+
+  private ownChecks(): Promise<OwnChecks> {
+    const now = this.deps.clock.now().getTime();
+    if (!this.probed || now - this.probed.at >= HEALTH_CACHE_MS || now < this.probed.at) {
+      this.probed = {
+        at: now,
+        checks: Promise.all([
+          timed(async () => (await this.deps.uow.run((s) => s.events.lastId()), 'ok')),
+          this.deps.rateLimiter ? timed(() => this.deps.rateLimiter!.health()) : Promise.resolve<CheckStatus>('ok'),
+        ]).then(([database, rateLimiter]) => ({ database, rateLimiter })),
+      };
+    }
+    return this.probed.checks;
+  }
+}
+
+type OwnChecks = { database: CheckStatus; rateLimiter: CheckStatus };
+
+async function timed(probe: () => Promise<CheckStatus>): Promise<CheckStatus> {
+  try {
+    return await withTimeout(probe(), 2_000);
+  } catch {
+    return 'down';
   }
 }
 

@@ -5,6 +5,7 @@ import type { QuoteProvider } from '../ports/quote-provider.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
 import type { TradeQuoter } from '../ports/trade-quoter.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { Availability } from './availability.js';
 import type { Settings } from './settings.js';
 import type { TokenViewCache } from './token-view-cache.js';
 
@@ -25,4 +26,6 @@ export interface AppDeps {
   settings: Settings;
   /** Hot token views, checked against the event log on every read (none: every read builds the view). */
   tokenViews?: TokenViewCache;
+  /** Whether each network's chain and the facilitator answer (none: taken as answering): 503 before a payment is asked for. */
+  availability?: Availability;
 }

@@ -20,7 +20,9 @@ import { rateLimit } from '../adapters/http/koa/rate-limit.js';
 import { close, DEFAULT_TIMEOUTS, listen } from '../adapters/http/koa/server.js';
 import { McpEndpoint, MCP_PATH } from '../adapters/mcp/sdk/mcp-endpoint.js';
 import { UlidIdGenerator } from '../adapters/ids/ulid/ulid-id-generator.js';
-import { JsonLogger } from '../adapters/logging/console/json-logger.js';
+import { PinoLogger } from '../adapters/logging/pino/pino-logger.js';
+import { PromClientMetrics } from '../adapters/metrics/prom-client/prom-client-metrics.js';
+import { ViemChainProbe } from '../adapters/chain/viem/viem-chain-probe.js';
 import { CachingNetworkDetector } from '../adapters/network/caching/caching-network-detector.js';
 import { ViemNetworkDetector } from '../adapters/network/viem/viem-network-detector.js';
 import { ViemPayoutSender } from '../adapters/payout/viem/viem-payout-sender.js';
@@ -39,7 +41,9 @@ import type { Logger } from '../ports/logger.js';
 import type { PayoutSender } from '../ports/payout-sender.js';
 import { Application, type ApplicationDeps } from '../app/application.js';
 import type { Config } from '../app/config.js';
-import { Metrics } from '../app/metrics.js';
+import { Availability } from '../app/availability.js';
+import { collectGauges, METRICS } from '../app/metrics.js';
+import type { ChainProbe } from '../ports/chain-probe.js';
 import { TokenViewCache } from '../app/token-view-cache.js';
 import { WorkerScheduler, type WorkerSchedulerDeps } from '../app/workers/worker-scheduler.js';
 import { ViemTransferLogReader } from '../adapters/chain/viem/viem-transfer-log-reader.js';
@@ -71,6 +75,8 @@ export interface ServiceOverrides extends Partial<ApplicationDeps> {
   transferIndexerHooks?: WorkerHooks['transfers'];
   /** Worker cadence (default: the configuration's; tests run them by hand with `runWorkers`). */
   workerIntervalMs?: number;
+  /** What tells whether each network's chain answers (default: its RPC; null: nothing to probe, every network answers). */
+  chainProbe?: ChainProbe | null;
 }
 
 /** The service listening, with its workers (each can be run by hand). */
@@ -152,7 +158,8 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   // Checked before the devnet starts, so a second instance says what it lacks first and fast.
   if (!(await portIsFree(config.port, config.host))) throw portInUse(config);
   const clock = overrides.clock ?? new SystemClock();
-  const logger = overrides.logger ?? new JsonLogger(config.logLevel);
+  const ownLogger = overrides.logger ? null : new PinoLogger({ level: config.logLevel });
+  const logger = overrides.logger ?? ownLogger!;
   // A test that brings its own facilitator brings its own chain too.
   const needsChain = !overrides.facilitator || !overrides.payoutSender || !overrides.authorizations || !overrides.tokenIssuer;
   // Before anything touches DATA_DIR: a second instance there would share (and stop) the first's chains.
@@ -210,6 +217,9 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       seeders: launchFactories,
       nonces: treasuryNonces,
     });
+  const chainProbe = overrides.chainProbe !== undefined ? overrides.chainProbe : rpc ? new ViemChainProbe({ rpcUrls: rpc }) : null;
+  const availability = overrides.availability ?? new Availability({ chainProbe, facilitator, networks: ALL_NETWORKS, clock });
+  const metrics = overrides.metrics ?? new PromClientMetrics(METRICS);
   const priceBoard = overrides.priceBoard ?? buildQuoteRouter(config, { rpcUrls: rpc ?? null, devnet: Boolean(chain?.devnet) }, clock, logger);
   const application = new Application({
     uow,
@@ -226,21 +236,18 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     facilitator,
     detector,
     logger,
-    metrics: overrides.metrics ?? new Metrics(),
+    metrics,
+    availability,
     detectionFailClosed: overrides.detectionFailClosed ?? config.detectionFailClosed,
     replayWaitMs: overrides.replayWaitMs ?? config.tunables.replayWaitMs,
     walletProofs,
     receiptSigner,
     accessGrantSeconds: overrides.accessGrantSeconds ?? config.infoAccessSeconds,
     rateLimiter: overrides.rateLimiter ?? buildRateLimiter(config),
-    chainHealth:
-      overrides.chainHealth ??
-      (chain?.devnet
-        ? async () => ((await chain.devnet!.publicClient(PRODUCTION).getChainId()) ? 'ok' : 'down')
-        : null),
     ...(overrides.hooks ? { hooks: overrides.hooks } : {}),
   });
   const deps = application.deps;
+  collectGauges({ metrics, uow, clock, availability, priceBoard });
 
   const workers = new WorkerScheduler({
     application,
@@ -260,7 +267,10 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       transfers: overrides.transferIndexerHooks,
     },
   });
-  if (config.workers) workers.start();
+  if (config.workers) {
+    workers.start();
+    application.addReadinessCheck('workers', () => workers.health());
+  }
 
   const limiter = deps.rateLimiter;
   const trustProxy = parseTrustProxy(config.trustProxy);
@@ -316,6 +326,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       if (deps.rateLimiter instanceof RedisRateLimiter) await deps.rateLimiter.close();
       await chain?.devnet?.stop();
       await lock?.release();
+      await ownLogger?.flush();
     },
   };
 }

@@ -13,4 +13,12 @@ export interface OutboxStore<T extends OutboxFields> {
   update(next: T, from: OutboxState): Promise<boolean>;
   /** PENDING or SENT items whose nextAttemptAt ≤ now, oldest first. */
   due(now: Date, limit: number): Promise<T[]>;
+  /** What is not done yet (for the operator's metrics): PENDING and SENT counts, and the oldest such item's creation. */
+  backlog(): Promise<OutboxBacklog>;
+}
+
+export interface OutboxBacklog {
+  pending: number;
+  sent: number;
+  oldestCreatedAt: Date | null;
 }

@@ -6,23 +6,26 @@ import { describe, expect, it } from 'vitest';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { json, ShiftableClock, startTestService } from '../support/service.js';
+import { FakeChainProbe } from '../../src/adapters/chain/fake/fake-chain-probe.js';
+import { PRODUCTION } from '../../src/domain/network.js';
 
 describe('GET /health', () => {
   it('runs its probes once a second and answers from that round in between', async () => {
     const store = new MemoryUnitOfWork();
     let reads = 0;
     const uow: UnitOfWork = { run: (w) => (reads++, store.run(w)), transaction: (w) => store.transaction(w), close: () => store.close() };
-    let chainProbes = 0;
+    const chain = new FakeChainProbe();
+    const chainProbes = () => chain.probes.get(PRODUCTION);
     const clock = new ShiftableClock();
-    const service = await startTestService({ uow, clock, chainHealth: async () => (chainProbes++, 'ok') });
+    const service = await startTestService({ uow, clock, chainProbe: chain });
     try {
       for (let i = 0; i < 3; i++) expect((await json(await fetch(`${service.url}/health`))).data.checks).toEqual({ database: 'ok', chain: 'ok', facilitator: 'ok', rateLimiter: 'ok' });
-      expect([reads, chainProbes]).toEqual([1, 1]);
-      service.application.metrics.increment('bench.probe');
-      expect((await json(await fetch(`${service.url}/health`))).data.counters['bench.probe']).toBe(1);
+      expect([reads, chainProbes()]).toEqual([1, 1]);
+      service.application.metrics.increment('siwx_proofs_total', { result: 'accepted' });
+      expect((await json(await fetch(`${service.url}/health`))).data.counters['siwx.accepted']).toBe(1);
       clock.offsetMs += 1_000;
       await fetch(`${service.url}/health`);
-      expect([reads, chainProbes]).toEqual([2, 2]);
+      expect([reads, chainProbes()]).toEqual([2, 2]);
     } finally {
       await service.stop();
     }

@@ -58,7 +58,7 @@ describe('the outcome of a paid request', () => {
     expect(verifiedIn(applied)).toBe(true);
 
     const again = await create('OUTA', payment);
-    expect(again).toEqual({ kind: 'replayed', verified: false, response: (applied as Outcome<'applied'>).response });
+    expect(again).toEqual({ kind: 'replayed', verified: false, response: (applied as Outcome<'applied'>).response, paymentId: (applied as Outcome<'applied'>).paymentId });
     expect(verifiedIn(again)).toBe(false);
   });
 

@@ -31,6 +31,8 @@ import { DEVNET_UNISWAP_V2 } from '../../src/adapters/chain/anvil/devnet-constan
 import { erc20Abi } from 'viem';
 import { NETWORKS } from '../../src/domain/network.js';
 import { quoteProviderContract } from './quote-provider.contract.js';
+import { ViemChainProbe } from '../../src/adapters/chain/viem/viem-chain-probe.js';
+import { chainProbeContract } from './chain-probe.contract.js';
 import { transferLogReaderContract } from './transfer-log-reader.contract.js';
 
 const MULTICALL_ABI = parseAbi(['struct Call { address target; bytes callData; }', 'struct Result { bool success; bytes returnData; }', 'function tryAggregate(bool requireSuccess, Call[] calls) returns (Result[] returnData)']);
@@ -63,6 +65,16 @@ afterEach(async () => {
 
 const rpcUrls = () => ({ [PRODUCTION]: devnet.chains[PRODUCTION].rpcUrl, [TESTNET]: devnet.chains[TESTNET].rpcUrl });
 const payTo = devnetAccount(0).address;
+
+chainProbeContract('ViemChainProbe (the devnet; a port nothing listens on; the URLs swapped)', async () => {
+  const nothing = `http://127.0.0.1:${await freePorts(1)}`;
+  return {
+    probe: new ViemChainProbe({ rpcUrls: rpcUrls() }),
+    live: PRODUCTION,
+    dead: new ViemChainProbe({ rpcUrls: { [PRODUCTION]: nothing, [TESTNET]: nothing } }),
+    wrong: new ViemChainProbe({ rpcUrls: { [PRODUCTION]: devnet.chains[TESTNET].rpcUrl } }),
+  };
+});
 
 facilitatorContract('LocalFacilitator (x402 facilitator on the devnet)', async () => ({
   facilitator: new LocalFacilitator({ settlementKey: SERVICE_KEY, rpcUrls: rpcUrls() }),

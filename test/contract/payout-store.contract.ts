@@ -42,5 +42,16 @@ export function payoutStoreContract(name: string, make: UowFactory) {
         expect((await uow.run((s) => s.payouts.due(at(5_000), 10))).map((p) => p.payoutId)).toEqual([a.payoutId, c.payoutId]);
         expect(await uow.run((s) => s.payouts.due(at(5_000), 1))).toHaveLength(1);
       }));
+
+    it('tells its backlog: PENDING and SENT, due or not, and the oldest of them', () =>
+      withUow(make, async (uow) => {
+        expect(await uow.run((s) => s.payouts.backlog())).toEqual({ pending: 0, sent: 0, oldestCreatedAt: null });
+        const a = payout({ createdAt: at(0), state: 'CONFIRMED' });
+        const b = payout({ createdAt: at(5), nextAttemptAt: at(10_000) });
+        const c = payout({ createdAt: at(2), state: 'SENT', txHash: '0x1', rawTx: '0x2' });
+        const d = payout({ createdAt: at(7) });
+        for (const p of [a, b, c, d]) await uow.transaction((s) => s.payouts.enqueue(p));
+        expect(await uow.run((s) => s.payouts.backlog())).toEqual({ pending: 2, sent: 1, oldestCreatedAt: at(2) });
+      }));
   });
 }

@@ -39,6 +39,14 @@ import { FakeReceiptSigner } from '../../src/adapters/receipts/fake/fake-receipt
 import { ViemReceiptSigner } from '../../src/adapters/receipts/viem/viem-receipt-signer.js';
 import { verifyOfferSignatureEIP712, verifyReceiptSignatureEIP712 } from '@x402/extensions/offer-receipt';
 import { generatePrivateKey } from 'viem/accounts';
+import { MemoryMetrics } from '../../src/adapters/metrics/memory/memory-metrics.js';
+import { PromClientMetrics } from '../../src/adapters/metrics/prom-client/prom-client-metrics.js';
+import { metricsContract } from './metrics.contract.js';
+import { FakeChainProbe } from '../../src/adapters/chain/fake/fake-chain-probe.js';
+import { chainProbeContract } from './chain-probe.contract.js';
+import { MemoryLogger } from '../../src/adapters/logging/memory/memory-logger.js';
+import { PinoLogger } from '../../src/adapters/logging/pino/pino-logger.js';
+import { loggerContract } from './logger.contract.js';
 
 const clock = new SystemClock();
 
@@ -121,6 +129,39 @@ quoteProviderContract('QuoteRouter over two fixed sources', async () => {
 
 idGeneratorContract('UlidIdGenerator', () => new UlidIdGenerator(new FakeClock()), true);
 idGeneratorContract('SequentialIdGenerator', () => new SequentialIdGenerator(), true);
+
+chainProbeContract('FakeChainProbe', async () => {
+  const down = () => {
+    const p = new FakeChainProbe();
+    for (const n of ALL_NETWORKS) p.set(n, 'down');
+    return p;
+  };
+  return { probe: new FakeChainProbe(), live: TESTNET, dead: down(), wrong: down() };
+});
+
+metricsContract('PromClientMetrics', (catalogue) => new PromClientMetrics(catalogue, { processMetrics: false }));
+metricsContract('MemoryMetrics', (catalogue) => new MemoryMetrics(catalogue));
+
+loggerContract('PinoLogger (JSON lines as pino writes them)', (level) => {
+  const written: string[] = [];
+  const logger = new PinoLogger({ level, destination: { write: (line: string) => void written.push(line) } });
+  return {
+    logger,
+    async lines() {
+      await logger.flush();
+      return written.map((line) => {
+        const { level: l, msg, time, pid, hostname, ...fields } = JSON.parse(line);
+        expect(new Date(time).toISOString()).toBe(time);
+        expect([typeof pid, typeof hostname]).toEqual(['number', 'string']);
+        return { level: l, message: msg, fields };
+      });
+    },
+  };
+});
+loggerContract('MemoryLogger', (level) => {
+  const logger = new MemoryLogger(level);
+  return { logger, lines: async () => logger.lines };
+});
 
 rateLimiterContract('MemoryRateLimiter', async ({ points, durationSeconds }) => new MemoryRateLimiter({ points, durationSeconds }));
 

@@ -128,7 +128,7 @@ describe.skipIf(process.platform !== 'linux')('two instances on one DATA_DIR', (
     cleanups.push(() => next.stop());
     for (let i = 0; i < 100 && orphans.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
     expect(orphans.filter(alive)).toEqual([]);
-    for (const pid of orphans) expect(next.output()).toMatch(new RegExp(`"level":"warn","message":"devnet eip155:\\d+: stopping anvil pid ${pid}, left running on `));
+    for (const pid of orphans) expect(next.output()).toMatch(new RegExp(`"level":"warn"[^\\n]*"msg":"devnet eip155:\\d+: stopping anvil pid ${pid}, left running on `));
     expect(anvilPids().some((pid) => orphans.includes(pid))).toBe(false);
     expect(await health(next.url)).toEqual({ status: 200, chain: 'ok' });
     expect(await createToken(next.url, 'DDB')).toBe(201);

@@ -1,7 +1,8 @@
 /**
- * Discovery over HTTP: every 402 of a paid route declares its Bazaar metadata (body and header
- * alike), a Bazaar facilitator extracts it from the payment the official client builds, and
- * GET /.well-known/x402 and /entrypoints point agents at all of it.
+ * Discovery over HTTP: every 402 of a paid route declares its Bazaar metadata in its body (the
+ * header carries the same object without it, decision 0034), a Bazaar facilitator extracts it
+ * from the payment the service forwards for verification, and GET /.well-known/x402 and
+ * /entrypoints point agents at all of it.
  */
 import { x402Client } from '@x402/core/client';
 import { ExactEvmScheme } from '@x402/evm';
@@ -11,13 +12,30 @@ import type { RunningService } from '../../src/bootstrap/compose.js';
 import { bazaarExtension } from '../../src/adapters/http/koa/discovery.js';
 import { decodeBase64Json, devAccount, payingFetch } from '../support/x402-client.js';
 import { json, startTestService } from '../support/service.js';
+import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
+import type { PaymentPayload, PaymentRequirements } from '../../src/ports/facilitator.js';
 
 const wallet = devAccount(5);
 let service: RunningService;
 let tokenId: string;
+/** Every payment the facilitator was asked to verify, as the service forwarded it. */
+const verified: PaymentPayload[] = [];
+
+/** PAYMENT-REQUIRED as the header carries a 402's object: without Bazaar, the offers and the resource's description. */
+function headerView(required: any): any {
+  const { bazaar: _b, 'offer-receipt': _o, ...extensions } = required.extensions;
+  const { description: _d, ...resource } = required.resource;
+  return { ...required, resource, extensions };
+}
 
 beforeAll(async () => {
-  service = await startTestService();
+  const facilitator = new (class extends FakeFacilitator {
+    override verify(payload: PaymentPayload, requirements: PaymentRequirements) {
+      verified.push(payload);
+      return super.verify(payload, requirements);
+    }
+  })({ clock: { now: () => new Date() }, defaultBalance: 10_000_000_000n });
+  service = await startTestService({ facilitator });
   const res = await post('/tokens', { name: 'Discovery', symbol: 'DISC' }, {}, payingFetch(wallet));
   tokenId = (await json(res)).data.tokenId;
 });
@@ -34,7 +52,7 @@ function post(path: string, body: unknown, headers: Record<string, string> = {},
 }
 
 describe('Bazaar metadata in every 402', () => {
-  it('each paid route declares its own, identically in the envelope and in PAYMENT-REQUIRED', async () => {
+  it('each paid route declares its own in the envelope; PAYMENT-REQUIRED carries the same object without it', async () => {
     const bodies: Record<string, unknown> = {
       token_create: { name: 'Second', symbol: 'TWO' },
       token_buy_usd: { tokenId, usdAmount: '1' },
@@ -46,9 +64,10 @@ describe('Bazaar metadata in every 402', () => {
       expect(res.status, name).toBe(402);
       const header = decodeBase64Json<any>(res.headers.get('payment-required'));
       const envelope = await json(res);
-      expect(envelope.error.details).toEqual(header);
-      expect(header.extensions.bazaar).toEqual(bazaarExtension(service.application.entrypoints.get(name)!));
-      expect(validateDiscoveryExtension(header.extensions.bazaar)).toEqual({ valid: true });
+      expect(headerView(envelope.error.details)).toEqual(header);
+      expect(header.extensions.bazaar).toBeUndefined();
+      expect(envelope.error.details.extensions.bazaar).toEqual(bazaarExtension(service.application.entrypoints.get(name)!));
+      expect(validateDiscoveryExtension(envelope.error.details.extensions.bazaar)).toEqual({ valid: true });
     }
   });
 
@@ -58,14 +77,18 @@ describe('Bazaar metadata in every 402', () => {
     const envelope = await json(res);
     expect(envelope.error.code).toBe('PAYMENT_INVALID');
     expect(envelope.error.details.paymentRequired.extensions.bazaar.info.input.method).toBe('POST');
-    expect(decodeBase64Json<any>(res.headers.get('payment-required'))).toEqual(envelope.error.details.paymentRequired);
+    expect(decodeBase64Json<any>(res.headers.get('payment-required'))).toEqual(headerView(envelope.error.details.paymentRequired));
   });
 
-  it('a Bazaar facilitator lists the route from the payment the official client builds', async () => {
+  it('a Bazaar facilitator lists the route from the payment the service forwards, though the client echoed no schema', async () => {
     const res = await post('/entrypoints/token_info', { tokenId });
     const required = decodeBase64Json<any>(res.headers.get('payment-required'));
     const client = x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(wallet) }], spendControls: false });
-    const payload = await client.createPaymentPayload(required);
+    expect((await client.createPaymentPayload(required)).extensions?.bazaar).toBeUndefined();
+    verified.length = 0;
+    const paid = await post('/entrypoints/token_info', { tokenId }, {}, payingFetch(wallet));
+    expect(paid.status).toBe(200);
+    const payload = verified[0]! as any;
     const discovered = extractDiscoveryInfo(payload, payload.accepted);
     expect(discovered).toMatchObject({
       resourceUrl: `${service.url}/entrypoints/token_info`,
@@ -73,9 +96,6 @@ describe('Bazaar metadata in every 402', () => {
       x402Version: 2,
       discoveryInfo: { input: { type: 'http', method: 'POST', bodyType: 'json', body: { tokenId: expect.any(String) } } },
     });
-    // …and the paid request still goes through with the extension echoed in PAYMENT-SIGNATURE.
-    const paid = await post('/entrypoints/token_info', { tokenId }, {}, payingFetch(wallet));
-    expect(paid.status).toBe(200);
   });
 });
 

@@ -46,10 +46,13 @@ describe('a testnet wallet pays its way through the API with @x402/fetch', () =>
     expect(res.status).toBe(402);
     const body = await json(res);
     const header = decodeBase64Json<any>(res.headers.get('payment-required'));
+    // The header is the envelope's object without what only the body carries (docs/api.md, "Paying").
     expect(body).toEqual({
       success: false,
-      error: { code: 'PAYMENT_REQUIRED', message: expect.any(String), details: header },
+      error: { code: 'PAYMENT_REQUIRED', message: expect.any(String), details: { ...header, resource: body.error.details.resource, extensions: body.error.details.extensions } },
     });
+    expect(body.error.details.resource).toEqual({ ...header.resource, description: expect.any(String) });
+    expect(body.error.details.extensions).toMatchObject(header.extensions);
     expect(header).toMatchObject({
       x402Version: 2,
       resource: { url: `${service.url}/tokens` },

@@ -6,8 +6,10 @@
  *
  *   step         does                                                compensation
  *   challenge    no payment: SIWx proof, access grant, or the 402    none: nothing charged
- *   admission    decode, replay?, payment identifier?, network,      none: a refusal is thrown,
- *                rules and price as the payer, binding, verify       nothing stored
+ *                (only networks whose chain answers; else 503)
+ *   admission    decode, replay?, payment identifier?, the chain     none: a refusal is thrown,
+ *                and facilitator answer?, network, rules and price   nothing stored
+ *                as the payer, binding, verify
  *   claim        nonce + payment identifier, the rules again         release: REJECTED / FAILED
  *   settlement   SETTLING, settle with no transaction open           none: the reconciler asks
  *                                                                    the chain
@@ -24,6 +26,10 @@
  * SETTLING, the caller gets 202 with its id, and the reconciler asks the chain: used → applied
  * (or refunded); unused and unusable → FAILED, nothing charged.
  */
+import { isRefusal } from '../../domain/errors.js';
+import { assetAt, isNetwork } from '../../domain/network.js';
+import type { PaymentPayload } from '../../ports/facilitator.js';
+import type { AppMetrics } from '../metrics.js';
 import { admit } from './pipeline/admission.js';
 import { apply } from './pipeline/application.js';
 import { challenge } from './pipeline/challenge.js';
@@ -41,7 +47,13 @@ export class PaymentFlow {
     const requestHash = hashRequest(req.entrypoint.name, input);
     if (!req.payment) return challenge(this.deps, req, input, requestHash);
 
-    const admitted = await admit(this.deps, req, req.payment, input, requestHash);
+    let admitted;
+    try {
+      admitted = await admit(this.deps, req, req.payment, input, requestHash);
+    } catch (e) {
+      if (isRefusal(e)) countRefusal(this.deps, req.entrypoint.name, req.payment, e.code);
+      throw e;
+    }
     if (admitted.kind !== 'admitted') return admitted;
     const claimed = await claim(this.deps, admitted);
     if (claimed.kind !== 'claimed') return claimed;
@@ -49,4 +61,12 @@ export class PaymentFlow {
     if (settled.kind !== 'settled') return settled;
     return apply(this.deps, settled);
   }
+}
+
+/** A payment refused before its nonce was claimed: nothing stored, nothing charged — counted by code. */
+function countRefusal(deps: { metrics: AppMetrics }, entrypoint: string, payment: PaymentPayload, code: string): void {
+  const network = payment.accepted?.network;
+  const known = isNetwork(network) ? network : undefined;
+  const asset = known && typeof payment.accepted?.asset === 'string' ? assetAt(known, payment.accepted.asset) : undefined;
+  deps.metrics.increment('payment_refusals_total', { entrypoint, code, asset: asset ?? 'unknown', network: known ?? 'unknown' });
 }

@@ -5,7 +5,7 @@ import { valuePosition, type Position } from '../../domain/position.js';
 import type { Token } from '../../domain/token.js';
 import type { NetworkDetector } from '../../ports/network-detector.js';
 import type { AppDeps } from '../deps.js';
-import type { Metrics } from '../metrics.js';
+import type { AppMetrics } from '../metrics.js';
 import { indexerView, positionView, type IndexerView, type PositionView } from '../views.js';
 
 export interface ListPositionsQuery {
@@ -76,11 +76,11 @@ export async function listPositions(deps: AppDeps, query: ListPositionsQuery): P
 }
 
 /** The network a wallet's positions are read on when none is named: its own, by its history (503 when detection cannot answer). */
-export async function detectWalletNetwork(deps: { detector: NetworkDetector; metrics: Metrics }, wallet: string): Promise<Network> {
+export async function detectWalletNetwork(deps: { detector: NetworkDetector; metrics: AppMetrics }, wallet: string): Promise<Network> {
   try {
     return (await deps.detector.detect(wallet)).network;
   } catch {
-    deps.metrics.increment('network_detection.failures');
+    deps.metrics.increment('network_detection_total', { result: 'failure' });
     throw new NetworkDetectionUnavailable();
   }
 }

@@ -6,6 +6,7 @@
 import { formatTokens } from '../../domain/money.js';
 import { NETWORKS } from '../../domain/network.js';
 import { receiveAuthorizationTypedData } from '../../domain/token-authorization.js';
+import { readChain } from '../availability.js';
 import type { AppDeps } from '../deps.js';
 import { deployedToken, loadToken } from '../trading/load-token.js';
 
@@ -14,6 +15,7 @@ export const SELL_AUTHORIZATION_TTL_SECONDS = 600n;
 export async function sellAuthorization(deps: AppDeps, q: { tokenId: string; wallet: string; tokens: bigint }) {
   // Any deployed token, whatever its venue: every sell starts with custody's pull of the tokens.
   const token = deployedToken(await deps.uow.run((s) => loadToken(s, q.tokenId)));
+  await deps.availability?.usable([token.network]); // what it returns is for a sell: 503 while the sell could not be paid
   const now = BigInt(Math.floor(deps.clock.now().getTime() / 1000));
   const message = {
     from: q.wallet,
@@ -40,7 +42,7 @@ export async function sellAuthorization(deps: AppDeps, q: { tokenId: string; wal
     tokenId: token.tokenId,
     network: token.network,
     tokens: formatTokens(q.tokens),
-    onChainBalance: formatTokens(await deps.tokenIssuer.balanceOf(token.network, token.address, q.wallet)),
+    onChainBalance: formatTokens(await readChain(token.network, () => deps.tokenIssuer.balanceOf(token.network, token.address, q.wallet))),
     expiresAt: new Date(Number(message.validBefore) * 1000).toISOString(),
     /** Sign this (eth_signTypedData_v4, viem signTypedData). */
     typedData: { ...typed, message: strings },

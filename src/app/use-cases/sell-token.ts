@@ -12,6 +12,7 @@
  *   pull not mined yet→ the payment stays SETTLED (202); the reconciler comes back to it
  *   mined but refused → the tokens go back to the seller (a delivery) and the fee is refunded
  */
+import { readChain } from '../availability.js';
 import { newDelivery } from '../../domain/delivery.js';
 import { DomainError, InsufficientBalance, TokenAuthorizationInvalid } from '../../domain/errors.js';
 import { formatTokens } from '../../domain/money.js';
@@ -69,10 +70,9 @@ async function checkAuthorization(
   if (a.validBefore < now + MIN_AUTHORIZATION_WINDOW_SECONDS) {
     throw invalid('expiring', `The authorization must stay valid for at least ${MIN_AUTHORIZATION_WINDOW_SECONDS} s more (validBefore).`);
   }
-  const [used, balance] = await Promise.all([
-    deps.tokenIssuer.authorizationState(token.network, address, a.from, a.nonce),
-    deps.tokenIssuer.balanceOf(token.network, address, a.from),
-  ]);
+  const [used, balance] = await readChain(token.network, () =>
+    Promise.all([deps.tokenIssuer.authorizationState(token.network, address, a.from, a.nonce), deps.tokenIssuer.balanceOf(token.network, address, a.from)]),
+  );
   if (used) throw invalid('used', 'The authorization nonce was already used or cancelled.');
   if (balance < a.value) throw new InsufficientBalance(formatTokens(a.value), formatTokens(balance));
 }

@@ -23,6 +23,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { TransactionSender } from '../../ports/transaction-sender.js';
 import type { Stores, UnitOfWork } from '../../ports/unit-of-work.js';
 import { recordSigned } from '../custody/exactly-once-sender.js';
+import type { AppMetrics } from '../metrics.js';
 
 /** What one kind of outbox item needs from the engine's caller. */
 export interface OutboxKind<T extends OutboxFields> {
@@ -76,6 +77,8 @@ export interface OutboxWorkerDeps<T extends OutboxFields> {
   notReadyPollMs?: number;
   /** Test-only: runs after an item is recorded as SENT and before it is broadcast. */
   afterRecord?: (item: T) => Promise<void>;
+  /** Confirmation latency, transactions signed again for a taken nonce, reverts (docs/operations.md, "Metrics"). */
+  metrics?: AppMetrics;
 }
 
 export class OutboxWorker<T extends OutboxFields> {
@@ -171,9 +174,13 @@ export class OutboxWorker<T extends OutboxFields> {
     }
     if (status === 'confirmed') {
       const details = (await this.kind.minedDetails?.(item)) ?? {};
-      return this.confirm(item, transitionOutbox({ ...item, ...details }, 'CONFIRMED', now), 'SENT', now);
+      const confirmed = await this.confirm(item, transitionOutbox({ ...item, ...details }, 'CONFIRMED', now), 'SENT', now);
+      // updatedAt is the moment it was sent (see above).
+      if (confirmed) this.deps.metrics?.observe('confirmation_duration_seconds', (now.getTime() - item.updatedAt.getTime()) / 1000, { kind: this.kind.name });
+      return confirmed;
     }
     // Reverted or dropped: nothing moved, so trying again cannot send twice.
+    this.deps.metrics?.increment(status === 'reverted' ? 'transactions_reverted_total' : 'nonce_retries_total', { kind: this.kind.name });
     const error = status === 'reverted' ? 'transaction reverted' : 'transaction dropped';
     const exhausted = item.attempts >= this.deps.maxAttempts;
     const delay = Math.min(this.deps.backoffBaseMs * 2 ** Math.max(0, item.attempts - 1), this.deps.backoffMaxMs);

@@ -151,7 +151,7 @@ export class PaymentReconciler {
   }
 
   private async refundUsedAfterClose(p: Payment, state: 'FAILED' | 'REJECTED', transaction: string | null): Promise<boolean> {
-    this.deps.metrics.increment('payments.used_after_close');
+    this.deps.metrics.increment('payments_used_after_close_total');
     this.deps.logger.error('SAFETY NET: a payment closed as unsettled was used on chain; refunding it', {
       paymentId: p.paymentId,
       payer: p.payer,

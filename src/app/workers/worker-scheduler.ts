@@ -53,6 +53,9 @@ export interface WorkerSchedulerDeps {
   };
 }
 
+/** A worker pass running (or none ending) for longer than this makes a worker process not ready. */
+export const WORKER_STALL_MS = 120_000;
+
 export class WorkerScheduler {
   readonly payouts: PayoutWorker;
   readonly deployments: DeploymentWorker;
@@ -66,13 +69,16 @@ export class WorkerScheduler {
   readonly earnings: EarningsPayer;
 
   private backfilled = false;
+  /** When the pass under way started, and when the last one ended (the loop's lease on being alive). */
+  private passStartedAt: number | null = null;
+  private lastPassEndedAt: number | null = null;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: WorkerSchedulerDeps) {
     const { application, tunables, dex, hooks = {} } = deps;
     const { uow, clock, logger, ids, tokenIssuer, metrics } = application.deps;
-    const outbox = { uow, clock, logger, ...tunables.outbox };
+    const outbox = { uow, clock, logger, metrics, ...tunables.outbox };
     this.payouts = new PayoutWorker({ ...outbox, sender: deps.payoutSender, ...hooks.payouts });
     this.reconciler = new PaymentReconciler({
       ...application.deps,
@@ -134,14 +140,31 @@ export class WorkerScheduler {
   start(): void {
     const { logger } = this.deps.application.deps;
     const { intervalMs } = this.deps.tunables;
+    const clock = this.deps.application.deps.clock;
+    this.lastPassEndedAt = clock.now().getTime();
     const tick = () => {
+      this.passStartedAt = clock.now().getTime();
       this.running = this.runOnce()
         .catch((e: unknown) => logger.error('worker pass failed', { error: (e as Error).message }))
         .finally(() => {
+          this.passStartedAt = null;
+          this.lastPassEndedAt = clock.now().getTime();
           if (this.timer) this.timer = setTimeout(tick, intervalMs);
         });
     };
     this.timer = setTimeout(tick, intervalMs);
+  }
+
+  /**
+   * Whether the loop holds its lease on being alive (GET /readyz, `workers`): `ok` while passes
+   * keep ending; `down` when one has run for longer than WORKER_STALL_MS (stuck on something that
+   * never answers) or none has ended for that long, and when the loop is not running.
+   */
+  health(): 'ok' | 'down' {
+    if (!this.timer || this.lastPassEndedAt === null) return 'down';
+    const now = this.deps.application.deps.clock.now().getTime();
+    const since = this.passStartedAt ?? this.lastPassEndedAt;
+    return now - since > Math.max(WORKER_STALL_MS, 30 * this.deps.tunables.intervalMs) ? 'down' : 'ok';
   }
 
   /**

@@ -70,9 +70,10 @@ export type { PaymentRequiredEnricher };
 
 /**
  * Every 402 carries PAYMENT-REQUIRED, so x402 clients can pay (or pay again) from any of them.
- * Extensions the route declares join the object in the body and in the header alike: the static
- * ones (`ctx.state.x402Extensions`, e.g. Bazaar) and those made for this 402
- * (`ctx.state.x402Enrich`, e.g. signed offers); ones the flow already set win.
+ * Extensions the route declares join the object in the body: the static ones
+ * (`ctx.state.x402Extensions`, e.g. Bazaar) and those made for this 402 (`ctx.state.x402Enrich`,
+ * e.g. signed offers); ones the flow already set win. The header carries the same object with
+ * only the extensions a client acts on (x402-headers.ts, HEADER_EXTENSIONS), so it stays small.
  */
 export async function addPaymentRequiredHeader(ctx: Context): Promise<void> {
   if (ctx.status !== 402) return;

@@ -28,7 +28,7 @@ import { getDelivery } from '../../../app/use-cases/get-delivery.js';
 import { getPayout } from '../../../app/use-cases/get-payout.js';
 import { sellAuthorization } from '../../../app/use-cases/sell-authorization.js';
 import { getToken } from '../../../app/use-cases/get-token.js';
-import { listPositions } from '../../../app/use-cases/list-positions.js';
+import { detectWalletNetwork, listPositions } from '../../../app/use-cases/list-positions.js';
 import { listTokens } from '../../../app/use-cases/list-tokens.js';
 import { getCandles } from '../../../app/use-cases/get-candles.js';
 import { getStats } from '../../../app/use-cases/get-stats.js';
@@ -38,7 +38,9 @@ import { getTokenMetadata } from '../../../app/use-cases/get-token-metadata.js';
 import { getWalletEarnings, listCreators } from '../../../app/use-cases/earnings.js';
 import { listTrades } from '../../../app/use-cases/list-trades.js';
 import { proveWallet, SIGN_IN_WITH_X_HEADER, siwxDetails } from '../../../app/extensions/wallet-proof.js';
-import { NetworkDetectionUnavailable, NotFound, ValidationError } from '../../../domain/errors.js';
+import { NotFound, ServiceUnavailable, ValidationError } from '../../../domain/errors.js';
+import { OUTAGE_RETRY_AFTER_SECONDS } from '../../../app/availability.js';
+import type { ReadinessReport } from '../../../app/application.js';
 import { parseTokens, parseUsd } from '../../../domain/money.js';
 import { paidTools } from '../../../app/agent-tools.js';
 import { agentRoutes, type HttpMount } from './agent-routes.js';
@@ -50,6 +52,7 @@ import { cors, type CorsOptions } from './cors.js';
 import { DEFAULT_STREAM, EventStreams, streamEvents, type EventStreamOptions } from './events-stream.js';
 import { manifest } from './manifest.js';
 import { openApiDocument } from './openapi.js';
+import { observeRequests, UNMATCHED_ROUTE } from './observe-requests.js';
 import { paidRoute } from './paid-routes.js';
 import { requestContext } from './request-context.js';
 import { paymentRequiredExtensions } from '../../kit/x402/x402-extensions.js';
@@ -117,6 +120,22 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   };
   const tokenParam = (ctx: Context) => parseWith(tokenIdSchema, (ctx as unknown as { params: { id: string } }).params.id, 'id');
 
+  // Liveness: the process answers. Readiness: it can do its job (docs/operations.md, "Health").
+  router.get('/livez', (ctx) => ok(ctx, 'livez', { status: 'ok' }));
+  router.get('/readyz', async (ctx) => {
+    const report = await application.readiness();
+    if (report.ready) return ok(ctx, 'readiness', report);
+    throw new ServiceUnavailable(`Not ready: ${notReady(report.checks).join(', ')}.`, OUTAGE_RETRY_AFTER_SECONDS, { checks: report.checks });
+  });
+  // Prometheus scrapes this (docs/operations.md, "Metrics").
+  router.get('/metrics', async (ctx) => {
+    const { contentType, text } = await application.metrics.exposition();
+    ctx.body = text;
+    ctx.set('Content-Type', contentType);
+    ctx.set('Cache-Control', 'no-store');
+  });
+  application.metrics.collect('event_streams_open', () => [{ value: streams.open }]);
+
   router.get('/health', async (ctx) => {
     const { report, required } = await application.health();
     ok(ctx, 'health', report, required ? 200 : 503);
@@ -143,15 +162,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   router.get('/positions', async (ctx) => {
     const q = parseQuery(positionsQuery, query(ctx));
     const wallet = q.wallet ? getAddress(q.wallet) : await provenWallet(ctx);
-    let network = q.network;
-    if (!network) {
-      try {
-        network = (await application.detector.detect(wallet)).network;
-      } catch {
-        application.metrics.increment('network_detection.failures');
-        throw new NetworkDetectionUnavailable();
-      }
-    }
+    const network = q.network ?? (await detectWalletNetwork(application, wallet));
     ok(ctx, 'list_positions', await listPositions(deps, { wallet, network, includeZero: q.includeZero }));
   });
 
@@ -258,6 +269,12 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     application.logger.error('response stream error', { error: error.message });
   });
   app.use(requestContext(deps.ids));
+  app.use(
+    observeRequests(application.logger, application.metrics, {
+      route: (ctx) => routeOf(router, ctx),
+      client: (ctx) => clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, trustProxy),
+    }),
+  );
   app.use(errorHandler(application.logger));
   app.use(cors(options.cors ?? { origins: [], publicUrl: options.publicUrl }));
   // The page and its assets: static and cached, so served before the free-request budget is counted.
@@ -281,4 +298,26 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     throw new NotFound(`No route for ${ctx.method} ${ctx.path}.`, { path: ctx.path });
   });
   return app;
+}
+
+/** The route template a request matches (`/tokens/:id`): the label of its metrics, whatever answered it (a 429 before routing too). */
+function routeOf(router: Router, ctx: Context): string {
+  const matched = (ctx as Context & { _matchedRoute?: string | RegExp })._matchedRoute;
+  if (typeof matched === 'string') return matched;
+  const layers = router.match(ctx.path, ctx.method).pathAndMethod.filter((l) => l.methods.length > 0);
+  const path = layers.at(-1)?.path;
+  return typeof path === 'string' ? path : UNMATCHED_ROUTE;
+}
+
+/** The checks that keep a process from being ready, as `name: status` (`chain eip155:8453: down`). */
+function notReady(checks: ReadinessReport['checks']): string[] {
+  const out: string[] = [];
+  for (const [name, status] of Object.entries(checks)) {
+    if (typeof status === 'string') {
+      if (status !== 'ok' && !(name === 'facilitator' && status === 'degraded')) out.push(`${name}: ${status}`);
+    } else {
+      for (const [network, s] of Object.entries(status)) if (s !== 'ok') out.push(`chain ${network}: ${s}`);
+    }
+  }
+  return out;
 }

@@ -74,6 +74,11 @@ const document = (description: string, type = 'application/json') => ({ 200: { d
 export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: Settings, options: OpenApiOptions) {
   const paths: Record<string, Record<string, unknown>> = {
     '/health': { get: { operationId: 'health', responses: { 200: ok('health', loose), 503: errorResponse } } },
+    '/livez': { get: { operationId: 'livez', responses: { 200: ok('livez', { type: 'object', properties: { status: { const: 'ok' } } }) } } },
+    '/readyz': { get: { operationId: 'readiness', responses: { 200: ok('readiness', loose), 503: errorResponse } } },
+    '/metrics': {
+      get: { operationId: 'metrics', responses: { 200: { description: 'Prometheus text exposition', content: { 'text/plain': { schema: { type: 'string' } } } } } },
+    },
     '/tokens': {
       get: {
         operationId: 'list_tokens',

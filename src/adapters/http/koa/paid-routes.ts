@@ -51,6 +51,9 @@ export function paidRoute(application: Application, enrich: PaymentRequiredEnric
     } catch (e) {
       undecodable = e as DomainError;
     }
+    // What the 402's header left out (decision 0034) goes to the facilitator as if the client had
+    // echoed it: a Bazaar facilitator catalogues the route from the payment it verifies.
+    if (payment) payment = withDeclared(payment, ctx.state.x402Extensions as Record<string, unknown>);
     let outcome: PaidOutcome;
     try {
       outcome = await application.flow.handle({
@@ -72,6 +75,7 @@ export function paidRoute(application: Application, enrich: PaymentRequiredEnric
       throw e;
     }
     ctx.state.paymentVerified = verifiedIn(outcome);
+    if ('paymentId' in outcome && outcome.paymentId) ctx.state.paymentId = outcome.paymentId; // the access log names it
     await render(ctx, entrypoint, outcome);
   };
 }
@@ -130,4 +134,10 @@ function unwrapInput(body: unknown): unknown {
     if (keys.length === 1 && keys[0] === 'input' && input && typeof input === 'object') return input;
   }
   return body;
+}
+
+/** The payment with the route's declared extensions added where the client did not send them (theirs win). */
+function withDeclared(payment: PaymentPayload, declared: Record<string, unknown>): PaymentPayload {
+  const missing = Object.entries(declared).filter(([key]) => !(payment.extensions && key in payment.extensions));
+  return missing.length === 0 ? payment : { ...payment, extensions: { ...Object.fromEntries(missing), ...payment.extensions } };
 }

@@ -21,11 +21,15 @@ export interface RateLimitOptions {
   selfLimitedPaths?: readonly string[];
 }
 
+/** An operator's probes and scraper (load balancers poll them every few seconds): never counted. */
+const PROBES = new Set(['/livez', '/readyz', '/metrics']);
+
 export function rateLimit(options: RateLimitOptions) {
   const policy = `"free";q=${options.limit};w=${options.windowSeconds}`;
   const selfLimited = new Set(options.selfLimitedPaths ?? []);
   return async function limitFree(ctx: Context, next: Next): Promise<void> {
     if (ctx.method === 'POST' && selfLimited.has(ctx.path.replace(/(.)\/+$/, '$1'))) return next();
+    if (ctx.method === 'GET' && PROBES.has(ctx.path)) return next();
     const key = rateLimitKey(clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, options.trustProxy));
     const consume = async () => {
       const decision = await options.limiter.consume(key);

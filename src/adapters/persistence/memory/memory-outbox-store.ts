@@ -1,6 +1,6 @@
 /** Any outbox table in memory: items by id, and the id of each source (one item per source). */
 import type { OutboxFields, OutboxState } from '../../../domain/outbox.js';
-import type { OutboxStore } from '../../../ports/outbox-store.js';
+import type { OutboxBacklog, OutboxStore } from '../../../ports/outbox-store.js';
 import type { MemoryDatabase, MemoryTx } from './memory-database.js';
 
 export interface MemoryOutboxTable<T> {
@@ -47,5 +47,11 @@ export class MemoryOutboxStore<T extends OutboxFields> implements OutboxStore<T>
       .filter((p) => (p.state === 'PENDING' || p.state === 'SENT') && p.nextAttemptAt <= now)
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (this.table.idOf(a) < this.table.idOf(b) ? -1 : 1))
       .slice(0, limit);
+  }
+
+  async backlog(): Promise<OutboxBacklog> {
+    const open = [...this.table.items.values()].filter((i) => i.state === 'PENDING' || i.state === 'SENT');
+    const oldest = open.reduce<Date | null>((min, i) => (min === null || i.createdAt < min ? i.createdAt : min), null);
+    return { pending: open.filter((i) => i.state === 'PENDING').length, sent: open.filter((i) => i.state === 'SENT').length, oldestCreatedAt: oldest };
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { Network } from '../../../domain/network.js';
 import type { OutboxFields, OutboxState } from '../../../domain/outbox.js';
-import type { OutboxStore } from '../../../ports/outbox-store.js';
+import type { OutboxBacklog, OutboxStore } from '../../../ports/outbox-store.js';
 import { ms, type Row, type Sql } from './sql.js';
 
 const OUTBOX_COLUMNS = ['network', 'state', 'tx_hash', 'raw_tx', 'source_id', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'updated_at'];
@@ -97,5 +97,15 @@ export class MikroOrmOutboxStore<T extends OutboxFields> implements OutboxStore<
       [now.getTime(), limit],
     );
     return rows.map((r) => this.row(r));
+  }
+
+  async backlog(): Promise<OutboxBacklog> {
+    const rows = await this.sql.all(
+      `select state, count(*) as n, min(created_at) as oldest from ${this.t.table} where state in ('PENDING', 'SENT') group by state`,
+      [],
+    );
+    const of = (state: string) => rows.find((r) => r.state === state);
+    const oldest = rows.map((r) => Number(r.oldest)).reduce<number | null>((min, v) => (min === null || v < min ? v : min), null);
+    return { pending: Number(of('PENDING')?.n ?? 0), sent: Number(of('SENT')?.n ?? 0), oldestCreatedAt: oldest === null ? null : new Date(oldest) };
   }
 }

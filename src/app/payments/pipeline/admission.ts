@@ -57,16 +57,19 @@ export async function admit(
   const payer = getAddress(auth.from);
   const signatureHash = sha256(auth.signature);
   const existing = await deps.uow.run((s) => s.payments.findByNonce(network, payer, auth.nonce));
-  if (existing) return { kind: 'replayed', response: await replay(deps, existing, requestHash, signatureHash), verified: false };
+  if (existing) return { kind: 'replayed', response: await replay(deps, existing, requestHash, signatureHash), verified: false, paymentId: existing.paymentId };
   const identified = await knownIdentifier(deps, req.paymentIdentifier, payer, requestHash);
   if (identified) return { kind: 'replayed', response: identified, verified: false };
 
+  // Settling needs the payment's chain and the facilitator: 503 now, rather than a refusal they caused.
+  await deps.availability?.usable([network]);
   const detected = (await payerNetwork(deps, payer)) ?? network;
   const prepared = await prepareAsPayer(deps, ep, input, payer, detected, network);
   const offered = prepared.network ?? detected;
   // The 402 of a mismatch offers only the wallet's network, so a client that pays the first
   // offer of any 402 succeeds on its next try.
   if (detected !== network) {
+    await deps.availability?.usable([offered]); // a 402 for a network that cannot take the payment would be a lie: 503
     throw new NetworkMismatch(detected, network, { paymentRequired: await paymentRequiredFor(deps, req.resource, requestHash, [offered], prepared.amount) });
   }
   const refusal = refusalFor(deps, req, requestHash, prepared);

@@ -23,6 +23,7 @@ import { amountAtQuote } from '../../pricing/asset-pricing.js';
 import { payoutView } from '../../views.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';
 import type { PipelineDeps } from './deps.js';
+import { countPayment } from '../../metrics.js';
 import { pendingResponse, type Outcome } from './outcome.js';
 import type { Settled } from './settlement.js';
 import { replayOwn } from './stored-answer.js';
@@ -41,17 +42,17 @@ export async function apply(deps: PipelineDeps, s: Settled): Promise<Application
         await grantAccess(deps, stores, ep, payment);
       },
     });
-    deps.metrics.increment('payments.applied');
-    return { kind: 'applied', response: answer(result) };
+    countPayment(deps.metrics, payment, 'applied');
+    return { kind: 'applied', response: answer(result), paymentId: payment.paymentId };
   } catch (e) {
-    if (e instanceof PaymentAlreadyApplied) return { kind: 'replayed', response: await replayOwn(deps, payment), verified: true };
+    if (e instanceof PaymentAlreadyApplied) return { kind: 'replayed', response: await replayOwn(deps, payment), verified: true, paymentId: payment.paymentId };
     if (isRefusal(e)) return refund(deps, payment, e, settlement);
     // A crash while applying: the payment stays SETTLED and the reconciler finishes it.
     deps.logger.error('applying a settled payment failed; left for the reconciler', {
       paymentId: payment.paymentId,
       error: e instanceof Error ? e.message : String(e),
     });
-    return { kind: 'pending', response: pendingResponse(payment.paymentId, PAYMENT_REASONS.applyPending) };
+    return { kind: 'pending', response: pendingResponse(payment.paymentId, PAYMENT_REASONS.applyPending), paymentId: payment.paymentId };
   }
 }
 
@@ -125,9 +126,9 @@ export async function refund(
     await stores.payments.saveResponse(payment.paymentId, stored);
     return stored;
   });
-  deps.metrics.increment('payments.refunded');
+  countPayment(deps.metrics, payment, 'refunded');
   deps.logger.info('payment refunded', { paymentId: payment.paymentId, payer: payment.payer, code: error.code });
-  return { kind: 'refunded', response };
+  return { kind: 'refunded', response, paymentId: payment.paymentId };
 }
 
 /** The settlement signed for its payer; without a receipt when there is no signer or signing fails. */

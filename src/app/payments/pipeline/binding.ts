@@ -72,7 +72,7 @@ export async function heldQuoteLive(deps: PipelineDeps, refusal: Refusal, offer:
   const bound = deps.settings.quoteMaxSpreadBps;
   if (heldQuoteIsLive(held, live.price, bound)) return;
   await deps.uow.run((s) => s.assetQuotes.release(held.holdKey, held.quoteId));
-  deps.metrics.increment('payments.quote_moved');
+  deps.metrics.increment('payment_quotes_moved_total');
   throw await refusal.invalid(
     PAYMENT_REASONS.quoteMoved,
     `The ${offer.asset} price held for this request (${formatUsdPrice(held.price)} USD) is more than ${bound} bps from the live price (${formatUsdPrice(live.price)} USD); nothing was charged. Pay the fresh price in PAYMENT-REQUIRED.`,

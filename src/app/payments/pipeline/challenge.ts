@@ -23,7 +23,9 @@ export async function challenge(deps: PipelineDeps, req: PaidRequest, input: unk
   const wallet = proof?.ok ? proof.wallet : req.walletHint;
   const hinted = wallet ? await hintedCaller(deps, wallet) : undefined;
   const prepared = await req.entrypoint.prepare(deps, input, hinted);
-  const networks = prepared.network ? [prepared.network] : hinted ? [hinted.network] : ALL_NETWORKS;
+  const wanted = prepared.network ? [prepared.network] : hinted ? [hinted.network] : ALL_NETWORKS;
+  // Only networks a payment can be taken on now: 503 before anyone signs when none can.
+  const networks = deps.availability ? await deps.availability.usable(wanted) : wanted;
   const paymentRequired = await paymentRequiredFor(deps, req.resource, requestHash, networks, prepared.amount);
   return { kind: 'challenge', paymentRequired, ...(proof && !proof.ok ? { siwx: siwxDetails(proof) } : {}) };
 }
@@ -50,7 +52,7 @@ export async function paymentRequiredFor(
 async function walletProof(deps: PipelineDeps, header: string | undefined): Promise<WalletProof | undefined> {
   if (!header) return undefined;
   const proof = await proveWallet(deps, header);
-  deps.metrics.increment(proof.ok ? 'siwx.accepted' : 'siwx.ignored');
+  deps.metrics.increment('siwx_proofs_total', { result: proof.ok ? 'accepted' : 'ignored' });
   return proof;
 }
 
@@ -60,6 +62,6 @@ async function grantedAccess(deps: PipelineDeps, ep: AnyEntrypoint, input: unkno
   const until = await deps.uow.run((s) => s.accessGrants.validUntil(wallet, ep.name, deps.clock.now()));
   if (!until) return null;
   const result: unknown = await ep.grantsAccess.serve(deps, input);
-  deps.metrics.increment('access_grants.used');
+  deps.metrics.increment('access_grants_used_total');
   return { kind: 'granted', result, until };
 }

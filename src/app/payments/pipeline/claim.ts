@@ -18,6 +18,7 @@ import { PAYMENT_REASONS } from '../payment-reasons.js';
 import type { Admitted } from './admission.js';
 import type { PipelineDeps } from './deps.js';
 import type { Outcome } from './outcome.js';
+import { countPayment } from '../../metrics.js';
 import { identifiedAnswer, replay } from './stored-answer.js';
 
 /** An admitted payment whose nonce is ours, stored VERIFIED, its rules checked again. */
@@ -33,7 +34,7 @@ export async function claim(deps: PipelineDeps, a: Admitted): Promise<Claimed | 
       'identifier' in claimed
         ? await identifiedAnswer(deps, claimed.identifier)
         : await replay(deps, claimed.existing, a.payment.requestHash, a.payment.signatureHash);
-    return { kind: 'replayed', response, verified: true };
+    return { kind: 'replayed', response, verified: true, ...('existing' in claimed ? { paymentId: claimed.existing.paymentId } : {}) };
   }
   // From here on every answer is stored with the payment.
   try {
@@ -47,7 +48,7 @@ export async function claim(deps: PipelineDeps, a: Admitted): Promise<Claimed | 
     deps.logger.info('payment refused after verification; nothing charged', { paymentId: a.payment.paymentId, payer: a.payment.payer, code: e.code });
     const response = await release(deps, a.payment, 'REJECTED', e);
     if (!response) throw new PaymentAlreadyApplied(a.payment.paymentId);
-    return { kind: 'rejected', response };
+    return { kind: 'rejected', response, paymentId: a.payment.paymentId };
   }
 }
 
@@ -56,7 +57,7 @@ export async function claim(deps: PipelineDeps, a: Admitted): Promise<Claimed | 
  * transaction; null when another request or worker moved it first (compare-and-set).
  */
 export async function release(
-  deps: Pick<PipelineDeps, 'uow' | 'clock'>,
+  deps: Pick<PipelineDeps, 'uow' | 'clock' | 'metrics'>,
   payment: Payment,
   to: 'REJECTED' | 'FAILED',
   error: DomainError,
@@ -64,9 +65,11 @@ export async function release(
 ): Promise<StoredResponse | null> {
   const closed = transitionPayment(payment, to, deps.clock.now());
   const response: StoredResponse = { status: statusOfError(error), body: errorEnvelope(error.code, error.message, error.details), headers };
-  return deps.uow.transaction(async (s) => {
+  const released = await deps.uow.transaction(async (s) => {
     if (!(await s.payments.update(closed, payment.state))) return null;
     await s.payments.saveResponse(payment.paymentId, response);
     return response;
   });
+  if (released) countPayment(deps.metrics, payment, to === 'REJECTED' ? 'rejected' : 'failed');
+  return released;
 }

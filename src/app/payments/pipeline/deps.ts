@@ -11,13 +11,13 @@ import type { ReceiptSigner } from '../../../ports/receipt-signer.js';
 import type { WalletProofVerifier } from '../../../ports/wallet-proof-verifier.js';
 import type { AppDeps } from '../../deps.js';
 import type { AnyEntrypoint } from '../../entrypoints.js';
-import type { Metrics } from '../../metrics.js';
+import type { AppMetrics } from '../../metrics.js';
 
 export interface PipelineDeps extends AppDeps {
   facilitator: Facilitator;
   detector: NetworkDetector;
   logger: Logger;
-  metrics: Metrics;
+  metrics: AppMetrics;
   /** When detection cannot answer: fall back to the payment's network, or refuse (503). */
   detectionFailClosed: boolean;
   /** How long a duplicate request waits for the first one's answer before a 202. */

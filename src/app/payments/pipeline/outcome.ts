@@ -18,15 +18,20 @@ export type PaidOutcome =
    * The answer stored for this payment (or payment identifier) before: nothing is charged again.
    * `verified`: the facilitator verified the payment in this request (a race lost at the claim or later).
    */
-  | { kind: 'replayed'; response: StoredResponse; verified: boolean }
+  | ({ kind: 'replayed'; response: StoredResponse; verified: boolean } & Identified)
   /** The rules refused it after the claim: REJECTED, never settled, nothing charged. */
-  | { kind: 'rejected'; response: StoredResponse }
+  | ({ kind: 'rejected'; response: StoredResponse } & Identified)
   /** Not final yet (the settlement did not answer success, or applying crashed): 202, the reconciler finishes it. */
-  | { kind: 'pending'; response: StoredResponse }
+  | ({ kind: 'pending'; response: StoredResponse } & Identified)
   /** Settled and applied: the operation's answer, with the settlement and its receipt. */
-  | { kind: 'applied'; response: StoredResponse }
+  | ({ kind: 'applied'; response: StoredResponse } & Identified)
   /** Settled, but the operation was refused: the payment is paid back in the asset that paid. */
-  | { kind: 'refunded'; response: StoredResponse };
+  | ({ kind: 'refunded'; response: StoredResponse } & Identified);
+
+/** The payment an answer belongs to, for the operator's access log (absent when a replay found only its identifier). */
+interface Identified {
+  paymentId?: string;
+}
 
 export type Outcome<K extends PaidOutcome['kind']> = Extract<PaidOutcome, { kind: K }>;
 

@@ -15,14 +15,14 @@ export async function payerNetwork(deps: DetectionDeps, wallet: string): Promise
   try {
     return (await deps.detector.detect(wallet)).network;
   } catch (e) {
-    deps.metrics.increment('network_detection.failures');
+    deps.metrics.increment('network_detection_total', { result: 'failure' });
     deps.logger.warn('network detection failed', {
       wallet,
       error: e instanceof Error ? e.message : String(e),
       failClosed: deps.detectionFailClosed,
     });
     if (deps.detectionFailClosed) throw new NetworkDetectionUnavailable();
-    deps.metrics.increment('network_detection.fallbacks');
+    deps.metrics.increment('network_detection_total', { result: 'fallback' });
     return null;
   }
 }

@@ -16,6 +16,7 @@ import { PAYMENT_REASONS } from '../payment-reasons.js';
 import type { Claimed } from './claim.js';
 import type { PipelineDeps } from './deps.js';
 import { pendingResponse, type Outcome } from './outcome.js';
+import { countPayment } from '../../metrics.js';
 import { replayOwn } from './stored-answer.js';
 
 /** A SETTLED payment and what applying it takes: the application step's input. */
@@ -34,9 +35,14 @@ export async function settle(deps: PipelineDeps, c: Claimed): Promise<Settled | 
   const settling = transitionPayment(c.payment, 'SETTLING', deps.clock.now());
   if (!(await deps.uow.run((s) => s.payments.update(settling, c.payment.state)))) throw new PaymentAlreadyApplied(c.payment.paymentId);
   let settled: SettleResult;
+  const started = deps.clock.now().getTime();
+  const took = (result: string) =>
+    deps.metrics.observe('settlement_duration_seconds', (deps.clock.now().getTime() - started) / 1000, { network: c.payment.network, result });
   try {
     settled = await deps.facilitator.settle(c.payload, c.requirements);
+    took(settled.success ? 'success' : 'failed');
   } catch (e) {
+    took('unknown');
     return pending(deps, settling, PAYMENT_REASONS.settlementUnknown, e instanceof Error ? e.message : String(e));
   }
   if (!settled.success) {
@@ -44,7 +50,7 @@ export async function settle(deps: PipelineDeps, c: Claimed): Promise<Settled | 
   }
   const done = await markSettled(deps, settling, settled.transaction);
   // The reconciler found the settlement on chain first and is applying it.
-  if (!done) return { kind: 'replayed', response: await replayOwn(deps, settling), verified: true };
+  if (!done) return { kind: 'replayed', response: await replayOwn(deps, settling), verified: true, paymentId: settling.paymentId };
   await deps.hooks?.afterSettle?.(done);
   return {
     kind: 'settled',
@@ -65,7 +71,7 @@ export async function markSettled(deps: Pick<PipelineDeps, 'uow' | 'clock'>, set
 
 /** The settlement did not answer success: the money may or may not move. 202, stored for replays. */
 async function pending(deps: PipelineDeps, payment: Payment, reason: string, message?: string, transaction?: string): Promise<Outcome<'pending'>> {
-  deps.metrics.increment('payments.settlement_pending');
+  countPayment(deps.metrics, payment, 'pending');
   deps.logger.warn('settlement did not confirm; the payment stays SETTLING for the reconciler', {
     paymentId: payment.paymentId,
     payer: payment.payer,
@@ -75,5 +81,5 @@ async function pending(deps: PipelineDeps, payment: Payment, reason: string, mes
   });
   const response = pendingResponse(payment.paymentId, reason);
   await deps.uow.run((s) => s.payments.saveResponse(payment.paymentId, response));
-  return { kind: 'pending', response };
+  return { kind: 'pending', response, paymentId: payment.paymentId };
 }

@@ -42,7 +42,7 @@ export async function knownIdentifier(deps: PipelineDeps, id: string | null | un
 
 export async function identifiedAnswer(deps: PipelineDeps, match: Exclude<PaymentIdentifierMatch, { kind: 'new' }>): Promise<StoredResponse> {
   if (match.kind === 'conflict') throw new PaymentAlreadyUsed(match.paymentId);
-  deps.metrics.increment('payment_identifiers.replayed');
+  deps.metrics.increment('payment_identifier_replays_total');
   return match.response ?? storedAnswer(deps, match.paymentId);
 }
 

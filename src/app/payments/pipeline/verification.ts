@@ -3,7 +3,7 @@
  * was bound to. Its refusals are worded here: an expired authorization, a wallet without the funds,
  * or the facilitator's own reason — each with the fresh offers.
  */
-import { InsufficientFunds } from '../../../domain/errors.js';
+import { FacilitatorError, InsufficientFunds } from '../../../domain/errors.js';
 import type { PaymentPayload, PaymentRequirements, VerifyResult } from '../../../ports/facilitator.js';
 import type { ExactAuthorization } from '../exact-authorization.js';
 import type { Offer } from '../offers.js';
@@ -24,8 +24,18 @@ export async function verify(
   requirements: PaymentRequirements,
   offer: Offer,
 ): Promise<VerifyResult> {
-  const result = await deps.facilitator.verify(payload, requirements);
+  let result: VerifyResult;
+  const began = deps.clock.now().getTime();
+  try {
+    result = await deps.facilitator.verify(payload, requirements);
+  } catch (e) {
+    // A facilitator that could not answer, or a chain it could not reach: 503, not 502.
+    if (e instanceof FacilitatorError) await deps.availability?.confirm(offer.network, began);
+    throw e;
+  }
   if (result.isValid) return result;
+  // A verification fails when the chain it simulates on is down: the payment is not invalid then.
+  await deps.availability?.confirm(offer.network, began);
   if (expired(deps, auth, result.invalidReason)) {
     // The facilitator's clock is the one that counts; ours only words the answer.
     const at = auth.validBefore < MAX_DATE_SECONDS ? new Date(Number(auth.validBefore) * 1000).toISOString() : `${auth.validBefore} s`;

@@ -1,0 +1,60 @@
+/**
+ * The Logger port on pino: one JSON object per line on stderr (stdout stays free for the start
+ * banner), in pino's own shape so its tools read it as it is (`pino-pretty`, log shippers): `level`
+ * as its name, `time` in ISO-8601, `pid`, `hostname`, the fields, then `msg`. Written
+ * asynchronously; `flush` on the way out. Amounts (bigint) are written as decimal strings, never
+ * as JSON numbers a reader would round.
+ */
+import { pino, stdTimeFunctions, type DestinationStream, type Logger as Pino } from 'pino';
+import type { LogFields, Logger } from '../../../ports/logger.js';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+export interface PinoLoggerOptions {
+  level?: LogLevel;
+  /** Where lines go (tests capture them); default stderr, written asynchronously. */
+  destination?: DestinationStream;
+}
+
+export class PinoLogger implements Logger {
+  private readonly pino: Pino;
+
+  constructor(options: PinoLoggerOptions = {}) {
+    this.pino = pino(
+      {
+        level: options.level ?? 'info',
+        timestamp: stdTimeFunctions.isoTime,
+        formatters: {
+          level: (label) => ({ level: label }),
+          log: (fields) => decimalStrings(fields) as Record<string, unknown>,
+        },
+      },
+      options.destination ?? pino.destination({ fd: 2, sync: false }),
+    );
+  }
+
+  debug(message: string, fields?: LogFields): void {
+    this.pino.debug(fields ?? {}, message);
+  }
+  info(message: string, fields?: LogFields): void {
+    this.pino.info(fields ?? {}, message);
+  }
+  warn(message: string, fields?: LogFields): void {
+    this.pino.warn(fields ?? {}, message);
+  }
+  error(message: string, fields?: LogFields): void {
+    this.pino.error(fields ?? {}, message);
+  }
+
+  /** Writes out what is buffered (before the process exits). */
+  flush(): Promise<void> {
+    return new Promise((resolve) => this.pino.flush(() => resolve()));
+  }
+}
+
+function decimalStrings(value: unknown, depth = 0): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (depth > 4 || value === null || typeof value !== 'object' || value instanceof Error || value instanceof Date) return value;
+  if (Array.isArray(value)) return value.map((v) => decimalStrings(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decimalStrings(v, depth + 1)]));
+}

@@ -1,0 +1,142 @@
+/**
+ * Whether the dependencies a payment needs answer right now: each network's chain (its RPC) and
+ * the facilitator (docs/operations.md, "Health"; decision 0033). One round of probes serves every
+ * caller for a second; readiness, /health, the 402 and admission all read it.
+ *
+ * A request that would ask for a payment asks `usable` first: a 402 only offers networks whose
+ * chain answers, and when none does — or the facilitator does not — the answer is 503
+ * SERVICE_UNAVAILABLE with Retry-After, before anyone signs. Reading what is known never waits on
+ * a probe unless nothing recent is known; a refusal a dead chain may have caused (a verification
+ * that failed) asks for a fresh round first (`confirm`), so a client is never told its payment is
+ * invalid because a node was down.
+ */
+import { DomainError, ServiceUnavailable } from '../domain/errors.js';
+import type { Network } from '../domain/network.js';
+import type { ChainProbe } from '../ports/chain-probe.js';
+import type { Clock } from '../ports/clock.js';
+import type { Facilitator } from '../ports/facilitator.js';
+
+export type CheckStatus = 'ok' | 'degraded' | 'down';
+
+export interface DependencyStatus {
+  /** Each network's chain: `ok` or `down`. */
+  chains: Partial<Record<Network, 'ok' | 'down'>>;
+  /** `degraded`: it answers but supports no payment kind. */
+  facilitator: CheckStatus;
+}
+
+export interface AvailabilityDeps {
+  /** Null: no chain to probe (tests over fakes); every network counts as answering. */
+  chainProbe: ChainProbe | null;
+  facilitator: Facilitator;
+  networks: readonly Network[];
+  clock: Clock;
+}
+
+/** One round answers for this long: a probe hammered by load balancers costs one round a second. */
+export const PROBE_CACHE_MS = 1_000;
+/** A round older than this is not trusted without a new one (an idle process's first request waits for it). */
+const STALE_MS = 10_000;
+/** A probe that takes longer than this counts as down. */
+const PROBE_TIMEOUT_MS = 2_000;
+/** What a 503 for an outage tells a client to wait. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
+export class Availability {
+  private round: { at: number; status: Promise<DependencyStatus> } | null = null;
+
+  constructor(private readonly deps: AvailabilityDeps) {}
+
+  /** A round at most `maxAgeMs` old: the last one, or a new one (callers within share it, in flight or done). */
+  fresh(maxAgeMs = PROBE_CACHE_MS): Promise<DependencyStatus> {
+    const now = this.deps.clock.now().getTime();
+    if (!this.round || now - this.round.at >= maxAgeMs || now < this.round.at) this.round = { at: now, status: this.probe() };
+    return this.round.status;
+  }
+
+  /**
+   * What is known, without waiting on the network when something recent is: the last round, a new
+   * one started behind it when it is over a second old. Waits only when no round is younger than 10 s.
+   */
+  known(): Promise<DependencyStatus> {
+    const now = this.deps.clock.now().getTime();
+    const last = this.round;
+    if (!last || now - last.at >= STALE_MS || now < last.at) return this.fresh();
+    if (now - last.at >= PROBE_CACHE_MS) void this.fresh().catch(() => undefined);
+    return last.status;
+  }
+
+  /**
+   * The networks of `networks` a payment can be taken on now, in their order; 503 when the
+   * facilitator does not answer or none of them does.
+   */
+  async usable(networks: readonly Network[]): Promise<Network[]> {
+    return usableIn(await this.known(), networks);
+  }
+
+  /**
+   * 503 unless a round started at or after `since` (ms, the clock's) shows `network`'s chain and
+   * the facilitator answering: before a payment is refused as invalid, with `since` the moment its
+   * verification began — a round from before cannot vouch for a node that died during it.
+   */
+  async confirm(network: Network, since: number): Promise<void> {
+    const last = this.round;
+    const status = last && last.at >= since ? await last.status : await this.fresh(0);
+    usableIn(status, [network]);
+  }
+
+  private async probe(): Promise<DependencyStatus> {
+    const { chainProbe, facilitator, networks } = this.deps;
+    const [chains, facilitatorStatus] = await Promise.all([
+      Promise.all(networks.map(async (n) => [n, chainProbe ? await timed(chainProbe.probe(n), 'down' as const) : ('ok' as const)] as const)),
+      timed(facilitator.supported().then((kinds): CheckStatus => (kinds.length > 0 ? 'ok' : 'degraded')), 'down' as const),
+    ]);
+    return { chains: Object.fromEntries(chains), facilitator: facilitatorStatus };
+  }
+}
+
+function usableIn(status: DependencyStatus, networks: readonly Network[]): Network[] {
+  if (status.facilitator === 'down') {
+    throw new ServiceUnavailable('The payment facilitator does not answer; nothing was charged. Try again shortly.', OUTAGE_RETRY_AFTER_SECONDS, {
+      dependency: 'facilitator',
+    });
+  }
+  const up = networks.filter((n) => status.chains[n] !== 'down');
+  if (up.length === 0) {
+    throw new ServiceUnavailable(
+      `The chain of ${networks.join(' and ')} does not answer; nothing was charged. Try again shortly.`,
+      OUTAGE_RETRY_AFTER_SECONDS,
+      { dependency: 'chain', networks: [...networks] },
+    );
+  }
+  return up;
+}
+
+/**
+ * A read of `network`'s chain made before any payment (a seller's balance, a sell authorization):
+ * when the node fails it, the caller gets 503 with Retry-After, never a 500. Only for reads before
+ * a payment is taken — after, an unanswered chain is the reconciler's to settle, not a refusal.
+ */
+export async function readChain<T>(network: Network, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof DomainError) throw e;
+    throw new ServiceUnavailable(`The chain of ${network} does not answer; nothing was charged. Try again shortly.`, OUTAGE_RETRY_AFTER_SECONDS, {
+      dependency: 'chain',
+      networks: [network],
+    }, { cause: e });
+  }
+}
+
+/** The probe's answer, or `fallback` when it fails or takes longer than PROBE_TIMEOUT_MS. */
+async function timed<T>(p: Promise<T>, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), PROBE_TIMEOUT_MS)))]);
+  } catch {
+    return fallback;
+  } finally {
+    clearTimeout(timer);
+  }
+}
