@@ -34,7 +34,10 @@ async function main(): Promise<void> {
       console.error(e.message);
       process.exit(1);
     }
-    throw e;
+    // Anything else is one line too; its stack only when asked for.
+    if (config.logLevel === 'debug') throw e;
+    console.error(`x402 launchpad could not start: ${e instanceof Error ? e.message : String(e)} (LOG_LEVEL=debug prints the stack)`);
+    process.exit(1);
   }
   const lines = [`x402 launchpad listening on ${service.url}`];
   if (service.devnet) {

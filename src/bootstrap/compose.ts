@@ -44,6 +44,7 @@ import { WorkerScheduler, type WorkerSchedulerDeps } from '../app/workers/worker
 import { ViemTransferLogReader } from '../adapters/chain/viem/viem-transfer-log-reader.js';
 import type { TransferLogReader } from '../ports/transfer-log-reader.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { ViemTokenIssuer } from '../adapters/token/viem/viem-token-issuer.js';
 import { ViemReceiptSigner } from '../adapters/receipts/viem/viem-receipt-signer.js';
 import { SiwxWalletProofVerifier } from '../adapters/wallet-proof/siwx/siwx-wallet-proof-verifier.js';
@@ -132,6 +133,23 @@ function usesDataDir(config: Config, devnet: boolean, ownDatabase: boolean): boo
   return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside);
 }
 
+/**
+ * The one line for a database that cannot be opened: where (host and port, never the URL's
+ * credentials) and why, naming DATABASE_URL; anything else is not the operator's to fix.
+ */
+function databaseUnreachable(config: Config, e: unknown): unknown {
+  const err = e as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (!err || typeof err.code !== 'string' || !/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ECONNRESET|SQLITE_CANTOPEN|28P01|28000|3D000)$/.test(err.code)) return e;
+  let where = config.databaseUrl;
+  try {
+    if (!where.startsWith('sqlite:')) where = new URL(where).host;
+  } catch {
+    where = 'the configured database';
+  }
+  const fix = err.code.startsWith('28') ? "authentication failed) — fix DATABASE_URL's user or password" : err.code === '3D000' ? 'no such database) — set DATABASE_URL' : `${err.code}) — start it, or set DATABASE_URL`;
+  return new StartupError(`DATABASE_URL: cannot open the database at ${where} (${fix}`);
+}
+
 /** DATA_DIR's lock, or the one line that says another instance holds it. */
 async function lockDataDir(config: Config): Promise<DataDirLock> {
   try {
@@ -177,7 +195,14 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       new ViemNetworkDetector({ mainnetRpcUrls: config.rpcUrls[PRODUCTION] ?? [rpc![PRODUCTION]], clock }),
       { clock },
     );
-  const uow = overrides.uow ?? (await MikroOrmUnitOfWork.open({ url: config.databaseUrl }));
+  let uow: UnitOfWork;
+  try {
+    uow = overrides.uow ?? (await MikroOrmUnitOfWork.open({ url: config.databaseUrl }));
+  } catch (e) {
+    await chain?.devnet?.stop();
+    await lock?.release();
+    throw databaseUnreachable(config, e);
+  }
   // Custody of launched tokens is the treasury key: its transactions share the treasury's nonces.
   const launchFactories = chain?.devnet
     ? { [PRODUCTION]: LAUNCH_FACTORY_ADDRESS, [TESTNET]: LAUNCH_FACTORY_ADDRESS }
