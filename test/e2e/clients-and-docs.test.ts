@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/bootstrap/compose.js';
+import { freePorts } from '../support/free-ports.js';
 import { startTestService } from '../support/service.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -61,11 +62,13 @@ describe('examples/pay-with-fetch.ts', () => {
     await service.stop();
   });
 
-  it('pays a running service with @x402/fetch: create, buy and info, each with a settlement', async () => {
+  /** The example as a user runs it, with the service's settings: PORT only, like `npm start`. */
+  const example = (port: string) => {
     const tsx = join(root, 'node_modules', '.bin', 'tsx');
-    const env: NodeJS.ProcessEnv = { ...process.env, BASE_URL: service.url };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: port };
     delete env.WALLET_KEY; // the example's default: devnet wallet #5
-    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    delete env.BASE_URL;
+    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(tsx, ['examples/pay-with-fetch.ts'], {
         cwd: root,
         env,
@@ -77,6 +80,20 @@ describe('examples/pay-with-fetch.ts', () => {
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       child.on('exit', (code) => resolve({ code, stdout, stderr }));
     });
+  };
+
+  it('where nothing listens, says so in one line naming the address, PORT and BASE_URL', async () => {
+    const nowhere = String(await freePorts(1));
+    const result = await example(nowhere);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `pay-with-fetch: nothing answers at http://127.0.0.1:${nowhere} (ECONNREFUSED) — start the service with \`npm start\`, or set PORT (or BASE_URL) to where it listens\n`,
+    );
+  }, 60_000);
+
+  it('pays a running service with @x402/fetch, found by its PORT: create, buy and info, each with a settlement', async () => {
+    const result = await example(new URL(service.url).port);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^wallet +0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc pays on eip155:84532$/m);
