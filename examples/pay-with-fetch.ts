@@ -8,7 +8,7 @@ import { ExactEvmScheme } from '@x402/evm';
 import { privateKeyToAccount } from 'viem/accounts';
 
 // The service's own setting: `PORT=4000 npm start` pairs with `PORT=4000 npx tsx examples/…`.
-const BASE_URL = (process.env.BASE_URL ?? `http://127.0.0.1:${process.env.PORT || 3000}`).replace(/\/+$/, '');
+const BASE_URL = (process.env.BASE_URL || `http://127.0.0.1:${process.env.PORT || 3000}`).replace(/\/+$/, '');
 // Devnet wallet #5: USDC on eip155:84532 only, so a testnet wallet. Bring your own key elsewhere.
 const account = privateKeyToAccount(
   (process.env.WALLET_KEY ?? '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba') as `0x${string}`,
