@@ -45,6 +45,46 @@ describe('README and docs', () => {
     expect(readme).toMatch(/## Platforms[\s\S]*Linux x64/);
   });
 
+  it('the README opens with what the service does, the two commands and a picture of a paid request', () => {
+    const readme = read('README.md');
+    const firstScreen = readme.slice(0, readme.indexOf('## Quick start'));
+    const [intro] = firstScreen.split('```sh');
+    expect(intro!.replace(/^# .*\n/, '').trim().split(/(?<=[.!?])\s+(?=[A-Z])/)).toHaveLength(2);
+    expect(firstScreen).toMatch(/```sh\nnpm install && npm start +#[^\n]*\nnpm install && npm test +#[^\n]*\n```/);
+    expect(firstScreen).toMatch(/```mermaid\nsequenceDiagram[\s\S]*402[\s\S]*PAYMENT-SIGNATURE[\s\S]*```/);
+  });
+
+  it("the README's test section tells what npm test needs, and the command that runs the rest exists", () => {
+    const readme = read('README.md');
+    const tests = readme.slice(readme.indexOf('## Tests'), readme.indexOf('\n## ', readme.indexOf('## Tests') + 1));
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(tests).toMatch(/PostgreSQL[\s\S]*Redis[\s\S]*minutes/);
+    expect(tests).toContain('npm run test:no-services');
+    expect(scripts['test:no-services']).toContain('vitest run --mode no-services');
+    expect(read('.ci/run')).toMatch(/\nnpm test\n/);
+  });
+
+  it("the README's code map names every contract and every adapter", () => {
+    const readme = read('README.md');
+    const map = readme.slice(readme.indexOf('## Map of the code'), readme.indexOf('\n## ', readme.indexOf('## Map of the code') + 1)).replace(/,\s*\n\s*/g, ',');
+    // `dex/{viem,fake}` names dex/viem and dex/fake.
+    const named = new Set<string>();
+    for (const m of map.matchAll(/([\w-]+)\/\{([^}]+)\}/g)) for (const t of m[2]!.split(',')) named.add(`${m[1]}/${t.trim()}`);
+    for (const m of map.matchAll(/([\w-]+)\/([\w-]+)/g)) named.add(`${m[1]}/${m[2]}`);
+    const adapters = readdirSync(join(root, 'src/adapters'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .flatMap((c) => readdirSync(join(root, 'src/adapters', c.name), { withFileTypes: true }).filter((t) => t.isDirectory()).map((t) => `${c.name}/${t.name}`));
+    expect(adapters.filter((a) => !named.has(a))).toEqual([]);
+    const contracts = readdirSync(join(root, 'contracts')).filter((f) => f.endsWith('.sol'));
+    expect(contracts.filter((c) => !map.includes(c))).toEqual([]);
+  });
+
+  it('the repository has a LICENSE, and the README and package.json name the same one', () => {
+    const license = (JSON.parse(read('package.json')) as { license: string }).license;
+    expect(read('LICENSE')).toMatch(new RegExp(`^${license} License`));
+    expect(read('README.md')).toMatch(new RegExp(`## License\\s+${license}\\b`));
+  });
+
   it('docs/clients.md shows the example files exactly as they are', () => {
     const clients = read('docs/clients.md');
     for (const example of ['examples/pay-with-fetch.ts', 'examples/python/pay_with_requests.py', 'examples/python/pay_with_httpx.py']) {
