@@ -24,7 +24,7 @@ import { CachingNetworkDetector } from '../adapters/network/caching/caching-netw
 import { ViemNetworkDetector } from '../adapters/network/viem/viem-network-detector.js';
 import { ViemPayoutSender } from '../adapters/payout/viem/viem-payout-sender.js';
 import { DataDirInUse, DataDirLock } from './data-dir-lock.js';
-import { PortInUse, portIsFree } from '../adapters/http/koa/port-in-use.js';
+import { listenProblem, PortInUse } from '../adapters/http/koa/port-in-use.js';
 import { newNonceQueue } from '../adapters/kit/evm/signed-transactions.js';
 import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { CurveTradeQuoter } from '../adapters/quotes/curve/curve-trade-quoter.js';
@@ -120,6 +120,16 @@ const devnetKey = (): Hex => `0x${Buffer.from(devnetAccount(0).getHdKey().privat
 
 const portInUse = (config: Config) => new StartupError(`PORT ${config.port} is in use (another instance?) — set PORT`);
 
+/** The one line for an address the HTTP server cannot listen on, naming the setting to change. */
+function listenRefusal(config: Config, code: string): StartupError {
+  if (code === 'EADDRINUSE') return portInUse(config);
+  if (code === 'EACCES') return new StartupError(`PORT ${config.port} needs privileges to listen on (EACCES) — set PORT above 1023`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EINVAL') {
+    return new StartupError(`HOST ${config.host} is not an address of this machine (${code}) — set HOST`);
+  }
+  return new StartupError(`cannot listen on HOST ${config.host}, PORT ${config.port} (${code}) — set HOST or PORT`);
+}
+
 /**
  * Whether this service keeps anything in DATA_DIR: the devnet's state, or the SQLite file when
  * it lies there (PostgreSQL with the devnet still keeps the chains there).
@@ -163,7 +173,8 @@ async function lockDataDir(config: Config): Promise<DataDirLock> {
 
 export async function startService(config: Config, overrides: ServiceOverrides = {}): Promise<RunningService> {
   // Checked before the devnet starts, so a second instance says what it lacks first and fast.
-  if (!(await portIsFree(config.port, config.host))) throw portInUse(config);
+  const problem = await listenProblem(config.port, config.host);
+  if (problem) throw listenRefusal(config, problem);
   const clock = overrides.clock ?? new SystemClock();
   const logger = overrides.logger ?? new JsonLogger(config.logLevel);
   // A test that brings its own facilitator brings its own chain too.

@@ -1,7 +1,8 @@
 /**
- * A start that fails for a setting says so in one line naming it (README "Configuration"): a
- * database that cannot be reached is a StartupError about DATABASE_URL, which src/main.ts prints
- * without a stack — and never repeats the URL's password.
+ * A start that fails for a setting says so in one line naming it (README "Quick start"): a
+ * database that cannot be reached is a StartupError about DATABASE_URL — never repeating the URL's
+ * password — and an address the server cannot listen on one about HOST; src/main.ts prints them
+ * without a stack.
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/app/config.js';
@@ -32,5 +33,15 @@ describe('start errors', () => {
     );
     expect(error).toBeInstanceOf(StartupError);
     expect((error as Error).message).toBe(`DATABASE_URL: cannot open the database at 127.0.0.1:${nowhere} (ECONNREFUSED) — start it, or set DATABASE_URL`);
+  });
+
+  it('a HOST that is not an address of this machine is one line naming HOST, before anything starts', async () => {
+    const config = loadConfig({ ...REAL, HOST: '192.0.2.1', PORT: String(await freePorts(1)) }); // TEST-NET-1, never local
+    const error = await startService(config).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(StartupError);
+    expect((error as Error).message).toBe('HOST 192.0.2.1 is not an address of this machine (EADDRNOTAVAIL) — set HOST');
   });
 });
