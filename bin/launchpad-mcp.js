@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const compiled = ['dist/mcp-bridge.js', 'dist/src/mcp-bridge.js'].map((p) => join(root, p)).find((p) => existsSync(p));
+const compiled = ['dist/mcp-bridge.js'].map((p) => join(root, p)).find((p) => existsSync(p));
 if (compiled) {
   await import(pathToFileURL(compiled).href);
 } else {

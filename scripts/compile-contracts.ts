@@ -8,6 +8,12 @@
  * package.json, so the bytecode is reproducible). Every contract gets its `deployedBytecode`
  * (for anvil_setCode); those deployed by a constructor also get their creation `bytecode`.
  * Run with `npm run contracts`; a test checks the committed artifact matches the sources.
+ *
+ * It also copies the ABIs and creation code of the Uniswap v2 contracts the service deploys on
+ * the devnet and calls on real networks from their published npm builds (never recompiled: the
+ * router hard-codes the published pair's init code hash) into uniswap-v2.json beside them, so
+ * the service reads them from its own tree and production installs no Uniswap package (one of
+ * them is a beta); a test checks the copy still equals the packages.
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,6 +21,29 @@ import { dirname, join } from 'node:path';
 import solc from 'solc';
 
 export const ARTIFACTS = 'src/adapters/kit/evm/contracts/artifacts.json';
+export const UNISWAP_ARTIFACTS = 'src/adapters/kit/evm/contracts/uniswap-v2.json';
+
+/** The published Uniswap v2 builds the service uses, by contract name. */
+const UNISWAP_BUILDS = {
+  UniswapV2Factory: '@uniswap/v2-core/build/UniswapV2Factory.json',
+  UniswapV2Pair: '@uniswap/v2-core/build/UniswapV2Pair.json',
+  UniswapV2Router02: '@uniswap/v2-periphery/build/UniswapV2Router02.json',
+  WETH9: '@uniswap/v2-periphery/build/WETH9.json',
+};
+
+/** ABIs and creation code of the published Uniswap v2 builds, with the package versions they come from. */
+export function uniswapArtifacts(): { packages: Record<string, string>; contracts: Record<string, { abi: unknown[]; bytecode: string }> } {
+  const require = createRequire(import.meta.url);
+  const packages: Record<string, string> = {};
+  const contracts: Record<string, { abi: unknown[]; bytecode: string }> = {};
+  for (const [name, path] of Object.entries(UNISWAP_BUILDS)) {
+    const pkg = path.split('/').slice(0, 2).join('/');
+    packages[pkg] = (require(`${pkg}/package.json`) as { version: string }).version;
+    const build = require(path) as { abi: unknown[]; bytecode: string };
+    contracts[name] = { abi: build.abi, bytecode: `0x${build.bytecode.replace(/^0x/, '')}` };
+  }
+  return { packages, contracts };
+}
 const EVM_VERSION = 'paris';
 
 /** Contracts deployed with their constructor (the others are only ever placed with setCode). */
@@ -81,4 +110,7 @@ if (process.argv[1]?.endsWith('compile-contracts.ts')) {
   const artifacts = compile();
   writeFileSync(ARTIFACTS, JSON.stringify({ compiler: solc.version(), evmVersion: EVM_VERSION, contracts: artifacts }, null, 2) + '\n');
   console.log(`wrote ${ARTIFACTS}: ${Object.keys(artifacts).join(', ')}`);
+  const uniswap = uniswapArtifacts();
+  writeFileSync(UNISWAP_ARTIFACTS, JSON.stringify(uniswap, null, 2) + '\n');
+  console.log(`wrote ${UNISWAP_ARTIFACTS}: ${Object.keys(uniswap.contracts).join(', ')} from ${Object.entries(uniswap.packages).map(([p, v]) => `${p}@${v}`).join(', ')}`);
 }

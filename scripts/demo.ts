@@ -5,6 +5,10 @@
  * asset, priced at the held EUR/USD quote), sell it back with a signed ReceiveWithAuthorization,
  * and read positions — printing every transaction.
  *
+ * It stays well inside the free budget (100 requests a minute per address), so it can run several
+ * times in a row: the workers' results (deployment, deliveries, payout) come from one `/api/events`
+ * stream instead of polling, and a 429 is waited out as its `Retry-After` says, with a line saying so.
+ *
  *   npm start            # in one terminal
  *   npm run demo         # in another: http://127.0.0.1:$PORT (PORT defaults to 3000), or BASE_URL
  */
@@ -14,7 +18,7 @@ import { formatUnits, toHex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 
 // The same PORT that `npm start` read, so `PORT=4000 npm start` pairs with `PORT=4000 npm run demo`.
-const BASE_URL = (process.env.BASE_URL ?? `http://127.0.0.1:${process.env.PORT || 3000}`).replace(/\/+$/, '');
+const BASE_URL = (process.env.BASE_URL || `http://127.0.0.1:${process.env.PORT || 3000}`).replace(/\/+$/, '');
 const MNEMONIC = 'test test test test test test test test test test test junk';
 
 function account(index: number) {
@@ -29,11 +33,13 @@ async function session(label: string, index: number) {
     spendControls: { maxAmountPerPayment: '$20' },
   });
   const call = async (path: string, body: unknown) => {
-    const res = await pay(`${BASE_URL}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
-      body: JSON.stringify(body),
-    });
+    const res = await patiently(path, () =>
+      pay(`${BASE_URL}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+        body: JSON.stringify(body),
+      }),
+    );
     const json = (await res.json()) as { success: boolean; data: any; error?: any };
     if (!json.success) throw new Error(`${path}: ${res.status} ${JSON.stringify(json.error)}`);
     const header = res.headers.get('payment-response');
@@ -55,8 +61,8 @@ async function session(label: string, index: number) {
   console.log(`buy_usd  ${b1.data.tokensReceived} tokens for $${b1.data.usdSpent} (fee $${b1.data.feeUsd})   tx ${b1.tx}`);
   const b2 = await call('/entrypoints/token_buy_tokens', { tokenId: t.tokenId, tokens: '250000' });
   console.log(`buy_tok  ${b2.data.tokensReceived} tokens for $${b2.data.usdSpent} (fee $${b2.data.feeUsd})   tx ${b2.tx}`);
-  const quote = (await (await fetch(`${BASE_URL}/api/quote?tokenId=${t.tokenId}&side=buy&usdAmount=2`)).json()) as any;
-  const b3 = await call('/entrypoints/token_buy_quote', { quoteId: quote.data.quoteId });
+  const quote = await get(`/api/quote?tokenId=${t.tokenId}&side=buy&usdAmount=2`);
+  const b3 = await call('/entrypoints/token_buy_quote', { quoteId: quote.quoteId });
   console.log(`buy_qte  ${b3.data.tokensReceived} tokens for $${b3.data.usdSpent} (fee $${b3.data.feeUsd})   tx ${b3.tx}`);
 
   // One payment in EURC: every 402 offers USDC and EURC per network; this client prefers EURC.
@@ -64,30 +70,33 @@ async function session(label: string, index: number) {
   console.log(`info_eur ${info.data.symbol} ${info.data.holders} holders   paid ${info.paid}   tx ${info.tx}`);
 
   // The token is a real ERC-20: deployed by the deployment worker, each buy delivered to the wallet.
-  const token = await until(`/tokens/${t.tokenId}`, (d) => d.deployment.state !== 'PENDING');
-  console.log(`deploy   ${token.address} ${token.deployment.state}   tx ${token.deployment.txHash}`);
+  const deployed = await events.next(`token ${t.tokenId}'s deployment`, (e) => (e.type === 'token.deployed' || e.type === 'token.deployment_failed') && e.tokenId === t.tokenId);
+  const state = deployed.type === 'token.deployed' ? 'DEPLOYED' : 'FAILED';
+  console.log(`deploy   ${deployed.data.address} ${state}   tx ${deployed.data.txHash}`);
   for (const b of [b1, b2, b3]) {
-    const d = await until(`/api/deliveries/${b.data.delivery.deliveryId}`, (x) => x.state === 'CONFIRMED' || x.state === 'FAILED');
+    const id = b.data.delivery.deliveryId;
+    const d = (await events.next(`delivery ${id}`, (e) => (e.type === 'delivery.confirmed' || e.type === 'delivery.failed') && e.data.delivery?.deliveryId === id)).data.delivery;
     console.log(`deliver  ${d.amount} ${t.symbol} to the wallet: ${d.state}   tx ${d.txHash}`);
   }
 
   // A sell: the wallet signs a ReceiveWithAuthorization so custody can pull the tokens it sells.
-  const auth = (await (await fetch(`${BASE_URL}/api/tokens/${t.tokenId}/sell-authorization?wallet=${wallet.address}&tokens=100000`)).json()) as any;
-  const typed = auth.data.typedData;
+  const auth = await get(`/api/tokens/${t.tokenId}/sell-authorization?wallet=${wallet.address}&tokens=100000`);
+  const typed = auth.typedData;
   const signature = await wallet.signTypedData({
     domain: typed.domain,
     types: typed.types,
     primaryType: typed.primaryType,
     message: { ...typed.message, value: BigInt(typed.message.value), validAfter: BigInt(typed.message.validAfter), validBefore: BigInt(typed.message.validBefore) },
   });
-  const sold = await call('/entrypoints/token_sell', { tokenId: t.tokenId, tokens: '100000', tokenAuthorization: { ...auth.data.tokenAuthorization, signature } });
+  const sold = await call('/entrypoints/token_sell', { tokenId: t.tokenId, tokens: '100000', tokenAuthorization: { ...auth.tokenAuthorization, signature } });
   console.log(`sell     100000 tokens for $${sold.data.usdReceived} (payout ${sold.data.payout.payoutId})   pull ${sold.data.pullTx}   tx ${sold.tx}`);
-  const payout = await until(`/api/payouts/${sold.data.payout.payoutId}`, (x) => x.state === 'CONFIRMED' || x.state === 'FAILED');
+  const payoutId = sold.data.payout.payoutId;
+  const payout = (await events.next(`payout ${payoutId}`, (e) => (e.type === 'payout.confirmed' || e.type === 'payout.failed') && e.data.payout?.payoutId === payoutId)).data.payout;
   console.log(`payout   $${payout.amount} to the seller: ${payout.state} in ${payout.asset} (proceeds are paid in USDC, whatever asset paid the fee)   tx ${payout.txHash}`);
-  const payment = (await (await fetch(`${BASE_URL}/positions?wallet=${wallet.address}`)).json()) as any;
-  const p = payment.data.items.find((i: any) => i.tokenId === t.tokenId);
+  const positions = await get(`/positions?wallet=${wallet.address}`);
+  const p = positions.items.find((i: any) => i.tokenId === t.tokenId);
   console.log(`position ${p.balance} ${p.symbol} (on chain ${p.onChainBalance}), cost $${p.costBasisUsd}, value $${p.valueUsd}, realized $${p.realizedPnlUsd}`);
-  console.log(`totals   value $${payment.data.totals.valueUsd} on ${payment.data.network}`);
+  console.log(`totals   value $${positions.totals.valueUsd} on ${positions.network}`);
 }
 
 /** The EURC contracts (docs/pricing.md): the official client picks the EURC offer with a selector. */
@@ -109,11 +118,13 @@ async function payInEurc(wallet: ReturnType<typeof account>, tokenId: string) {
       return pick;
     },
   });
-  const res = await pay(`${BASE_URL}/entrypoints/token_info`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
-    body: JSON.stringify({ tokenId }),
-  });
+  const res = await patiently('/entrypoints/token_info', () =>
+    pay(`${BASE_URL}/entrypoints/token_info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+      body: JSON.stringify({ tokenId }),
+    }),
+  );
   const json = (await res.json()) as { success: boolean; data: any; error?: any };
   if (!json.success) throw new Error(`token_info in EURC: ${res.status} ${JSON.stringify(json.error)}`);
   const header = res.headers.get('payment-response');
@@ -124,16 +135,138 @@ async function payInEurc(wallet: ReturnType<typeof account>, tokenId: string) {
   return { data: json.data, paid, tx: header ? decodePaymentResponseHeader(header).transaction : '(none)' };
 }
 
-/** Polls a GET until `done` holds for its data (the workers finish within a few seconds). */
-async function until(path: string, done: (data: any) => boolean): Promise<any> {
-  let data: any;
-  for (let i = 0; i < 60; i++) {
-    data = ((await (await fetch(`${BASE_URL}${path}`)).json()) as any).data;
-    if (data && done(data)) return data;
-    await new Promise((r) => setTimeout(r, 500));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Sends a request again after a 429, as long as its Retry-After says (docs/rate-limits.md), and
+ * says so in one line: the free budget is per address, and other clients on it count too.
+ */
+async function patiently(what: string, send: () => Promise<Response>): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await send();
+    if (res.status !== 429 || attempt > 5) return res;
+    const seconds = Math.max(1, Number(res.headers.get('retry-after')) || 5);
+    const body = (await res.json().catch(() => null)) as { error?: { details?: { limit?: number; reason?: string } } } | null;
+    const why = body?.error?.details?.reason === 'too_many_event_streams'
+      ? 'this address has too many /api/events streams open'
+      : `this address spent the service's free budget (${body?.error?.details?.limit ?? 'its'} requests a minute)`;
+    console.log(`wait     rate limited on ${what.split('?')[0]}: ${why}; retrying in ${seconds} s, as its Retry-After says`);
+    await sleep(seconds * 1000);
   }
-  throw new Error(`${path} did not finish: ${JSON.stringify(data)}`);
 }
+
+/** A free GET's data; a 429 is waited out. */
+async function get(path: string): Promise<any> {
+  const res = await patiently(path, () => fetch(`${BASE_URL}${path}`));
+  const json = (await res.json()) as { success: boolean; data: any; error?: any };
+  if (!json.success) throw new Error(`${path.split('?')[0]}: ${res.status} ${json.error?.code}: ${json.error?.message}`);
+  return json.data;
+}
+
+interface LaunchpadEvent {
+  id: number;
+  type: string;
+  tokenId: string | null;
+  data: any;
+}
+
+/**
+ * One `GET /api/events` stream for the whole demo (docs/api.md "Events"): what the workers did
+ * arrives as it happens, in one request instead of a poll every half second. Opened before the
+ * first payment, so nothing is missed; a dropped stream resumes with Last-Event-ID.
+ */
+class EventStream {
+  private seen: LaunchpadEvent[] = [];
+  private waiters = new Set<() => void>();
+  private lastId: number | undefined;
+  private readonly stop = new AbortController();
+  private failure: Error | undefined;
+
+  /** Resolves once the stream is open (from then on, every event is kept). */
+  async open(): Promise<void> {
+    const res = await this.connect();
+    void this.read(res);
+  }
+
+  close(): void {
+    this.stop.abort();
+  }
+
+  /** The first event, seen or to come, that `match` accepts; a clear error if none comes in `timeoutMs`. */
+  async next(what: string, match: (e: LaunchpadEvent) => boolean, timeoutMs = 90_000): Promise<LaunchpadEvent> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.seen.find(match);
+      if (found) return found;
+      if (this.failure) throw this.failure;
+      if (Date.now() >= deadline) throw new Error(`${what} did not finish within ${timeoutMs / 1000} s — are the service's workers running (WORKERS)?`);
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.waiters.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
+        this.waiters.add(done);
+      });
+    }
+  }
+
+  private async connect(): Promise<Response> {
+    const res = await patiently('/api/events', () =>
+      fetch(`${BASE_URL}/api/events`, {
+        headers: { accept: 'text/event-stream', ...(this.lastId === undefined ? {} : { 'last-event-id': String(this.lastId) }) },
+        signal: this.stop.signal,
+      }),
+    );
+    if (!res.ok || !res.body) throw new Error(`/api/events: ${res.status}`);
+    return res;
+  }
+
+  private async read(res: Response): Promise<void> {
+    for (;;) {
+      try {
+        let buffer = '';
+        const decoder = new TextDecoder();
+        for await (const chunk of res.body! as unknown as AsyncIterable<Uint8Array>) {
+          buffer += decoder.decode(chunk, { stream: true });
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            this.take(buffer.slice(0, end));
+            buffer = buffer.slice(end + 2);
+          }
+        }
+      } catch {
+        // closed by us, or the connection dropped: below
+      }
+      if (this.stop.signal.aborted) return;
+      await sleep(1_000); // the stream ended (a restart?): resume after the last event seen
+      try {
+        res = await this.connect();
+      } catch (e) {
+        if (this.stop.signal.aborted) return;
+        this.failure = new Error(`the event stream broke: ${e instanceof Error ? e.message : String(e)}`);
+        this.wake();
+        return;
+      }
+    }
+  }
+
+  private take(block: string): void {
+    const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+    if (!data) return; // the retry hint, a keep-alive
+    const event = JSON.parse(data) as LaunchpadEvent;
+    this.lastId = event.id;
+    this.seen.push(event);
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const w of [...this.waiters]) w();
+  }
+}
+
+const events = new EventStream();
 
 /** One line for the failure a newcomer meets first (nothing listening), not a stack. */
 function explain(e: unknown): string {
@@ -146,10 +279,13 @@ function explain(e: unknown): string {
 
 try {
   await fetch(`${BASE_URL}/health`); // reach the service before printing anything
+  await events.open();
   await session('testnet wallet (fresh history → eip155:84532)', 5);
   await session('production wallet (mainnet history → eip155:8453)', 1);
   console.log('\ndone');
 } catch (e) {
   console.error(explain(e));
   process.exitCode = 1;
+} finally {
+  events.close();
 }

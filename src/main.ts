@@ -34,7 +34,10 @@ async function main(): Promise<void> {
       console.error(e.message);
       process.exit(1);
     }
-    throw e;
+    // Anything else is one line too; its stack only when asked for.
+    if (config.logLevel === 'debug') throw e;
+    console.error(`x402 launchpad could not start: ${e instanceof Error ? e.message : String(e)} (LOG_LEVEL=debug prints the stack)`);
+    process.exit(1);
   }
   // The page at / is built in the background now, so the first visitor does not wait for it.
   void service.warmPage();

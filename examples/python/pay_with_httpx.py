@@ -1,7 +1,7 @@
 """Pay the launchpad with the official x402 Python SDK over httpx (async).
 
     pip install "x402[evm,httpx]"
-    python examples/python/pay_with_httpx.py     # BASE_URL and WALLET_KEY override the defaults
+    python examples/python/pay_with_httpx.py     # PORT (or BASE_URL) and WALLET_KEY override the defaults
 """
 
 import asyncio
@@ -15,7 +15,8 @@ from x402.http.clients import x402HttpxClient
 from x402.mechanisms.evm import EthAccountSigner
 from x402.mechanisms.evm.exact import ExactEvmScheme
 
-BASE_URL = os.environ.get("BASE_URL", "http://127.0.0.1:3000")
+# The service's own setting: `PORT=4000 npm start` pairs with `PORT=4000 python examples/…`.
+BASE_URL = os.environ.get("BASE_URL") or f"http://127.0.0.1:{os.environ.get('PORT') or 3000}"
 # Devnet wallet #1: USDC on eip155:8453, so a production wallet. Bring your own key elsewhere.
 account = Account.from_key(
     os.environ.get("WALLET_KEY", "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d")
@@ -53,4 +54,7 @@ async def main():
         print(f"info    price ${info['priceUsd']}, {info['holders']} holder(s)  tx {tx}")
 
 
-asyncio.run(main())
+try:
+    asyncio.run(main())
+except httpx.TransportError:  # one line, not a traceback: nothing listening is the usual first one
+    raise SystemExit(f"nothing answers at {BASE_URL} — start the service with `npm start`, or set PORT (or BASE_URL) to where it listens")

@@ -308,11 +308,51 @@ export const BASE_UNISWAP_V2: UniswapV2Config = {
 
 export class ConfigError extends Error {}
 
+/** Settings whose values are secrets or may carry credentials: a refusal names them, never echoes them. */
+const SECRET = /KEY|URL/;
+
+/**
+ * One sentence per bad setting, naming it, what it holds and what it must be — what an operator
+ * reads in place of zod's issue list (`PORT: Invalid input: expected number, received NaN`).
+ */
+function refusal(key: string, value: string | undefined, issue: z.core.$ZodIssue): string {
+  const shown = value === undefined || SECRET.test(key) || value.length > 60 ? key : `${key} is ${JSON.stringify(value)}, but it`;
+  return `Invalid configuration: ${shown} ${requirement(key, issue)}.`;
+}
+
+function requirement(key: string, issue: z.core.$ZodIssue): string {
+  if (issue.code === 'custom' || (issue.code === 'invalid_format' && issue.format === 'regex')) return issue.message;
+  if (issue.code === 'invalid_value') return `must be one of ${issue.values.map(String).join(', ')}`;
+  if (issue.code === 'invalid_format' && issue.format === 'url') return 'must be a URL';
+  let field = envSchema.shape[key as keyof typeof envSchema.shape] as z.ZodType | undefined;
+  while (field && 'unwrap' in field && typeof field.unwrap === 'function') field = (field.unwrap as () => z.ZodType)();
+  if (field instanceof z.ZodNumber) {
+    const { minValue: min, maxValue: max } = field;
+    const kind = field.isInt ? 'a whole number' : 'a number';
+    if (min !== null && max !== null && max < Number.MAX_SAFE_INTEGER) return `must be ${kind} from ${min} to ${max}`;
+    if (min !== null) return `must be ${kind}, at least ${min}`;
+    return `must be ${kind}`;
+  }
+  return issue.message.replace(/^Invalid input: /, 'must be valid: ');
+}
+
+const CURVE_SETTINGS = {
+  totalSupply: 'CURVE_TOTAL_SUPPLY',
+  curveSupply: 'CURVE_SUPPLY',
+  initialVirtualUsd: 'CURVE_VIRTUAL_USD',
+  initialVirtualTokens: 'CURVE_VIRTUAL_TOKENS',
+  feeBps: 'FEE_BPS',
+};
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    const named = new Map<string, string>();
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? '');
+      if (!named.has(key)) named.set(key, refusal(key, env[key], issue));
+    }
+    throw new ConfigError([...named.values()].join('\n'));
   }
   const e = parsed.data;
   const d = DEFAULT_SETTINGS;
@@ -326,7 +366,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       feeBps: e.FEE_BPS === undefined ? d.curve.feeBps : BigInt(e.FEE_BPS),
     });
   } catch (err) {
-    throw new ConfigError(`Invalid configuration: ${(err as Error).message}`);
+    // The curve names its parameters; the operator knows them by their settings.
+    const named = Object.entries(CURVE_SETTINGS).reduce((m, [param, setting]) => m.replace(new RegExp(`\\b${param}\\b`, 'g'), setting), (err as Error).message);
+    throw new ConfigError(`Invalid configuration: ${named.replace(/^invalid curve parameters: /, '')}.`);
   }
   const feeShares = {
     creatorBps: BigInt(e.CREATOR_FEE_SHARE_BPS),

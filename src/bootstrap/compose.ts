@@ -27,7 +27,7 @@ import { CachingNetworkDetector } from '../adapters/network/caching/caching-netw
 import { ViemNetworkDetector } from '../adapters/network/viem/viem-network-detector.js';
 import { ViemPayoutSender } from '../adapters/payout/viem/viem-payout-sender.js';
 import { DataDirInUse, DataDirLock } from './data-dir-lock.js';
-import { PortInUse, portIsFree } from '../adapters/http/koa/port-in-use.js';
+import { listenProblem, PortInUse } from '../adapters/http/koa/port-in-use.js';
 import { newNonceQueue } from '../adapters/kit/evm/signed-transactions.js';
 import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { CurveTradeQuoter } from '../adapters/quotes/curve/curve-trade-quoter.js';
@@ -49,6 +49,7 @@ import { WorkerScheduler, type WorkerSchedulerDeps } from '../app/workers/worker
 import { ViemTransferLogReader } from '../adapters/chain/viem/viem-transfer-log-reader.js';
 import type { TransferLogReader } from '../ports/transfer-log-reader.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { ViemTokenIssuer } from '../adapters/token/viem/viem-token-issuer.js';
 import { ViemReceiptSigner } from '../adapters/receipts/viem/viem-receipt-signer.js';
 import { SiwxWalletProofVerifier } from '../adapters/wallet-proof/siwx/siwx-wallet-proof-verifier.js';
@@ -130,6 +131,16 @@ const devnetKey = (): Hex => `0x${Buffer.from(devnetAccount(0).getHdKey().privat
 
 const portInUse = (config: Config) => new StartupError(`PORT ${config.port} is in use (another instance?) — set PORT`);
 
+/** The one line for an address the HTTP server cannot listen on, naming the setting to change. */
+function listenRefusal(config: Config, code: string): StartupError {
+  if (code === 'EADDRINUSE') return portInUse(config);
+  if (code === 'EACCES') return new StartupError(`PORT ${config.port} needs privileges to listen on (EACCES) — set PORT above 1023`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EINVAL') {
+    return new StartupError(`HOST ${config.host} is not an address of this machine (${code}) — set HOST`);
+  }
+  return new StartupError(`cannot listen on HOST ${config.host}, PORT ${config.port} (${code}) — set HOST or PORT`);
+}
+
 /**
  * Whether this service keeps anything in DATA_DIR: the devnet's state, or the SQLite file when
  * it lies there (PostgreSQL with the devnet still keeps the chains there).
@@ -141,6 +152,23 @@ function usesDataDir(config: Config, devnet: boolean, ownDatabase: boolean): boo
   if (file === '' || file === ':memory:') return false;
   const inside = relative(resolve(config.dataDir), resolve(file));
   return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside);
+}
+
+/**
+ * The one line for a database that cannot be opened: where (host and port, never the URL's
+ * credentials) and why, naming DATABASE_URL; anything else is not the operator's to fix.
+ */
+function databaseUnreachable(config: Config, e: unknown): unknown {
+  const err = e as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (!err || typeof err.code !== 'string' || !/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ECONNRESET|SQLITE_CANTOPEN|28P01|28000|3D000)$/.test(err.code)) return e;
+  let where = config.databaseUrl;
+  try {
+    if (!where.startsWith('sqlite:')) where = new URL(where).host;
+  } catch {
+    where = 'the configured database';
+  }
+  const fix = err.code.startsWith('28') ? "authentication failed) — fix DATABASE_URL's user or password" : err.code === '3D000' ? 'no such database) — set DATABASE_URL' : `${err.code}) — start it, or set DATABASE_URL`;
+  return new StartupError(`DATABASE_URL: cannot open the database at ${where} (${fix}`);
 }
 
 /** DATA_DIR's lock, or the one line that says another instance holds it. */
@@ -156,7 +184,8 @@ async function lockDataDir(config: Config): Promise<DataDirLock> {
 
 export async function startService(config: Config, overrides: ServiceOverrides = {}): Promise<RunningService> {
   // Checked before the devnet starts, so a second instance says what it lacks first and fast.
-  if (!(await portIsFree(config.port, config.host))) throw portInUse(config);
+  const problem = await listenProblem(config.port, config.host);
+  if (problem) throw listenRefusal(config, problem);
   const clock = overrides.clock ?? new SystemClock();
   const ownLogger = overrides.logger ? null : new PinoLogger({ level: config.logLevel });
   const logger = overrides.logger ?? ownLogger!;
@@ -189,7 +218,14 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       new ViemNetworkDetector({ mainnetRpcUrls: config.rpcUrls[PRODUCTION] ?? [rpc![PRODUCTION]], clock }),
       { clock },
     );
-  const uow = overrides.uow ?? (await MikroOrmUnitOfWork.open({ url: config.databaseUrl }));
+  let uow: UnitOfWork;
+  try {
+    uow = overrides.uow ?? (await MikroOrmUnitOfWork.open({ url: config.databaseUrl }));
+  } catch (e) {
+    await chain?.devnet?.stop();
+    await lock?.release();
+    throw databaseUnreachable(config, e);
+  }
   // Custody of launched tokens is the treasury key: its transactions share the treasury's nonces.
   const launchFactories = chain?.devnet
     ? { [PRODUCTION]: LAUNCH_FACTORY_ADDRESS, [TESTNET]: LAUNCH_FACTORY_ADDRESS }

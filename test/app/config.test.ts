@@ -74,6 +74,36 @@ describe('configuration', () => {
     expect(() => loadConfig(env as Record<string, string>)).toThrow(ConfigError);
   });
 
+  /** The message the service prints, one line per bad setting. */
+  const refusal = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (e) {
+      if (e instanceof ConfigError) return e.message;
+    }
+    throw new Error('accepted');
+  };
+
+  it.each([
+    [{ PORT: 'eighty' }, 'Invalid configuration: PORT is "eighty", but it must be a whole number from 0 to 65535.'],
+    [{ PORT: '70000' }, 'Invalid configuration: PORT is "70000", but it must be a whole number from 0 to 65535.'],
+    [{ RATE_LIMIT_FREE_PER_MINUTE: '-5' }, 'Invalid configuration: RATE_LIMIT_FREE_PER_MINUTE is "-5", but it must be a whole number, at least 0.'],
+    [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL is "loud", but it must be one of debug, info, warn, error, silent.'],
+    [{ PAY_TO_8453: '0x12' }, 'Invalid configuration: PAY_TO_8453 is "0x12", but it must be a 0x address.'],
+    [{ CURVE_SUPPLY: '2000000000' }, 'Invalid configuration: CURVE_SUPPLY must be in (0, CURVE_TOTAL_SUPPLY]; CURVE_VIRTUAL_TOKENS must exceed CURVE_SUPPLY.'],
+  ])('a bad setting is one sentence naming it: %o', (env, message) => {
+    expect(refusal(env)).toBe(message);
+  });
+
+  it('names a bad secret or URL without repeating its value, and each bad setting once', () => {
+    expect(refusal({ TREASURY_KEY: '0xsecret' })).toBe('Invalid configuration: TREASURY_KEY must be a 32-byte hex private key.');
+    expect(refusal({ FACILITATOR_URL: 'not a url' })).toBe('Invalid configuration: FACILITATOR_URL must be a URL.');
+    expect(refusal({ PORT: 'x', FEE_BPS: 'y' }).split('\n')).toEqual([
+      'Invalid configuration: PORT is "x", but it must be a whole number from 0 to 65535.',
+      'Invalid configuration: FEE_BPS is "y", but it must be a whole number from 0 to 9999.',
+    ]);
+  });
+
   it('prices through Chainlink on the devnet mock feeds plus fixed prices, by default', () => {
     const q = loadConfig({}).quotes;
     expect(q).toMatchObject({ providers: ['chainlink', 'fixed'], maxSpreadBps: 100n, cacheMs: 15_000, breaker: { failures: 3, openMs: 30_000 } });

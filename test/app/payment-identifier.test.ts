@@ -19,6 +19,7 @@ import type { PaymentPayload } from '../../src/ports/facilitator.js';
 import { withUow, type UowFactory } from '../contract/uow-factory.js';
 import { OTHER, payment, WALLET } from '../support/fixtures.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
+import { withoutServices } from '../support/services.js';
 import { devAccount, usdcPaymentRequired } from '../support/x402-client.js';
 
 describe('reading the id (official client → our reader)', () => {
@@ -95,7 +96,7 @@ const factories: [string, UowFactory][] = [
   ],
 ];
 
-describe.each(factories)('idempotency by payment identifier (%s)', (_name, make) => {
+describe.each(withoutServices(factories))('idempotency by payment identifier (%s)', (_name, make) => {
   const ID = 'pay_7d5d747be160e280504c099d984bcfe0';
 
   it('new → claimed with its payment → the same request replays its stored answer; another request or payer conflicts', () =>

@@ -27,6 +27,7 @@ import { TESTNET } from '../../src/domain/network.js';
 import { validateTokenMetadata } from '../../src/domain/token.js';
 import type { Stores, UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
+import { itWithServices } from '../support/services.js';
 import { WALLET } from '../support/fixtures.js';
 
 const clock = new FakeClock('2026-11-23T12:00:00Z');
@@ -269,13 +270,13 @@ describe('TokenViewCache', () => {
     return Date.now() - bought;
   }
 
-  it('on PostgreSQL, hears another process’s buy through LISTEN/NOTIFY', () => onTwoProcesses('postgresql', fedAcrossProcesses));
+  itWithServices('on PostgreSQL, hears another process’s buy through LISTEN/NOTIFY', () => onTwoProcesses('postgresql', fedAcrossProcesses));
 
   it('on one SQLite file, hears another process’s buy from the event log within its poll', async () => {
     expect(await onTwoProcesses('sqlite', fedAcrossProcesses)).toBeLessThan(1_000);
   });
 
-  it('on PostgreSQL, a dropped listener makes the feed not live (and says forget everything) until it listens again', async () => {
+  itWithServices('on PostgreSQL, a dropped listener makes the feed not live (and says forget everything) until it listens again', async () => {
     const schema = `view_feed_${randomBytes(4).toString('hex')}`;
     const a = await MikroOrmUnitOfWork.open({ url: `${POSTGRES_URL}?schema=${schema}` });
     try {
@@ -299,5 +300,5 @@ describe('TokenViewCache', () => {
     }
   });
 
-  it('sees a buy made by another process on one PostgreSQL schema', () => onTwoProcesses('postgresql', twoProcesses));
+  itWithServices('sees a buy made by another process on one PostgreSQL schema', () => onTwoProcesses('postgresql', twoProcesses));
 });

@@ -8,6 +8,7 @@ import { changeFeedContract } from './change-feed.contract.js';
 import { persistenceContracts } from './persistence.contract.js';
 import type { UowFactory } from './uow-factory.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
+import { describeWithServices } from '../support/services.js';
 
 persistenceContracts('MikroORM on SQLite', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'launchpad-sqlite-'));
@@ -21,9 +22,10 @@ const postgres: UowFactory = async () => {
   return { uow, cleanup: () => dropSchema(schema) };
 };
 
-persistenceContracts('MikroORM on PostgreSQL', postgres);
-
-changeFeedContract('MikroORM on PostgreSQL (LISTEN/NOTIFY)', postgres);
+describeWithServices('PostgreSQL', () => {
+  persistenceContracts('MikroORM on PostgreSQL', postgres);
+  changeFeedContract('MikroORM on PostgreSQL (LISTEN/NOTIFY)', postgres);
+});
 
 changeFeedContract('MikroORM on SQLite (its event log, read every 50 ms)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'launchpad-sqlite-'));

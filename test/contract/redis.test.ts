@@ -2,6 +2,7 @@
 import { afterAll } from 'vitest';
 import type { RedisRateLimiter } from '../../src/adapters/rate-limit/redis/redis-rate-limiter.js';
 import { redisRateLimiter, redisReady } from '../support/redis.js';
+import { describeWithServices } from '../support/services.js';
 import { rateLimiterContract } from './rate-limiter.contract.js';
 
 const open: RedisRateLimiter[] = [];
@@ -9,9 +10,11 @@ afterAll(async () => {
   for (const l of open) await l.close();
 });
 
-rateLimiterContract('RedisRateLimiter', async ({ points, durationSeconds }) => {
-  const l = redisRateLimiter(points, durationSeconds);
-  open.push(l);
-  await redisReady(l);
-  return l;
+describeWithServices('Redis', () => {
+  rateLimiterContract('RedisRateLimiter', async ({ points, durationSeconds }) => {
+    const l = redisRateLimiter(points, durationSeconds);
+    open.push(l);
+    await redisReady(l);
+    return l;
+  });
 });

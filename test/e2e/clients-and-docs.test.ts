@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/bootstrap/compose.js';
+import { freePorts } from '../support/free-ports.js';
 import { startTestService } from '../support/service.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,6 +45,46 @@ describe('README and docs', () => {
     expect(readme).toMatch(/## Platforms[\s\S]*Linux x64/);
   });
 
+  it('the README opens with what the service does, the two commands and a picture of a paid request', () => {
+    const readme = read('README.md');
+    const firstScreen = readme.slice(0, readme.indexOf('## Quick start'));
+    const [intro] = firstScreen.split('```sh');
+    expect(intro!.replace(/^# .*\n/, '').trim().split(/(?<=[.!?])\s+(?=[A-Z])/)).toHaveLength(2);
+    expect(firstScreen).toMatch(/```sh\nnpm install && npm start +#[^\n]*\nnpm install && npm test +#[^\n]*\n```/);
+    expect(firstScreen).toMatch(/```mermaid\nsequenceDiagram[\s\S]*402[\s\S]*PAYMENT-SIGNATURE[\s\S]*```/);
+  });
+
+  it("the README's test section tells what npm test needs, and the command that runs the rest exists", () => {
+    const readme = read('README.md');
+    const tests = readme.slice(readme.indexOf('## Tests'), readme.indexOf('\n## ', readme.indexOf('## Tests') + 1));
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(tests).toMatch(/PostgreSQL[\s\S]*Redis[\s\S]*minutes/);
+    expect(tests).toContain('npm run test:no-services');
+    expect(scripts['test:no-services']).toContain('vitest run --mode no-services');
+    expect(read('.ci/run')).toMatch(/\nnpm test\n/);
+  });
+
+  it("the README's code map names every contract and every adapter", () => {
+    const readme = read('README.md');
+    const map = readme.slice(readme.indexOf('## Map of the code'), readme.indexOf('\n## ', readme.indexOf('## Map of the code') + 1)).replace(/,\s*\n\s*/g, ',');
+    // `dex/{viem,fake}` names dex/viem and dex/fake.
+    const named = new Set<string>();
+    for (const m of map.matchAll(/([\w-]+)\/\{([^}]+)\}/g)) for (const t of m[2]!.split(',')) named.add(`${m[1]}/${t.trim()}`);
+    for (const m of map.matchAll(/([\w-]+)\/([\w-]+)/g)) named.add(`${m[1]}/${m[2]}`);
+    const adapters = readdirSync(join(root, 'src/adapters'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .flatMap((c) => readdirSync(join(root, 'src/adapters', c.name), { withFileTypes: true }).filter((t) => t.isDirectory()).map((t) => `${c.name}/${t.name}`));
+    expect(adapters.filter((a) => !named.has(a))).toEqual([]);
+    const contracts = readdirSync(join(root, 'contracts')).filter((f) => f.endsWith('.sol'));
+    expect(contracts.filter((c) => !map.includes(c))).toEqual([]);
+  });
+
+  it('the repository has a LICENSE, and the README and package.json name the same one', () => {
+    const license = (JSON.parse(read('package.json')) as { license: string }).license;
+    expect(read('LICENSE')).toMatch(new RegExp(`^${license} License`));
+    expect(read('README.md')).toMatch(new RegExp(`## License\\s+${license}\\b`));
+  });
+
   it('docs/clients.md shows the example files exactly as they are', () => {
     const clients = read('docs/clients.md');
     for (const example of ['examples/pay-with-fetch.ts', 'examples/python/pay_with_requests.py', 'examples/python/pay_with_httpx.py']) {
@@ -61,11 +102,13 @@ describe('examples/pay-with-fetch.ts', () => {
     await service.stop();
   });
 
-  it('pays a running service with @x402/fetch: create, buy and info, each with a settlement', async () => {
+  /** The example as a user runs it, with the service's settings: PORT only, like `npm start`. */
+  const example = (port: string) => {
     const tsx = join(root, 'node_modules', '.bin', 'tsx');
-    const env: NodeJS.ProcessEnv = { ...process.env, BASE_URL: service.url };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: port };
     delete env.WALLET_KEY; // the example's default: devnet wallet #5
-    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    delete env.BASE_URL;
+    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(tsx, ['examples/pay-with-fetch.ts'], {
         cwd: root,
         env,
@@ -77,6 +120,20 @@ describe('examples/pay-with-fetch.ts', () => {
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       child.on('exit', (code) => resolve({ code, stdout, stderr }));
     });
+  };
+
+  it('where nothing listens, says so in one line naming the address, PORT and BASE_URL', async () => {
+    const nowhere = String(await freePorts(1));
+    const result = await example(nowhere);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `pay-with-fetch: nothing answers at http://127.0.0.1:${nowhere} (ECONNREFUSED) — start the service with \`npm start\`, or set PORT (or BASE_URL) to where it listens\n`,
+    );
+  }, 60_000);
+
+  it('pays a running service with @x402/fetch, found by its PORT: create, buy and info, each with a settlement', async () => {
+    const result = await example(new URL(service.url).port);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^wallet +0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc pays on eip155:84532$/m);

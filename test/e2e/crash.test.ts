@@ -13,6 +13,7 @@ import { USDC_ABI } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
 import { freePorts } from '../support/free-ports.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
+import { withoutServices } from '../support/services.js';
 import { queryDatabase, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { signedSellBody } from '../support/onchain.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
@@ -38,7 +39,7 @@ const databases: [string, (dataDir: string) => Promise<string>][] = [
   ],
 ];
 
-describe.each(databases)('kill -9 of the service and both chains mid-burst, on %s', (_name, database) => {
+describe.each(withoutServices(databases))('kill -9 of the service and both chains mid-burst, on %s', (_name, database) => {
   it('after a restart, the chain equals the books for every wallet, and nothing is left unfinished', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-crash-'));
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));

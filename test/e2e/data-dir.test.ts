@@ -15,6 +15,7 @@ import { loadConfig } from '../../src/app/config.js';
 import { startService } from '../../src/bootstrap/compose.js';
 import { freePorts } from '../support/free-ports.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
+import { itWithServices } from '../support/services.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
@@ -170,7 +171,7 @@ describe('which services keep DATA_DIR to themselves', () => {
     await (await startService(config)).stop();
   });
 
-  it('on real networks with PostgreSQL, DATA_DIR is not used: instances beside each other all start', async () => {
+  itWithServices('on real networks with PostgreSQL, DATA_DIR is not used: instances beside each other all start', async () => {
     const schema = `data_dir_${process.pid}_${Date.now()}`;
     cleanups.push(() => dropSchema(schema));
     const config = loadConfig({ ...REAL, DATA_DIR: dataDir, DATABASE_URL: `${POSTGRES_URL}?schema=${schema}` });

@@ -1,9 +1,10 @@
 /**
  * A newcomer's first hour (docs/), scripted: `npm start` as the README runs it (src/main.ts on the
- * embedded devnet), a second instance beside it, and `npm run demo` (scripts/demo.ts). What they
- * print is what a person reads, so the assertions are on the exact lines.
+ * embedded devnet), a second instance beside it, a bad setting, and `npm run demo` (scripts/demo.ts)
+ * three times in a row. What they print is what a person reads, so the assertions are on the exact lines.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +91,13 @@ describe('npm start', () => {
     expect(second.stdout).toBe('');
   }, 60_000);
 
+  it('a PORT that is not a port refuses to start in one sentence naming PORT', async () => {
+    const bad = await run('src/main.ts', { PORT: 'eighty', DATA_DIR: dataDir() });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toBe('Invalid configuration: PORT is "eighty", but it must be a whole number from 0 to 65535.\n');
+    expect(bad.stdout).toBe('');
+  }, 60_000);
+
   it('a busy PORT refuses to start in one line naming PORT', async () => {
     const second = await run('src/main.ts', { PORT: String(port), DEVNET_PORT: String(await freePorts()), DATA_DIR: dataDir() });
     expect(second.code).not.toBe(0);
@@ -98,11 +106,60 @@ describe('npm start', () => {
   }, 60_000);
 });
 
+/**
+ * A proxy in front of the service that answers 429 (Retry-After: 1, the service's envelope) to the
+ * requests `refuse` picks, once each, and passes everything else through — event streams included.
+ */
+function rateLimitingProxy(target: number, refuse: (req: IncomingMessage) => boolean): Promise<{ server: Server; port: number; refused: string[] }> {
+  const refused: string[] = [];
+  const server = createServer((req, res) => {
+    if (refuse(req)) {
+      refused.push(`${req.method} ${req.url!.split('?')[0]}`);
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+      res.end(JSON.stringify({ success: false, error: { code: 'RATE_LIMITED', message: 'Too many requests; slow down.', details: { limit: 100, windowSeconds: 60, retryAfterSeconds: 1 } } }));
+      return;
+    }
+    const upstream = request({ host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    res.on('close', () => upstream.destroy());
+    req.pipe(upstream);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port, refused })));
+}
+
 describe('npm run demo', () => {
-  it('with the PORT the service was started with, pays through the whole API', async () => {
-    const demo = await run('scripts/demo.ts', { PORT: String(port) });
-    expect(demo.stderr).toBe('');
-    expect(demo.code).toBe(0);
+  it('runs three times in a row within the free budget, and waits out a 429 as its Retry-After says, saying so', async () => {
+    // Every run pays from 127.0.0.1 against one budget of 100 free requests a minute.
+    const runs = [await run('scripts/demo.ts', { PORT: String(port) }), await run('scripts/demo.ts', { PORT: String(port) })];
+    const once = new Set<string>();
+    const proxy = await rateLimitingProxy(port, (req) => {
+      const key = req.url!.startsWith('/api/quote') ? 'quote' : req.url === '/entrypoints/token_info' && !req.headers['payment-signature'] ? 'info' : null;
+      if (!key || once.has(key)) return false;
+      once.add(key);
+      return true;
+    });
+    try {
+      runs.push(await run('scripts/demo.ts', { PORT: String(proxy.port) }));
+    } finally {
+      proxy.server.closeAllConnections();
+      proxy.server.close();
+    }
+    for (const [i, demo] of runs.entries()) {
+      expect(demo.stderr, `run ${i + 1}`).toBe('');
+      expect(demo.code, `run ${i + 1}`).toBe(0);
+      expect(demo.stdout.trim().endsWith('done'), `run ${i + 1}`).toBe(true);
+    }
+    expect(runs[0]!.stdout + runs[1]!.stdout).not.toContain('rate limited');
+    expect(proxy.refused).toEqual(['GET /api/quote', 'POST /entrypoints/token_info']);
+    const waits = runs[2]!.stdout.split('\n').filter((l) => l.startsWith('wait'));
+    expect(waits).toEqual([
+      "wait     rate limited on /api/quote: this address spent the service's free budget (100 requests a minute); retrying in 1 s, as its Retry-After says",
+      "wait     rate limited on /entrypoints/token_info: this address spent the service's free budget (100 requests a minute); retrying in 1 s, as its Retry-After says",
+    ]);
+    const demo = runs[0]!;
     expect(demo.stdout).toMatch(/create +tok_\w+ D\w+ on eip155:84532/);
     expect(demo.stdout).toMatch(/create +tok_\w+ D\w+ on eip155:8453 /);
     expect(demo.stdout).toMatch(/deploy +0x[0-9a-fA-F]{40} DEPLOYED/);
@@ -110,8 +167,7 @@ describe('npm run demo', () => {
     expect(demo.stdout).toMatch(/sell +100000 tokens for \$[\d.]+ .* pull 0x[0-9a-f]{64}/);
     expect(demo.stdout).toMatch(/payout +\$[\d.]+ to the seller: CONFIRMED/);
     expect(demo.stdout).toMatch(/position [\d.]+ D\w+ \(on chain [\d.]+\)/);
-    expect(demo.stdout.trim().endsWith('done')).toBe(true);
-  }, 180_000);
+  }, 300_000);
 
   it('where nothing listens, prints one line naming the address, PORT and BASE_URL', async () => {
     const nowhere = await freePorts(1);

@@ -26,6 +26,7 @@ import { signedSellBody, signSell } from '../support/onchain.js';
 import { queryDatabase } from '../support/service-process.js';
 import { backfillTokens } from '../../src/app/workers/token-backfill.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
+import { withoutServices } from '../support/services.js';
 import { devnetConfig, json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
@@ -88,7 +89,7 @@ function faulty(issuer: TokenIssuer, faults: Faults): TokenIssuer {
   });
 }
 
-describe.each(databases)('tokens on chain, on %s', (_name, openStore) => {
+describe.each(withoutServices(databases))('tokens on chain, on %s', (_name, openStore) => {
   const clock = new ShiftableClock();
   const faults: Faults = { crashAfterDeploymentRecord: false, crashAfterDeliveryRecord: false, crashAfterPullMined: false, rpcDown: false, rpcDownAfterNextBroadcast: false, afterSettle: null };
   let service: RunningService;

@@ -24,6 +24,7 @@ import { TESTNET } from '../../src/domain/network.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { signedSellBody } from '../support/onchain.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
+import { withoutServices } from '../support/services.js';
 import { devnetConfig, json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
@@ -57,7 +58,7 @@ interface PositionItem {
   realizedPnlUsd: string;
 }
 
-describe.each(databases)('tokens moved between wallets on chain, on %s', (_name, openStore) => {
+describe.each(withoutServices(databases))('tokens moved between wallets on chain, on %s', (_name, openStore) => {
   const clock = new ShiftableClock();
   const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-transfers-devnet-'));
   let config: Config;

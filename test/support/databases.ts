@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { dropSchema, POSTGRES_URL } from './postgres.js';
+import { withoutServices } from './services.js';
 
 export type OpenStore = () => Promise<{ uow: UnitOfWork; url: string; cleanup: () => Promise<void> }>;
 
 /** `[name, open]` pairs for `describe.each`; `prefix` names the temporary directory and schema. */
 export function testDatabases(prefix: string): [string, OpenStore][] {
-  return [
+  return withoutServices([
     [
       'SQLite',
       async () => {
@@ -28,5 +29,5 @@ export function testDatabases(prefix: string): [string, OpenStore][] {
         return { uow: await MikroOrmUnitOfWork.open({ url }), url, cleanup: () => dropSchema(schema) };
       },
     ],
-  ];
+  ]);
 }

@@ -9,6 +9,7 @@ import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { SqliteDriver } from '@mikro-orm/sqlite';
 import { MIGRATIONS } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { dropSchema, POSTGRES_URL } from './postgres.js';
+import { withoutServices } from './services.js';
 
 /** The database at `url` with every migration before `migration` applied (none after it). */
 export async function openBefore(url: string, migration: string): Promise<MikroORM> {
@@ -37,7 +38,7 @@ export async function openBefore(url: string, migration: string): Promise<MikroO
 
 /** A fresh SQLite file and a fresh PostgreSQL schema, each with its cleanup. */
 export function migrationDatabases(prefix: string): [string, () => { url: string; cleanup: () => Promise<void> }][] {
-  return [
+  return withoutServices([
     [
       'SQLite',
       () => {
@@ -52,5 +53,5 @@ export function migrationDatabases(prefix: string): [string, () => { url: string
         return { url: `${POSTGRES_URL}?schema=${schema}`, cleanup: () => dropSchema(schema) };
       },
     ],
-  ];
+  ]);
 }

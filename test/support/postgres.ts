@@ -1,8 +1,9 @@
 /** The machine's PostgreSQL for tests: DATABASE_URL, or the local default; each test run uses its own schema. */
 import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { POSTGRES_URL } from './service-urls.js';
 
-export const POSTGRES_URL = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : 'postgres://postgres@127.0.0.1:5432/test';
+export { POSTGRES_URL };
 
 export async function dropSchema(schema: string): Promise<void> {
   const orm = await MikroORM.init({

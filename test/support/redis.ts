@@ -1,8 +1,9 @@
 /** The machine's Redis for tests: REDIS_URL, or the local default; each limiter gets its own key prefix. */
 import { randomUUID } from 'node:crypto';
 import { RedisRateLimiter } from '../../src/adapters/rate-limit/redis/redis-rate-limiter.js';
+import { REDIS_URL } from './service-urls.js';
 
-export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export { REDIS_URL };
 
 /** A RedisRateLimiter under a fresh key prefix (unless one is given, to share a budget); the caller closes it. */
 export function redisRateLimiter(points: number, durationSeconds = 60, url = REDIS_URL, prefix = `test:${randomUUID()}`): RedisRateLimiter {

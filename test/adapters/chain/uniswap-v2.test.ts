@@ -4,13 +4,14 @@
  * same addresses on both chains, and a restart on the same state — even one whose state file was
  * lost and is rebuilt from the journal — finds them there and deploys nothing twice.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEVNET_UNISWAP_V2, UNISWAP_DEPLOYER } from '../../../src/adapters/chain/anvil/devnet-constants.js';
 import { PAIR_INIT_CODE_HASH, ROUTER_PAIR_INIT_CODE_HASH, UNISWAP_V2_FACTORY, UNISWAP_V2_ROUTER } from '../../../src/adapters/kit/evm/contracts/uniswap-v2.js';
 import { PRODUCTION, TESTNET } from '../../../src/domain/network.js';
+import { UNISWAP_ARTIFACTS, uniswapArtifacts } from '../../../scripts/compile-contracts.js';
 import { TestDevnet } from '../../support/devnet.js';
 import { freePorts } from '../../support/free-ports.js';
 
@@ -20,6 +21,13 @@ afterAll(() => {
 });
 
 describe('the published Uniswap v2 artifacts', () => {
+  it("the service's own copy is the packages' builds, from the versions package.json pins", async () => {
+    const fresh = uniswapArtifacts();
+    expect(fresh.packages).toEqual({ '@uniswap/v2-core': '1.0.1', '@uniswap/v2-periphery': '1.1.0-beta.0' });
+    expect(JSON.parse(readFileSync(UNISWAP_ARTIFACTS, 'utf8'))).toEqual(fresh);
+    expect(UNISWAP_V2_ROUTER).toEqual(fresh.contracts.UniswapV2Router02);
+  });
+
   it("the router's pairFor hash is keccak256 of the published pair's creation code", () => {
     expect(PAIR_INIT_CODE_HASH).toBe(ROUTER_PAIR_INIT_CODE_HASH);
     expect(UNISWAP_V2_ROUTER.bytecode.includes(ROUTER_PAIR_INIT_CODE_HASH.slice(2))).toBe(true);

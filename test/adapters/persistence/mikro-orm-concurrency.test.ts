@@ -27,6 +27,7 @@ import { validateTokenMetadata } from '../../../src/domain/token.js';
 import type { UnitOfWork } from '../../../src/ports/unit-of-work.js';
 import { settleTokens, signSell } from '../../support/onchain.js';
 import { dropSchema, POSTGRES_URL } from '../../support/postgres.js';
+import { describeWithServices, WITH_SERVICES } from '../../support/services.js';
 import { devAccount } from '../../support/x402-client.js';
 
 const WALLETS = [1, 2, 3, 4, 5].map((i) => devAccount(i).address);
@@ -166,7 +167,7 @@ describe('SQLite checkpoints off the writer', () => {
   });
 });
 
-describe('PostgreSQL named statements', () => {
+describeWithServices('PostgreSQL named statements', () => {
   it('are planned once per connection and give the same rows as the first call', async () => {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const uow = await MikroOrmUnitOfWork.open({ url: `${POSTGRES_URL}?schema=${schema}`, poolSize: 1 });
@@ -182,7 +183,7 @@ describe('PostgreSQL named statements', () => {
   });
 });
 
-describe('MikroORM on PostgreSQL under concurrency', () => {
+describeWithServices('MikroORM on PostgreSQL under concurrency', () => {
   it('50 concurrent buys and sells through two ORM instances keep the books exact', async () => {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const a = await MikroOrmUnitOfWork.open({ url: `${POSTGRES_URL}?schema=${schema}` });
@@ -205,7 +206,7 @@ describe('migrations', () => {
     const dir = mkdtempSync(join(tmpdir(), 'launchpad-mig-'));
     const schema = `t_${randomBytes(6).toString('hex')}`;
     try {
-      for (const url of [`sqlite:${join(dir, 'm.db')}`, `${POSTGRES_URL}?schema=${schema}`]) {
+      for (const url of [`sqlite:${join(dir, 'm.db')}`, ...(WITH_SERVICES ? [`${POSTGRES_URL}?schema=${schema}`] : [])]) {
         const first = await MikroOrmUnitOfWork.open({ url });
         expect(await first.migrate()).toBe(0); // open() already ran them
         await first.transaction((s) => s.events.append({ type: 'token.created', network: TESTNET, tokenId: null, data: {}, createdAt: new Date(0) }));
@@ -217,7 +218,7 @@ describe('migrations', () => {
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
-      await dropSchema(schema);
+      if (WITH_SERVICES) await dropSchema(schema);
     }
   });
 });

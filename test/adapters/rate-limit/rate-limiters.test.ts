@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RedisRateLimiter } from '../../../src/adapters/rate-limit/redis/redis-rate-limiter.js';
 import { REDIS_URL, redisRateLimiter, redisReady } from '../../support/redis.js';
+import { describeWithServices, itWithServices } from '../../support/services.js';
 import { startTestService } from '../../support/service.js';
 
 const open: RedisRateLimiter[] = [];
@@ -20,7 +21,7 @@ function redis(...args: Parameters<typeof redisRateLimiter>) {
   return l;
 }
 
-describe('Redis shared by two service instances', () => {
+describeWithServices('Redis shared by two service instances', () => {
   it('one budget for both', async () => {
     const prefix = `test:${randomUUID()}`;
     const a = redis(3, 60, REDIS_URL, prefix);
@@ -55,7 +56,7 @@ describe('Redis outages', () => {
     expect(await l.health()).toBe('degraded');
   });
 
-  it('a Redis that stops answering mid-test: bounded answers, health degraded, recovery when it returns', async () => {
+  itWithServices('a Redis that stops answering mid-test: bounded answers, health degraded, recovery when it returns', async () => {
     // A TCP proxy to Redis that can be frozen (it keeps the connection but forwards nothing).
     let frozen = false;
     const sockets: Socket[] = [];

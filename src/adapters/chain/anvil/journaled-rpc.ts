@@ -193,12 +193,14 @@ export type FromRpcThread = { kind: 'listening' } | { kind: 'failed'; portInUse:
  * devnet still reads the file (replay), and asks the thread to compact it.
  */
 export function startJournaledRpcThread(options: JournaledRpcThreadOptions): Promise<JournaledRpc> {
-  // The thread runs TypeScript as this process does: tsx's loader, registered on the thread
-  // itself (loader hooks of the main thread do not reach workers on Node 20).
-  const entry = new URL('./journaled-rpc-thread.ts', import.meta.url).href;
-  const tsxApi = tsxEsmApi();
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
-  const worker = new Worker(bootstrap, { eval: true, workerData: options });
+  // Compiled (dist/, docs/decisions/0037-compiled-build-for-production.md), the thread loads its
+  // compiled module. Run from source, it runs TypeScript as this process does: tsx's loader,
+  // registered on the thread itself (loader hooks of the main thread do not reach workers on Node 20).
+  const compiled = import.meta.url.endsWith('.js');
+  const entry = new URL(compiled ? './journaled-rpc-thread.js' : './journaled-rpc-thread.ts', import.meta.url);
+  const worker = compiled
+    ? new Worker(entry, { workerData: options })
+    : new Worker(`import(${JSON.stringify(tsxEsmApi())}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true, workerData: options });
   let next = 0;
   const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   const ask = (message: RpcThreadAsk): Promise<void> =>

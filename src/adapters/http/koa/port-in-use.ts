@@ -1,6 +1,6 @@
 /**
  * A TCP port someone else already listens on. The HTTP server reports it with this class, and the
- * composition root probes with `portIsFree` before it starts anything, so it can name the
+ * composition root probes with `listenProblem` before it starts anything, so it can name the
  * setting to change in one line instead of a stack (the devnet has its own DevnetPortInUse).
  */
 import { createServer } from 'node:net';
@@ -16,14 +16,14 @@ export class PortInUse extends Error {
 }
 
 /**
- * Whether `host:port` is free of other listeners right now (port 0 always is). Only
- * EADDRINUSE counts as taken: any other bind error is left for the real listen to report.
+ * Why `host:port` cannot be listened on right now — the bind error's code (`EADDRINUSE`,
+ * `EADDRNOTAVAIL` for an address not of this machine, `ENOTFOUND` for a name that does not
+ * resolve, `EACCES` for a privileged port), or null when it can.
  */
-export function portIsFree(port: number, host: string): Promise<boolean> {
-  if (port === 0) return Promise.resolve(true);
+export function listenProblem(port: number, host: string): Promise<string | null> {
   return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', (e: NodeJS.ErrnoException) => resolve(e.code !== 'EADDRINUSE'));
-    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(true)));
+    probe.once('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(null)));
   });
 }
