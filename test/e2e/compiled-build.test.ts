@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPage, writePageFiles } from '../../src/adapters/web/esbuild/page-files.js';
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import { freePorts } from '../support/free-ports.js';
 import { startTestService } from '../support/service.js';
@@ -25,9 +26,10 @@ function files(dir: string, ext: string): string[] {
   );
 }
 
-/** `npm run build` (its server step; tsc is incremental, so an up-to-date dist/ costs little). */
-function build(): void {
+/** `npm run build`: the server (tsc is incremental, so an up-to-date dist/ costs little), then the page. */
+async function build(): Promise<void> {
   execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'pipe' });
+  await writePageFiles(await buildPage(), join(root, 'dist', 'web'));
 }
 
 /** Method and path of every operation the OpenAPI document names. */
@@ -41,7 +43,7 @@ let fromSource: RunningService;
 const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-dist-'));
 
 beforeAll(async () => {
-  build();
+  await build();
   compiled = await spawnListening(
     [join(root, 'dist', 'main.js')],
     { PORT: String(await freePorts(1)), DEVNET_PORT: String(await freePorts()), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
@@ -101,6 +103,8 @@ describe('node dist/main.js', () => {
     expect(health.data).toMatchObject({ status: 'ok', checks: { chain: 'ok' } });
     expect((await fetch(`${compiled.url}/tokens`)).status).toBe(200);
     expect((await fetch(`${compiled.url}/.well-known/x402`)).status).toBe(200);
+    const page = await fetch(`${compiled.url}/`);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, expect.stringContaining('text/html')]);
     const body = JSON.stringify({ name: 'Compiled', symbol: 'DIST' });
     const headers = { 'content-type': 'application/json', 'x-wallet-address': devAccount(5).address };
     const unpaid = await fetch(`${compiled.url}/tokens`, { method: 'POST', headers, body });
