@@ -48,6 +48,10 @@ import { ViemTokenIssuer } from '../adapters/token/viem/viem-token-issuer.js';
 import { ViemReceiptSigner } from '../adapters/receipts/viem/viem-receipt-signer.js';
 import { SiwxWalletProofVerifier } from '../adapters/wallet-proof/siwx/siwx-wallet-proof-verifier.js';
 import { buildQuoteRouter } from './quote-router.js';
+import { checkSharedSettings, lockSettlementKey } from './scale-out.js';
+import { MemorySignerLocks } from '../adapters/persistence/memory/memory-signer-locks.js';
+import { CustodyLease } from '../app/custody/custody-lease.js';
+import type { SignerLocks } from '../ports/signer-locks.js';
 import { StartupError } from './startup-error.js';
 
 type WorkerHooks = NonNullable<WorkerSchedulerDeps['hooks']>;
@@ -68,6 +72,8 @@ export interface ServiceOverrides extends Partial<ApplicationDeps> {
   transferIndexerHooks?: WorkerHooks['transfers'];
   /** Worker cadence (default: the configuration's; tests run them by hand with `runWorkers`). */
   workerIntervalMs?: number;
+  /** One signer per key (default: the store's — PostgreSQL advisory locks — or this process alone). */
+  signerLocks?: SignerLocks;
 }
 
 /** The service listening, with its workers (each can be run by hand). */
@@ -185,6 +191,26 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const builtIssuer =
     overrides.tokenIssuer ?? new ViemTokenIssuer({ custodyKey: treasuryKey, rpcUrls: rpc!, factories: launchFactories, nonces: treasuryNonces });
   const tokenIssuer = overrides.wrapTokenIssuer ? overrides.wrapTokenIssuer(builtIssuer) : builtIssuer;
+  // Scale-out (docs/operations.md): one signer per key, and the settings every process shares.
+  const locks = overrides.signerLocks ?? uow.signerLocks ?? new MemorySignerLocks();
+  let stopSettlementWatch = () => {};
+  try {
+    if (!overrides.facilitator && !config.facilitatorUrl) stopSettlementWatch = await lockSettlementKey(locks, config, settlementKey, logger);
+    await checkSharedSettings(config, { uow, clock, logger, tokenIssuer, settings: overrides.settings ?? config.settings }, { devnet: Boolean(chain?.devnet), rpcUrls: rpc });
+  } catch (e) {
+    stopSettlementWatch();
+    if (!overrides.uow) await uow.close();
+    await chain?.devnet?.stop();
+    await lock?.release();
+    throw e;
+  }
+  const custody = new CustodyLease({
+    locks,
+    custody: tokenIssuer.custody(PRODUCTION),
+    logger,
+    // Another process signed for custody until now: its nonce queue asks the chain again.
+    onGained: () => ALL_NETWORKS.forEach((n) => tokenIssuer.release(n)),
+  });
   // Sign-In-With-X proofs are bound to the public origin; without PUBLIC_URL, to where this
   // process listens (known once it does: the port may be ephemeral).
   const listening: { origin?: string } = {};
@@ -233,6 +259,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       (chain?.devnet
         ? async () => ((await chain.devnet!.publicClient(PRODUCTION).getChainId()) ? 'ok' : 'down')
         : null),
+    custody,
     ...(overrides.hooks ? { hooks: overrides.hooks } : {}),
   });
   const deps = application.deps;
@@ -247,6 +274,8 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     reconcilerGraceMs: config.reconcilerGraceMs,
     indexer: config.indexer,
     earningsPayoutMinUsd: config.settings.earningsPayoutMinUsd,
+    custody,
+    intentAsked: (listener) => locks.onIntent(listener),
     hooks: {
       payouts: overrides.payoutHooks,
       deployments: overrides.deploymentHooks,
@@ -273,6 +302,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     server = await listen(app, config.port, config.host, DEFAULT_TIMEOUTS, () => deps.ids.next('req'));
   } catch (e) {
     await workers.stop();
+    stopSettlementWatch();
     await uow.close();
     await chain?.devnet?.stop();
     await lock?.release();
@@ -299,6 +329,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       shutdown.abort();
       await close(server);
       await passEnded;
+      stopSettlementWatch();
       await deps.uow.close();
       if (deps.rateLimiter instanceof RedisRateLimiter) await deps.rateLimiter.close();
       await chain?.devnet?.stop();
