@@ -176,7 +176,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     overrides.facilitator ??
     (config.facilitatorUrl
       ? new HttpFacilitator({ url: config.facilitatorUrl })
-      : new LocalFacilitator({ settlementKey, rpcUrls: rpc!, nonces: settlementNonces }));
+      : new LocalFacilitator({ settlementKey, rpcUrls: rpc!, nonces: settlementNonces, log: (message, fields) => logger.warn(message, fields) }));
   const detector =
     overrides.detector ??
     new CachingNetworkDetector(
