@@ -96,6 +96,13 @@ export async function checkSharedSettings(
   chain: { devnet: boolean; rpcUrls: Partial<Record<Network, string>> | undefined },
 ): Promise<void> {
   const settings = await sharedSettingsOf(config, { ...deps, ...chain });
-  const disagreements = await agreeOnSharedSettings(deps, settings, config.acceptSettingsChange);
+  let disagreements;
+  try {
+    disagreements = await agreeOnSharedSettings(deps, settings, config.acceptSettingsChange);
+  } catch (e) {
+    // The database failing now is not a configuration mistake: every request will say so.
+    deps.logger.error('the shared settings could not be checked at start (the database failed)', { error: (e as Error).message });
+    return;
+  }
   if (disagreements.length > 0) throw new StartupError(disagreementLine(disagreements));
 }

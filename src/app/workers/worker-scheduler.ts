@@ -99,7 +99,7 @@ export class WorkerScheduler {
       graceMs: deps.reconcilerGraceMs,
       refundAfterMs: tunables.refundAfterMs,
     });
-    this.deployments = new DeploymentWorker({ ...outbox, issuer: tokenIssuer, ...hooks.deployments });
+    this.deployments = new DeploymentWorker({ ...outbox, issuer: tokenIssuer, ids, ...hooks.deployments });
     this.deliveries = new DeliveryWorker({ ...outbox, issuer: tokenIssuer, ...hooks.deliveries });
     this.graduations = new GraduationWorker({ ...outbox, dex, ids, ...hooks.graduations });
     this.transfers = new TransferIndexer({
