@@ -133,7 +133,8 @@ async function askSigner<T extends CustodyTransaction>(deps: SenderDeps, send: E
   if (!send.intent) throw new Error(`payment ${send.key}: this process does not sign for custody, and this transaction cannot be asked of the one that does`);
   const { kind, tokenId, request } = send.intent;
   await deps.uow.transaction((s) => s.intents.request({ kind, paymentId: send.key, network: send.network, tokenId, request, replaces, requestedAt: new Date() }));
-  for (let delay = 25; ; delay = Math.min(delay * 2, 250)) {
+  // A read of one row by its key, often at first: the signer answers within tens of milliseconds.
+  for (let delay = 20; ; delay = Math.min(delay + 10, 250)) {
     const tx = await deps.uow.run((s) => send.store(s).get(send.key));
     if (tx && tx.txHash !== replaces) return tx;
     if (deps.custody?.signing() ?? true) return tx ? signAgain(deps, send, tx) : signFirst(deps, send);
