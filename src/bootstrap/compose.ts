@@ -195,7 +195,10 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const locks = overrides.signerLocks ?? uow.signerLocks ?? new MemorySignerLocks();
   let stopSettlementWatch = () => {};
   try {
-    if (!overrides.facilitator && !config.facilitatorUrl) stopSettlementWatch = await lockSettlementKey(locks, config, settlementKey, logger);
+    if (!overrides.facilitator && !config.facilitatorUrl) {
+      const sharedStore = Boolean(overrides.signerLocks ?? uow.signerLocks);
+      stopSettlementWatch = await lockSettlementKey(locks, config, settlementKey, { custody: tokenIssuer.custody(PRODUCTION), sharedStore, logger });
+    }
     await checkSharedSettings(config, { uow, clock, logger, tokenIssuer, settings: overrides.settings ?? config.settings }, { devnet: Boolean(chain?.devnet), rpcUrls: rpc });
   } catch (e) {
     stopSettlementWatch();

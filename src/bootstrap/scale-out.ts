@@ -25,11 +25,24 @@ const SUFFIX: Record<Network, string> = { [PRODUCTION]: '8453', [TESTNET]: '8453
  * Takes the settlement key's lock, or refuses with the one line that says which live process
  * settles with it; returns a stop for the watch that takes the lock again if its session is lost.
  */
-export async function lockSettlementKey(locks: SignerLocks, config: Config, key: `0x${string}`, logger: Logger): Promise<() => void> {
+export async function lockSettlementKey(
+  locks: SignerLocks,
+  config: Config,
+  key: `0x${string}`,
+  args: { custody: string; sharedStore: boolean; logger: Logger },
+): Promise<() => void> {
+  const { logger } = args;
   const address = privateKeyToAccount(key).address;
+  const which = config.settlementKey ? 'SETTLEMENT_KEY' : 'SETTLEMENT_KEY (unset, so TREASURY_KEY)';
+  // Settling with custody's key makes a process custody's signer for its life: one that runs no
+  // workers would leave custody's transactions unsent. (The embedded devnet is one machine's own.)
+  if (args.sharedStore && !config.workers && config.chain === 'rpc' && address.toLowerCase() === args.custody.toLowerCase()) {
+    throw new StartupError(
+      `${which} is custody's key, which only a worker process signs with: an API-only process (WORKERS=false) needs its own SETTLEMENT_KEY (docs/operations.md, "Scale-out")`,
+    );
+  }
   if (!(await locks.tryAcquire(address))) {
     const holder = await locks.holder(address).catch(() => null);
-    const which = config.settlementKey ? 'SETTLEMENT_KEY' : 'SETTLEMENT_KEY (unset, so TREASURY_KEY)';
     throw new StartupError(
       `${which} ${address} already settles payments in another live process${holder ? ` (${holder})` : ''} — give each process its own SETTLEMENT_KEY (docs/operations.md, "Scale-out")`,
     );

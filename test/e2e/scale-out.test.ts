@@ -218,3 +218,41 @@ it('kill -9 of A, custody signer, mid-burst: D takes custody over, what A left i
   await waitUntilFinished(databaseUrl, chain, 120_000);
   await expectBooksEqualChain({ databaseUrl, chain, wallets: WALLETS.map((w) => w.address), usdcBefore: before.wallets, treasuryBefore: before.treasury });
 }, 300_000);
+
+it('the configuration mistakes of a scale-out are refused at start, each with one line naming the setting', async () => {
+  const { databaseUrl, processes } = await cluster('refused', [{ name: 'A', workers: true }]);
+  await until(async () => processes.A.output().includes("this process now signs custody's transactions"));
+  const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-refused-'));
+  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const refusal = async (over: Record<string, string | undefined>, workers = false) => {
+    const env: Record<string, string | undefined> = { ...environment(databaseUrl, 'B', workers, dataDir), LOG_LEVEL: 'warn', ...over };
+    for (const [k, v] of Object.entries(over)) if (v === undefined) delete env[k];
+    const started = await startServiceProcess(env as Record<string, string>).then(
+      async (p) => {
+        await p.stop();
+        return null;
+      },
+      (e: Error) => e.message,
+    );
+    expect(started).toMatch(/exited with 1/);
+    return started!.trim().split('\n').at(-1)!;
+  };
+  // B forgets its own settlement key: it would settle with custody's.
+  expect(await refusal({ SETTLEMENT_KEY: undefined })).toBe(
+    `SETTLEMENT_KEY (unset, so TREASURY_KEY) is custody's key, which only a worker process signs with: an API-only process (WORKERS=false) needs its own SETTLEMENT_KEY (docs/operations.md, "Scale-out")`,
+  );
+  // B copies A's settlement key; a second worker process forgets its own.
+  const a = devnetAccount(10).address;
+  expect(await refusal({ SETTLEMENT_KEY: SETTLEMENT_KEYS.A })).toMatch(
+    // (the pid is the service's own: under tsx, a child of the one spawned)
+    new RegExp(`^SETTLEMENT_KEY ${a} already settles payments in another live process \\(pid \\d+ on .+\\) — give each process its own SETTLEMENT_KEY`),
+  );
+  expect(await refusal({ SETTLEMENT_KEY: undefined }, true)).toMatch(/^SETTLEMENT_KEY \(unset, so TREASURY_KEY\) 0xf39F\w+ already settles payments in another live process \(pid \d+ on .+\)/);
+  // Another factory: every token B created would be announced where A can never deploy it.
+  const other = '0x000000000000000000000000000000000000fAc7';
+  expect(await refusal({ LAUNCH_FACTORY_84532: other })).toBe(
+    `LAUNCH_FACTORY_84532 is ${other.toLowerCase()} here but ${LAUNCH_FACTORY_ADDRESS.toLowerCase()} for the processes before — every process on this database must agree (docs/operations.md, "Scale-out"); to change it for all, stop them and start one with ACCEPT_SETTINGS_CHANGE=LAUNCH_FACTORY_84532`,
+  );
+  // An RPC of the wrong chain.
+  expect(await refusal({ RPC_URL_8453: devnet.chains[TESTNET].rpcUrl })).toBe('RPC_URL_8453 answers chain id 84532, not 8453 — point it at a node of eip155:8453');
+}, 180_000);
