@@ -70,7 +70,7 @@ async function chainIds(rpcUrls: Partial<Record<Network, string>> | undefined, l
     const url = rpcUrls?.[network];
     if (!url) continue;
     try {
-      ids[network] = await createPublicClient({ transport: http(url, { timeout: 5_000, retryCount: 1 }) }).getChainId();
+      ids[network] = await createPublicClient({ transport: http(url, { timeout: 5_000, retryCount: 0 }) }).getChainId();
     } catch (e) {
       logger.warn('the RPC did not answer its chain id at start; it is not checked', { network, error: (e as Error).message.split('\n')[0] });
       continue;
