@@ -1,7 +1,8 @@
 /**
  * One signer for custody across processes (docs/decisions/0031), over fakes: three services on
  * one store and one chain. A holds custody's signer lock (its workers run); B and C do not: a sell
- * through B asks A for its pull and follows what A records, and B signs nothing. When A dies its
+ * through B asks A for its pull and follows what A records — asking again when it sees it dropped —
+ * and B signs nothing. When A dies its
  * lock goes with it; C's next pass takes custody over and answers what is asked from then on.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -24,8 +25,11 @@ const facilitator = new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n
 const payouts = new FakePayoutSender();
 const table = new MemorySignerLockTable();
 const locks = { a: new MemorySignerLocks(table, 'process A'), b: new MemorySignerLocks(table, 'process B'), c: new MemorySignerLocks(table, 'process C') };
-/** What each process signed with custody's key. */
+/** What each process signed with custody's key, and what A warned of. */
 const signedBy = { a: 0, b: 0, c: 0 };
+const warnedByA: string[] = [];
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const loggers = { a: { ...quiet, warn: (m: string) => void warnedByA.push(m) }, b: quiet, c: quiet };
 
 /** The shared fake chain, counting what this process signs. */
 function counting(which: keyof typeof signedBy) {
@@ -53,6 +57,7 @@ beforeAll(async () => {
       tokenIssuer: issuer,
       wrapTokenIssuer: counting(which),
       signerLocks: locks[which],
+      logger: loggers[which],
     });
   }
 });
@@ -85,7 +90,7 @@ async function workersOf<T>(which: 'a' | 'b' | 'c', until: Promise<T>): Promise<
   }
 }
 
-it("a sell through a process that does not sign for custody is pulled by the one that does; that one's death hands custody to the next", async () => {
+it("a sell through a process that does not sign for custody is pulled by the one that does; a dropped one is signed again there; that one's death hands custody to the next", async () => {
   await services.a.runWorkers(); // A's first pass takes custody's lock
   expect(locks.a.holds(issuer.custody('eip155:84532'))).toBe(true);
   await services.b.runWorkers(); // B's workers stand by: nothing runs there
@@ -105,6 +110,14 @@ it("a sell through a process that does not sign for custody is pulled by the one
   expect((await json(sell)).data.tokensSold).toBe('1000');
   expect(signedBy.b).toBe(0);
   expect(await uow.run((s) => s.intents.open(10))).toEqual([]);
+
+  // The pull A signs for B's next sell is dropped (another transaction took its nonce): B sees it,
+  // asks again, A signs it again — logged — and the sell goes through, B still signing nothing.
+  issuer.scriptNext('drop');
+  const resigned = await workersOf('a', call(services.b, '/entrypoints/token_sell', await signedSellBody(services.b.url, wallet, tokenId, '1000')));
+  expect(resigned.status).toBe(200);
+  expect(signedBy.b).toBe(0);
+  expect(warnedByA).toContain('a custody transaction was dropped (its nonce taken by another); signed again');
 
   // A dies: its lock goes with it. C's next pass takes custody over and answers B's next ask.
   locks.a.drop();
