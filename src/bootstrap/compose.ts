@@ -211,7 +211,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     locks,
     custody: tokenIssuer.custody(PRODUCTION),
     logger,
-    // Another process signed for custody until now: its nonce queue asks the chain again.
+    // Custody back after losing it: another process signed meanwhile, so the queue asks the chain.
     onGained: () => ALL_NETWORKS.forEach((n) => tokenIssuer.release(n)),
   });
   // Sign-In-With-X proofs are bound to the public origin; without PUBLIC_URL, to where this

@@ -22,8 +22,9 @@ export interface CustodyLeaseDeps {
   custody: string;
   logger: Logger;
   /**
-   * Runs when this process takes custody over: custody's nonce queue must ask the chain again,
-   * since another process signed meanwhile.
+   * Runs when this process takes custody back after losing it: custody's nonce queue must ask
+   * the chain again, since another process signed meanwhile. (A process that never signed for
+   * custody has nothing cached: its queue asks the chain at its first signature anyway.)
    */
   onGained: () => void;
   /** How often a standing-by process says so in the log. */
@@ -32,6 +33,7 @@ export interface CustodyLeaseDeps {
 
 export class CustodyLease implements CustodyRole {
   private signed = false;
+  private lost = false;
   private standbyLoggedAt = -Infinity;
 
   constructor(private readonly deps: CustodyLeaseDeps) {}
@@ -41,6 +43,7 @@ export class CustodyLease implements CustodyRole {
     const holds = this.deps.locks.holds(this.deps.custody);
     if (this.signed && !holds) {
       this.signed = false;
+      this.lost = true;
       this.deps.logger.error("custody's signer lock was lost (database session ended); this process stops signing for custody", { custody: this.deps.custody });
     }
     return holds;
@@ -61,7 +64,7 @@ export class CustodyLease implements CustodyRole {
     }
     if (taken) {
       this.signed = true;
-      this.deps.onGained();
+      if (this.lost) this.deps.onGained();
       this.deps.logger.info("this process now signs custody's transactions", { custody: this.deps.custody });
       return true;
     }
