@@ -18,6 +18,9 @@ import { signAgain, signFirst, type ExactlyOnce } from './exactly-once-sender.js
 import { swapOfIntent } from './pool-swap.js';
 import { pullOfIntent } from './token-pull.js';
 
+/** An intent the signer still cannot sign after this long is dropped. */
+const GIVE_UP_AFTER_MS = 15 * 60_000;
+
 const KINDS: Record<CustodyIntentKind, (deps: AppDeps, intent: CustodyIntent) => ExactlyOnce<CustodyTransaction>> = {
   pull: pullOfIntent,
   swap: swapOfIntent,
@@ -33,7 +36,13 @@ export async function answerIntents(deps: AppDeps & { logger: Logger }, limit = 
       await answer(deps, intent);
       if (await deps.uow.run((s) => s.intents.answered(intent))) answered += 1;
     } catch (e) {
-      deps.logger.warn('a custody intent could not be signed; will retry', { kind: intent.kind, paymentId: intent.paymentId, error: (e as Error).message });
+      const fields = { kind: intent.kind, paymentId: intent.paymentId, error: (e as Error).message };
+      if (Date.now() - intent.requestedAt.getTime() < GIVE_UP_AFTER_MS) {
+        deps.logger.warn('a custody intent could not be signed; will retry', fields);
+      } else if (await deps.uow.run((s) => s.intents.answered(intent))) {
+        // Its payment is the reconciler's now (signed inline there, or refunded after its own wait).
+        deps.logger.error('a custody intent could not be signed for 15 minutes; dropped', fields);
+      }
     }
   }
   return answered;
