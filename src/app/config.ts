@@ -127,6 +127,10 @@ const envSchema = z.object({
   UNISWAP_V2_FACTORY_84532: address.optional(),
   GRADUATION_FEE_USD: usd.optional(),
   WORKERS: flag.default(true),
+  ACCEPT_SETTINGS_CHANGE: z
+    .string()
+    .regex(/^[A-Za-z0-9_ ]+(,[A-Za-z0-9_ ]+)*$/, 'must be setting names separated by commas, e.g. "PAY_TO_8453,LAUNCH_FACTORY_8453"')
+    .optional(),
   RECONCILER_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   INDEXER_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).optional(),
   INDEXER_BLOCK_RANGE: z.coerce.number().int().min(1).max(100_000).default(2_000),
@@ -221,6 +225,8 @@ export interface Config {
   chain: 'devnet' | 'rpc';
   /** Run the workers (the outboxes, the reconciler, the transfer indexer, the earnings payer, the purgers) in this process. */
   workers: boolean;
+  /** Shared settings this process records over what the database holds (docs/decisions/0032). */
+  acceptSettingsChange: string[];
   /** How long a payment is left to its own request before the reconciler takes it. */
   reconcilerGraceMs: number;
   /**
@@ -431,6 +437,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     chain: e.RPC_URL_8453 || e.RPC_URL_84532 ? 'rpc' : 'devnet',
     workers: e.WORKERS,
+    acceptSettingsChange: (e.ACCEPT_SETTINGS_CHANGE ?? '').split(',').map((v) => v.trim()).filter(Boolean),
     reconcilerGraceMs: e.RECONCILER_GRACE_SECONDS * 1000,
     indexer: { confirmations: e.INDEXER_CONFIRMATIONS ?? (realChain ? 10 : 0), blockRange: e.INDEXER_BLOCK_RANGE },
     tunables: TUNABLES,

@@ -1,11 +1,13 @@
 import type { Clock } from '../ports/clock.js';
 import type { DexRouter } from '../ports/dex-router.js';
 import type { IdGenerator } from '../ports/id-generator.js';
+import type { Logger } from '../ports/logger.js';
 import type { QuoteProvider } from '../ports/quote-provider.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
 import type { TradeQuoter } from '../ports/trade-quoter.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { Availability } from './availability.js';
+import type { CustodyRole } from './custody/custody-lease.js';
 import type { Settings } from './settings.js';
 import type { TokenViewCache } from './token-view-cache.js';
 
@@ -28,4 +30,11 @@ export interface AppDeps {
   tokenViews?: TokenViewCache;
   /** Whether each network's chain and the facilitator answer (none: taken as answering): 503 before a payment is asked for. */
   availability?: Availability;
+  /**
+   * Whether this process signs for custody (docs/decisions/0031); absent: it always does (one
+   * process per store). A process that does not asks the one that does.
+   */
+  custody?: CustodyRole;
+  /** Where use cases say what an operator should know (a custody transaction signed again). */
+  logger?: Logger;
 }

@@ -56,6 +56,10 @@ import { SiwxWalletProofVerifier } from '../adapters/wallet-proof/siwx/siwx-wall
 import { loadPageFiles } from '../adapters/web/esbuild/page-files.js';
 import { pageRoute } from '../adapters/web/esbuild/page-route.js';
 import { buildQuoteRouter } from './quote-router.js';
+import { checkSharedSettings, lockSettlementKey } from './scale-out.js';
+import { MemorySignerLocks } from '../adapters/persistence/memory/memory-signer-locks.js';
+import { CustodyLease } from '../app/custody/custody-lease.js';
+import type { SignerLocks } from '../ports/signer-locks.js';
 import { StartupError } from './startup-error.js';
 
 type WorkerHooks = NonNullable<WorkerSchedulerDeps['hooks']>;
@@ -78,6 +82,8 @@ export interface ServiceOverrides extends Partial<ApplicationDeps> {
   workerIntervalMs?: number;
   /** What tells whether each network's chain answers (default: its RPC; null: nothing to probe, every network answers). */
   chainProbe?: ChainProbe | null;
+  /** One signer per key (default: the store's — PostgreSQL advisory locks — or this process alone). */
+  signerLocks?: SignerLocks;
 }
 
 /** The service listening, with its workers (each can be run by hand). */
@@ -211,7 +217,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     overrides.facilitator ??
     (config.facilitatorUrl
       ? new HttpFacilitator({ url: config.facilitatorUrl })
-      : new LocalFacilitator({ settlementKey, rpcUrls: rpc!, nonces: settlementNonces }));
+      : new LocalFacilitator({ settlementKey, rpcUrls: rpc!, nonces: settlementNonces, log: (message, fields) => logger.warn(message, fields) }));
   const detector =
     overrides.detector ??
     new CachingNetworkDetector(
@@ -233,6 +239,29 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const builtIssuer =
     overrides.tokenIssuer ?? new ViemTokenIssuer({ custodyKey: treasuryKey, rpcUrls: rpc!, factories: launchFactories, nonces: treasuryNonces });
   const tokenIssuer = overrides.wrapTokenIssuer ? overrides.wrapTokenIssuer(builtIssuer) : builtIssuer;
+  // Scale-out (docs/operations.md): one signer per key, and the settings every process shares.
+  const locks = overrides.signerLocks ?? uow.signerLocks ?? new MemorySignerLocks();
+  let stopSettlementWatch = () => {};
+  try {
+    if (!overrides.facilitator && !config.facilitatorUrl) {
+      const sharedStore = Boolean(overrides.signerLocks ?? uow.signerLocks);
+      stopSettlementWatch = await lockSettlementKey(locks, config, settlementKey, { custody: tokenIssuer.custody(PRODUCTION), sharedStore, logger });
+    }
+    await checkSharedSettings(config, { uow, clock, logger, tokenIssuer, settings: overrides.settings ?? config.settings }, { devnet: Boolean(chain?.devnet), rpcUrls: rpc });
+  } catch (e) {
+    stopSettlementWatch();
+    if (!overrides.uow) await uow.close();
+    await chain?.devnet?.stop();
+    await lock?.release();
+    throw e;
+  }
+  const custody = new CustodyLease({
+    locks,
+    custody: tokenIssuer.custody(PRODUCTION),
+    logger,
+    // Custody back after losing it: another process signed meanwhile, so the queue asks the chain.
+    onGained: () => ALL_NETWORKS.forEach((n) => tokenIssuer.release(n)),
+  });
   // Sign-In-With-X proofs are bound to the public origin; without PUBLIC_URL, to where this
   // process listens (known once it does: the port may be ephemeral).
   const listening: { origin?: string } = {};
@@ -280,6 +309,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     receiptSigner,
     accessGrantSeconds: overrides.accessGrantSeconds ?? config.infoAccessSeconds,
     rateLimiter: overrides.rateLimiter ?? buildRateLimiter(config),
+    custody,
     ...(overrides.hooks ? { hooks: overrides.hooks } : {}),
   });
   const deps = application.deps;
@@ -295,6 +325,8 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     reconcilerGraceMs: config.reconcilerGraceMs,
     indexer: config.indexer,
     earningsPayoutMinUsd: config.settings.earningsPayoutMinUsd,
+    custody,
+    intentAsked: (listener) => locks.onIntent(listener),
     hooks: {
       payouts: overrides.payoutHooks,
       deployments: overrides.deploymentHooks,
@@ -331,6 +363,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     server = await listen(app, config.port, config.host, DEFAULT_TIMEOUTS, () => deps.ids.next('req'));
   } catch (e) {
     await workers.stop();
+    stopSettlementWatch();
     await uow.close();
     await chain?.devnet?.stop();
     await lock?.release();
@@ -358,6 +391,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       shutdown.abort();
       await close(server);
       await passEnded;
+      stopSettlementWatch();
       await deps.uow.close();
       if (deps.rateLimiter instanceof RedisRateLimiter) await deps.rateLimiter.close();
       await chain?.devnet?.stop();

@@ -202,6 +202,11 @@ export class TokenAuthorizationInvalid extends DomainError {
 export class TokenNotDeployed extends DomainError {
   readonly code = 'TOKEN_NOT_DEPLOYED';
   constructor(tokenId: string, state: string) {
-    super(`Token ${tokenId} is not deployed on chain yet (${state}); try again shortly.`, { tokenId, deployment: state });
+    super(
+      state === 'FAILED'
+        ? `Token ${tokenId} could not be deployed on chain (FAILED); it cannot be traded.`
+        : `Token ${tokenId} is not deployed on chain yet (${state}); try again shortly.`,
+      { tokenId, deployment: state },
+    );
   }
 }

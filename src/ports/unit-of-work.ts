@@ -1,5 +1,6 @@
 import type { AccessGrantStore } from './access-grant-store.js';
 import type { ChangeFeed } from './change-feed.js';
+import type { CustodyIntentStore } from './custody-intent-store.js';
 import type { AssetQuoteStore } from './asset-quote-store.js';
 import type { DeliveryStore } from './delivery-store.js';
 import type { DeploymentStore } from './deployment-store.js';
@@ -13,6 +14,8 @@ import type { PoolSwapStore } from './pool-swap-store.js';
 import type { PositionRepository } from './position-repository.js';
 import type { ProofNonceStore } from './proof-nonce-store.js';
 import type { QuoteStore } from './quote-store.js';
+import type { SharedSettingsStore } from './shared-settings-store.js';
+import type { SignerLocks } from './signer-locks.js';
 import type { TokenPullStore } from './token-pull-store.js';
 import type { TokenRepository } from './token-repository.js';
 import type { TradeLedger } from './trade-ledger.js';
@@ -45,6 +48,10 @@ export interface Stores {
   transfers: TransferStore;
   /** Fee shares earned by creators and referrers, and which payout paid them (docs/api.md "Fees and earnings"). */
   earnings: EarningsStore;
+  /** Custody transactions asked of the process that signs for custody (docs/decisions/0031). */
+  intents: CustodyIntentStore;
+  /** What every process on this database must agree on (docs/decisions/0032). */
+  sharedSettings: SharedSettingsStore;
 }
 
 /**
@@ -58,6 +65,11 @@ export interface UnitOfWork {
    * it cannot (an in-memory SQLite database, or a store opened without one).
    */
   readonly changeFeed?: ChangeFeed | null;
+  /**
+   * One signer per key among the processes sharing this store (PostgreSQL advisory locks); null
+   * or absent when only one process can use it (SQLite, memory): that process is every key's signer.
+   */
+  readonly signerLocks?: SignerLocks | null;
   /** The atomic unit: every write of `work` commits together, or none does. */
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
   /**

@@ -15,6 +15,8 @@ import { tradeLedgerContract } from './trade-ledger.contract.js';
 import { transferStoreContract } from './transfer-store.contract.js';
 import { earningsStoreContract } from './earnings-store.contract.js';
 import type { UowFactory } from './uow-factory.js';
+import { custodyIntentStoreContract } from './custody-intent-store.contract.js';
+import { sharedSettingsStoreContract } from './shared-settings-store.contract.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
 
 export function persistenceContracts(name: string, make: UowFactory) {
@@ -34,4 +36,6 @@ export function persistenceContracts(name: string, make: UowFactory) {
   transferStoreContract(name, make);
   custodyTransactionStoreContract(name, make);
   earningsStoreContract(name, make);
+  custodyIntentStoreContract(name, make);
+  sharedSettingsStoreContract(name, make);
 }

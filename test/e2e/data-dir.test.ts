@@ -174,9 +174,10 @@ describe('which services keep DATA_DIR to themselves', () => {
   itWithServices('on real networks with PostgreSQL, DATA_DIR is not used: instances beside each other all start', async () => {
     const schema = `data_dir_${process.pid}_${Date.now()}`;
     cleanups.push(() => dropSchema(schema));
-    const config = loadConfig({ ...REAL, DATA_DIR: dataDir, DATABASE_URL: `${POSTGRES_URL}?schema=${schema}` });
-    const one = await startService(config);
-    const two = await startService(config);
+    const config = (settlementKey: string) => loadConfig({ ...REAL, DATA_DIR: dataDir, DATABASE_URL: `${POSTGRES_URL}?schema=${schema}`, SETTLEMENT_KEY: settlementKey });
+    // Each its own settlement key, as every process beside another needs (docs/operations.md, "Scale-out").
+    const one = await startService(config(`0x${'6'.repeat(64)}`));
+    const two = await startService(config(`0x${'7'.repeat(64)}`));
     await two.stop();
     await one.stop();
   }, 30_000);

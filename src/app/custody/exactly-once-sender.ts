@@ -14,8 +14,12 @@
  *   │                                       ├──── reverted  → the caller's refusal (nothing moved)
  *   └─ wait ◀── pending (until pullWaitMs) ─┤──── pending past the wait → the caller's "pending"
  *   └─ sign again, replace (CAS) ◀─ dropped ┘
+ *
+ * "sign" and "sign again" happen only in the process that signs for custody; another asks it
+ * (an intent, custody-intents.ts) and follows what it records (docs/decisions/0031).
  */
 import type { Network } from '../../domain/network.js';
+import type { CustodyIntentKind } from '../../ports/custody-intent-store.js';
 import type { CustodyTransaction, CustodyTransactionStore } from '../../ports/custody-transaction-store.js';
 import type { TransactionSender } from '../../ports/transaction-sender.js';
 import type { Stores } from '../../ports/unit-of-work.js';
@@ -58,32 +62,83 @@ export interface ExactlyOnce<T extends CustodyTransaction> {
   reverted(): Error;
   /** Not mined within the wait: the payment stays as it is and the reconciler comes back. */
   pending(txHash: string): Error;
+  /**
+   * What a process that does not sign for custody asks of the one that does (custody-intents.ts
+   * rebuilds this transaction from it there); none: it can only be signed where it runs.
+   */
+  intent?: { kind: CustodyIntentKind; tokenId: string; request: string };
 }
 
-/** Sends the operation's transaction (or follows the one it has) until it is mined; returns its record. */
-export async function sendExactlyOnce<T extends CustodyTransaction>(deps: Pick<AppDeps, 'uow' | 'settings'>, send: ExactlyOnce<T>): Promise<T> {
-  const { uow } = deps;
+type SenderDeps = Pick<AppDeps, 'uow' | 'settings' | 'custody' | 'logger'>;
+
+/**
+ * Sends the operation's transaction (or follows the one it has) until it is mined; returns its
+ * record. Where this process does not sign for custody (docs/decisions/0031), the signing — the
+ * first signature, and a new one for a dropped transaction — is asked of the process that does,
+ * and this one follows what that one records, as it would its own.
+ */
+export async function sendExactlyOnce<T extends CustodyTransaction>(deps: SenderDeps, send: ExactlyOnce<T>): Promise<T> {
   const { chain, network, key } = send;
-  let tx: T | null = await uow.run((s) => send.store(s).get(key));
+  const deadline = Date.now() + deps.settings.pullWaitMs;
+  const signsHere = () => deps.custody?.signing() ?? true;
+  let tx: T | null = await deps.uow.run((s) => send.store(s).get(key));
   if (!tx) {
     await send.beforeSigning?.();
-    const signed = await send.sign();
-    tx = await recordSigned(chain, network, () => uow.transaction((s) => send.store(s).record(signed)), (r) => r.txHash === signed.txHash);
+    tx = signsHere() ? await signFirst(deps, send) : await askSigner(deps, send, null, deadline);
   }
-  const deadline = Date.now() + deps.settings.pullWaitMs;
   for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
     await chain.broadcast(network, tx.rawTx).catch(() => undefined); // the status below tells
     const status = await chain.status(network, tx.txHash, tx.rawTx);
     if (status === 'confirmed') return tx;
     if (status === 'reverted') throw send.reverted();
     if (status === 'dropped') {
-      const resigned = await send.sign();
-      const from: string = tx.txHash;
-      const replaced = await recordSigned(chain, network, () => uow.transaction((s) => send.store(s).replace(resigned, from)), (ok: boolean) => ok);
-      tx = replaced ? resigned : (await uow.run((s) => send.store(s).get(key)))!;
+      tx = signsHere() ? await signAgain(deps, send, tx) : await askSigner(deps, send, tx.txHash, deadline);
       continue;
     }
     if (Date.now() >= deadline) throw send.pending(tx.txHash);
+    await new Promise((r) => setTimeout(r, delay));
+  }
+}
+
+/** Signs the operation's first transaction and records it; returns the one that stands (a racing signer's, if it won). */
+export async function signFirst<T extends CustodyTransaction>(deps: Pick<SenderDeps, 'uow'>, send: ExactlyOnce<T>): Promise<T> {
+  const signed = await send.sign();
+  return recordSigned(send.chain, send.network, () => deps.uow.transaction((s) => send.store(s).record(signed)), (r) => r.txHash === signed.txHash);
+}
+
+/**
+ * `dropped` can never be mined (its nonce is taken): signs a new one and replaces it by
+ * compare-and-set; returns the one that stands. Logged: a nonce custody lost to another
+ * transaction is something an operator wants to see.
+ */
+export async function signAgain<T extends CustodyTransaction>(deps: Pick<SenderDeps, 'uow' | 'logger'>, send: ExactlyOnce<T>, dropped: T): Promise<T> {
+  const resigned = await send.sign();
+  const replaced = await recordSigned(send.chain, send.network, () => deps.uow.transaction((s) => send.store(s).replace(resigned, dropped.txHash)), (ok: boolean) => ok);
+  if (!replaced) return (await deps.uow.run((s) => send.store(s).get(send.key)))!;
+  deps.logger?.warn('a custody transaction was dropped (its nonce taken by another); signed again', {
+    paymentId: send.key,
+    network: send.network,
+    dropped: dropped.txHash,
+    txHash: resigned.txHash,
+  });
+  return resigned;
+}
+
+/**
+ * Asks custody's signer (another process) for the operation's transaction — the first one, or
+ * one to replace `replaces`, seen dropped — and waits until it is recorded. Should this process
+ * take custody over meanwhile (the signer died), it signs itself.
+ */
+async function askSigner<T extends CustodyTransaction>(deps: SenderDeps, send: ExactlyOnce<T>, replaces: string | null, deadline: number): Promise<T> {
+  if (!send.intent) throw new Error(`payment ${send.key}: this process does not sign for custody, and this transaction cannot be asked of the one that does`);
+  const { kind, tokenId, request } = send.intent;
+  await deps.uow.transaction((s) => s.intents.request({ kind, paymentId: send.key, network: send.network, tokenId, request, replaces, requestedAt: new Date() }));
+  // A read of one row by its key, often at first: the signer answers within tens of milliseconds.
+  for (let delay = 20; ; delay = Math.min(delay + 10, 250)) {
+    const tx = await deps.uow.run((s) => send.store(s).get(send.key));
+    if (tx && tx.txHash !== replaces) return tx;
+    if (deps.custody?.signing() ?? true) return tx ? signAgain(deps, send, tx) : signFirst(deps, send);
+    if (Date.now() >= deadline) throw send.pending(replaces ?? 'not signed yet');
     await new Promise((r) => setTimeout(r, delay));
   }
 }

@@ -9,11 +9,14 @@
  *   not mined yet         → SwapPending: the payment stays SETTLED (202), the reconciler returns to it
  */
 import { ServiceUnavailable, SlippageExceeded } from '../../domain/errors.js';
+import type { Network } from '../../domain/network.js';
 import { getAmountOut } from '../../domain/pool.js';
 import type { Token } from '../../domain/token.js';
+import type { CustodyIntent } from '../../ports/custody-intent-store.js';
 import type { SwapOutcome } from '../../ports/dex-router.js';
+import type { PoolSwap } from '../../ports/pool-swap-store.js';
 import type { AppDeps } from '../deps.js';
-import { sendExactlyOnce } from './exactly-once-sender.js';
+import { sendExactlyOnce, type ExactlyOnce } from './exactly-once-sender.js';
 
 /** How long a signed swap stays valid on chain. */
 export const SWAP_DEADLINE_SECONDS = 300n;
@@ -38,6 +41,52 @@ export function dexOf(deps: Pick<AppDeps, 'dex'>) {
   return deps.dex;
 }
 
+/** What a swap is signed from; an intent carries it as JSON (amounts as decimal strings). */
+interface SwapRequest {
+  tokenId: string;
+  tokenIn: string;
+  tokenOut: string;
+  amountIn: bigint;
+  amountOutMin: bigint;
+}
+
+const encode = (r: SwapRequest) => JSON.stringify({ ...r, amountIn: r.amountIn.toString(), amountOutMin: r.amountOutMin.toString() });
+
+function decode(json: string): SwapRequest {
+  const r = JSON.parse(json) as Omit<SwapRequest, 'amountIn' | 'amountOutMin'> & { amountIn: string; amountOutMin: string };
+  return { ...r, amountIn: BigInt(r.amountIn), amountOutMin: BigInt(r.amountOutMin) };
+}
+
+/** The swap as custody signs it: valid SWAP_DEADLINE_SECONDS from its signature, proceeds to custody. */
+function swapOf(deps: AppDeps, key: string, network: Network, r: SwapRequest, refused: (got: bigint, why: string) => Error): ExactlyOnce<PoolSwap> {
+  const dex = dexOf(deps);
+  return {
+    key,
+    network,
+    chain: dex,
+    store: (s) => s.swaps,
+    async sign() {
+      const now = BigInt(Math.floor(deps.clock.now().getTime() / 1000));
+      const prepared = await dex.prepareSwap(network, {
+        tokenIn: r.tokenIn,
+        tokenOut: r.tokenOut,
+        amountIn: r.amountIn,
+        amountOutMin: r.amountOutMin,
+        to: dex.custody(network),
+        deadline: now + SWAP_DEADLINE_SECONDS,
+      });
+      return { paymentId: key, network, tokenId: r.tokenId, ...prepared, createdAt: deps.clock.now() };
+    },
+    reverted: () => refused(0n, 'The pool moved past the bound before the swap was mined; nothing was swapped.'),
+    pending: (txHash) => new SwapPending(key, txHash),
+    intent: { kind: 'swap', tokenId: r.tokenId, request: encode(r) },
+  };
+}
+
+/** The swap an intent asks for, as custody's signer signs it (custody-intents.ts). */
+export const swapOfIntent = (deps: AppDeps, intent: CustodyIntent): ExactlyOnce<PoolSwap> =>
+  swapOf(deps, intent.paymentId, intent.network, decode(intent.request), (_got, why) => new SlippageExceeded(why, '', ''));
+
 export async function swapOnPool(deps: AppDeps, key: string, token: Token, args: PoolSwapArgs): Promise<SwapOutcome & { txHash: string }> {
   const dex = dexOf(deps);
   const network = token.network;
@@ -45,10 +94,7 @@ export async function swapOnPool(deps: AppDeps, key: string, token: Token, args:
   const [tokenIn, tokenOut] = args.side === 'buy' ? [dex.usdc(network), address] : [address, dex.usdc(network)];
   const refused = (got: bigint, why: string) => new SlippageExceeded(why, args.describe(args.amountOutMin), args.describe(got));
   const swap = await sendExactlyOnce(deps, {
-    key,
-    network,
-    chain: dex,
-    store: (s) => s.swaps,
+    ...swapOf(deps, key, network, { tokenId: token.tokenId, tokenIn, tokenOut, amountIn: args.amountIn, amountOutMin: args.amountOutMin }, refused),
     async beforeSigning() {
       const pool = await dex.reserves(network, address).catch((e: unknown) => {
         throw new ServiceUnavailable('The pool could not be read; try again shortly.', 5, undefined, { cause: e });
@@ -57,20 +103,6 @@ export async function swapOnPool(deps: AppDeps, key: string, token: Token, args:
       const out = args.side === 'buy' ? getAmountOut(args.amountIn, pool.usd, pool.tokens) : getAmountOut(args.amountIn, pool.tokens, pool.usd);
       if (out < args.amountOutMin) throw refused(out, 'The pool has moved: the swap would give less than the bound; it was not sent.');
     },
-    async sign() {
-      const now = BigInt(Math.floor(deps.clock.now().getTime() / 1000));
-      const prepared = await dex.prepareSwap(network, {
-        tokenIn,
-        tokenOut,
-        amountIn: args.amountIn,
-        amountOutMin: args.amountOutMin,
-        to: dex.custody(network),
-        deadline: now + SWAP_DEADLINE_SECONDS,
-      });
-      return { paymentId: key, network, tokenId: token.tokenId, ...prepared, createdAt: deps.clock.now() };
-    },
-    reverted: () => refused(0n, 'The pool moved past the bound before the swap was mined; nothing was swapped.'),
-    pending: (txHash) => new SwapPending(key, txHash),
   });
   const outcome = await dex.swapOutcome(network, swap.txHash);
   if (!outcome) throw new Error(`swap ${swap.txHash} is mined but shows no Swap event`);

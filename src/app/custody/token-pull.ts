@@ -7,11 +7,13 @@
  *   not mined yet  → PullPending: the payment stays SETTLED (202), the reconciler comes back to it
  */
 import { TokenAuthorizationInvalid } from '../../domain/errors.js';
+import type { Network } from '../../domain/network.js';
 import type { Token } from '../../domain/token.js';
 import type { TokenAuthorization } from '../../domain/token-authorization.js';
+import type { CustodyIntent } from '../../ports/custody-intent-store.js';
 import type { TokenPull } from '../../ports/token-pull-store.js';
 import type { AppDeps } from '../deps.js';
-import { sendExactlyOnce } from './exactly-once-sender.js';
+import { sendExactlyOnce, type ExactlyOnce } from './exactly-once-sender.js';
 
 /** A pull that is not mined yet: not a refusal — the payment waits, the reconciler returns to it. */
 export class PullPending extends Error {
@@ -21,23 +23,36 @@ export class PullPending extends Error {
   }
 }
 
-export function pullTokens(
-  deps: AppDeps,
-  key: string,
-  token: Token & { address: string },
-  authorization: TokenAuthorization,
-): Promise<TokenPull> {
+/** What a pull is signed from; an intent carries it as JSON (amounts as decimal strings). */
+interface PullRequest {
+  tokenId: string;
+  address: string;
+  authorization: TokenAuthorization;
+}
+
+function encode(r: PullRequest): string {
+  const a = r.authorization;
+  return JSON.stringify({ ...r, authorization: { ...a, value: a.value.toString(), validAfter: a.validAfter.toString(), validBefore: a.validBefore.toString() } });
+}
+
+function decode(json: string): PullRequest {
+  const r = JSON.parse(json) as PullRequest & { authorization: Record<keyof TokenAuthorization, string> };
+  const a = r.authorization;
+  return { ...r, authorization: { ...a, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore) } };
+}
+
+function pullOf(deps: AppDeps, key: string, network: Network, r: PullRequest): ExactlyOnce<TokenPull> {
   const issuer = deps.tokenIssuer;
-  return sendExactlyOnce(deps, {
+  return {
     key,
-    network: token.network,
+    network,
     chain: issuer,
     store: (s) => s.pulls,
     sign: async () => ({
       paymentId: key,
-      network: token.network,
-      tokenId: token.tokenId,
-      ...(await issuer.prepareReceive(token.network, token.address, authorization)),
+      network,
+      tokenId: r.tokenId,
+      ...(await issuer.prepareReceive(network, r.address, r.authorization)),
       createdAt: deps.clock.now(),
     }),
     reverted: () =>
@@ -46,5 +61,19 @@ export function pullTokens(
         'The tokens could not be pulled with this authorization (moved away, used, cancelled or expired); nothing was taken.',
       ),
     pending: (txHash) => new PullPending(key, txHash),
-  });
+    intent: { kind: 'pull', tokenId: r.tokenId, request: encode(r) },
+  };
+}
+
+/** The pull an intent asks for, as custody's signer signs it (custody-intents.ts). */
+export const pullOfIntent = (deps: AppDeps, intent: CustodyIntent): ExactlyOnce<TokenPull> =>
+  pullOf(deps, intent.paymentId, intent.network, decode(intent.request));
+
+export function pullTokens(
+  deps: AppDeps,
+  key: string,
+  token: Token & { address: string },
+  authorization: TokenAuthorization,
+): Promise<TokenPull> {
+  return sendExactlyOnce(deps, pullOf(deps, key, token.network, { tokenId: token.tokenId, address: token.address, authorization }));
 }

@@ -37,6 +37,8 @@ export interface OutboxKind<T extends OutboxFields> {
   prepare(item: T): Promise<{ txHash: string; rawTx: string } | null>;
   /** Whether what the item would do is already on chain (a token someone deployed): nothing to send. */
   alreadyDone?(item: T): Promise<boolean>;
+  /** Why the item can never be sent (FAILED at once, no retries, an error in the log), or null. */
+  impossible?(item: T): Promise<string | null>;
   /** Read from the chain once the item is mined, before the transaction that records it. */
   minedDetails?(item: T): Promise<Partial<T>>;
   /** In the transaction that records each move: events, and what else the move changes. */
@@ -106,6 +108,8 @@ export class OutboxWorker<T extends OutboxFields> {
   private async send(item: T): Promise<boolean> {
     const now = this.deps.clock.now();
     if (await this.kind.alreadyDone?.(item)) return this.confirm(item, transitionOutbox(item, 'CONFIRMED', now), 'PENDING', now);
+    const never = await this.kind.impossible?.(item);
+    if (never) return this.giveUp(item, never, now);
     const prepared = await this.kind.prepare(item);
     if (!prepared) {
       const later = { ...item, nextAttemptAt: new Date(now.getTime() + (this.deps.notReadyPollMs ?? this.deps.confirmPollMs)) };
@@ -152,6 +156,18 @@ export class OutboxWorker<T extends OutboxFields> {
     } catch (e) {
       this.deps.logger.warn('filling a nonce gap failed; will retry', { id: this.kind.idOf(item), error: (e as Error).message });
     }
+  }
+
+  /** Retrying cannot help: FAILED now, for an operator. */
+  private async giveUp(item: T, reason: string, now: Date): Promise<boolean> {
+    const failed = transitionOutbox(item, 'FAILED', now, { lastError: reason });
+    const moved = await this.deps.uow.transaction(async (stores) => {
+      if (!(await this.kind.update(stores, failed, 'PENDING'))) return false;
+      await this.kind.onFailed?.(stores, failed, now);
+      return true;
+    });
+    if (moved) this.deps.logger.error(`${this.kind.name} can never be sent; FAILED`, { id: this.kind.idOf(item), reason });
+    return moved;
   }
 
   private confirm(item: T, confirmed: T, from: T['state'], now: Date): Promise<boolean> {

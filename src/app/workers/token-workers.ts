@@ -10,12 +10,15 @@
  */
 import type { Delivery } from '../../domain/delivery.js';
 import type { Deployment } from '../../domain/deployment.js';
+import type { Token } from '../../domain/token.js';
+import type { IdGenerator } from '../../ports/id-generator.js';
 import type { TokenIssuer } from '../../ports/token-issuer.js';
 import type { Stores, UnitOfWork } from '../../ports/unit-of-work.js';
 import { deliveryView } from '../views.js';
 import { OutboxWorker, outboxStoreOf, type OutboxWorkerDeps } from './outbox-worker.js';
+import { refundUndeliverable } from './undeliverable-token.js';
 
-type Deps<T extends Deployment | Delivery> = Omit<OutboxWorkerDeps<T>, 'kind' | 'sender'> & { issuer: TokenIssuer; uow: UnitOfWork };
+type Deps<T extends Deployment | Delivery> = Omit<OutboxWorkerDeps<T>, 'kind' | 'sender'> & { issuer: TokenIssuer; uow: UnitOfWork; ids?: IdGenerator };
 
 async function tokenOf(uow: UnitOfWork, tokenId: string) {
   const token = await uow.run((s) => s.tokens.get(tokenId));
@@ -23,7 +26,7 @@ async function tokenOf(uow: UnitOfWork, tokenId: string) {
   return token;
 }
 
-async function markDeployment(stores: Stores, d: Deployment, state: 'DEPLOYED' | 'FAILED', now: Date) {
+async function markDeployment(stores: Stores, d: Deployment, state: 'DEPLOYED' | 'FAILED', now: Date, reason: string | null = null) {
   const token = await stores.tokens.getForUpdate(d.tokenId);
   if (!token) throw new Error(`unknown token ${d.tokenId}`);
   const deployment = { state, txHash: d.txHash, blockNumber: d.blockNumber };
@@ -32,9 +35,17 @@ async function markDeployment(stores: Stores, d: Deployment, state: 'DEPLOYED' |
     type: state === 'DEPLOYED' ? 'token.deployed' : 'token.deployment_failed',
     network: token.network,
     tokenId: token.tokenId,
-    data: { tokenId: token.tokenId, address: d.address, txHash: d.txHash, blockNumber: d.blockNumber?.toString() ?? null },
+    data: { tokenId: token.tokenId, address: d.address, txHash: d.txHash, blockNumber: d.blockNumber?.toString() ?? null, ...(reason ? { reason } : {}) },
     createdAt: now,
   });
+  return token;
+}
+
+/** Where the token would land if custody deployed it now, when that is not its announced address. */
+function misplaced(issuer: TokenIssuer, token: Token, d: Deployment): string | null {
+  const spec = { tokenId: token.tokenId, name: token.name, symbol: token.symbol, totalSupply: token.params.totalSupply };
+  const predicted = issuer.predictAddress(d.network, spec);
+  return predicted.toLowerCase() === d.address.toLowerCase() ? null : predicted;
 }
 
 export class DeploymentWorker extends OutboxWorker<Deployment> {
@@ -45,6 +56,12 @@ export class DeploymentWorker extends OutboxWorker<Deployment> {
       kind: {
         ...outboxStoreOf<Deployment>('deployment', (d) => d.deploymentId, (s) => s.deployments),
         alreadyDone: (d) => deps.issuer.isDeployed(d.network, d.address),
+        // The LaunchFactory, custody or LaunchToken bytecode changed since the address was
+        // announced: no deployment from here can ever fill it (docs/decisions/0032).
+        async impossible(d) {
+          const at = misplaced(deps.issuer, await tokenOf(deps.uow, d.tokenId), d);
+          return at ? `would deploy at ${at}, not at its announced ${d.address} (LaunchFactory, custody or LaunchToken bytecode changed)` : null;
+        },
         async prepare(d) {
           const token = await tokenOf(deps.uow, d.tokenId);
           const spec = { tokenId: token.tokenId, name: token.name, symbol: token.symbol, totalSupply: token.params.totalSupply };
@@ -56,8 +73,12 @@ export class DeploymentWorker extends OutboxWorker<Deployment> {
           return deps.issuer.prepareDeploy(d.network, spec);
         },
         minedDetails: async (d) => ({ blockNumber: await deps.issuer.blockOf(d.network, d.txHash!) }),
-        onConfirmed: (stores, d, now) => markDeployment(stores, d, 'DEPLOYED', now),
-        onFailed: (stores, d, now) => markDeployment(stores, d, 'FAILED', now),
+        onConfirmed: async (stores, d, now) => void (await markDeployment(stores, d, 'DEPLOYED', now)),
+        async onFailed(stores, d, now) {
+          const token = await markDeployment(stores, d, 'FAILED', now, d.lastError);
+          // Never deployable here: what was paid for it goes back (undeliverable-token.ts).
+          if (misplaced(deps.issuer, token, d)) await refundUndeliverable(stores, token, deps, now);
+        },
       },
     });
   }

@@ -5,6 +5,11 @@
  * the outboxes (deployments, deliveries, graduations), the transfer indexer, the earnings payer,
  * payouts and the purges. Started, it runs a pass `intervalMs` after the previous one ended —
  * never two at once — and a failed pass is logged and the next one runs as usual.
+ *
+ * Only the process that signs for custody runs passes (docs/decisions/0031): every pass first
+ * claims custody's signer lock; a process that cannot (another live process holds it) stands by
+ * and claims again on its next pass, so it takes over within a pass of the holder's death. The
+ * signer also answers other processes' custody intents as soon as they are asked, between passes.
  */
 import type { Delivery } from '../../domain/delivery.js';
 import type { Deployment } from '../../domain/deployment.js';
@@ -16,6 +21,8 @@ import type { PayoutSender } from '../../ports/payout-sender.js';
 import type { TransferLogReader } from '../../ports/transfer-log-reader.js';
 import type { Application } from '../application.js';
 import type { Tunables } from '../config.js';
+import type { CustodyLease } from '../custody/custody-lease.js';
+import { answerIntents } from '../custody/custody-intents.js';
 import { purgeSpentProofs } from '../extensions/wallet-proof.js';
 import { PaymentReconciler } from './payment-reconciler.js';
 import { EarningsPayer } from './earnings-payer.js';
@@ -43,6 +50,12 @@ export interface WorkerSchedulerDeps {
   indexer: { confirmations: number; blockRange: number };
   /** Creators' and referrers' unpaid fee shares below this wait for more (USD micro-units). */
   earningsPayoutMinUsd: bigint;
+  /**
+   * Whether this process signs for custody (and so runs the workers); absent: always. With it,
+   * `intentAsked` subscribes to other processes' asks, answered at once between passes.
+   */
+  custody?: CustodyLease;
+  intentAsked?: (listener: () => void) => () => void;
   /** Test-only seams (a crash right after a record, a step that fails). */
   hooks?: {
     payouts?: Pick<PayoutWorkerDeps, 'afterRecord'>;
@@ -74,6 +87,9 @@ export class WorkerScheduler {
   private lastPassEndedAt: number | null = null;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
+  private answering: Promise<void> | null = null;
+  private askedAgain = false;
+  private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly deps: WorkerSchedulerDeps) {
     const { application, tunables, dex, hooks = {} } = deps;
@@ -89,7 +105,7 @@ export class WorkerScheduler {
       graceMs: deps.reconcilerGraceMs,
       refundAfterMs: tunables.refundAfterMs,
     });
-    this.deployments = new DeploymentWorker({ ...outbox, issuer: tokenIssuer, ...hooks.deployments });
+    this.deployments = new DeploymentWorker({ ...outbox, issuer: tokenIssuer, ids, ...hooks.deployments });
     this.deliveries = new DeliveryWorker({ ...outbox, issuer: tokenIssuer, ...hooks.deliveries });
     this.graduations = new GraduationWorker({ ...outbox, dex, ids, ...hooks.graduations });
     this.transfers = new TransferIndexer({
@@ -116,10 +132,12 @@ export class WorkerScheduler {
     this.earnings = new EarningsPayer({ uow, clock, ids, logger, minPayoutUsd: deps.earningsPayoutMinUsd });
   }
 
-  /** One pass of every worker (tests call this instead of waiting for the timer). */
+  /** One pass of every worker (tests call this instead of waiting for the timer); nothing while custody signs elsewhere. */
   async runOnce(): Promise<void> {
     const { uow, tokenIssuer, ids, clock, logger } = this.deps.application.deps;
     const batch = this.deps.tunables.purgeBatch;
+    if (this.deps.custody && !(await this.deps.custody.claim())) return;
+    await this.answerIntents();
     if (!this.backfilled) {
       await backfillTokens({ uow, tokenIssuer, ids, clock, logger });
       this.backfilled = true;
@@ -136,12 +154,34 @@ export class WorkerScheduler {
     await uow.run((s) => s.accessGrants.purgeExpired(clock.now(), batch));
   }
 
+  /**
+   * Answers the custody intents waiting, one round at a time: an ask during a round gets
+   * another round after it, so no two rounds sign for one intent at once.
+   */
+  answerIntents(): Promise<void> {
+    if (this.answering) {
+      this.askedAgain = true;
+      return this.answering;
+    }
+    const { application } = this.deps;
+    this.answering = (async () => {
+      do {
+        this.askedAgain = false;
+        if (this.deps.custody?.signing() ?? true) await answerIntents(application.deps);
+      } while (this.askedAgain);
+    })()
+      .catch((e: unknown) => application.deps.logger.warn('answering custody intents failed; will retry', { error: (e as Error).message }))
+      .finally(() => (this.answering = null));
+    return this.answering;
+  }
+
   /** Runs a pass every `intervalMs` (the first one `intervalMs` from now) until `stop`. */
   start(): void {
     const { logger } = this.deps.application.deps;
     const { intervalMs } = this.deps.tunables;
     const clock = this.deps.application.deps.clock;
     this.lastPassEndedAt = clock.now().getTime();
+    this.unsubscribe = this.deps.intentAsked?.(() => void this.answerIntents()) ?? null;
     const tick = () => {
       this.passStartedAt = clock.now().getTime();
       this.running = this.runOnce()
@@ -171,9 +211,12 @@ export class WorkerScheduler {
    * No pass starts after this call; the promise settles once the pass under way (if any) has
    * ended, so the caller may close the server in between.
    */
-  stop(): Promise<void> {
+  async stop(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    return this.running;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    await this.running;
+    await this.answering;
   }
 }

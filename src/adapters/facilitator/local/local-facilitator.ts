@@ -9,6 +9,7 @@ import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { createWalletClient, publicActions, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { SettlementSender, type SettlementLog, type WriteContractArgs } from './settlement-sender.js';
 import { FacilitatorError } from '../../../domain/errors.js';
 import type { Network } from '../../../domain/network.js';
 import {
@@ -40,6 +41,8 @@ export interface LocalFacilitatorOptions {
    * same key — stalled its request for 4 s.
    */
   receiptPollMs?: number;
+  /** Told when a settlement is signed again because another transaction took its nonce. */
+  log?: SettlementLog;
 }
 
 type CoreFacilitatorTypes = Parameters<x402Facilitator['verify']>;
@@ -47,10 +50,15 @@ type CoreFacilitatorTypes = Parameters<x402Facilitator['verify']>;
 export class LocalFacilitator implements Facilitator {
   private readonly facilitator = new x402Facilitator();
   private readonly networks: Network[];
+  private readonly sender: SettlementSender;
 
   constructor(options: LocalFacilitatorOptions) {
     // The settlement account takes its nonces from the same queue as every other signer of this key.
-    const account = privateKeyToAccount(options.settlementKey, { nonceManager: options.nonces ?? newNonceQueue() });
+    const nonces = options.nonces ?? newNonceQueue();
+    const account = privateKeyToAccount(options.settlementKey, { nonceManager: nonces });
+    const pollMs = options.receiptPollMs ?? 250;
+    // Settlements are sent by us, so a nonce another transaction took is signed again (settlement-sender.ts).
+    this.sender = new SettlementSender(options.settlementKey, options.rpcUrls, nonces, { pollMs, log: options.log ?? (() => undefined) });
     this.networks = Object.keys(options.rpcUrls) as Network[];
     for (const network of this.networks) {
       const rpcUrl = options.rpcUrls[network]!;
@@ -58,10 +66,16 @@ export class LocalFacilitator implements Facilitator {
         account,
         chain: viemChain(network, rpcUrl),
         transport: rpcTransport(rpcUrl, { timeout: 10_000 }),
-        pollingInterval: options.receiptPollMs ?? 250,
+        pollingInterval: pollMs,
       }).extend(publicActions);
+      const sender = this.sender;
       const signer = toFacilitatorEvmSigner(
-        { ...client, address: account.address } as unknown as Parameters<typeof toFacilitatorEvmSigner>[0],
+        {
+          ...client,
+          address: account.address,
+          writeContract: (args: WriteContractArgs) => sender.writeContract(network, args),
+          waitForTransactionReceipt: (args: { hash: Hex; timeout?: number }) => sender.waitForTransactionReceipt(network, args.hash, args.timeout ?? 30_000),
+        } as unknown as Parameters<typeof toFacilitatorEvmSigner>[0],
         { confirmationTimeoutMs: options.confirmationTimeoutMs ?? 30_000 },
       );
       this.facilitator.register(network, new ExactEvmScheme(signer));
@@ -79,9 +93,11 @@ export class LocalFacilitator implements Facilitator {
   async settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResult> {
     try {
       const result = await this.facilitator.settle(...(([payload, requirements] as unknown) as CoreFacilitatorTypes));
+      const transaction = this.sender.finalHash(result.transaction);
+      this.sender.forget(result.transaction);
       return {
         success: result.success,
-        transaction: result.transaction,
+        transaction,
         network: result.network,
         ...(result.payer ? { payer: result.payer } : {}),
         ...(result.errorReason ? { errorReason: result.errorReason } : {}),

@@ -14,7 +14,9 @@ import type { Position } from '../../../domain/position.js';
 import type { Quote } from '../../../domain/quote.js';
 import type { Token } from '../../../domain/token.js';
 import type { Trade } from '../../../domain/trade.js';
+import type { CustodyIntent } from '../../../ports/custody-intent-store.js';
 import type { PaymentIdentifierRecord } from '../../../ports/payment-identifier-store.js';
+import type { SharedSetting } from '../../../ports/shared-settings-store.js';
 import type { StoredResponse } from '../../../ports/payment-store.js';
 import type { PoolSwap } from '../../../ports/pool-swap-store.js';
 import type { TokenPull } from '../../../ports/token-pull-store.js';
@@ -63,6 +65,10 @@ export class MemoryDatabase {
   readonly bookedTransfers = new Map<string, BookedTransfer>();
   /** earningId → the fee share a creator or referrer earned. */
   readonly earnings = new Map<string, Earning>();
+  /** "kind|paymentId" → what was asked of custody's signer. */
+  readonly custodyIntents = new Map<string, CustodyIntent>();
+  /** name → what every process must agree on. */
+  readonly sharedSettings = new Map<string, SharedSetting>();
 
   private tail: Promise<void> = Promise.resolve();
 

@@ -16,6 +16,8 @@ import { MemoryTokenRepository } from './memory-token-repository.js';
 import { MemoryTradeLedger } from './memory-trade-ledger.js';
 import { MemoryEarningsStore } from './memory-earnings-store.js';
 import { MemoryTransferStore } from './memory-transfer-store.js';
+import { MemoryCustodyIntentStore } from './memory-custody-intent-store.js';
+import { MemorySharedSettingsStore } from './memory-shared-settings-store.js';
 
 /**
  * The in-memory unit of work: transactions run one at a time (so a token is always "locked")
@@ -74,6 +76,8 @@ export class MemoryUnitOfWork implements UnitOfWork {
       graduations: new MemoryOutboxStore(this.db, tx, { items: this.db.graduations, sources: this.db.graduationSources, idOf: (g) => g.graduationId }),
       transfers: new MemoryTransferStore(this.db, tx),
       earnings: new MemoryEarningsStore(this.db, tx),
+      intents: new MemoryCustodyIntentStore(this.db, tx),
+      sharedSettings: new MemorySharedSettingsStore(this.db, tx),
     };
   }
 }

@@ -28,6 +28,10 @@ import { Migration0010TokenTransfers } from './migrations/migration-0010-token-t
 import { Migration0011PoolSwaps } from './migrations/migration-0011-pool-swaps.js';
 import { Migration0012TokenLinksAndReferrer } from './migrations/migration-0012-token-links-and-referrer.js';
 import { Migration0013Earnings } from './migrations/migration-0013-earnings.js';
+import { Migration0014CustodyIntentsAndSharedSettings } from './migrations/migration-0014-custody-intents-and-shared-settings.js';
+import { MikroOrmCustodyIntentStore } from './mikro-orm-custody-intent-store.js';
+import { MikroOrmSharedSettingsStore } from './mikro-orm-shared-settings-store.js';
+import { PostgresSignerLocks } from './postgres-signer-locks.js';
 import { MikroOrmEarningsStore } from './mikro-orm-earnings-store.js';
 import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
 import { MikroOrmEventLog } from './mikro-orm-event-log.js';
@@ -62,6 +66,7 @@ export const MIGRATIONS = [
   { name: 'Migration0011PoolSwaps', class: Migration0011PoolSwaps },
   { name: 'Migration0012TokenLinksAndReferrer', class: Migration0012TokenLinksAndReferrer },
   { name: 'Migration0013Earnings', class: Migration0013Earnings },
+  { name: 'Migration0014CustodyIntentsAndSharedSettings', class: Migration0014CustodyIntentsAndSharedSettings },
 ];
 
 export interface OpenOptions {
@@ -75,6 +80,8 @@ export interface OpenOptions {
   checkpointEvery?: number;
   /** Follow the events every process commits (`changeFeed`); default true. */
   changeFeed?: boolean;
+  /** PostgreSQL: how the signer locks name this process to an operator (default "pid N on host"). */
+  processName?: string;
 }
 
 type KnexClient = {
@@ -264,6 +271,15 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   private checkpointer: SqliteCheckpointer | null = null;
   /** The tokens whose events commit, in this process or any other (set once, at open). */
   private changes: PostgresChangeFeed | SqliteChangeFeed | null = null;
+  private locks: PostgresSignerLocks | null = null;
+
+  /**
+   * PostgreSQL: one signer per key among the processes on this database (advisory locks on a
+   * connection of their own, made at the first use). SQLite: null — one process per file.
+   */
+  get signerLocks(): PostgresSignerLocks | null {
+    return this.locks;
+  }
 
   /**
    * Which tokens' events commit — this process's as each unit commits, other processes' as
@@ -287,6 +303,9 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     const uow = new MikroOrmUnitOfWork(orm, dialect, client, readers, writer);
     if (writer) {
       uow.checkpointer = await SqliteCheckpointer.open(client, ormOptions.dbName!, options.checkpointEvery ?? 100, async () => (await uow.acquire()).release);
+    }
+    if (dialect === 'postgresql' && client.driver?.Client) {
+      uow.locks = new PostgresSignerLocks(client.driver.Client, clientUrl!, schema ?? null, options.processName);
     }
     if (options.changeFeed !== false) {
       if (dialect === 'postgresql' && client.driver?.Client) uow.changes = new PostgresChangeFeed(client.driver.Client, clientUrl!, schema ?? null);
@@ -373,6 +392,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   }
 
   async close(): Promise<void> {
+    await this.locks?.close();
     await this.changes?.close();
     await this.readers?.close();
     await this.checkpointer?.close();
@@ -433,6 +453,8 @@ function stores(sql: Sql, touched: Set<string>): Stores {
     swaps: new MikroOrmCustodyTransactionStore(sql, 'pool_swaps'),
     transfers: new MikroOrmTransferStore(sql),
     earnings: new MikroOrmEarningsStore(sql),
+    intents: new MikroOrmCustodyIntentStore(sql),
+    sharedSettings: new MikroOrmSharedSettingsStore(sql),
   };
 }
 

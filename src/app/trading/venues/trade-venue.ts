@@ -13,7 +13,7 @@
  * Graduation is the one change of venue: the curve venue's buy of the last token hands over to
  * `graduate` (trading/graduate.ts), which queues the seeding of the pool.
  */
-import { TokenGraduated, SlippageExceeded } from '../../../domain/errors.js';
+import { TokenGraduated, TokenNotDeployed, SlippageExceeded } from '../../../domain/errors.js';
 import { formatTokens, formatUsd } from '../../../domain/money.js';
 import type { Network } from '../../../domain/network.js';
 import type { Token } from '../../../domain/token.js';
@@ -121,6 +121,8 @@ export interface TradeVenue {
 
 /** Where `token` trades on `side`, by the table above; TOKEN_GRADUATED where it does not trade. */
 export function venueNameFor(token: Token, side: 'buy' | 'sell'): VenueName {
+  // Its tokens can never be delivered nor pulled (decision 0032): it trades nowhere.
+  if (token.deployment.state === 'FAILED') throw new TokenNotDeployed(token.tokenId, 'FAILED');
   if (token.state === 'ACTIVE') return 'curve';
   if (token.pool?.state === 'CREATED') return 'uniswap-v2';
   if (token.pool?.state === 'FAILED' && side === 'sell') return 'curve';

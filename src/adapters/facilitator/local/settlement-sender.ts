@@ -1,0 +1,124 @@
+/**
+ * The in-process facilitator's transactions, sent so that a nonce taken elsewhere never fails a
+ * payment (docs/decisions/0031). The official exact scheme asks its signer to `writeContract`
+ * (transferWithAuthorization) and then waits for that hash's receipt; here the write is signed
+ * with a nonce from the settlement key's one queue and sent by us, and
+ *
+ * - refused because its nonce is taken (another transaction of the key, from anywhere, got there
+ *   first): the queue asks the chain again and it is signed again, at once;
+ * - accepted but never mined because another transaction took its nonce meanwhile ("dropped",
+ *   the outbox's own rule: its nonce used and no receipt): the same call is signed again while
+ *   the scheme waits for the receipt, and the receipt of the one mined is returned.
+ *
+ * Signing again is safe: an EIP-3009 authorization moves money once, whatever carries it, and a
+ * transaction whose nonce another took can never be mined. `finalHash` tells the facilitator
+ * which transaction settled, for the payment's record.
+ */
+import { concat, encodeFunctionData, WaitForTransactionReceiptTimeoutError, type Abi, type Hex, type TransactionReceipt } from 'viem';
+import type { Network } from '../../../domain/network.js';
+import { SignedTransactions, type Call, type NonceQueue, type SignedTransaction } from '../../kit/evm/signed-transactions.js';
+
+const NONCE_TAKEN = /nonce too low|replacement transaction underpriced|nonce.*already used|already used/i;
+const ALREADY_KNOWN = /already known|known transaction|already imported/i;
+/** A settlement refused for its nonce is signed again at most this many times in a row. */
+const MAX_SIGNATURES = 4;
+/** Kept at most this long: the scheme asks for a receipt right after its write. */
+const KEEP_MS = 10 * 60_000;
+
+export interface WriteContractArgs {
+  address: Hex;
+  abi: Abi | readonly unknown[];
+  functionName: string;
+  args?: readonly unknown[];
+  dataSuffix?: Hex;
+}
+
+export type SettlementLog = (message: string, fields: Record<string, unknown>) => void;
+
+interface Sent {
+  network: Network;
+  call: Call;
+  current: SignedTransaction;
+  at: number;
+}
+
+export class SettlementSender {
+  private readonly txs: SignedTransactions;
+  private readonly sent = new Map<string, Sent>();
+
+  constructor(
+    key: Hex,
+    rpcUrls: Partial<Record<Network, string>>,
+    nonces: NonceQueue,
+    private readonly options: { pollMs: number; log: SettlementLog },
+  ) {
+    this.txs = new SignedTransactions(key, rpcUrls, { nonces });
+  }
+
+  get address(): Hex {
+    return this.txs.address;
+  }
+
+  /** Signs and sends the call; returns its hash (the one the scheme waits for). */
+  async writeContract(network: Network, args: WriteContractArgs): Promise<Hex> {
+    const data = concat([encodeFunctionData({ abi: args.abi as Abi, functionName: args.functionName, args: args.args ?? [] }), args.dataSuffix ?? '0x']);
+    const { publicClient } = this.txs.client(network);
+    const gas = await publicClient.estimateGas({ account: this.txs.account, to: args.address, data });
+    const call = { to: args.address, data, gas };
+    const signed = await this.send(network, call);
+    const now = Date.now();
+    for (const [hash, s] of this.sent) if (now - s.at > KEEP_MS) this.sent.delete(hash);
+    this.sent.set(signed.txHash, { network, call, current: signed, at: now });
+    return signed.txHash;
+  }
+
+  /** The receipt of the settlement first sent as `hash` — or of the one that replaced it, dropped. */
+  async waitForTransactionReceipt(network: Network, hash: Hex, timeoutMs: number): Promise<TransactionReceipt> {
+    const sent = this.sent.get(hash);
+    if (!sent) return this.txs.client(network).publicClient.waitForTransactionReceipt({ hash, timeout: timeoutMs, pollingInterval: this.options.pollMs });
+    const deadline = Date.now() + timeoutMs;
+    for (let round = 0; ; round++) {
+      const status = await this.txs.status(network, sent.current.txHash, sent.current.rawTx).catch(() => 'pending' as const);
+      if (status === 'confirmed' || status === 'reverted') {
+        const receipt = await this.txs.receipt(network, sent.current.txHash);
+        if (receipt) return receipt;
+      } else if (status === 'dropped') {
+        const dropped = sent.current.txHash;
+        sent.current = await this.send(network, sent.call);
+        this.options.log('a settlement was dropped (its nonce taken by another transaction); signed again', { network, dropped, txHash: sent.current.txHash });
+        continue;
+      } else if (round % 8 === 7) {
+        await this.txs.broadcast(network, sent.current.rawTx).catch(() => undefined); // a node that forgot it
+      }
+      if (Date.now() >= deadline) throw new WaitForTransactionReceiptTimeoutError({ hash: sent.current.txHash });
+      await new Promise((r) => setTimeout(r, this.options.pollMs));
+    }
+  }
+
+  /** The transaction that settled what was first sent as `hash`. */
+  finalHash(hash: string): string {
+    return this.sent.get(hash)?.current.txHash ?? hash;
+  }
+
+  forget(hash: string): void {
+    this.sent.delete(hash);
+  }
+
+  /** Signs with the queue's next nonce and sends; a nonce another transaction took is signed again with the next. */
+  private async send(network: Network, call: Call): Promise<SignedTransaction> {
+    const { publicClient } = this.txs.client(network);
+    for (let signature = 1; ; signature++) {
+      const signed = await this.txs.sign(network, call);
+      try {
+        await publicClient.sendRawTransaction({ serializedTransaction: signed.rawTx });
+        return signed;
+      } catch (e) {
+        const message = (e as Error).message;
+        if (ALREADY_KNOWN.test(message)) return signed;
+        this.txs.release(network); // never sent: the queue asks the chain again
+        if (!NONCE_TAKEN.test(message) || signature >= MAX_SIGNATURES) throw e;
+        this.options.log('a settlement nonce was taken by another transaction; signed again with the next', { network, nonce: signed.nonce });
+      }
+    }
+  }
+}

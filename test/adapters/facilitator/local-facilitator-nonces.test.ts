@@ -1,0 +1,111 @@
+/**
+ * The settlement path survives a nonce taken elsewhere (docs/decisions/0031), on the devnet:
+ * another transaction of the settlement key takes the nonce a settlement was about to use, or
+ * replaces it in the node's pool before it is mined — the payment settles all the same, once,
+ * and the facilitator names the transaction that moved the money.
+ */
+import { createTestClient, createWalletClient, http, type Hex } from 'viem';
+import { afterAll, beforeAll, beforeEach, afterEach, expect, it } from 'vitest';
+import { devnetAccount, USDC_ABI } from '../../../src/adapters/chain/anvil/devnet-constants.js';
+import { LocalFacilitator } from '../../../src/adapters/facilitator/local/local-facilitator.js';
+import { newNonceQueue, type NonceQueue } from '../../../src/adapters/kit/evm/signed-transactions.js';
+import { viemChain } from '../../../src/adapters/kit/evm/viem-chain.js';
+import { requirementsFor } from '../../../src/app/payments/requirements.js';
+import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../src/domain/network.js';
+import { fundedDevAccount, sign } from '../../contract/facilitator.contract.js';
+import { TestDevnet } from '../../support/devnet.js';
+import { freePorts } from '../../support/free-ports.js';
+
+const KEY = `0x${Buffer.from(devnetAccount(0).getHdKey().privateKey!).toString('hex')}` as Hex;
+const SETTLER = devnetAccount(0).address;
+let devnet: TestDevnet;
+let snapshot: Record<Network, Hex>;
+
+beforeAll(async () => {
+  devnet = await TestDevnet.start({ port: await freePorts() });
+}, 30_000);
+afterAll(async () => {
+  await devnet.stop();
+});
+beforeEach(async () => {
+  snapshot = await devnet.snapshot();
+});
+afterEach(async () => {
+  await devnet.revert(snapshot);
+});
+
+const rpcUrls = () => ({ [PRODUCTION]: devnet.chains[PRODUCTION].rpcUrl, [TESTNET]: devnet.chains[TESTNET].rpcUrl });
+const chain = () => devnet.publicClient(TESTNET);
+const anvil = () => createTestClient({ mode: 'anvil', transport: http(devnet.chains[TESTNET].rpcUrl) });
+const wallet = fundedDevAccount(TESTNET);
+
+/** A queue that hands out, once, a nonce another transaction of the key has just used: what a race with another signer leaves. */
+function takenOnce(queue: NonceQueue): NonceQueue {
+  let once = true;
+  return {
+    ...queue,
+    consume: async (p) => {
+      const next = await queue.consume(p);
+      if (!once || next === 0) return next;
+      once = false;
+      queue.reset(p);
+      return next - 1;
+    },
+  };
+}
+
+async function payment() {
+  const r = requirementsFor(TESTNET, 10_000n, SETTLER);
+  return { r, payload: await sign(wallet, r) };
+}
+
+const used = async (payload: Awaited<ReturnType<typeof payment>>['payload']) =>
+  chain().readContract({
+    address: NETWORKS[TESTNET].usdc,
+    abi: USDC_ABI,
+    functionName: 'authorizationState',
+    args: [wallet.address, (payload.payload as { authorization: { nonce: Hex } }).authorization.nonce],
+  });
+
+it('a settlement whose nonce another transaction took is signed again with the next, and settles', async () => {
+  // One settlement first, so the key has a used nonce to hand out again.
+  const logs: string[] = [];
+  const warm = new LocalFacilitator({ settlementKey: KEY, rpcUrls: rpcUrls() });
+  const first = await payment();
+  expect((await warm.settle(first.payload, first.r)).success).toBe(true);
+
+  const facilitator = new LocalFacilitator({ settlementKey: KEY, rpcUrls: rpcUrls(), nonces: takenOnce(newNonceQueue()), log: (m) => logs.push(m) });
+  const { r, payload } = await payment();
+  const settled = await facilitator.settle(payload, r);
+  expect(settled).toMatchObject({ success: true, network: TESTNET });
+  expect(logs).toEqual([expect.stringContaining('nonce was taken')]);
+  const receipt = await chain().getTransactionReceipt({ hash: settled.transaction as Hex });
+  expect(receipt.status).toBe('success');
+  expect(await used(payload)).toBe(true);
+}, 30_000);
+
+it('a settlement replaced in the pool before it is mined (dropped) is signed again, and the facilitator names the one mined', async () => {
+  const logs: string[] = [];
+  const facilitator = new LocalFacilitator({ settlementKey: KEY, rpcUrls: rpcUrls(), receiptPollMs: 50, log: (m) => logs.push(m) });
+  const { r, payload } = await payment();
+  await anvil().setAutomine(false);
+  try {
+    const settling = facilitator.settle(payload, r);
+    // The settlement waits in the pool; another transaction of the key takes its nonce, paying more, and is mined.
+    const latest = await chain().getTransactionCount({ address: SETTLER, blockTag: 'latest' });
+    for (let i = 0; i < 200 && (await chain().getTransactionCount({ address: SETTLER, blockTag: 'pending' })) === latest; i++) await new Promise((res) => setTimeout(res, 20));
+    const fees = await chain().estimateFeesPerGas();
+    const other = createWalletClient({ account: devnetAccount(0), chain: viemChain(TESTNET, devnet.chains[TESTNET].rpcUrl), transport: http(devnet.chains[TESTNET].rpcUrl) });
+    await other.sendTransaction({ to: SETTLER, value: 0n, nonce: latest, maxFeePerGas: fees.maxFeePerGas * 3n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas * 3n + 1n });
+    await anvil().mine({ blocks: 1 });
+    await anvil().setAutomine(true);
+    const settled = await settling;
+    expect(settled).toMatchObject({ success: true, network: TESTNET });
+    expect(logs).toEqual([expect.stringContaining('dropped')]);
+    const receipt = await chain().getTransactionReceipt({ hash: settled.transaction as Hex });
+    expect(receipt.status).toBe('success');
+    expect(await used(payload)).toBe(true);
+  } finally {
+    await anvil().setAutomine(true);
+  }
+}, 30_000);
