@@ -18,6 +18,7 @@ import { freePorts } from '../test/support/free-ports.js';
 import { devAccount, payingFetch } from '../test/support/x402-client.js';
 import { load, loadWith, median, type LoadResult } from './load.js';
 import { groupCpuMs, startProcess, type BenchProcess } from './processes.js';
+import { addWork, perRequest, workLine, type WorkPerRequest } from './work.js';
 
 export interface RealOptions {
   label: string;
@@ -55,6 +56,12 @@ export interface RealResult {
    * (this process: the 8 x402 clients signing).
    */
   paidCpu: { ours: CpuPerRequest[]; baseline: CpuPerRequest[] };
+  /**
+   * Work per paid request, per round (bench/work.ts): ours is the request's own (`request`) plus
+   * what it left for the workers until the service was idle again (`after`: the delivery);
+   * the baseline's is its process's.
+   */
+  paidWork: { ours: { request: WorkPerRequest; after: WorkPerRequest; total: WorkPerRequest }[]; baseline: WorkPerRequest[] };
   rssMiB: { start: number; end: number };
   soak?: { samplesMiB: number[]; lastHalfGrowth: number; paid: LoadResult };
 }
@@ -82,6 +89,22 @@ async function quiet(p: BenchProcess): Promise<void> {
   }
 }
 
+/**
+ * Waits (at most 60 s) until every delivery named is CONFIRMED (or FAILED): each client's last,
+ * sent after (or with) its earlier ones. A few reads of the service, counted with the rest.
+ */
+async function delivered(p: BenchProcess, deliveryIds: string[]): Promise<void> {
+  const left = new Set(deliveryIds);
+  for (const deadline = Date.now() + 60_000; left.size > 0 && Date.now() < deadline; ) {
+    for (const id of [...left]) {
+      const res = await fetch(`${p.url}/api/deliveries/${id}`);
+      const state = res.ok ? ((await res.json()) as { data: { state: string } }).data.state : null;
+      if (state === 'CONFIRMED' || state === 'FAILED') left.delete(id);
+    }
+    if (left.size > 0) await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Growth over the last half of a series of samples: end ÷ middle − 1. */
 export function lastHalfGrowth(samples: number[]): number {
   const mid = samples[Math.floor((samples.length - 1) / 2)]!;
@@ -103,23 +126,47 @@ function rpcOf(service: BenchProcess): string {
   return m[1]!;
 }
 
+/** Bytes of a header block as sent on the wire: `name: value\r\n` per header. */
+function headerBytes(headers: Headers): number {
+  let n = 0;
+  headers.forEach((value, name) => (n += name.length + value.length + 4));
+  return n;
+}
+
 /** 8 official clients paying back to back; a request is good when it ends in 200. */
-function paidLoad(url: string, body: () => string, durationMs: number): Promise<LoadResult> {
+async function paidLoad(url: string, body: () => string, durationMs: number): Promise<LoadResult & { headerBytes: number; deliveries: string[] }> {
+  let headers = 0;
+  // Each client's last delivery (buys answer with one): the round's work is done once they are.
+  const lastDelivery = new Map<number, string>();
+  // Both round trips of each paid request (the 402, then the paid call), request and response.
+  const counting: typeof fetch = async (input, init) => {
+    const sent = new Headers(input instanceof Request ? input.headers : undefined);
+    new Headers(init?.headers).forEach((v, k) => sent.set(k, v));
+    headers += headerBytes(sent);
+    const res = await fetch(input, init);
+    headers += headerBytes(res.headers);
+    return res;
+  };
   const clients = Array.from({ length: PAID_CLIENTS }, (_, i) => {
     const account = devAccount(PAYERS[i % PAYERS.length]!);
-    return { account, pay: payingFetch(account) };
+    return { account, pay: payingFetch(account, counting) };
   });
   let next = 0;
-  return loadWith({
+  const result = await loadWith({
     concurrency: PAID_CLIENTS,
     durationMs,
     one: async () => {
-      const c = clients[next++ % clients.length]!;
+      const i = next++ % clients.length;
+      const c = clients[i]!;
       const res = await c.pay(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-wallet-address': c.account.address }, body: body() });
-      await res.arrayBuffer();
-      return res.status === 200;
+      const text = await res.text();
+      if (res.status !== 200) return false;
+      const delivery = (JSON.parse(text) as { data?: { delivery?: { deliveryId?: string } } }).data?.delivery?.deliveryId;
+      if (delivery) lastDelivery.set(i, delivery);
+      return true;
     },
   });
+  return { ...result, headerBytes: headers / Math.max(1, result.count), deliveries: [...lastDelivery.values()] };
 }
 
 export async function benchReal(o: RealOptions): Promise<RealResult> {
@@ -137,7 +184,7 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
     };
     // One directory per configuration: node writes a profile per thread (tsx's loader runs in one).
     const nodeArgs = o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(o.profileDir, o.label)}`] : [];
-    const service = await startProcess(join('src', 'main.ts'), env, { nodeArgs });
+    const service = await startProcess(join('src', 'main.ts'), env, { nodeArgs, counts: true });
     procs.push(service);
     const rssStart = service.rssMiB();
 
@@ -161,7 +208,7 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
       RPC_URL: rpcOf(service),
       SETTLEMENT_KEY: keyOf(BASELINE_SIGNER),
       PAY_TO: devnetAccount(0).address,
-    });
+    }, { counts: true });
     procs.push(express);
 
     const get = (base: string, path: string) => load({ url: `${base}${path}`, concurrency: READ_CONCURRENCY, durationMs: o.readMs, expectStatus: 200 });
@@ -171,8 +218,9 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
     const health = fig();
     const paid = fig();
     const paidCpu: RealResult['paidCpu'] = { ours: [], baseline: [] };
+    const paidWork: RealResult['paidWork'] = { ours: [], baseline: [] };
     /** `run`'s result and the CPU each process spent on it, per request that succeeded. */
-    const cpuOf = async (run: () => Promise<LoadResult>): Promise<LoadResult & { cpu: CpuPerRequest }> => {
+    const cpuOf = async <R extends LoadResult>(run: () => Promise<R>): Promise<R & { cpu: CpuPerRequest }> => {
       const sample = () => {
         const svc = groupCpuMs(service.child.pid!);
         return { service: svc.node ?? 0, anvil: svc.anvil ?? 0, baseline: Object.values(groupCpuMs(express.child.pid!)).reduce((a, b) => a + b, 0), clients: process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000 };
@@ -197,8 +245,20 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
       const k = await get(koa.url, `/tokens/${tokenId}`);
       const r = await get(service.url, `/tokens/${tokenId}`);
       const h = await get(service.url, '/health');
+      const x0 = await express.counts();
       const x = await cpuOf(() => paidLoad(`${express.url}/buy`, () => '{}', o.paidMs));
+      const x1 = await express.counts();
+      const p0 = await service.counts();
       const p = await cpuOf(() => paidLoad(`${service.url}/entrypoints/token_buy_usd`, buyBody, o.paidMs));
+      const p1 = await service.counts();
+      await delivered(service, p.deliveries); // the work the round left: its deliveries sent and mined
+      const p2 = await service.counts();
+      const paidOk = (r: LoadResult) => Math.max(1, r.count - r.errors);
+      const xw = { ...perRequest(x0, x1, paidOk(x)), headerBytes: x.headerBytes };
+      const pRequest = { ...perRequest(p0, p1, paidOk(p)), headerBytes: p.headerBytes };
+      const pAfter = perRequest(p1, p2, paidOk(p));
+      paidWork.baseline.push(xw);
+      paidWork.ours.push({ request: pRequest, after: pAfter, total: addWork(pRequest, pAfter) });
       paidCpu.baseline.push(x.cpu);
       paidCpu.ours.push(p.cpu);
       read.ours.push(r);
@@ -215,6 +275,9 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
       o.log(`  GET /health      ${fmt(h)}`);
       o.log(`  paid buy $0.01   ours ${fmt(p)} | @x402/express ${fmt(x)}`);
       o.log(`  paid CPU ms/req  ours: ${cpuLine(p.cpu)} | @x402/express: ${cpuLine(x.cpu)}`);
+      o.log(`  work/req ours, in the request:   ${workLine(pRequest)}`);
+      o.log(`  work/req ours, after (workers):  ${workLine(pAfter)}`);
+      o.log(`  work/req @x402/express:          ${workLine(xw)}`);
     }
     for (const f of [read, health, paid]) f.ratio = median(f.ratios);
     const rssEnd = service.rssMiB();
@@ -228,7 +291,7 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
       soak = { samplesMiB, lastHalfGrowth: lastHalfGrowth(samplesMiB), paid: result };
       o.log(`[${o.label}] paid soak ${(o.soakMs / 1000).toFixed(0)} s: ${fmt(result)}; RSS ${samplesMiB.map((m) => m.toFixed(0)).join(' ')} MiB, last half ${(soak.lastHalfGrowth * 100).toFixed(1)}%`);
     }
-    return { label: o.label, read, health, paid, paidCpu, rssMiB: { start: rssStart, end: rssEnd }, ...(soak ? { soak } : {}) };
+    return { label: o.label, read, health, paid, paidCpu, paidWork, rssMiB: { start: rssStart, end: rssEnd }, ...(soak ? { soak } : {}) };
   } finally {
     for (const p of procs.reverse()) await p.stop();
     rmSync(dir, { recursive: true, force: true });

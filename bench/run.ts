@@ -12,10 +12,10 @@
  *
  * Table 1, the service as `npm start` runs it (SQLite, embedded devnet, in-process facilitator,
  * workers on, rate limit off), and again on PostgreSQL:
- *   GET /tokens/:id / bare Koa + @koa/router serving the same JSON       target ≥ 0.6
+ *   GET /tokens/:id / bare Koa + @koa/router serving the same JSON       target ≥ 0.8
  *   paid token_buy_usd $0.01 / @x402/express on an empty handler          target ≥ 1.0, max ≤ 1 s
  *   GET /health / GET /tokens/:id on the same service                     target ≥ 1.0
- *   trades/s through the use case / raw driver insert tx (bench/db.ts)    target ≥ 0.25
+ *   trades/s through the use case / raw driver insert tx (bench/db.ts)    target ≥ 0.35 SQLite, ≥ 0.5 PostgreSQL
  * Table 2, over the in-memory stores and the fake facilitator (bench/memory.ts).
  * Everything is written to bench/results/latest.json.
  */
@@ -28,6 +28,7 @@ import { benchDb, soakTrades, type DbFigure } from './db.js';
 import type { LoadResult } from './load.js';
 import { benchMemory, type MemoryRow } from './memory.js';
 import { benchReal, lastHalfGrowth, type Figure, type RealResult } from './real.js';
+import { medianWork, workLine } from './work.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -99,7 +100,7 @@ for (const r of real) {
   const read = summary(r.read);
   const health = summary(r.health);
   const paid = summary(r.paid);
-  rows.push({ figure: 'GET /tokens/:id vs bare Koa', config: r.label, ours: rate(read.ours), baseline: rate(read.baseline), ratio: read.ratio, target: '≥ 0.6', met: read.ratio >= 0.6 });
+  rows.push({ figure: 'GET /tokens/:id vs bare Koa', config: r.label, ours: rate(read.ours), baseline: rate(read.baseline), ratio: read.ratio, target: '≥ 0.8', met: read.ratio >= 0.8 });
   rows.push({
     figure: 'paid token_buy_usd $0.01 ×8 vs @x402/express',
     config: r.label,
@@ -114,7 +115,8 @@ for (const r of real) {
 if (db) {
   for (const [label, f] of [['sqlite', db.sqlite], ['postgresql', db.postgresql]] as const) {
     const m = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    rows.push({ figure: 'bench:db trades/s vs raw insert tx', config: label, ours: `${m(f.tradesPerSecond).toFixed(0)} trades/s`, baseline: `${m(f.rawPerSecond).toFixed(0)} tx/s`, ratio: f.ratio, target: '≥ 0.25', met: f.ratio >= 0.25 });
+    const target = label === 'sqlite' ? 0.35 : 0.5;
+    rows.push({ figure: 'bench:db trades/s vs raw insert tx', config: label, ours: `${m(f.tradesPerSecond).toFixed(0)} trades/s`, baseline: `${m(f.rawPerSecond).toFixed(0)} tx/s`, ratio: f.ratio, target: `≥ ${target}`, met: f.ratio >= target });
   }
 }
 
@@ -127,6 +129,21 @@ const table = [
 const memoryTable = ['| in-memory figure | ratio | target |', '|---|---|---|', ...memory.map((m) => `| ${m.name} | ${m.value.toFixed(3)} | ${m.target} |`)];
 console.log(`\n${table.join('\n')}\n`);
 if (memory.length) console.log(`${memoryTable.join('\n')}\n`);
+// The counts beside the ratios: they do not move with the machine's noise (bench/work.ts).
+for (const r of real) {
+  const ours = medianWork(r.paidWork.ours.map((w) => w.total));
+  const request = medianWork(r.paidWork.ours.map((w) => w.request));
+  const base = medianWork(r.paidWork.baseline);
+  const cpu = (xs: Record<string, number>[]) => {
+    const totals = xs.map((c) => Object.values(c).reduce((a, b) => a + b, 0)).sort((a, b) => a - b);
+    return totals[Math.floor(totals.length / 2)] ?? 0;
+  };
+  console.log(`work per paid request (${r.label}, medians of the rounds):`);
+  console.log(`  ours, all:           ${workLine(ours)}`);
+  console.log(`  ours, in the request: ${workLine(request)}`);
+  console.log(`  @x402/express:       ${workLine(base)}`);
+  console.log(`  CPU, all processes:  ours ${cpu(r.paidCpu.ours).toFixed(1)} ms, @x402/express ${cpu(r.paidCpu.baseline).toFixed(1)} ms`);
+}
 for (const r of real) console.log(`service RSS (${r.label}): ${r.rssMiB.start.toFixed(0)} MiB after start, ${r.rssMiB.end.toFixed(0)} MiB after the rounds`);
 for (const r of real) if (r.soak) console.log(`memory: 3-minute paid soak (${r.label}) RSS grew ${(r.soak.lastHalfGrowth * 100).toFixed(1)}% in its last half   target ≤ 10%`);
 if (trades) console.log(`memory: 50,000 trades, RSS grew ${(trades.lastHalfGrowth * 100).toFixed(1)}% in the last half   target ≤ 10%`);
@@ -143,7 +160,13 @@ writeFileSync(
       machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadBefore, loadAfter },
       seconds: (Date.now() - started) / 1000,
       rows,
-      service: real.map((r) => ({ config: r.label, read: summary(r.read), paid: summary(r.paid), paidCpuMsPerRequest: r.paidCpu, health: summary(r.health), rssMiB: r.rssMiB })),
+      service: real.map((r) => ({
+        config: r.label,
+        read: summary(r.read),
+        paid: summary(r.paid),
+        paidCpuMsPerRequest: r.paidCpu,
+        paidWorkPerRequest: { ours: medianWork(r.paidWork.ours.map((w) => w.total)), oursInRequest: medianWork(r.paidWork.ours.map((w) => w.request)), baseline: medianWork(r.paidWork.baseline), rounds: r.paidWork },
+        health: summary(r.health), rssMiB: r.rssMiB })),
       db,
       memory,
       soak: soak ? { trades, paid: real.map((r) => (r.soak ? { config: r.label, ...r.soak } : null)).filter(Boolean) } : null,
