@@ -7,6 +7,7 @@
  * never two at once — and a failed pass is logged and the next one runs as usual.
  */
 import type { Delivery } from '../../domain/delivery.js';
+import type { DeliveryBatch } from '../../domain/delivery-batch.js';
 import type { Deployment } from '../../domain/deployment.js';
 import type { Graduation } from '../../domain/graduation.js';
 import { ALL_NETWORKS } from '../../domain/network.js';
@@ -48,6 +49,7 @@ export interface WorkerSchedulerDeps {
     payouts?: Pick<PayoutWorkerDeps, 'afterRecord'>;
     deployments?: { afterRecord?: (d: Deployment) => Promise<void> };
     deliveries?: { afterRecord?: (d: Delivery) => Promise<void> };
+    deliveryBatches?: { afterRecord?: (b: DeliveryBatch) => Promise<void>; afterBroadcast?: (b: DeliveryBatch) => Promise<void> };
     graduations?: { afterRecord?: (g: Graduation) => Promise<void> };
     transfers?: Pick<TransferIndexerDeps, 'beforeCommit' | 'afterStep' | 'blockRange'>;
   };
@@ -84,7 +86,14 @@ export class WorkerScheduler {
       refundAfterMs: tunables.refundAfterMs,
     });
     this.deployments = new DeploymentWorker({ ...outbox, issuer: tokenIssuer, ...hooks.deployments });
-    this.deliveries = new DeliveryWorker({ ...outbox, issuer: tokenIssuer, ...hooks.deliveries });
+    this.deliveries = new DeliveryWorker({
+      ...outbox,
+      issuer: tokenIssuer,
+      ids,
+      batchMax: tunables.deliveryBatchMax,
+      ...hooks.deliveries,
+      ...(hooks.deliveryBatches ? { batchHooks: hooks.deliveryBatches } : {}),
+    });
     this.graduations = new GraduationWorker({ ...outbox, dex, ids, ...hooks.graduations });
     this.transfers = new TransferIndexer({
       uow,
