@@ -18,7 +18,7 @@ import { freePorts } from '../test/support/free-ports.js';
 import { devAccount, payingFetch } from '../test/support/x402-client.js';
 import { load, loadWith, median, type LoadResult } from './load.js';
 import { groupCpuMs, startProcess, type BenchProcess } from './processes.js';
-import { addWork, perRequest, workLine, type WorkPerRequest } from './work.js';
+import { addWork, NO_WORK, perRequest, workLine, type WorkPerRequest } from './work.js';
 
 export interface RealOptions {
   label: string;
@@ -31,6 +31,10 @@ export interface RealOptions {
   soakMs?: number;
   /** Directory for the service's --cpu-prof output, when profiling. */
   profileDir?: string;
+  /** Only the paid figure (no read or health rounds): for profiles and counts of the paid path. */
+  paidOnly?: boolean;
+  /** Count the work per request (bench/instrument.ts in the service and the baseline); default on. */
+  counts?: boolean;
   log: (line: string) => void;
 }
 
@@ -184,7 +188,8 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
     };
     // One directory per configuration: node writes a profile per thread (tsx's loader runs in one).
     const nodeArgs = o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(o.profileDir, o.label)}`] : [];
-    const service = await startProcess(join('src', 'main.ts'), env, { nodeArgs, counts: true });
+    const counting = o.counts ?? true;
+    const service = await startProcess(join('src', 'main.ts'), env, { nodeArgs, counts: counting });
     procs.push(service);
     const rssStart = service.rssMiB();
 
@@ -208,7 +213,7 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
       RPC_URL: rpcOf(service),
       SETTLEMENT_KEY: keyOf(BASELINE_SIGNER),
       PAY_TO: devnetAccount(0).address,
-    }, { counts: true });
+    }, { counts: counting });
     procs.push(express);
 
     const get = (base: string, path: string) => load({ url: `${base}${path}`, concurrency: READ_CONCURRENCY, durationMs: o.readMs, expectStatus: 200 });
@@ -236,23 +241,27 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
     const fmt = (r: LoadResult) => `${r.rps.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} max ${r.latency.max.toFixed(0)} ms${r.errors ? ` (${r.errors} errors)` : ''}`;
 
     // Warm both paths (JIT, connections, caches) before anything counts.
-    await get(service.url, `/tokens/${tokenId}`);
-    await get(koa.url, `/tokens/${tokenId}`);
+    if (!o.paidOnly) {
+      await get(service.url, `/tokens/${tokenId}`);
+      await get(koa.url, `/tokens/${tokenId}`);
+    }
     for (let round = 0; round < o.rounds; round++) {
       // The previous round's buys leave deliveries for the workers to send: the reads start once
       // the service is idle again, so both read figures measure reads, not the backlog.
       await quiet(service);
-      const k = await get(koa.url, `/tokens/${tokenId}`);
-      const r = await get(service.url, `/tokens/${tokenId}`);
-      const h = await get(service.url, '/health');
-      const x0 = await express.counts();
+      const reads = !o.paidOnly;
+      const k = reads ? await get(koa.url, `/tokens/${tokenId}`) : null;
+      const r = reads ? await get(service.url, `/tokens/${tokenId}`) : null;
+      const h = reads ? await get(service.url, '/health') : null;
+      const counts = (p: BenchProcess) => (counting ? p.counts() : Promise.resolve(NO_WORK));
+      const x0 = await counts(express);
       const x = await cpuOf(() => paidLoad(`${express.url}/buy`, () => '{}', o.paidMs));
-      const x1 = await express.counts();
-      const p0 = await service.counts();
+      const x1 = await counts(express);
+      const p0 = await counts(service);
       const p = await cpuOf(() => paidLoad(`${service.url}/entrypoints/token_buy_usd`, buyBody, o.paidMs));
-      const p1 = await service.counts();
+      const p1 = await counts(service);
       await delivered(service, p.deliveries); // the work the round left: its deliveries sent and mined
-      const p2 = await service.counts();
+      const p2 = await counts(service);
       const paidOk = (r: LoadResult) => Math.max(1, r.count - r.errors);
       const xw = { ...perRequest(x0, x1, paidOk(x)), headerBytes: x.headerBytes };
       const pRequest = { ...perRequest(p0, p1, paidOk(p)), headerBytes: p.headerBytes };
@@ -261,25 +270,31 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
       paidWork.ours.push({ request: pRequest, after: pAfter, total: addWork(pRequest, pAfter) });
       paidCpu.baseline.push(x.cpu);
       paidCpu.ours.push(p.cpu);
-      read.ours.push(r);
-      read.baseline.push(k);
-      read.ratios.push(r.rps / k.rps);
-      health.ours.push(h);
-      health.baseline.push(r);
-      health.ratios.push(h.rps / r.rps);
+      if (r && k && h) {
+        read.ours.push(r);
+        read.baseline.push(k);
+        read.ratios.push(r.rps / k.rps);
+        health.ours.push(h);
+        health.baseline.push(r);
+        health.ratios.push(h.rps / r.rps);
+      }
       paid.ours.push(p);
       paid.baseline.push(x);
       paid.ratios.push(p.rps / x.rps);
       o.log(`[${o.label}] round ${round + 1}/${o.rounds}`);
-      o.log(`  GET /tokens/:id  ours ${fmt(r)} | bare koa ${fmt(k)}`);
-      o.log(`  GET /health      ${fmt(h)}`);
+      if (r && k && h) {
+        o.log(`  GET /tokens/:id  ours ${fmt(r)} | bare koa ${fmt(k)}`);
+        o.log(`  GET /health      ${fmt(h)}`);
+      }
       o.log(`  paid buy $0.01   ours ${fmt(p)} | @x402/express ${fmt(x)}`);
       o.log(`  paid CPU ms/req  ours: ${cpuLine(p.cpu)} | @x402/express: ${cpuLine(x.cpu)}`);
-      o.log(`  work/req ours, in the request:   ${workLine(pRequest)}`);
-      o.log(`  work/req ours, after (workers):  ${workLine(pAfter)}`);
-      o.log(`  work/req @x402/express:          ${workLine(xw)}`);
+      if (counting) {
+        o.log(`  work/req ours, in the request:   ${workLine(pRequest)}`);
+        o.log(`  work/req ours, after (workers):  ${workLine(pAfter)}`);
+        o.log(`  work/req @x402/express:          ${workLine(xw)}`);
+      }
     }
-    for (const f of [read, health, paid]) f.ratio = median(f.ratios);
+    for (const f of [read, health, paid]) f.ratio = f.ratios.length ? median(f.ratios) : NaN;
     const rssEnd = service.rssMiB();
     let soak: RealResult['soak'];
     if (o.soakMs) {

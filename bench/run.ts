@@ -9,6 +9,8 @@
  *   npm run bench -- --only=sqlite,postgresql,db,memory
  *   npm run bench -- --soak        also the memory targets: RSS over 50,000 trades and over a
  *                                  3-minute paid soak of the SQLite service (≈ 5 minutes more)
+ *   npm run bench -- --paid-only   only the paid rounds (with --profile: a profile of the paid path)
+ *   npm run bench -- --no-counts   without bench/instrument.ts in the measured processes
  *
  * Table 1, the service as `npm start` runs it (SQLite, embedded devnet, in-process facilitator,
  * workers on, rate limit off), and again on PostgreSQL:
@@ -34,6 +36,9 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const profile = args.includes('--profile');
 const soak = args.includes('--soak');
+/** Only the paid rounds (no reads), and with or without the work counts (bench/instrument.ts). */
+const paidOnly = args.includes('--paid-only');
+const counts = !args.includes('--no-counts');
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? ['sqlite', 'postgresql', 'db', 'memory'];
 const plan = quick
   ? { rounds: 3, readMs: 1_000, paidMs: 2_500, dbRounds: 3, dbMs: 1_000, memoryRounds: 1, memoryMs: 1_000 }
@@ -50,12 +55,12 @@ let db: { sqlite: DbFigure; postgresql: DbFigure } | null = null;
 let memory: MemoryRow[] = [];
 
 if (only.includes('sqlite'))
-  real.push(await benchReal({ label: 'sqlite', rounds: plan.rounds, readMs: plan.readMs, paidMs: plan.paidMs, profileDir, log, ...(soak ? { soakMs: 180_000 } : {}) }));
+  real.push(await benchReal({ label: 'sqlite', rounds: plan.rounds, readMs: plan.readMs, paidMs: plan.paidMs, profileDir, paidOnly, counts, log, ...(soak ? { soakMs: 180_000 } : {}) }));
 if (only.includes('postgresql')) {
   const schema = `bench_service_${randomBytes(4).toString('hex')}`;
   try {
     real.push(
-      await benchReal({ label: 'postgresql', databaseUrl: `${POSTGRES_URL}?schema=${schema}`, rounds: plan.rounds, readMs: plan.readMs, paidMs: plan.paidMs, profileDir, log }),
+      await benchReal({ label: 'postgresql', databaseUrl: `${POSTGRES_URL}?schema=${schema}`, rounds: plan.rounds, readMs: plan.readMs, paidMs: plan.paidMs, profileDir, paidOnly, counts, log }),
     );
   } finally {
     await dropSchema(schema);
@@ -100,7 +105,7 @@ for (const r of real) {
   const read = summary(r.read);
   const health = summary(r.health);
   const paid = summary(r.paid);
-  rows.push({ figure: 'GET /tokens/:id vs bare Koa', config: r.label, ours: rate(read.ours), baseline: rate(read.baseline), ratio: read.ratio, target: '≥ 0.8', met: read.ratio >= 0.8 });
+  if (r.read.ours.length) rows.push({ figure: 'GET /tokens/:id vs bare Koa', config: r.label, ours: rate(read.ours), baseline: rate(read.baseline), ratio: read.ratio, target: '≥ 0.8', met: read.ratio >= 0.8 });
   rows.push({
     figure: 'paid token_buy_usd $0.01 ×8 vs @x402/express',
     config: r.label,
@@ -110,7 +115,7 @@ for (const r of real) {
     target: '≥ 1.0, max ≤ 1000 ms',
     met: paid.ratio >= 1 && paid.ours.max <= 1_000 && paid.ours.errors === 0,
   });
-  rows.push({ figure: 'GET /health vs GET /tokens/:id', config: r.label, ours: rate(health.ours), baseline: rate(health.baseline), ratio: health.ratio, target: '≥ 1.0', met: health.ratio >= 1 });
+  if (r.health.ours.length) rows.push({ figure: 'GET /health vs GET /tokens/:id', config: r.label, ours: rate(health.ours), baseline: rate(health.baseline), ratio: health.ratio, target: '≥ 1.0', met: health.ratio >= 1 });
 }
 if (db) {
   for (const [label, f] of [['sqlite', db.sqlite], ['postgresql', db.postgresql]] as const) {
@@ -130,7 +135,7 @@ const memoryTable = ['| in-memory figure | ratio | target |', '|---|---|---|', .
 console.log(`\n${table.join('\n')}\n`);
 if (memory.length) console.log(`${memoryTable.join('\n')}\n`);
 // The counts beside the ratios: they do not move with the machine's noise (bench/work.ts).
-for (const r of real) {
+for (const r of real.filter(() => counts)) {
   const ours = medianWork(r.paidWork.ours.map((w) => w.total));
   const request = medianWork(r.paidWork.ours.map((w) => w.request));
   const base = medianWork(r.paidWork.baseline);
