@@ -86,6 +86,27 @@ export async function startProcess(
 }
 
 /**
+ * CPU time (user + system, ms) of every process named `comm` on the machine (e.g. `postgres`:
+ * the server's backends, which belong to no benchmark process group), from /proc.
+ */
+export function commCpuMs(comm: string): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const close = stat.lastIndexOf(')');
+    if (stat.slice(stat.indexOf('(') + 1, close) !== comm) continue;
+    const fields = stat.slice(close + 2).split(' ');
+    total += (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+  }
+  return total;
+}
+
+/**
  * CPU time (user + system, ms) of every process in a process group, by command name (`node`,
  * `anvil`, …), from /proc: a benchmark process and the anvil it started are one group.
  */

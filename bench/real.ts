@@ -17,7 +17,7 @@ import { devnetAccount } from '../src/adapters/chain/anvil/devnet-constants.js';
 import { freePorts } from '../test/support/free-ports.js';
 import { devAccount, payingFetch } from '../test/support/x402-client.js';
 import { load, loadWith, median, type LoadResult } from './load.js';
-import { groupCpuMs, startProcess, type BenchProcess } from './processes.js';
+import { commCpuMs, groupCpuMs, startProcess, type BenchProcess } from './processes.js';
 import { addWork, NO_WORK, perRequest, workLine, type WorkPerRequest } from './work.js';
 
 export interface RealOptions {
@@ -228,13 +228,20 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
     const cpuOf = async <R extends LoadResult>(run: () => Promise<R>): Promise<R & { cpu: CpuPerRequest }> => {
       const sample = () => {
         const svc = groupCpuMs(service.child.pid!);
-        return { service: svc.node ?? 0, anvil: svc.anvil ?? 0, baseline: Object.values(groupCpuMs(express.child.pid!)).reduce((a, b) => a + b, 0), clients: process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000 };
+        return {
+          service: svc.node ?? 0,
+          anvil: svc.anvil ?? 0,
+          baseline: Object.values(groupCpuMs(express.child.pid!)).reduce((a, b) => a + b, 0),
+          clients: process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000,
+          // The database server's backends (every postgres process on the machine: on a shared one, others' too).
+          ...(o.databaseUrl ? { postgres: commCpuMs('postgres') } : {}),
+        };
       };
       const before = sample();
       const result = await run();
       const after = sample();
       const n = Math.max(1, result.count - result.errors);
-      const cpu = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, (v - before[k as keyof typeof before]) / n]));
+      const cpu = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, (v - (before[k as keyof typeof before] ?? 0)) / n]));
       return { ...result, cpu };
     };
     const cpuLine = (c: CpuPerRequest) => Object.entries(c).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');

@@ -135,19 +135,21 @@ const memoryTable = ['| in-memory figure | ratio | target |', '|---|---|---|', .
 console.log(`\n${table.join('\n')}\n`);
 if (memory.length) console.log(`${memoryTable.join('\n')}\n`);
 // The counts beside the ratios: they do not move with the machine's noise (bench/work.ts).
-for (const r of real.filter(() => counts)) {
-  const ours = medianWork(r.paidWork.ours.map((w) => w.total));
-  const request = medianWork(r.paidWork.ours.map((w) => w.request));
-  const base = medianWork(r.paidWork.baseline);
-  const cpu = (xs: Record<string, number>[]) => {
-    const totals = xs.map((c) => Object.values(c).reduce((a, b) => a + b, 0)).sort((a, b) => a - b);
-    return totals[Math.floor(totals.length / 2)] ?? 0;
-  };
-  console.log(`work per paid request (${r.label}, medians of the rounds):`);
-  console.log(`  ours, all:           ${workLine(ours)}`);
-  console.log(`  ours, in the request: ${workLine(request)}`);
-  console.log(`  @x402/express:       ${workLine(base)}`);
-  console.log(`  CPU, all processes:  ours ${cpu(r.paidCpu.ours).toFixed(1)} ms, @x402/express ${cpu(r.paidCpu.baseline).toFixed(1)} ms`);
+const medianOfList = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+/** Medians over rounds, per process, and of the rounds' totals (ms per paid request). */
+const cpuMedians = (xs: Record<string, number>[]) => {
+  const keys = [...new Set(xs.flatMap((c) => Object.keys(c)))];
+  const parts = keys.map((k) => `${k} ${medianOfList(xs.map((c) => c[k] ?? 0)).toFixed(1)}`).join(', ');
+  return `${medianOfList(xs.map((c) => Object.values(c).reduce((a, b) => a + b, 0))).toFixed(1)} ms (${parts})`;
+};
+for (const r of real) {
+  console.log(`paid request (${r.label}), medians of the rounds:`);
+  console.log(`  CPU, all processes: ours ${cpuMedians(r.paidCpu.ours)}`);
+  console.log(`                      @x402/express ${cpuMedians(r.paidCpu.baseline)}`);
+  if (!counts) continue;
+  console.log(`  work, ours, all:            ${workLine(medianWork(r.paidWork.ours.map((w) => w.total)))}`);
+  console.log(`  work, ours, in the request: ${workLine(medianWork(r.paidWork.ours.map((w) => w.request)))}`);
+  console.log(`  work, @x402/express:        ${workLine(medianWork(r.paidWork.baseline))}`);
 }
 for (const r of real) console.log(`service RSS (${r.label}): ${r.rssMiB.start.toFixed(0)} MiB after start, ${r.rssMiB.end.toFixed(0)} MiB after the rounds`);
 for (const r of real) if (r.soak) console.log(`memory: 3-minute paid soak (${r.label}) RSS grew ${(r.soak.lastHalfGrowth * 100).toFixed(1)}% in its last half   target ≤ 10%`);
