@@ -5,8 +5,12 @@
  * and its anvil children together. `BENCH_PROFILE=<dir>` adds --cpu-prof to the service.
  */
 import type { ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawnListening } from '../test/support/service-process.js';
+import type { WorkCounts } from './instrument.js';
 
 export interface BenchProcess {
   child: ChildProcess;
@@ -14,20 +18,53 @@ export interface BenchProcess {
   output: () => string;
   /** Resident set size of the node process, in MiB (Linux /proc). */
   rssMiB(): number;
+  /** The work counted so far (bench/instrument.ts), when started with `counts`. */
+  counts(): Promise<WorkCounts>;
   stop(): Promise<void>;
 }
 
-export async function startProcess(entry: string, env: Record<string, string>, options: { nodeArgs?: string[]; timeoutMs?: number } = {}): Promise<BenchProcess> {
-  const { child, url, output, exited } = await spawnListening([...(options.nodeArgs ?? []), '--import', 'tsx', entry], env, entry, options.timeoutMs ?? 90_000);
+let sockets = 0;
+
+/** The totals bench/instrument.ts keeps in the process listening on `socket`. */
+function readCounts(socket: string): Promise<WorkCounts> {
+  return new Promise((resolve, reject) => {
+    const req = request({ socketPath: socket, path: '/' }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve(JSON.parse(body) as WorkCounts));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export async function startProcess(
+  entry: string,
+  env: Record<string, string>,
+  options: { nodeArgs?: string[]; timeoutMs?: number; counts?: boolean } = {},
+): Promise<BenchProcess> {
+  const socket = options.counts ? join(tmpdir(), `launchpad-bench-${process.pid}-${++sockets}.sock`) : null;
+  const instrument = socket ? ['--import', './bench/instrument.ts'] : [];
+  const { child, url, output, exited } = await spawnListening(
+    [...(options.nodeArgs ?? []), '--import', 'tsx', ...instrument, entry],
+    { ...env, ...(socket ? { BENCH_COUNTS_SOCKET: socket } : {}) },
+    entry,
+    options.timeoutMs ?? 90_000,
+  );
   return {
     child,
     url,
     output,
+    counts() {
+      if (!socket) return Promise.reject(new Error(`${entry} was started without counts`));
+      return readCounts(socket);
+    },
     rssMiB() {
       const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
       return m ? Number(m[1]) / 1024 : NaN;
     },
     async stop() {
+      if (socket) rmSync(socket, { force: true });
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       const timer = setTimeout(() => {
@@ -46,6 +83,27 @@ export async function startProcess(entry: string, env: Record<string, string>, o
       }
     },
   };
+}
+
+/**
+ * CPU time (user + system, ms) of every process named `comm` on the machine (e.g. `postgres`:
+ * the server's backends, which belong to no benchmark process group), from /proc.
+ */
+export function commCpuMs(comm: string): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const close = stat.lastIndexOf(')');
+    if (stat.slice(stat.indexOf('(') + 1, close) !== comm) continue;
+    const fields = stat.slice(close + 2).split(' ');
+    total += (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+  }
+  return total;
 }
 
 /**

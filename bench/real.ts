@@ -17,7 +17,8 @@ import { devnetAccount } from '../src/adapters/chain/anvil/devnet-constants.js';
 import { freePorts } from '../test/support/free-ports.js';
 import { devAccount, payingFetch } from '../test/support/x402-client.js';
 import { load, loadWith, median, type LoadResult } from './load.js';
-import { groupCpuMs, startProcess, type BenchProcess } from './processes.js';
+import { commCpuMs, groupCpuMs, startProcess, type BenchProcess } from './processes.js';
+import { addWork, NO_WORK, perRequest, workLine, type WorkPerRequest } from './work.js';
 
 export interface RealOptions {
   label: string;
@@ -30,6 +31,10 @@ export interface RealOptions {
   soakMs?: number;
   /** Directory for the service's --cpu-prof output, when profiling. */
   profileDir?: string;
+  /** Only the paid figure (no read or health rounds): for profiles and counts of the paid path. */
+  paidOnly?: boolean;
+  /** Count the work per request (bench/instrument.ts in the service and the baseline); default on. */
+  counts?: boolean;
   log: (line: string) => void;
 }
 
@@ -55,6 +60,12 @@ export interface RealResult {
    * (this process: the 8 x402 clients signing).
    */
   paidCpu: { ours: CpuPerRequest[]; baseline: CpuPerRequest[] };
+  /**
+   * Work per paid request, per round (bench/work.ts): ours is the request's own (`request`) plus
+   * what it left for the workers until the service was idle again (`after`: the delivery);
+   * the baseline's is its process's.
+   */
+  paidWork: { ours: { request: WorkPerRequest; after: WorkPerRequest; total: WorkPerRequest }[]; baseline: WorkPerRequest[] };
   rssMiB: { start: number; end: number };
   soak?: { samplesMiB: number[]; lastHalfGrowth: number; paid: LoadResult };
 }
@@ -82,6 +93,22 @@ async function quiet(p: BenchProcess): Promise<void> {
   }
 }
 
+/**
+ * Waits (at most 60 s) until every delivery named is CONFIRMED (or FAILED): each client's last,
+ * sent after (or with) its earlier ones. A few reads of the service, counted with the rest.
+ */
+async function delivered(p: BenchProcess, deliveryIds: string[]): Promise<void> {
+  const left = new Set(deliveryIds);
+  for (const deadline = Date.now() + 60_000; left.size > 0 && Date.now() < deadline; ) {
+    for (const id of [...left]) {
+      const res = await fetch(`${p.url}/api/deliveries/${id}`);
+      const state = res.ok ? ((await res.json()) as { data: { state: string } }).data.state : null;
+      if (state === 'CONFIRMED' || state === 'FAILED') left.delete(id);
+    }
+    if (left.size > 0) await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Growth over the last half of a series of samples: end ÷ middle − 1. */
 export function lastHalfGrowth(samples: number[]): number {
   const mid = samples[Math.floor((samples.length - 1) / 2)]!;
@@ -103,23 +130,47 @@ function rpcOf(service: BenchProcess): string {
   return m[1]!;
 }
 
+/** Bytes of a header block as sent on the wire: `name: value\r\n` per header. */
+function headerBytes(headers: Headers): number {
+  let n = 0;
+  headers.forEach((value, name) => (n += name.length + value.length + 4));
+  return n;
+}
+
 /** 8 official clients paying back to back; a request is good when it ends in 200. */
-function paidLoad(url: string, body: () => string, durationMs: number): Promise<LoadResult> {
+async function paidLoad(url: string, body: () => string, durationMs: number): Promise<LoadResult & { headerBytes: number; deliveries: string[] }> {
+  let headers = 0;
+  // Each client's last delivery (buys answer with one): the round's work is done once they are.
+  const lastDelivery = new Map<number, string>();
+  // Both round trips of each paid request (the 402, then the paid call), request and response.
+  const counting: typeof fetch = async (input, init) => {
+    const sent = new Headers(input instanceof Request ? input.headers : undefined);
+    new Headers(init?.headers).forEach((v, k) => sent.set(k, v));
+    headers += headerBytes(sent);
+    const res = await fetch(input, init);
+    headers += headerBytes(res.headers);
+    return res;
+  };
   const clients = Array.from({ length: PAID_CLIENTS }, (_, i) => {
     const account = devAccount(PAYERS[i % PAYERS.length]!);
-    return { account, pay: payingFetch(account) };
+    return { account, pay: payingFetch(account, counting) };
   });
   let next = 0;
-  return loadWith({
+  const result = await loadWith({
     concurrency: PAID_CLIENTS,
     durationMs,
     one: async () => {
-      const c = clients[next++ % clients.length]!;
+      const i = next++ % clients.length;
+      const c = clients[i]!;
       const res = await c.pay(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-wallet-address': c.account.address }, body: body() });
-      await res.arrayBuffer();
-      return res.status === 200;
+      const text = await res.text();
+      if (res.status !== 200) return false;
+      const delivery = (JSON.parse(text) as { data?: { delivery?: { deliveryId?: string } } }).data?.delivery?.deliveryId;
+      if (delivery) lastDelivery.set(i, delivery);
+      return true;
     },
   });
+  return { ...result, headerBytes: headers / Math.max(1, result.count), deliveries: [...lastDelivery.values()] };
 }
 
 export async function benchReal(o: RealOptions): Promise<RealResult> {
@@ -137,7 +188,8 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
     };
     // One directory per configuration: node writes a profile per thread (tsx's loader runs in one).
     const nodeArgs = o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(o.profileDir, o.label)}`] : [];
-    const service = await startProcess(join('src', 'main.ts'), env, { nodeArgs });
+    const counting = o.counts ?? true;
+    const service = await startProcess(join('src', 'main.ts'), env, { nodeArgs, counts: counting });
     procs.push(service);
     const rssStart = service.rssMiB();
 
@@ -161,7 +213,7 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
       RPC_URL: rpcOf(service),
       SETTLEMENT_KEY: keyOf(BASELINE_SIGNER),
       PAY_TO: devnetAccount(0).address,
-    });
+    }, { counts: counting });
     procs.push(express);
 
     const get = (base: string, path: string) => load({ url: `${base}${path}`, concurrency: READ_CONCURRENCY, durationMs: o.readMs, expectStatus: 200 });
@@ -171,52 +223,85 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
     const health = fig();
     const paid = fig();
     const paidCpu: RealResult['paidCpu'] = { ours: [], baseline: [] };
+    const paidWork: RealResult['paidWork'] = { ours: [], baseline: [] };
     /** `run`'s result and the CPU each process spent on it, per request that succeeded. */
-    const cpuOf = async (run: () => Promise<LoadResult>): Promise<LoadResult & { cpu: CpuPerRequest }> => {
+    const cpuOf = async <R extends LoadResult>(run: () => Promise<R>): Promise<R & { cpu: CpuPerRequest }> => {
       const sample = () => {
         const svc = groupCpuMs(service.child.pid!);
-        return { service: svc.node ?? 0, anvil: svc.anvil ?? 0, baseline: Object.values(groupCpuMs(express.child.pid!)).reduce((a, b) => a + b, 0), clients: process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000 };
+        return {
+          service: svc.node ?? 0,
+          anvil: svc.anvil ?? 0,
+          baseline: Object.values(groupCpuMs(express.child.pid!)).reduce((a, b) => a + b, 0),
+          clients: process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000,
+          // The database server's backends (every postgres process on the machine: on a shared one, others' too).
+          ...(o.databaseUrl ? { postgres: commCpuMs('postgres') } : {}),
+        };
       };
       const before = sample();
       const result = await run();
       const after = sample();
       const n = Math.max(1, result.count - result.errors);
-      const cpu = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, (v - before[k as keyof typeof before]) / n]));
+      const cpu = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, (v - (before[k as keyof typeof before] ?? 0)) / n]));
       return { ...result, cpu };
     };
     const cpuLine = (c: CpuPerRequest) => Object.entries(c).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
     const fmt = (r: LoadResult) => `${r.rps.toFixed(0)}/s p50 ${r.latency.p50.toFixed(1)} p99 ${r.latency.p99.toFixed(1)} max ${r.latency.max.toFixed(0)} ms${r.errors ? ` (${r.errors} errors)` : ''}`;
 
     // Warm both paths (JIT, connections, caches) before anything counts.
-    await get(service.url, `/tokens/${tokenId}`);
-    await get(koa.url, `/tokens/${tokenId}`);
+    if (!o.paidOnly) {
+      await get(service.url, `/tokens/${tokenId}`);
+      await get(koa.url, `/tokens/${tokenId}`);
+    }
     for (let round = 0; round < o.rounds; round++) {
       // The previous round's buys leave deliveries for the workers to send: the reads start once
       // the service is idle again, so both read figures measure reads, not the backlog.
       await quiet(service);
-      const k = await get(koa.url, `/tokens/${tokenId}`);
-      const r = await get(service.url, `/tokens/${tokenId}`);
-      const h = await get(service.url, '/health');
+      const reads = !o.paidOnly;
+      const k = reads ? await get(koa.url, `/tokens/${tokenId}`) : null;
+      const r = reads ? await get(service.url, `/tokens/${tokenId}`) : null;
+      const h = reads ? await get(service.url, '/health') : null;
+      const counts = (p: BenchProcess) => (counting ? p.counts() : Promise.resolve(NO_WORK));
+      const x0 = await counts(express);
       const x = await cpuOf(() => paidLoad(`${express.url}/buy`, () => '{}', o.paidMs));
+      const x1 = await counts(express);
+      const p0 = await counts(service);
       const p = await cpuOf(() => paidLoad(`${service.url}/entrypoints/token_buy_usd`, buyBody, o.paidMs));
+      const p1 = await counts(service);
+      await delivered(service, p.deliveries); // the work the round left: its deliveries sent and mined
+      const p2 = await counts(service);
+      const paidOk = (r: LoadResult) => Math.max(1, r.count - r.errors);
+      const xw = { ...perRequest(x0, x1, paidOk(x)), headerBytes: x.headerBytes };
+      const pRequest = { ...perRequest(p0, p1, paidOk(p)), headerBytes: p.headerBytes };
+      const pAfter = perRequest(p1, p2, paidOk(p));
+      paidWork.baseline.push(xw);
+      paidWork.ours.push({ request: pRequest, after: pAfter, total: addWork(pRequest, pAfter) });
       paidCpu.baseline.push(x.cpu);
       paidCpu.ours.push(p.cpu);
-      read.ours.push(r);
-      read.baseline.push(k);
-      read.ratios.push(r.rps / k.rps);
-      health.ours.push(h);
-      health.baseline.push(r);
-      health.ratios.push(h.rps / r.rps);
+      if (r && k && h) {
+        read.ours.push(r);
+        read.baseline.push(k);
+        read.ratios.push(r.rps / k.rps);
+        health.ours.push(h);
+        health.baseline.push(r);
+        health.ratios.push(h.rps / r.rps);
+      }
       paid.ours.push(p);
       paid.baseline.push(x);
       paid.ratios.push(p.rps / x.rps);
       o.log(`[${o.label}] round ${round + 1}/${o.rounds}`);
-      o.log(`  GET /tokens/:id  ours ${fmt(r)} | bare koa ${fmt(k)}`);
-      o.log(`  GET /health      ${fmt(h)}`);
+      if (r && k && h) {
+        o.log(`  GET /tokens/:id  ours ${fmt(r)} | bare koa ${fmt(k)}`);
+        o.log(`  GET /health      ${fmt(h)}`);
+      }
       o.log(`  paid buy $0.01   ours ${fmt(p)} | @x402/express ${fmt(x)}`);
       o.log(`  paid CPU ms/req  ours: ${cpuLine(p.cpu)} | @x402/express: ${cpuLine(x.cpu)}`);
+      if (counting) {
+        o.log(`  work/req ours, in the request:   ${workLine(pRequest)}`);
+        o.log(`  work/req ours, after (workers):  ${workLine(pAfter)}`);
+        o.log(`  work/req @x402/express:          ${workLine(xw)}`);
+      }
     }
-    for (const f of [read, health, paid]) f.ratio = median(f.ratios);
+    for (const f of [read, health, paid]) f.ratio = f.ratios.length ? median(f.ratios) : NaN;
     const rssEnd = service.rssMiB();
     let soak: RealResult['soak'];
     if (o.soakMs) {
@@ -228,7 +313,7 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
       soak = { samplesMiB, lastHalfGrowth: lastHalfGrowth(samplesMiB), paid: result };
       o.log(`[${o.label}] paid soak ${(o.soakMs / 1000).toFixed(0)} s: ${fmt(result)}; RSS ${samplesMiB.map((m) => m.toFixed(0)).join(' ')} MiB, last half ${(soak.lastHalfGrowth * 100).toFixed(1)}%`);
     }
-    return { label: o.label, read, health, paid, paidCpu, rssMiB: { start: rssStart, end: rssEnd }, ...(soak ? { soak } : {}) };
+    return { label: o.label, read, health, paid, paidCpu, paidWork, rssMiB: { start: rssStart, end: rssEnd }, ...(soak ? { soak } : {}) };
   } finally {
     for (const p of procs.reverse()) await p.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,7 @@
 pragma solidity 0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {LaunchToken} from "./LaunchToken.sol";
@@ -25,7 +26,9 @@ interface IUniswapV2PairLike {
 /// be produced by `custody` calling deploy with exactly those values. So anyone may call deploy,
 /// and nobody but custody can occupy custody's addresses.
 /// It also seeds a graduating token's Uniswap v2 pool (`seedPool`), whatever an outsider put in
-/// the pair before.
+/// the pair before, and sends the caller's token deliveries in one transaction (`deliver`).
+/// Every token it moves comes from `msg.sender` (who approved this contract): nobody can move
+/// another's tokens through it, whatever allowance they gave it.
 /// Keeps no state and has no constructor, so a devnet can place it with anvil_setCode.
 contract LaunchFactory {
     using SafeERC20 for IERC20;
@@ -53,6 +56,37 @@ contract LaunchFactory {
         require(_predict(salt, name, symbol, totalSupply, msg.sender).code.length == 0, "LaunchFactory: already deployed");
         token = address(new LaunchToken{salt: salt}(name, symbol, totalSupply, msg.sender));
         emit TokenDeployed(token, msg.sender, salt, tokenId, name, symbol, totalSupply);
+    }
+
+    /// @notice One of the caller's deliveries: `amount` of `token` from the caller to `to`.
+    struct Delivery {
+        address token;
+        address to;
+        uint256 amount;
+    }
+
+    /// @notice The caller's EIP-2612 permit giving this contract an unlimited allowance on `token`,
+    /// valid for ever (value and deadline type(uint256).max), at the caller's current permit nonce.
+    struct Approval {
+        address token;
+        uint8 v;
+        bytes32 r;
+        bytes32 s;
+    }
+
+    /// @notice Sends every delivery from the caller, all or none: one failing (balance, allowance)
+    /// reverts them all. `approvals` come first, for tokens this contract has no allowance on yet;
+    /// one that fails (its nonce already used: an earlier batch, or anyone who submitted it first)
+    /// is skipped, and the allowance it gave stays.
+    function deliver(Approval[] calldata approvals, Delivery[] calldata deliveries) external {
+        for (uint256 i = 0; i < approvals.length; i++) {
+            Approval calldata a = approvals[i];
+            try IERC20Permit(a.token).permit(msg.sender, address(this), type(uint256).max, type(uint256).max, a.v, a.r, a.s) {} catch {}
+        }
+        for (uint256 i = 0; i < deliveries.length; i++) {
+            Delivery calldata d = deliveries[i];
+            IERC20(d.token).safeTransferFrom(msg.sender, d.to, d.amount);
+        }
     }
 
     /// @notice Where `custody`'s deploy with these values puts (or has put) the token.

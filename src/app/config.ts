@@ -286,6 +286,8 @@ export interface Tunables {
     quotePurgeIntervalMs: number;
     /** Rows a purge deletes per pass (quotes, spent Sign-In-With-X nonces, expired access grants). */
     purgeBatch: number;
+    /** Most deliveries one custody transaction carries (docs/decisions/0035); below 2, each is sent alone. */
+    deliveryBatchMax: number;
   };
 }
 
@@ -298,6 +300,7 @@ export const TUNABLES: Tunables = {
     quoteRetentionMs: 10 * 60_000,
     quotePurgeIntervalMs: 60_000,
     purgeBatch: 1_000,
+    deliveryBatchMax: 100,
   },
 };
 

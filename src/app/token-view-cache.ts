@@ -69,9 +69,15 @@ export class TokenViewCache {
    * The view of `tokenId` at `now`: the kept one while still true, else `build()` (kept if it
    * returns). `fresh`: checked against the database whatever the feed says.
    */
-  async get(uow: UnitOfWork, tokenId: string, now: Date, build: () => Promise<TokenView>, options: { fresh?: boolean } = {}): Promise<TokenView> {
+  /** The kept view of `tokenId` when it may be served with no query at all (young, vouched for by a live feed); else undefined. */
+  trusted(tokenId: string, now: Date): TokenView | undefined {
     const kept = this.entries.get(tokenId);
-    if (kept && this.young(kept, now) && kept.fed && this.feed?.live && !options.fresh) return kept.view;
+    return kept && this.young(kept, now) && kept.fed && this.feed?.live ? kept.view : undefined;
+  }
+
+  async get(uow: UnitOfWork, tokenId: string, now: Date, build: () => Promise<TokenView>, options: { fresh?: boolean } = {}): Promise<TokenView> {
+    const kept = options.fresh ? undefined : this.trusted(tokenId, now);
+    if (kept) return kept;
     // Watch for announcements from before the event log is read: one that arrives while the
     // view is built makes it unfit to serve on the feed's word.
     const watch: Build = { changed: !this.feed?.live };

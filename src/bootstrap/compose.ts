@@ -70,6 +70,7 @@ export interface ServiceOverrides extends Partial<ApplicationDeps> {
   payoutHooks?: WorkerHooks['payouts'];
   deploymentHooks?: WorkerHooks['deployments'];
   deliveryHooks?: WorkerHooks['deliveries'];
+  deliveryBatchHooks?: WorkerHooks['deliveryBatches'];
   /** Wraps the token issuer the service builds (fault-injection tests: an RPC that goes down). */
   wrapTokenIssuer?: (issuer: TokenIssuer) => TokenIssuer;
   /** Uniswap v2 (docs/operations.md, "Graduation pools"); default: the devnet's, or UNISWAP_V2_* on real networks. */
@@ -331,6 +332,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       payouts: overrides.payoutHooks,
       deployments: overrides.deploymentHooks,
       deliveries: overrides.deliveryHooks,
+      deliveryBatches: overrides.deliveryBatchHooks,
       graduations: overrides.graduationHooks,
       transfers: overrides.transferIndexerHooks,
     },

@@ -1,6 +1,7 @@
 /**
  * Deliveries: tokens a buyer bought, owed from custody to its wallet on chain (docs/api.md "Tokens on chain").
- * Queued in the trade's own transaction; sent through the outbox once the token is deployed.
+ * Queued in the trade's own transaction; sent through the outbox once the token is deployed —
+ * alone, or with the others ready at the same moment in one batch (delivery-batch.ts).
  */
 import { InvariantViolation } from './errors.js';
 import type { Network } from './network.js';
@@ -12,6 +13,8 @@ export interface Delivery extends OutboxFields {
   readonly wallet: string;
   /** Token units (1e-18). */
   readonly amount: bigint;
+  /** The batch whose transaction carries it while it is SENT in one (delivery-batch.ts); null otherwise. */
+  readonly batchId: string | null;
 }
 
 export function newDelivery(args: {
@@ -31,5 +34,6 @@ export function newDelivery(args: {
     tokenId: args.tokenId,
     wallet: args.wallet,
     amount: args.amount,
+    batchId: null,
   };
 }

@@ -11,6 +11,13 @@ export interface TokenSpec {
   totalSupply: bigint;
 }
 
+/** One transfer of a batch: `amount` units of a deployed token (its address and name) from custody to `to`. */
+export interface CustodyTransfer {
+  token: { address: string; name: string };
+  to: string;
+  amount: bigint;
+}
+
 /** A transaction signed by custody, known by its hash before it is broadcast. */
 export type PreparedTransaction = PreparedTransfer;
 
@@ -57,6 +64,12 @@ export interface TokenIssuer {
    * token: a call to an address without code is mined as a success that moves nothing.
    */
   prepareTransfer(network: Network, token: string, to: string, amount: bigint): Promise<PreparedTransaction>;
+  /**
+   * Signs one transaction that makes every transfer of `transfers` from custody (of deployed
+   * tokens, any number of them): all of them, or — when one cannot be made — none (it reverts).
+   * Null when this network cannot batch (its factory predates it): send them one at a time.
+   */
+  prepareBatchTransfer(network: Network, transfers: readonly CustodyTransfer[]): Promise<PreparedTransaction | null>;
   /**
    * Signs custody's `receiveWithAuthorization(authorization)` on `token`: pulls exactly
    * `authorization.value` from `authorization.from` to custody, or reverts (bad signature,

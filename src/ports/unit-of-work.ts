@@ -2,6 +2,7 @@ import type { AccessGrantStore } from './access-grant-store.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { CustodyIntentStore } from './custody-intent-store.js';
 import type { AssetQuoteStore } from './asset-quote-store.js';
+import type { DeliveryBatchStore } from './delivery-batch-store.js';
 import type { DeliveryStore } from './delivery-store.js';
 import type { DeploymentStore } from './deployment-store.js';
 import type { EarningsStore } from './earnings-store.js';
@@ -39,6 +40,8 @@ export interface Stores {
   /** Tokens on chain (docs/api.md "Tokens on chain"): deployments, deliveries to buyers, pulls from sellers. */
   deployments: DeploymentStore;
   deliveries: DeliveryStore;
+  /** Deliveries sent together in one custody transaction (docs/decisions/0035). */
+  deliveryBatches: DeliveryBatchStore;
   pulls: TokenPullStore;
   /** Custody's swaps on graduated tokens' pools, one per paid trade (docs/api.md "Graduation"). */
   swaps: PoolSwapStore;

@@ -2,6 +2,7 @@
 import { accessGrantStoreContract } from './access-grant-store.contract.js';
 import { assetQuoteStoreContract } from './asset-quote-store.contract.js';
 import { custodyTransactionStoreContract } from './custody-transaction-store.contract.js';
+import { deliveryBatchStoreContract } from './delivery-batch-store.contract.js';
 import { eventLogContract } from './event-log.contract.js';
 import { graduationStoreContract } from './graduation-store.contract.js';
 import { paymentIdentifierStoreContract } from './payment-identifier-store.contract.js';
@@ -38,4 +39,5 @@ export function persistenceContracts(name: string, make: UowFactory) {
   earningsStoreContract(name, make);
   custodyIntentStoreContract(name, make);
   sharedSettingsStoreContract(name, make);
+  deliveryBatchStoreContract(name, make);
 }

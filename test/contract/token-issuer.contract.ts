@@ -124,6 +124,49 @@ export function tokenIssuerContract(name: string, make: () => Promise<TokenIssue
       expect(await h.issuer.balanceOf(network, token.address, h.issuer.custody(network))).toBe(SUPPLY - 123_456_789n);
     });
 
+    it('a batch of transfers of several tokens from custody delivers each exactly, however often it is broadcast; the next batch too', async () => {
+      const h = await make();
+      const [a, b] = [await deploy(h), await deploy(h, spec({ name: LONG_NAME }))];
+      const [w1, w2, w3] = [0, 1, 2].map(() => privateKeyToAccount(generatePrivateKey()).address) as [Hex, Hex, Hex];
+      const transfers = [
+        { token: a, to: w1, amount: 1_000n },
+        { token: b, to: w1, amount: 2_000n },
+        { token: a, to: w2, amount: 3_000n },
+        { token: a, to: w1, amount: 4_000n },
+      ];
+      const prepared = await h.issuer.prepareBatchTransfer(network, transfers);
+      expect(prepared?.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+      await h.issuer.broadcast(network, prepared!.rawTx);
+      expect(await mined(h, prepared!)).toBe('confirmed');
+      expect(await h.issuer.balanceOf(network, a.address, w1)).toBe(5_000n);
+      expect(await h.issuer.balanceOf(network, b.address, w1)).toBe(2_000n);
+      expect(await h.issuer.balanceOf(network, a.address, w2)).toBe(3_000n);
+      expect(await h.issuer.balanceOf(network, a.address, h.issuer.custody(network))).toBe(SUPPLY - 8_000n);
+      expect(await h.issuer.balanceOf(network, b.address, h.issuer.custody(network))).toBe(SUPPLY - 2_000n);
+
+      const again = await h.issuer.prepareBatchTransfer(network, [
+        { token: b, to: w3, amount: 7n },
+        { token: a, to: w3, amount: 9n },
+      ]);
+      expect(await mined(h, again!)).toBe('confirmed');
+      expect(await h.issuer.balanceOf(network, b.address, w3)).toBe(7n);
+      expect(await h.issuer.balanceOf(network, a.address, w3)).toBe(9n);
+    });
+
+    it('a batch with one transfer custody cannot make reverts and moves nothing at all', async () => {
+      const h = await make();
+      const token = await deploy(h);
+      const [w1, w2] = [0, 1].map(() => privateKeyToAccount(generatePrivateKey()).address) as [Hex, Hex];
+      const prepared = await h.issuer.prepareBatchTransfer(network, [
+        { token, to: w1, amount: 5n },
+        { token, to: w2, amount: SUPPLY },
+      ]);
+      expect(await mined(h, prepared!)).toBe('reverted');
+      expect(await h.issuer.balanceOf(network, token.address, w1)).toBe(0n);
+      expect(await h.issuer.balanceOf(network, token.address, w2)).toBe(0n);
+      expect(await h.issuer.balanceOf(network, token.address, h.issuer.custody(network))).toBe(SUPPLY);
+    });
+
     it('a prepared transaction that was never broadcast is not confirmed and moves nothing', async () => {
       const h = await make();
       const token = await deploy(h);

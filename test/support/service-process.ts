@@ -56,8 +56,9 @@ export async function spawnListening(
   return { child, url, output: () => out, exited };
 }
 
-export async function startServiceProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
-  const { child, url, output, exited } = await spawnListening([join('node_modules', 'tsx', 'dist', 'cli.mjs'), join('src', 'main.ts')], env, 'service', timeoutMs);
+/** `entry`: src/main.ts, or a test's variant of it (test/support/crashing-service.ts). */
+export async function startServiceProcess(env: Record<string, string>, timeoutMs = 60_000, entry = join('src', 'main.ts')): Promise<ServiceProcess> {
+  const { child, url, output, exited } = await spawnListening([join('node_modules', 'tsx', 'dist', 'cli.mjs'), entry], env, 'service', timeoutMs);
   return {
     child,
     url,

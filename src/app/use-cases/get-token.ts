@@ -5,6 +5,9 @@ import { loadToken } from '../trading/load-token.js';
 /** The token's view; `fresh`: checked against the database, not taken on the change feed's word (`Cache-Control: no-cache`). */
 export function getToken(deps: AppDeps, tokenId: string, options: { fresh?: boolean } = {}): Promise<TokenView> {
   const now = deps.clock.now();
+  // The hot path (a kept view the feed vouches for) makes nothing it would not use.
+  const kept = options.fresh ? undefined : deps.tokenViews?.trusted(tokenId, now);
+  if (kept) return Promise.resolve(kept);
   const build = () => deps.uow.run(async (stores) => loadTokenView(stores, await loadToken(stores, tokenId), now));
   return deps.tokenViews ? deps.tokenViews.get(deps.uow, tokenId, now, build, options) : build();
 }

@@ -6,7 +6,8 @@
  *   transaction.
  * - deliveries: custody transfers each buy's tokens to the buyer, once the token is DEPLOYED
  *   (before that a transfer to an address without code would be "mined" and move nothing);
- *   events `delivery.sent`, `delivery.confirmed`, `delivery.failed`.
+ *   events `delivery.sent`, `delivery.confirmed`, `delivery.failed`. Those ready together go
+ *   out in batches first (delivery-batcher.ts); what is left, one transaction each.
  */
 import type { Delivery } from '../../domain/delivery.js';
 import type { Deployment } from '../../domain/deployment.js';
@@ -15,6 +16,7 @@ import type { IdGenerator } from '../../ports/id-generator.js';
 import type { TokenIssuer } from '../../ports/token-issuer.js';
 import type { Stores, UnitOfWork } from '../../ports/unit-of-work.js';
 import { deliveryView } from '../views.js';
+import { DeliveryBatcher, type DeliveryBatcherDeps } from './delivery-batcher.js';
 import { OutboxWorker, outboxStoreOf, type OutboxWorkerDeps } from './outbox-worker.js';
 import { refundUndeliverable } from './undeliverable-token.js';
 
@@ -88,8 +90,20 @@ const deliveryEvent = (type: 'delivery.sent' | 'delivery.confirmed' | 'delivery.
   await stores.events.append({ type, network: d.network, tokenId: d.tokenId, data: { delivery: deliveryView(d) }, createdAt: now });
 };
 
+export interface DeliveryWorkerDeps extends Deps<Delivery> {
+  /** Batch ids; without them, each delivery is sent alone. */
+  ids?: IdGenerator;
+  /** Most deliveries one custody transaction carries (below 2, the default: each is sent alone). */
+  batchMax?: number;
+  /** Test-only seams of the batches. */
+  batchHooks?: Pick<DeliveryBatcherDeps, 'afterRecord' | 'afterBroadcast'>;
+}
+
 export class DeliveryWorker extends OutboxWorker<Delivery> {
-  constructor(deps: Deps<Delivery>) {
+  /** Sends the deliveries ready together as one transaction (docs/decisions/0035); null: each alone. */
+  readonly batches: DeliveryBatcher | null;
+
+  constructor(deps: DeliveryWorkerDeps) {
     super({
       ...deps,
       sender: deps.issuer,
@@ -105,5 +119,16 @@ export class DeliveryWorker extends OutboxWorker<Delivery> {
         onFailed: deliveryEvent('delivery.failed'),
       },
     });
+    const { uow, clock, logger, issuer, ids, batchMax = 0 } = deps;
+    const { maxAttempts, backoffBaseMs, backoffMaxMs, confirmPollMs, stuckAfterMs } = deps;
+    this.batches =
+      ids && batchMax >= 2
+        ? new DeliveryBatcher({ uow, clock, logger, issuer, ids, maxBatch: batchMax, maxAttempts, backoffBaseMs, backoffMaxMs, confirmPollMs, stuckAfterMs, ...deps.batchHooks })
+        : null;
+  }
+
+  /** The batches first (follow, then send what is ready together), then each delivery left alone. */
+  override async runOnce(limit = 20): Promise<number> {
+    return (this.batches ? await this.batches.runOnce() : 0) + (await super.runOnce(limit));
   }
 }

@@ -12,6 +12,7 @@
  * signer also answers other processes' custody intents as soon as they are asked, between passes.
  */
 import type { Delivery } from '../../domain/delivery.js';
+import type { DeliveryBatch } from '../../domain/delivery-batch.js';
 import type { Deployment } from '../../domain/deployment.js';
 import type { Graduation } from '../../domain/graduation.js';
 import { ALL_NETWORKS } from '../../domain/network.js';
@@ -61,6 +62,7 @@ export interface WorkerSchedulerDeps {
     payouts?: Pick<PayoutWorkerDeps, 'afterRecord'>;
     deployments?: { afterRecord?: (d: Deployment) => Promise<void> };
     deliveries?: { afterRecord?: (d: Delivery) => Promise<void> };
+    deliveryBatches?: { afterRecord?: (b: DeliveryBatch) => Promise<void>; afterBroadcast?: (b: DeliveryBatch) => Promise<void> };
     graduations?: { afterRecord?: (g: Graduation) => Promise<void> };
     transfers?: Pick<TransferIndexerDeps, 'beforeCommit' | 'afterStep' | 'blockRange'>;
   };
@@ -106,7 +108,14 @@ export class WorkerScheduler {
       refundAfterMs: tunables.refundAfterMs,
     });
     this.deployments = new DeploymentWorker({ ...outbox, issuer: tokenIssuer, ids, ...hooks.deployments });
-    this.deliveries = new DeliveryWorker({ ...outbox, issuer: tokenIssuer, ...hooks.deliveries });
+    this.deliveries = new DeliveryWorker({
+      ...outbox,
+      issuer: tokenIssuer,
+      ids,
+      batchMax: tunables.deliveryBatchMax,
+      ...hooks.deliveries,
+      ...(hooks.deliveryBatches ? { batchHooks: hooks.deliveryBatches } : {}),
+    });
     this.graduations = new GraduationWorker({ ...outbox, dex, ids, ...hooks.graduations });
     this.transfers = new TransferIndexer({
       uow,

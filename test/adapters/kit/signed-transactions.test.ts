@@ -47,4 +47,36 @@ describe('SignedTransactions.status', () => {
     const signed = await signedWithNonce3();
     expect(await txs.status(TESTNET, signed.txHash, signed.rawTx)).toBe('dropped');
   });
+
+  /** A receipt of `signed` as a node returns it. */
+  const receiptOf = (txHash: string) => ({
+    transactionHash: txHash, transactionIndex: '0x0', blockHash: `0x${'11'.repeat(32)}`, blockNumber: '0x5', from: privateKeyToAccount(KEY).address,
+    to: privateKeyToAccount(KEY).address, cumulativeGasUsed: '0x5208', gasUsed: '0x5208', effectiveGasPrice: '0x1', contractAddress: null, logs: [],
+    logsBloom: `0x${'00'.repeat(256)}`, status: '0x1', type: '0x2',
+  });
+
+  it('mined between the first look for its receipt and the nonce count: "confirmed", never "dropped"', async () => {
+    const signed = await signedWithNonce3();
+    const calls: string[] = [];
+    const url = await node((m) => {
+      calls.push(m);
+      if (m === 'eth_getTransactionCount') return { result: '0x10' };
+      return { result: calls.filter((c) => c === 'eth_getTransactionReceipt').length === 1 ? null : receiptOf(signed.txHash) };
+    });
+    const txs = new SignedTransactions(KEY, { [TESTNET]: url }, { timeoutMs: 2_000 });
+    expect(await txs.status(TESTNET, signed.txHash, signed.rawTx)).toBe('confirmed');
+    expect(calls).toEqual(['eth_getTransactionReceipt', 'eth_getTransactionCount', 'eth_getTransactionReceipt']);
+  });
+
+  it('a mined transaction takes one call: its receipt', async () => {
+    const signed = await signedWithNonce3();
+    const calls: string[] = [];
+    const url = await node((m) => {
+      calls.push(m);
+      return m === 'eth_getTransactionCount' ? { result: '0x10' } : { result: receiptOf(signed.txHash) };
+    });
+    const txs = new SignedTransactions(KEY, { [TESTNET]: url }, { timeoutMs: 2_000 });
+    expect(await txs.status(TESTNET, signed.txHash, signed.rawTx)).toBe('confirmed');
+    expect(calls).toEqual(['eth_getTransactionReceipt']);
+  });
 });

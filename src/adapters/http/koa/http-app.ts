@@ -155,7 +155,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     let body = tokenBodies.get(view);
     if (body === undefined) tokenBodies.set(view, (body = JSON.stringify(successEnvelope('get_token', view))));
     ctx.status = 200;
-    ctx.type = 'application/json';
+    ctx.set('Content-Type', 'application/json; charset=utf-8'); // what `ctx.type = 'application/json'` sets, without its lookups
     ctx.body = body;
   });
 

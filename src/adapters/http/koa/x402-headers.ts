@@ -1,8 +1,10 @@
 /**
- * The x402 v2 HTTP headers, encoded and decoded with the official @x402/core helpers so that
- * official clients work unchanged.
+ * The x402 v2 HTTP headers in the official @x402/core format (base64 of the JSON, UTF-8), so that
+ * official clients work unchanged. The package's helpers build the base64 through a string of
+ * one character per byte (`btoa`/`atob`), a visible share of a paid request's CPU on a few KB of
+ * JSON each way (docs/performance.md); the same bytes come from Node's Buffer, and
+ * test/adapters/http/x402-headers.test.ts holds them equal to the package's in both directions.
  */
-import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import { PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { SIGN_IN_WITH_X } from '@x402/extensions/sign-in-with-x';
 import { PAYMENT_REASONS } from '../../../app/payments/payment-reasons.js';
@@ -14,10 +16,21 @@ export const PAYMENT_SIGNATURE = 'payment-signature';
 export const PAYMENT_REQUIRED = 'PAYMENT-REQUIRED';
 export const PAYMENT_RESPONSE = 'PAYMENT-RESPONSE';
 
+/** What @x402/core accepts as a header's base64 before decoding it. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+const encode = (value: unknown): string => Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
+
+/** @x402/core's `decodePaymentSignatureHeader`: its base64 check, then the JSON (a length `atob` refuses is refused too). */
+function decode(header: string): unknown {
+  if (!BASE64.test(header) || header.replace(/=+$/, '').length % 4 === 1) throw new Error('Invalid payment signature header');
+  return JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
+}
+
 export function decodePaymentSignature(header: string): PaymentPayload {
   let decoded: unknown;
   try {
-    decoded = decodePaymentSignatureHeader(header);
+    decoded = decode(header);
   } catch {
     throw new PaymentInvalid('PAYMENT-SIGNATURE is not a base64-encoded x402 payment payload.', {
       reason: PAYMENT_REASONS.invalidSignatureHeader,
@@ -51,10 +64,11 @@ export function encodePaymentRequired(paymentRequired: Record<string, unknown>):
   const { extensions: _all, resource, ...rest } = paymentRequired;
   const { description: _described, ...located } = (resource ?? {}) as Record<string, unknown>;
   const header = { ...rest, ...(resource ? { resource: located } : {}), ...(inHeader && Object.keys(inHeader).length > 0 ? { extensions: inHeader } : {}) };
-  return encodePaymentRequiredHeader(header as unknown as Parameters<typeof encodePaymentRequiredHeader>[0]);
+  return encode(header);
 }
 
-/** The settlement answer, as the official encoder writes it. */
+/** The settlement answer, as @x402/core's `encodePaymentResponseHeader` writes it (without `extensionResponses`). */
 export function encodePaymentResponse(settlement: SettlementReceipt): string {
-  return encodePaymentResponseHeader(settlement as Parameters<typeof encodePaymentResponseHeader>[0]);
+  const { extensionResponses: _serverSide, ...buyerFacing } = settlement as SettlementReceipt & { extensionResponses?: unknown };
+  return encode(buyerFacing);
 }

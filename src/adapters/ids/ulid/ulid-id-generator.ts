@@ -13,10 +13,10 @@ import type { IdGenerator, IdKind } from '../../../ports/id-generator.js';
  * per id (every request takes a request id). The bytes are the same CSPRNG's; each is handed out
  * once.
  */
-export function pooledRandomBytes(poolSize = 4_096): (bytes: number) => Uint8Array {
+export function pooledRandomBytes(poolSize = 4_096): ((bytes: number) => Uint8Array) & { byte(): number } {
   const pool = Buffer.alloc(poolSize);
   let at = poolSize;
-  return (bytes) => {
+  const take = (bytes: number) => {
     if (bytes > poolSize) return randomFillSync(Buffer.alloc(bytes));
     if (at + bytes > poolSize) {
       randomFillSync(pool);
@@ -26,11 +26,21 @@ export function pooledRandomBytes(poolSize = 4_096): (bytes: number) => Uint8Arr
     at += bytes;
     return out;
   };
+  /** One byte, without a copy (a ULID's random part takes 16, one at a time). */
+  const byte = () => {
+    if (at >= poolSize) {
+      randomFillSync(pool);
+      at = 0;
+    }
+    return pool[at++]!;
+  };
+  return Object.assign(take, { byte });
 }
 
 /** ulidx's PRNG shape (a number in [0, 1)) over pooled bytes: one byte per base32 character, 256 = 8 × 32, so uniform. */
-function prngOf(random: (bytes: number) => Uint8Array): PRNG {
-  return () => random(1)[0]! / 256;
+function prngOf(random: ((bytes: number) => Uint8Array) & { byte?: () => number }): PRNG {
+  const byte = random.byte;
+  return byte ? () => byte() / 256 : () => random(1)[0]! / 256;
 }
 
 export class UlidIdGenerator implements IdGenerator {
@@ -38,7 +48,7 @@ export class UlidIdGenerator implements IdGenerator {
 
   constructor(
     private readonly clock: Clock,
-    private readonly random: (bytes: number) => Uint8Array = pooledRandomBytes(),
+    private readonly random: ((bytes: number) => Uint8Array) & { byte?: () => number } = pooledRandomBytes(),
   ) {
     this.ulid = monotonicFactory(prngOf(random));
   }

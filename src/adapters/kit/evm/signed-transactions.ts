@@ -146,16 +146,23 @@ export class SignedTransactions {
       });
   }
 
+  /**
+   * One call when the transaction is mined (its receipt), two while it is pending, three to call
+   * it dropped: the receipt is asked again after the nonce count, so a transaction mined between
+   * a first "no receipt" and the count is never taken for one whose nonce another took (dropped)
+   * and sent again.
+   */
   async status(network: Network, txHash: string, rawTx: string): Promise<SignedTransactionStatus> {
     const { publicClient } = this.client(network);
-    const nonce = parseTransaction(rawTx as Hex).nonce ?? 0;
-    // The nonce count is read before the receipt: read after, a transaction mined in between
-    // would look like one whose nonce another took (dropped), and be sent again.
-    const used = await publicClient.getTransactionCount({ address: this.account.address, blockTag: 'latest' });
+    const mined = (receipt: TransactionReceipt) => (receipt.status === 'success' ? 'confirmed' : 'reverted');
     const receipt = await this.receipt(network, txHash);
-    if (receipt) return receipt.status === 'success' ? 'confirmed' : 'reverted';
-    // Its nonce is taken by a mined transaction that is not this one: it can never be mined.
-    return used > nonce ? 'dropped' : 'pending';
+    if (receipt) return mined(receipt);
+    const nonce = parseTransaction(rawTx as Hex).nonce ?? 0;
+    const used = await publicClient.getTransactionCount({ address: this.account.address, blockTag: 'latest' });
+    if (used <= nonce) return 'pending';
+    // Its nonce is used: by this transaction, mined since the first look, or by another — then it can never be mined.
+    const again = await this.receipt(network, txHash);
+    return again ? mined(again) : 'dropped';
   }
 
   /**

@@ -6,6 +6,7 @@ import type { AssetQuote } from '../../../domain/asset-quote.js';
 import type { StoredEvent } from '../../../domain/event.js';
 import type { Payment } from '../../../domain/payment.js';
 import type { Delivery } from '../../../domain/delivery.js';
+import type { DeliveryBatch } from '../../../domain/delivery-batch.js';
 import type { Graduation } from '../../../domain/graduation.js';
 import type { Deployment } from '../../../domain/deployment.js';
 import type { Earning } from '../../../domain/earnings.js';
@@ -56,6 +57,7 @@ export class MemoryDatabase {
   readonly deploymentSources = new Map<string, string>();
   readonly deliveries = new Map<string, Delivery>();
   readonly deliverySources = new Map<string, string>();
+  readonly deliveryBatches = new Map<string, DeliveryBatch>();
   readonly pulls = new Map<string, TokenPull>();
   readonly swaps = new Map<string, PoolSwap>();
   readonly graduations = new Map<string, Graduation>();

@@ -7,13 +7,15 @@ export interface MemoryOutboxTable<T> {
   items: Map<string, T>;
   sources: Map<string, string>;
   idOf(item: T): string;
+  /** Which PENDING or SENT items `due` may return (default: all). */
+  dueWhen?(item: T): boolean;
 }
 
 export class MemoryOutboxStore<T extends OutboxFields> implements OutboxStore<T> {
   constructor(
-    private readonly db: MemoryDatabase,
-    private readonly tx: MemoryTx | null,
-    private readonly table: MemoryOutboxTable<T>,
+    protected readonly db: MemoryDatabase,
+    protected readonly tx: MemoryTx | null,
+    protected readonly table: MemoryOutboxTable<T>,
   ) {}
 
   async enqueue(item: T): Promise<T> {
@@ -44,7 +46,7 @@ export class MemoryOutboxStore<T extends OutboxFields> implements OutboxStore<T>
 
   async due(now: Date, limit: number): Promise<T[]> {
     return [...this.table.items.values()]
-      .filter((p) => (p.state === 'PENDING' || p.state === 'SENT') && p.nextAttemptAt <= now)
+      .filter((p) => (p.state === 'PENDING' || p.state === 'SENT') && p.nextAttemptAt <= now && (this.table.dueWhen?.(p) ?? true))
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (this.table.idOf(a) < this.table.idOf(b) ? -1 : 1))
       .slice(0, limit);
   }

@@ -5,6 +5,8 @@ import { MemoryDatabase, MemoryTx } from './memory-database.js';
 import { MemoryEventLog } from './memory-event-log.js';
 import { MemoryPaymentIdentifierStore } from './memory-payment-identifier-store.js';
 import { MemoryPaymentStore } from './memory-payment-store.js';
+import { MemoryDeliveryBatchStore } from './memory-delivery-batch-store.js';
+import { MemoryDeliveryStore } from './memory-delivery-store.js';
 import { MemoryOutboxStore } from './memory-outbox-store.js';
 import { MemoryCustodyTransactionStore } from './memory-custody-transaction-store.js';
 import { MemoryTokenPullStore } from './memory-token-pull-store.js';
@@ -70,7 +72,8 @@ export class MemoryUnitOfWork implements UnitOfWork {
       proofNonces: new MemoryProofNonceStore(this.db, tx),
       accessGrants: new MemoryAccessGrantStore(this.db, tx),
       deployments: new MemoryOutboxStore(this.db, tx, { items: this.db.deployments, sources: this.db.deploymentSources, idOf: (d) => d.deploymentId }),
-      deliveries: new MemoryOutboxStore(this.db, tx, { items: this.db.deliveries, sources: this.db.deliverySources, idOf: (d) => d.deliveryId }),
+      deliveries: new MemoryDeliveryStore(this.db, tx),
+      deliveryBatches: new MemoryDeliveryBatchStore(this.db, tx),
       pulls: new MemoryTokenPullStore(this.db, tx),
       swaps: new MemoryCustodyTransactionStore(this.db, tx, this.db.swaps),
       graduations: new MemoryOutboxStore(this.db, tx, { items: this.db.graduations, sources: this.db.graduationSources, idOf: (g) => g.graduationId }),

@@ -16,6 +16,8 @@ export interface OutboxTable<T extends OutboxFields> {
   /** The table's own columns, the id first, with how each is written; `exact` ones are money. */
   columns: { name: string; exact?: boolean; value(item: T): unknown }[];
   read(row: Row, outbox: OutboxFields): T;
+  /** A condition `due` adds: which PENDING or SENT items it may return (default: all). */
+  dueWhere?: string;
 }
 
 const outboxValues = (i: OutboxFields) => [
@@ -41,7 +43,7 @@ export class MikroOrmOutboxStore<T extends OutboxFields> implements OutboxStore<
   private readonly names: string[];
 
   constructor(
-    private readonly sql: Sql,
+    protected readonly sql: Sql,
     private readonly t: OutboxTable<T>,
   ) {
     this.names = [...t.columns.map((c) => c.name), ...OUTBOX_COLUMNS];
@@ -92,8 +94,9 @@ export class MikroOrmOutboxStore<T extends OutboxFields> implements OutboxStore<
   }
 
   async due(now: Date, limit: number): Promise<T[]> {
+    const also = this.t.dueWhere ? ` and ${this.t.dueWhere}` : '';
     const rows = await this.sql.all(
-      `select ${this.select()} from ${this.t.table} where state in ('PENDING', 'SENT') and next_attempt_at <= ? order by created_at, ${this.t.id} limit ?`,
+      `select ${this.select()} from ${this.t.table} where state in ('PENDING', 'SENT') and next_attempt_at <= ?${also} order by created_at, ${this.t.id} limit ?`,
       [now.getTime(), limit],
     );
     return rows.map((r) => this.row(r));
@@ -107,5 +110,11 @@ export class MikroOrmOutboxStore<T extends OutboxFields> implements OutboxStore<
     const of = (state: string) => rows.find((r) => r.state === state);
     const oldest = rows.map((r) => Number(r.oldest)).reduce<number | null>((min, v) => (min === null || v < min ? v : min), null);
     return { pending: Number(of('PENDING')?.n ?? 0), sent: Number(of('SENT')?.n ?? 0), oldestCreatedAt: oldest === null ? null : new Date(oldest) };
+  }
+
+  /** The items matching `where` (SQL after WHERE, with its own order), for a table's own queries. */
+  protected async where(where: string, params: unknown[]): Promise<T[]> {
+    const rows = await this.sql.all(`select ${this.select()} from ${this.t.table} where ${where}`, params);
+    return rows.map((r) => this.row(r));
   }
 }

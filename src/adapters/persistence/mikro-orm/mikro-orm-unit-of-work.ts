@@ -32,6 +32,7 @@ import { Migration0014CustodyIntentsAndSharedSettings } from './migrations/migra
 import { MikroOrmCustodyIntentStore } from './mikro-orm-custody-intent-store.js';
 import { MikroOrmSharedSettingsStore } from './mikro-orm-shared-settings-store.js';
 import { PostgresSignerLocks } from './postgres-signer-locks.js';
+import { Migration0015DeliveryBatches } from './migrations/migration-0015-delivery-batches.js';
 import { MikroOrmEarningsStore } from './mikro-orm-earnings-store.js';
 import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
 import { MikroOrmEventLog } from './mikro-orm-event-log.js';
@@ -40,7 +41,9 @@ import { MikroOrmPaymentStore } from './mikro-orm-payment-store.js';
 import { MikroOrmOutboxStore } from './mikro-orm-outbox-store.js';
 import { MikroOrmCustodyTransactionStore } from './mikro-orm-custody-transaction-store.js';
 import { MikroOrmTokenPullStore } from './mikro-orm-token-pull-store.js';
-import { DELIVERIES, DEPLOYMENTS, GRADUATIONS, PAYOUTS } from './outbox-tables.js';
+import { DEPLOYMENTS, GRADUATIONS, PAYOUTS } from './outbox-tables.js';
+import { MikroOrmDeliveryBatchStore } from './mikro-orm-delivery-batch-store.js';
+import { MikroOrmDeliveryStore } from './mikro-orm-delivery-store.js';
 import { MikroOrmPositionRepository } from './mikro-orm-position-repository.js';
 import { MikroOrmProofNonceStore } from './mikro-orm-proof-nonce-store.js';
 import { MikroOrmAssetQuoteStore } from './mikro-orm-asset-quote-store.js';
@@ -67,6 +70,7 @@ export const MIGRATIONS = [
   { name: 'Migration0012TokenLinksAndReferrer', class: Migration0012TokenLinksAndReferrer },
   { name: 'Migration0013Earnings', class: Migration0013Earnings },
   { name: 'Migration0014CustodyIntentsAndSharedSettings', class: Migration0014CustodyIntentsAndSharedSettings },
+  { name: 'Migration0015DeliveryBatches', class: Migration0015DeliveryBatches },
 ];
 
 export interface OpenOptions {
@@ -447,7 +451,8 @@ function stores(sql: Sql, touched: Set<string>): Stores {
     proofNonces: new MikroOrmProofNonceStore(sql),
     accessGrants: new MikroOrmAccessGrantStore(sql),
     deployments: new MikroOrmOutboxStore(sql, DEPLOYMENTS),
-    deliveries: new MikroOrmOutboxStore(sql, DELIVERIES),
+    deliveries: new MikroOrmDeliveryStore(sql),
+    deliveryBatches: new MikroOrmDeliveryBatchStore(sql),
     graduations: new MikroOrmOutboxStore(sql, GRADUATIONS),
     pulls: new MikroOrmTokenPullStore(sql),
     swaps: new MikroOrmCustodyTransactionStore(sql, 'pool_swaps'),

@@ -34,8 +34,18 @@ export const DELIVERIES: OutboxTable<Delivery> = {
     { name: 'token_id', value: (d) => d.tokenId },
     { name: 'wallet', value: (d) => d.wallet },
     { name: 'amount', exact: true, value: (d) => num(d.amount) },
+    { name: 'batch_id', value: (d) => d.batchId },
   ],
-  read: (r, o) => ({ ...o, deliveryId: String(r.delivery_id), tokenId: String(r.token_id), wallet: String(r.wallet), amount: big(r.amount) }),
+  read: (r, o) => ({
+    ...o,
+    deliveryId: String(r.delivery_id),
+    tokenId: String(r.token_id),
+    wallet: String(r.wallet),
+    amount: big(r.amount),
+    batchId: (r.batch_id as string | null) ?? null,
+  }),
+  // A delivery SENT in a batch is followed through its batch (docs/decisions/0035).
+  dueWhere: 'batch_id is null',
 };
 
 export const DEPLOYMENTS: OutboxTable<Deployment> = {

@@ -9,7 +9,7 @@ import { getAddress, isAddress, recoverTypedDataAddress, type Hex } from 'viem';
 import { NETWORKS, type Network } from '../../../domain/network.js';
 import { LAUNCH_TOKEN_DECIMALS, LAUNCH_TOKEN_EIP712_VERSION, type TokenAuthorization } from '../../../domain/token-authorization.js';
 import type { Clock } from '../../../ports/clock.js';
-import type { OnChainToken, PreparedTransaction, TokenIssuer, TokenSpec, TransactionStatus } from '../../../ports/token-issuer.js';
+import type { CustodyTransfer, OnChainToken, PreparedTransaction, TokenIssuer, TokenSpec, TransactionStatus } from '../../../ports/token-issuer.js';
 import { FakeMempool, type FakeTx as FakeTxOf, type ScriptedOutcome } from '../../kit/fakes/fake-mempool.js';
 import { predictLaunchTokenAddress } from '../../kit/evm/contracts/launch-contracts.js';
 import { isWellFormedAuthorization, recoverReceiveAuthorizer } from '../../kit/evm/receive-authorization.js';
@@ -26,6 +26,8 @@ export interface FakeTokenIssuerOptions {
    * included — e.g. a FakeTransferLogReader's `record`, so the transfer indexer can follow them.
    */
   onTransfer?: (t: { network: Network; token: string; from: string; to: string; amount: bigint; txHash?: string }) => void;
+  /** False: a factory from before batch deliveries (prepareBatchTransfer answers null). Default true. */
+  batchTransfers?: boolean;
 }
 
 export type { ScriptedOutcome };
@@ -44,6 +46,7 @@ interface FakeToken {
 type Payload =
   | { kind: 'deploy'; tokenId: string; name: string; symbol: string; totalSupply: string }
   | { kind: 'transfer'; token: string; to: string; amount: string }
+  | { kind: 'batch'; transfers: { token: string; to: string; amount: string }[] }
   | { kind: 'receive'; token: string; from: string; to: string; value: string; validAfter: string; validBefore: string; nonce: string; signature: string };
 
 /** `txNonce`: custody's account nonce (the payload's `nonce` is the authorization's). */
@@ -146,6 +149,14 @@ export class FakeTokenIssuer implements TokenIssuer {
     return this.prepare(network, { kind: 'transfer', token: getAddress(token), to: getAddress(to), amount: amount.toString() });
   }
 
+  async prepareBatchTransfer(network: Network, transfers: readonly CustodyTransfer[]): Promise<PreparedTransaction | null> {
+    if (this.options.batchTransfers === false) return null;
+    return this.prepare(network, {
+      kind: 'batch',
+      transfers: transfers.map((t) => ({ token: getAddress(t.token.address), to: getAddress(t.to), amount: t.amount.toString() })),
+    });
+  }
+
   async prepareReceive(network: Network, token: string, a: TokenAuthorization): Promise<PreparedTransaction> {
     if (!isWellFormedAuthorization(a)) throw new Error('malformed token authorization');
     return this.prepare(network, {
@@ -225,6 +236,7 @@ export class FakeTokenIssuer implements TokenIssuer {
       this.options.onTransfer?.({ network: tx.network, token: address, from: ZERO, to: custody, amount: spec.totalSupply, txHash });
       return true;
     }
+    if (tx.kind === 'batch') return this.batch(tx.network, tx.transfers, txHash);
     const t = this.token(tx.network, tx.token);
     if (!t) return true; // as on chain: a call to an address without code succeeds and moves nothing
     if (tx.kind === 'transfer') return this.move(t, custody, tx.to, BigInt(tx.amount), txHash);
@@ -237,6 +249,20 @@ export class FakeTokenIssuer implements TokenIssuer {
     if (signer === null || lower(signer) !== lower(a.from)) return false;
     if (!this.move(t, a.from, a.to, a.value, txHash)) return false;
     t.used.add(key);
+    return true;
+  }
+
+  /** LaunchFactory.deliver: every transfer from custody, or none (a token without code, a balance short). */
+  private batch(network: Network, transfers: { token: string; to: string; amount: string }[], txHash: string): boolean {
+    const custody = this.custodyAddress;
+    const owed = new Map<FakeToken, bigint>();
+    for (const x of transfers) {
+      const t = this.token(network, x.token);
+      if (!t || lower(x.to) === ZERO || BigInt(x.amount) < 0n) return false; // safeTransferFrom reverts on a token without code
+      owed.set(t, (owed.get(t) ?? 0n) + BigInt(x.amount));
+    }
+    for (const [t, amount] of owed) if ((t.balances.get(lower(custody)) ?? 0n) < amount) return false;
+    for (const x of transfers) this.move(this.token(network, x.token)!, custody, x.to, BigInt(x.amount), txHash);
     return true;
   }
 

@@ -4,10 +4,10 @@
  * every transaction signed with a nonce from custody's one queue (SignedTransactions) so its
  * hash is recorded before it is broadcast.
  */
-import { BaseError, ContractFunctionZeroDataError, encodeFunctionData, getAddress, type Hex } from 'viem';
+import { BaseError, ContractFunctionZeroDataError, encodeFunctionData, getAddress, parseSignature, toFunctionSelector, type Hex } from 'viem';
 import { NETWORKS, type Network } from '../../../domain/network.js';
-import type { TokenAuthorization } from '../../../domain/token-authorization.js';
-import type { OnChainToken, PreparedTransaction, TokenIssuer, TokenSpec } from '../../../ports/token-issuer.js';
+import { LAUNCH_TOKEN_EIP712_VERSION, type TokenAuthorization } from '../../../domain/token-authorization.js';
+import type { CustodyTransfer, OnChainToken, PreparedTransaction, TokenIssuer, TokenSpec } from '../../../ports/token-issuer.js';
 import { LAUNCH_FACTORY_ABI, LAUNCH_TOKEN_ABI, predictLaunchTokenAddress } from '../../kit/evm/contracts/launch-contracts.js';
 import { isWellFormedAuthorization, recoverReceiveAuthorizer } from '../../kit/evm/receive-authorization.js';
 import { SignedTransactionSender, type NonceQueue } from '../../kit/evm/signed-transactions.js';
@@ -18,6 +18,24 @@ import { SignedTransactionSender, type NonceQueue } from '../../kit/evm/signed-t
 const DEPLOY_GAS = 2_500_000n;
 const TRANSFER_GAS = 100_000n;
 const RECEIVE_GAS = 150_000n;
+// A batch (LaunchFactory.deliver): the call, each transferFrom (a new holder's balance written,
+// custody's lowered, the calldata), each permit (a signature recovered, a nonce and an allowance written).
+const BATCH_BASE_GAS = 60_000n;
+const BATCH_TRANSFER_GAS = 60_000n;
+const BATCH_PERMIT_GAS = 90_000n;
+
+const MAX_UINT256 = 2n ** 256n - 1n;
+/** LaunchFactory.deliver's selector: a factory whose code lacks it predates batch deliveries. */
+const DELIVER_SELECTOR = toFunctionSelector('deliver((address,uint8,bytes32,bytes32)[],(address,address,uint256)[])').slice(2);
+const PERMIT_TYPES = {
+  Permit: [
+    { name: 'owner', type: 'address' },
+    { name: 'spender', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
+  ],
+} as const;
 
 export interface ViemTokenIssuerOptions {
   /** Custody: receives every supply, sends deliveries, submits pulls. The treasury key. */
@@ -30,6 +48,15 @@ export interface ViemTokenIssuerOptions {
 }
 
 export class ViemTokenIssuer extends SignedTransactionSender implements TokenIssuer {
+  /** Per network: whether its factory has `deliver` (asked once). */
+  private readonly batching = new Map<Network, Promise<boolean>>();
+  /**
+   * `network|token` whose unlimited allowance to the factory is seen on chain. It stays: custody
+   * only ever approves the factory for the largest amount (here and for graduation pools), and
+   * an unlimited allowance is never spent down.
+   */
+  private readonly approved = new Set<string>();
+
   constructor(private readonly options: ViemTokenIssuerOptions) {
     super(options.custodyKey, options.rpcUrls, options.nonces);
   }
@@ -60,6 +87,64 @@ export class ViemTokenIssuer extends SignedTransactionSender implements TokenIss
   async prepareTransfer(network: Network, token: string, to: string, amount: bigint): Promise<PreparedTransaction> {
     const data = encodeFunctionData({ abi: LAUNCH_TOKEN_ABI, functionName: 'transfer', args: [getAddress(to), amount] });
     return this.sign(network, getAddress(token), data, TRANSFER_GAS);
+  }
+
+  /**
+   * One LaunchFactory.deliver call: every transfer by `transferFrom` custody, with custody's
+   * EIP-2612 permit (an unlimited allowance to the factory) for each token the factory has no
+   * allowance on yet — signed here, so no approval is ever a transaction of its own.
+   */
+  async prepareBatchTransfer(network: Network, transfers: readonly CustodyTransfer[]): Promise<PreparedTransaction | null> {
+    if (!(await this.canBatch(network))) return null;
+    const tokens = new Map(transfers.map((t) => [getAddress(t.token.address), t.token.name]));
+    const approvals: { token: Hex; v: number; r: Hex; s: Hex }[] = [];
+    for (const [token, name] of tokens) {
+      if (!(await this.factoryApproved(network, token))) approvals.push({ token, ...(await this.permit(network, token, name)) });
+    }
+    const data = encodeFunctionData({
+      abi: LAUNCH_FACTORY_ABI,
+      functionName: 'deliver',
+      args: [approvals, transfers.map((t) => ({ token: getAddress(t.token.address), to: getAddress(t.to), amount: t.amount }))],
+    });
+    const gas = BATCH_BASE_GAS + BATCH_TRANSFER_GAS * BigInt(transfers.length) + BATCH_PERMIT_GAS * BigInt(approvals.length);
+    return this.sign(network, this.factory(network), data, gas);
+  }
+
+  private canBatch(network: Network): Promise<boolean> {
+    let known = this.batching.get(network);
+    if (!known) {
+      known = this.txs
+        .client(network)
+        .publicClient.getCode({ address: this.factory(network) })
+        .then((code) => (code ?? '').toLowerCase().includes(DELIVER_SELECTOR));
+      // A failed look is asked again next time, not remembered as "cannot".
+      known.catch(() => this.batching.delete(network));
+      this.batching.set(network, known);
+    }
+    return known;
+  }
+
+  private async factoryApproved(network: Network, token: Hex): Promise<boolean> {
+    const key = `${network}|${token}`;
+    if (this.approved.has(key)) return true;
+    const allowance = (await this.read(network, token, 'allowance', [this.custody(network), this.factory(network)])) as bigint | null;
+    // Past half the range it is the unlimited allowance (never spent down), not an amount.
+    const unlimited = allowance !== null && allowance > MAX_UINT256 / 2n;
+    if (unlimited) this.approved.add(key);
+    return unlimited;
+  }
+
+  /** Custody's permit for the factory to move `token` without limit, for ever, at custody's current permit nonce. */
+  private async permit(network: Network, token: Hex, name: string): Promise<{ v: number; r: Hex; s: Hex }> {
+    const nonce = ((await this.read(network, token, 'nonces', [this.custody(network)])) as bigint | null) ?? 0n;
+    const signature = await this.txs.account.signTypedData({
+      domain: { name, version: LAUNCH_TOKEN_EIP712_VERSION, chainId: NETWORKS[network].chainId, verifyingContract: token },
+      types: PERMIT_TYPES,
+      primaryType: 'Permit',
+      message: { owner: this.custody(network), spender: this.factory(network), value: MAX_UINT256, nonce, deadline: MAX_UINT256 },
+    });
+    const { r, s, v, yParity } = parseSignature(signature);
+    return { r, s, v: Number(v ?? BigInt(27 + yParity)) };
   }
 
   async prepareReceive(network: Network, token: string, a: TokenAuthorization): Promise<PreparedTransaction> {

@@ -1,0 +1,222 @@
+/**
+ * Deliveries in batches over the fake chain (docs/decisions/0035): the deliveries ready together
+ * go out as one custody transaction, recorded before it is broadcast, never sent twice, and a
+ * batch that fails is split into single sends — every way a batch can go.
+ */
+import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';
+import { SequentialIdGenerator } from '../../src/adapters/ids/sequential/sequential-id-generator.js';
+import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
+import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
+import { DeliveryWorker, type DeliveryWorkerDeps } from '../../src/app/workers/token-workers.js';
+import { newDelivery } from '../../src/domain/delivery.js';
+import { TESTNET } from '../../src/domain/network.js';
+import type { TokenIssuer } from '../../src/ports/token-issuer.js';
+import { token as tokenFixture } from '../support/fixtures.js';
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+const SUPPLY = 10n ** 27n;
+const WALLETS = ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8', '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', '0x90F79bf6EB2c4f870365E785982E1f101E93b906'];
+
+async function setup(over: Partial<DeliveryWorkerDeps> & { batchTransfers?: boolean } = {}) {
+  const clock = new FakeClock('2026-01-01T00:00:00Z');
+  const uow = new MemoryUnitOfWork();
+  const ids = new SequentialIdGenerator();
+  const issuer = new FakeTokenIssuer({ clock, ...(over.batchTransfers === false ? { batchTransfers: false } : {}) });
+  const deps: DeliveryWorkerDeps = {
+    uow,
+    clock,
+    issuer,
+    ids,
+    logger: silent,
+    batchMax: 100,
+    maxAttempts: 5,
+    backoffBaseMs: 5_000,
+    backoffMaxMs: 60_000,
+    confirmPollMs: 1_000,
+    stuckAfterMs: 60_000,
+    ...over,
+  };
+  const worker = new DeliveryWorker(deps);
+
+  /** A token deployed on the fake chain and DEPLOYED in the books. */
+  async function deployed(name = 'Batch Token') {
+    const t = tokenFixture({ name });
+    const spec = { tokenId: t.tokenId, name, symbol: t.symbol, totalSupply: SUPPLY };
+    const prepared = await issuer.prepareDeploy(TESTNET, spec);
+    await issuer.broadcast(TESTNET, prepared.rawTx);
+    const address = issuer.predictAddress(TESTNET, spec);
+    await uow.transaction((s) => s.tokens.insert({ ...t, address, deployment: { state: 'DEPLOYED', txHash: prepared.txHash, blockNumber: 1n } }));
+    return { tokenId: t.tokenId, address };
+  }
+
+  let n = 0;
+  async function owe(tokenId: string, wallet: string, amount: bigint) {
+    n += 1;
+    const d = newDelivery({ deliveryId: ids.next('dlv'), network: TESTNET, tokenId, wallet, amount, sourceId: `trd_${n}`, now: clock.now() });
+    await uow.transaction((s) => s.deliveries.enqueue(d));
+    return d.deliveryId;
+  }
+
+  const delivery = (id: string) => uow.db.deliveries.get(id)!;
+  const batches = () => [...uow.db.deliveryBatches.values()];
+  const pass = async (ms = 1_000) => {
+    clock.advance(ms);
+    return worker.runOnce();
+  };
+  return { clock, uow, issuer, worker, deployed, owe, delivery, batches, pass, deps };
+}
+
+describe('deliveries in batches', () => {
+  it('the deliveries ready together go out as one transaction, every amount exact, then all CONFIRMED', async () => {
+    const { issuer, deployed, owe, delivery, batches, pass, uow } = await setup();
+    const [a, b] = [await deployed('Alpha'), await deployed('Beta')];
+    const ids = [await owe(a.tokenId, WALLETS[0]!, 100n), await owe(b.tokenId, WALLETS[1]!, 200n), await owe(a.tokenId, WALLETS[0]!, 300n)];
+    const before = issuer.broadcasts;
+    await pass(0);
+    expect(issuer.broadcasts - before).toBe(1);
+    const [batch] = batches();
+    expect(batch).toMatchObject({ state: 'SENT', size: 3 });
+    for (const id of ids) expect(delivery(id)).toMatchObject({ state: 'SENT', txHash: batch!.txHash, rawTx: null, batchId: batch!.batchId, attempts: 1 });
+
+    await pass();
+    expect(batches()[0]!.state).toBe('CONFIRMED');
+    for (const id of ids) expect(delivery(id)).toMatchObject({ state: 'CONFIRMED', txHash: batch!.txHash });
+    expect(await issuer.balanceOf(TESTNET, a.address, WALLETS[0]!)).toBe(400n);
+    expect(await issuer.balanceOf(TESTNET, b.address, WALLETS[1]!)).toBe(200n);
+    expect(uow.db.events.map((e) => e.type)).toEqual([...ids.map(() => 'delivery.sent'), ...ids.map(() => 'delivery.confirmed')]);
+  });
+
+  it('a delivery ready alone is sent alone; a backlog past the batch size goes out in several batches', async () => {
+    const { issuer, deployed, owe, delivery, batches, pass } = await setup({ batchMax: 3 });
+    const t = await deployed();
+    const alone = await owe(t.tokenId, WALLETS[0]!, 1n);
+    await pass(0);
+    expect(delivery(alone)).toMatchObject({ state: 'SENT', batchId: null });
+    expect(batches()).toHaveLength(0);
+    const many = [];
+    for (let i = 0; i < 7; i++) many.push(await owe(t.tokenId, WALLETS[i % 3]!, BigInt(10 + i)));
+    await pass(); // 3 + 3 in batches; the seventh, left alone in its pass, alone
+    expect(batches().map((b) => b.size)).toEqual([3, 3]);
+    await pass();
+    for (const id of [alone, ...many]) expect(delivery(id).state).toBe('CONFIRMED');
+    expect(await issuer.balanceOf(TESTNET, t.address, WALLETS[0]!)).toBe(1n + 10n + 13n + 16n);
+  });
+
+  it('a crash after the batch is recorded and before it is broadcast: the same transaction is broadcast on the next pass, delivered once', async () => {
+    let crash = true;
+    const { issuer, deployed, owe, delivery, batches, pass } = await setup({
+      batchHooks: {
+        afterRecord: async () => {
+          if (!crash) return;
+          crash = false;
+          throw new Error('simulated crash between the record and the broadcast');
+        },
+      },
+    });
+    const t = await deployed();
+    const ids = [await owe(t.tokenId, WALLETS[0]!, 5n), await owe(t.tokenId, WALLETS[1]!, 6n)];
+    await pass(0);
+    const [batch] = batches();
+    expect(batch!.state).toBe('SENT');
+    expect(await issuer.status(TESTNET, batch!.txHash, batch!.rawTx)).toBe('pending'); // never sent
+    expect(await issuer.balanceOf(TESTNET, t.address, WALLETS[0]!)).toBe(0n);
+    await pass(); // followed: broadcast again, the same transaction
+    await pass();
+    expect(batches()).toHaveLength(1);
+    expect(batches()[0]).toMatchObject({ state: 'CONFIRMED', txHash: batch!.txHash });
+    for (const id of ids) expect(delivery(id).state).toBe('CONFIRMED');
+    expect(await issuer.balanceOf(TESTNET, t.address, WALLETS[0]!)).toBe(5n);
+    expect(await issuer.balanceOf(TESTNET, t.address, WALLETS[1]!)).toBe(6n);
+  });
+
+  it.each([
+    ['reverted', 'REVERTED', 'batch reverted'],
+    ['drop', 'DROPPED', 'batch dropped'],
+  ] as const)('a batch %s is split: each delivery goes back to PENDING and is sent alone, and lands once', async (outcome, state, error) => {
+    const { issuer, deployed, owe, delivery, batches, pass } = await setup();
+    const t = await deployed();
+    const ids = [await owe(t.tokenId, WALLETS[0]!, 7n), await owe(t.tokenId, WALLETS[1]!, 8n), await owe(t.tokenId, WALLETS[2]!, 9n)];
+    issuer.scriptNext(outcome);
+    await pass(0);
+    const batchTx = batches()[0]!.txHash;
+    await pass();
+    expect(batches()[0]!.state).toBe(state);
+    for (const id of ids) expect(delivery(id)).toMatchObject({ state: 'PENDING', batchId: null, txHash: null, lastError: error, attempts: 1 });
+    expect(await issuer.balanceOf(TESTNET, t.address, WALLETS[0]!)).toBe(0n);
+    await pass(5_000); // the backoff: each alone now
+    const hashes = ids.map((id) => delivery(id).txHash);
+    expect(new Set(hashes).size).toBe(3);
+    expect(hashes).not.toContain(batchTx);
+    for (const id of ids) expect(delivery(id)).toMatchObject({ state: 'SENT', batchId: null, attempts: 2 });
+    expect(batches()).toHaveLength(1);
+    await pass();
+    for (const id of ids) expect(delivery(id).state).toBe('CONFIRMED');
+    expect(await issuer.balanceOf(TESTNET, t.address, WALLETS[0]!)).toBe(7n);
+    expect(await issuer.balanceOf(TESTNET, t.address, WALLETS[1]!)).toBe(8n);
+    expect(await issuer.balanceOf(TESTNET, t.address, WALLETS[2]!)).toBe(9n);
+  });
+
+  it('a batch that waits too long has the nonce gap below it filled, and is not left SENT', async () => {
+    const { issuer, deployed, owe, batches, pass } = await setup();
+    const t = await deployed();
+    await owe(t.tokenId, WALLETS[0]!, 1n);
+    await owe(t.tokenId, WALLETS[1]!, 2n);
+    issuer.scriptNext('hold');
+    await pass(0);
+    for (let i = 0; i < 3; i++) await pass();
+    expect(batches()[0]!.state).toBe('SENT');
+    expect(issuer.unblocks).toBe(0);
+    await pass(60_000);
+    expect(issuer.unblocks).toBe(1);
+    await pass();
+    expect(batches()[0]!.state).toBe('CONFIRMED');
+    expect(await issuer.balanceOf(TESTNET, t.address, WALLETS[1]!)).toBe(2n);
+  });
+
+  it('another worker takes the deliveries meanwhile: this batch is not recorded, never broadcast, and its nonce goes back', async () => {
+    const { issuer, deployed, owe, delivery, batches, pass, deps } = await setup();
+    const t = await deployed();
+    const ids = [await owe(t.tokenId, WALLETS[0]!, 3n), await owe(t.tokenId, WALLETS[1]!, 4n)];
+    const other = new DeliveryWorker(deps);
+    let raced = false;
+    // This worker's issuer lets the other worker run a whole pass while it signs.
+    const slow = new Proxy(issuer, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (prop !== 'prepareBatchTransfer') return typeof value === 'function' ? value.bind(target) : value;
+        return async (...args: Parameters<TokenIssuer['prepareBatchTransfer']>) => {
+          if (!raced) {
+            raced = true;
+            await other.runOnce();
+          }
+          return target.prepareBatchTransfer(...args);
+        };
+      },
+    });
+    const racing = new DeliveryWorker({ ...deps, issuer: slow });
+    const [releases, broadcasts] = [issuer.releases, issuer.broadcasts];
+    await racing.runOnce();
+    expect(batches()).toHaveLength(1); // the other worker's
+    expect(issuer.releases - releases).toBe(1);
+    expect(issuer.broadcasts - broadcasts).toBe(1);
+    await pass();
+    for (const id of ids) expect(delivery(id).state).toBe('CONFIRMED');
+    expect(await issuer.balanceOf(TESTNET, t.address, WALLETS[0]!)).toBe(3n);
+  });
+
+  it("a network whose factory cannot batch sends each delivery alone; a token not deployed yet waits for its contract", async () => {
+    const { deployed, owe, delivery, batches, pass, uow } = await setup({ batchTransfers: false });
+    const t = await deployed();
+    const ids = [await owe(t.tokenId, WALLETS[0]!, 1n), await owe(t.tokenId, WALLETS[1]!, 2n)];
+    const waiting = tokenFixture();
+    await uow.transaction((s) => s.tokens.insert(waiting));
+    const later = await owe(waiting.tokenId, WALLETS[2]!, 3n);
+    await pass(0);
+    expect(batches()).toHaveLength(0);
+    for (const id of ids) expect(delivery(id)).toMatchObject({ state: 'SENT', batchId: null });
+    expect(delivery(later)).toMatchObject({ state: 'PENDING', attempts: 0 });
+    await pass();
+    for (const id of ids) expect(delivery(id).state).toBe('CONFIRMED');
+  });
+});

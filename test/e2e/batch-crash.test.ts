@@ -1,0 +1,151 @@
+/**
+ * kill -9 of the service and both devnet chains at the exact moments a delivery batch can be
+ * caught in (docs/decisions/0035) — recorded and not broadcast; the first batch mined while the
+ * second is recorded and not broadcast; mined and not yet recorded as confirmed — during a burst
+ * of paid buys, then a start on the same data. Afterwards every delivery is CONFIRMED and every
+ * wallet holds on chain exactly what the ledger says, custody the rest: no delivery lost, none
+ * sent twice. On SQLite and PostgreSQL.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPublicClient, erc20Abi, http, type Hex } from 'viem';
+import { afterAll, describe, expect, it } from 'vitest';
+import { USDC_ABI } from '../../src/adapters/chain/anvil/devnet-constants.js';
+import { NETWORKS, TESTNET } from '../../src/domain/network.js';
+import { freePorts } from '../support/free-ports.js';
+import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
+import { queryDatabase, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { devAccount, payingFetch } from '../support/x402-client.js';
+
+const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const SUPPLY = 1_000_000_000n * 10n ** 18n;
+const WALLETS = [5, 6, 7, 8].map(devAccount);
+const CRASHING = join('test', 'support', 'crashing-service.ts');
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c().catch(() => undefined);
+});
+
+const moments = ['batch-recorded', 'second-batch-recorded', 'batch-mined'] as const;
+type Moment = (typeof moments)[number];
+
+// Every moment on SQLite (the `npm start` default); on PostgreSQL the one that holds the others
+// (a batch mined, the next recorded and not broadcast), to keep the slow cases few.
+const databases: [string, readonly Moment[], (dataDir: string) => Promise<string>][] = [
+  ['SQLite', moments, async (dataDir) => `sqlite:${join(dataDir, 'service.db')}`],
+  [
+    'PostgreSQL',
+    ['second-batch-recorded'],
+    async () => {
+      const schema = `perf_batch_crash_${process.pid}_${Date.now()}`;
+      cleanups.push(() => dropSchema(schema));
+      return `${POSTGRES_URL}?schema=${schema}`;
+    },
+  ],
+];
+
+describe.each(databases)('kill -9 at a delivery batch, on %s', (_name, at, database) => {
+  it.each(at)('at %s: after a restart every delivery lands once, and the chain equals the books', async (moment) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-batch-crash-'));
+    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    const databaseUrl = await database(dataDir);
+    const devnetPort = await freePorts();
+    const env = {
+      PORT: String(await freePorts(1)),
+      DEVNET_PORT: String(devnetPort),
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'error',
+      RATE_LIMIT_FREE_PER_MINUTE: '0',
+      RECONCILER_GRACE_SECONDS: '2',
+    };
+    let service: ServiceProcess = await startServiceProcess({ ...env, CRASH_AT: moment }, 60_000, CRASHING);
+    cleanups.push(() => service.killAll());
+    const died = new Promise<void>((resolve) => service.child.once('exit', () => resolve()));
+    const chain = createPublicClient({ transport: http(`http://127.0.0.1:${devnetPort + 1}`) });
+
+    const call = (wallet: (typeof WALLETS)[number], path: string, body: unknown) =>
+      payingFetch(wallet)(`${service.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+        body: JSON.stringify(body),
+      });
+    // Buys start before the token's contract is deployed, so the first deliveries become ready
+    // together, in one pass: the first batch. The burst goes on until the service kills itself.
+    const created = (await (await call(WALLETS[0]!, '/tokens', { name: 'Batch Crash', symbol: 'BCR' })).json()) as { data: { tokenId: string } };
+    const tokenId = created.data.tokenId;
+    let running = true;
+    const burst = WALLETS.map(async (w) => {
+      while (running) {
+        try {
+          await (await call(w, '/entrypoints/token_buy_usd', { tokenId, usdAmount: '0.5' })).arrayBuffer();
+        } catch {
+          if (running) await new Promise((r) => setTimeout(r, 50)); // the service is gone
+        }
+      }
+    });
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 60_000));
+    expect(await Promise.race([died.then(() => 'died' as const), timeout])).toBe('died');
+    running = false;
+    await Promise.all(burst);
+    await service.killAll(); // what is left of its group, if anything
+
+    // The batch the crash caught, as the books hold it.
+    const batchesAtCrash = await queryDatabase<{ batch_id: string; tx_hash: string; state: string; size: number }>(
+      databaseUrl,
+      `select batch_id, tx_hash, state, size from delivery_batches order by created_at`,
+    );
+    // Caught SENT: the first batch (recorded, or mined and not yet confirmed), or the second while
+    // the first, already mined, may have been confirmed in the pass before.
+    expect(batchesAtCrash.length).toBe(moment === 'second-batch-recorded' ? 2 : 1);
+    expect(batchesAtCrash.at(-1)!.state).toBe('SENT');
+
+    service = await startServiceProcess(env);
+    const count = async (sql: string) => Number((await queryDatabase<{ n: number }>(databaseUrl, sql))[0]!.n);
+    const authorizationUsed = (payer: string, nonce: string) =>
+      chain.readContract({ address: NETWORKS[TESTNET].usdc, abi: USDC_ABI, functionName: 'authorizationState', args: [payer as Hex, nonce as Hex] }) as Promise<boolean>;
+    // A settlement cut off before it reached the chain stays SETTLING (unused): it owes nothing.
+    const settlingButUsed = async () => {
+      let n = 0;
+      for (const p of await queryDatabase<{ payer: string; nonce_lower: string }>(databaseUrl, `select payer, nonce_lower from payments where state = 'SETTLING'`)) {
+        if (await authorizationUsed(p.payer, p.nonce_lower)) n += 1;
+      }
+      return n;
+    };
+    const unfinished = async () =>
+      (await count(`select count(*) as n from deliveries where state <> 'CONFIRMED'`)) +
+      (await count(`select count(*) as n from deployments where state <> 'CONFIRMED'`)) +
+      (await count(`select count(*) as n from delivery_batches where state = 'SENT'`)) +
+      (await count(`select count(*) as n from payments where state in ('VERIFIED', 'SETTLED')`)) +
+      (await settlingButUsed());
+    for (let i = 0; i < 240 && (await unfinished()) > 0; i++) await new Promise((r) => setTimeout(r, 250));
+    expect(await unfinished()).toBe(0);
+
+    // The batches the crash caught went out as recorded — the same transaction, mined — and
+    // carried their deliveries once: none was sent again on its own.
+    for (const b of batchesAtCrash) {
+      const receipt = await chain.getTransactionReceipt({ hash: b.tx_hash as Hex });
+      expect({ batch: b.batch_id, status: receipt.status }).toEqual({ batch: b.batch_id, status: 'success' });
+      const carried = await queryDatabase<{ state: string; tx_hash: string; attempts: number }>(databaseUrl, `select state, tx_hash, attempts from deliveries where batch_id = '${b.batch_id}'`);
+      expect(carried).toHaveLength(Number(b.size));
+      for (const d of carried) expect({ state: d.state, txHash: d.tx_hash, attempts: Number(d.attempts) }).toEqual({ state: 'CONFIRMED', txHash: b.tx_hash, attempts: 1 });
+    }
+    expect(await count(`select count(*) as n from delivery_batches where state <> 'CONFIRMED'`)).toBe(0);
+
+    // Every wallet holds on chain exactly what the ledger says; custody the rest.
+    const [token] = await queryDatabase<{ address: string }>(databaseUrl, `select address from tokens where token_id = '${tokenId}'`);
+    const positions = await queryDatabase<{ wallet: string; balance: string }>(databaseUrl, `select wallet, balance from positions where token_id = '${tokenId}'`);
+    const balanceOf = (owner: string) => chain.readContract({ address: token!.address as Hex, abi: erc20Abi, functionName: 'balanceOf', args: [owner as Hex] });
+    let held = 0n;
+    for (const w of WALLETS) {
+      const ledger = BigInt(positions.find((p) => p.wallet.toLowerCase() === w.address.toLowerCase())?.balance ?? 0);
+      expect({ wallet: w.address, onChain: await balanceOf(w.address) }).toEqual({ wallet: w.address, onChain: ledger });
+      held += ledger;
+    }
+    expect(held).toBeGreaterThan(0n);
+    expect(await balanceOf(TREASURY)).toBe(SUPPLY - held);
+    await service.stop();
+  }, 180_000);
+});
