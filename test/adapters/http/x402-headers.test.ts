@@ -1,7 +1,8 @@
 /**
  * Our x402 header codec is @x402/core's format byte for byte: what official clients send and
- * read (the 402 with its Bazaar metadata and non-ASCII text, a payment payload echoing it, a
- * settlement answer), and what the package refuses, refused.
+ * read (the 402's header with non-ASCII text, a payment payload echoing a 402 with its Bazaar
+ * metadata, a settlement answer), and what the package refuses, refused. The header keeps only the
+ * extensions a client acts on and the resource without its description (decision 0034).
  */
 import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +25,10 @@ const payload = {
 
 describe('x402 headers', () => {
   it('PAYMENT-REQUIRED and PAYMENT-RESPONSE are the bytes @x402/core writes', () => {
-    expect(encodePaymentRequired(required)).toBe(encodePaymentRequiredHeader(required as never));
+    const identifier = { info: { required: false, note: 'ünïcødé 🚀' } };
+    const { description: _inTheBody, ...resource } = required.resource;
+    const inHeader = { x402Version: 2, accepts: required.accepts, resource, extensions: { 'payment-identifier': identifier } };
+    expect(encodePaymentRequired({ ...required, extensions: { ...required.extensions, 'payment-identifier': identifier } })).toBe(encodePaymentRequiredHeader(inHeader as never));
     const settlement = { success: true, transaction: `0x${'cd'.repeat(32)}`, network: 'eip155:84532', payer: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc', extensionResponses: { x: 1 }, extensions: { receipt: { signature: 'é' } } };
     expect(encodePaymentResponse(settlement as never)).toBe(encodePaymentResponseHeader(settlement as never));
   });
