@@ -150,7 +150,10 @@ describe('SQLite checkpoints off the writer', () => {
       // ≈ 3 pages a unit: 1,500 units unchecked would leave a log of ≈ 18 MB.
       for (let i = 0; i < 1_500; i++) await uow.transaction((s) => s.events.append(event));
       await new Promise((resolve) => setTimeout(resolve, 1_200)); // the last round, from the timer
-      expect(statSync(`${path}-wal`).size).toBeLessThan(4 * 2 ** 20);
+      // The log's file keeps its high-water mark; on a quiet machine it stays near 2 MB, and a
+      // checkpointer starved by a loaded one (two cores, every suite at once) let it reach 8 MB:
+      // still well under the 18 MB of a log no one checkpoints.
+      expect(statSync(`${path}-wal`).size).toBeLessThan(10 * 2 ** 20);
       expect(statSync(path).size).toBeGreaterThan(3 * 2 ** 20); // the events are in the file itself
       expect(await uow.run((s) => s.events.lastId())).toBe(1_500);
     } finally {
