@@ -1,6 +1,7 @@
 /**
  * LaunchToken and LaunchFactory, tested like contracts on the devnet: where the factory puts a
- * token and who can put it there, CREATE2 refusing a second deploy, EIP-2612 permit and EIP-3009
+ * token and who can put it there, CREATE2 refusing a second deploy, batch deliveries (all or
+ * none, the caller's tokens only, a permit carried along or already used), EIP-2612 permit and EIP-3009
  * in the token's own domain (with a name longer than OpenZeppelin's EIP712 takes), and that the
  * committed artifact is what the sources compile to.
  */
@@ -204,6 +205,64 @@ describe('LaunchToken', () => {
     expect(await token(address, 'balanceOf', [spender.address])).toBe(250n);
     expect(await token(address, 'authorizationState', [holder.address, message.nonce])).toBe(true);
     await expect(submit()).rejects.toThrow(/used or canceled/);
+  });
+});
+
+describe('LaunchFactory.deliver', () => {
+  const MAX = 2n ** 256n - 1n;
+  let address: Hex;
+  beforeEach(async () => {
+    await deploy(custody);
+    address = predictLaunchTokenAddress(LAUNCH_FACTORY_ADDRESS, custody.address, spec);
+  });
+
+  /** Custody's permit for the factory: no limit, no deadline, at permit nonce `nonce`. */
+  async function factoryPermit(nonce: bigint) {
+    const sig = await custody.signTypedData({
+      domain: { name: NAME, version: '1', chainId, verifyingContract: address },
+      types: { Permit: [{ name: 'owner', type: 'address' }, { name: 'spender', type: 'address' }, { name: 'value', type: 'uint256' }, { name: 'nonce', type: 'uint256' }, { name: 'deadline', type: 'uint256' }] },
+      primaryType: 'Permit',
+      message: { owner: custody.address, spender: LAUNCH_FACTORY_ADDRESS, value: MAX, nonce, deadline: MAX },
+    });
+    return { token: address, v: Number.parseInt(sig.slice(130, 132), 16), r: sig.slice(0, 66) as Hex, s: `0x${sig.slice(66, 130)}` as Hex };
+  }
+  const deliver = (by: typeof custody, approvals: Awaited<ReturnType<typeof factoryPermit>>[], deliveries: { token: Hex; to: Hex; amount: bigint }[]) =>
+    client(by).writeContract({ address: LAUNCH_FACTORY_ADDRESS, abi: LAUNCH_FACTORY_ABI, functionName: 'deliver', args: [approvals, deliveries], gas: 1_000_000n });
+  const wallets = () => [0, 1].map(() => privateKeyToAccount(generatePrivateKey()).address) as [Hex, Hex];
+  const mined = async (hash: Promise<Hex>) => (await pc().waitForTransactionReceipt({ hash: await hash })).status;
+
+  it("moves the caller's tokens to every wallet with its permit carried along; the next batch needs none, and a used permit is skipped", async () => {
+    const [a, b] = wallets();
+    const permit = await factoryPermit(0n);
+    expect((await pc().waitForTransactionReceipt({ hash: await deliver(custody, [permit], [{ token: address, to: a, amount: 5n }, { token: address, to: b, amount: 7n }]) })).status).toBe('success');
+    expect(await token(address, 'balanceOf', [a])).toBe(5n);
+    expect(await token(address, 'balanceOf', [b])).toBe(7n);
+    expect(await token(address, 'allowance', [custody.address, LAUNCH_FACTORY_ADDRESS])).toBe(MAX); // never spent down
+    const again = await deliver(custody, [permit], [{ token: address, to: a, amount: 1n }]);
+    expect((await pc().waitForTransactionReceipt({ hash: again })).status).toBe('success');
+    expect(await token(address, 'balanceOf', [a])).toBe(6n);
+    expect(await token(address, 'balanceOf', [custody.address])).toBe(SUPPLY - 13n);
+  });
+
+  it('all or none: one delivery past the balance reverts them all', async () => {
+    const [a, b] = wallets();
+    expect(await mined(deliver(custody, [await factoryPermit(0n)], [{ token: address, to: a, amount: 5n }, { token: address, to: b, amount: SUPPLY }]))).toBe('reverted');
+    expect(await token(address, 'balanceOf', [a])).toBe(0n);
+    expect(await token(address, 'balanceOf', [custody.address])).toBe(SUPPLY);
+  });
+
+  it("nobody else can move custody's tokens through it, and a permit someone submitted first does not stop custody's batch", async () => {
+    const [a] = wallets();
+    const permit = await factoryPermit(0n);
+    // The stranger submits custody's permit itself: the factory's allowance is set, nothing moves.
+    await pc().waitForTransactionReceipt({
+      hash: await client(stranger).writeContract({ address, abi: LAUNCH_TOKEN_ABI, functionName: 'permit', args: [custody.address, LAUNCH_FACTORY_ADDRESS, MAX, MAX, permit.v, permit.r, permit.s] }),
+    });
+    // …and cannot spend it: the factory moves the caller's tokens only.
+    expect(await mined(deliver(stranger, [], [{ token: address, to: stranger.address, amount: 1n }]))).toBe('reverted');
+    expect(await token(address, 'balanceOf', [custody.address])).toBe(SUPPLY);
+    expect((await pc().waitForTransactionReceipt({ hash: await deliver(custody, [permit], [{ token: address, to: a, amount: 3n }]) })).status).toBe('success');
+    expect(await token(address, 'balanceOf', [a])).toBe(3n);
   });
 });
 
