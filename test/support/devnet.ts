@@ -4,11 +4,13 @@
  * `TestDevnet.start` starts a devnet for a test file; `devnetTools(service.devnet!)` works on the
  * one a service started.
  */
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { createTestClient, createWalletClient, http, parseSignature, createPublicClient, type Hex, type LocalAccount } from 'viem';
 import { AnvilDevnet, type DevnetChain, type DevnetOptions } from '../../src/adapters/chain/anvil/anvil-devnet.js';
 import { USDC_ABI, type DevnetFeedAsset } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { mintStablecoin, setFeedRound } from '../../src/adapters/chain/anvil/devnet-provisioning.js';
 import { viemChain } from '../../src/adapters/kit/evm/viem-chain.js';
+import { freePorts } from './free-ports.js';
 import { assetAddress, NETWORKS, PRODUCTION, TESTNET, type Network, type PaymentAsset } from '../../src/domain/network.js';
 
 export class DevnetTools {
@@ -98,4 +100,35 @@ export class TestDevnet extends DevnetTools {
   stop(): Promise<void> {
     return this.devnet.stop();
   }
+}
+
+/**
+ * One devnet for the whole test file, each test on a clean chain: started before the first test
+ * (then `setup`, e.g. a float to mint, kept in the snapshot), snapshotted before each test,
+ * reverted after it, stopped after the last. The returned object stands for the devnet once
+ * started (the file's tests use it as they would the TestDevnet itself).
+ */
+export function devnetPerFile(setup?: (devnet: TestDevnet) => Promise<void>, options: Omit<DevnetOptions, 'port'> = {}): TestDevnet {
+  let devnet: TestDevnet | undefined;
+  let snapshot: Record<Network, Hex>;
+  beforeAll(async () => {
+    devnet = await TestDevnet.start({ ...options, port: await freePorts() });
+    await setup?.(devnet);
+  }, 30_000);
+  afterAll(async () => {
+    await devnet?.stop();
+  });
+  beforeEach(async () => {
+    snapshot = await devnet!.snapshot();
+  });
+  afterEach(async () => {
+    await devnet!.revert(snapshot);
+  });
+  return new Proxy({} as TestDevnet, {
+    get(_target, key) {
+      if (!devnet) throw new Error('the devnet is used before it started (devnetPerFile starts it in beforeAll)');
+      const value = Reflect.get(devnet, key, devnet) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(devnet) : value;
+    },
+  });
 }

@@ -4,7 +4,7 @@
  * EIP-712 domain, and that the committed artifact is what the sources compile to.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createWalletClient, http, keccak256, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { devnetAccount, USDC_ABI } from '../../../src/adapters/chain/anvil/devnet-constants.js';
@@ -12,22 +12,9 @@ import { viemChain } from '../../../src/adapters/kit/evm/viem-chain.js';
 import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../src/domain/network.js';
 import { ARTIFACTS, compile } from '../../../scripts/compile-contracts.js';
 
-import { TestDevnet } from '../../support/devnet.js';
-import { freePorts } from '../../support/free-ports.js';
-let devnet: TestDevnet;
-let snap: Record<Network, Hex>;
-beforeAll(async () => {
-  devnet = await TestDevnet.start({ port: await freePorts() });
-}, 30_000);
-afterAll(async () => {
-  await devnet.stop();
-});
-beforeEach(async () => {
-  snap = await devnet.snapshot();
-});
-afterEach(async () => {
-  await devnet.revert(snap);
-});
+import { devnetPerFile } from '../../support/devnet.js';
+
+const devnet = devnetPerFile();
 
 const payer = devnetAccount(5); // 10,000 USDC on 84532
 const payee = '0x000000000000000000000000000000000000dEaD' as Hex;

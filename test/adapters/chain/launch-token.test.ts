@@ -6,31 +6,18 @@
  * committed artifact is what the sources compile to.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createWalletClient, decodeEventLog, hashDomain, http, keccak256, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { devnetAccount, LAUNCH_FACTORY_ADDRESS } from '../../../src/adapters/chain/anvil/devnet-constants.js';
 import { LAUNCH_FACTORY_ABI, LAUNCH_TOKEN_ABI, predictLaunchTokenAddress } from '../../../src/adapters/kit/evm/contracts/launch-contracts.js';
 import { viemChain } from '../../../src/adapters/kit/evm/viem-chain.js';
-import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../src/domain/network.js';
+import { NETWORKS, PRODUCTION, TESTNET } from '../../../src/domain/network.js';
 import { ARTIFACTS, compile } from '../../../scripts/compile-contracts.js';
-import { TestDevnet } from '../../support/devnet.js';
-import { freePorts } from '../../support/free-ports.js';
+import { devnetPerFile } from '../../support/devnet.js';
 
-let devnet: TestDevnet;
-let snap: Record<Network, Hex>;
-beforeAll(async () => {
-  devnet = await TestDevnet.start({ port: await freePorts() });
-}, 30_000);
-afterAll(async () => {
-  await devnet.stop();
-});
-beforeEach(async () => {
-  snap = await devnet.snapshot();
-});
-afterEach(async () => {
-  await devnet.revert(snap);
-});
+
+const devnet = devnetPerFile();
 
 const network = TESTNET;
 const custody = devnetAccount(0);

@@ -5,34 +5,20 @@
  * and the facilitator names the transaction that moved the money.
  */
 import { createTestClient, createWalletClient, http, type Hex } from 'viem';
-import { afterAll, beforeAll, beforeEach, afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { devnetAccount, USDC_ABI } from '../../../src/adapters/chain/anvil/devnet-constants.js';
 import { LocalFacilitator } from '../../../src/adapters/facilitator/local/local-facilitator.js';
 import { newNonceQueue, type NonceQueue } from '../../../src/adapters/kit/evm/signed-transactions.js';
 import { viemChain } from '../../../src/adapters/kit/evm/viem-chain.js';
 import { requirementsFor } from '../../../src/app/payments/requirements.js';
-import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../src/domain/network.js';
+import { NETWORKS, PRODUCTION, TESTNET } from '../../../src/domain/network.js';
 import { fundedDevAccount, sign } from '../../contract/facilitator.contract.js';
-import { TestDevnet } from '../../support/devnet.js';
-import { freePorts } from '../../support/free-ports.js';
+import { devnetPerFile } from '../../support/devnet.js';
+
 
 const KEY = `0x${Buffer.from(devnetAccount(0).getHdKey().privateKey!).toString('hex')}` as Hex;
 const SETTLER = devnetAccount(0).address;
-let devnet: TestDevnet;
-let snapshot: Record<Network, Hex>;
-
-beforeAll(async () => {
-  devnet = await TestDevnet.start({ port: await freePorts() });
-}, 30_000);
-afterAll(async () => {
-  await devnet.stop();
-});
-beforeEach(async () => {
-  snapshot = await devnet.snapshot();
-});
-afterEach(async () => {
-  await devnet.revert(snapshot);
-});
+const devnet = devnetPerFile();
 
 const rpcUrls = () => ({ [PRODUCTION]: devnet.chains[PRODUCTION].rpcUrl, [TESTNET]: devnet.chains[TESTNET].rpcUrl });
 const chain = () => devnet.publicClient(TESTNET);

@@ -3,7 +3,7 @@
  * chain's rounds through viem, takes staleness from updatedAt (the router then drops a stale
  * round and prices from the other sources), and refuses a negative, zero or incomplete round.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
 import { DEVNET_PRICE_FEEDS } from '../../../src/adapters/chain/anvil/devnet-constants.js';
 import { SystemClock } from '../../../src/adapters/clock/system/system-clock.js';
@@ -13,23 +13,10 @@ import { QuoteRouter } from '../../../src/app/pricing/quote-router.js';
 import { PRODUCTION, TESTNET, type Network } from '../../../src/domain/network.js';
 import { formatUsdPrice, type PricedAsset } from '../../../src/domain/usd-price.js';
 import { QuoteFailure } from '../../../src/ports/quote-provider.js';
-import { TestDevnet } from '../../support/devnet.js';
-import { freePorts } from '../../support/free-ports.js';
+import { devnetPerFile } from '../../support/devnet.js';
 
-let devnet: TestDevnet;
-let snap: Record<Network, Hex>;
-beforeAll(async () => {
-  devnet = await TestDevnet.start({ port: await freePorts() });
-}, 30_000);
-afterAll(async () => {
-  await devnet.stop();
-});
-beforeEach(async () => {
-  snap = await devnet.snapshot();
-});
-afterEach(async () => {
-  await devnet.revert(snap);
-});
+
+const devnet = devnetPerFile();
 
 const clock = new SystemClock();
 const chainlink = (feeds: Partial<Record<PricedAsset, Hex>> = DEVNET_PRICE_FEEDS) =>
