@@ -17,6 +17,7 @@ import { freePorts } from '../support/free-ports.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
 import { queryDatabase, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
+import { withoutServices } from '../support/services.js';
 
 const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const SUPPLY = 1_000_000_000n * 10n ** 18n;
@@ -46,7 +47,7 @@ const databases: [string, readonly Moment[], (dataDir: string) => Promise<string
   ],
 ];
 
-describe.each(databases)('kill -9 at a delivery batch, on %s', (_name, at, database) => {
+describe.each(withoutServices(databases))('kill -9 at a delivery batch, on %s', (_name, at, database) => {
   it.each(at)('at %s: after a restart every delivery lands once, and the chain equals the books', async (moment) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-batch-crash-'));
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
