@@ -36,10 +36,8 @@ export async function apply(deps: PipelineDeps, s: Settled): Promise<Application
   try {
     const result: unknown = await ep.execute(deps, s.input, s.prepared, s.caller, {
       payment,
-      onApplied: async (stores, applied) => {
-        await stores.payments.saveResponse(payment.paymentId, answer(applied));
-        await grantAccess(deps, stores, ep, payment);
-      },
+      answer,
+      onApplied: (stores) => grantAccess(deps, stores, ep, payment),
     });
     deps.metrics.increment('payments.applied');
     return { kind: 'applied', response: answer(result) };
@@ -99,6 +97,7 @@ export async function refund(
   const now = deps.clock.now();
   const response = await deps.uow.transaction(async (stores) => {
     const refunded = transitionPayment({ ...payment, state: from }, 'REFUNDED', now);
+    // Moved first (compare-and-set); its answer, which names the payout, is stored after it below.
     if (!(await stores.payments.update(refunded, from))) throw new PaymentAlreadyApplied(payment.paymentId);
     const payout = await stores.payouts.enqueue(
       newPayout({
