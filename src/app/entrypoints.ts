@@ -59,7 +59,7 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
    */
   prepare(deps: AppDeps, input: I, caller?: Caller, phase?: 'price' | 'apply'): Promise<P>;
   /**
-   * The operation, applied with its payment (paid.ts); returns the result `paid.onApplied` stored.
+   * The operation, applied with its payment (paid.ts); returns the result whose answer `paid.answer` stores.
    * On a refusal (a domain error) it undoes what it did itself (a sell returns the tokens it
    * pulled); the payment pipeline then refunds the payment (payments/pipeline/application.ts).
    */

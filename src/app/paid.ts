@@ -5,13 +5,16 @@
  */
 import { InvariantViolation } from '../domain/errors.js';
 import { transitionPayment, type Payment } from '../domain/payment.js';
+import type { StoredResponse } from '../ports/payment-store.js';
 import type { Stores } from '../ports/unit-of-work.js';
 import type { AppDeps } from './deps.js';
 
 export interface Paid<R> {
   /** A SETTLED payment for this operation. */
   payment: Payment;
-  /** Runs inside the transaction after the operation, e.g. to store the response for replays. */
+  /** The answer stored with the payment for replays, written with its move to APPLIED. */
+  answer?: (result: R) => StoredResponse;
+  /** Runs inside the transaction after the operation and the payment's move, e.g. to grant access. */
   onApplied?: (stores: Stores, result: R) => Promise<void>;
 }
 
@@ -31,7 +34,7 @@ export function applyInUnitOfWork<R>(
     const result = await work(stores, now);
     if (paid) {
       const applied = transitionPayment(paid.payment, 'APPLIED', now);
-      if (!(await stores.payments.update(applied, 'SETTLED'))) throw new PaymentAlreadyApplied(paid.payment.paymentId);
+      if (!(await stores.payments.update(applied, 'SETTLED', paid.answer?.(result)))) throw new PaymentAlreadyApplied(paid.payment.paymentId);
       await paid.onApplied?.(stores, result);
     }
     return result;

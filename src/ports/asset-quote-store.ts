@@ -11,6 +11,8 @@ export interface AssetQuoteStore {
   getHeld(holdKey: string, now: Date): Promise<AssetQuote | null>;
   /** The quote last held under `holdKey`, expired or not (until it is purged or replaced). */
   latest(holdKey: string): Promise<AssetQuote | null>;
+  /** `latest` of several keys at once, by hold key (keys with none are absent). */
+  latestOf(holdKeys: readonly string[]): Promise<Map<string, AssetQuote>>;
   /**
    * Stops holding `quoteId` under `holdKey` (the live price moved away from it), so the next
    * hold there takes a fresh quote; does nothing when another quote is held there by now.

@@ -32,9 +32,10 @@ export interface PaymentStore {
   findByNonce(network: Network, payer: string, nonce: string): Promise<Payment | null>;
   /**
    * Compare-and-set: stores `next` only if the stored state is still `from`. Returns whether
-   * it did, so two workers can never both move one payment.
+   * it did, so two workers can never both move one payment. With `response`, the answer is
+   * stored in the same step (as `saveResponse` would), and only if the move is made.
    */
-  update(next: Payment, from: PaymentState): Promise<boolean>;
+  update(next: Payment, from: PaymentState, response?: StoredResponse): Promise<boolean>;
   saveResponse(paymentId: string, response: StoredResponse): Promise<void>;
   getResponse(paymentId: string): Promise<StoredResponse | null>;
   /** Payments in `state` last updated at or before `updatedBefore`, oldest first. */

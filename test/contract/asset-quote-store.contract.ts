@@ -24,6 +24,18 @@ export function assetQuoteStoreContract(name: string, make: UowFactory) {
         expect(await uow.run((s) => s.assetQuotes.getHeld('h', at(61_000)))).toEqual(third);
       }));
 
+    it('the latest quotes of several keys are read in one call, expired too, keyed by hold key', () =>
+      withUow(make, async (uow) => {
+        const a = assetQuote({ holdKey: 'ka', expiresAt: at(60_000) });
+        const b = assetQuote({ holdKey: 'kb', price: { mantissa: 108n, scale: 2 }, expiresAt: at(1_000) });
+        for (const q of [a, b]) await uow.run((s) => s.assetQuotes.hold(q, at(0)));
+        const found = await uow.run((s) => s.assetQuotes.latestOf(['ka', 'kb', 'kc']));
+        expect([...found.keys()].sort()).toEqual(['ka', 'kb']);
+        expect(found.get('ka')).toEqual(a);
+        expect(found.get('kb')).toEqual(b);
+        expect((await uow.run((s) => s.assetQuotes.latestOf([]))).size).toBe(0);
+      }));
+
     it('the latest quote of a key is read expired too; a released quote is held no more, another is kept', () =>
       withUow(make, async (uow) => {
         const q = assetQuote({ holdKey: 'l', expiresAt: at(60_000) });

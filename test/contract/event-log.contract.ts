@@ -5,6 +5,28 @@ import { withUow, type UowFactory } from './uow-factory.js';
 
 export function eventLogContract(name: string, make: UowFactory) {
   describe(`EventLog contract: ${name}`, () => {
+    it('appends several at once with consecutive ids in their order, between single appends, and nothing when the transaction fails', () =>
+      withUow(make, async (uow) => {
+        const first = await uow.transaction((s) => s.events.append(event({ tokenId: 'tok_A' })));
+        const many = [
+          event({ tokenId: 'tok_A', type: 'trade.executed', data: { trade: { big: '1000000000000000000000000' } } }),
+          event({ tokenId: null, network: PRODUCTION, type: 'payout.sent', data: { n: 2 } }),
+          event({ tokenId: 'tok_B', type: 'delivery.sent', data: { n: 3 } }),
+        ];
+        const stored = await uow.transaction((s) => s.events.appendAll(many));
+        expect(stored).toEqual(many.map((e, i) => ({ ...e, id: first.id + 1 + i })));
+        expect(await uow.transaction((s) => s.events.appendAll([event({ tokenId: 'tok_C' })]))).toMatchObject([{ id: first.id + 4, tokenId: 'tok_C' }]);
+        expect(await uow.run((s) => s.events.appendAll([]))).toEqual([]);
+        await expect(
+          uow.transaction(async (s) => {
+            await s.events.appendAll([event({ tokenId: 'tok_D' }), event({ tokenId: 'tok_D' })]);
+            throw new Error('rolled back');
+          }),
+        ).rejects.toThrow('rolled back');
+        expect(await uow.run((s) => s.events.readAfter(0, {}, 100))).toEqual([first, ...stored, expect.objectContaining({ id: first.id + 4 })]);
+        expect((await uow.transaction((s) => s.events.append(event({ tokenId: 'tok_E' })))).id).toBe(first.id + 5); // no gap
+      }));
+
     it('appends with ids 1, 2, 3… and reads after an id with filters and a limit', () =>
       withUow(make, async (uow) => {
         expect(await uow.run((s) => s.events.lastId())).toBe(0);

@@ -62,6 +62,21 @@ export function paymentStoreContract(name: string, make: UowFactory) {
         expect(await uow.run((s) => s.payments.getResponse(p.paymentId))).toEqual(response);
       }));
 
+    it('stores the answer with the move that makes it, and nothing when the move is refused', () =>
+      withUow(make, async (uow) => {
+        const p = payment();
+        await uow.run((s) => s.payments.claim(p));
+        const settled = transitionPayment(transitionPayment(p, 'SETTLING', at(1)), 'SETTLED', at(2), { settlementTx: '0xabc' });
+        const applied = transitionPayment(settled, 'APPLIED', at(3));
+        const answer = { status: 200, body: { success: true, data: { tokensReceived: '1.5' } }, headers: {}, settlement: { success: true, transaction: '0xabc', network: p.network, payer: p.payer } };
+        expect(await uow.run((s) => s.payments.update(applied, 'SETTLED', answer))).toBe(false); // still VERIFIED
+        expect(await uow.run((s) => s.payments.getResponse(p.paymentId))).toBeNull();
+        await uow.run((s) => s.payments.update(settled, 'VERIFIED'));
+        expect(await uow.transaction((s) => s.payments.update(applied, 'SETTLED', answer))).toBe(true);
+        expect(await uow.run((s) => s.payments.get(p.paymentId))).toEqual(applied);
+        expect(await uow.run((s) => s.payments.getResponse(p.paymentId))).toEqual(answer);
+      }));
+
     it('lists payments in a state, last updated before a time, oldest first', () =>
       withUow(make, async (uow) => {
         const old = payment({ state: 'SETTLING', updatedAt: at(1_000) });

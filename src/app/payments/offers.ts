@@ -31,22 +31,34 @@ export interface Offer {
 
 type OfferDeps = Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'usdQuotes' | 'settings'>;
 
-/** Every offer for `usdAmount` on `networks`, USDC first per network. */
-export function offersFor(
+/** Every offer for `usdAmount` on `networks`, USDC first per network; the quotes held for them read in one query. */
+export async function offersFor(
   deps: OfferDeps,
   requestHash: string,
   networks: readonly Network[],
   usdAmount: bigint,
   assets: readonly PaymentAsset[] = PAYMENT_ASSETS,
 ): Promise<Offer[]> {
-  return Promise.all(networks.flatMap((network) => assets.map((asset) => offerFor(deps, requestHash, network, asset, usdAmount))));
+  const pairs = networks.flatMap((network) => assets.map((asset) => ({ network, asset, holdKey: assetQuoteHoldKey(requestHash, network, asset) })));
+  const held = await deps.uow.run((s) => s.assetQuotes.latestOf(pairs.map((p) => p.holdKey)));
+  return Promise.all(pairs.map(({ network, asset, holdKey }) => offerFor(deps, requestHash, network, asset, usdAmount, held.get(holdKey) ?? null)));
 }
 
-/** One offer: at the held quote, or 1:1 for USDC at or above the floor, or at a fresh quote now held. */
-export async function offerFor(deps: OfferDeps, requestHash: string, network: Network, asset: PaymentAsset, usdAmount: bigint): Promise<Offer> {
+/**
+ * One offer: at the held quote, or 1:1 for USDC at or above the floor, or at a fresh quote now
+ * held. `known`: the quote last held for it, when the caller read it already.
+ */
+export async function offerFor(
+  deps: OfferDeps,
+  requestHash: string,
+  network: Network,
+  asset: PaymentAsset,
+  usdAmount: bigint,
+  known?: AssetQuote | null,
+): Promise<Offer> {
   const holdKey = assetQuoteHoldKey(requestHash, network, asset);
   const now = deps.clock.now();
-  const last = await deps.uow.run((s) => s.assetQuotes.latest(holdKey));
+  const last = known !== undefined ? known : await deps.uow.run((s) => s.assetQuotes.latest(holdKey));
   let quote = last && last.expiresAt > now ? last : null;
   const lapsed = quote ? null : last;
   if (!quote) {

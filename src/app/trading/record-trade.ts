@@ -1,4 +1,5 @@
 import { earningsOf } from '../../domain/earnings.js';
+import type { NewEvent } from '../../domain/event.js';
 import { splitFee } from '../../domain/fees.js';
 import { formatUsd } from '../../domain/money.js';
 import type { Payment } from '../../domain/payment.js';
@@ -49,33 +50,30 @@ export async function recordTrade(
   await stores.tokens.update(token);
   await stores.positions.save(args.position);
   await stores.trades.record(trade);
-  await stores.events.append({
-    type: 'trade.executed',
-    network: token.network,
-    tokenId: token.tokenId,
-    data: { trade: tradeView(trade) },
-    createdAt: now,
-  });
-  await accrueEarnings(deps, stores, token, trade, args.referrer ?? null);
+  const executed: NewEvent = { type: 'trade.executed', network: token.network, tokenId: token.tokenId, data: { trade: tradeView(trade) }, createdAt: now };
+  const accrued = await accrueEarnings(deps, stores, token, trade, args.referrer ?? null);
+  // The trade's event and its fee shares' in one insert, in that order.
+  await stores.events.appendAll(accrued ? [executed, accrued] : [executed]);
   return { token, trade };
 }
 
 /**
  * The fee's shares (docs/api.md "Fees and earnings"): the creator's, the platform referrer's, the
  * trade referrer's, each rounded down, the treasury keeping the rest — booked with the trade, so
- * a trade and its earnings commit together; paid out later by the earnings payer.
+ * a trade and its earnings commit together; paid out later by the earnings payer. Returns their
+ * event (appended with the trade's), or null when no one earns a share.
  */
-async function accrueEarnings(deps: Pick<AppDeps, 'ids' | 'settings'>, stores: Stores, token: Token, trade: Trade, referrer: string | null) {
+async function accrueEarnings(deps: Pick<AppDeps, 'ids' | 'settings'>, stores: Stores, token: Token, trade: Trade, referrer: string | null): Promise<NewEvent | null> {
   const split = splitFee(trade.feeUsd, deps.settings.feeShares, {
     payer: trade.wallet,
     creator: token.creator,
     platformReferrer: token.platformReferrer,
     tradeReferrer: referrer,
   });
-  if (split.shares.length === 0) return;
+  if (split.shares.length === 0) return null;
   const earnings = earningsOf(split, trade, () => deps.ids.next('earn'));
   await stores.earnings.accrue(earnings);
-  await stores.events.append({
+  return {
     type: 'earnings.accrued',
     network: token.network,
     tokenId: token.tokenId,
@@ -86,5 +84,5 @@ async function accrueEarnings(deps: Pick<AppDeps, 'ids' | 'settings'>, stores: S
       shares: earnings.map((e) => ({ role: e.role, wallet: e.wallet, amountUsd: formatUsd(e.amount) })),
     },
     createdAt: trade.createdAt,
-  });
+  };
 }

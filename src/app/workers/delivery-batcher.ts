@@ -18,6 +18,7 @@
  * left to the single outbox (token-workers.ts), which runs right after.
  */
 import type { Delivery } from '../../domain/delivery.js';
+import type { NewEvent } from '../../domain/event.js';
 import { newDeliveryBatch, transitionDeliveryBatch, type DeliveryBatch } from '../../domain/delivery-batch.js';
 import { InvariantViolation } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
@@ -58,8 +59,13 @@ const MAX_BATCHES_PER_PASS = 4;
 /** A delivery of the batch being recorded was taken by another worker meanwhile. */
 class Taken extends Error {}
 
-const deliveryEvent = (type: 'delivery.sent' | 'delivery.confirmed' | 'delivery.failed') => (stores: Stores, d: Delivery, now: Date) =>
-  stores.events.append({ type, network: d.network, tokenId: d.tokenId, data: { delivery: deliveryView(d) }, createdAt: now });
+const deliveryEvent = (type: 'delivery.sent' | 'delivery.confirmed' | 'delivery.failed', d: Delivery, now: Date): NewEvent => ({
+  type,
+  network: d.network,
+  tokenId: d.tokenId,
+  data: { delivery: deliveryView(d) },
+  createdAt: now,
+});
 
 export class DeliveryBatcher {
   /** Deployed tokens' addresses and names, by token id: neither changes once deployed. */
@@ -148,14 +154,16 @@ export class DeliveryBatcher {
         uow
           .transaction(async (stores) => {
             await stores.deliveryBatches.record(batch);
+            const events: NewEvent[] = [];
             for (const { delivery } of chunk) {
               const sent: Delivery = {
                 ...transitionOutbox(delivery, 'SENT', now, { txHash: batch.txHash, rawTx: null, attempts: delivery.attempts + 1, nextAttemptAt: batch.nextAttemptAt, lastError: null }),
                 batchId: batch.batchId,
               };
               if (!(await stores.deliveries.update(sent, 'PENDING'))) throw new Taken();
-              await deliveryEvent('delivery.sent')(stores, sent, now);
+              events.push(deliveryEvent('delivery.sent', sent, now));
             }
+            await stores.events.appendAll(events);
             return true;
           })
           .catch((e: unknown) => {
@@ -200,11 +208,13 @@ export class DeliveryBatcher {
     if (status === 'confirmed') {
       return uow.transaction(async (stores) => {
         if (!(await stores.deliveryBatches.update(transitionDeliveryBatch(batch, 'CONFIRMED', now), 'SENT'))) return false;
+        const events: NewEvent[] = [];
         for (const d of await this.members(stores, batch)) {
           const confirmed = transitionOutbox(d, 'CONFIRMED', now);
           if (!(await stores.deliveries.update(confirmed, 'SENT'))) throw new InvariantViolation(`delivery ${d.deliveryId} of batch ${batch.batchId} moved on its own`);
-          await deliveryEvent('delivery.confirmed')(stores, confirmed, now);
+          events.push(deliveryEvent('delivery.confirmed', confirmed, now));
         }
+        await stores.events.appendAll(events);
         return true;
       });
     }
@@ -212,6 +222,7 @@ export class DeliveryBatcher {
     const error = status === 'reverted' ? 'batch reverted' : 'batch dropped';
     return uow.transaction(async (stores) => {
       if (!(await stores.deliveryBatches.update(transitionDeliveryBatch(batch, status === 'reverted' ? 'REVERTED' : 'DROPPED', now), 'SENT'))) return false;
+      const failed: NewEvent[] = [];
       for (const d of await this.members(stores, batch)) {
         const exhausted = d.attempts >= this.deps.maxAttempts;
         const delay = Math.min(this.deps.backoffBaseMs * 2 ** Math.max(0, d.attempts - 1), this.deps.backoffMaxMs);
@@ -219,8 +230,9 @@ export class DeliveryBatcher {
           ? { ...transitionOutbox(d, 'FAILED', now, { lastError: error }), batchId: null }
           : { ...transitionOutbox(d, 'PENDING', now, { lastError: error, txHash: null, rawTx: null, nextAttemptAt: new Date(now.getTime() + delay) }), batchId: null };
         if (!(await stores.deliveries.update(next, 'SENT'))) throw new InvariantViolation(`delivery ${d.deliveryId} of batch ${batch.batchId} moved on its own`);
-        if (exhausted) await deliveryEvent('delivery.failed')(stores, next, now);
+        if (exhausted) failed.push(deliveryEvent('delivery.failed', next, now));
       }
+      await stores.events.appendAll(failed);
       this.deps.logger.warn('delivery batch not mined; its deliveries are sent alone', { batchId: batch.batchId, error, size: batch.size });
       return true;
     });

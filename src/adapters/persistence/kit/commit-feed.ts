@@ -41,6 +41,11 @@ export function notingTokens(events: EventLog, touched: Set<string>): EventLog {
       if (e.tokenId) touched.add(e.tokenId);
       return stored;
     },
+    appendAll: async (es: readonly NewEvent[]): Promise<StoredEvent[]> => {
+      const stored = await events.appendAll(es);
+      for (const e of es) if (e.tokenId) touched.add(e.tokenId);
+      return stored;
+    },
     readAfter: (afterId, filter, limit) => events.readAfter(afterId, filter, limit),
     lastId: (tokenId) => events.lastId(tokenId),
   };

@@ -25,6 +25,15 @@ export class MemoryAssetQuoteStore implements AssetQuoteStore {
     return this.db.assetQuotes.get(holdKey) ?? null;
   }
 
+  async latestOf(holdKeys: readonly string[]): Promise<Map<string, AssetQuote>> {
+    const found = new Map<string, AssetQuote>();
+    for (const key of holdKeys) {
+      const q = this.db.assetQuotes.get(key);
+      if (q) found.set(key, q);
+    }
+    return found;
+  }
+
   async release(holdKey: string, quoteId: string): Promise<void> {
     if (this.db.assetQuotes.get(holdKey)?.quoteId === quoteId) this.db.delete(this.tx, this.db.assetQuotes, holdKey);
   }

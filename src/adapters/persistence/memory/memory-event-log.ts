@@ -14,6 +14,12 @@ export class MemoryEventLog implements EventLog {
     return stored;
   }
 
+  async appendAll(events: readonly NewEvent[]): Promise<StoredEvent[]> {
+    const stored: StoredEvent[] = [];
+    for (const e of events) stored.push(await this.append(e));
+    return stored;
+  }
+
   async readAfter(afterId: number, filter: EventFilter, limit: number): Promise<StoredEvent[]> {
     const out: StoredEvent[] = [];
     for (let i = Math.max(0, afterId); i < this.db.events.length && out.length < limit; i++) {

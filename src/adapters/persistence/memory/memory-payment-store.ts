@@ -30,10 +30,11 @@ export class MemoryPaymentStore implements PaymentStore {
     return id === undefined ? null : (this.db.payments.get(id) ?? null);
   }
 
-  async update(next: Payment, from: PaymentState): Promise<boolean> {
+  async update(next: Payment, from: PaymentState, response?: StoredResponse): Promise<boolean> {
     const current = this.db.payments.get(next.paymentId);
     if (!current || current.state !== from) return false;
     this.db.set(this.tx, this.db.payments, next.paymentId, next);
+    if (response) await this.saveResponse(next.paymentId, response);
     return true;
   }
 

@@ -48,6 +48,12 @@ export class MikroOrmAssetQuoteStore implements AssetQuoteStore {
     return r ? rowToQuote(r) : null;
   }
 
+  async latestOf(holdKeys: readonly string[]): Promise<Map<string, AssetQuote>> {
+    if (holdKeys.length === 0) return new Map();
+    const rows = await this.sql.all(`select ${COLS} from asset_quotes where hold_key in (${holdKeys.map(() => '?').join(', ')})`, [...holdKeys]);
+    return new Map(rows.map((r) => [String(r.hold_key), rowToQuote(r)]));
+  }
+
   async release(holdKey: string, quoteId: string): Promise<void> {
     await this.sql.all(`delete from asset_quotes where hold_key = ? and quote_id = ? returning hold_key`, [holdKey, quoteId]);
   }

@@ -38,6 +38,34 @@ export class MikroOrmEventLog implements EventLog {
     return { ...e, id: Number(r!.id) };
   }
 
+  /**
+   * Several events in one statement, with the same gapless ids: the counter bumped by their
+   * number (PostgreSQL), or the max read once for all of them (SQLite) — a trade's event and its
+   * fee shares', a batch's deliveries.
+   */
+  async appendAll(events: readonly NewEvent[]): Promise<StoredEvent[]> {
+    if (events.length <= 1) return Promise.all(events.map((e) => this.append(e)));
+    const n = events.length;
+    const values = events.flatMap((e) => [e.type, e.network, e.tokenId, JSON.stringify(e.data), e.createdAt.getTime()]);
+    const rows =
+      this.sql.dialect === 'postgresql'
+        ? await this.sql.all(
+            `with c as (update event_counter set last_id = last_id + ${n} where id = 1 returning last_id)
+             insert into events (id, type, network, token_id, data, created_at)
+             ${events.map((_, i) => `select c.last_id - ${n - 1 - i}, ?, ?, ?, ?::text, ?::bigint from c`).join(' union all ')} returning id`,
+            values,
+          )
+        : await this.sql.all(
+            `with m as (select coalesce(max(id), 0) as base from events)
+             insert into events (id, type, network, token_id, data, created_at)
+             ${events.map((_, i) => `select m.base + ${i + 1}, ?, ?, ?, ?, ? from m`).join(' union all ')} returning id`,
+            values,
+          );
+    const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+    if (ids.length !== n) throw new Error(`appended ${ids.length} of ${n} events`);
+    return events.map((e, i) => ({ ...e, id: ids[i]! }));
+  }
+
   async readAfter(afterId: number, filter: EventFilter, limit: number): Promise<StoredEvent[]> {
     const where = ['id > ?'];
     const params: unknown[] = [afterId];

@@ -37,10 +37,8 @@ export async function apply(deps: PipelineDeps, s: Settled): Promise<Application
   try {
     const result: unknown = await ep.execute(deps, s.input, s.prepared, s.caller, {
       payment,
-      onApplied: async (stores, applied) => {
-        await stores.payments.saveResponse(payment.paymentId, answer(applied));
-        await grantAccess(deps, stores, ep, payment);
-      },
+      answer,
+      onApplied: (stores) => grantAccess(deps, stores, ep, payment),
     });
     countPayment(deps.metrics, payment, 'applied');
     return { kind: 'applied', response: answer(result), paymentId: payment.paymentId };
@@ -100,6 +98,7 @@ export async function refund(
   const now = deps.clock.now();
   const response = await deps.uow.transaction(async (stores) => {
     const refunded = transitionPayment({ ...payment, state: from }, 'REFUNDED', now);
+    // Moved first (compare-and-set); its answer, which names the payout, is stored after it below.
     if (!(await stores.payments.update(refunded, from))) throw new PaymentAlreadyApplied(payment.paymentId);
     const payout = await stores.payouts.enqueue(
       newPayout({

@@ -66,9 +66,7 @@ export async function release(
   const closed = transitionPayment(payment, to, deps.clock.now());
   const response: StoredResponse = { status: statusOfError(error), body: errorEnvelope(error.code, error.message, error.details), headers };
   const released = await deps.uow.transaction(async (s) => {
-    if (!(await s.payments.update(closed, payment.state))) return null;
-    await s.payments.saveResponse(payment.paymentId, response);
-    return response;
+    return (await s.payments.update(closed, payment.state, response)) ? response : null;
   });
   if (released) countPayment(deps.metrics, payment, to === 'REJECTED' ? 'rejected' : 'failed');
   return released;
