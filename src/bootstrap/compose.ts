@@ -40,7 +40,7 @@ import type { DexRouter } from '../ports/dex-router.js';
 import type { Logger } from '../ports/logger.js';
 import type { PayoutSender } from '../ports/payout-sender.js';
 import { Application, type ApplicationDeps } from '../app/application.js';
-import type { Config } from '../app/config.js';
+import type { Config } from './config/config.js';
 import { Availability } from '../app/availability.js';
 import { collectGauges, METRICS } from '../app/metrics.js';
 import type { ChainProbe } from '../ports/chain-probe.js';

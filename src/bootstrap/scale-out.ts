@@ -8,7 +8,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { DEVNET_UNISWAP_V2 } from '../adapters/chain/anvil/devnet-constants.js';
 import { LAUNCH_TOKEN_BYTECODE } from '../adapters/kit/evm/contracts/launch-contracts.js';
 import { agreeOnSharedSettings, disagreementLine } from '../app/shared-settings.js';
-import type { Config } from '../app/config.js';
+import type { Config } from './config/config.js';
 import type { Settings } from '../app/settings.js';
 import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../domain/network.js';
 import type { Clock } from '../ports/clock.js';

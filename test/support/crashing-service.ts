@@ -10,7 +10,7 @@
  * Started by test/support/service-process.ts's `startServiceProcess(env, …, entry)`.
  */
 import { createPublicClient, http, type Hex } from 'viem';
-import { loadConfig } from '../../src/app/config.js';
+import { loadConfig } from '../../src/bootstrap/config/config.js';
 import { startService } from '../../src/bootstrap/compose.js';
 import type { DeliveryBatch } from '../../src/domain/delivery-batch.js';
 import { TESTNET } from '../../src/domain/network.js';

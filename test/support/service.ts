@@ -6,7 +6,7 @@ import { FakePayoutSender } from '../../src/adapters/payout/fake/fake-payout-sen
 import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
 import { startService, type RunningService, type ServiceOverrides } from '../../src/bootstrap/compose.js';
 import { PRODUCTION } from '../../src/domain/network.js';
-import { loadConfig } from '../../src/app/config.js';
+import { loadConfig } from '../../src/bootstrap/config/config.js';
 import type { Clock } from '../../src/ports/clock.js';
 
 /** Real time plus an offset tests can move (x402 signatures are checked against real time). */
