@@ -69,7 +69,7 @@ describe.each(withoutServices(databases))('tokens moved between wallets on chain
 
   const start = async () => {
     uow = await MikroOrmUnitOfWork.open({ url });
-    service = await startService(config, { clock, uow });
+    service = await startService(config, { ports: { clock, uow } });
   };
 
   beforeAll(async () => {

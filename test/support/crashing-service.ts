@@ -26,20 +26,22 @@ const crash = (): never => {
 const mined = (txHash: string) => createPublicClient({ transport: http(rpcUrl) }).waitForTransactionReceipt({ hash: txHash as Hex, pollingInterval: 50 });
 
 const service = await startService(loadConfig(), {
-  deliveryBatchHooks: {
-    afterRecord: async (b) => {
-      batches.push(b);
-      if (at === 'batch-recorded' && batches.length === 1) crash();
-      if (at === 'second-batch-recorded' && batches.length === 2) {
-        await mined(batches[0]!.txHash);
-        crash();
-      }
-    },
-    afterBroadcast: async (b) => {
-      if (at === 'batch-mined' && b === batches[0]) {
-        await mined(b.txHash);
-        crash();
-      }
+  hooks: {
+    deliveryBatches: {
+      afterRecord: async (b) => {
+        batches.push(b);
+        if (at === 'batch-recorded' && batches.length === 1) crash();
+        if (at === 'second-batch-recorded' && batches.length === 2) {
+          await mined(batches[0]!.txHash);
+          crash();
+        }
+      },
+      afterBroadcast: async (b) => {
+        if (at === 'batch-mined' && b === batches[0]) {
+          await mined(b.txHash);
+          crash();
+        }
+      },
     },
   },
 });
