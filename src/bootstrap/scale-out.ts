@@ -31,7 +31,7 @@ const SUFFIX: Record<Network, string> = { [PRODUCTION]: '8453', [TESTNET]: '8453
  * Takes the settlement key's lock, or refuses with the one line that says which live process
  * settles with it; returns a stop for the watch that takes the lock again if its session is lost.
  */
-export async function lockSettlementKey(
+async function lockSettlementKey(
   locks: SignerLocks,
   config: Config,
   key: `0x${string}`,
@@ -109,7 +109,7 @@ async function sharedSettingsOf(config: Config, args: { tokenIssuer: TokenIssuer
 }
 
 /** Records this process's shared settings, or refuses with one line naming each it disagrees on. */
-export async function checkSharedSettings(
+async function checkSharedSettings(
   config: Config,
   deps: { uow: UnitOfWork; clock: Clock; logger: Logger; tokenIssuer: TokenIssuer; settings: Settings },
   chain: { devnet: boolean; rpcUrls: Partial<Record<Network, string>> | undefined },
