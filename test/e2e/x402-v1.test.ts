@@ -100,6 +100,26 @@ describe('x402-fetch 1.2.0, unchanged', () => {
   });
 });
 
+describe('networks', () => {
+  it("a production wallet's x402-fetch pays the `base` offer of a 402 offering both, on eip155:8453", async () => {
+    const payer = devAccount(1).address; // production history (docs/networks.md)
+    const pay = wrapFetchWithPayment(fetch, await createSigner('base', devKey(1))) as typeof fetch;
+    const res = await post(pay, '/tokens', { name: 'Base Vee', symbol: 'BASEV' });
+    expect(res.status).toBe(201);
+    expect((await json(res)).data).toMatchObject({ network: 'eip155:8453', creator: payer });
+    expect(decodeXPaymentResponse(res.headers.get('x-payment-response')!)).toMatchObject({ network: 'base', payer });
+  });
+
+  it('a testnet payment from a production wallet is NETWORK_MISMATCH, whose 402 offers v1 only the wallet network', async () => {
+    const header = await v1PaymentFor('/tokens', { name: 'Wrong Net', symbol: 'WRONG' }, 1, 'base-sepolia');
+    const res = await post(fetch, '/tokens', { name: 'Wrong Net', symbol: 'WRONG' }, { 'X-PAYMENT': header });
+    expect(res.status).toBe(402);
+    const body = await json(res);
+    expect(body.error.code).toBe('NETWORK_MISMATCH');
+    expect(body.accepts.map((a: any) => a.network)).toEqual(['base']);
+  });
+});
+
 describe('x402-axios 0.7.2, unchanged', () => {
   it('creates a token and buys it with a 402 offering both networks: the testnet offer, X-PAYMENT-RESPONSE', async () => {
     const payer = devAccount(6).address;
@@ -187,14 +207,14 @@ describe('the free budget and browsers', () => {
 });
 
 /** The X-PAYMENT x402-fetch builds for this service's 402 of (path, body), taken off its retry before it is sent. */
-async function v1PaymentFor(path: string, body: unknown, index: number): Promise<string> {
+async function v1PaymentFor(path: string, body: unknown, index: number, network: 'base' | 'base-sepolia' = 'base-sepolia'): Promise<string> {
   const challenge = await json(await post(fetch, path, body));
   let header = '';
   const capture: typeof fetch = async (_input, init) => {
     header = ((init?.headers ?? {}) as Record<string, string>)['X-PAYMENT'] ?? '';
     return new Response(JSON.stringify(challenge), { status: header ? 200 : 402 });
   };
-  await wrapFetchWithPayment(capture, await createSigner('base-sepolia', devKey(index)), parseUsd('10'))(`${service.url}${path}`);
+  await wrapFetchWithPayment(capture, await createSigner(network, devKey(index)), parseUsd('10'))(`${service.url}${path}`);
   expect(header).not.toBe('');
   return header;
 }
