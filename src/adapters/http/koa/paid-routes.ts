@@ -1,8 +1,8 @@
 /**
  * The paid routes over the payment pipeline (src/app/payments/payment-flow.ts): the request goes
  * in as a PaidRequest, the PaidOutcome comes out as HTTP — the 402 with PAYMENT-REQUIRED, a stored
- * answer with PAYMENT-RESPONSE (X-PAYMENT-RESPONSE for an x402 v1 payment), or an access grant. Refusals are thrown and rendered by the error
- * middleware (errors.ts).
+ * answer with PAYMENT-RESPONSE (X-PAYMENT-RESPONSE for an x402 v1 payment), or an access grant.
+ * Refusals are thrown and rendered by the error middleware (errors.ts).
  */
 import type { Context } from 'koa';
 import type { Application } from '../../../app/application.js';
@@ -44,7 +44,7 @@ export function paidRoute(application: Application, enrich: PaymentRequiredEnric
       throw ValidationError.of('X-Wallet-Address', 'must be a 0x-prefixed 20-byte hex address');
     }
     const resource = { url: `${ctx.protocol}://${ctx.host}${ctx.path}`, description: entrypoint.description, mimeType: 'application/json' };
-    // x402 v2 (PAYMENT-SIGNATURE) or v1 (X-PAYMENT), one payment either way (payment-headers.ts, decision 0048).
+    // x402 v1 hook (decision 0048): v2 (PAYMENT-SIGNATURE) or v1 (X-PAYMENT), one payment either way (payment-headers.ts).
     const reading = readPaymentHeaders((name) => ctx.get(name), resource.url);
     ctx.state.paymentHeader = reading.header; // the answer's settlement header follows it
     let payment = reading.payment;
@@ -101,6 +101,7 @@ async function renderStored(ctx: Context, res: StoredResponse): Promise<void> {
   ctx.status = res.status;
   ctx.body = res.body;
   ctx.set(res.headers);
+  // x402 v1 hook (decision 0048): X-PAYMENT-RESPONSE for a payment that came in X-PAYMENT, else PAYMENT-RESPONSE.
   if (res.settlement) setSettlementHeader(ctx, ctx.state.paymentHeader as PaymentHeader | undefined, res.settlement);
   await addPaymentRequiredHeader(ctx);
 }

@@ -1,8 +1,8 @@
 /**
  * docs/rate-limits.md: free endpoints and unpaid requests to paid endpoints share a budget per client IP.
  * Only a request to a paid route whose payment the facilitator verified is exempt; anything
- * else counts — a PAYMENT-SIGNATURE (or v1 X-PAYMENT) header on a free route, or one that does not verify, buys
- * nothing. A request to a paid route that carries a payment is counted after it is answered
+ * else counts — a PAYMENT-SIGNATURE (or v1 X-PAYMENT) header on a free route, or one that does not
+ * verify, buys nothing. A request to a paid route that carries a payment is counted after it is answered
  * (whether it verifies is known only then); one without is counted, and may be refused, first.
  */
 import type { Context, Next } from 'koa';
@@ -37,6 +37,7 @@ export function rateLimit(options: RateLimitOptions) {
       ctx.set('RateLimit', `"free";r=${decision.remaining};t=${decision.resetSeconds}`);
       return decision;
     };
+    // x402 v1 hook (decision 0048): a payment in either version's header is counted after the answer.
     if (!(isPaidRoute(ctx) && carriesPayment((name) => ctx.get(name)))) {
       const decision = await consume();
       if (!decision.allowed) throw new RateLimited(options.limit, options.windowSeconds, Math.max(1, decision.resetSeconds));

@@ -45,7 +45,7 @@ export function decodeXPayment(header: string, resourceUrl: string): PaymentPayl
 /** A decoded v1 payload (from X-PAYMENT, or sent in PAYMENT-SIGNATURE) as the pipeline's payment. */
 export function readV1Payment(decoded: unknown, resourceUrl: string): PaymentPayload {
   if (!isObject(decoded) || !isObject(decoded.payload)) {
-    throw new PaymentInvalid('X-PAYMENT does not hold an x402 v1 payment payload.', { reason: PAYMENT_REASONS.invalidXPaymentHeader });
+    throw new PaymentInvalid('The payment is not an x402 v1 payment payload (x402Version, scheme, network, payload).', { reason: PAYMENT_REASONS.invalidXPaymentHeader });
   }
   if (decoded.x402Version !== X402_V1 || 'accepted' in decoded) {
     throw new PaymentInvalid('X-PAYMENT carries x402 v1 payments (x402Version 1); send an x402 v2 payment in PAYMENT-SIGNATURE.', {
