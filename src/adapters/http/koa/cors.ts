@@ -15,13 +15,27 @@ export interface CorsOptions {
   publicUrl?: string | undefined;
 }
 
-/** What a browser may send: JSON bodies, the x402 payment, the extensions' and our own request headers. */
-export const CORS_ALLOW_HEADERS = ['Content-Type', 'PAYMENT-SIGNATURE', 'SIGN-IN-WITH-X', 'X-Wallet-Address', 'X-Request-Id', 'Last-Event-ID', 'Cache-Control'];
+/**
+ * What a browser may send: JSON bodies, the x402 payment (v2, and v1's X-PAYMENT — whose clients
+ * also send Access-Control-Expose-Headers as a request header), the extensions' and our own request headers.
+ */
+export const CORS_ALLOW_HEADERS = [
+  'Content-Type',
+  'PAYMENT-SIGNATURE',
+  'X-PAYMENT',
+  'Access-Control-Expose-Headers',
+  'SIGN-IN-WITH-X',
+  'X-Wallet-Address',
+  'X-Request-Id',
+  'Last-Event-ID',
+  'Cache-Control',
+];
 
 /** What a browser script may read: the x402 answers and every other header the API documents. */
 export const CORS_EXPOSE_HEADERS = [
   'PAYMENT-REQUIRED',
   'PAYMENT-RESPONSE',
+  'X-PAYMENT-RESPONSE',
   'X-Request-Id',
   'API-Version',
   'RateLimit',
