@@ -99,17 +99,21 @@ export class AnvilDevnet {
 
   /** Saves every running chain's state (a chain that is down keeps its last save). */
   private saveAll(): Promise<void> {
-    const run = this.saving.then(() =>
-      Promise.all(
-        this.processes
-          .filter((p) => p.statePath && p.child.exitCode === null && p.child.signalCode === null)
-          .map((p) => saveState(p.upstreamUrl, p.statePath!).catch((e: unknown) => {
-            if (!this.stopping.now && p.child.exitCode === null) this.logger.warn(`devnet ${p.network}: state not saved (${(e as Error).message}); the journal keeps what it lacks`);
-          })),
-      ).then(() => undefined),
-    );
+    const run = this.saving.then(async () => {
+      const running = this.processes.filter((p) => p.statePath && p.child.exitCode === null && p.child.signalCode === null);
+      await Promise.all(running.map((p) => this.save(p)));
+    });
     this.saving = run;
     return run;
+  }
+
+  private async save(p: ChainProcess): Promise<void> {
+    try {
+      await saveState(p.upstreamUrl, p.statePath!);
+    } catch (e) {
+      // A chain that went down is logged as such; a stop saves on its own (stopChainProcess).
+      if (!this.stopping.now && p.child.exitCode === null) this.logger.warn(`devnet ${p.network}: state not saved (${(e as Error).message}); the journal keeps what it lacks`);
+    }
   }
 
   private keepSaving(): void {
@@ -201,12 +205,12 @@ export class AnvilDevnet {
 
   /** Stops both chains; with a state dir, each chain's state is saved first. */
   async stop(): Promise<void> {
+    this.stopping.now = true;
     if (this.heartbeat) clearTimeout(this.heartbeat);
     this.heartbeat = null;
     if (this.saver) clearTimeout(this.saver);
     this.saver = null;
     await this.saving;
-    this.stopping.now = true;
     await Promise.all(this.processes.map((p) => stopChainProcess(p, this.logger)));
   }
 
