@@ -161,7 +161,7 @@ describe('the endpoint', () => {
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'steal_tokens', arguments: {} } }),
     });
-    expect((await raw.json()).error).toEqual({ code: -32602, message: 'Unknown tool: steal_tokens. tools/list names every tool.' });
+    expect((await json(raw)).error).toEqual({ code: -32602, message: 'Unknown tool: steal_tokens. tools/list names every tool.' });
     const get = await fetch(`${service.url}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
