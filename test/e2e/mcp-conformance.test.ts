@@ -10,7 +10,7 @@ import type { RunningService } from '../../src/bootstrap/compose.js';
 import { ensureConformanceSuite, runServerScenarios, type ConformanceCheck } from '../support/mcp-conformance.js';
 import { startTestService } from '../support/service.js';
 
-const MUST_PASS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
+const MUST_PASS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection', 'resources-list', 'prompts-list', 'logging-set-level'];
 
 const FIXTURE_TOOL = "calls one of the suite's fixture tools (test_*), which a launchpad does not have";
 const DECLINED: Record<string, string> = {
@@ -26,18 +26,15 @@ const DECLINED: Record<string, string> = {
   'tools-call-elicitation': `${FIXTURE_TOOL}; a stateless server never calls back into the client`,
   'elicitation-sep1034-defaults': `${FIXTURE_TOOL}; a stateless server never calls back into the client`,
   'elicitation-sep1330-enums': `${FIXTURE_TOOL}; a stateless server never calls back into the client`,
-  'resources-list': 'no resources capability yet',
   'resources-read-text': "reads the suite's fixture resource test://static-text",
   'resources-read-binary': "reads the suite's fixture resource test://static-binary",
   'resources-templates-read': "reads the suite's fixture template test://template/{id}/data",
   'resources-subscribe': 'stateless (decision 0029): no session to send resource updates to',
   'resources-unsubscribe': 'stateless (decision 0029): no session to send resource updates to',
-  'prompts-list': 'no prompts capability yet',
   'prompts-get-simple': "gets the suite's fixture prompt test_simple_prompt",
   'prompts-get-with-args': "gets the suite's fixture prompt test_prompt_with_arguments",
   'prompts-get-embedded-resource': "gets the suite's fixture prompt test_prompt_with_embedded_resource",
   'prompts-get-with-image': "gets the suite's fixture prompt test_prompt_with_image",
-  'logging-set-level': 'no logging capability yet',
   'completion-complete': "completes an argument of the suite's fixture prompt test_prompt_with_arguments",
   'server-sse-multiple-streams': 'stateless (decision 0029): no session id, so the suite only warns',
 };
