@@ -359,7 +359,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
       eventStream: { maxTotal: config.maxEventStreams, maxPerClient: config.maxEventStreamsPerClient },
       publicUrl: config.publicUrl,
       mcp,
-      cors: { origins: config.corsOrigins, publicUrl: config.publicUrl },
+      cors: { origins: config.corsOrigins, publicUrl: config.publicUrl, listenHost: config.host, allowedHosts: config.allowedHosts },
       page,
     });
     server = await listen(app, config.port, config.host, DEFAULT_TIMEOUTS, () => deps.ids.next('req'));
