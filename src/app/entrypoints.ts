@@ -26,6 +26,7 @@ import {
 } from './schemas.js';
 import { buyToken, planBuy, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
 import { checkInitialBuy, createToken } from './use-cases/create-token.js';
+import { checkReferrer } from './trading/check-referrer.js';
 import { loadToken } from './trading/load-token.js';
 import { checkSell, sellToken, type SellRequest } from './use-cases/sell-token.js';
 import { tokenInfoFrom } from './use-cases/token-info.js';
@@ -98,6 +99,7 @@ function buyEntrypoint(
       return { ...toRequest(v), referrer: referrerOf(v) };
     },
     async prepare(deps, input, caller, phase) {
+      await checkReferrer(deps, 'referrer', input.referrer);
       const plan = await planBuy(deps, input, caller?.network, phase);
       return { amount: plan.grossUsd, network: plan.network, plan };
     },
@@ -129,6 +131,7 @@ export function entrypoints(): AnyEntrypoint[] {
     // With a dev buy the price is the create's plus the buy, checked on the fresh curve first.
     async prepare(deps, input) {
       if (input.initialBuyUsd) checkInitialBuy(deps, input.initialBuyUsd);
+      await checkReferrer(deps, 'platformReferrer', input.platformReferrer);
       return { amount: deps.settings.prices.create + (input.initialBuyUsd ?? 0n), network: null };
     },
     execute: (deps, { platformReferrer, initialBuyUsd, ...metadata }, _p, caller, paid) =>
@@ -155,6 +158,7 @@ export function entrypoints(): AnyEntrypoint[] {
       };
     },
     async prepare(deps, input, caller, phase) {
+      await checkReferrer(deps, 'referrer', input.referrer);
       const { network } = await checkSell(deps, input, caller, phase);
       return { amount: deps.settings.prices.sell, network };
     },
