@@ -55,10 +55,11 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
   outputSchema: z.ZodType;
   parse(raw: unknown): I;
   /**
-   * The rules and the price. `apply`: a settled payment is about to be applied (by the
-   * reconciler) — checks whose subject the operation itself performs (a sell's pull) are left to it.
+   * The rules and the price. `ask`: the 402 of a request without payment (a held price is offered
+   * only while the live one is not lower). `apply`: a settled payment is about to be applied (by
+   * the reconciler) — checks whose subject the operation itself performs (a sell's pull) are left to it.
    */
-  prepare(deps: AppDeps, input: I, caller?: Caller, phase?: 'price' | 'apply'): Promise<P>;
+  prepare(deps: AppDeps, input: I, caller?: Caller, phase?: 'ask' | 'price' | 'apply'): Promise<P>;
   /**
    * The operation, applied with its payment (paid.ts); returns the result whose answer `paid.answer` stores.
    * On a refusal (a domain error) it undoes what it did itself (a sell returns the tokens it
@@ -100,7 +101,7 @@ function buyEntrypoint(
     },
     async prepare(deps, input, caller, phase) {
       await checkReferrer(deps, 'referrer', input.referrer);
-      const plan = await planBuy(deps, input, caller?.network, phase);
+      const plan = await planBuy(deps, input, caller?.network, phase, caller?.wallet);
       return { amount: plan.grossUsd, network: plan.network, plan };
     },
     execute: (deps, input, prepared, caller, paid) =>
