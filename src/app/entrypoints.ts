@@ -201,7 +201,7 @@ export function entrypoints(): AnyEntrypoint[] {
     ),
     buyEntrypoint(
       'token_buy_tokens',
-      'Buy at least `tokens`; the price is their current cost plus fee, held for 60 s.',
+      'Buy at least `tokens`; the price is their current cost plus fee, held 60 s for the wallet that asked.',
       '= quoted cost of tokens',
       buyTokensInput,
       (v) => ({ kind: 'tokens', tokenId: v.tokenId!, tokens: parseTokens(v.tokens), maxUsd: opt(v.maxUsd, parseUsd) }),
