@@ -10,6 +10,7 @@ import { AnvilDevnet, DevnetPortInUse } from '../adapters/chain/anvil/anvil-devn
 import { AnvilNotInstalled } from '../adapters/chain/anvil/anvil-process.js';
 import { devnetAccount, DEVNET_UNISWAP_V2, LAUNCH_FACTORY_ADDRESS } from '../adapters/chain/anvil/devnet-constants.js';
 import { ViemDexRouter } from '../adapters/dex/viem/viem-dex-router.js';
+import { ownAccounts } from './own-accounts.js';
 import { ViemAuthorizationReader } from '../adapters/chain/viem/viem-authorization-reader.js';
 import { SystemClock } from '../adapters/clock/system/system-clock.js';
 import { HttpFacilitator } from '../adapters/facilitator/http/http-facilitator.js';
@@ -271,14 +272,15 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     new SiwxWalletProofVerifier({ origin: () => config.publicUrl ?? listening.origin ?? `http://${config.host}:${config.port}`, networks: ALL_NETWORKS });
   // Offers and receipts are signed with the treasury's key: the address payments go to by default.
   const receiptSigner = overrides.receiptSigner !== undefined ? overrides.receiptSigner : new ViemReceiptSigner({ key: treasuryKey });
+  const uniswap = chain?.devnet
+    ? { [PRODUCTION]: DEVNET_UNISWAP_V2, [TESTNET]: DEVNET_UNISWAP_V2 }
+    : { ...(config.uniswapV2[PRODUCTION] ? { [PRODUCTION]: config.uniswapV2[PRODUCTION] } : {}), ...(config.uniswapV2[TESTNET] ? { [TESTNET]: config.uniswapV2[TESTNET] } : {}) };
   const dexRouter =
     overrides.dexRouter ??
     new ViemDexRouter({
       custodyKey: treasuryKey,
       rpcUrls: rpc ?? {},
-      uniswap: chain?.devnet
-        ? { [PRODUCTION]: DEVNET_UNISWAP_V2, [TESTNET]: DEVNET_UNISWAP_V2 }
-        : { ...(config.uniswapV2[PRODUCTION] ? { [PRODUCTION]: config.uniswapV2[PRODUCTION] } : {}), ...(config.uniswapV2[TESTNET] ? { [TESTNET]: config.uniswapV2[TESTNET] } : {}) },
+      uniswap,
       // The LaunchFactory seeds graduation pools too (decision 0023).
       seeders: launchFactories,
       nonces: treasuryNonces,
@@ -298,6 +300,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
     priceBoard,
     tokenIssuer,
     settings: overrides.settings ?? config.settings,
+    ownAccounts: ownAccounts({ treasuryKey, settlementKey }, uniswap),
     tokenViews: overrides.tokenViews ?? new TokenViewCache(undefined, uow.changeFeed ?? null),
     facilitator,
     detector,
