@@ -15,7 +15,20 @@ const WALLETS: [number, string][] = [
   [9, 'testnet (USDC + EURC on eip155:84532)'],
 ];
 
+/**
+ * Output whose reader is gone (`npm start | head`, a closed terminal) drops the lines rather than
+ * ending the service: an uncaught EPIPE mid-stop would kill the devnet's chains as they stop.
+ */
+function dropOutputWithoutReader(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+    });
+  }
+}
+
 async function main(): Promise<void> {
+  dropOutputWithoutReader();
   let config;
   try {
     config = loadConfig();

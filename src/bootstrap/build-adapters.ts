@@ -16,9 +16,10 @@ import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-
 import { ViemReceiptSigner } from '../adapters/receipts/viem/viem-receipt-signer.js';
 import { ViemTokenIssuer } from '../adapters/token/viem/viem-token-issuer.js';
 import { SiwxWalletProofVerifier } from '../adapters/wallet-proof/siwx/siwx-wallet-proof-verifier.js';
-import { ALL_NETWORKS, PRODUCTION, TESTNET } from '../domain/network.js';
+import { ALL_NETWORKS, PRODUCTION, TESTNET, type Network } from '../domain/network.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { Closers } from './closers.js';
+import type { UniswapV2Config } from './config/chain-config.js';
 import type { Config } from './config/config.js';
 import type { Host } from './open-host.js';
 import type { ServiceOptions, ServicePorts } from './service-options.js';
@@ -40,6 +41,13 @@ export async function openStore(config: Config, options: ServiceOptions, closers
 /** What talks to the chains and the facilitator. */
 export type ChainAdapters = Pick<ServicePorts, 'facilitator' | 'detector' | 'tokenIssuer' | 'dexRouter' | 'payoutSender' | 'authorizations' | 'transferLogs' | 'chainProbe' | 'receiptSigner'>;
 
+/** The Uniswap v2 deployment custody trades through on each network: the devnet's own, or the configured ones. */
+export function uniswapOf(config: Config, host: Pick<Host, 'devnet'>): Partial<Record<Network, UniswapV2Config>> {
+  return host.devnet
+    ? { [PRODUCTION]: DEVNET_UNISWAP_V2, [TESTNET]: DEVNET_UNISWAP_V2 }
+    : { ...(config.uniswapV2[PRODUCTION] ? { [PRODUCTION]: config.uniswapV2[PRODUCTION] } : {}), ...(config.uniswapV2[TESTNET] ? { [TESTNET]: config.uniswapV2[TESTNET] } : {}) };
+}
+
 export function buildChainAdapters(config: Config, options: ServiceOptions, host: Host): ChainAdapters {
   const given = options.ports ?? {};
   const { clock, logger, treasuryKey, treasuryNonces, launchFactories } = host;
@@ -53,9 +61,7 @@ export function buildChainAdapters(config: Config, options: ServiceOptions, host
     given.detector ??
     new CachingNetworkDetector(new ViemNetworkDetector({ mainnetRpcUrls: config.rpcUrls[PRODUCTION] ?? [rpc[PRODUCTION]], clock }), { clock });
   const issuer = given.tokenIssuer ?? new ViemTokenIssuer({ custodyKey: treasuryKey, rpcUrls: rpc, factories: launchFactories, nonces: treasuryNonces });
-  const uniswap = host.devnet
-    ? { [PRODUCTION]: DEVNET_UNISWAP_V2, [TESTNET]: DEVNET_UNISWAP_V2 }
-    : { ...(config.uniswapV2[PRODUCTION] ? { [PRODUCTION]: config.uniswapV2[PRODUCTION] } : {}), ...(config.uniswapV2[TESTNET] ? { [TESTNET]: config.uniswapV2[TESTNET] } : {}) };
+  const uniswap = uniswapOf(config, host);
   return {
     facilitator,
     detector,

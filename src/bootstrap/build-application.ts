@@ -18,10 +18,11 @@ import { ALL_NETWORKS } from '../domain/network.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { SignerLocks } from '../ports/signer-locks.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
-import type { ChainAdapters } from './build-adapters.js';
+import { uniswapOf, type ChainAdapters } from './build-adapters.js';
 import type { Closers } from './closers.js';
 import type { Config } from './config/config.js';
 import type { Host } from './open-host.js';
+import { ownAccounts } from './own-accounts.js';
 import { buildQuoteRouter } from './quote-router.js';
 import type { ServiceOptions, ServicePorts } from './service-options.js';
 
@@ -61,6 +62,7 @@ export function buildApplication(config: Config, options: ServiceOptions, parts:
     priceBoard,
     tokenIssuer: chain.tokenIssuer,
     settings: config.settings,
+    ownAccounts: ownAccounts(host, uniswapOf(config, host)),
     tokenViews: given.tokenViews ?? new TokenViewCache(undefined, uow.changeFeed ?? null),
     facilitator: chain.facilitator,
     detector: chain.detector,

@@ -38,7 +38,7 @@ export async function serveHttp(config: Config, application: Application, closer
     eventStream: { maxTotal: config.maxEventStreams, maxPerClient: config.maxEventStreamsPerClient },
     publicUrl: config.publicUrl,
     mcp: new McpEndpoint(application, budget),
-    cors: { origins: config.corsOrigins, publicUrl: config.publicUrl },
+    cors: { origins: config.corsOrigins, publicUrl: config.publicUrl, listenHost: config.host, allowedHosts: config.allowedHosts },
     page,
   });
   let server: Server;

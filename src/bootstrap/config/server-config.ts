@@ -22,6 +22,26 @@ const corsOrigins = z.string().transform((v, ctx) => {
   return origins;
 });
 
+/** "*" or comma-separated host names (no scheme, no path; a port is ignored), e.g. "launchpad.internal,10.0.0.5". */
+const allowedHosts = z.string().transform((v, ctx) => {
+  if (v.trim() === '*') return '*' as const;
+  const hosts: string[] = [];
+  for (const entry of v.split(',').map((s) => s.trim()).filter(Boolean)) {
+    let url: URL | undefined;
+    try {
+      url = new URL(`http://${entry}`);
+    } catch {
+      url = undefined;
+    }
+    if (!url || url.pathname !== '/' || url.search || url.hash || url.username || entry.includes('/')) {
+      ctx.addIssue({ code: 'custom', message: `must be "*" or host names separated by commas, e.g. "launchpad.internal,10.0.0.5"; not "${entry}"` });
+      return z.NEVER;
+    }
+    hosts.push(url.hostname);
+  }
+  return hosts;
+});
+
 export const serverEnv = {
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -34,6 +54,7 @@ export const serverEnv = {
     .refine((v) => new URL(v).pathname === '/' && !new URL(v).search, 'must be an origin (scheme://host[:port]), no path')
     .optional(),
   CORS_ORIGINS: corsOrigins.optional(),
+  ALLOWED_HOSTS: allowedHosts.optional(),
   INFO_ACCESS_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   MAX_EVENT_STREAMS: z.coerce.number().int().min(1).default(1_000),
   MAX_EVENT_STREAMS_PER_CLIENT: z.coerce.number().int().min(1).default(10),
@@ -53,6 +74,11 @@ export interface ServerConfig {
   publicUrl: string | undefined;
   /** Origins besides the service's own whose pages may call the API from a browser (docs/api.md "Browsers and other origins"). */
   corsOrigins: '*' | string[];
+  /**
+   * Host names the service answers to on its paid routes and /mcp besides PUBLIC_URL's, HOST's and
+   * the loopback names (docs/decisions/0042); `'*'`: any Host (the Origin check alone remains).
+   */
+  allowedHosts: '*' | string[];
   /** How long token_info bought once stays free to the same wallet, proven by Sign-In-With-X (0: never). */
   infoAccessSeconds: number;
   /** Concurrent /api/events streams in total and per client address. */
@@ -70,6 +96,7 @@ export function readServer(e: Parsed<typeof serverEnv>): ServerConfig {
     rateLimitPerMinute: e.RATE_LIMIT_FREE_PER_MINUTE,
     publicUrl: e.PUBLIC_URL === undefined ? undefined : new URL(e.PUBLIC_URL).origin,
     corsOrigins: e.CORS_ORIGINS ?? [],
+    allowedHosts: e.ALLOWED_HOSTS ?? [],
     infoAccessSeconds: e.INFO_ACCESS_SECONDS,
     maxEventStreams: e.MAX_EVENT_STREAMS,
     maxEventStreamsPerClient: e.MAX_EVENT_STREAMS_PER_CLIENT,

@@ -240,6 +240,7 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
         202: ok('payment_pending', loose, 'settlement outcome pending; poll /api/payments/{paymentId}'),
         400: errorResponse,
         402: errorResponse,
+        403: errorResponse,
         404: errorResponse,
         409: errorResponse,
       },
@@ -300,12 +301,13 @@ function mcpPaths(mcp: string): Record<string, Record<string, unknown>> {
         operationId: 'mcp',
         summary: 'MCP (Model Context Protocol) endpoint: Streamable HTTP, stateless, JSON answers',
         description:
-          'JSON-RPC 2.0 messages of MCP: initialize, tools/list, tools/call. Paid tools use the x402 MCP transport: the unpaid call answers a tool result with isError and the PaymentRequired in structuredContent; the paid call carries the PaymentPayload in params._meta["x402/payment"]. Send `Accept: application/json, text/event-stream`. Every POST counts against the free budget except a paid call whose payment verifies. See /llms.txt and docs/agents.md.',
+          'JSON-RPC 2.0 messages of MCP: initialize, tools/list, tools/call, resources (launchpad://token/{tokenId}), prompts, logging/setLevel. Paid tools use the x402 MCP transport: the unpaid call answers a tool result with isError and the PaymentRequired in structuredContent; the paid call carries the PaymentPayload in params._meta["x402/payment"]. Send `Accept: application/json, text/event-stream`. Every POST counts against the free budget except a paid call whose payment verifies. See /llms.txt and docs/agents.md.',
         requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [jsonRpc, { type: 'array', items: jsonRpc }] } } } },
         responses: {
           200: { description: 'JSON-RPC response(s)', content: { 'application/json': { schema: { oneOf: [jsonRpc, { type: 'array', items: jsonRpc }] } } } },
           202: { description: 'notifications accepted' },
           400: { description: 'not a JSON-RPC message (JSON-RPC error)' },
+          403: errorResponse,
           406: { description: 'Accept must list application/json and text/event-stream' },
           413: errorResponse,
           415: errorResponse,

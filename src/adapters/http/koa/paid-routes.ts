@@ -1,8 +1,8 @@
 /**
  * The paid routes over the payment pipeline (src/app/payments/payment-flow.ts): the request goes
  * in as a PaidRequest, the PaidOutcome comes out as HTTP — the 402 with PAYMENT-REQUIRED, a stored
- * answer with PAYMENT-RESPONSE, or an access grant. Refusals are thrown and rendered by the error
- * middleware (errors.ts).
+ * answer with PAYMENT-RESPONSE (X-PAYMENT-RESPONSE for an x402 v1 payment), or an access grant.
+ * Refusals are thrown and rendered by the error middleware (errors.ts).
  */
 import type { Context } from 'koa';
 import type { Application } from '../../../app/application.js';
@@ -10,14 +10,14 @@ import type { AnyEntrypoint } from '../../../app/entrypoints.js';
 import { successEnvelope } from '../../../app/error-status.js';
 import { SIGN_IN_WITH_X_HEADER } from '../../../app/extensions/wallet-proof.js';
 import { verifiedIn, type Outcome, type PaidOutcome } from '../../../app/payments/pipeline/outcome.js';
-import { EntrypointNotFound, isRefusal, PaymentInvalid, PaymentRequired, ValidationError, type DomainError } from '../../../domain/errors.js';
+import { EntrypointNotFound, isRefusal, PaymentInvalid, PaymentRequired, ValidationError } from '../../../domain/errors.js';
 import type { PaymentPayload } from '../../../ports/facilitator.js';
 import type { StoredResponse } from '../../../ports/payment-store.js';
 import { readJsonBody } from './body.js';
 import { BAZAAR_KEY, bazaarExtension } from './discovery.js';
 import { addPaymentRequiredHeader, renderError, type PaymentRequiredEnricher } from './errors.js';
 import { readPaymentIdentifier } from '../../kit/x402/x402-extensions.js';
-import { decodePaymentSignature, encodePaymentResponse, PAYMENT_RESPONSE, PAYMENT_SIGNATURE } from './x402-headers.js';
+import { readPaymentHeaders, setSettlementHeader, type PaymentHeader } from './payment-headers.js';
 
 /** The routes a payment can pay for: `POST /tokens` and `POST /entrypoints/<name>[/invoke]`. */
 export function isPaidRoute(ctx: Pick<Context, 'method' | 'path'>): boolean {
@@ -43,14 +43,12 @@ export function paidRoute(application: Application, enrich: PaymentRequiredEnric
     if (hintHeader && !/^0x[0-9a-fA-F]{40}$/.test(hintHeader)) {
       throw ValidationError.of('X-Wallet-Address', 'must be a 0x-prefixed 20-byte hex address');
     }
-    const signature = ctx.get(PAYMENT_SIGNATURE);
-    let payment;
-    let undecodable: DomainError | undefined;
-    try {
-      payment = signature ? decodePaymentSignature(signature) : undefined;
-    } catch (e) {
-      undecodable = e as DomainError;
-    }
+    const resource = { url: `${ctx.protocol}://${ctx.host}${ctx.path}`, description: entrypoint.description, mimeType: 'application/json' };
+    // x402 v1 hook (decision 0048): v2 (PAYMENT-SIGNATURE) or v1 (X-PAYMENT), one payment either way (payment-headers.ts).
+    const reading = readPaymentHeaders((name) => ctx.get(name), resource.url);
+    ctx.state.paymentHeader = reading.header; // the answer's settlement header follows it
+    let payment = reading.payment;
+    const undecodable = reading.undecodable;
     // What the 402's header left out (decision 0034) goes to the facilitator as if the client had
     // echoed it: a Bazaar facilitator catalogues the route from the payment it verifies.
     if (payment) payment = withDeclared(payment, ctx.state.x402Extensions as Record<string, unknown>);
@@ -59,7 +57,7 @@ export function paidRoute(application: Application, enrich: PaymentRequiredEnric
       outcome = await application.flow.handle({
         entrypoint,
         rawInput,
-        resource: { url: `${ctx.protocol}://${ctx.host}${ctx.path}`, description: entrypoint.description, mimeType: 'application/json' },
+        resource,
         walletHint: hintHeader || undefined,
         payment,
         walletProof: ctx.get(SIGN_IN_WITH_X_HEADER) || undefined,
@@ -71,7 +69,7 @@ export function paidRoute(application: Application, enrich: PaymentRequiredEnric
         throw new PaymentInvalid(undecodable.message, { ...undecodable.details, paymentRequired: challengeDetails(outcome) });
       }
     } catch (e) {
-      if (signature) logRefusedPayment(application, ctx, name, payment, e);
+      if (reading.header) logRefusedPayment(application, ctx, name, payment, e);
       throw e;
     }
     ctx.state.paymentVerified = verifiedIn(outcome);
@@ -103,7 +101,8 @@ async function renderStored(ctx: Context, res: StoredResponse): Promise<void> {
   ctx.status = res.status;
   ctx.body = res.body;
   ctx.set(res.headers);
-  if (res.settlement) ctx.set(PAYMENT_RESPONSE, encodePaymentResponse(res.settlement));
+  // x402 v1 hook (decision 0048): X-PAYMENT-RESPONSE for a payment that came in X-PAYMENT, else PAYMENT-RESPONSE.
+  if (res.settlement) setSettlementHeader(ctx, ctx.state.paymentHeader as PaymentHeader | undefined, res.settlement);
   await addPaymentRequiredHeader(ctx);
 }
 

@@ -6,7 +6,7 @@
  * as a tool result (tool-results.ts). No second payment flow: the same offers, ledger, replay
  * rules, FAILED rule, receipts and payment identifiers.
  */
-import { McpError, ErrorCode, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { decodePaymentSignatureHeader } from '@x402/core/http';
 import { agentTools, type AgentTool, type FreeTool, type PaidTool } from '../../../app/agent-tools.js';
 import type { Application } from '../../../app/application.js';
@@ -54,7 +54,8 @@ export class ToolCalls {
 
   async call(params: CallToolRequest['params'], ctx: CallContext): Promise<CallToolResult> {
     const tool = this.tools.get(params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. tools/list names every tool.`);
+    // Not McpError: its message already carries "MCP error -32602: ", and the client adds it again.
+    if (!tool) throw Object.assign(new Error(`Unknown tool: ${params.name}. tools/list names every tool.`), { code: ErrorCode.InvalidParams });
     try {
       return tool.kind === 'free' ? await this.free(tool, params.arguments ?? {}) : await this.paid(tool, params, ctx);
     } catch (e) {

@@ -144,6 +144,12 @@ export class MikroOrmTokenRepository implements TokenRepository {
     }));
   }
 
+  async findByAddress(address: string): Promise<{ tokenId: string; network: Network; what: 'token' | 'pair' } | null> {
+    const a = address.toLowerCase();
+    const r = await this.sql.one(`select token_id, network, lower(address) as a from tokens where lower(address) = ? or lower(pool_address) = ? limit 1`, [a, a]);
+    return r ? { tokenId: String(r.token_id), network: r.network as Network, what: r.a === a ? 'token' : 'pair' } : null;
+  }
+
   async list(query: TokenListQuery): Promise<Page<Token>> {
     const after = query.cursor ? decodeCursor(query.cursor, ['k', 'id'] as const) : null;
     const where: string[] = [];
