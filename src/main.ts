@@ -1,5 +1,5 @@
 /** The entry point: configuration, composition, start, and a graceful stop on SIGINT/SIGTERM. */
-import { ConfigError, loadConfig } from './app/config.js';
+import { ConfigError, loadConfig } from './bootstrap/config/config.js';
 import { startService } from './bootstrap/compose.js';
 import { StartupError } from './bootstrap/startup-error.js';
 

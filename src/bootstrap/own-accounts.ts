@@ -5,7 +5,7 @@
  */
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { UniswapV2Config } from '../app/config.js';
+import type { UniswapV2Config } from './config/chain-config.js';
 import type { Network } from '../domain/network.js';
 
 export function ownAccounts(keys: { treasuryKey: Hex; settlementKey: Hex }, uniswap: Partial<Record<Network, UniswapV2Config>>): Record<string, string> {

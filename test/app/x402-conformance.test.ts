@@ -51,7 +51,7 @@ describe('x402 conformance', () => {
   it('the flow’s 402 equals createPaymentRequiredResponse over the official requirements for the same prices', async () => {
     const server = await official();
     const clock = new ShiftableClock();
-    const service = await startTestService({ clock, usdQuotes: new ScriptedQuoteProvider('scripted', clock, (asset) => ({ price: asset === 'EURC' ? '1.08' : '1' })) });
+    const service = await startTestService({ ports: { clock, usdQuotes: new ScriptedQuoteProvider('scripted', clock, (asset) => ({ price: asset === 'EURC' ? '1.08' : '1' })) } });
     try {
       const entrypoint = service.application.entrypoints.get('token_create')!;
       const resource = { url: 'http://127.0.0.1:3000/tokens', description: entrypoint.description, mimeType: 'application/json' };

@@ -26,7 +26,7 @@ const buyTokens = (headers: Record<string, string> = {}, f: typeof fetch = fetch
 const priceOf = (res: Response) => BigInt(decodeBase64Json<{ accepts: { amount: string }[] }>(res.headers.get('payment-required')).accepts[0]!.amount);
 
 beforeAll(async () => {
-  service = await startTestService({ clock, facilitator }, { LAUNCH_FEE_DECAY_SECONDS: '20' });
+  service = await startTestService({ ports: { clock, facilitator } }, { LAUNCH_FEE_DECAY_SECONDS: '20' });
   const created = await payingFetch(creator)(`${service.url}/tokens`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-wallet-address': creator.address }, body: JSON.stringify({ name: 'Launch', symbol: 'LNCH' }) });
   const body = await json(created);
   if (!body.data) throw new Error(JSON.stringify(body));

@@ -30,7 +30,7 @@ let httpRequired: PaymentRequired;
 let mcpRequired: PaymentRequired;
 
 beforeAll(async () => {
-  service = await startTestService({ clock, facilitator, uow, logger });
+  service = await startTestService({ ports: { clock, facilitator, uow, logger } });
   agent = await connectMcp(`${service.url}/mcp`);
   httpRequired = decodeBase64Json((await post()).headers.get('payment-required'));
   mcpRequired = paymentRequiredOf(await call(agent, 'create_token', body)) as PaymentRequired;

@@ -28,7 +28,7 @@ let agent: Client;
 let tokenId: string;
 
 beforeAll(async () => {
-  service = await startTestService({ clock, facilitator });
+  service = await startTestService({ ports: { clock, facilitator } });
   agent = await connectMcp(`${service.url}/mcp`);
   tokenId = ((await callPaid(agent, 'create_token', { name: 'Fake Cat', symbol: 'FCAT' }, wallet)).result.structuredContent as { tokenId: string }).tokenId;
 });

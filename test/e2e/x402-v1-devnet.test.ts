@@ -45,8 +45,7 @@ beforeAll(async () => {
   // Creators' fee shares stay owed: each wallet's USDC moves only by its own payments.
   const config = await devnetConfig(dataDir, { EARNINGS_PAYOUT_MIN_USD: '1000000' });
   service = await startService(config, {
-    clock,
-    uow: store.uow,
+    ports: { clock, uow: store.uow },
     hooks: {
       afterSettle: async () => {
         if (crashAfterSettle) {

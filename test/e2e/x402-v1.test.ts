@@ -25,7 +25,7 @@ let service: RunningService;
 let tokenId: string;
 
 beforeAll(async () => {
-  service = await startTestService({ clock, facilitator }, { CORS_ORIGINS: APP });
+  service = await startTestService({ ports: { clock, facilitator } }, { CORS_ORIGINS: APP });
 });
 afterAll(async () => {
   await service.stop();

@@ -51,5 +51,3 @@ export const PAYMENT_REASONS = {
   /** Refund: the authorization was used although the payment had been closed unsettled. */
   usedAfterClose: 'used_after_close',
 } as const;
-
-export type PaymentReason = (typeof PAYMENT_REASONS)[keyof typeof PAYMENT_REASONS];

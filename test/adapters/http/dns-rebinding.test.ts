@@ -8,7 +8,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OriginPolicy } from '../../../src/adapters/http/koa/origin-policy.js';
-import { ConfigError, loadConfig } from '../../../src/app/config.js';
+import { ConfigError, loadConfig } from '../../../src/bootstrap/config/config.js';
 import type { RunningService } from '../../../src/bootstrap/compose.js';
 import { startTestService } from '../../support/service.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/app/config.js';
+import { ConfigError, loadConfig } from '../../src/bootstrap/config/config.js';
 
 const REAL = {
   RPC_URL_8453: 'https://base.example,https://backup.example',
