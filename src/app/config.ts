@@ -136,6 +136,7 @@ const envSchema = z.object({
   INDEXER_BLOCK_RANGE: z.coerce.number().int().min(1).max(100_000).default(2_000),
   TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   RATE_LIMIT_FREE_PER_MINUTE: z.coerce.number().int().min(0).default(100),
   PUBLIC_URL: z
     .url({ protocol: /^https?$/ })
@@ -238,6 +239,8 @@ export interface Config {
   tunables: Tunables;
   trustProxy: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** `auto`: readable lines on a terminal, JSON lines otherwise (docs/operations.md "Logs"). */
+  logFormat: 'auto' | 'json' | 'pretty';
   rateLimitPerMinute: number;
   /** Concurrent /api/events streams in total and per client address. */
   /**
@@ -354,6 +357,8 @@ const CURVE_SETTINGS = {
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // `PORT=` would coerce to 0, a random port nobody asked for: refused like any other non-number.
+  if (env.PORT?.trim() === '') throw new ConfigError('Invalid configuration: PORT is "", but it must be a whole number from 0 to 65535 (unset it for 3000).');
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const named = new Map<string, string>();
@@ -446,6 +451,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tunables: TUNABLES,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     rateLimitPerMinute: e.RATE_LIMIT_FREE_PER_MINUTE,
     publicUrl: e.PUBLIC_URL === undefined ? undefined : new URL(e.PUBLIC_URL).origin,
     corsOrigins: e.CORS_ORIGINS ?? [],

@@ -194,7 +194,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const problem = await listenProblem(config.port, config.host);
   if (problem) throw listenRefusal(config, problem);
   const clock = overrides.clock ?? new SystemClock();
-  const ownLogger = overrides.logger ? null : new PinoLogger({ level: config.logLevel });
+  const ownLogger = overrides.logger ? null : new PinoLogger({ level: config.logLevel, format: config.logFormat });
   const logger = overrides.logger ?? ownLogger!;
   // A test that brings its own facilitator brings its own chain too.
   const needsChain = !overrides.facilitator || !overrides.payoutSender || !overrides.authorizations || !overrides.tokenIssuer;
