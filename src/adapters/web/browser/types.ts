@@ -34,6 +34,8 @@ export interface Trade {
   feeUsd: string;
   tokenAmount: string;
   priceUsd: string;
+  /** Without the fee (docs/api.md); absent from events of older versions. */
+  executionPriceUsd?: string;
   settlementTx: string | null;
   venue: string;
   createdAt: string;

@@ -14,15 +14,17 @@ import { tradePanel } from './trade-panel.js';
 
 const INTERVALS = ['1m', '5m', '1h', '1d'] as const;
 
+/** A trade at its price without the fee (the chart's), the fee beside it. */
 function tradeRow(t: Trade): HTMLTableRowElement {
   return h(
     'tr',
     { id: `trade-${t.tradeId}`, 'data-trade-id': t.tradeId, class: `side-${t.side}` },
-    h('td', {}, h('time', { datetime: t.createdAt, title: t.createdAt }, ago(t.createdAt))),
     h('td', { class: t.side === 'buy' ? 'up' : 'down' }, t.side === 'buy' ? 'Buy' : 'Sell'),
+    h('td', { class: 'num', 'data-testid': 'trade-price' }, amount(t.executionPriceUsd ?? t.priceUsd, 'usd')),
     h('td', { class: 'num' }, amount(t.usdAmount, 'usd')),
+    h('td', { class: 'num muted' }, amount(t.feeUsd, 'usd')),
     h('td', { class: 'num' }, amount(t.tokenAmount, 'tokens')),
-    h('td', { class: 'num' }, amount(t.priceUsd, 'usd')),
+    h('td', {}, h('time', { datetime: t.createdAt, title: t.createdAt }, ago(t.createdAt))),
     h('td', {}, h('a', { href: `#/wallet/${t.wallet}` }, shortAddress(t.wallet))),
   );
 }
@@ -118,6 +120,7 @@ function curve(token: Token): HTMLElement {
 export function tokenView(root: HTMLElement, tokenId: string): () => void {
   let token: Token | null = null;
   let chart: PriceChart | null = null;
+  let candles: Candle[] | null = null;
   let interval: (typeof INTERVALS)[number] = '1m';
   let panel: ReturnType<typeof tradePanel> | null = null;
   let gone = false;
@@ -138,6 +141,7 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
     fill(head, header(token));
     fill(fig, figures(token));
     fill(curveSlot, curve(token));
+    if (chart && candles) chart.set(candles, token.priceUsd);
     if (!panel) {
       panel = tradePanel(token, () => void refresh());
       fill(panelSlot, panel.el);
@@ -156,7 +160,8 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
     intervalButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.textContent === interval)));
     if (gone) return;
     chart ??= (await import('../chart.js')).priceChart(chartBox);
-    chart.set(c.items);
+    candles = c.items;
+    chart.set(c.items, token?.priceUsd);
     noTrades.hidden = c.items.length > 0;
     const last = c.items.at(-1);
     chartBox.setAttribute('aria-label', last ? `Price chart, ${c.items.length} ${interval} candles, last close $${compact(last.close)}` : 'Price chart: no trades yet');
@@ -164,7 +169,7 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
   const loadTrades = async () => {
     const t = await get<{ items: Trade[] }>(`/api/tokens/${encodeURIComponent(tokenId)}/trades${query({ limit: 50 })}`);
     if (gone) return;
-    fill(trades, t.items.length ? t.items.map(tradeRow) : h('tr', { class: 'empty' }, h('td', { colspan: 6 }, 'No trades yet.')));
+    fill(trades, t.items.length ? t.items.map(tradeRow) : h('tr', { class: 'empty' }, h('td', { colspan: 7 }, 'No trades yet.')));
   };
   const loadHolders = async () => {
     const r = await get<{ items: Holder[] }>(`/api/tokens/${encodeURIComponent(tokenId)}/holders${query({ limit: 20 })}`);
@@ -197,7 +202,7 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
           { class: 'main-col' },
           h('section', { class: 'panel', 'aria-labelledby': 'chart-title' }, h('div', { class: 'row spread' }, h('h2', { id: 'chart-title' }, 'Price'), h('div', { class: 'row', role: 'group', 'aria-label': 'Candle interval' }, intervalButtons)), noTrades, chartBox),
           curveSlot,
-          h('section', { class: 'panel', 'aria-labelledby': 'trades-title' }, h('h2', { id: 'trades-title' }, 'Trades ', h('span', { class: 'live-dot', title: 'live' }, 'live')), h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, ['Time', 'Side', 'USD', 'Tokens', 'Price', 'Wallet'].map((c) => h('th', { scope: 'col' }, c)))), trades))),
+          h('section', { class: 'panel', 'aria-labelledby': 'trades-title' }, h('h2', { id: 'trades-title' }, 'Trades ', h('span', { class: 'live-dot', title: 'live' }, 'live')), h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, [['Side', ''], ['Price', 'without the fee: the chart\'s price'], ['USD', 'paid (buy, fee included) or taken from the curve (sell)'], ['Fee', 'the trading fee, launch fee included'], ['Tokens', ''], ['Time', ''], ['Wallet', '']].map(([c, title]) => h('th', { scope: 'col', ...(title ? { title } : {}) }, c)))), trades))),
           h('section', { class: 'panel', 'aria-labelledby': 'holders-title' }, h('h2', { id: 'holders-title' }, 'Holders'), h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, ['#', 'Wallet', 'Balance', 'Share'].map((c) => h('th', { scope: 'col' }, c)))), holders))),
         ),
         h('aside', { class: 'side-col' }, panelSlot),
