@@ -349,7 +349,7 @@ export async function startService(config: Config, overrides: ServiceOverrides =
   const before = budget ? [rateLimit({ ...budget, trustProxy, selfLimitedPaths: [MCP_PATH] })] : [];
   const mcp = new McpEndpoint(application, budget);
   const shutdown = new AbortController();
-  const page = pageRoute(loadPageFiles, logger);
+  const page = pageRoute(loadPageFiles, logger, { chain: config.chain });
   let server: Server;
   try {
     const app = createHttpApp(application, {

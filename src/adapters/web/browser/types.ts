@@ -10,7 +10,7 @@ export interface Token {
   links: { website: string | null; twitter: string | null; telegram: string | null };
   state: 'ACTIVE' | 'GRADUATED';
   totalSupply: string;
-  curve: { realUsdReserve: string; realTokenReserve: string; tokensSold: string; curveSupply: string; feeBps: number; progress: string };
+  curve: { virtualUsdReserve?: string; virtualTokenReserve?: string; realUsdReserve: string; realTokenReserve: string; tokensSold: string; curveSupply: string; feeBps: number; progress: string };
   priceUsd: string;
   marketCapUsd: string;
   volumeUsd24h: string;

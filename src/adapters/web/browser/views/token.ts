@@ -29,7 +29,11 @@ function tradeRow(t: Trade): HTMLTableRowElement {
   );
 }
 
+/** On the embedded devnet a contract exists only on this machine: no public explorer shows it. */
+const ON_DEVNET = document.querySelector('meta[name="launchpad-chain"]')?.getAttribute('content') === 'devnet';
+
 function explorer(network: string, kind: 'address' | 'tx', value: string): string | null {
+  if (ON_DEVNET) return null;
   if (network === 'eip155:8453') return `https://basescan.org/${kind}/${value}`;
   if (network === 'eip155:84532') return `https://sepolia.basescan.org/${kind}/${value}`;
   return null;
@@ -64,6 +68,7 @@ function header(token: Token): HTMLElement {
         ' ',
         copy,
         scan ? [' ', external(scan, 'Explorer')] : null,
+        ON_DEVNET && token.address ? h('span', { class: 'muted small', 'data-testid': 'devnet-note' }, ' on the local devnet (no public explorer)') : null,
         ' · deployment ',
         stateBadge(token.deployment.state),
       ),
