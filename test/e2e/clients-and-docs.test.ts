@@ -153,7 +153,7 @@ describe('examples/pay-with-fetch.ts', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^wallet +0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc pays on eip155:84532$/m);
     expect(result.stdout).toMatch(/^create +tok_\w{26} FCAT on eip155:84532 +tx 0x[0-9a-f]{64}$/m);
-    expect(result.stdout).toMatch(/^buy +884495\.291384607698648614 tokens for \$5 +tx 0x[0-9a-f]{64}$/m);
+    expect(result.stdout).toMatch(/^buy +884495\.291384607698648614 tokens for \$5 \(fee \$0\.05\) +same tx$/m);
     expect(result.stdout).toMatch(/^info +price \$[\d.]+, 1 holder\(s\) +tx 0x[0-9a-f]{64}$/m);
   }, 60_000);
 });

@@ -124,6 +124,18 @@ describe('the page in Chromium', () => {
       await page.locator(`#card-${later.tokenId}`).waitFor({ timeout: 5_000 });
       expect(await page.title()).toBe('x402 launchpad');
       await screenshot(page, 'feed');
+      // Keyboard: the first Tab reaches the skip link, which moves focus to the content and keeps the route.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate('document.activeElement.className')).toBe('skip');
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate('document.activeElement.id')).toBe('main');
+      await feed.getByText('Moon Cat').waitFor();
+      // Search narrows the feed by name or symbol prefix.
+      await page.getByLabel('Search').fill('sd');
+      await page.locator(`#card-${first.tokenId}`).waitFor({ state: 'detached' });
+      expect(await feed.getByText('Solar Dog').isVisible()).toBe(true);
+      await page.getByLabel('Search').fill('');
+      await page.locator(`#card-${first.tokenId}`).waitFor();
       // A card says the price and its change, the symbol first; a network filter narrows the feed.
       const card = page.locator(`#card-${first.tokenId}`);
       expect(await card.getByTestId('card-price').textContent()).toMatch(/^\$0\.0000/);
@@ -135,17 +147,6 @@ describe('the page in Chromium', () => {
       await page.locator(`#card-${first.tokenId}`).waitFor();
       await page.setViewportSize({ width: 390, height: 844 });
       await screenshot(page, 'feed-390');
-      await page.setViewportSize({ width: 1280, height: 900 });
-      // Keyboard: the first Tab reaches the skip link, which moves focus to the content and keeps the route.
-      await page.keyboard.press('Tab');
-      expect(await page.evaluate('document.activeElement.className')).toBe('skip');
-      await page.keyboard.press('Enter');
-      expect(await page.evaluate('document.activeElement.id')).toBe('main');
-      await feed.getByText('Moon Cat').waitFor();
-      // Search narrows the feed by name or symbol prefix.
-      await page.getByLabel('Search').fill('sd');
-      await page.locator(`#card-${first.tokenId}`).waitFor({ state: 'detached' });
-      expect(await feed.getByText('Solar Dog').isVisible()).toBe(true);
     } finally {
       await context.close();
     }

@@ -50,7 +50,7 @@ export function priceChart(container: HTMLElement): PriceChart {
     borderDownColor: DOWN,
     wickUpColor: UP,
     wickDownColor: DOWN,
-    priceFormat: { type: 'custom', formatter: priceFormatter(0, 0), minMove: 1e-18 },
+    priceFormat: { type: 'custom', formatter: priceFormatter(0, 0), minMove: 1e-12 },
   });
   const volume = chart.addSeries(HistogramSeries, { priceScaleId: 'volume', priceFormat: { type: 'volume' }, color: 'rgba(148,163,184,0.45)', lastValueVisible: false, priceLineVisible: false });
   chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
@@ -63,7 +63,7 @@ export function priceChart(container: HTMLElement): PriceChart {
       volume.setData(items.map((c) => ({ time: time(c), value: Number(c.volumeUsd), color: Number(c.close) >= Number(c.open) ? 'rgba(34,197,94,0.35)' : 'rgba(239,68,68,0.35)' })));
       const prices = [...items.flatMap((c) => [Number(c.low), Number(c.high)]), ...(priceNow ? [Number(priceNow)] : [])];
       const formatter = priceFormatter(Math.min(...prices, Infinity), Math.max(...prices, 0));
-      candles.applyOptions({ priceFormat: { type: 'custom', formatter, minMove: 1e-18 } });
+      candles.applyOptions({ priceFormat: { type: 'custom', formatter, minMove: 1e-12 } });
       chart.applyOptions({ localization: { priceFormatter: formatter } });
       if (nowLine) candles.removePriceLine(nowLine);
       nowLine = priceNow ? candles.createPriceLine({ price: Number(priceNow), color: '#6366f1', lineWidth: 1, lineStyle: LineStyle.Dashed, axisLabelVisible: true, title: 'now' }) : null;
