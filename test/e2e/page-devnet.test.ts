@@ -177,7 +177,7 @@ describe('the page in Chromium', () => {
       expect(await row.getByTestId('trade-price').locator('[data-exact]').getAttribute('data-exact')).toBe(trade.executionPriceUsd);
       expect(trade.executionPriceUsd).not.toBe(trade.priceUsd);
       // Amounts are rounded for reading; one click shows the exact decimal string the API gave.
-      const tokens = page.locator(`[data-trade-id="${trade.tradeId}"] .amount`).nth(1);
+      const tokens = page.locator(`[data-trade-id="${trade.tradeId}"] .amount`).nth(3); // Price, USD, Fee, Tokens
       expect(await tokens.textContent()).not.toBe(trade.tokenAmount);
       await tokens.press('Enter'); // a button: the keyboard works as the click does
       expect(await tokens.textContent()).toBe(trade.tokenAmount);
