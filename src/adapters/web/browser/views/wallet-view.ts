@@ -121,7 +121,7 @@ export function walletView(root: HTMLElement, address: string | null): () => voi
         root,
         h('h1', {}, own ? 'Your wallet' : `Wallet ${shortAddress(wallet)}`),
         h('p', { class: 'address-line' }, h('code', { class: 'address', title: positions.wallet }, positions.wallet), ` · pays on ${networkName(positions.network)}`),
-        own ? null : h('p', { class: 'muted small' }, 'A read-only view: anyone can open ', h('code', {}, `#/wallet/${shortAddress(wallet)}`), ' for any address.'),
+        own ? null : h('p', { class: 'muted small' }, 'A read-only view: ', h('code', {}, '#/wallet/<address>'), ' shows any wallet, no wallet to connect.'),
         h('section', { class: 'panel', 'aria-labelledby': 'positions-title' }, h('div', { class: 'row spread' }, h('h2', { id: 'positions-title' }, 'Positions'), h('button', { type: 'button', class: 'ghost small', onclick: () => void render() }, 'Refresh')), positionsTable(positions)),
         earned,
         lookup(),
