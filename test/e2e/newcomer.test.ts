@@ -84,6 +84,13 @@ describe('npm start', () => {
     expect(banner).toContain(`then: PORT=${port} npm run demo`);
   });
 
+  it('says what to open, what to run next and how to stop, with one funded devnet key to paste, said to be public', () => {
+    expect(banner).toContain(`  open  http://127.0.0.1:${port}/ `);
+    expect(banner).toContain(`  demo  PORT=${port} npm run demo `);
+    expect(banner).toContain('  stop  Ctrl-C');
+    expect(banner).toContain("anvil's well-known devnet key #5, public to everyone: never send it real money:\n  WALLET_KEY=0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba\n");
+  });
+
   it('a second instance with the same DEVNET_PORT refuses to start, in one line, instead of sharing the other’s chains', async () => {
     const second = await run('src/main.ts', { PORT: String(await freePorts(1)), DEVNET_PORT: String(devnetPort), DATA_DIR: dataDir() });
     expect(second.code).not.toBe(0);
