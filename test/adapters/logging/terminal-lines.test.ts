@@ -24,6 +24,6 @@ describe('log lines at a terminal (LOG_FORMAT=pretty)', () => {
     logger.error('payout failed', { payoutId: 'pay_1', amount: 5n });
     await logger.flush();
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d {2}error  payout failed {2}payoutId=pay_1 {2}amount=5\n$/);
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d {2}error {2}payout failed {2}payoutId=pay_1 {2}amount=5\n$/);
   });
 });
