@@ -24,7 +24,7 @@ function positionsTable(p: Positions): HTMLElement {
           h(
             'tr',
             { 'data-token-id': i.tokenId },
-            h('th', { scope: 'row' }, h('a', { href: `#/token/${i.tokenId}` }, i.symbol)),
+            h('th', { scope: 'row' }, h('a', { href: `#/token/${i.tokenId}` }, i.symbol), ' ', h('span', { class: 'muted small', title: i.tokenId }, shortId(i.tokenId))),
             h('td', { class: 'num', 'data-testid': 'balance' }, amount(i.balance, 'tokens')),
             h('td', { class: 'num' }, amount(i.valueUsd, 'usd')),
             h('td', { class: 'num' }, amount(i.costBasisUsd, 'usd')),
