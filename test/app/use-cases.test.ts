@@ -338,7 +338,11 @@ describe('queries', () => {
     const { tokenId } = await launch(deps);
     const before = Number((await getToken(deps, tokenId)).priceUsd);
     const bought = await buy(deps, { kind: 'usd', tokenId, usdAmount: parseUsd('5') });
-    const after = Number((await getToken(deps, tokenId)).priceUsd);
+    const spotAfter = (await getToken(deps, tokenId)).priceUsd;
+    const after = Number(spotAfter);
+    // The live event says the curve's price right after the trade, beside the trade.
+    const executed = deps.uow.db.events.find((e) => e.type === 'trade.executed')!;
+    expect((executed.data as { spotPriceUsd?: string }).spotPriceUsd).toBe(spotAfter);
     const trade = (await listTrades(deps, tokenId, { limit: 10 })).items[0]!;
     expect(Number(trade.feeUsd)).toBeGreaterThan(2); // about half of $5
     expect(Number(trade.priceUsd)).toBeGreaterThan(after * 1.5); // what the buyer paid per token, fee included

@@ -14,13 +14,13 @@ import { tradePanel } from './trade-panel.js';
 
 const INTERVALS = ['1m', '5m', '1h', '1d'] as const;
 
-/** A trade at its price without the fee (the chart's), the fee beside it. */
-function tradeRow(t: Trade): HTMLTableRowElement {
+/** A trade at its price without the fee (the chart's), the fee beside it; live, the curve's price after it. */
+function tradeRow(t: Trade, spotAfter?: string): HTMLTableRowElement {
   return h(
     'tr',
     { id: `trade-${t.tradeId}`, 'data-trade-id': t.tradeId, class: `side-${t.side}` },
     h('td', { class: t.side === 'buy' ? 'up' : 'down' }, t.side === 'buy' ? 'Buy' : 'Sell'),
-    h('td', { class: 'num', 'data-testid': 'trade-price' }, amount(t.executionPriceUsd ?? t.priceUsd, 'usd')),
+    h('td', { class: 'num', 'data-testid': 'trade-price', ...(spotAfter ? { title: `the curve's price after it: $${spotAfter}` } : {}) }, amount(t.executionPriceUsd ?? t.priceUsd, 'usd')),
     h('td', { class: 'num' }, amount(t.usdAmount, 'usd')),
     h('td', { class: 'num muted' }, amount(t.feeUsd, 'usd')),
     h('td', { class: 'num' }, amount(t.tokenAmount, 'tokens')),
@@ -175,7 +175,7 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
   const loadTrades = async () => {
     const t = await get<{ items: Trade[] }>(`/api/tokens/${encodeURIComponent(tokenId)}/trades${query({ limit: 50 })}`);
     if (gone) return;
-    fill(trades, t.items.length ? t.items.map(tradeRow) : h('tr', { class: 'empty' }, h('td', { colspan: 7 }, 'No trades yet.')));
+    fill(trades, t.items.length ? t.items.map((x) => tradeRow(x)) : h('tr', { class: 'empty' }, h('td', { colspan: 7 }, 'No trades yet.')));
   };
   const loadHolders = async () => {
     const r = await get<{ items: Holder[] }>(`/api/tokens/${encodeURIComponent(tokenId)}/holders${query({ limit: 20 })}`);
@@ -225,10 +225,10 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
     { tokenId },
     {
       'trade.executed': (e) => {
-        const t = (e.data as { trade?: Trade }).trade;
+        const { trade: t, spotPriceUsd } = e.data as { trade?: Trade; spotPriceUsd?: string };
         if (!t || document.getElementById(`trade-${t.tradeId}`)) return;
         trades.querySelector('tr.empty')?.remove();
-        const row = tradeRow(t);
+        const row = tradeRow(t, spotPriceUsd);
         row.classList.add('fresh');
         trades.prepend(row);
         announce(`${t.side === 'buy' ? 'Buy' : 'Sell'} of $${compact(t.usdAmount)}`);
