@@ -80,7 +80,7 @@ export async function openHost(config: Config, options: ServiceOptions, closers:
   const clock = given.clock ?? new SystemClock();
   let logger = given.logger;
   if (!logger) {
-    const pino = new PinoLogger({ level: config.logLevel });
+    const pino = new PinoLogger({ level: config.logLevel, format: config.logFormat });
     closers.push('logger', () => pino.flush());
     logger = pino;
   }

@@ -30,7 +30,7 @@ export async function serveHttp(config: Config, application: Application, closer
   // The MCP endpoint keeps the free budget itself: whether a call is paid is in its body.
   const before = budget ? [rateLimit({ ...budget, trustProxy, selfLimitedPaths: [MCP_PATH] })] : [];
   const shutdown = new AbortController();
-  const page = pageRoute(loadPageFiles, deps.logger);
+  const page = pageRoute(loadPageFiles, deps.logger, { chain: config.chain });
   const app = createHttpApp(application, {
     before,
     shutdown: shutdown.signal,

@@ -27,6 +27,8 @@ export interface Config extends ServerConfig, ScaleOutConfig, ChainConfig, Worke
 }
 
 export function loadConfig(env: Env = process.env): Config {
+  // `PORT=` would coerce to 0, a random port nobody asked for: refused like any other non-number.
+  if (env.PORT?.trim() === '') throw new ConfigError('Invalid configuration: PORT is "", but it must be a whole number from 0 to 65535 (unset it for 3000).');
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) throw new ConfigError(refusals(envSchema, env, parsed.error.issues));
   const e = parsed.data;

@@ -48,6 +48,7 @@ export const serverEnv = {
   DATA_DIR: z.string().default('./data'),
   TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   RATE_LIMIT_FREE_PER_MINUTE: z.coerce.number().int().min(0).default(100),
   PUBLIC_URL: z
     .url({ protocol: /^https?$/ })
@@ -66,6 +67,8 @@ export interface ServerConfig {
   dataDir: string;
   trustProxy: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** `auto`: readable lines on a terminal, JSON lines otherwise (docs/operations.md "Logs"). */
+  logFormat: 'auto' | 'json' | 'pretty';
   rateLimitPerMinute: number;
   /**
    * The origin clients reach the service at (behind proxies too): discovery documents name it and
@@ -93,6 +96,7 @@ export function readServer(e: Parsed<typeof serverEnv>): ServerConfig {
     dataDir: e.DATA_DIR,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     rateLimitPerMinute: e.RATE_LIMIT_FREE_PER_MINUTE,
     publicUrl: e.PUBLIC_URL === undefined ? undefined : new URL(e.PUBLIC_URL).origin,
     corsOrigins: e.CORS_ORIGINS ?? [],

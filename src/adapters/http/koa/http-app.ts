@@ -265,6 +265,11 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   router.get('/api/openapi.json', (ctx) => {
     ctx.body = openApiDocument(application.entrypoints.values(), deps.settings, { origin: origin(ctx), mcpPath: options.mcp?.path });
   });
+  // Where OpenAPI tools look first (docs/api.md): the same document, by a permanent redirect.
+  router.get('/openapi.json', (ctx) => {
+    ctx.redirect('/api/openapi.json');
+    ctx.status = 308;
+  });
   router.get('/api/version', (ctx) => ok(ctx, 'version', { api: '1', spec: '1.1', service: deps.settings.serviceVersion }));
 
   app.on('error', (error: NodeJS.ErrnoException) => {

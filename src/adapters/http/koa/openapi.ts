@@ -194,6 +194,9 @@ export function openApiDocument(entrypoints: Iterable<AnyEntrypoint>, settings: 
       },
     },
     '/api/openapi.json': { get: { operationId: 'openapi', description: 'This document.', responses: document('OpenAPI 3.1 document') } },
+    '/openapi.json': {
+      get: { operationId: 'openapi_redirect', description: 'Where tools look first: a permanent redirect to `/api/openapi.json`.', responses: { 308: { description: 'Location: /api/openapi.json' } } },
+    },
     '/llms.txt': {
       get: { operationId: 'llms_txt', description: 'What the service is, how to pay, the MCP tools and the endpoints, for language models (llms.txt).', responses: document('llms.txt', 'text/markdown') },
     },

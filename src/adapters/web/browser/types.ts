@@ -10,7 +10,7 @@ export interface Token {
   links: { website: string | null; twitter: string | null; telegram: string | null };
   state: 'ACTIVE' | 'GRADUATED';
   totalSupply: string;
-  curve: { realUsdReserve: string; realTokenReserve: string; tokensSold: string; curveSupply: string; feeBps: number; progress: string };
+  curve: { virtualUsdReserve?: string; virtualTokenReserve?: string; realUsdReserve: string; realTokenReserve: string; tokensSold: string; curveSupply: string; feeBps: number; progress: string };
   priceUsd: string;
   marketCapUsd: string;
   volumeUsd24h: string;
@@ -34,6 +34,8 @@ export interface Trade {
   feeUsd: string;
   tokenAmount: string;
   priceUsd: string;
+  /** Without the fee (docs/api.md); absent from events of older versions. */
+  executionPriceUsd?: string;
   settlementTx: string | null;
   venue: string;
   createdAt: string;
