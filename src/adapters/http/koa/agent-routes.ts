@@ -39,7 +39,7 @@ export function agentRoutes(router: Router, application: Application, options: A
   router.get('/llms.txt', (ctx) => {
     ctx.type = 'text/markdown; charset=utf-8';
     ctx.set('Cache-Control', CACHED);
-    ctx.body = llmsTxt(options.origin(ctx), mcp?.path ?? null, tools, application.entrypoints.values(), settings);
+    ctx.body = llmsTxt(options.origin(ctx), mcp?.path ?? null, { tools, reads: application.reads, entrypoints: application.entrypoints.values() }, settings);
   });
   if (!mcp) return;
 

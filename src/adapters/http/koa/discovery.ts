@@ -69,18 +69,9 @@ export type DiscoveryPrice =
   | { mode: 'dynamic'; currency: 'USD'; min: string; max: string; rule: string };
 
 export function discoveryPrice(ep: AnyEntrypoint, settings: Settings): DiscoveryPrice {
-  const stated = ep.price(settings);
-  const fixed = fixedAmount(stated);
-  if (fixed !== null) return { mode: 'fixed', currency: 'USD', amount: formatUsd(fixed) };
-  return { mode: 'dynamic', currency: 'USD', min: formatUsd(settings.minBuyUsd), max: formatUsd(settings.maxBuyUsd), rule: stated };
-}
-
-function fixedAmount(stated: string): bigint | null {
-  try {
-    return parseUsd(stated);
-  } catch {
-    return null; // "= usdAmount" and friends: the price depends on the body
-  }
+  const rule = ep.priceRule;
+  if (rule.kind === 'fixed') return { mode: 'fixed', currency: 'USD', amount: formatUsd(rule.usd(settings)) };
+  return { mode: 'dynamic', currency: 'USD', min: formatUsd(settings.minBuyUsd), max: formatUsd(settings.maxBuyUsd), rule: rule.rule };
 }
 
 export interface DiscoveryItem {

@@ -4,32 +4,31 @@
  * tables the service runs on (the agent tools, the paid entrypoints), so it cannot drift.
  */
 import type { AgentTool } from '../../../app/agent-tools.js';
-import type { AnyEntrypoint } from '../../../app/entrypoints.js';
+import { pathParams, type AnyRead } from '../../../app/catalogue/operation.js';
+import { entrypointPaths, type AnyEntrypoint } from '../../../app/entrypoints.js';
 import type { Settings } from '../../../app/settings.js';
 import { priceText } from '../../kit/mcp/tool-listing.js';
 import { PAYMENT_META, PAYMENT_RESPONSE_META, WALLET_META } from '../../kit/mcp/x402-mcp.js';
-import { entrypointPaths } from './paid-routes.js';
 
-/** The free HTTP reads, as llms.txt lists them. */
-const FREE_ROUTES: readonly [path: string, what: string][] = [
-  ['/tokens', 'tokens, newest first; filters network, state, creator, q; sort created | marketCap | volume24h; cursor pages'],
-  ['/tokens/{tokenId}', 'one token: curve, spot price, market cap, volume, holders, contract and pool'],
-  ['/positions?wallet=0x…', "a wallet's positions with cost basis, PnL and on-chain balance"],
-  ['/api/quote?tokenId&side=buy|sell&usdAmount|tokens', 'a quote held 60 s (token_buy_quote executes it)'],
-  ['/api/tokens/{tokenId}/trades', 'trades, newest first'],
-  ['/api/tokens/{tokenId}/candles?interval=1m|5m|1h|1d', 'OHLCV candles'],
-  ['/api/tokens/{tokenId}/holders', 'top holders'],
-  ['/api/tokens/{tokenId}/sell-authorization?wallet&tokens', 'the EIP-712 typed data a seller signs before token_sell'],
-  ['/api/payments/{paymentId}', 'the state of a payment (after a 202 "pending")'],
-  ['/api/deliveries/{deliveryId}', "a buy's tokens on their way to the wallet"],
-  ['/api/payouts/{payoutId}', 'sell proceeds, refunds and fee shares paid in USDC'],
-  ['/api/wallets/{address}/earnings', "a wallet's fee shares as creator or referrer"],
-  ['/api/prices', 'USD prices of the payment assets and their sources'],
-  ['/api/stats', 'totals per network'],
-  ['/api/events', 'Server-Sent Events: token.created, trade.executed, …'],
-];
+/** A read as llms.txt shows it: its path with the input fields it fills, and the query it needs (`/api/quote?tokenId&side`). */
+function shownPath(op: AnyRead): string {
+  const params = pathParams(op.http);
+  const path = op.http.path.replace(/:(\w+)/g, (_, name: string) => `{${op.http.params?.[name] ?? name}}`);
+  const fromPath = new Set(params.map(([, field]) => field));
+  const required = ((op.inputSchema.toJSONSchema({ io: 'input' }) as { required?: string[] }).required ?? []).filter((f) => !fromPath.has(f));
+  return required.length > 0 ? `${path}?${required.join('&')}` : path;
+}
 
-export function llmsTxt(origin: string, mcpPath: string | null, tools: readonly AgentTool[], entrypoints: Iterable<AnyEntrypoint>, settings: Settings): string {
+/** Routes that are no operation of the catalogue, and llms.txt names. */
+const OTHER_READS: readonly [path: string, what: string][] = [['/api/events', 'Server-Sent Events: token.created, trade.executed, …']];
+
+export interface LlmsCatalogue {
+  tools: readonly AgentTool[];
+  reads: readonly AnyRead[];
+  entrypoints: Iterable<AnyEntrypoint>;
+}
+
+export function llmsTxt(origin: string, mcpPath: string | null, { tools, reads, entrypoints }: LlmsCatalogue, settings: Settings): string {
   const link = (path: string) => `${origin}${path}`;
   const lines = [
     '# x402 token launchpad',
@@ -69,7 +68,9 @@ export function llmsTxt(origin: string, mcpPath: string | null, tools: readonly 
       const price = ep.price(settings);
       return `- [POST ${entrypointPaths(ep)[0]}](${link(entrypointPaths(ep)[0]!)}): ${price.startsWith('=') ? `price ${price}` : `$${price}`} — ${ep.description}`;
     }),
-    ...FREE_ROUTES.map(([path, what]) => `- [GET ${path}](${link(path.split('?')[0]!)}): free — ${what}`),
+    ...[...reads.map((op): [string, string] => [shownPath(op), op.summary]), ...OTHER_READS].map(
+      ([path, what]) => `- [GET ${path}](${link(path.split('?')[0]!)}): free — ${what}`,
+    ),
     '',
     '## Docs',
     '',

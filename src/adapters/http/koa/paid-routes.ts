@@ -24,12 +24,6 @@ export function isPaidRoute(ctx: Pick<Context, 'method' | 'path'>): boolean {
   return ctx.method === 'POST' && (ctx.path === '/tokens' || /^\/entrypoints\/[^/]+(\/invoke)?\/?$/.test(ctx.path));
 }
 
-/** Where an entrypoint answers (the manifest's `paths`). Its canonical resource is `/entrypoints/<name>`. */
-export function entrypointPaths(e: Pick<AnyEntrypoint, 'name'>): string[] {
-  const paths = [`/entrypoints/${e.name}`, `/entrypoints/${e.name}/invoke`];
-  return e.name === 'token_create' ? ['/tokens', ...paths] : paths;
-}
-
 /** The handler of a paid route; `enrich` makes the per-402 extensions (errors.ts). */
 export function paidRoute(application: Application, enrich: PaymentRequiredEnricher | undefined) {
   return async (ctx: Context, entrypoint: AnyEntrypoint | undefined, name: string): Promise<void> => {
