@@ -1,6 +1,7 @@
 /**
- * The paid routes over the payment pipeline (src/app/payments/payment-flow.ts): the request goes
- * in as a PaidRequest, the PaidOutcome comes out as HTTP — the 402 with PAYMENT-REQUIRED, a stored
+ * The paid routes over the payment pipeline: the request goes in through receivePaidCall
+ * (src/app/payments/receive-paid-call.ts) with its payment in PAYMENT-SIGNATURE and its wallet in
+ * X-Wallet-Address, the PaidOutcome comes out as HTTP — the 402 with PAYMENT-REQUIRED, a stored
  * answer with PAYMENT-RESPONSE, or an access grant. Refusals are thrown and rendered by the error
  * middleware (errors.ts).
  */
@@ -9,9 +10,9 @@ import type { Application } from '../../../app/application.js';
 import type { AnyEntrypoint } from '../../../app/entrypoints.js';
 import { successEnvelope } from '../../../app/error-status.js';
 import { SIGN_IN_WITH_X_HEADER } from '../../../app/extensions/wallet-proof.js';
-import { verifiedIn, type Outcome, type PaidOutcome } from '../../../app/payments/pipeline/outcome.js';
-import { EntrypointNotFound, isRefusal, PaymentInvalid, PaymentRequired, ValidationError, type DomainError } from '../../../domain/errors.js';
-import type { PaymentPayload } from '../../../ports/facilitator.js';
+import { verifiedIn, type PaidOutcome } from '../../../app/payments/pipeline/outcome.js';
+import { challengeDetails, receivePaidCall } from '../../../app/payments/receive-paid-call.js';
+import { EntrypointNotFound, PaymentRequired } from '../../../domain/errors.js';
 import type { StoredResponse } from '../../../ports/payment-store.js';
 import { readJsonBody } from './body.js';
 import { BAZAAR_KEY, bazaarExtension } from './discovery.js';
@@ -30,44 +31,22 @@ export function paidRoute(application: Application, enrich: PaymentRequiredEnric
     if (!entrypoint) throw new EntrypointNotFound(name);
     // Every 402 of this route declares its Bazaar discovery metadata, and whatever is made per 402
     // (both added where the 402 is rendered, in errors.ts).
-    ctx.state.x402Extensions = { [BAZAAR_KEY]: bazaarExtension(entrypoint) };
+    const declared = { [BAZAAR_KEY]: bazaarExtension(entrypoint) };
+    ctx.state.x402Extensions = declared;
     if (enrich) ctx.state.x402Enrich = enrich;
-    const rawInput = unwrapInput(await readJsonBody(ctx));
-    const hintHeader = ctx.get('x-wallet-address');
-    if (hintHeader && !/^0x[0-9a-fA-F]{40}$/.test(hintHeader)) {
-      throw ValidationError.of('X-Wallet-Address', 'must be a 0x-prefixed 20-byte hex address');
-    }
+    const input = unwrapInput(await readJsonBody(ctx));
     const signature = ctx.get(PAYMENT_SIGNATURE);
-    let payment;
-    let undecodable: DomainError | undefined;
-    try {
-      payment = signature ? decodePaymentSignature(signature) : undefined;
-    } catch (e) {
-      undecodable = e as DomainError;
-    }
-    // What the 402's header left out (decision 0034) goes to the facilitator as if the client had
-    // echoed it: a Bazaar facilitator catalogues the route from the payment it verifies.
-    if (payment) payment = withDeclared(payment, ctx.state.x402Extensions as Record<string, unknown>);
-    let outcome: PaidOutcome;
-    try {
-      outcome = await application.flow.handle({
-        entrypoint,
-        rawInput,
-        resource: { url: `${ctx.protocol}://${ctx.host}${ctx.path}`, description: entrypoint.description, mimeType: 'application/json' },
-        walletHint: hintHeader || undefined,
-        payment,
-        walletProof: ctx.get(SIGN_IN_WITH_X_HEADER) || undefined,
-        paymentIdentifier: payment ? readPaymentIdentifier(payment).id : null,
-        requestId: ctx.state.requestId as string | undefined,
-      });
-      // An undecodable signature is answered once the request itself is known to be valid.
-      if (undecodable && outcome.kind === 'challenge') {
-        throw new PaymentInvalid(undecodable.message, { ...undecodable.details, paymentRequired: challengeDetails(outcome) });
-      }
-    } catch (e) {
-      if (signature) logRefusedPayment(application, ctx, name, payment, e);
-      throw e;
-    }
+    const { outcome } = await receivePaidCall(application, {
+      entrypoint,
+      input,
+      resource: { url: `${ctx.protocol}://${ctx.host}${ctx.path}`, description: entrypoint.description, mimeType: 'application/json' },
+      wallet: ctx.get('x-wallet-address') ? { value: ctx.get('x-wallet-address'), field: 'X-Wallet-Address' } : undefined,
+      payment: signature ? { read: () => decodePaymentSignature(signature), identify: (p) => readPaymentIdentifier(p).id } : undefined,
+      walletProof: ctx.get(SIGN_IN_WITH_X_HEADER) || undefined,
+      declared,
+      requestId: ctx.state.requestId as string | undefined,
+      logAs: { entrypoint: name },
+    });
     ctx.state.paymentVerified = verifiedIn(outcome);
     if ('paymentId' in outcome && outcome.paymentId) ctx.state.paymentId = outcome.paymentId; // the access log names it
     await render(ctx, entrypoint, outcome);
@@ -101,25 +80,6 @@ async function renderStored(ctx: Context, res: StoredResponse): Promise<void> {
   await addPaymentRequiredHeader(ctx);
 }
 
-/** The 402's `details`: the PaymentRequired object, and why a Sign-In-With-X proof was not taken. */
-function challengeDetails(outcome: Outcome<'challenge'>): Record<string, unknown> {
-  return { ...outcome.paymentRequired, ...(outcome.siwx ? { siwx: outcome.siwx } : {}) };
-}
-
-/** An operator sees every refused payment, by request id — never the signature itself. */
-function logRefusedPayment(application: Application, ctx: Context, entrypoint: string, payment: PaymentPayload | undefined, e: unknown): void {
-  if (!isRefusal(e)) return; // logged as an error elsewhere
-  const from = (payment?.payload as { authorization?: { from?: unknown } } | undefined)?.authorization?.from;
-  application.logger.info('payment refused; nothing charged', {
-    requestId: ctx.state.requestId,
-    entrypoint,
-    code: e.code,
-    reason: e.details?.reason,
-    ...(typeof from === 'string' ? { payer: from } : {}),
-    ...(payment?.accepted?.network ? { network: payment.accepted.network } : {}),
-  });
-}
-
 /** An entrypoint body is the input itself or `{ "input": { … } }`. */
 function unwrapInput(body: unknown): unknown {
   if (body && typeof body === 'object' && !Array.isArray(body)) {
@@ -128,10 +88,4 @@ function unwrapInput(body: unknown): unknown {
     if (keys.length === 1 && keys[0] === 'input' && input && typeof input === 'object') return input;
   }
   return body;
-}
-
-/** The payment with the route's declared extensions added where the client did not send them (theirs win). */
-function withDeclared(payment: PaymentPayload, declared: Record<string, unknown>): PaymentPayload {
-  const missing = Object.entries(declared).filter(([key]) => !(payment.extensions && key in payment.extensions));
-  return missing.length === 0 ? payment : { ...payment, extensions: { ...Object.fromEntries(missing), ...payment.extensions } };
 }
