@@ -12,7 +12,6 @@ import { proveWallet, SIGN_IN_WITH_X_HEADER, siwxDetails } from '../../../app/ex
 import { NotFound, ServiceUnavailable, ValidationError } from '../../../domain/errors.js';
 import { OUTAGE_RETRY_AFTER_SECONDS } from '../../../app/availability.js';
 import type { ReadinessReport } from '../../../app/application.js';
-import { paidTools } from '../../../app/agent-tools.js';
 import { agentRoutes, type HttpMount } from './agent-routes.js';
 import { discoveryDocument, WELL_KNOWN_X402 } from './discovery.js';
 import { MethodNotAllowed } from './http-errors.js';
@@ -119,7 +118,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     ctx.set('Link', `<${WELL_KNOWN_X402}>; rel="describedby"; type="application/json"`);
   });
   const origin = (ctx: Context) => options.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
-  const mcpDiscovery = options.mcp ? { path: options.mcp.path, tools: paidTools(application.entrypoints) } : undefined;
+  const mcpDiscovery = options.mcp ? { path: options.mcp.path, tools: options.mcp.documents.paidTools } : undefined;
   router.get(WELL_KNOWN_X402, (ctx) => {
     ctx.body = discoveryDocument(application.entrypoints.values(), deps.settings, origin(ctx), mcpDiscovery);
   });

@@ -3,11 +3,9 @@
  * what the service is, how to pay, the MCP tools and the HTTP endpoints, generated from the same
  * tables the service runs on (the agent tools, the paid entrypoints), so it cannot drift.
  */
-import type { AgentTool } from '../../../app/agent-tools.js';
 import { pathParams, type AnyRead } from '../../../app/catalogue/operation.js';
 import { entrypointPaths, type AnyEntrypoint } from '../../../app/entrypoints.js';
 import type { Settings } from '../../../app/settings.js';
-import { priceText } from '../../kit/mcp/tool-listing.js';
 import { PAYMENT_META, PAYMENT_RESPONSE_META, WALLET_META } from '../../kit/mcp/x402-mcp.js';
 
 /** A read as llms.txt shows it: its path with the input fields it fills, and the query it needs (`/api/quote?tokenId&side`). */
@@ -23,12 +21,17 @@ function shownPath(op: AnyRead): string {
 const OTHER_READS: readonly [path: string, what: string][] = [['/api/events', 'Server-Sent Events: token.created, trade.executed, …']];
 
 export interface LlmsCatalogue {
-  tools: readonly AgentTool[];
   reads: readonly AnyRead[];
   entrypoints: Iterable<AnyEntrypoint>;
 }
 
-export function llmsTxt(origin: string, mcpPath: string | null, { tools, reads, entrypoints }: LlmsCatalogue, settings: Settings): string {
+/** The MCP endpoint, when the service serves one: its path and its tools' lines (made by the MCP adapter). */
+export interface LlmsMcp {
+  path: string;
+  toolLines: string[];
+}
+
+export function llmsTxt(origin: string, mcp: LlmsMcp | null, { reads, entrypoints }: LlmsCatalogue, settings: Settings): string {
   const link = (path: string) => `${origin}${path}`;
   const lines = [
     '# x402 token launchpad',
@@ -46,7 +49,8 @@ export function llmsTxt(origin: string, mcpPath: string | null, { tools, reads, 
     'Amounts are decimal strings (USD up to 6 decimals, tokens up to 18); what you pay rounds up, what you receive rounds down. To sell, get the typed data to sign (`prepare_sell`, or `GET /api/tokens/{tokenId}/sell-authorization`), sign it with the wallet, and send its `tokenAuthorization` with the signature to `token_sell`.',
     '',
   ];
-  if (mcpPath) {
+  if (mcp) {
+    const mcpPath = mcp.path;
     lines.push(
       '## MCP',
       '',
@@ -57,7 +61,7 @@ export function llmsTxt(origin: string, mcpPath: string | null, { tools, reads, 
       '',
       '## Tools',
       '',
-      ...tools.map((t) => `- \`${t.name}\` (${t.kind === 'paid' ? priceText(t, settings) : 'free'}): ${t.kind === 'paid' ? t.summary : t.description}`),
+      ...mcp.toolLines,
       '',
     );
   }

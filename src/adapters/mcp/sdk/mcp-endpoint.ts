@@ -17,6 +17,7 @@ import { errorEnvelope } from '../../../app/error-status.js';
 import { RateLimited } from '../../../domain/errors.js';
 import type { RateLimitDecision, RateLimiter } from '../../../ports/rate-limiter.js';
 import { PAYMENT_META, WALLET_META } from '../../kit/mcp/x402-mcp.js';
+import { McpCatalogue } from './mcp-catalogue.js';
 import { ToolCalls, type CallContext } from './tool-calls.js';
 import { domainErrorResult } from './tool-results.js';
 
@@ -37,6 +38,8 @@ export interface McpRequestInfo {
 export class McpEndpoint {
   readonly path = MCP_PATH;
   readonly calls: ToolCalls;
+  /** What agents read about this endpoint, served by the HTTP adapter. */
+  readonly documents: McpCatalogue;
   private readonly validator = new AjvJsonSchemaValidator();
 
   constructor(
@@ -44,6 +47,7 @@ export class McpEndpoint {
     private readonly budget: FreeBudget | null = null,
   ) {
     this.calls = new ToolCalls(application);
+    this.documents = new McpCatalogue(application.entrypoints, this.path, application.deps.settings);
   }
 
   /** One HTTP request to the endpoint, its JSON body already read. */
