@@ -143,7 +143,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   router.get('/api/events', async (ctx) => {
     const q = parseQuery(eventsQuery, ctx.query as Record<string, unknown>);
     const client = rateLimitKey(clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, trustProxy));
-    await streamEvents(ctx, deps.uow, q, streams, client, streamOptions, options.shutdown);
+    await streamEvents(ctx, deps, q, streams, client, streamOptions, options.shutdown);
   });
   router.get('/api/openapi.json', (ctx) => {
     ctx.body = openApiDocument(application.reads, application.entrypoints.values(), deps.settings, { origin: origin(ctx), mcpPath: options.mcp?.path });
