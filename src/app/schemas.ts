@@ -352,7 +352,7 @@ export const createTokenOutput = tokenOutput.extend({
 const page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable().meta({ description: 'pass as `cursor` for the next page; null on the last' }) });
 
-const indexerOutput = z
+export const indexerOutput = z
   .object({
     network: networkSchema,
     indexedBlock: z.string().nullable(),
