@@ -19,7 +19,7 @@ import type { Payment } from '../domain/payment.js';
 import type { Payout } from '../domain/payout.js';
 import { valuePosition, type Position } from '../domain/position.js';
 import type { Quote } from '../domain/quote.js';
-import { linkUrls, type Token, type TokenLinks } from '../domain/token.js';
+import { linkUrls, type Token } from '../domain/token.js';
 import type { Trade } from '../domain/trade.js';
 import { formatUsdPrice } from '../domain/usd-price.js';
 import type { TransferCursor } from '../ports/transfer-store.js';
