@@ -12,19 +12,8 @@ import type { PriceRule } from './catalogue/operation.js';
 import type { AppDeps } from './deps.js';
 import type { Settings } from './settings.js';
 import { applyInUnitOfWork, type Paid } from './paid.js';
-import {
-  buyOutput,
-  buyQuoteInput,
-  buyTokensInput,
-  buyUsdInput,
-  createTokenInput,
-  createTokenOutput,
-  parseWith,
-  sellInput,
-  sellOutput,
-  tokenInfoInput,
-  tokenInfoOutput,
-} from './schemas.js';
+import { buyQuoteInput, buyTokensInput, buyUsdInput, createTokenInput, parseWith, sellInput, tokenInfoInput } from './schemas.js';
+import { buyOutput, createTokenOutput, sellOutput, tokenInfoOutput } from './output-schemas.js';
 import { buyToken, planBuy, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
 import { checkInitialBuy, createToken } from './use-cases/create-token.js';
 import { loadToken } from './trading/load-token.js';

@@ -5,30 +5,8 @@
 import { getAddress } from 'viem';
 import { z } from 'zod';
 import { parseTokens, parseUsd } from '../../domain/money.js';
-import {
-  candlesOutput,
-  candlesQuery,
-  creatorsQuery,
-  deliveryOutput,
-  holdersOutput,
-  holdersQuery,
-  listTokensQuery,
-  paymentOutput,
-  payoutOutput,
-  positionsOutput,
-  positionsQuery,
-  pricesOutput,
-  quoteOutput,
-  quoteQuery,
-  sellAuthorizationOutput,
-  sellAuthorizationQuery,
-  tokenIdSchema,
-  tokenOutput,
-  tokenPageOutput,
-  tradePageOutput,
-  tradesQuery,
-  walletSchema,
-} from '../schemas.js';
+import { candlesQuery, creatorsQuery, holdersQuery, listTokensQuery, positionsQuery, quoteQuery, sellAuthorizationQuery, tokenIdSchema, tradesQuery, walletSchema } from '../schemas.js';
+import { candlesOutput, deliveryOutput, holdersOutput, paymentOutput, payoutOutput, positionsOutput, pricesOutput, quoteOutput, sellAuthorizationOutput, tokenOutput, tokenPageOutput, tradePageOutput } from '../output-schemas.js';
 import { createQuote } from '../use-cases/create-quote.js';
 import { getWalletEarnings, listCreators } from '../use-cases/earnings.js';
 import { getCandles } from '../use-cases/get-candles.js';

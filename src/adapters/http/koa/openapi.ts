@@ -6,7 +6,8 @@
 import type { AnyRead } from '../../../app/catalogue/operation.js';
 import type { AnyEntrypoint } from '../../../app/entrypoints.js';
 import { ERROR_STATUS } from '../../../app/error-status.js';
-import { eventsQuery, positionOutput, tokenOutput, tradeOutput } from '../../../app/schemas.js';
+import { eventsQuery } from '../../../app/schemas.js';
+import { positionOutput, tokenOutput, tradeOutput } from '../../../app/output-schemas.js';
 import type { Settings } from '../../../app/settings.js';
 import { embedded as schema, WELL_KNOWN_X402 } from './discovery.js';
 import { TRANSPORT_ERROR_STATUS } from './http-errors.js';

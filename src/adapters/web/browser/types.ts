@@ -4,18 +4,7 @@
  * bundle. Unknown fields are ignored.
  */
 import type { z } from 'zod';
-import type {
-  buyOutput,
-  candlesOutput,
-  deliveryOutput,
-  holdersOutput,
-  payoutOutput,
-  positionOutput,
-  positionsOutput,
-  sellOutput,
-  tokenOutput,
-  tradeOutput,
-} from '../../../app/schemas.js';
+import type { buyOutput, candlesOutput, deliveryOutput, holdersOutput, payoutOutput, positionOutput, positionsOutput, sellOutput, tokenOutput, tradeOutput } from '../../../app/output-schemas.js';
 
 export type Token = z.output<typeof tokenOutput>;
 export type Trade = z.output<typeof tradeOutput>;
