@@ -57,61 +57,15 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   const app = new Koa();
   const deps = application.deps;
   const router = new Router();
-  const ok = (ctx: Context, operation: string, data: unknown, status = 200) => {
-    ctx.status = status;
-    ctx.body = successEnvelope(operation, data);
-  };
   const streamOptions = { ...DEFAULT_STREAM, ...options.eventStream };
   const streams = options.streams ?? new EventStreams(streamOptions);
   const trustProxy: TrustProxy = options.trustProxy ?? { kind: 'none' };
-  const made = options.paymentRequiredExtensions ?? paymentRequiredExtensions(deps, application.logger);
-  const enrich: PaymentRequiredEnricher | undefined = made
-    ? async (required) => {
-        try {
-          return await made(required);
-        } catch (e) {
-          application.logger.warn('402 extensions could not be made; the 402 goes out without them', {
-            error: e instanceof Error ? e.message : String(e),
-          });
-          return {};
-        }
-      }
-    : undefined;
-  /** The wallet a SIGN-IN-WITH-X proof proves, where a request may name its wallet that way (docs/api.md, "Sign-In-With-X"). */
-  const provenWallet = async (ctx: Context): Promise<string> => {
-    const header = ctx.get(SIGN_IN_WITH_X_HEADER);
-    if (!header) throw ValidationError.of('wallet', 'is required (or prove the wallet with a SIGN-IN-WITH-X header)');
-    const proof = await proveWallet(deps, header);
-    if (proof.ok) return proof.wallet;
-    throw new ValidationError([{ path: 'wallet', message: `is required: the SIGN-IN-WITH-X proof was not taken (${proof.reason})` }], undefined, {
-      siwx: siwxDetails(proof),
-    });
-  };
-
-  // Liveness: the process answers. Readiness: it can do its job (docs/operations.md, "Health").
-  router.get('/livez', (ctx) => ok(ctx, 'livez', { status: 'ok' }));
-  router.get('/readyz', async (ctx) => {
-    const report = await application.readiness();
-    if (report.ready) return ok(ctx, 'readiness', report);
-    throw new ServiceUnavailable(`Not ready: ${notReady(report.checks).join(', ')}.`, OUTAGE_RETRY_AFTER_SECONDS, { checks: report.checks });
-  });
-  // Prometheus scrapes this (docs/operations.md, "Metrics").
-  router.get('/metrics', async (ctx) => {
-    const { contentType, text } = await application.metrics.exposition();
-    ctx.body = text;
-    ctx.set('Content-Type', contentType);
-    ctx.set('Cache-Control', 'no-store');
-  });
+  const enrich = guarded(options.paymentRequiredExtensions ?? paymentRequiredExtensions(deps, application.logger), application);
+  healthRoutes(router, application);
   application.metrics.collect('event_streams_open', () => [{ value: streams.open }]);
 
-  router.get('/health', async (ctx) => {
-    const { report, required } = await application.health();
-    ok(ctx, 'health', report, required ? 200 : 503);
-    if (!required) ctx.set('Retry-After', '5');
-  });
-
   // Every free read of the catalogue (src/app/catalogue/reads.ts), by one loop.
-  readRoutes(router, deps, application.reads, provenWallet);
+  readRoutes(router, deps, application.reads, walletProver(application));
 
   router.get('/entrypoints', (ctx) => {
     ok(ctx, 'list_entrypoints', manifest(application.entrypoints.values(), deps.settings));
@@ -170,10 +124,72 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   app.use(pageRouter.routes());
   for (const m of options.before ?? []) app.use(m);
   app.use(router.routes());
-  app.use(async (ctx) => {
-    // Nothing answered: a known path with another method is 405, anything else 404.
+  app.use(nothingAnswered([pageRouter, router]));
+  return app;
+}
+
+/** The per-402 extensions, where a failure is logged and the 402 goes out without them. */
+function guarded(made: PaymentRequiredEnricher | undefined, application: Application): PaymentRequiredEnricher | undefined {
+  if (!made) return undefined;
+  return async (required) => {
+    try {
+      return await made(required);
+    } catch (e) {
+      application.logger.warn('402 extensions could not be made; the 402 goes out without them', {
+        error: e instanceof Error ? e.message : String(e),
+      });
+      return {};
+    }
+  };
+}
+
+/** The wallet a SIGN-IN-WITH-X proof proves, where a request may name its wallet that way (docs/api.md, "Sign-In-With-X"). */
+function walletProver(application: Application) {
+  return async (ctx: Context): Promise<string> => {
+    const header = ctx.get(SIGN_IN_WITH_X_HEADER);
+    if (!header) throw ValidationError.of('wallet', 'is required (or prove the wallet with a SIGN-IN-WITH-X header)');
+    const proof = await proveWallet(application.deps, header);
+    if (proof.ok) return proof.wallet;
+    throw new ValidationError([{ path: 'wallet', message: `is required: the SIGN-IN-WITH-X proof was not taken (${proof.reason})` }], undefined, {
+      siwx: siwxDetails(proof),
+    });
+  };
+}
+
+function ok(ctx: Context, operation: string, data: unknown, status = 200): void {
+  ctx.status = status;
+  ctx.body = successEnvelope(operation, data);
+}
+
+/** Liveness: the process answers. Readiness: it can do its job (docs/operations.md, "Health"). Prometheus scrapes /metrics. */
+function healthRoutes(router: Router, application: Application): void {
+  // Liveness: the process answers. Readiness: it can do its job (docs/operations.md, "Health").
+  router.get('/livez', (ctx) => ok(ctx, 'livez', { status: 'ok' }));
+  router.get('/readyz', async (ctx) => {
+    const report = await application.readiness();
+    if (report.ready) return ok(ctx, 'readiness', report);
+    throw new ServiceUnavailable(`Not ready: ${notReady(report.checks).join(', ')}.`, OUTAGE_RETRY_AFTER_SECONDS, { checks: report.checks });
+  });
+  // Prometheus scrapes this (docs/operations.md, "Metrics").
+  router.get('/metrics', async (ctx) => {
+    const { contentType, text } = await application.metrics.exposition();
+    ctx.body = text;
+    ctx.set('Content-Type', contentType);
+    ctx.set('Cache-Control', 'no-store');
+  });
+
+  router.get('/health', async (ctx) => {
+    const { report, required } = await application.health();
+    ok(ctx, 'health', report, required ? 200 : 503);
+    if (!required) ctx.set('Retry-After', '5');
+  });
+}
+
+/** Nothing answered: a known path with another method is 405, anything else 404. */
+function nothingAnswered(routers: Router[]): Koa.Middleware {
+  return async (ctx) => {
     const allowed = new Set<string>();
-    for (const r of [pageRouter, router]) for (const layer of r.match(ctx.path, ctx.method).path) for (const m of layer.methods) allowed.add(m);
+    for (const r of routers) for (const layer of r.match(ctx.path, ctx.method).path) for (const m of layer.methods) allowed.add(m);
     if (allowed.size > 0 && ctx.method === 'OPTIONS') {
       // A plain OPTIONS (not a CORS preflight, which cors.ts answers): what the path serves.
       ctx.status = 204;
@@ -183,8 +199,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     // A path served for this very method that still found nothing (an asset that is not there) is 404.
     if (allowed.size > 0 && !allowed.has(ctx.method)) throw new MethodNotAllowed([...allowed].sort());
     throw new NotFound(`No route for ${ctx.method} ${ctx.path}.`, { path: ctx.path });
-  });
-  return app;
+  };
 }
 
 /** The route template a request matches (`/tokens/:id`): the label of its metrics, whatever answered it (a 429 before routing too). */
