@@ -11,12 +11,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Only src/app/config.ts reads the environment.' },
+        { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Only src/bootstrap/config/ reads the environment.' },
       ],
     },
   },
   {
-    files: ['src/app/config.ts', 'test/**', 'bench/**', 'scripts/**', 'examples/**', 'vitest.config.ts'],
+    files: ['src/bootstrap/config/**', 'test/**', 'bench/**', 'scripts/**', 'examples/**', 'vitest.config.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

@@ -68,7 +68,7 @@ async function rateLimitBench() {
     bare.close();
     const none = await withService(startTestService({}, { RATE_LIMIT_FREE_PER_MINUTE: '0' }), freeGets);
     const memory = await withService(
-      startTestService({ rateLimiter: new MemoryRateLimiter({ points: 100_000_000, durationSeconds: 60 }) }, huge),
+      startTestService({ ports: { rateLimiter: new MemoryRateLimiter({ points: 100_000_000, durationSeconds: 60 }) } }, huge),
       freeGets,
     );
     const redisLimiter = new RedisRateLimiter({
@@ -77,7 +77,7 @@ async function rateLimitBench() {
       durationSeconds: 60,
       keyPrefix: `bench:${Date.now()}`,
     });
-    const redis = await withService(startTestService({ rateLimiter: redisLimiter }, huge), freeGets);
+    const redis = await withService(startTestService({ ports: { rateLimiter: redisLimiter } }, huge), freeGets);
     await redisLimiter.close();
     log(`[memory] round ${round + 1}: free GET rps bare koa ${baseline.toFixed(0)}, no limiter ${none.toFixed(0)}, memory ${memory.toFixed(0)}, redis ${redis.toFixed(0)}`);
     ratios.koa.push(none / baseline);
@@ -102,7 +102,7 @@ async function paidBench() {
   const wallet = devAccount(5);
   const run = async (detector: NetworkDetector) =>
     withService(
-      startTestService({ detector, facilitator: new FakeFacilitator({ clock: { now: () => new Date() }, defaultBalance: 10n ** 15n }) }),
+      startTestService({ ports: { detector, facilitator: new FakeFacilitator({ clock: { now: () => new Date() }, defaultBalance: 10n ** 15n }) } }),
       async (service) => {
         const post = (body: string, headers: Record<string, string> = {}) =>
           fetch(`${service.url}/tokens`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address, ...headers }, body });

@@ -48,10 +48,12 @@ async function main() {
   }
 
   console.log(`wallet  ${account.address} pays on ${network}`);
-  const token = await call('/tokens', { name: 'Fetch Cat', symbol: 'FCAT' });
+  // Created with a $5 dev buy in the same payment ($5.01): the creator buys first, at the base fee
+  // — anyone else pays the anti-snipe launch fee for the token's first seconds (docs/api.md).
+  const token = await call('/tokens', { name: 'Fetch Cat', symbol: 'FCAT', initialBuyUsd: '5' });
   console.log(`create  ${token.data.tokenId} ${token.data.symbol} on ${token.data.network}  tx ${token.tx}`);
-  const bought = await call('/entrypoints/token_buy_usd', { tokenId: token.data.tokenId, usdAmount: '5' });
-  console.log(`buy     ${bought.data.tokensReceived} tokens for $${bought.data.usdSpent}  tx ${bought.tx}`);
+  const bought = token.data.initialBuy;
+  console.log(`buy     ${bought.tokensReceived} tokens for $${bought.usdSpent} (fee $${bought.feeUsd})  same tx`);
   const info = await call('/entrypoints/token_info', { tokenId: token.data.tokenId });
   console.log(`info    price $${info.data.priceUsd}, ${info.data.holders} holder(s)  tx ${info.tx}`);
 }

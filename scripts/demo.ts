@@ -1,9 +1,11 @@
 /**
  * A new user's first five minutes: against a running `npm start`, pay with the official x402
- * client as a testnet wallet and as a production wallet — create a token (a real ERC-20), buy it
- * three ways (each delivered to the wallet on chain), pay once in EURC (the second payment
- * asset, priced at the held EUR/USD quote), sell it back with a signed ReceiveWithAuthorization,
- * and read positions — printing every transaction.
+ * client from testnet and production wallets. On each network a creator launches a token (a real
+ * ERC-20) with a dev buy in the same payment, at the base fee; the demo waits out the anti-snipe
+ * launch fee of the token's first seconds (saying so); a buyer then buys it three ways (each
+ * delivered to the wallet on chain), pays once in EURC (the second payment asset, priced at the
+ * held EUR/USD quote), sells some back with a signed ReceiveWithAuthorization, and both positions
+ * are printed with what explains their PnL — and the page of every token and wallet it made.
  *
  * It stays well inside the free budget (100 requests a minute per address), so it can run several
  * times in a row: the workers' results (deployment, deliveries, payout) come from one `/api/events`
@@ -26,13 +28,15 @@ function account(index: number) {
   return privateKeyToAccount(toHex(hd.getHdKey().privateKey!));
 }
 
-async function session(label: string, index: number) {
-  const wallet = account(index);
+type Wallet = ReturnType<typeof account>;
+
+/** Paid POSTs as `wallet` (the official x402 client), a 429 waited out. */
+function payer(wallet: Wallet) {
   const pay = wrapFetchWithPaymentFromConfig(fetch, {
     schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(wallet) }],
     spendControls: { maxAmountPerPayment: '$20' },
   });
-  const call = async (path: string, body: unknown) => {
+  return async (path: string, body: unknown) => {
     const res = await patiently(path, () =>
       pay(`${BASE_URL}${path}`, {
         method: 'POST',
@@ -46,27 +50,68 @@ async function session(label: string, index: number) {
     const tx = header ? decodePaymentResponseHeader(header).transaction : '(none)';
     return { data: json.data, tx };
   };
+}
 
-  console.log(`\n== ${label}: wallet #${index} ${wallet.address}`);
+/** Tokens and dollars for reading: two decimals of tokens, cents (or six decimals below a cent). */
+const tokens = (v: string) => v.replace(/(\.\d{2})\d+$/, '$1');
+const usd = (v: string) => {
+  const n = Number(v);
+  const sign = n < 0 ? '-' : '+';
+  return `${sign}$${Math.abs(n) >= 0.01 || n === 0 ? Math.abs(n).toFixed(2) : Math.abs(n).toFixed(6)}`;
+};
+const page = (path: string) => `${BASE_URL}/#/${path}`;
+
+interface Launch {
+  label: string;
+  creator: Wallet;
+  buyer: Wallet;
+  token: any;
+}
+
+/**
+ * A creator launches a token with a dev buy in the same payment: the curve's first trade, at the
+ * base fee — the anti-snipe launch fee is for everyone else (docs/api.md "Fees and earnings").
+ */
+async function launch(label: string, creatorIndex: number, buyerIndex: number): Promise<Launch> {
+  const creator = account(creatorIndex);
+  const buyer = account(buyerIndex);
+  console.log(`\n== ${label}: creator #${creatorIndex} ${creator.address}, buyer #${buyerIndex} ${buyer.address}`);
   const symbol = `D${Date.now().toString(36).slice(-5).toUpperCase()}`;
-  const created = await call('/tokens', { name: `Demo ${symbol}`, symbol, description: 'made by npm run demo' });
+  const created = await payer(creator)('/tokens', { name: `Demo ${symbol}`, symbol, description: 'made by npm run demo', initialBuyUsd: '5' });
   const t = created.data;
-  console.log(`create   ${t.tokenId} ${t.symbol} on ${t.network}            paid $0.01   tx ${created.tx}`);
-  if (t.launchFee) {
-    // The anti-snipe launch fee: the demo buys at once, so it pays it (docs/api.md "Fees and earnings").
-    const fee = (bps: number) => `${bps / 100}%`;
-    console.log(`fee      launch fee ${fee(t.launchFee.startBps)} falling to ${fee(t.curve.feeBps)} until ${t.launchFee.endsAt}: the first buys below pay more`);
-  }
+  const dev = t.initialBuy;
+  console.log(`create   ${t.tokenId} ${t.symbol} on ${t.network}   paid $5.01: $0.01 to create + a $5 dev buy   tx ${created.tx}`);
+  console.log(`dev buy  ${tokens(dev.tokensReceived)} ${t.symbol} for $${dev.usdSpent} (fee $${dev.feeUsd}: the base ${t.curve.feeBps / 100}% — a creator's dev buy skips the launch fee)`);
+  console.log(`page     ${page(`token/${t.tokenId}`)}`);
+  return { label, creator, buyer, token: t };
+}
+
+/**
+ * For its first seconds a token's fee starts high and falls to the base fee, so bots cannot snipe
+ * it: the demo waits that out instead of paying it, and says so.
+ */
+async function waitOutLaunchFees(launches: Launch[]): Promise<void> {
+  const ends = Math.max(...launches.map((l) => (l.token.launchFee ? Date.parse(l.token.launchFee.endsAt) : 0)));
+  const ms = ends - Date.now();
+  if (ms <= 0) return;
+  const t = launches[0]!.token;
+  console.log(`\nlaunch   waiting ${Math.ceil(ms / 1000)} s: a new token's fee starts at ${t.launchFee.startBps / 100}% and falls to ${t.curve.feeBps / 100}% in its first seconds (anti-snipe); the demo's buys wait for the base fee`);
+  await sleep(ms + 250);
+}
+
+async function trade({ label, creator, buyer, token: t }: Launch): Promise<void> {
+  console.log(`\n== ${label}: the buyer ${buyer.address} buys three ways, pays once in EURC, sells`);
+  const call = payer(buyer);
   const b1 = await call('/entrypoints/token_buy_usd', { tokenId: t.tokenId, usdAmount: '5' });
-  console.log(`buy_usd  ${b1.data.tokensReceived} tokens for $${b1.data.usdSpent} (fee $${b1.data.feeUsd})   tx ${b1.tx}`);
+  console.log(`buy_usd  ${tokens(b1.data.tokensReceived)} tokens for $${b1.data.usdSpent} (fee $${b1.data.feeUsd})   tx ${b1.tx}`);
   const b2 = await call('/entrypoints/token_buy_tokens', { tokenId: t.tokenId, tokens: '250000' });
-  console.log(`buy_tok  ${b2.data.tokensReceived} tokens for $${b2.data.usdSpent} (fee $${b2.data.feeUsd})   tx ${b2.tx}`);
+  console.log(`buy_tok  ${tokens(b2.data.tokensReceived)} tokens for $${b2.data.usdSpent} (fee $${b2.data.feeUsd})   tx ${b2.tx}`);
   const quote = await get(`/api/quote?tokenId=${t.tokenId}&side=buy&usdAmount=2`);
   const b3 = await call('/entrypoints/token_buy_quote', { quoteId: quote.quoteId });
-  console.log(`buy_qte  ${b3.data.tokensReceived} tokens for $${b3.data.usdSpent} (fee $${b3.data.feeUsd})   tx ${b3.tx}`);
+  console.log(`buy_qte  ${tokens(b3.data.tokensReceived)} tokens for $${b3.data.usdSpent} (fee $${b3.data.feeUsd})   tx ${b3.tx}`);
 
   // One payment in EURC: every 402 offers USDC and EURC per network; this client prefers EURC.
-  const info = await payInEurc(wallet, t.tokenId);
+  const info = await payInEurc(buyer, t.tokenId);
   console.log(`info_eur ${info.data.symbol} ${info.data.holders} holders   paid ${info.paid}   tx ${info.tx}`);
 
   // The token is a real ERC-20: deployed by the deployment worker, each buy delivered to the wallet.
@@ -76,27 +121,40 @@ async function session(label: string, index: number) {
   for (const b of [b1, b2, b3]) {
     const id = b.data.delivery.deliveryId;
     const d = (await events.next(`delivery ${id}`, (e) => (e.type === 'delivery.confirmed' || e.type === 'delivery.failed') && e.data.delivery?.deliveryId === id)).data.delivery;
-    console.log(`deliver  ${d.amount} ${t.symbol} to the wallet: ${d.state}   tx ${d.txHash}`);
+    console.log(`deliver  ${tokens(d.amount)} ${t.symbol} to the wallet: ${d.state}   tx ${d.txHash}`);
   }
 
   // A sell: the wallet signs a ReceiveWithAuthorization so custody can pull the tokens it sells.
-  const auth = await get(`/api/tokens/${t.tokenId}/sell-authorization?wallet=${wallet.address}&tokens=100000`);
+  const auth = await get(`/api/tokens/${t.tokenId}/sell-authorization?wallet=${buyer.address}&tokens=100000`);
   const typed = auth.typedData;
-  const signature = await wallet.signTypedData({
+  const signature = await buyer.signTypedData({
     domain: typed.domain,
     types: typed.types,
     primaryType: typed.primaryType,
     message: { ...typed.message, value: BigInt(typed.message.value), validAfter: BigInt(typed.message.validAfter), validBefore: BigInt(typed.message.validBefore) },
   });
   const sold = await call('/entrypoints/token_sell', { tokenId: t.tokenId, tokens: '100000', tokenAuthorization: { ...auth.tokenAuthorization, signature } });
-  console.log(`sell     100000 tokens for $${sold.data.usdReceived} (payout ${sold.data.payout.payoutId})   pull ${sold.data.pullTx}   tx ${sold.tx}`);
+  console.log(`sell     100000 tokens for $${sold.data.usdReceived} (fee $${sold.data.feeUsd}; payout ${sold.data.payout.payoutId})   pull ${sold.data.pullTx}   tx ${sold.tx}`);
   const payoutId = sold.data.payout.payoutId;
   const payout = (await events.next(`payout ${payoutId}`, (e) => (e.type === 'payout.confirmed' || e.type === 'payout.failed') && e.data.payout?.payoutId === payoutId)).data.payout;
   console.log(`payout   $${payout.amount} to the seller: ${payout.state} in ${payout.asset} (proceeds are paid in USDC, whatever asset paid the fee)   tx ${payout.txHash}`);
-  const positions = await get(`/positions?wallet=${wallet.address}`);
-  const p = positions.items.find((i: any) => i.tokenId === t.tokenId);
-  console.log(`position ${p.balance} ${p.symbol} (on chain ${p.onChainBalance}), cost $${p.costBasisUsd}, value $${p.valueUsd}, realized $${p.realizedPnlUsd}`);
-  console.log(`totals   value $${positions.totals.valueUsd} on ${positions.network}`);
+
+  await explainPositions(t, creator, buyer, [b1, b2, b3].reduce((s, b) => s + Number(b.data.feeUsd), Number(sold.data.feeUsd)));
+}
+
+/** Both wallets' positions, each figure from what was printed above. */
+async function explainPositions(t: any, creator: Wallet, buyer: Wallet, buyerFees: number): Promise<void> {
+  const now = await get(`/tokens/${t.tokenId}`);
+  console.log(`price    $${now.priceUsd} now (was $${t.priceUsd} after the dev buy): the buys moved it up, the sell down a little`);
+  const row = async (wallet: Wallet) => (await get(`/positions?wallet=${wallet.address}`)).items.find((i: any) => i.tokenId === t.tokenId);
+  const c = await row(creator);
+  const earned = await get(`/api/wallets/${creator.address}/earnings`);
+  const share = earned.items.filter((i: any) => i.tokenId === t.tokenId && i.role === 'creator').reduce((s: number, i: any) => s + Number(i.accruedUsd), 0);
+  const net = Number(c.unrealizedPnlUsd) + share;
+  console.log(`position ${tokens(c.balance)} ${t.symbol} (on chain ${tokens(c.onChainBalance ?? '0')}), creator: cost $${c.costBasisUsd} (its fee included), value $${c.valueUsd} at the price now: ${usd(c.unrealizedPnlUsd)}; earned ${usd(String(share))} as the creator (half of every fee on its token): ${usd(String(net))} in all`);
+  const b = await row(buyer);
+  console.log(`position ${tokens(b.balance)} ${t.symbol} (on chain ${tokens(b.onChainBalance ?? '0')}), buyer: cost $${b.costBasisUsd}, value $${b.valueUsd}: ${usd(b.unrealizedPnlUsd)}, realized on the sell ${usd(b.realizedPnlUsd)} — about the $${buyerFees.toFixed(2)} of fees it paid at 1%; the price must rise that much to break even`);
+  console.log(`wallets  ${page(`wallet/${creator.address}`)}   ${page(`wallet/${buyer.address}`)}`);
 }
 
 /** The EURC contracts (docs/pricing.md): the official client picks the EURC offer with a selector. */
@@ -105,7 +163,7 @@ const EURC: Record<string, string> = {
   'eip155:84532': '0x808456652fdb597867f38412077A9182bf77359F',
 };
 
-async function payInEurc(wallet: ReturnType<typeof account>, tokenId: string) {
+async function payInEurc(wallet: Wallet, tokenId: string) {
   let chosen: { amount: string; network: string; asset: string } | undefined;
   const pay = wrapFetchWithPaymentFromConfig(fetch, {
     schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(wallet) }],
@@ -280,9 +338,13 @@ function explain(e: unknown): string {
 try {
   await fetch(`${BASE_URL}/health`); // reach the service before printing anything
   await events.open();
-  await session('testnet wallet (fresh history → eip155:84532)', 5);
-  await session('production wallet (mainnet history → eip155:8453)', 1);
-  console.log('\ndone');
+  const launches = [
+    await launch('testnet wallets (fresh history → eip155:84532)', 5, 6),
+    await launch('production wallets (mainnet history → eip155:8453)', 1, 2),
+  ];
+  await waitOutLaunchFees(launches);
+  for (const l of launches) await trade(l);
+  console.log(`\ndone: the tokens' pages are above (${BASE_URL}/ lists them all)`);
 } catch (e) {
   console.error(explain(e));
   process.exitCode = 1;

@@ -3,7 +3,8 @@
  * environment (BASE_URL, WALLET_KEY, MAX_PAYMENT_USD, BUDGET_USD), then MCP on stdin/stdout until
  * the client closes it. Nothing but MCP is written to stdout.
  */
-import { ConfigError, loadBridgeConfig } from './app/config.js';
+import { loadBridgeConfig } from './bootstrap/config/bridge-config.js';
+import { ConfigError } from './bootstrap/config/config-error.js';
 import { startMcpBridge } from './bootstrap/mcp-bridge.js';
 
 async function main(): Promise<void> {

@@ -68,6 +68,3 @@ export function paidTools(entrypoints: ReadonlyMap<string, AnyEntrypoint>): Paid
 export function agentTools(entrypoints: ReadonlyMap<string, AnyEntrypoint>): AgentTool[] {
   return [...freeTools(), ...paidTools(entrypoints)];
 }
-
-/** The price line of a paid tool, as the manifest states it ("0.01", "= usdAmount"). */
-export const toolPrice = (tool: PaidTool, deps: Pick<ApplicationDeps, 'settings'>): string => tool.entrypoint.price(deps.settings);

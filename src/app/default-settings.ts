@@ -3,7 +3,7 @@ import { USDC_UNIT } from '../domain/money.js';
 import { PRODUCTION, TESTNET } from '../domain/network.js';
 import type { Settings } from './settings.js';
 
-/** docs/api.md "Curve and prices" defaults; config.ts overrides them from the environment. */
+/** docs/api.md "Curve and prices" defaults; the configuration (src/bootstrap/config/) overrides them from the environment. */
 export const DEFAULT_SETTINGS: Settings = {
   curve: DEFAULT_CURVE_PARAMS,
   prices: { create: USDC_UNIT / 100n, sell: USDC_UNIT / 100n, info: USDC_UNIT / 1000n },

@@ -35,6 +35,12 @@ export interface AppDeps {
    * process per store). A process that does not asks the one that does.
    */
   custody?: CustodyRole;
+  /**
+   * The service's own accounts and contracts that no port names, by address, each with what it
+   * is ("the settlement key's account", "the Uniswap v2 factory"): never a referrer
+   * (trading/check-referrer.ts). The composition root hands them in.
+   */
+  ownAccounts?: Readonly<Record<string, string>>;
   /** Where use cases say what an operator should know (a custody transaction signed again). */
   logger?: Logger;
 }

@@ -16,6 +16,7 @@ import { buyQuoteInput, buyTokensInput, buyUsdInput, createTokenInput, parseWith
 import { buyOutput, createTokenOutput, sellOutput, tokenInfoOutput } from './output-schemas.js';
 import { buyToken, planBuy, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
 import { checkInitialBuy, createToken } from './use-cases/create-token.js';
+import { checkReferrer } from './trading/check-referrer.js';
 import { loadToken } from './trading/load-token.js';
 import { checkSell, sellToken, type SellRequest } from './use-cases/sell-token.js';
 import { tokenInfoFrom } from './use-cases/token-info.js';
@@ -51,10 +52,11 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
   outputSchema: z.ZodType;
   parse(raw: unknown): I;
   /**
-   * The rules and the price. `apply`: a settled payment is about to be applied (by the
-   * reconciler) — checks whose subject the operation itself performs (a sell's pull) are left to it.
+   * The rules and the price. `ask`: the 402 of a request without payment (a held price is offered
+   * only while the live one is not lower). `apply`: a settled payment is about to be applied (by
+   * the reconciler) — checks whose subject the operation itself performs (a sell's pull) are left to it.
    */
-  prepare(deps: AppDeps, input: I, caller?: Caller, phase?: 'price' | 'apply'): Promise<P>;
+  prepare(deps: AppDeps, input: I, caller?: Caller, phase?: 'ask' | 'price' | 'apply'): Promise<P>;
   /**
    * The operation, applied with its payment (paid.ts); returns the result whose answer `paid.answer` stores.
    * On a refusal (a domain error) it undoes what it did itself (a sell returns the tokens it
@@ -114,7 +116,8 @@ function buyEntrypoint(
       return { ...toRequest(v), referrer: referrerOf(v) };
     },
     async prepare(deps, input, caller, phase) {
-      const plan = await planBuy(deps, input, caller?.network, phase);
+      await checkReferrer(deps, 'referrer', input.referrer);
+      const plan = await planBuy(deps, input, caller?.network, phase, caller?.wallet);
       return { amount: plan.grossUsd, network: plan.network, plan };
     },
     execute: (deps, input, prepared, caller, paid) =>
@@ -148,6 +151,7 @@ export function entrypoints(): AnyEntrypoint[] {
     // With a dev buy the price is the create's plus the buy, checked on the fresh curve first.
     async prepare(deps, input) {
       if (input.initialBuyUsd) checkInitialBuy(deps, input.initialBuyUsd);
+      await checkReferrer(deps, 'platformReferrer', input.platformReferrer);
       return { amount: deps.settings.prices.create + (input.initialBuyUsd ?? 0n), network: null };
     },
     execute: (deps, { platformReferrer, initialBuyUsd, ...metadata }, _p, caller, paid) =>
@@ -181,6 +185,7 @@ export function entrypoints(): AnyEntrypoint[] {
       };
     },
     async prepare(deps, input, caller, phase) {
+      await checkReferrer(deps, 'referrer', input.referrer);
       const { network } = await checkSell(deps, input, caller, phase);
       return { amount: deps.settings.prices.sell, network };
     },
@@ -226,7 +231,7 @@ export function entrypoints(): AnyEntrypoint[] {
     buyEntrypoint(
       'token_buy_tokens',
       { name: 'token_buy_tokens', title: 'Buy a number of tokens', readOnly: false },
-      'Buy at least `tokens`; the price is their current cost plus fee, held for 60 s.',
+      'Buy at least `tokens`; the price is their current cost plus fee, held 60 s for the wallet that asked.',
       '= quoted cost of tokens',
       buyTokensInput,
       (v) => ({ kind: 'tokens', tokenId: v.tokenId!, tokens: parseTokens(v.tokens), maxUsd: opt(v.maxUsd, parseUsd) }),

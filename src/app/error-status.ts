@@ -40,6 +40,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   FACILITATOR_ERROR: 502,
   SERVICE_UNAVAILABLE: 503,
   NETWORK_DETECTION_UNAVAILABLE: 503,
+  REFERRER_NOT_ALLOWED: 400,
   TOKEN_AUTHORIZATION_INVALID: 400, // 409 when signed by another wallet than the payer: the error says so
   TOKEN_NOT_DEPLOYED: 409,
   INTERNAL_ERROR: 500,

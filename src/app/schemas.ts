@@ -55,12 +55,12 @@ export const createTokenInput = z.strictObject({
   telegram: z.string().optional().meta({ description: 'Telegram username: name, @name or https://t.me/name' }),
   platformReferrer: walletSchema
     .optional()
-    .meta({ description: 'the address that brought this token (a launch platform, an agent): earns a share of every trading fee, for ever' }),
+    .meta({ description: "the address that brought this token (a launch platform, an agent): earns a share of every trading fee, for ever (never the service's own accounts or contracts)" }),
   initialBuyUsd: usdString("the creator's own first buy, paid with the create (the price becomes create + initialBuyUsd)").optional(),
 });
 
 /** Who brought this trade: earns a share of its fee (docs/api.md "Fees and earnings"). */
-const referrer = walletSchema.optional().meta({ description: 'who referred this trade: earns a share of its fee (not the trader itself)' });
+const referrer = walletSchema.optional().meta({ description: "who referred this trade: earns a share of its fee (not the trader itself; never the service's own accounts or contracts)" });
 
 export const buyUsdInput = z.strictObject({
   tokenId: tokenIdSchema,
@@ -109,6 +109,7 @@ export const sellInput = z.strictObject({
 
 export const tokenInfoInput = z.strictObject({ tokenId: tokenIdSchema });
 
+/** Parses with a schema; failures become VALIDATION_ERROR with one issue per problem. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;

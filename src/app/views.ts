@@ -20,7 +20,7 @@ import type { Payout } from '../domain/payout.js';
 import { valuePosition, type Position } from '../domain/position.js';
 import type { Quote } from '../domain/quote.js';
 import { linkUrls, type Token } from '../domain/token.js';
-import type { Trade } from '../domain/trade.js';
+import { venueUsd, type Trade } from '../domain/trade.js';
 import { formatUsdPrice } from '../domain/usd-price.js';
 import type { TransferCursor } from '../ports/transfer-store.js';
 import type { Stores } from '../ports/unit-of-work.js';
@@ -142,6 +142,7 @@ export function tradeView(t: Trade) {
     feeUsd: formatUsd(t.feeUsd),
     tokenAmount: formatTokens(t.tokenAmount),
     priceUsd: averagePriceUsd(t.usdAmount, t.tokenAmount),
+    executionPriceUsd: averagePriceUsd(venueUsd(t), t.tokenAmount),
     paymentId: t.paymentId,
     settlementTx: t.settlementTx,
     venue: t.venue,

@@ -6,7 +6,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { McpBridge } from '../adapters/mcp/bridge/mcp-bridge.js';
-import type { BridgeConfig } from '../app/config.js';
+import type { BridgeConfig } from './config/bridge-config.js';
 import { DEFAULT_SETTINGS } from '../app/default-settings.js';
 
 export interface BridgeIo {

@@ -10,7 +10,7 @@ import { CoinbaseQuoteProvider } from '../adapters/quotes/coinbase/coinbase-quot
 import { CoinGeckoQuoteProvider } from '../adapters/quotes/coingecko/coingecko-quote-provider.js';
 import { FixedQuoteProvider } from '../adapters/quotes/fixed/fixed-quote-provider.js';
 import { PythQuoteProvider } from '../adapters/quotes/pyth/pyth-quote-provider.js';
-import type { Config } from '../app/config.js';
+import type { Config } from './config/config.js';
 import { QuoteRouter } from '../app/pricing/quote-router.js';
 import type { QuoteProviderName } from '../app/pricing/provider-defaults.js';
 import { PRODUCTION, TESTNET, type Network } from '../domain/network.js';

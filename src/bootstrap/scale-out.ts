@@ -7,16 +7,22 @@ import { createPublicClient, getAddress, http, keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { DEVNET_UNISWAP_V2 } from '../adapters/chain/anvil/devnet-constants.js';
 import { LAUNCH_TOKEN_BYTECODE } from '../adapters/kit/evm/contracts/launch-contracts.js';
+import { MemorySignerLocks } from '../adapters/persistence/memory/memory-signer-locks.js';
+import { CustodyLease } from '../app/custody/custody-lease.js';
 import { agreeOnSharedSettings, disagreementLine } from '../app/shared-settings.js';
-import type { Config } from '../app/config.js';
+import type { Config } from './config/config.js';
 import type { Settings } from '../app/settings.js';
-import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../domain/network.js';
+import { ALL_NETWORKS, NETWORKS, PRODUCTION, TESTNET, type Network } from '../domain/network.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { SharedSetting } from '../ports/shared-settings-store.js';
 import type { SignerLocks } from '../ports/signer-locks.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { ChainAdapters } from './build-adapters.js';
+import type { Closers } from './closers.js';
+import type { Host } from './open-host.js';
+import type { ServiceOptions } from './service-options.js';
 import { StartupError } from './startup-error.js';
 
 const SUFFIX: Record<Network, string> = { [PRODUCTION]: '8453', [TESTNET]: '84532' };
@@ -25,7 +31,7 @@ const SUFFIX: Record<Network, string> = { [PRODUCTION]: '8453', [TESTNET]: '8453
  * Takes the settlement key's lock, or refuses with the one line that says which live process
  * settles with it; returns a stop for the watch that takes the lock again if its session is lost.
  */
-export async function lockSettlementKey(
+async function lockSettlementKey(
   locks: SignerLocks,
   config: Config,
   key: `0x${string}`,
@@ -103,7 +109,7 @@ async function sharedSettingsOf(config: Config, args: { tokenIssuer: TokenIssuer
 }
 
 /** Records this process's shared settings, or refuses with one line naming each it disagrees on. */
-export async function checkSharedSettings(
+async function checkSharedSettings(
   config: Config,
   deps: { uow: UnitOfWork; clock: Clock; logger: Logger; tokenIssuer: TokenIssuer; settings: Settings },
   chain: { devnet: boolean; rpcUrls: Partial<Record<Network, string>> | undefined },
@@ -118,4 +124,34 @@ export async function checkSharedSettings(
     return;
   }
   if (disagreements.length > 0) throw new StartupError(disagreementLine(disagreements));
+}
+
+/**
+ * The root's scale-out phase: this process's settlement key locked (unless another facilitator
+ * settles), the shared settings agreed, and custody's lease — which process signs for custody.
+ */
+export async function joinScaleOut(
+  config: Config,
+  options: ServiceOptions,
+  parts: { host: Host; uow: UnitOfWork; chain: Pick<ChainAdapters, 'tokenIssuer'> },
+  closers: Closers,
+): Promise<{ locks: SignerLocks; custody: CustodyLease }> {
+  const { host, uow } = parts;
+  const { tokenIssuer } = parts.chain;
+  const given = options.ports?.signerLocks ?? uow.signerLocks;
+  const locks = given ?? new MemorySignerLocks();
+  if (!options.ports?.facilitator && !config.facilitatorUrl) {
+    const custody = tokenIssuer.custody(PRODUCTION);
+    closers.push('settlement key watch', await lockSettlementKey(locks, config, host.settlementKey, { custody, sharedStore: Boolean(given), logger: host.logger }));
+  }
+  const deps = { uow, clock: host.clock, logger: host.logger, tokenIssuer, settings: config.settings };
+  await checkSharedSettings(config, deps, { devnet: Boolean(host.devnet), rpcUrls: host.rpc ?? undefined });
+  const custody = new CustodyLease({
+    locks,
+    custody: tokenIssuer.custody(PRODUCTION),
+    logger: host.logger,
+    // Custody back after losing it: another process signed meanwhile, so the queue asks the chain.
+    onGained: () => ALL_NETWORKS.forEach((n) => tokenIssuer.release(n)),
+  });
+  return { locks, custody };
 }

@@ -6,7 +6,6 @@
  */
 import type { FeeRole, FeeSplit } from './fees.js';
 import type { Network } from './network.js';
-import type { PayoutReason } from './payout.js';
 
 export interface Earning {
   readonly earningId: string;
@@ -21,11 +20,6 @@ export interface Earning {
   readonly createdAt: Date;
   /** The payout that pays it; null while unpaid. */
   readonly payoutId: string | null;
-}
-
-/** A creator's earnings are paid as `creator_fee`, a referrer's as `referral_fee`. */
-export function payoutReasonOf(role: FeeRole): Extract<PayoutReason, 'creator_fee' | 'referral_fee'> {
-  return role === 'creator' ? 'creator_fee' : 'referral_fee';
 }
 
 export const ROLES_OF_REASON: Record<'creator_fee' | 'referral_fee', readonly FeeRole[]> = {

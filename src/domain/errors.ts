@@ -198,6 +198,22 @@ export class TokenAuthorizationInvalid extends DomainError {
   }
 }
 
+/**
+ * A referrer (a trade's `referrer`, a token's `platformReferrer`) that is one of the service's own
+ * accounts or contracts: a fee share paid there is the treasury paying itself, or locked for
+ * ever (docs/api.md "Fees and earnings"). Refused before any payment is asked for.
+ */
+export class ReferrerNotAllowed extends DomainError {
+  readonly code = 'REFERRER_NOT_ALLOWED';
+  constructor(field: string, address: string, what: string) {
+    super(`\`${field}\` ${address} is ${what}: a fee share paid there could never be spent. Name a wallet of the one who referred (an account or a smart wallet), or none: the treasury then keeps the share.`, {
+      field,
+      address,
+      is: what,
+    });
+  }
+}
+
 /** A sell of a token whose contract is not deployed yet: nothing to pull (docs/api.md "Tokens on chain"). */
 export class TokenNotDeployed extends DomainError {
   readonly code = 'TOKEN_NOT_DEPLOYED';

@@ -62,7 +62,7 @@ export interface PoolSummary {
 
 export const PENDING_POOL: PoolSummary = { dex: 'uniswap-v2', state: 'PENDING', address: null, txHash: null };
 
-export const graduationSource = (tokenId: string, step: GraduationStep) => `${tokenId}:${step}`;
+const graduationSource = (tokenId: string, step: GraduationStep) => `${tokenId}:${step}`;
 
 export function newGraduationStep(args: {
   graduationId: string;

@@ -7,10 +7,6 @@ export type Network = typeof PRODUCTION | typeof TESTNET;
 export const PAYMENT_ASSETS = ['USDC', 'EURC'] as const;
 export type PaymentAsset = (typeof PAYMENT_ASSETS)[number];
 
-export function isPaymentAsset(value: unknown): value is PaymentAsset {
-  return value === 'USDC' || value === 'EURC';
-}
-
 export interface AssetInfo {
   address: `0x${string}`;
   /** The EIP-712 domain of the contract, used by EIP-3009 signatures. */

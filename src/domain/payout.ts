@@ -6,13 +6,11 @@
  */
 import { InvariantViolation } from './errors.js';
 import type { Network, PaymentAsset } from './network.js';
-import { newOutboxFields, OUTBOX_TRANSITIONS, transitionOutbox, type OutboxFields, type OutboxPatch, type OutboxState } from './outbox.js';
+import { newOutboxFields, transitionOutbox, type OutboxFields, type OutboxPatch, type OutboxState } from './outbox.js';
 
 export type PayoutState = OutboxState;
 /** Sell proceeds, a refund, or the fee shares earned by a creator or a referrer (always USDC). */
 export type PayoutReason = 'sell' | 'refund' | 'creator_fee' | 'referral_fee';
-
-export const PAYOUT_TRANSITIONS = OUTBOX_TRANSITIONS;
 
 export interface Payout extends OutboxFields {
   readonly payoutId: string;

@@ -33,7 +33,7 @@ export function applyBuy(p: Position, tokens: bigint, grossUsd: bigint, now: Dat
   return { ...p, balance: p.balance + tokens, costBasisUsd: p.costBasisUsd + grossUsd, updatedAt: now };
 }
 
-export function assertCanSell(p: Position | null, tokens: bigint): void {
+function assertCanSell(p: Position | null, tokens: bigint): void {
   const balance = p?.balance ?? 0n;
   if (tokens > balance) throw new InsufficientBalance(formatTokens(tokens), formatTokens(balance));
 }

@@ -19,5 +19,3 @@ export interface Quote {
   readonly createdAt: Date;
   readonly expiresAt: Date;
 }
-
-export const QUOTE_TTL_SECONDS = 60;

@@ -34,7 +34,7 @@ export class InvalidPrice extends RangeError {
 const MAX_SCALE = 18;
 const MAX_EXPONENT = 40;
 const MAX_TEXT = 64;
-export const MAX_USD_PRICE: UsdPrice = { mantissa: 1_000_000_000n, scale: 0 };
+const MAX_USD_PRICE: UsdPrice = { mantissa: 1_000_000_000n, scale: 0 };
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
@@ -135,15 +135,6 @@ export function assetAmountForUsd(usdAmount: bigint, price: UsdPrice, assetDecim
   const numerator = usdAmount * 10n ** BigInt(assetDecimals + price.scale);
   const denominator = price.mantissa * 10n ** BigInt(USDC_DECIMALS);
   return (numerator + denominator - 1n) / denominator;
-}
-
-/**
- * The largest amount of an asset worth at most `usdAmount` at `price`: what the service pays out
- * in that asset (proceeds round down, docs/api.md "Conventions").
- */
-export function assetAmountWorthUsd(usdAmount: bigint, price: UsdPrice, assetDecimals: number): bigint {
-  if (usdAmount < 0n) throw new RangeError('a negative USD amount');
-  return (usdAmount * 10n ** BigInt(assetDecimals + price.scale)) / (price.mantissa * 10n ** BigInt(USDC_DECIMALS));
 }
 
 /** The USD value (micro-dollars) of `units` of an asset at `price`, rounded down: what a payment is booked as. */

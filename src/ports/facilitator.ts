@@ -19,6 +19,11 @@ export interface ResourceInfo {
 }
 
 export interface PaymentPayload {
+  /**
+   * 2; or 1 for an x402 v1 payment its transport mapped into these shapes (decision 0048): an
+   * adapter then verifies and settles it on its facilitator's v1 path, and answers with CAIP-2
+   * networks as for v2.
+   */
   x402Version: number;
   resource?: ResourceInfo;
   accepted: PaymentRequirements;

@@ -39,6 +39,11 @@ export interface TokenRepository {
   listWithoutAddress(limit: number): Promise<Token[]>;
   /** Every token of `network` that has an address (deployed or not yet), by tokenId. */
   listOnChain(network: Network): Promise<OnChainTokenRef[]>;
+  /**
+   * The token whose contract or Uniswap v2 pair is at `address`, on any network, whatever its
+   * letters' case; null when none is. (A referrer there could never spend its share.)
+   */
+  findByAddress(address: string): Promise<{ tokenId: string; network: Network; what: 'token' | 'pair' } | null>;
   /** Keyset pagination: the cost of a page does not grow with its depth. A bad cursor → VALIDATION_ERROR. */
   list(query: TokenListQuery): Promise<Page<Token>>;
 }

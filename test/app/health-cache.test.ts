@@ -17,7 +17,7 @@ describe('GET /health', () => {
     const chain = new FakeChainProbe();
     const chainProbes = () => chain.probes.get(PRODUCTION);
     const clock = new ShiftableClock();
-    const service = await startTestService({ uow, clock, chainProbe: chain });
+    const service = await startTestService({ ports: { uow, clock, chainProbe: chain } });
     try {
       for (let i = 0; i < 3; i++) expect((await json(await fetch(`${service.url}/health`))).data.checks).toEqual({ database: 'ok', chain: 'ok', facilitator: 'ok', rateLimiter: 'ok' });
       expect([reads, chainProbes()]).toEqual([1, 1]);

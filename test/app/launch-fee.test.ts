@@ -8,9 +8,9 @@ import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
 import { createQuote } from '../../src/app/use-cases/create-quote.js';
 import { createToken } from '../../src/app/use-cases/create-token.js';
 import { DEFAULT_CURVE_PARAMS, initialCurveState, quoteBuyWithUsd } from '../../src/domain/curve.js';
-import { parseUsd } from '../../src/domain/money.js';
+import { parseTokens, parseUsd } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';
-import { validateTokenMetadata } from '../../src/domain/token.js';
+import { pricingParams, validateTokenMetadata } from '../../src/domain/token.js';
 import { makeDeps, WALLET_A, WALLET_B } from '../support/app-harness.js';
 
 const launchFee = { startBps: 5_000n, decayMs: 20_000n };
@@ -58,6 +58,46 @@ describe('the launch fee', () => {
     expect(Number(bought.tokensReceived)).toBeGreaterThan(Number(quote.tokens));
     // The extra fee is shared like any fee: the creator earns half of it.
     expect([...deps.uow.db.earnings.values()].map((e) => ({ role: e.role, amount: e.amount }))).toEqual([{ role: 'creator', amount: 1_887_500n }]);
+  });
+
+  it('token_buy_tokens: a price held for one wallet is never offered to another, and no 402 is above the live cost', async () => {
+    const { deps, token } = await setup();
+    const tokens = parseTokens('100000');
+    const ask = (wallet?: string, phase: 'ask' | 'price' = 'ask') => planBuy(deps, { kind: 'tokens', tokenId: token.tokenId, tokens }, TESTNET, phase, wallet);
+    /** What the live curve asks now: the smallest gross that buys at least `tokens` at the fee in force. */
+    const live = async () => {
+      const t = (await deps.uow.run((s) => s.tokens.get(token.tokenId)))!;
+      const gross = (await ask('0x00000000000000000000000000000000000f4e5e')).grossUsd; // a wallet that never asked
+      const params = pricingParams(t, deps.clock.now());
+      expect(quoteBuyWithUsd(params, t.curve, gross).tokensOut).toBeGreaterThanOrEqual(tokens);
+      expect(quoteBuyWithUsd(params, t.curve, gross - 1n).tokensOut).toBeLessThan(tokens);
+      return gross;
+    };
+    const first = await ask(WALLET_A);
+    const anonymous = await ask();
+    deps.clock.advance(10_000); // the launch fee halved meanwhile
+    const now = await live();
+    expect(now).toBeLessThan(first.grossUsd);
+    // Another wallet, or another ask naming none, is asked the live cost, not the held one.
+    expect((await ask(WALLET_B)).grossUsd).toBe(now);
+    expect((await ask()).grossUsd).toBe(now);
+    // The wallet that was asked pays what it was offered: its paid retry sees its own price …
+    expect((await ask(WALLET_A, 'price')).grossUsd).toBe(first.grossUsd);
+    // … and a 402 it asks for again is the live cost (a payment for the old one is then refused).
+    expect((await ask(WALLET_A)).grossUsd).toBe(now);
+    expect(anonymous.grossUsd).toBe(first.grossUsd);
+  });
+
+  it('token_buy_tokens: a payer that asked without naming itself pays the price offered to that ask', async () => {
+    const { deps, token } = await setup();
+    const tokens = parseTokens('100000');
+    const offered = await planBuy(deps, { kind: 'tokens', tokenId: token.tokenId, tokens }, TESTNET, 'ask');
+    deps.clock.advance(3_000);
+    const paying = await planBuy(deps, { kind: 'tokens', tokenId: token.tokenId, tokens }, TESTNET, 'price', WALLET_B);
+    expect(paying.grossUsd).toBe(offered.grossUsd);
+    // Once taken, it is that payer's own: the claim's second look sees it even if the unnamed ask is priced again.
+    await planBuy(deps, { kind: 'tokens', tokenId: token.tokenId, tokens }, TESTNET, 'ask');
+    expect((await planBuy(deps, { kind: 'tokens', tokenId: token.tokenId, tokens }, TESTNET, 'price', WALLET_B)).grossUsd).toBe(offered.grossUsd);
   });
 
   it('the creator’s dev buy is charged the base fee, in the first second too', async () => {

@@ -20,7 +20,7 @@ const facilitator = new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n
 let service: RunningService;
 
 beforeAll(async () => {
-  service = await startTestService({ clock, facilitator });
+  service = await startTestService({ ports: { clock, facilitator } });
 });
 afterAll(() => service.stop());
 

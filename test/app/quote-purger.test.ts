@@ -46,7 +46,7 @@ describe('QuotePurger', () => {
 
   it('runs with the service workers: free quotes written by GET /api/quote are purged', async () => {
     const uow = new MemoryUnitOfWork();
-    const service = await startTestService({ uow });
+    const service = await startTestService({ ports: { uow } });
     try {
       await uow.run((s) => s.quotes.save(quote({ expiresAt: new Date(Date.now() - 3_600_000) })));
       const before = uow.db.quotes.size;

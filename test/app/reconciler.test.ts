@@ -18,7 +18,7 @@ async function start() {
   const clock = new ShiftableClock();
   const uow = new MemoryUnitOfWork();
   const facilitator = new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n });
-  service = await startTestService({ clock, uow, facilitator });
+  service = await startTestService({ ports: { clock, uow, facilitator } });
   const insert = async (p: Partial<Payment>) => {
     const stored = payment({ createdAt: clock.now(), updatedAt: clock.now(), payer: devAccount(5).address, ...p });
     await uow.run((s) => s.payments.claim(stored));

@@ -333,6 +333,27 @@ describe('queries', () => {
     expect((await listPositions(deps, { wallet: WALLET_A, network: PRODUCTION })).items).toEqual([]);
   });
 
+  it('candles plot the price without the fee: under the launch fee a buy is not drawn at twice the curve\'s price', async () => {
+    const deps = makeDeps({ launchFee: { startBps: 5000n, decayMs: 60_000n } });
+    const { tokenId } = await launch(deps);
+    const before = Number((await getToken(deps, tokenId)).priceUsd);
+    const bought = await buy(deps, { kind: 'usd', tokenId, usdAmount: parseUsd('5') });
+    const spotAfter = (await getToken(deps, tokenId)).priceUsd;
+    const after = Number(spotAfter);
+    // The live event says the curve's price right after the trade, beside the trade.
+    const executed = deps.uow.db.events.find((e) => e.type === 'trade.executed')!;
+    expect((executed.data as { spotPriceUsd?: string }).spotPriceUsd).toBe(spotAfter);
+    const trade = (await listTrades(deps, tokenId, { limit: 10 })).items[0]!;
+    expect(Number(trade.feeUsd)).toBeGreaterThan(2); // about half of $5
+    expect(Number(trade.priceUsd)).toBeGreaterThan(after * 1.5); // what the buyer paid per token, fee included
+    const execution = Number(trade.executionPriceUsd);
+    expect(execution).toBeGreaterThan(before);
+    expect(execution).toBeLessThan(after);
+    const [candle] = (await candles(deps, tokenId, { interval: '1m' })).items;
+    expect(candle!.close).toBe(trade.executionPriceUsd);
+    expect(bought.trade.executionPriceUsd).toBe(trade.executionPriceUsd);
+  });
+
   it('token info, trades, holders, candles and stats describe the trading', async () => {
     const deps = makeDeps();
     const { tokenId } = await launch(deps);

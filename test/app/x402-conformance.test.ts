@@ -51,7 +51,7 @@ describe('x402 conformance', () => {
   it('the flow’s 402 equals createPaymentRequiredResponse over the official requirements for the same prices', async () => {
     const server = await official();
     const clock = new ShiftableClock();
-    const service = await startTestService({ clock, usdQuotes: new ScriptedQuoteProvider('scripted', clock, (asset) => ({ price: asset === 'EURC' ? '1.08' : '1' })) });
+    const service = await startTestService({ ports: { clock, usdQuotes: new ScriptedQuoteProvider('scripted', clock, (asset) => ({ price: asset === 'EURC' ? '1.08' : '1' })) } });
     try {
       const entrypoint = service.application.entrypoints.get('token_create')!;
       const resource = { url: 'http://127.0.0.1:3000/tokens', description: entrypoint.description, mimeType: 'application/json' };
@@ -101,7 +101,19 @@ describe('reading the exact scheme’s authorization', () => {
   it('takes every uint256 up to 2^256 − 1 and refuses a larger number as no authorization at all', () => {
     expect(read({ validBefore: (2n ** 256n - 1n).toString() }).validBefore).toBe(2n ** 256n - 1n);
     for (const field of ['value', 'validAfter', 'validBefore']) {
-      expect(() => read({ [field]: (2n ** 256n).toString() })).toThrow(expect.objectContaining({ code: 'PAYMENT_INVALID', details: { reason: 'invalid_payload' } }));
+      expect(() => read({ [field]: (2n ** 256n).toString() })).toThrow(
+        expect.objectContaining({ code: 'PAYMENT_INVALID', details: { reason: 'invalid_payload', field: `payload.authorization.${field}` } }),
+      );
+    }
+  });
+
+  it('refuses a number that is no decimal uint — "1e6", "abc", "1.5", "-1", "0x3e8", " 1000", "" — as invalid_payload naming the field, never a crash', () => {
+    for (const field of ['value', 'validAfter', 'validBefore']) {
+      for (const bad of ['1e6', 'abc', '1.5', '-1', '0x3e8', ' 1000', '', '１２', '9'.repeat(79)]) {
+        expect(() => read({ [field]: bad })).toThrow(
+          expect.objectContaining({ code: 'PAYMENT_INVALID', details: { reason: 'invalid_payload', field: `payload.authorization.${field}` } }),
+        );
+      }
     }
   });
 });

@@ -5,7 +5,7 @@
  * without a stack.
  */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/app/config.js';
+import { loadConfig } from '../../src/bootstrap/config/config.js';
 import { startService } from '../../src/bootstrap/compose.js';
 import { StartupError } from '../../src/bootstrap/startup-error.js';
 import { freePorts } from '../support/free-ports.js';

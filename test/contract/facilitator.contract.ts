@@ -4,8 +4,10 @@
  */
 import { x402Client } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm';
+import { ExactEvmSchemeV1 } from '@x402/evm/v1';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
+import { fromV1Payment, toV1Requirements, type V1PaymentPayload } from '../../src/adapters/kit/x402/v1-wire.js';
 import { requirementsFor } from '../../src/app/payments/requirements.js';
 import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../src/domain/network.js';
 import type { Facilitator, PaymentPayload, PaymentRequirements } from '../../src/ports/facilitator.js';
@@ -23,6 +25,12 @@ export async function sign(account: PrivateKeyAccount, requirements: PaymentRequ
   return (await client.createPaymentPayload({ x402Version: 2, resource: { url }, accepts: [requirements] } as never)) as PaymentPayload;
 }
 
+/** An x402 v1 payment signed by @x402/evm's v1 client for our v1 form of `requirements`, mapped as X-PAYMENT is (decision 0048). */
+export async function signV1(account: PrivateKeyAccount, requirements: PaymentRequirements, url = 'http://service.test/tokens'): Promise<PaymentPayload> {
+  const v1 = (await new ExactEvmSchemeV1(account).createPaymentPayload(1, toV1Requirements(requirements, { url }) as never)) as unknown as V1PaymentPayload;
+  return fromV1Payment(v1, url, 60);
+}
+
 export function facilitatorContract(name: string, make: () => Promise<FacilitatorHarness>) {
   describe(`Facilitator contract: ${name}`, () => {
     const req = (h: FacilitatorHarness, network: Network = TESTNET, amount = 10_000n) => requirementsFor(network, amount, h.payTo);
@@ -38,6 +46,20 @@ export function facilitatorContract(name: string, make: () => Promise<Facilitato
       expect(settled.transaction).toMatch(/^0x[0-9a-f]{64}$/);
       const again = await h.facilitator.settle(payload, r);
       expect(again.success).toBe(false);
+      expect((await h.facilitator.verify(payload, r)).isValid).toBe(false);
+    });
+
+    it('verifies and settles an x402 v1 payment (its v1 path), answering in CAIP-2, once', async () => {
+      const h = await make();
+      const wallet = h.funded(TESTNET);
+      const r = req(h);
+      const payload = await signV1(wallet, r);
+      expect(payload.x402Version).toBe(1);
+      expect((await h.facilitator.verify(payload, { ...r, amount: '10001' })).isValid).toBe(false);
+      expect(await h.facilitator.verify(payload, r)).toMatchObject({ isValid: true, payer: wallet.address });
+      const settled = await h.facilitator.settle(payload, r);
+      expect(settled).toMatchObject({ success: true, network: TESTNET });
+      expect(settled.transaction).toMatch(/^0x[0-9a-f]{64}$/);
       expect((await h.facilitator.verify(payload, r)).isValid).toBe(false);
     });
 

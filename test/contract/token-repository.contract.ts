@@ -41,6 +41,25 @@ export function tokenRepositoryContract(name: string, make: UowFactory) {
         expect(left[0]).toEqual(b);
       }));
 
+    it('finds the token whose contract or Uniswap v2 pair is at an address, on any network and in any case', () =>
+      withUow(make, async (uow) => {
+        const onCurve = token({ symbol: 'CRV', network: PRODUCTION, address: '0x00000000000000000000000000000000000Ab0C1' });
+        const graduated = token({
+          symbol: 'GRD',
+          address: '0x00000000000000000000000000000000000ab0c2',
+          state: 'GRADUATED',
+          pool: { dex: 'uniswap-v2', state: 'CREATED', address: '0x00000000000000000000000000000000000Ab0D2', txHash: null },
+        });
+        await uow.transaction(async (s) => {
+          for (const t of [onCurve, graduated, token({ symbol: 'OLD', address: null })]) await s.tokens.insert(t);
+        });
+        const find = (a: string) => uow.run((s) => s.tokens.findByAddress(a));
+        expect(await find('0x00000000000000000000000000000000000ab0c1')).toEqual({ tokenId: onCurve.tokenId, network: PRODUCTION, what: 'token' });
+        expect(await find('0x00000000000000000000000000000000000AB0C2')).toEqual({ tokenId: graduated.tokenId, network: TESTNET, what: 'token' });
+        expect(await find('0x00000000000000000000000000000000000ab0d2')).toEqual({ tokenId: graduated.tokenId, network: TESTNET, what: 'pair' });
+        expect(await find('0x00000000000000000000000000000000000ab0c3')).toBeNull();
+      }));
+
     it('filters by network, state, creator and a case-insensitive name or symbol prefix', () =>
       withUow(make, async (uow) => {
         const a = token({ symbol: 'ALPHA', name: 'Alpha', createdAt: at(1) });

@@ -45,13 +45,29 @@ describe('README and docs', () => {
     expect(readme).toMatch(/## Platforms[\s\S]*Linux x64/);
   });
 
-  it('the README opens with what the service does, the two commands and a picture of a paid request', () => {
+  it('the README opens with what the service does, the two commands, what to open, how to stop and where PORT goes', () => {
     const readme = read('README.md');
-    const firstScreen = readme.slice(0, readme.indexOf('## Quick start'));
+    const firstScreen = readme.slice(0, readme.indexOf('\n## '));
     const [intro] = firstScreen.split('```sh');
     expect(intro!.replace(/^# .*\n/, '').trim().split(/(?<=[.!?])\s+(?=[A-Z])/)).toHaveLength(2);
     expect(firstScreen).toMatch(/```sh\nnpm install && npm start +#[^\n]*\nnpm install && npm test +#[^\n]*\n```/);
-    expect(firstScreen).toMatch(/```mermaid\nsequenceDiagram[\s\S]*402[\s\S]*PAYMENT-SIGNATURE[\s\S]*```/);
+    expect(firstScreen).toContain('open **http://127.0.0.1:3000**');
+    expect(firstScreen).toContain('Ctrl-C');
+    expect(firstScreen).toContain('PORT=4000 npm start');
+    expect(firstScreen).toContain('](docs/configuration.md)');
+    expect(readme.slice(0, readme.indexOf('## Quick start'))).toMatch(/```mermaid\nsequenceDiagram[\s\S]*402[\s\S]*PAYMENT-SIGNATURE[\s\S]*```/);
+    expect(readme.split('\n').length).toBeLessThan(320);
+  });
+
+  it('docs/configuration.md lists every setting the service reads', () => {
+    const doc = read('docs/configuration.md');
+    // Each concern's file in src/bootstrap/config declares its settings as `  NAME: schema,`.
+    const dir = 'src/bootstrap/config';
+    const sources = readdirSync(join(root, dir)).filter((f) => f.endsWith('.ts')).map((f) => read(`${dir}/${f}`));
+    const settings = [...new Set(sources.flatMap((config) => [...config.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]!)))];
+    expect(settings.length).toBeGreaterThan(40);
+    const named = (key: string) => doc.includes(`\`${key}\``) || doc.includes(`_${key.split('_').pop()}\``);
+    expect(settings.filter((k) => !named(k))).toEqual([]);
   });
 
   it("the README's test section tells what npm test needs, and the command that runs the rest exists", () => {
@@ -138,7 +154,7 @@ describe('examples/pay-with-fetch.ts', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^wallet +0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc pays on eip155:84532$/m);
     expect(result.stdout).toMatch(/^create +tok_\w{26} FCAT on eip155:84532 +tx 0x[0-9a-f]{64}$/m);
-    expect(result.stdout).toMatch(/^buy +884495\.291384607698648614 tokens for \$5 +tx 0x[0-9a-f]{64}$/m);
+    expect(result.stdout).toMatch(/^buy +884495\.291384607698648614 tokens for \$5 \(fee \$0\.05\) +same tx$/m);
     expect(result.stdout).toMatch(/^info +price \$[\d.]+, 1 holder\(s\) +tx 0x[0-9a-f]{64}$/m);
   }, 60_000);
 });

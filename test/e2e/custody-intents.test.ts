@@ -50,14 +50,8 @@ const services = {} as Record<'a' | 'b' | 'c', RunningService>;
 beforeAll(async () => {
   for (const which of ['a', 'b', 'c'] as const) {
     services[which] = await startTestService({
-      clock,
-      uow,
-      facilitator,
-      payoutSender: payouts,
-      tokenIssuer: issuer,
+      ports: { clock, uow, facilitator, payoutSender: payouts, tokenIssuer: issuer, signerLocks: locks[which], logger: loggers[which] },
       wrapTokenIssuer: counting(which),
-      signerLocks: locks[which],
-      logger: loggers[which],
     });
   }
 });

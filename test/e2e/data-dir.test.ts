@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/app/config.js';
+import { loadConfig } from '../../src/bootstrap/config/config.js';
 import { startService } from '../../src/bootstrap/compose.js';
 import { freePorts } from '../support/free-ports.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';

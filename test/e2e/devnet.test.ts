@@ -44,24 +44,26 @@ beforeAll(async () => {
   });
   let real: LocalFacilitator | null = null;
   service = await startService(config, {
-    clock,
-    uow,
-    // The real in-process facilitator, with a seam that loses the settlement's answer.
-    facilitator: {
-      verify: (p, r) => real!.verify(p, r),
-      supported: () => real!.supported(),
-      settle: async (p, r) => {
-        const result = await real!.settle(p, r);
-        if (timeoutNextSettle) {
-          timeoutNextSettle = false;
-          throw new SettlementIndeterminate('simulated timeout after the transfer was mined');
-        }
-        if (loseNextSettleHash) {
-          // What the official facilitator answers when sending threw although the node took the transaction.
-          loseNextSettleHash = false;
-          return { success: false, errorReason: 'invalid_exact_evm_transaction_failed', transaction: '', network: result.network };
-        }
-        return result;
+    ports: {
+      clock,
+      uow,
+      // The real in-process facilitator, with a seam that loses the settlement's answer.
+      facilitator: {
+        verify: (p, r) => real!.verify(p, r),
+        supported: () => real!.supported(),
+        settle: async (p, r) => {
+          const result = await real!.settle(p, r);
+          if (timeoutNextSettle) {
+            timeoutNextSettle = false;
+            throw new SettlementIndeterminate('simulated timeout after the transfer was mined');
+          }
+          if (loseNextSettleHash) {
+            // What the official facilitator answers when sending threw although the node took the transaction.
+            loseNextSettleHash = false;
+            return { success: false, errorReason: 'invalid_exact_evm_transaction_failed', transaction: '', network: result.network };
+          }
+          return result;
+        },
       },
     },
     hooks: {
@@ -71,13 +73,13 @@ beforeAll(async () => {
           throw new Error('simulated crash between settlement and apply');
         }
       },
-    },
-    payoutHooks: {
-      afterRecord: async () => {
-        if (crashAfterPayoutRecord) {
-          crashAfterPayoutRecord = false;
-          throw new Error('simulated crash between recording and broadcasting a payout');
-        }
+      payouts: {
+        afterRecord: async () => {
+          if (crashAfterPayoutRecord) {
+            crashAfterPayoutRecord = false;
+            throw new Error('simulated crash between recording and broadcasting a payout');
+          }
+        },
       },
     },
   });

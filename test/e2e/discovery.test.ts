@@ -35,7 +35,7 @@ beforeAll(async () => {
       return super.verify(payload, requirements);
     }
   })({ clock: { now: () => new Date() }, defaultBalance: 10_000_000_000n });
-  service = await startTestService({ facilitator });
+  service = await startTestService({ ports: { facilitator } });
   const res = await post('/tokens', { name: 'Discovery', symbol: 'DISC' }, {}, payingFetch(wallet));
   tokenId = (await json(res)).data.tokenId;
 });

@@ -40,7 +40,7 @@ beforeAll(async () => {
   const config = await devnetConfig(dataDir, {
     DEVNET_IDLE_BLOCK_SECONDS: '0',
   });
-  service = await startService(config, { clock, uow });
+  service = await startService(config, { ports: { clock, uow } });
 }, 60_000);
 
 afterAll(async () => {

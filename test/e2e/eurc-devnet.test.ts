@@ -72,7 +72,7 @@ describe.each(databases)('EURC on the devnet, on %s', (_name, openStore) => {
       // moves only by their own payments and proceeds.
       EARNINGS_PAYOUT_MIN_USD: '1000000',
     });
-    service = await startService(config, { clock, uow, wrapTokenIssuer: (issuer) => crashingAfterPull(issuer, fault) });
+    service = await startService(config, { ports: { clock, uow }, wrapTokenIssuer: (issuer) => crashingAfterPull(issuer, fault) });
   }, 60_000);
 
   afterAll(async () => {

@@ -41,10 +41,7 @@ const eurcAmount = (required: any) => required.accepts.find((a: any) => a.asset 
 
 beforeAll(async () => {
   service = await startTestService({
-    clock,
-    facilitator,
-    uow,
-    usdQuotes: quotes,
+    ports: { clock, facilitator, uow, usdQuotes: quotes },
     hooks: {
       afterSettle: async () => {
         await afterSettle?.();
@@ -230,7 +227,7 @@ describe('no EUR/USD price', () => {
   it('an unpaid request is 503 SERVICE_UNAVAILABLE with Retry-After — no EURC offer is guessed; USDC payments still settle', async () => {
     const down = new ScriptedQuoteProvider('scripted', clock, (asset) => (asset === 'EURC' ? { fail: 'unavailable' } : { price: '1' }));
     const router = new QuoteRouter({ providers: [{ provider: down, limit: { points: 100, durationSeconds: 1, maxQueueSize: 10 }, timeoutMs: 1_000 }], clock });
-    const local = await startTestService({ clock, facilitator, uow: new MemoryUnitOfWork(), priceBoard: router });
+    const local = await startTestService({ ports: { clock, facilitator, uow: new MemoryUnitOfWork(), priceBoard: router } });
     try {
       const res = await fetch(`${local.url}/tokens`, {
         method: 'POST',

@@ -108,7 +108,9 @@ describe('stopping the service', () => {
   it('ends open event streams and lets an in-flight request finish, promptly', async () => {
     // A network detection that takes 500 ms keeps a request in flight while the service stops.
     const local = await startTestService({
-      detector: { detect: async () => (await new Promise((r) => setTimeout(r, 500)), { network: 'eip155:84532', reason: 'slow', checkedAt: new Date() }) },
+      ports: {
+        detector: { detect: async () => (await new Promise((r) => setTimeout(r, 500)), { network: 'eip155:84532', reason: 'slow', checkedAt: new Date() }) },
+      },
     });
     const stream = await fetch(`${local.url}/api/events`);
     const reader = stream.body!.getReader();

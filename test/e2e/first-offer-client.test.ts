@@ -13,7 +13,7 @@ const lines: { level: string; message: string; fields?: Record<string, unknown> 
 let service: RunningService;
 beforeAll(async () => {
   const log = (level: string) => (message: string, fields?: Record<string, unknown>) => lines.push({ level, message, fields });
-  service = await startTestService({ logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') } });
+  service = await startTestService({ ports: { logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') } } });
 });
 afterAll(async () => {
   await service.stop();

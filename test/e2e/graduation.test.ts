@@ -39,8 +39,7 @@ beforeAll(async () => {
     EARNINGS_PAYOUT_MIN_USD: '1000000',
   });
   service = await startService(config, {
-    clock,
-    uow,
+    ports: { clock, uow },
     hooks: {
       // Someone else trades on the pool between our settlement and our swap.
       afterSettle: async () => {

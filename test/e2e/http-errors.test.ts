@@ -26,7 +26,7 @@ let tokenId: string;
 beforeAll(async () => {
   facilitator = new FakeFacilitator({ clock, defaultBalance: 1_000_000_000n });
   detector = new FakeNetworkDetector(Object.fromEntries(PRODUCTION_WALLETS.map((w) => [w, PRODUCTION])), { clock });
-  service = await startTestService({ clock, facilitator, detector });
+  service = await startTestService({ ports: { clock, facilitator, detector } });
   const res = await post('/tokens', { name: 'Errors', symbol: 'ERR' }, {}, payingFetch(testnet));
   tokenId = (await json(res)).data.tokenId;
   await settle(service); // its contract deployed
@@ -51,7 +51,11 @@ async function expectError(res: Response, status: number, code: string) {
   expect(res.status).toBe(status);
   const body = await json(res);
   expect(body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
-  expect(Object.keys(body).sort()).toEqual(['error', 'success']);
+  // A 402 with offers carries beside the envelope what an x402 v1 client reads (decision 0048).
+  const offers = body.error.details?.paymentRequired ?? (code === 'PAYMENT_REQUIRED' ? body.error.details : undefined);
+  const v1 = offers?.accepts ? ['accepts', 'x402Version'] : [];
+  expect(Object.keys(body).sort()).toEqual(['error', 'success', ...v1].sort());
+  if (v1.length > 0) expect(body).toMatchObject({ x402Version: 1, accepts: expect.any(Array) });
   expect(res.headers.get('x-request-id')).toBeTruthy();
   expect(res.headers.get('api-version')).toBe('1');
   return body.error;
@@ -346,15 +350,17 @@ describe('5xx', () => {
   it('FACILITATOR_ERROR (502) when the facilitator cannot answer, nothing charged', async () => {
     let settles = 0;
     const broken = await startTestService({
-      clock,
-      detector,
-      facilitator: {
-        verify: () => Promise.reject(new FacilitatorError('The facilitator answered verify with HTTP 500.')),
-        settle: () => {
-          settles++;
-          return Promise.reject(new Error('must not settle'));
+      ports: {
+        clock,
+        detector,
+        facilitator: {
+          verify: () => Promise.reject(new FacilitatorError('The facilitator answered verify with HTTP 500.')),
+          settle: () => {
+            settles++;
+            return Promise.reject(new Error('must not settle'));
+          },
+          supported: () => facilitator.supported(),
         },
-        supported: () => facilitator.supported(),
       },
     });
     try {
@@ -369,12 +375,14 @@ describe('5xx', () => {
 
   it('an unexpected settle error is treated as unknown (202, SETTLING), never as "nothing charged"', async () => {
     const odd = await startTestService({
-      clock,
-      detector,
-      facilitator: {
-        verify: (p, r) => facilitator.verify(p, r),
-        settle: () => Promise.reject(new TypeError('socket hang up')),
-        supported: () => facilitator.supported(),
+      ports: {
+        clock,
+        detector,
+        facilitator: {
+          verify: (p, r) => facilitator.verify(p, r),
+          settle: () => Promise.reject(new TypeError('socket hang up')),
+          supported: () => facilitator.supported(),
+        },
       },
     });
     try {
@@ -420,9 +428,7 @@ describe('5xx', () => {
   });
 
   it('NETWORK_DETECTION_UNAVAILABLE (503, Retry-After) when detection is down and configured to fail closed', async () => {
-    const down = await startTestService(
-      { detector: { detect: () => Promise.reject(new Error('rpc down')) }, detectionFailClosed: true, facilitator },
-    );
+    const down = await startTestService({ ports: { detector: { detect: () => Promise.reject(new Error('rpc down')) }, facilitator } }, { NETWORK_DETECTION_FAIL_CLOSED: 'true' });
     try {
       const res = await fetch(`${down.url}/tokens`, {
         method: 'POST',
@@ -441,9 +447,11 @@ describe('5xx', () => {
     const { asUnavailable } = await import('../../src/adapters/persistence/mikro-orm/unavailable.js');
     const refused = () => Promise.reject(asUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })));
     const down = await startTestService({
-      facilitator,
-      logger: { debug() {}, info() {}, warn() {}, error: (message, fields) => lines.push({ message, fields }) },
-      uow: { run: refused, transaction: refused, close: async () => {} },
+      ports: {
+        facilitator,
+        logger: { debug() {}, info() {}, warn() {}, error: (message, fields) => lines.push({ message, fields }) },
+        uow: { run: refused, transaction: refused, close: async () => {} },
+      },
     });
     try {
       const res = await fetch(`${down.url}/tokens`, { headers: { 'x-request-id': 'trace-503' } });
@@ -460,11 +468,13 @@ describe('5xx', () => {
 
   it('INTERNAL_ERROR is generic and names the request id', async () => {
     const broken = await startTestService({
-      facilitator,
-      uow: {
-        run: () => Promise.reject(new Error('secret database detail')),
-        transaction: () => Promise.reject(new Error('secret database detail')),
-        close: async () => {},
+      ports: {
+        facilitator,
+        uow: {
+          run: () => Promise.reject(new Error('secret database detail')),
+          transaction: () => Promise.reject(new Error('secret database detail')),
+          close: async () => {},
+        },
       },
     });
     try {

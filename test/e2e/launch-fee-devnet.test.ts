@@ -25,7 +25,7 @@ const [creator, sniper] = [devAccount(5), devAccount(6)];
 
 beforeAll(async () => {
   const config = await devnetConfig(dataDir, { DEVNET_IDLE_BLOCK_SECONDS: '0', LAUNCH_FEE_START_BPS: '5000', LAUNCH_FEE_DECAY_SECONDS: '20' });
-  service = await startService(config, { clock, uow });
+  service = await startService(config, { ports: { clock, uow } });
 }, 60_000);
 
 afterAll(async () => {

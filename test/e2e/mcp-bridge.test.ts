@@ -29,7 +29,7 @@ let agent: Client;
 let stderr = '';
 
 beforeAll(async () => {
-  service = await startTestService({ clock, facilitator });
+  service = await startTestService({ ports: { clock, facilitator } });
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(import.meta.dirname, '..', '..', 'bin', 'launchpad-mcp.js')],

@@ -39,7 +39,7 @@ let agent: Client;
 beforeAll(async () => {
   // TRUST_PROXY: each client of this file is its own address (X-Forwarded-For), so one can spend its free budget alone.
   const config = await devnetConfig(dataDir, { RATE_LIMIT_FREE_PER_MINUTE: String(FREE_PER_MINUTE), TRUST_PROXY: '1' });
-  service = await startService(config, { clock, uow });
+  service = await startService(config, { ports: { clock, uow } });
   agent = await connectMcp(`${service.url}/mcp`, { 'x-forwarded-for': '198.51.100.7' });
 }, 60_000);
 

@@ -28,7 +28,7 @@ let agent: Client;
 let tokenId: string;
 
 beforeAll(async () => {
-  service = await startTestService({ clock, facilitator });
+  service = await startTestService({ ports: { clock, facilitator } });
   agent = await connectMcp(`${service.url}/mcp`);
   tokenId = ((await callPaid(agent, 'create_token', { name: 'Fake Cat', symbol: 'FCAT' }, wallet)).result.structuredContent as { tokenId: string }).tokenId;
 });
@@ -154,8 +154,14 @@ describe('free tools', () => {
 });
 
 describe('the endpoint', () => {
-  it('an unknown tool is a JSON-RPC error; GET is 405 (stateless, no server stream)', async () => {
-    await expect(agent.callTool({ name: 'steal_tokens', arguments: {} })).rejects.toThrow(/Unknown tool: steal_tokens/);
+  it('an unknown tool is a JSON-RPC error naming its code once; GET is 405 (stateless, no server stream)', async () => {
+    await expect(agent.callTool({ name: 'steal_tokens', arguments: {} })).rejects.toThrow(/^MCP error -32602: Unknown tool: steal_tokens\./);
+    const raw = await fetch(`${service.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'steal_tokens', arguments: {} } }),
+    });
+    expect((await json(raw)).error).toEqual({ code: -32602, message: 'Unknown tool: steal_tokens. tools/list names every tool.' });
     const get = await fetch(`${service.url}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');

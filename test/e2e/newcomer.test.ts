@@ -84,6 +84,13 @@ describe('npm start', () => {
     expect(banner).toContain(`then: PORT=${port} npm run demo`);
   });
 
+  it('says what to open, what to run next and how to stop, with one funded devnet key to paste, said to be public', () => {
+    expect(banner).toContain(`  open  http://127.0.0.1:${port}/ `);
+    expect(banner).toContain(`  demo  PORT=${port} npm run demo `);
+    expect(banner).toContain('  stop  Ctrl-C');
+    expect(banner).toContain("anvil's well-known devnet key #5, public to everyone: never send it real money:\n  WALLET_KEY=0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba\n");
+  });
+
   it('a second instance with the same DEVNET_PORT refuses to start, in one line, instead of sharing the other’s chains', async () => {
     const second = await run('src/main.ts', { PORT: String(await freePorts(1)), DEVNET_PORT: String(devnetPort), DATA_DIR: dataDir() });
     expect(second.code).not.toBe(0);
@@ -150,7 +157,7 @@ describe('npm run demo', () => {
     for (const [i, demo] of runs.entries()) {
       expect(demo.stderr, `run ${i + 1}`).toBe('');
       expect(demo.code, `run ${i + 1}`).toBe(0);
-      expect(demo.stdout.trim().endsWith('done'), `run ${i + 1}`).toBe(true);
+      expect(demo.stdout, `run ${i + 1}`).toContain('\ndone: the tokens\' pages are above');
     }
     expect(runs[0]!.stdout + runs[1]!.stdout).not.toContain('rate limited');
     expect(proxy.refused).toEqual(['GET /api/quote', 'POST /entrypoints/token_info']);
@@ -167,7 +174,16 @@ describe('npm run demo', () => {
     expect(demo.stdout).toMatch(/sell +100000 tokens for \$[\d.]+ .* pull 0x[0-9a-f]{64}/);
     expect(demo.stdout).toMatch(/payout +\$[\d.]+ to the seller: CONFIRMED/);
     expect(demo.stdout).toMatch(/position [\d.]+ D\w+ \(on chain [\d.]+\)/);
-  }, 300_000);
+    // The launch as a feature: a dev buy at the base fee, the launch fee waited out, every buy at 1%.
+    expect(demo.stdout).toMatch(/dev buy +884495\.29 D\w+ for \$5 \(fee \$0\.05: the base 1%/);
+    expect(demo.stdout).toMatch(/^launch +waiting \d+ s: a new token's fee starts at 50% and falls to 1%/m);
+    expect(demo.stdout).toMatch(/buy_usd +[\d.]+ tokens for \$5 \(fee \$0\.05\)/);
+    // The pages it made, to open.
+    const pages = [...demo.stdout.matchAll(/^page +(http:\/\/127\.0\.0\.1:\d+\/#\/token\/tok_\w+)$/gm)].map((m) => m[1]);
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toContain(`http://127.0.0.1:${port}/#/token/`);
+    expect(demo.stdout).toMatch(/^wallets +http:\/\/127\.0\.0\.1:\d+\/#\/wallet\/0x/m);
+  }, 480_000);
 
   it('where nothing listens, prints one line naming the address, PORT and BASE_URL', async () => {
     const nowhere = await freePorts(1);

@@ -29,7 +29,7 @@ const sumOf = (series: Map<string, number>, prefix: string, ...labels: string[])
   [...series].filter(([k]) => k.startsWith(prefix) && labels.every((l) => k.includes(l))).reduce((s, [, v]) => s + v, 0);
 
 beforeAll(async () => {
-  service = await startTestService({ logger }, { RATE_LIMIT_FREE_PER_MINUTE: '20' });
+  service = await startTestService({ ports: { logger } }, { RATE_LIMIT_FREE_PER_MINUTE: '20' });
   const created = await payingFetch(wallet)(`${service.url}/tokens`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address, 'x-request-id': 'create-1' },

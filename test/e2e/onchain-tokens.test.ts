@@ -109,18 +109,17 @@ describe.each(withoutServices(databases))('tokens on chain, on %s', (_name, open
       throw new Error(`simulated crash after recording a ${what}, before broadcasting it`);
     };
     service = await startService(config, {
-      clock,
-      uow,
-      wrapTokenIssuer: (issuer) => faulty(issuer, faults),
-      deploymentHooks: { afterRecord: once('crashAfterDeploymentRecord', 'deployment') },
-      deliveryHooks: { afterRecord: once('crashAfterDeliveryRecord', 'delivery') },
+      ports: { clock, uow },
       hooks: {
+        deployments: { afterRecord: once('crashAfterDeploymentRecord', 'deployment') },
+        deliveries: { afterRecord: once('crashAfterDeliveryRecord', 'delivery') },
         afterSettle: async () => {
           const f = faults.afterSettle;
           faults.afterSettle = null;
           await f?.();
         },
       },
+      wrapTokenIssuer: (issuer) => faulty(issuer, faults),
     });
   }, 60_000);
 

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ViemTransferLogReader } from '../../src/adapters/chain/viem/viem-transfer-log-reader.js';
 import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
-import type { Config } from '../../src/app/config.js';
+import type { Config } from '../../src/bootstrap/config/config.js';
 import { TransferIndexer, type TransferIndexerDeps } from '../../src/app/workers/transfer-indexer.js';
 import { formatTokens, parseTokens, parseUsd } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';
@@ -69,7 +69,7 @@ describe.each(withoutServices(databases))('tokens moved between wallets on chain
 
   const start = async () => {
     uow = await MikroOrmUnitOfWork.open({ url });
-    service = await startService(config, { clock, uow });
+    service = await startService(config, { ports: { clock, uow } });
   };
 
   beforeAll(async () => {

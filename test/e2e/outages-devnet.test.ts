@@ -38,7 +38,7 @@ async function expectOutage(res: Response) {
 }
 
 beforeAll(async () => {
-  service = await startService(await devnetConfig(dataDir, { DEVNET_IDLE_BLOCK_SECONDS: '0' }), { clock, uow });
+  service = await startService(await devnetConfig(dataDir, { DEVNET_IDLE_BLOCK_SECONDS: '0' }), { ports: { clock, uow } });
 }, 60_000);
 
 afterAll(async () => {

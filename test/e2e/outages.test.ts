@@ -67,7 +67,7 @@ beforeAll(async () => {
   clock = new ShiftableClock();
   chain = new FakeChainProbe();
   facilitator = new SwitchableFacilitator({ clock, defaultBalance: 10_000_000_000n });
-  service = await startTestService({ clock, facilitator, chainProbe: chain });
+  service = await startTestService({ ports: { clock, facilitator, chainProbe: chain } });
   const created = await post('/tokens', { name: 'Outage', symbol: 'OUT' }, { 'x-wallet-address': testnetWallet.address }, payingFetch(testnetWallet));
   expect(created.status).toBe(201);
   testnetToken = (await json(created)).data.tokenId;
@@ -190,7 +190,7 @@ describe('a remote facilitator that is gone (the real HTTP adapter, nothing list
   it('is not ready, and answers 503 instead of a 402 it could not honour', async () => {
     const { HttpFacilitator } = await import('../../src/adapters/facilitator/http/http-facilitator.js');
     const { freePorts } = await import('../support/free-ports.js');
-    const gone = await startTestService({ facilitator: new HttpFacilitator({ url: `http://127.0.0.1:${await freePorts(1)}` }), chainProbe: new FakeChainProbe() });
+    const gone = await startTestService({ ports: { facilitator: new HttpFacilitator({ url: `http://127.0.0.1:${await freePorts(1)}` }), chainProbe: new FakeChainProbe() } });
     try {
       const ready = await fetch(`${gone.url}/readyz`);
       expect(ready.status).toBe(503);
@@ -217,10 +217,8 @@ describe('a worker process', () => {
     const issuer = new FakeTokenIssuer({ clock: workerClock });
     const worker = await startTestService(
       {
-        clock: workerClock,
-        tokenIssuer: issuer,
-        chainProbe: new FakeChainProbe(),
-        workerIntervalMs: 20,
+        ports: { clock: workerClock, tokenIssuer: issuer, chainProbe: new FakeChainProbe() },
+        timing: { workerIntervalMs: 20 },
         // A deployment whose chain call never answers while `hang` is set: the pass waits on it.
         wrapTokenIssuer: (inner) =>
           Object.assign(Object.create(inner) as typeof inner, {
@@ -272,7 +270,7 @@ describe('a worker process', () => {
 describe('real RPCs that do not answer (RPC_URL_* at a port nothing listens on)', () => {
   it('/health probes them (chain down), /readyz is 503, and a paid route is 503 before the 402', async () => {
     const { startService } = await import('../../src/bootstrap/compose.js');
-    const { loadConfig } = await import('../../src/app/config.js');
+    const { loadConfig } = await import('../../src/bootstrap/config/config.js');
     const { MemoryUnitOfWork } = await import('../../src/adapters/persistence/memory/memory-unit-of-work.js');
     const { freePorts } = await import('../support/free-ports.js');
     const dead = `http://127.0.0.1:${await freePorts(1)}`;
@@ -290,7 +288,7 @@ describe('real RPCs that do not answer (RPC_URL_* at a port nothing listens on)'
       TREASURY_KEY: `0x${'11'.repeat(32)}`,
       QUOTE_PROVIDERS: 'fixed',
     });
-    const remote = await startService(config, { uow: new MemoryUnitOfWork() });
+    const remote = await startService(config, { ports: { uow: new MemoryUnitOfWork() } });
     try {
       const health = await json(await fetch(`${remote.url}/health`));
       expect([health.data.status, health.data.checks.chain]).toEqual(['degraded', 'down']);

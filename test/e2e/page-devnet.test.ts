@@ -134,6 +134,19 @@ describe('the page in Chromium', () => {
       await page.getByLabel('Search').fill('sd');
       await page.locator(`#card-${first.tokenId}`).waitFor({ state: 'detached' });
       expect(await feed.getByText('Solar Dog').isVisible()).toBe(true);
+      await page.getByLabel('Search').fill('');
+      await page.locator(`#card-${first.tokenId}`).waitFor();
+      // A card says the price and its change, the symbol first; a network filter narrows the feed.
+      const card = page.locator(`#card-${first.tokenId}`);
+      expect(await card.getByTestId('card-price').textContent()).toMatch(/^\$0\.0000/);
+      expect(await card.getByTestId('card-change').textContent()).toMatch(/^\+[\d.]+% 24 h$/);
+      expect(await card.locator('.symbol-strong').isVisible()).toBe(true);
+      await page.getByRole('group', { name: 'Network' }).getByRole('button', { name: 'Base', exact: true }).click();
+      await page.locator(`#card-${first.tokenId}`).waitFor({ state: 'detached' });
+      await page.getByRole('group', { name: 'Network' }).getByRole('button', { name: 'All networks' }).click();
+      await page.locator(`#card-${first.tokenId}`).waitFor();
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screenshot(page, 'feed-390');
     } finally {
       await context.close();
     }
@@ -152,9 +165,19 @@ describe('the page in Chromium', () => {
       const trade = (await buyThroughApi(token.tokenId, '3')).trade;
       // Measured from the API's answer: the trade is committed, the page must show it within 2 s.
       await page.locator(`[data-trade-id="${trade.tradeId}"]`).waitFor({ timeout: 2_000 });
+      await page.getByTestId('contract-address').waitFor();
       await screenshot(page, 'token');
+      // Reached by URL: at the top, "← All tokens" in view; a devnet contract has no public explorer link.
+      expect(await page.evaluate('window.scrollY')).toBe(0);
+      expect(await page.getByRole('link', { name: '← All tokens' }).isVisible()).toBe(true);
+      expect(await page.locator('a[href*="basescan.org"]').count()).toBe(0);
+      expect(await page.getByTestId('devnet-note').isVisible()).toBe(true);
+      // The trades at their price without the fee, the same the chart plots; the fee beside it.
+      const row = page.locator(`[data-trade-id="${trade.tradeId}"]`);
+      expect(await row.getByTestId('trade-price').locator('[data-exact]').getAttribute('data-exact')).toBe(trade.executionPriceUsd);
+      expect(trade.executionPriceUsd).not.toBe(trade.priceUsd);
       // Amounts are rounded for reading; one click shows the exact decimal string the API gave.
-      const tokens = page.locator(`[data-trade-id="${trade.tradeId}"] .amount`).nth(1);
+      const tokens = page.locator(`[data-trade-id="${trade.tradeId}"] .amount`).nth(3); // Price, USD, Fee, Tokens
       expect(await tokens.textContent()).not.toBe(trade.tokenAmount);
       await tokens.press('Enter'); // a button: the keyboard works as the click does
       expect(await tokens.textContent()).toBe(trade.tokenAmount);
@@ -166,6 +189,14 @@ describe('the page in Chromium', () => {
       await until(page, CANDLES_DRAWN, 10_000);
       expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
       await screenshot(page, 'token-phone');
+      await screenshot(page, 'token-390', false);
+      // At 390 px: the address on one line (an ellipsis, a Copy button), the trades' Price column in view.
+      const address = page.getByTestId('contract-address');
+      const box = (await address.boundingBox())!;
+      expect(box.height).toBeLessThan(30);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      const price = (await page.locator('[data-testid="trades"] [data-testid="trade-price"]').first().boundingBox())!;
+      expect(price.x + price.width).toBeLessThanOrEqual(390);
     } finally {
       await context.close();
     }
@@ -234,6 +265,17 @@ describe('the page in Chromium', () => {
       await row.waitFor();
       expect(parseTokens(await row.getByTestId('balance').locator('[data-exact]').getAttribute('data-exact'))).toBe(left);
       await screenshot(page, 'wallet');
+      // Anyone's wallet, read-only, looked up from the wallet page: the creator's earnings by symbol.
+      await page.getByLabel('Wallet address').fill(apiCreator.address);
+      await page.getByRole('button', { name: 'Look up' }).click();
+      await page.waitForURL(new RegExp(`#/wallet/${apiCreator.address}$`));
+      const earnings = page.getByTestId('earnings');
+      await earnings.waitFor();
+      expect(await earnings.textContent()).not.toMatch(/tok_\w{6}…|tok_01\w{8}…$/);
+      expect(await earnings.locator('strong').first().textContent()).toMatch(/^[A-Z0-9]+$/);
+      await screenshot(page, 'wallet-lookup');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screenshot(page, 'wallet-390');
     } finally {
       await context.close();
     }

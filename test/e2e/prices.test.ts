@@ -55,7 +55,7 @@ describe('GET /api/prices', () => {
     const clock = new FakeClock();
     const down = new ScriptedQuoteProvider('down', clock, { fail: 'unavailable' }, { assets: ['EURC'] });
     const priceBoard = new QuoteRouter({ clock, providers: [{ provider: down, limit: { points: 10, durationSeconds: 1, maxQueueSize: 1 }, timeoutMs: 100 }] });
-    service = await startTestService({ priceBoard });
+    service = await startTestService({ ports: { priceBoard } });
     const body = await json(await fetch(`${service.url}/api/prices`));
     expect(body.data.prices).toEqual([
       expect.objectContaining({ asset: 'EURC', network: 'eip155:8453', usdPrice: null, error: expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }) }),

@@ -31,7 +31,7 @@ async function signed(path: string, body: unknown): Promise<Record<string, strin
 }
 
 beforeAll(async () => {
-  service = await startTestService({ clock, facilitator, uow });
+  service = await startTestService({ ports: { clock, facilitator, uow } });
   tokenId = (await json(await post('/tokens', { name: 'Replay', symbol: 'RPL' }, {}, payingFetch(wallet)))).data.tokenId;
 });
 afterAll(async () => {
@@ -153,16 +153,18 @@ describe('rules that change while a payment is in flight', () => {
     const slowFacilitator = new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n });
     let during: (() => Promise<unknown>) | null = null;
     const racing = await startTestService({
-      clock,
-      uow: local,
-      facilitator: {
-        verify: async (p, r) => {
-          const result = await slowFacilitator.verify(p, r);
-          await during?.();
-          return result;
+      ports: {
+        clock,
+        uow: local,
+        facilitator: {
+          verify: async (p, r) => {
+            const result = await slowFacilitator.verify(p, r);
+            await during?.();
+            return result;
+          },
+          settle: (p, r) => slowFacilitator.settle(p, r),
+          supported: () => slowFacilitator.supported(),
         },
-        settle: (p, r) => slowFacilitator.settle(p, r),
-        supported: () => slowFacilitator.supported(),
       },
     });
     try {
@@ -204,9 +206,7 @@ describe('rules that change while a payment is in flight', () => {
     const local = new MemoryUnitOfWork();
     let afterSettle: (() => Promise<unknown>) | null = null;
     const racing = await startTestService({
-      clock,
-      uow: local,
-      facilitator: new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n }),
+      ports: { clock, uow: local, facilitator: new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n }) },
       hooks: {
         afterSettle: async () => {
           await afterSettle?.();

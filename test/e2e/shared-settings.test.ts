@@ -32,7 +32,7 @@ const logger: Logger = { debug() {}, info() {}, warn() {}, error: (message, fiel
 
 const start = async (factory: string, env: Record<string, string> = {}) => {
   const service = await startTestService(
-    { clock, uow, facilitator, logger, payoutSender: new FakePayoutSender(), tokenIssuer: new FakeTokenIssuer({ clock, factory }) },
+    { ports: { clock, uow, facilitator, logger, payoutSender: new FakePayoutSender(), tokenIssuer: new FakeTokenIssuer({ clock, factory }) } },
     env,
   );
   running.push(service);

@@ -22,7 +22,7 @@ beforeAll(async () => {
   const config = await devnetConfig(dataDir, {
     WORKERS: 'true',
   });
-  service = await startService(config, { uow, workerIntervalMs: 20 });
+  service = await startService(config, { ports: { uow }, timing: { workerIntervalMs: 20 } });
 }, 60_000);
 afterAll(async () => {
   await service.stop();

@@ -4,6 +4,7 @@
  * (vitest's mode `no-services`) runs the rest, reporting the cases that need them as skipped.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +36,26 @@ describe('the tests without PostgreSQL and Redis', () => {
       /^The tests need PostgreSQL at 127\.0\.0\.1:\d+ \(DATABASE_URL\) and Redis at 127\.0\.0\.1:\d+ \(REDIS_URL\), and nothing answers there — start them, or run `npm run test:no-services` for everything that does not need them\.\n$/,
     );
     expect(run.stdout).not.toContain('money.test.ts');
+  }, 60_000);
+
+  it('npm test checks them first, in a second, naming both when one of them is missing', async () => {
+    const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.test).toMatch(/^tsx scripts\/check-services\.ts && npm run lint/);
+    const pg = await freePorts(1);
+    const started = Date.now();
+    const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: `postgres://postgres@127.0.0.1:${pg}/test` };
+      delete env.REDIS_URL; // the machine's own Redis, which answers
+      const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['scripts/check-services.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('exit', (code) => resolve({ code, stderr }));
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `The tests need PostgreSQL at 127.0.0.1:${pg} (DATABASE_URL) and Redis at 127.0.0.1:6379 (REDIS_URL), and PostgreSQL does not answer — start it, or run \`npm run test:no-services\` for everything that does not need them.\n`,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
   }, 60_000);
 
   it('the no-services mode runs what does not need them and reports the rest as skipped', async () => {

@@ -41,7 +41,7 @@ let tokenId: string;
 beforeAll(async () => {
   clock = new ShiftableClock();
   facilitator = new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n });
-  service = await startTestService({ clock, facilitator });
+  service = await startTestService({ ports: { clock, facilitator } });
   const res = await post('/tokens', { name: 'Signed', symbol: 'SIWX' }, { 'x-wallet-address': other.address }, payingFetch(other));
   expect(res.status).toBe(201);
   tokenId = (await json(res)).data.tokenId;
@@ -323,10 +323,12 @@ describe('signed offers and receipts', () => {
 describe('a signer that fails', () => {
   it('costs the offers and the receipt, never the 402 or the payment', async () => {
     const s = await startTestService({
-      receiptSigner: {
-        signer: TREASURY,
-        signOffers: () => Promise.reject(new Error('HSM unreachable')),
-        signReceipt: () => Promise.reject(new Error('HSM unreachable')),
+      ports: {
+        receiptSigner: {
+          signer: TREASURY,
+          signOffers: () => Promise.reject(new Error('HSM unreachable')),
+          signReceipt: () => Promise.reject(new Error('HSM unreachable')),
+        },
       },
     });
     try {

@@ -46,10 +46,26 @@ describe('a testnet wallet pays its way through the API with @x402/fetch', () =>
     expect(res.status).toBe(402);
     const body = await json(res);
     const header = decodeBase64Json<any>(res.headers.get('payment-required'));
-    // The header is the envelope's object without what only the body carries (docs/api.md, "Paying").
+    // The header is the envelope's object without what only the body carries (docs/api.md, "Paying");
+    // beside the envelope, what an x402 v1 client reads: its version and the USDC offer in v1's form.
     expect(body).toEqual({
       success: false,
       error: { code: 'PAYMENT_REQUIRED', message: expect.any(String), details: { ...header, resource: body.error.details.resource, extensions: body.error.details.extensions } },
+      x402Version: 1,
+      accepts: [
+        {
+          scheme: 'exact',
+          network: 'base-sepolia',
+          maxAmountRequired: '10000',
+          resource: `${service.url}/tokens`,
+          description: body.error.details.resource.description,
+          mimeType: 'application/json',
+          payTo: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+          maxTimeoutSeconds: 60,
+          asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+          extra: { name: 'USDC', version: '2' },
+        },
+      ],
     });
     expect(body.error.details.resource).toEqual({ ...header.resource, description: expect.any(String) });
     expect(body.error.details.extensions).toMatchObject(header.extensions);

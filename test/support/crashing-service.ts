@@ -10,7 +10,7 @@
  * Started by test/support/service-process.ts's `startServiceProcess(env, …, entry)`.
  */
 import { createPublicClient, http, type Hex } from 'viem';
-import { loadConfig } from '../../src/app/config.js';
+import { loadConfig } from '../../src/bootstrap/config/config.js';
 import { startService } from '../../src/bootstrap/compose.js';
 import type { DeliveryBatch } from '../../src/domain/delivery-batch.js';
 import { TESTNET } from '../../src/domain/network.js';
@@ -26,20 +26,22 @@ const crash = (): never => {
 const mined = (txHash: string) => createPublicClient({ transport: http(rpcUrl) }).waitForTransactionReceipt({ hash: txHash as Hex, pollingInterval: 50 });
 
 const service = await startService(loadConfig(), {
-  deliveryBatchHooks: {
-    afterRecord: async (b) => {
-      batches.push(b);
-      if (at === 'batch-recorded' && batches.length === 1) crash();
-      if (at === 'second-batch-recorded' && batches.length === 2) {
-        await mined(batches[0]!.txHash);
-        crash();
-      }
-    },
-    afterBroadcast: async (b) => {
-      if (at === 'batch-mined' && b === batches[0]) {
-        await mined(b.txHash);
-        crash();
-      }
+  hooks: {
+    deliveryBatches: {
+      afterRecord: async (b) => {
+        batches.push(b);
+        if (at === 'batch-recorded' && batches.length === 1) crash();
+        if (at === 'second-batch-recorded' && batches.length === 2) {
+          await mined(batches[0]!.txHash);
+          crash();
+        }
+      },
+      afterBroadcast: async (b) => {
+        if (at === 'batch-mined' && b === batches[0]) {
+          await mined(b.txHash);
+          crash();
+        }
+      },
     },
   },
 });

@@ -7,7 +7,7 @@ import { MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { SqliteDriver } from '@mikro-orm/sqlite';
-import { MIGRATIONS } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
+import { MIGRATIONS } from '../../src/adapters/persistence/mikro-orm/migrations/index.js';
 import { dropSchema, POSTGRES_URL } from './postgres.js';
 import { withoutServices } from './services.js';
 

@@ -4,9 +4,9 @@ import { FakeNetworkDetector } from '../../src/adapters/network/fake/fake-networ
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { FakePayoutSender } from '../../src/adapters/payout/fake/fake-payout-sender.js';
 import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
-import { startService, type RunningService, type ServiceOverrides } from '../../src/bootstrap/compose.js';
+import { startService, type RunningService, type ServiceOptions } from '../../src/bootstrap/compose.js';
 import { PRODUCTION } from '../../src/domain/network.js';
-import { loadConfig } from '../../src/app/config.js';
+import { loadConfig } from '../../src/bootstrap/config/config.js';
 import type { Clock } from '../../src/ports/clock.js';
 
 /** Real time plus an offset tests can move (x402 signatures are checked against real time). */
@@ -25,21 +25,25 @@ export const PRODUCTION_WALLETS = [
   '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65',
 ];
 
-/** The service over fakes: in-memory stores, the signature-checking facilitator, no chain. */
-export async function startTestService(overrides: ServiceOverrides = {}, env: Record<string, string> = {}): Promise<RunningService> {
+/** The service over fakes: in-memory stores, the signature-checking facilitator, no chain; `options.ports` replaces any of them. */
+export async function startTestService(options: ServiceOptions = {}, env: Record<string, string> = {}): Promise<RunningService> {
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RATE_LIMIT_FREE_PER_MINUTE: '0', WORKERS: 'false', LAUNCH_FEE_DECAY_SECONDS: '0', ...env });
-  const clock = overrides.clock ?? new ShiftableClock();
-  const facilitator = overrides.facilitator ?? new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n });
+  const given = options.ports ?? {};
+  const clock = given.clock ?? new ShiftableClock();
+  const facilitator = given.facilitator ?? new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n });
   return startService(config, {
-    clock,
-    uow: new MemoryUnitOfWork(),
-    replayWaitMs: 5_000,
-    detector: new FakeNetworkDetector(Object.fromEntries(PRODUCTION_WALLETS.map((w) => [w, PRODUCTION])), { clock }),
-    payoutSender: new FakePayoutSender(),
-    tokenIssuer: new FakeTokenIssuer({ clock }),
-    authorizations: facilitator instanceof FakeFacilitator ? facilitator : new FakeFacilitator({ clock }),
-    ...overrides,
-    facilitator,
+    ...options,
+    timing: { replayWaitMs: 5_000, ...options.timing },
+    ports: {
+      clock,
+      uow: new MemoryUnitOfWork(),
+      detector: new FakeNetworkDetector(Object.fromEntries(PRODUCTION_WALLETS.map((w) => [w, PRODUCTION])), { clock }),
+      payoutSender: new FakePayoutSender(),
+      tokenIssuer: new FakeTokenIssuer({ clock }),
+      authorizations: facilitator instanceof FakeFacilitator ? facilitator : new FakeFacilitator({ clock }),
+      ...given,
+      facilitator,
+    },
   });
 }
 

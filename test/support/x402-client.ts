@@ -12,10 +12,10 @@ import { mnemonicToAccount, privateKeyToAccount, type PrivateKeyAccount } from '
 /** anvil's well-known test mnemonic (docs/operations.md): #0 service, #1–#4 production wallets, #5–#9 testnet. */
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 
-export const devAccount = (index: number): PrivateKeyAccount => {
-  const hd = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index });
-  return privateKeyToAccount(toHex(hd.getHdKey().privateKey!));
-};
+/** The private key of anvil's account `index` (what the legacy x402 clients' `createSigner` takes). */
+export const devKey = (index: number): `0x${string}` => toHex(mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index }).getHdKey().privateKey!);
+
+export const devAccount = (index: number): PrivateKeyAccount => privateKeyToAccount(devKey(index));
 
 function client(account: PrivateKeyAccount) {
   return x402Client.fromConfig({

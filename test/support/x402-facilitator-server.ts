@@ -1,6 +1,6 @@
 /**
  * A remote x402 facilitator for tests: the official one (@x402/core's x402Facilitator with
- * @x402/evm's exact scheme, settling on the given RPCs) behind a node:http server speaking the
+ * @x402/evm's exact scheme, v2 and v1, settling on the given RPCs) behind a node:http server speaking the
  * x402 HTTP facilitator wire format, as @x402/core's HTTPFacilitatorClient expects it and the
  * official example facilitator serves it:
  *   POST /verify, POST /settle  {x402Version, paymentPayload, paymentRequirements}
@@ -14,10 +14,12 @@ import { x402Facilitator } from '@x402/core/facilitator';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
+import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/facilitator';
 import { createWalletClient, http, publicActions, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { newNonceQueue } from '../../src/adapters/kit/evm/signed-transactions.js';
 import { viemChain } from '../../src/adapters/kit/evm/viem-chain.js';
+import { v1NetworkName } from '../../src/adapters/kit/x402/v1-wire.js';
 import type { Network } from '../../src/domain/network.js';
 
 export interface X402FacilitatorServer {
@@ -34,6 +36,7 @@ function officialFacilitator(settlementKey: Hex, rpcUrls: Partial<Record<Network
     const client = createWalletClient({ account, chain: viemChain(network, rpcUrl), transport: http(rpcUrl) }).extend(publicActions);
     const signer = toFacilitatorEvmSigner({ ...client, address: account.address } as unknown as Parameters<typeof toFacilitatorEvmSigner>[0]);
     facilitator.register(network, new ExactEvmScheme(signer));
+    facilitator.registerV1(v1NetworkName(network) as Network, new ExactEvmSchemeV1(signer)); // v1's names (decision 0048)
   }
   return facilitator;
 }

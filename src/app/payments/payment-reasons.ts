@@ -6,7 +6,9 @@
 export const PAYMENT_REASONS = {
   /** PAYMENT-SIGNATURE is not base64 JSON of an x402 payload. */
   invalidSignatureHeader: 'invalid_payment_signature_header',
-  /** Not x402 v2, or a network the service does not serve. */
+  /** X-PAYMENT is not base64 JSON of an x402 v1 payload (decision 0048). */
+  invalidXPaymentHeader: 'invalid_x_payment_header',
+  /** Not x402 v2 (or v1 from X-PAYMENT), not the exact scheme, or a network the service does not serve. */
   unsupportedPayment: 'unsupported_payment',
   /** The payload is not an EIP-3009 authorization of the exact scheme. */
   invalidPayload: 'invalid_payload',
@@ -49,5 +51,3 @@ export const PAYMENT_REASONS = {
   /** Refund: the authorization was used although the payment had been closed unsettled. */
   usedAfterClose: 'used_after_close',
 } as const;
-
-export type PaymentReason = (typeof PAYMENT_REASONS)[keyof typeof PAYMENT_REASONS];

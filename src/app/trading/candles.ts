@@ -1,6 +1,6 @@
 /** OHLCV candles and execution-price keys built from trades (docs/api.md "Free endpoints"), shared by the read use cases. */
 import { formatRatio, formatUsd, TOKEN_UNIT, USDC_UNIT } from '../../domain/money.js';
-import type { Trade } from '../../domain/trade.js';
+import { venueUsd, type Trade } from '../../domain/trade.js';
 import { DAY_MS } from '../views.js';
 
 export const CANDLE_INTERVALS = { '1m': 60_000, '5m': 300_000, '1h': 3_600_000, '1d': DAY_MS } as const;
@@ -16,9 +16,12 @@ export interface Candle {
   trades: number;
 }
 
-/** Execution price of a trade as a bigint ratio key (USD units per token unit, scaled by 1e18). */
+/**
+ * Execution price of a trade without the fee, as a bigint ratio key (USD units per token unit,
+ * scaled by 1e18): a buy under a 50% launch fee is plotted at the curve's price, not at twice it.
+ */
 export function priceKey(t: Trade): bigint {
-  return (t.usdAmount * TOKEN_UNIT * 10n ** 18n) / (t.tokenAmount * USDC_UNIT);
+  return (venueUsd(t) * TOKEN_UNIT * 10n ** 18n) / (t.tokenAmount * USDC_UNIT);
 }
 const formatPriceKey = (k: bigint) => formatRatio(k, 10n ** 18n, 18);
 

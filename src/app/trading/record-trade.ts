@@ -1,3 +1,4 @@
+import { spotPriceUsd } from '../../domain/curve.js';
 import { earningsOf } from '../../domain/earnings.js';
 import type { NewEvent } from '../../domain/event.js';
 import { splitFee } from '../../domain/fees.js';
@@ -50,7 +51,9 @@ export async function recordTrade(
   await stores.tokens.update(token);
   await stores.positions.save(args.position);
   await stores.trades.record(trade);
-  const executed: NewEvent = { type: 'trade.executed', network: token.network, tokenId: token.tokenId, data: { trade: tradeView(trade) }, createdAt: now };
+  // The curve's price after the trade beside it, as the page's trades table shows (decision 0046).
+  const after = trade.venue === 'curve' ? { spotPriceUsd: spotPriceUsd(token.curve) } : {};
+  const executed: NewEvent = { type: 'trade.executed', network: token.network, tokenId: token.tokenId, data: { trade: tradeView(trade), ...after }, createdAt: now };
   const accrued = await accrueEarnings(deps, stores, token, trade, args.referrer ?? null);
   // The trade's event and its fee shares' in one insert, in that order.
   await stores.events.appendAll(accrued ? [executed, accrued] : [executed]);

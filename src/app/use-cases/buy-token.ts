@@ -12,7 +12,8 @@ import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
 import type { Paid } from '../paid.js';
 import { tradedToken } from '../trading/load-token.js';
-import type { BuyCommand, BuyPlan, BuyResult, TradePhase } from '../trading/venues/trade-venue.js';
+import type { Stores } from '../../ports/unit-of-work.js';
+import type { BuyCommand, BuyPlan, BuyResult, TradePhase, TradeVenue } from '../trading/venues/trade-venue.js';
 import { venueFor, venueNamed } from '../trading/venues/venue-for.js';
 
 export type { BuyCommand, BuyPlan, BuyResult } from '../trading/venues/trade-venue.js';
@@ -26,7 +27,8 @@ export type BuyRequest = (
   referrer?: string | null | undefined;
 };
 
-const holdKey = (tokenId: string, tokens: bigint) => `buy_tokens:${tokenId}:${tokens}`;
+/** Where a token_buy_tokens price is held: per asking wallet (decision 0040), `anyone` for an ask naming none. */
+const holdKey = (tokenId: string, tokens: bigint, wallet: string | undefined) => `buy_tokens:${tokenId}:${tokens}:${wallet?.toLowerCase() ?? 'anyone'}`;
 
 /**
  * A buy's gross USD must lie within the configured bounds. The bounds are dollars, so the
@@ -51,9 +53,10 @@ export function checkBuySize(deps: AppDeps, usd: bigint, asked: { usdAmount: big
 
 /**
  * The price and bound of a buy, checked on the token's venue now; nothing is written except held
- * quotes. `phase` `apply`: a settled payment being applied (the reconciler's retry).
+ * quotes. `phase` `ask`: the 402 of a request without payment; `apply`: a settled payment being
+ * applied (the reconciler's retry). `wallet`: who asks or pays, when known.
  */
-export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Network, phase: TradePhase = 'price'): Promise<BuyPlan> {
+export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Network, phase: TradePhase = 'price', wallet?: string): Promise<BuyPlan> {
   const now = deps.clock.now();
   return deps.uow.run(async (stores) => {
     if (req.kind === 'quote') {
@@ -70,19 +73,43 @@ export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Ne
       checkBuySize(deps, req.usdAmount, { usdAmount: req.usdAmount });
       return venue.planBuy(token, { grossUsd: req.usdAmount, minTokensOut: req.minTokensOut, quoteId: null }, phase);
     }
-    // Held for the quote TTL so the unpaid request and its paid retry see one price.
-    let quote = await stores.quotes.getHeld(holdKey(token.tokenId, req.tokens), now);
-    if (!quote) {
-      const priced = await venue.price(token, { side: 'buy', tokens: req.tokens });
-      quote = buyQuote(deps, token, priced.usdAmount, priced.tokens, req.tokens, priced.feeUsd, 0n, now, priced.provider);
-      await stores.quotes.save(quote, holdKey(token.tokenId, req.tokens));
-    }
+    const quote = await tokensPrice(deps, stores, { venue, token, tokens: req.tokens, wallet, phase, now });
     if (req.maxUsd !== undefined && quote.usdAmount > req.maxUsd) {
       throw new SlippageExceeded('The tokens cost more than maxUsd.', formatUsd(req.maxUsd), formatUsd(quote.usdAmount), { quoteId: quote.quoteId });
     }
     checkBuySize(deps, quote.usdAmount, { tokens: req.tokens });
     return venue.planBuy(token, { grossUsd: quote.usdAmount, minTokensOut: req.tokens, quoteId: quote.quoteId }, phase);
   });
+}
+
+/**
+ * token_buy_tokens' price (decision 0040): held for the quote TTL for the wallet it was offered
+ * to, so that wallet's paid retry sees the price it signed, and never offered to another. A 402
+ * is never above the live cost: a held price the live one undercuts (a launch fee decaying, a
+ * sell) is replaced. A payer that asked without naming itself pays the price held for those
+ * asks, taken over as its own.
+ */
+async function tokensPrice(
+  deps: AppDeps,
+  stores: Stores,
+  a: { venue: TradeVenue; token: Token; tokens: bigint; wallet: string | undefined; phase: TradePhase; now: Date },
+): Promise<Quote> {
+  const own = holdKey(a.token.tokenId, a.tokens, a.wallet);
+  const held = await stores.quotes.getHeld(own, a.now);
+  if (a.phase !== 'ask') {
+    if (held) return held;
+    const unnamed = a.wallet ? await stores.quotes.getHeld(holdKey(a.token.tokenId, a.tokens, undefined), a.now) : null;
+    if (unnamed) {
+      const taken = { ...unnamed, quoteId: deps.ids.next('qte') };
+      await stores.quotes.save(taken, own);
+      return taken;
+    }
+  }
+  const priced = await a.venue.price(a.token, { side: 'buy', tokens: a.tokens });
+  if (held && held.usdAmount <= priced.usdAmount) return held;
+  const quote = buyQuote(deps, a.token, priced.usdAmount, priced.tokens, a.tokens, priced.feeUsd, 0n, a.now, priced.provider);
+  await stores.quotes.save(quote, own);
+  return quote;
 }
 
 export function buyQuote(

@@ -21,7 +21,7 @@ import type { DexRouter } from '../../ports/dex-router.js';
 import type { PayoutSender } from '../../ports/payout-sender.js';
 import type { TransferLogReader } from '../../ports/transfer-log-reader.js';
 import type { Application } from '../application.js';
-import type { Tunables } from '../config.js';
+import type { Tunables } from '../tunables.js';
 import type { CustodyLease } from '../custody/custody-lease.js';
 import { answerIntents } from '../custody/custody-intents.js';
 import { purgeSpentProofs } from '../extensions/wallet-proof.js';

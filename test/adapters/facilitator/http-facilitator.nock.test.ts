@@ -55,6 +55,37 @@ describe('verify', () => {
   });
 });
 
+describe('an x402 v1 payment (decision 0048)', () => {
+  const v1: PaymentPayload = { ...payload, x402Version: 1, resource: { url: 'http://service.test/tokens' } };
+
+  it("goes to the facilitator's v1 path in v1 shapes; its settlement's network comes back as CAIP-2", async () => {
+    const body = {
+      x402Version: 1,
+      paymentPayload: { x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: payload.payload },
+      paymentRequirements: {
+        scheme: 'exact',
+        network: 'base-sepolia',
+        maxAmountRequired: '10000',
+        resource: 'http://service.test/tokens',
+        description: '',
+        mimeType: 'application/json',
+        payTo: requirements.payTo,
+        maxTimeoutSeconds: 60,
+        asset: requirements.asset,
+        extra: { name: 'USDC', version: '2' },
+      },
+    };
+    const scope = nock(URL)
+      .post('/verify', body as never)
+      .reply(200, { isValid: true, payer: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc' })
+      .post('/settle', body as never)
+      .reply(200, { success: true, transaction: `0x${'b'.repeat(64)}`, network: 'base-sepolia', payer: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc' });
+    expect((await facilitator().verify(v1, requirements)).isValid).toBe(true);
+    expect(await facilitator().settle(v1, requirements)).toMatchObject({ success: true, network: TESTNET });
+    scope.done();
+  });
+});
+
 describe('settle', () => {
   it('returns the settlement', async () => {
     nock(URL).post('/settle').reply(200, { success: true, transaction: `0x${'a'.repeat(64)}`, network: TESTNET, payer: '0x1' });

@@ -5,7 +5,7 @@
  * the same rules: test/e2e/page-devnet.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../src/app/config.js';
+import { ConfigError, loadConfig } from '../../../src/bootstrap/config/config.js';
 import type { RunningService } from '../../../src/bootstrap/compose.js';
 import { json, startTestService } from '../../support/service.js';
 

@@ -51,6 +51,14 @@ describe('GET /api/openapi.json', () => {
     );
   });
 
+  it('is also found at /openapi.json, by a permanent redirect', async () => {
+    const res = await fetch(`${service.url}/openapi.json`, { redirect: 'manual' });
+    expect(res.status).toBe(308);
+    expect(res.headers.get('location')).toBe('/api/openapi.json');
+    const followed = await fetch(`${service.url}/openapi.json`);
+    expect((await json(followed)).openapi).toBe('3.1.0');
+  });
+
   it('names its server: the origin it was asked at', async () => {
     const doc = await json(await fetch(`${service.url}/api/openapi.json`));
     expect(doc.servers).toEqual([{ url: service.url }]);

@@ -1,7 +1,8 @@
 /** The bridge's limits: a per-call cap and a budget for the run, reserved before signing. */
 import { describe, expect, it } from 'vitest';
 import { SpendingLimits } from '../../../src/adapters/mcp/bridge/spending-limits.js';
-import { loadBridgeConfig, ConfigError } from '../../../src/app/config.js';
+import { loadBridgeConfig } from '../../../src/bootstrap/config/bridge-config.js';
+import { ConfigError } from '../../../src/bootstrap/config/config-error.js';
 
 describe('SpendingLimits', () => {
   it('refuses over the cap and past the budget; a released reservation is spent no more, a kept one stays', () => {

@@ -26,8 +26,8 @@ describeWithServices('Redis shared by two service instances', () => {
     const prefix = `test:${randomUUID()}`;
     const a = redis(3, 60, REDIS_URL, prefix);
     const b = redis(3, 60, REDIS_URL, prefix);
-    const sa = await startTestService({ rateLimiter: a }, { RATE_LIMIT_FREE_PER_MINUTE: '3' });
-    const sb = await startTestService({ rateLimiter: b }, { RATE_LIMIT_FREE_PER_MINUTE: '3' });
+    const sa = await startTestService({ ports: { rateLimiter: a } }, { RATE_LIMIT_FREE_PER_MINUTE: '3' });
+    const sb = await startTestService({ ports: { rateLimiter: b } }, { RATE_LIMIT_FREE_PER_MINUTE: '3' });
     try {
       await redisReady(a);
       await redisReady(b);

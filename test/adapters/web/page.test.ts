@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compact, percentText, usdText } from '../../../src/adapters/web/browser/format.js';
+import { changeSinceLaunch, compact, percentText, shortId, usdText } from '../../../src/adapters/web/browser/format.js';
 import { buildPage, readPageFiles, writePageFiles, type PageFiles } from '../../../src/adapters/web/esbuild/page-files.js';
 import type { RunningService } from '../../../src/bootstrap/compose.js';
 import { json, startTestService } from '../../support/service.js';
@@ -46,6 +46,22 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status:
   });
 }
 
+describe('what a feed card says', () => {
+  const curve = { virtualUsdReserve: '6000', virtualTokenReserve: '1073000000', realUsdReserve: '0', tokensSold: '0' };
+  it('the change since launch, from the reserves alone: none at launch, up after a buy, none once graduated', () => {
+    expect(changeSinceLaunch({ state: 'ACTIVE', priceUsd: (6000 / 1073000000).toFixed(18), curve })).toBe('0.000000');
+    // $60 into the curve: x = 6060, y = k / x; the price x / y is (6060 / 6000)^2 of the launch price.
+    const y = (6000 * 1073000000) / 6060;
+    const after = { virtualUsdReserve: '6060', virtualTokenReserve: String(y), realUsdReserve: '60', tokensSold: String(1073000000 - y) };
+    expect(Number(changeSinceLaunch({ state: 'ACTIVE', priceUsd: String(6060 / y), curve: after }))).toBeCloseTo((6060 / 6000) ** 2 - 1, 5);
+    expect(changeSinceLaunch({ state: 'GRADUATED', priceUsd: '0.001', curve })).toBeNull();
+  });
+
+  it('a short id that tells apart two tokens with one symbol', () => {
+    expect(shortId('tok_01M8DPDFTQR99T45S4TA1MPZH4')).toBe('tok_…1MPZH4');
+  });
+});
+
 describe('serving the page', () => {
   let service: RunningService;
   let built: PageFiles;
@@ -63,6 +79,8 @@ describe('serving the page', () => {
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     const html = await res.text();
     expect(html).toMatch(/<script type="module" src="\/assets\/app-[A-Z0-9]+\.js"><\/script>/);
+    // The page knows its chains: on the embedded devnet's defaults, no contract gets a public explorer link.
+    expect(html).toContain('<meta name="launchpad-chain" content="devnet" />');
     const again = await rawGet(`${service.url}/`, { 'if-none-match': res.headers.get('etag')! });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);

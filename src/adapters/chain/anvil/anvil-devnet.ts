@@ -6,7 +6,8 @@
  *
  * Each public port is a journaling proxy (journaled-rpc.ts) on a thread of this process; anvil
  * itself listens on a private port (anvil-process.ts). State persists under `stateDir`: anvil's
- * --state every 5 s and on exit, plus the journal of every signed transaction, replayed on start
+ * state, saved by the devnet every 5 s and on stop so that no file is ever torn (state-file.ts,
+ * checked at start), plus the journal of every signed transaction, replayed on start
  * (journal-replay.ts) — so even a kill -9 of the service and both chains loses no acknowledged
  * transaction. What each chain holds is in devnet-constants.ts, placed by devnet-provisioning.ts.
  */
@@ -20,6 +21,10 @@ import { DEVNET_UNISWAP_V2 } from './devnet-constants.js';
 import { provisionChain } from './devnet-provisioning.js';
 import { replayJournal } from './journal-replay.js';
 import { RpcPortInUse, startJournaledRpcThread, TransactionJournal, type JournaledRpc } from './journaled-rpc.js';
+import { chooseStartState, saveState } from './state-file.js';
+
+/** How often each chain's state is saved (anvil's own `--state-interval` was 5 s too). */
+const SAVE_EVERY_MS = 5_000;
 
 export interface DevnetOptions {
   port: number;
@@ -80,13 +85,45 @@ function writeLog(level: string, message: string, fields?: Record<string, unknow
 
 export class AnvilDevnet {
   private heartbeat: NodeJS.Timeout | null = null;
+  private saver: NodeJS.Timeout | null = null;
+  /** The save under way (one at a time: they share each chain's temporary file). */
+  private saving: Promise<void> = Promise.resolve();
 
   private constructor(
     readonly chains: Record<Network, DevnetChain>,
     private readonly processes: ChainProcess[],
     /** Set once stop() (or a failed start) ends the chains: an exit after that is expected. */
     private readonly stopping: { now: boolean },
+    private readonly logger: Logger,
   ) {}
+
+  /** Saves every running chain's state (a chain that is down keeps its last save). */
+  private saveAll(): Promise<void> {
+    const run = this.saving.then(async () => {
+      const running = this.processes.filter((p) => p.statePath && p.child.exitCode === null && p.child.signalCode === null);
+      await Promise.all(running.map((p) => this.save(p)));
+    });
+    this.saving = run;
+    return run;
+  }
+
+  private async save(p: ChainProcess): Promise<void> {
+    try {
+      await saveState(p.upstreamUrl, p.statePath!);
+    } catch (e) {
+      // A chain that went down is logged as such; a stop saves on its own (stopChainProcess).
+      if (!this.stopping.now && p.child.exitCode === null) this.logger.warn(`devnet ${p.network}: state not saved (${(e as Error).message}); the journal keeps what it lacks`);
+    }
+  }
+
+  private keepSaving(): void {
+    const beat = () => {
+      void this.saveAll().then(() => {
+        if (this.saver) this.saver = setTimeout(beat, SAVE_EVERY_MS).unref();
+      });
+    };
+    this.saver = setTimeout(beat, SAVE_EVERY_MS).unref();
+  }
 
   private keepProducingBlocks(idleMs: number): void {
     const beat = async () => {
@@ -141,16 +178,23 @@ export class AnvilDevnet {
         const statePath = options.stateDir ? resolve(options.stateDir, `anvil-${chainId}.json`) : undefined;
         const pidFile = options.stateDir ? join(options.stateDir, `anvil-${chainId}.pid`) : null;
         if (pidFile && statePath && options.stateDirLocked) await stopOrphan(network, pidFile, statePath, logger);
-        const child = spawnAnvil({ network, chainId, upstreamPort, statePath, pidFile, logger, stopping, onLog: options.onLog });
-        processes.push({ network, chainId, child, proxy, journal, pidFile, upstreamUrl: `http://127.0.0.1:${upstreamPort}` });
+        // After the orphan is stopped: one an earlier version started writes the file as it goes.
+        const loadState = statePath ? chooseStartState(statePath, (line) => logger.warn(`devnet ${network}: ${line}`)) : undefined;
+        const child = spawnAnvil({ network, chainId, upstreamPort, statePath, loadState, pidFile, logger, stopping, onLog: options.onLog });
+        processes.push({ network, chainId, child, proxy, journal, statePath: statePath ?? null, pidFile, upstreamUrl: `http://127.0.0.1:${upstreamPort}` });
         chains[network] = { network, chainId, rpcUrl: `http://${host}:${port}`, uniswapV2: DEVNET_UNISWAP_V2 };
       }
-      const devnet = new AnvilDevnet(chains, processes, stopping);
+      const devnet = new AnvilDevnet(chains, processes, stopping, logger);
       await Promise.all(processes.map((p) => waitReady(p)));
       // What the saved state holds, before provisioning adds to a fresh chain.
       const restored = await Promise.all(processes.map((p) => createPublicClient({ transport: http(p.upstreamUrl) }).getBlock({ blockTag: 'latest' })));
       await Promise.all(processes.map((p) => provisionChain(p.network, chains[p.network].rpcUrl)));
       await Promise.all(processes.map((p, i) => replayJournal(p, restored[i]!, (line) => logger.warn(line))));
+      if (options.stateDir) {
+        // At once: a chain rebuilt from its baseline or genesis has a whole state file again.
+        await devnet.saveAll();
+        devnet.keepSaving();
+      }
       if (options.idleBlockMs) devnet.keepProducingBlocks(options.idleBlockMs);
       return devnet;
     } catch (e) {
@@ -159,12 +203,15 @@ export class AnvilDevnet {
     }
   }
 
-  /** Stops both chains; with a state dir, anvil writes its state on the way out. */
+  /** Stops both chains; with a state dir, each chain's state is saved first. */
   async stop(): Promise<void> {
     this.stopping.now = true;
     if (this.heartbeat) clearTimeout(this.heartbeat);
     this.heartbeat = null;
-    await Promise.all(this.processes.map((p) => stopChainProcess(p)));
+    if (this.saver) clearTimeout(this.saver);
+    this.saver = null;
+    await this.saving;
+    await Promise.all(this.processes.map((p) => stopChainProcess(p, this.logger)));
   }
 
   /** The anvil processes' ids (a test checks they die with the service). */

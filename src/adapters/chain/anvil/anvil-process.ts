@@ -1,7 +1,8 @@
 /**
  * One chain of the devnet as an operating-system process: the anvil binary from the
  * @foundry-rs/anvil npm package, started on a private port only the journaling proxy talks to,
- * waited for, and stopped — with its state written on the way out. Processes die with the
+ * waited for, and stopped — its state saved by the devnet first (state-file.ts: anvil itself never
+ * writes the file, so a stop cannot tear it). Processes die with the
  * service; one left behind by a killed service is stopped on the next start that holds the data
  * directory's lock (only then is its service known to be gone), and only if it really is the
  * anvil of this state (docs/decisions/0022-one-instance-per-data-dir.md).
@@ -16,6 +17,13 @@ import type { Network } from '../../../domain/network.js';
 import type { Logger } from '../../../ports/logger.js';
 import { DEVNET_MNEMONIC } from './devnet-constants.js';
 import type { JournaledRpc, TransactionJournal } from './journaled-rpc.js';
+import { saveState } from './state-file.js';
+
+/**
+ * Set on each anvil the devnet starts: the absolute state file it serves, so the next start can
+ * tell (from /proc/<pid>/environ) an orphan of this state from any other process.
+ */
+const STATE_ENV = 'LAUNCHPAD_DEVNET_STATE';
 
 /** The version of anvil the devnet is tested with (package.json pins the same). */
 export const ANVIL_VERSION = '1.7.1';
@@ -63,6 +71,8 @@ export interface ChainProcess {
   /** The journaling proxy on its thread; it owns the journal's appends. */
   proxy: JournaledRpc;
   journal: TransactionJournal | null;
+  /** Where the devnet saves this chain's state (null: nothing persists). */
+  statePath: string | null;
   pidFile: string | null;
   /** anvil itself, reached only through the proxy by everyone but the devnet. */
   upstreamUrl: string;
@@ -81,15 +91,17 @@ export function freeLocalPort(): Promise<number> {
 }
 
 /**
- * Starts anvil for `network` on `upstreamPort` (127.0.0.1), on `statePath` when given (saved every
- * 5 s and on exit), its pid written to `pidFile`. An exit while `stopping.now` is false is logged
- * as the chain going down under the service.
+ * Starts anvil for `network` on `upstreamPort` (127.0.0.1), loading `loadState` when given (anvil
+ * only reads it; the devnet saves `statePath`), its pid written to `pidFile`. An exit while
+ * `stopping.now` is false is logged as the chain going down under the service.
  */
 export function spawnAnvil(options: {
   network: Network;
   chainId: number;
   upstreamPort: number;
   statePath: string | undefined;
+  /** The state file to start from (the state file, its baseline, or none: genesis). */
+  loadState: string | undefined;
   pidFile: string | null;
   logger: Logger;
   stopping: { now: boolean };
@@ -97,8 +109,12 @@ export function spawnAnvil(options: {
 }): ChildProcess {
   const { network, chainId, statePath, pidFile, logger, stopping } = options;
   const args = ['--port', String(options.upstreamPort), '--host', '127.0.0.1', '--chain-id', String(chainId), '--mnemonic', DEVNET_MNEMONIC, '--accounts', '10', '--silent'];
-  if (statePath) args.push('--state', statePath, '--state-interval', '5');
-  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (options.loadState) args.push('--load-state', options.loadState);
+  // No pipe that is not read: a pipe whose reader is gone is an error on anvil's next write.
+  // The environment is passed on unread, with the devnet's mark added.
+  // eslint-disable-next-line no-restricted-syntax
+  const env = statePath ? { ...process.env, [STATE_ENV]: statePath } : undefined;
+  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', options.onLog ? 'pipe' : 'ignore'], env });
   live.add(child);
   child.once('exit', (code, signal) => {
     live.delete(child);
@@ -127,9 +143,19 @@ export async function waitReady(p: ChainProcess): Promise<void> {
   }
 }
 
-/** Closes the proxy, then stops anvil (SIGTERM, so it writes its state; SIGKILL after 5 s). */
-export async function stopChainProcess({ child, proxy, pidFile }: ChainProcess): Promise<void> {
+/**
+ * Closes the proxy (no transaction comes in after it), saves the state, then stops anvil (SIGTERM;
+ * SIGKILL after 5 s: anvil writes nothing on its way out). A state that cannot be saved (anvil
+ * already gone) leaves the last save, which the journal tops up on the next start.
+ */
+export async function stopChainProcess(p: ChainProcess, logger: Logger): Promise<void> {
+  const { child, proxy, pidFile } = p;
   await proxy.close();
+  if (p.statePath && child.exitCode === null && child.signalCode === null) {
+    await saveState(p.upstreamUrl, p.statePath).catch((e: unknown) =>
+      logger.warn(`devnet ${p.network}: state not saved on stop (${(e as Error).message}); the next start replays the journal over the last save`),
+    );
+  }
   await new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
@@ -152,14 +178,19 @@ const alive = (pid: number) => {
 };
 
 /**
- * The state file the process `pid` runs anvil on (its `--state`, resolved against its working
- * directory), from /proc on Linux; null when it is not an anvil, has no state, or cannot be
- * checked (not Linux, gone, not ours to read).
+ * The state file the process `pid` runs anvil on (the devnet's mark in its environment, or — an
+ * anvil an earlier version started — its `--state`, resolved against its working directory), from
+ * /proc on Linux; null when it is not an anvil, has no state, or cannot be checked (not Linux,
+ * gone, not ours to read).
  */
 function anvilStateOf(pid: number): string | null {
   try {
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     if (!/^anvil(\.exe)?$/.test(basename(argv[0] ?? ''))) return null;
+    const marked = readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .find((v) => v.startsWith(`${STATE_ENV}=`));
+    if (marked) return marked.slice(STATE_ENV.length + 1);
     const at = argv.indexOf('--state');
     const state = at > 0 ? argv[at + 1] : undefined;
     if (!state) return null;
@@ -171,7 +202,8 @@ function anvilStateOf(pid: number): string | null {
 
 /**
  * An anvil left running by a service that was killed (SIGKILL runs no exit handler) still holds
- * this state: stop it — politely, so it writes its state — before starting ours. Called only
+ * this state: stop it before starting ours (what it holds beyond the last save is in the journal;
+ * SIGTERM first, as one an earlier version started writes its state on the way out). Called only
  * while the data directory's lock is held, i.e. once the service that wrote the pid file is
  * gone; and a pid that is not the anvil of `statePath` (reused by another process since, or
  * unverifiable) is never signalled.

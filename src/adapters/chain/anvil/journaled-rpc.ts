@@ -2,7 +2,7 @@
  * The devnet's public JSON-RPC endpoint: a small proxy in front of anvil that writes every
  * signed transaction to an append-only journal — synced to disk — before anvil sees it.
  *
- * anvil writes its state only every few seconds, so a crash of everything (the service and both
+ * anvil's state is saved only every few seconds, so a crash of everything (the service and both
  * chains) would lose transactions the service had already acknowledged: settlements the books
  * show as APPLIED, payouts the books show as SENT. On the next start the journal's transactions
  * that the restored chain does not know are sent again, each in a block with its original

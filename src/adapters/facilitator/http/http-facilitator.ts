@@ -14,6 +14,7 @@ import {
   type SupportedKind,
   type VerifyResult,
 } from '../../../ports/facilitator.js';
+import { facilitatorRequest, fromV1Network } from '../../kit/x402/v1-wire.js';
 
 export interface HttpFacilitatorOptions {
   url: string;
@@ -63,7 +64,7 @@ export class HttpFacilitator implements Facilitator {
       throw new SettlementIndeterminate(`settle: ${out.failure}`);
     }
     const parsed = settleSchema.safeParse(out.body);
-    if (parsed.success && (out.status < 300 || !parsed.data.success)) return parsed.data;
+    if (parsed.success && (out.status < 300 || !parsed.data.success)) return { ...parsed.data, network: fromV1Network(parsed.data.network) };
     throw new SettlementIndeterminate(`settle answered HTTP ${out.status} without a readable settlement`);
   }
 
@@ -103,6 +104,7 @@ export class HttpFacilitator implements Facilitator {
   }
 }
 
+/** The x402 facilitator wire's body; a payment mapped from v1 goes in v1's shapes, to the facilitator's v1 path (decision 0048). */
 function body(paymentPayload: PaymentPayload, paymentRequirements: PaymentRequirements) {
-  return { x402Version: 2, paymentPayload, paymentRequirements };
+  return facilitatorRequest(paymentPayload, paymentRequirements);
 }

@@ -1,12 +1,14 @@
 /**
  * The official x402 facilitator running in-process: @x402/core's x402Facilitator with
- * @x402/evm's exact scheme, one viem signer per network (the settlement key pays gas). Verify
+ * @x402/evm's exact scheme — v2, and v1 under v1's network names (decision 0048) — one viem signer
+ * per network (the settlement key pays gas). Verify
  * simulates and settle submits and confirms a real transferWithAuthorization on any RPC — the
  * devnet or a Base node.
  */
 import { x402Facilitator } from '@x402/core/facilitator';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
+import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/facilitator';
 import { createWalletClient, publicActions, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { SettlementSender, type SettlementLog, type WriteContractArgs } from './settlement-sender.js';
@@ -24,6 +26,7 @@ import {
 import { newNonceQueue, type NonceQueue } from '../../kit/evm/signed-transactions.js';
 import { viemChain } from '../../kit/evm/viem-chain.js';
 import { rpcTransport } from '../../kit/evm/rpc-transport.js';
+import { facilitatorRequest, fromV1Network, v1NetworkName } from '../../kit/x402/v1-wire.js';
 
 export interface LocalFacilitatorOptions {
   /** Private key of the account that submits settlements and pays their gas. */
@@ -79,12 +82,14 @@ export class LocalFacilitator implements Facilitator {
         { confirmationTimeoutMs: options.confirmationTimeoutMs ?? 30_000 },
       );
       this.facilitator.register(network, new ExactEvmScheme(signer));
+      // @x402/core types networks as CAIP-2; its v1 registry keys them by v1's names.
+      this.facilitator.registerV1(v1NetworkName(network) as Parameters<x402Facilitator['registerV1']>[0], new ExactEvmSchemeV1(signer));
     }
   }
 
   async verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResult> {
     try {
-      return await this.facilitator.verify(...(([payload, requirements] as unknown) as CoreFacilitatorTypes));
+      return await this.facilitator.verify(...coreArguments(payload, requirements));
     } catch (e) {
       throw new FacilitatorError(`The facilitator could not verify the payment: ${(e as Error).message.split('\n')[0]}`);
     }
@@ -92,13 +97,13 @@ export class LocalFacilitator implements Facilitator {
 
   async settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResult> {
     try {
-      const result = await this.facilitator.settle(...(([payload, requirements] as unknown) as CoreFacilitatorTypes));
+      const result = await this.facilitator.settle(...coreArguments(payload, requirements));
       const transaction = this.sender.finalHash(result.transaction);
       this.sender.forget(result.transaction);
       return {
         success: result.success,
         transaction,
-        network: result.network,
+        network: fromV1Network(result.network),
         ...(result.payer ? { payer: result.payer } : {}),
         ...(result.errorReason ? { errorReason: result.errorReason } : {}),
         ...(result.errorMessage ? { errorMessage: result.errorMessage } : {}),
@@ -110,6 +115,15 @@ export class LocalFacilitator implements Facilitator {
   }
 
   async supported(): Promise<SupportedKind[]> {
-    return this.networks.map((network) => ({ x402Version: 2, scheme: 'exact', network }));
+    return this.networks.flatMap((network) => [
+      { x402Version: 2, scheme: 'exact', network },
+      { x402Version: 1, scheme: 'exact', network: v1NetworkName(network) },
+    ]);
   }
+}
+
+/** A payment as @x402/core's facilitator takes it: a v1 payment in v1's shapes, so its v1 scheme handles it. */
+function coreArguments(payload: PaymentPayload, requirements: PaymentRequirements): CoreFacilitatorTypes {
+  const request = facilitatorRequest(payload, requirements);
+  return [request.paymentPayload, request.paymentRequirements] as unknown as CoreFacilitatorTypes;
 }

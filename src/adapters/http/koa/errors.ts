@@ -10,6 +10,7 @@ import { errorEnvelope, statusOfError, type ErrorEnvelope } from '../../../app/e
 import type { Logger } from '../../../ports/logger.js';
 import { isTransportError, MethodNotAllowed, TRANSPORT_ERROR_STATUS } from './http-errors.js';
 import type { PaymentRequiredEnricher } from '../../kit/x402/x402-extensions.js';
+import { withV1Challenge } from './payment-headers.js';
 import { PAYMENT_REQUIRED, encodePaymentRequired } from './x402-headers.js';
 
 export function errorHandler(logger: Logger) {
@@ -74,6 +75,7 @@ export type { PaymentRequiredEnricher };
  * (`ctx.state.x402Extensions`, e.g. Bazaar) and those made for this 402 (`ctx.state.x402Enrich`,
  * e.g. signed offers); ones the flow already set win. The header carries the same object with
  * only the extensions a client acts on (x402-headers.ts, HEADER_EXTENSIONS), so it stays small.
+ * The body also carries, at its top level, the `x402Version: 1` and `accepts` x402 v1 clients read.
  */
 export async function addPaymentRequiredHeader(ctx: Context): Promise<void> {
   if (ctx.status !== 402) return;
@@ -89,5 +91,6 @@ export async function addPaymentRequiredHeader(ctx: Context): Promise<void> {
     required = { ...required, extensions: { ...declared, ...made, ...(required.extensions as Record<string, unknown> | undefined) } };
     ctx.body = { ...body, error: { ...body!.error, details: atRoot ? required : { ...details, paymentRequired: required } } };
   }
+  ctx.body = withV1Challenge(ctx.body, required); // x402 v1 hook (decision 0048): v1 clients read the body's top level
   ctx.set(PAYMENT_REQUIRED, encodePaymentRequired(required));
 }

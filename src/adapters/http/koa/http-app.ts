@@ -17,12 +17,13 @@ import { discoveryDocument, WELL_KNOWN_X402 } from './discovery.js';
 import { MethodNotAllowed } from './http-errors.js';
 import { errorHandler, type PaymentRequiredEnricher } from './errors.js';
 import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
-import { cors, type CorsOptions } from './cors.js';
+import { cors, refuseForeignRequests, type CorsOptions } from './cors.js';
+import { OriginPolicy } from './origin-policy.js';
 import { DEFAULT_STREAM, EventStreams, streamEvents, type EventStreamOptions } from './events-stream.js';
 import { manifest } from './manifest.js';
 import { openApiDocument } from './openapi.js';
 import { observeRequests, UNMATCHED_ROUTE } from './observe-requests.js';
-import { paidRoute } from './paid-routes.js';
+import { isPaidRoute, paidRoute } from './paid-routes.js';
 import { readRoutes } from './read-routes.js';
 import { requestContext } from './request-context.js';
 import { paymentRequiredExtensions } from '../../kit/x402/x402-extensions.js';
@@ -47,7 +48,10 @@ export interface HttpOptions {
   paymentRequiredExtensions?: PaymentRequiredEnricher;
   /** The MCP endpoint (src/adapters/mcp/sdk), served on this port beside the API (docs/agents.md). */
   mcp?: HttpMount;
-  /** Origins besides the service's own whose pages may call the API (CORS_ORIGINS); default: none. */
+  /**
+   * Origins besides the service's own whose pages may call the API (CORS_ORIGINS; default: none),
+   * and the Hosts it answers to (origin-policy.ts; default: the loopback names and the address reached).
+   */
   cors?: CorsOptions;
   /** The page for people at `/` (src/adapters/web): served before the rate limiter and the routes. */
   page?: Koa.Middleware;
@@ -102,6 +106,11 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   router.get('/api/openapi.json', (ctx) => {
     ctx.body = openApiDocument(application.reads, application.entrypoints.values(), deps.settings, { origin: origin(ctx), mcpPath: options.mcp?.path });
   });
+  // Where OpenAPI tools look first (docs/api.md): the same document, by a permanent redirect.
+  router.get('/openapi.json', (ctx) => {
+    ctx.redirect('/api/openapi.json');
+    ctx.status = 308;
+  });
   router.get('/api/version', (ctx) => ok(ctx, 'version', { api: '1', spec: '1.1', service: deps.settings.serviceVersion }));
 
   app.on('error', (error: NodeJS.ErrnoException) => {
@@ -117,7 +126,11 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     }),
   );
   app.use(errorHandler(application.logger));
-  app.use(cors(options.cors ?? { origins: [], publicUrl: options.publicUrl }));
+  const policy = new OriginPolicy(options.cors ?? { origins: [], publicUrl: options.publicUrl });
+  app.use(cors(policy));
+  // The routes that act: no Host the service does not answer to, no Origin it does not allow (DNS rebinding).
+  const mcpPath = options.mcp?.path;
+  app.use(refuseForeignRequests(policy, (ctx) => isPaidRoute(ctx) || (mcpPath !== undefined && ctx.path.replace(/(.)\/+$/, '$1') === mcpPath)));
   // The page and its assets: static and cached, so served before the free-request budget is counted.
   const pageRouter = new Router();
   if (options.page) for (const path of ['/', '/assets/:file']) pageRouter.get(path, options.page);

@@ -48,7 +48,10 @@ export class HeadersTooLarge extends DomainError {
   readonly code = 'HEADERS_TOO_LARGE';
 }
 
-/** A CORS preflight from an origin CORS_ORIGINS does not allow (docs/api.md "Browsers and other origins"). */
+/**
+ * A CORS preflight, or a call to a paid route or /mcp, from an origin that is neither the service's
+ * own nor one CORS_ORIGINS lists (docs/api.md "Browsers and other origins").
+ */
 export class CorsOriginNotAllowed extends DomainError {
   readonly code = 'CORS_ORIGIN_NOT_ALLOWED';
   constructor(origin: string) {
@@ -56,7 +59,25 @@ export class CorsOriginNotAllowed extends DomainError {
   }
 }
 
-const TRANSPORT_ERRORS = [MethodNotAllowed, PayloadTooLarge, UnsupportedMediaType, InvalidJson, BadRequest, RequestTimeout, HeadersTooLarge, CorsOriginNotAllowed] as const;
+/** A call to a paid route or /mcp naming a Host the service does not answer to (PUBLIC_URL, HOST, ALLOWED_HOSTS): DNS rebinding. */
+export class HostNotAllowed extends DomainError {
+  readonly code = 'HOST_NOT_ALLOWED';
+  constructor(host: string) {
+    super(`This service does not answer to the Host ${host || '(none)'} (PUBLIC_URL, ALLOWED_HOSTS).`, { host });
+  }
+}
+
+const TRANSPORT_ERRORS = [
+  MethodNotAllowed,
+  PayloadTooLarge,
+  UnsupportedMediaType,
+  InvalidJson,
+  BadRequest,
+  RequestTimeout,
+  HeadersTooLarge,
+  CorsOriginNotAllowed,
+  HostNotAllowed,
+] as const;
 export type TransportErrorCode = InstanceType<(typeof TRANSPORT_ERRORS)[number]>['code'];
 
 /** A class above without a row here does not compile. */
@@ -69,6 +90,7 @@ export const TRANSPORT_ERROR_STATUS: Readonly<Record<TransportErrorCode, number>
   REQUEST_TIMEOUT: 408,
   HEADERS_TOO_LARGE: 431,
   CORS_ORIGIN_NOT_ALLOWED: 403,
+  HOST_NOT_ALLOWED: 403,
 };
 
 export function isTransportError(e: unknown): e is InstanceType<(typeof TRANSPORT_ERRORS)[number]> {

@@ -65,6 +65,7 @@ function paidOperation(e: AnyEntrypoint, settings: Settings) {
     description: `Paid with x402 (USDC on Base): price ${e.price(settings)}. Without PAYMENT-SIGNATURE the answer is 402 with PAYMENT-REQUIRED.`,
     parameters: [
       { name: 'PAYMENT-SIGNATURE', in: 'header', required: false, schema: { type: 'string' }, description: 'base64 x402 v2 payment payload' },
+      { name: 'X-PAYMENT', in: 'header', required: false, schema: { type: 'string' }, description: 'base64 x402 v1 payment payload (answered with X-PAYMENT-RESPONSE)' },
       { name: 'X-Wallet-Address', in: 'header', required: false, schema: { type: 'string' }, description: 'the paying wallet, to be offered its network' },
       siwxHeader('the wallet, proven: offered its network; redeems paid access (token_info)'),
     ],
@@ -77,6 +78,7 @@ function paidOperation(e: AnyEntrypoint, settings: Settings) {
       202: ok('payment_pending', loose, 'settlement outcome pending; poll /api/payments/{paymentId}'),
       400: errorResponse,
       402: errorResponse,
+      403: errorResponse,
       404: errorResponse,
       409: errorResponse,
     },

@@ -40,6 +40,9 @@ export function openApiDocument(reads: readonly AnyRead[], entrypoints: Iterable
       },
     },
     '/api/openapi.json': { get: { operationId: 'openapi', description: 'This document.', responses: document('OpenAPI 3.1 document') } },
+    '/openapi.json': {
+      get: { operationId: 'openapi_redirect', description: 'Where tools look first: a permanent redirect to `/api/openapi.json`.', responses: { 308: { description: 'Location: /api/openapi.json' } } },
+    },
     '/llms.txt': {
       get: { operationId: 'llms_txt', description: 'What the service is, how to pay, the MCP tools and the endpoints, for language models (llms.txt).', responses: document('llms.txt', 'text/markdown') },
     },
@@ -114,12 +117,13 @@ function mcpPaths(mcp: string): Record<string, Record<string, unknown>> {
         operationId: 'mcp',
         summary: 'MCP (Model Context Protocol) endpoint: Streamable HTTP, stateless, JSON answers',
         description:
-          'JSON-RPC 2.0 messages of MCP: initialize, tools/list, tools/call. Paid tools use the x402 MCP transport: the unpaid call answers a tool result with isError and the PaymentRequired in structuredContent; the paid call carries the PaymentPayload in params._meta["x402/payment"]. Send `Accept: application/json, text/event-stream`. Every POST counts against the free budget except a paid call whose payment verifies. See /llms.txt and docs/agents.md.',
+          'JSON-RPC 2.0 messages of MCP: initialize, tools/list, tools/call, resources (launchpad://token/{tokenId}), prompts, logging/setLevel. Paid tools use the x402 MCP transport: the unpaid call answers a tool result with isError and the PaymentRequired in structuredContent; the paid call carries the PaymentPayload in params._meta["x402/payment"]. Send `Accept: application/json, text/event-stream`. Every POST counts against the free budget except a paid call whose payment verifies. See /llms.txt and docs/agents.md.',
         requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [jsonRpc, { type: 'array', items: jsonRpc }] } } } },
         responses: {
           200: { description: 'JSON-RPC response(s)', content: { 'application/json': { schema: { oneOf: [jsonRpc, { type: 'array', items: jsonRpc }] } } } },
           202: { description: 'notifications accepted' },
           400: { description: 'not a JSON-RPC message (JSON-RPC error)' },
+          403: errorResponse,
           406: { description: 'Accept must list application/json and text/event-stream' },
           413: errorResponse,
           415: errorResponse,

@@ -1,9 +1,10 @@
 /**
  * The paid routes over the payment pipeline: the request goes in through receivePaidCall
- * (src/app/payments/receive-paid-call.ts) with its payment in PAYMENT-SIGNATURE and its wallet in
- * X-Wallet-Address, the PaidOutcome comes out as HTTP — the 402 with PAYMENT-REQUIRED, a stored
- * answer with PAYMENT-RESPONSE, or an access grant. Refusals are thrown and rendered by the error
- * middleware (errors.ts).
+ * (src/app/payments/receive-paid-call.ts) with its payment in PAYMENT-SIGNATURE (x402 v2) or
+ * X-PAYMENT (v1, decision 0048) and its wallet in X-Wallet-Address, the PaidOutcome comes out as
+ * HTTP — the 402 with PAYMENT-REQUIRED, a stored answer with PAYMENT-RESPONSE (X-PAYMENT-RESPONSE
+ * for a v1 payment), or an access grant. Refusals are thrown and rendered by the error middleware
+ * (errors.ts).
  */
 import type { Context } from 'koa';
 import type { Application } from '../../../app/application.js';
@@ -18,7 +19,7 @@ import { readJsonBody } from './body.js';
 import { BAZAAR_KEY, bazaarExtension } from './discovery.js';
 import { addPaymentRequiredHeader, renderError, type PaymentRequiredEnricher } from './errors.js';
 import { readPaymentIdentifier } from '../../kit/x402/x402-extensions.js';
-import { decodePaymentSignature, encodePaymentResponse, PAYMENT_RESPONSE, PAYMENT_SIGNATURE } from './x402-headers.js';
+import { readPayment, paymentHeaderOf, setSettlementHeader, type PaymentHeader } from './payment-headers.js';
 
 /** The routes a payment can pay for: `POST /tokens` and `POST /entrypoints/<name>[/invoke]`. */
 export function isPaidRoute(ctx: Pick<Context, 'method' | 'path'>): boolean {
@@ -35,13 +36,17 @@ export function paidRoute(application: Application, enrich: PaymentRequiredEnric
     ctx.state.x402Extensions = declared;
     if (enrich) ctx.state.x402Enrich = enrich;
     const input = unwrapInput(await readJsonBody(ctx));
-    const signature = ctx.get(PAYMENT_SIGNATURE);
+    const resource = { url: `${ctx.protocol}://${ctx.host}${ctx.path}`, description: entrypoint.description, mimeType: 'application/json' };
+    const get = (header: string) => ctx.get(header);
+    // x402 v2 (PAYMENT-SIGNATURE) or v1 (X-PAYMENT), one payment either way; the answer's settlement header follows it.
+    const header = paymentHeaderOf(get);
+    ctx.state.paymentHeader = header;
     const { outcome } = await receivePaidCall(application, {
       entrypoint,
       input,
-      resource: { url: `${ctx.protocol}://${ctx.host}${ctx.path}`, description: entrypoint.description, mimeType: 'application/json' },
+      resource,
       wallet: ctx.get('x-wallet-address') ? { value: ctx.get('x-wallet-address'), field: 'X-Wallet-Address' } : undefined,
-      payment: signature ? { read: () => decodePaymentSignature(signature), identify: (p) => readPaymentIdentifier(p).id } : undefined,
+      payment: header ? { read: () => readPayment(get, header, resource.url), identify: (p) => readPaymentIdentifier(p).id } : undefined,
       walletProof: ctx.get(SIGN_IN_WITH_X_HEADER) || undefined,
       declared,
       requestId: ctx.state.requestId as string | undefined,
@@ -76,7 +81,8 @@ async function renderStored(ctx: Context, res: StoredResponse): Promise<void> {
   ctx.status = res.status;
   ctx.body = res.body;
   ctx.set(res.headers);
-  if (res.settlement) ctx.set(PAYMENT_RESPONSE, encodePaymentResponse(res.settlement));
+  // X-PAYMENT-RESPONSE for a payment that came in X-PAYMENT, else PAYMENT-RESPONSE (decision 0048).
+  if (res.settlement) setSettlementHeader(ctx, ctx.state.paymentHeader as PaymentHeader | undefined, res.settlement);
   await addPaymentRequiredHeader(ctx);
 }
 

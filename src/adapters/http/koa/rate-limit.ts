@@ -1,8 +1,8 @@
 /**
  * docs/rate-limits.md: free endpoints and unpaid requests to paid endpoints share a budget per client IP.
  * Only a request to a paid route whose payment the facilitator verified is exempt; anything
- * else counts — a PAYMENT-SIGNATURE header on a free route, or one that does not verify, buys
- * nothing. A request to a paid route that carries a payment is counted after it is answered
+ * else counts — a PAYMENT-SIGNATURE (or v1 X-PAYMENT) header on a free route, or one that does not
+ * verify, buys nothing. A request to a paid route that carries a payment is counted after it is answered
  * (whether it verifies is known only then); one without is counted, and may be refused, first.
  */
 import type { Context, Next } from 'koa';
@@ -10,7 +10,7 @@ import { RateLimited } from '../../../domain/errors.js';
 import type { RateLimiter } from '../../../ports/rate-limiter.js';
 import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
 import { isPaidRoute } from './paid-routes.js';
-import { PAYMENT_SIGNATURE } from './x402-headers.js';
+import { carriesPayment } from './payment-headers.js';
 
 export interface RateLimitOptions {
   limiter: RateLimiter;
@@ -37,7 +37,8 @@ export function rateLimit(options: RateLimitOptions) {
       ctx.set('RateLimit', `"free";r=${decision.remaining};t=${decision.resetSeconds}`);
       return decision;
     };
-    if (!(isPaidRoute(ctx) && ctx.get(PAYMENT_SIGNATURE) !== '')) {
+    // x402 v1 hook (decision 0048): a payment in either version's header is counted after the answer.
+    if (!(isPaidRoute(ctx) && carriesPayment((name) => ctx.get(name)))) {
       const decision = await consume();
       if (!decision.allowed) throw new RateLimited(options.limit, options.windowSeconds, Math.max(1, decision.resetSeconds));
       await next();

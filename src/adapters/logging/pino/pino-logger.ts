@@ -7,13 +7,17 @@
  */
 import { pino, stdTimeFunctions, type DestinationStream, type Logger as Pino } from 'pino';
 import type { LogFields, Logger } from '../../../ports/logger.js';
+import { terminalLines } from './terminal-lines.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+/** `auto`: pretty when stderr is a terminal, JSON lines otherwise. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 export interface PinoLoggerOptions {
   level?: LogLevel;
   /** Where lines go (tests capture them); default stderr, written asynchronously. */
   destination?: DestinationStream;
+  format?: LogFormat;
 }
 
 export class PinoLogger implements Logger {
@@ -29,7 +33,7 @@ export class PinoLogger implements Logger {
           log: (fields) => decimalStrings(fields) as Record<string, unknown>,
         },
       },
-      options.destination ?? pino.destination({ fd: 2, sync: false }),
+      options.destination ?? defaultDestination(options),
     );
   }
 
@@ -50,6 +54,12 @@ export class PinoLogger implements Logger {
   flush(): Promise<void> {
     return new Promise((resolve) => this.pino.flush(() => resolve()));
   }
+}
+
+function defaultDestination(options: PinoLoggerOptions): DestinationStream {
+  const format = options.format ?? 'auto';
+  if (format === 'json' || (format === 'auto' && !process.stderr.isTTY)) return pino.destination({ fd: 2, sync: false });
+  return terminalLines({ write: (line) => process.stderr.write(line), accessLines: options.level === 'debug' });
 }
 
 function decimalStrings(value: unknown, depth = 0): unknown {

@@ -17,7 +17,9 @@ import { errorEnvelope } from '../../../app/error-status.js';
 import { RateLimited } from '../../../domain/errors.js';
 import type { RateLimitDecision, RateLimiter } from '../../../ports/rate-limiter.js';
 import { PAYMENT_META, WALLET_META } from '../../kit/mcp/x402-mcp.js';
+import { registerAgentPrompts } from './agent-prompts.js';
 import { McpCatalogue } from './mcp-catalogue.js';
+import { registerTokenResources } from './token-resources.js';
 import { ToolCalls, type CallContext } from './tool-calls.js';
 import { domainErrorResult } from './tool-results.js';
 
@@ -72,8 +74,11 @@ export class McpEndpoint {
   private async serve(request: Request, body: unknown, ctx: CallContext): Promise<Response> {
     const server = new Server(
       { name: 'x402-launchpad', title: 'x402 token launchpad', version: this.application.deps.settings.serviceVersion },
-      { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.validator },
+      // logging: setLevel is taken; a stateless JSON answer has no stream to send log messages on (decision 0042).
+      { capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.validator },
     );
+    registerTokenResources(server, this.application);
+    registerAgentPrompts(server, this.application);
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.calls.listing }));
     server.setRequestHandler(CallToolRequestSchema, (req) => this.calls.call(req.params, ctx));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -119,5 +124,6 @@ const INSTRUCTIONS = [
   'Free tools read: list_tokens, get_token, get_quote, list_trades, get_candles, list_holders, list_positions, get_prices, get_payment, get_delivery, get_payout, prepare_sell.',
   `Paid tools act: create_token, token_buy_usd, token_buy_tokens, token_buy_quote, token_sell, token_info. Called without payment, a paid tool answers isError with the x402 PaymentRequired; sign one offer (EIP-3009) and call again with the PaymentPayload in _meta["${PAYMENT_META}"]. The answer carries the settlement in _meta["x402/payment-response"]. The same payment sent again returns the first answer and is never charged twice.`,
   `The network follows the paying wallet's history (Base mainnet history → eip155:8453, else eip155:84532); name the wallet in _meta["${WALLET_META}"] on the unpaid call and the 402 offers only its network.`,
+  'Each token is also a resource, launchpad://token/{tokenId} (its view as JSON, as get_token answers); the prompts launch_token and trade_within_budget walk through a launch and a trade within a USD budget.',
   'Amounts are decimal strings (USD with up to 6 decimals, tokens up to 18). To sell: prepare_sell, sign its typedData with the wallet, then token_sell with its tokenAuthorization plus the signature. A paid answer with status "pending" is not final: call get_payment, never pay again.',
 ].join('\n');

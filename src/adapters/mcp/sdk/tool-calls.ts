@@ -6,7 +6,7 @@
  * as a tool result (tool-results.ts). No second payment flow: the same offers, ledger, replay
  * rules, FAILED rule, receipts and payment identifiers.
  */
-import { McpError, ErrorCode, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { agentTools, type AgentTool, type FreeTool, type PaidTool } from '../../../app/agent-tools.js';
 import type { Application } from '../../../app/application.js';
 import { errorEnvelope, statusOfError } from '../../../app/error-status.js';
@@ -23,6 +23,7 @@ import { toolListing } from './tool-listing.js';
 import { PAYMENT_META, paymentRequiredResult, WALLET_META, type PaymentRequiredLike } from '../../kit/mcp/x402-mcp.js';
 import { decodePaymentHeader } from '../../kit/x402/payment-header.js';
 import { paymentRequiredExtensions, readPaymentIdentifier, type PaymentRequiredEnricher } from '../../kit/x402/x402-extensions.js';
+import { protocolError } from './protocol-error.js';
 import { domainErrorResult, errorResult, refusalResult, storedResult, successResult } from './tool-results.js';
 
 /** One call as the endpoint hands it over. */
@@ -55,7 +56,8 @@ export class ToolCalls {
 
   async call(params: CallToolRequest['params'], ctx: CallContext): Promise<CallToolResult> {
     const tool = this.tools.get(params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. tools/list names every tool.`);
+    // Not McpError, whose message would carry "MCP error -32602: " twice (protocol-error.ts).
+    if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. tools/list names every tool.`);
     try {
       return tool.kind === 'free' ? await this.free(tool, params.arguments ?? {}) : await this.paid(tool, params, ctx);
     } catch (e) {

@@ -51,6 +51,15 @@ export class MemoryTokenRepository implements TokenRepository {
       }));
   }
 
+  async findByAddress(address: string): Promise<{ tokenId: string; network: Network; what: 'token' | 'pair' } | null> {
+    const a = address.toLowerCase();
+    for (const t of this.db.tokens.values()) {
+      if (t.address?.toLowerCase() === a) return { tokenId: t.tokenId, network: t.network, what: 'token' };
+      if (t.pool?.address?.toLowerCase() === a) return { tokenId: t.tokenId, network: t.network, what: 'pair' };
+    }
+    return null;
+  }
+
   async list(query: TokenListQuery): Promise<Page<Token>> {
     const after = query.cursor ? decodeCursor(query.cursor, ['k', 'id'] as const) : null;
     const q = query.q?.toLowerCase();

@@ -1,37 +1,49 @@
 /** Any custody transaction table (token_pulls, pool_swaps): one transaction per payment, replaced by compare-and-set. */
 import type { CustodyTransaction, CustodyTransactionStore } from '../../../ports/custody-transaction-store.js';
-import { ms, type Row, type Sql } from './sql.js';
+import { ms, type Sql } from './sql.js';
+import { Table } from './table.js';
 
-const COLUMNS = 'payment_id, network, token_id, tx_hash, raw_tx, created_at';
-
-export class MikroOrmCustodyTransactionStore<T extends CustodyTransaction> implements CustodyTransactionStore<T> {
-  constructor(
-    protected readonly sql: Sql,
-    /** A table of COLUMNS, keyed by payment_id. */
-    private readonly table: 'token_pulls' | 'pool_swaps',
-  ) {}
-
-  protected readRow(r: Row): T {
-    return {
+/** token_pulls and pool_swaps share one shape. */
+const tableOf = (name: 'token_pulls' | 'pool_swaps') =>
+  new Table<CustodyTransaction>(
+    name,
+    {
+      payment_id: (t) => t.paymentId,
+      network: (t) => t.network,
+      token_id: (t) => t.tokenId,
+      tx_hash: (t) => t.txHash,
+      raw_tx: (t) => t.rawTx,
+      created_at: (t) => t.createdAt.getTime(),
+    },
+    (r) => ({
       paymentId: String(r.payment_id),
       network: String(r.network),
       tokenId: String(r.token_id),
       txHash: String(r.tx_hash),
       rawTx: String(r.raw_tx),
       createdAt: ms(r.created_at),
-    } as T;
+    }),
+  );
+const TABLES = { token_pulls: tableOf('token_pulls'), pool_swaps: tableOf('pool_swaps') };
+
+export class MikroOrmCustodyTransactionStore<T extends CustodyTransaction> implements CustodyTransactionStore<T> {
+  private readonly table: Table<CustodyTransaction>;
+
+  constructor(
+    protected readonly sql: Sql,
+    /** A table keyed by payment_id. */
+    name: keyof typeof TABLES,
+  ) {
+    this.table = TABLES[name];
   }
 
   protected async one(where: string, params: unknown[]): Promise<T | null> {
-    const r = await this.sql.one(`select ${COLUMNS} from ${this.table} where ${where}`, params);
-    return r ? this.readRow(r) : null;
+    const r = await this.sql.one(`select ${this.table.select(this.sql)} from ${this.table.name} where ${where}`, params);
+    return r ? (this.table.fromRow(r) as T) : null;
   }
 
   async record(t: T): Promise<T> {
-    const inserted = await this.sql.all(
-      `insert into ${this.table} (${COLUMNS}) values (?, ?, ?, ?, ?, ?) on conflict (payment_id) do nothing returning payment_id`,
-      [t.paymentId, t.network, t.tokenId, t.txHash, t.rawTx, t.createdAt.getTime()],
-    );
+    const inserted = await this.sql.all(`${this.table.insert} on conflict (payment_id) do nothing returning payment_id`, this.table.values(t));
     return inserted.length === 1 ? t : (await this.get(t.paymentId))!;
   }
 
@@ -41,7 +53,7 @@ export class MikroOrmCustodyTransactionStore<T extends CustodyTransaction> imple
 
   async replace(next: T, fromTxHash: string): Promise<boolean> {
     const rows = await this.sql.all(
-      `update ${this.table} set tx_hash = ?, raw_tx = ?, created_at = ? where payment_id = ? and tx_hash = ? returning payment_id`,
+      `update ${this.table.name} set tx_hash = ?, raw_tx = ?, created_at = ? where payment_id = ? and tx_hash = ? returning payment_id`,
       [next.txHash, next.rawTx, next.createdAt.getTime(), next.paymentId, fromTxHash],
     );
     return rows.length === 1;

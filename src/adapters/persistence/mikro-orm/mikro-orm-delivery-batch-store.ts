@@ -2,12 +2,23 @@
 import type { DeliveryBatch, DeliveryBatchState } from '../../../domain/delivery-batch.js';
 import type { Network } from '../../../domain/network.js';
 import type { DeliveryBatchStore } from '../../../ports/delivery-batch-store.js';
-import { ms, type Row, type Sql } from './sql.js';
+import { ms, type Sql } from './sql.js';
+import { Table } from './table.js';
 
-const COLUMNS = 'batch_id, network, state, tx_hash, raw_tx, size, next_attempt_at, created_at, updated_at';
-
-function read(r: Row): DeliveryBatch {
-  return {
+const BATCHES = new Table<DeliveryBatch>(
+  'delivery_batches',
+  {
+    batch_id: (b) => b.batchId,
+    network: (b) => b.network,
+    state: (b) => b.state,
+    tx_hash: (b) => b.txHash,
+    raw_tx: (b) => b.rawTx,
+    size: (b) => b.size,
+    next_attempt_at: (b) => b.nextAttemptAt.getTime(),
+    created_at: (b) => b.createdAt.getTime(),
+    updated_at: (b) => b.updatedAt.getTime(),
+  },
+  (r) => ({
     batchId: String(r.batch_id),
     network: r.network as Network,
     state: r.state as DeliveryBatchState,
@@ -17,21 +28,19 @@ function read(r: Row): DeliveryBatch {
     nextAttemptAt: ms(r.next_attempt_at),
     createdAt: ms(r.created_at),
     updatedAt: ms(r.updated_at),
-  };
-}
+  }),
+);
 
 export class MikroOrmDeliveryBatchStore implements DeliveryBatchStore {
   constructor(private readonly sql: Sql) {}
 
   async record(b: DeliveryBatch): Promise<void> {
-    await this.sql.all(`insert into delivery_batches (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning batch_id`, [
-      b.batchId, b.network, b.state, b.txHash, b.rawTx, b.size, b.nextAttemptAt.getTime(), b.createdAt.getTime(), b.updatedAt.getTime(),
-    ]);
+    await this.sql.all(`${BATCHES.insert} returning batch_id`, BATCHES.values(b));
   }
 
   async get(batchId: string): Promise<DeliveryBatch | null> {
-    const r = await this.sql.one(`select ${COLUMNS} from delivery_batches where batch_id = ?`, [batchId]);
-    return r ? read(r) : null;
+    const r = await this.sql.one(`select ${BATCHES.select(this.sql)} from delivery_batches where batch_id = ?`, [batchId]);
+    return r ? BATCHES.fromRow(r) : null;
   }
 
   async update(next: DeliveryBatch, from: DeliveryBatchState): Promise<boolean> {
@@ -44,9 +53,9 @@ export class MikroOrmDeliveryBatchStore implements DeliveryBatchStore {
 
   async due(now: Date, limit: number): Promise<DeliveryBatch[]> {
     const rows = await this.sql.all(
-      `select ${COLUMNS} from delivery_batches where state = 'SENT' and next_attempt_at <= ? order by created_at, batch_id limit ?`,
+      `select ${BATCHES.select(this.sql)} from delivery_batches where state = 'SENT' and next_attempt_at <= ? order by created_at, batch_id limit ?`,
       [now.getTime(), limit],
     );
-    return rows.map(read);
+    return rows.map(BATCHES.fromRow);
   }
 }

@@ -2,51 +2,63 @@ import type { Network, PaymentAsset } from '../../../domain/network.js';
 import { formatUsdPrice, parseUsdPrice } from '../../../domain/usd-price.js';
 import type { Payment, PaymentState } from '../../../domain/payment.js';
 import type { ClaimResult, PaymentStore, StoredResponse } from '../../../ports/payment-store.js';
-import { big, num } from './exact-bigint-type.js';
-import { json, ms, type Row, type Sql } from './sql.js';
+import { big } from './exact-bigint-type.js';
+import { json, ms, type Sql } from './sql.js';
+import { exactInt, Table, writeOnly } from './table.js';
 
-const COLUMNS = ['payment_id', 'network', 'payer', 'nonce_lower', 'asset', 'amount', 'usd_value', 'quote_id', 'quote_price', 'resource', 'resource_url', 'request_hash', 'signature_hash', 'input', 'state', 'settlement_tx',
-  'valid_before', 'created_at', 'updated_at'];
-const cols = (sql: Sql) => sql.columns(COLUMNS, ['amount', 'usd_value', 'valid_before']);
-
-const rowToPayment = (r: Row): Payment => ({
-  paymentId: String(r.payment_id),
-  network: r.network as Network,
-  payer: String(r.payer),
-  nonce: String(r.nonce_lower),
-  asset: r.asset as PaymentAsset,
-  amount: big(r.amount),
-  usdValue: big(r.usd_value),
-  quoteId: (r.quote_id as string | null) ?? null,
-  quotePrice: r.quote_price === null || r.quote_price === undefined ? null : parseUsdPrice(String(r.quote_price)),
-  resource: String(r.resource),
-  resourceUrl: (r.resource_url as string | null) ?? null,
-  requestHash: String(r.request_hash),
-  signatureHash: String(r.signature_hash),
-  input: json(r.input),
-  state: r.state as PaymentState,
-  settlementTx: (r.settlement_tx as string | null) ?? null,
-  validBefore: big(r.valid_before),
-  createdAt: ms(r.created_at),
-  updatedAt: ms(r.updated_at),
-});
+const PAYMENTS = new Table<Payment>(
+  'payments',
+  {
+    payment_id: (p) => p.paymentId,
+    network: (p) => p.network,
+    payer: (p) => p.payer,
+    payer_lower: writeOnly((p) => p.payer.toLowerCase()),
+    nonce_lower: (p) => p.nonce.toLowerCase(),
+    asset: (p) => p.asset,
+    amount: exactInt((p) => p.amount),
+    usd_value: exactInt((p) => p.usdValue),
+    quote_id: (p) => p.quoteId,
+    quote_price: (p) => (p.quotePrice === null ? null : formatUsdPrice(p.quotePrice)),
+    resource: (p) => p.resource,
+    resource_url: (p) => p.resourceUrl ?? null,
+    request_hash: (p) => p.requestHash,
+    signature_hash: (p) => p.signatureHash,
+    input: (p) => JSON.stringify(p.input ?? null),
+    state: (p) => p.state,
+    settlement_tx: (p) => p.settlementTx,
+    valid_before: exactInt((p) => p.validBefore),
+    created_at: (p) => p.createdAt.getTime(),
+    updated_at: (p) => p.updatedAt.getTime(),
+  },
+  (r) => ({
+    paymentId: String(r.payment_id),
+    network: r.network as Network,
+    payer: String(r.payer),
+    nonce: String(r.nonce_lower),
+    asset: r.asset as PaymentAsset,
+    amount: big(r.amount),
+    usdValue: big(r.usd_value),
+    quoteId: (r.quote_id as string | null) ?? null,
+    quotePrice: r.quote_price === null || r.quote_price === undefined ? null : parseUsdPrice(String(r.quote_price)),
+    resource: String(r.resource),
+    resourceUrl: (r.resource_url as string | null) ?? null,
+    requestHash: String(r.request_hash),
+    signatureHash: String(r.signature_hash),
+    input: json(r.input),
+    state: r.state as PaymentState,
+    settlementTx: (r.settlement_tx as string | null) ?? null,
+    validBefore: big(r.valid_before),
+    createdAt: ms(r.created_at),
+    updatedAt: ms(r.updated_at),
+  }),
+);
 
 export class MikroOrmPaymentStore implements PaymentStore {
   constructor(private readonly sql: Sql) {}
 
   async claim(p: Payment): Promise<ClaimResult> {
     // The unique (network, payer, nonce) index decides: of concurrent claims exactly one inserts.
-    const inserted = await this.sql.all(
-      `insert into payments (payment_id, network, payer, payer_lower, nonce_lower, asset, amount, usd_value, quote_id, quote_price,
-        resource, resource_url, request_hash, signature_hash, input, state, settlement_tx, valid_before, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       on conflict (network, payer_lower, nonce_lower) do nothing returning payment_id`,
-      [
-        p.paymentId, p.network, p.payer, p.payer.toLowerCase(), p.nonce.toLowerCase(), p.asset, num(p.amount), num(p.usdValue), p.quoteId,
-        p.quotePrice === null ? null : formatUsdPrice(p.quotePrice), p.resource, p.resourceUrl ?? null, p.requestHash,
-        p.signatureHash, JSON.stringify(p.input ?? null), p.state, p.settlementTx, num(p.validBefore), p.createdAt.getTime(), p.updatedAt.getTime(),
-      ],
-    );
+    const inserted = await this.sql.all(`${PAYMENTS.insert} on conflict (network, payer_lower, nonce_lower) do nothing returning payment_id`, PAYMENTS.values(p));
     if (inserted.length === 1) return { claimed: true, payment: p };
     const existing = await this.findByNonce(p.network, p.payer, p.nonce);
     if (!existing) throw new Error('a conflicting claim vanished');
@@ -54,17 +66,17 @@ export class MikroOrmPaymentStore implements PaymentStore {
   }
 
   async get(paymentId: string): Promise<Payment | null> {
-    const r = await this.sql.one(`select ${cols(this.sql)} from payments where payment_id = ?`, [paymentId]);
-    return r ? rowToPayment(r) : null;
+    const r = await this.sql.one(`select ${PAYMENTS.select(this.sql)} from payments where payment_id = ?`, [paymentId]);
+    return r ? PAYMENTS.fromRow(r) : null;
   }
 
   async findByNonce(network: Network, payer: string, nonce: string): Promise<Payment | null> {
-    const r = await this.sql.one(`select ${cols(this.sql)} from payments where network = ? and payer_lower = ? and nonce_lower = ?`, [
+    const r = await this.sql.one(`select ${PAYMENTS.select(this.sql)} from payments where network = ? and payer_lower = ? and nonce_lower = ?`, [
       network,
       payer.toLowerCase(),
       nonce.toLowerCase(),
     ]);
-    return r ? rowToPayment(r) : null;
+    return r ? PAYMENTS.fromRow(r) : null;
   }
 
   async update(next: Payment, from: PaymentState, response?: StoredResponse): Promise<boolean> {
@@ -92,19 +104,19 @@ export class MikroOrmPaymentStore implements PaymentStore {
 
   async listByState(state: PaymentState, updatedBefore: Date, limit: number): Promise<Payment[]> {
     const rows = await this.sql.all(
-      `select ${cols(this.sql)} from payments where state = ? and updated_at <= ? order by updated_at, payment_id limit ?`,
+      `select ${PAYMENTS.select(this.sql)} from payments where state = ? and updated_at <= ? order by updated_at, payment_id limit ?`,
       [state, updatedBefore.getTime(), limit],
     );
-    return rows.map(rowToPayment);
+    return rows.map(PAYMENTS.fromRow);
   }
 
   async listAfter(state: PaymentState, cursor: { updatedAt: Date; paymentId: string }, limit: number): Promise<Payment[]> {
     const at = cursor.updatedAt.getTime();
     const rows = await this.sql.all(
-      `select ${cols(this.sql)} from payments where state = ? and (updated_at > ? or (updated_at = ? and payment_id > ?))
+      `select ${PAYMENTS.select(this.sql)} from payments where state = ? and (updated_at > ? or (updated_at = ? and payment_id > ?))
        order by updated_at, payment_id limit ?`,
       [state, at, at, cursor.paymentId, limit],
     );
-    return rows.map(rowToPayment);
+    return rows.map(PAYMENTS.fromRow);
   }
 }

@@ -1,36 +1,47 @@
 import type { Network } from '../../../domain/network.js';
 import type { Quote } from '../../../domain/quote.js';
 import type { QuoteStore } from '../../../ports/quote-store.js';
-import { big, num } from './exact-bigint-type.js';
-import { ms, type Row, type Sql } from './sql.js';
+import { big } from './exact-bigint-type.js';
+import { ms, type Sql } from './sql.js';
+import { exactInt, Table } from './table.js';
 
-const COLUMNS = ['quote_id', 'token_id', 'network', 'side', 'usd_amount', 'tokens', 'min_out', 'fee_usd', 'slippage_bps', 'provider', 'created_at', 'expires_at'];
-const COLS = COLUMNS.join(', ');
-const cols = (sql: Sql, prefix = '') => sql.columns(COLUMNS, ['usd_amount', 'tokens', 'min_out', 'fee_usd'], prefix);
-
-const rowToQuote = (r: Row): Quote => ({
-  quoteId: String(r.quote_id),
-  tokenId: String(r.token_id),
-  network: r.network as Network,
-  side: r.side as Quote['side'],
-  usdAmount: big(r.usd_amount),
-  tokens: big(r.tokens),
-  minOut: big(r.min_out),
-  feeUsd: big(r.fee_usd),
-  slippageBps: BigInt(Number(r.slippage_bps)),
-  provider: String(r.provider),
-  createdAt: ms(r.created_at),
-  expiresAt: ms(r.expires_at),
-});
+const QUOTES = new Table<Quote>(
+  'quotes',
+  {
+    quote_id: (q) => q.quoteId,
+    token_id: (q) => q.tokenId,
+    network: (q) => q.network,
+    side: (q) => q.side,
+    usd_amount: exactInt((q) => q.usdAmount),
+    tokens: exactInt((q) => q.tokens),
+    min_out: exactInt((q) => q.minOut),
+    fee_usd: exactInt((q) => q.feeUsd),
+    slippage_bps: (q) => Number(q.slippageBps),
+    provider: (q) => q.provider,
+    created_at: (q) => q.createdAt.getTime(),
+    expires_at: (q) => q.expiresAt.getTime(),
+  },
+  (r) => ({
+    quoteId: String(r.quote_id),
+    tokenId: String(r.token_id),
+    network: r.network as Network,
+    side: r.side as Quote['side'],
+    usdAmount: big(r.usd_amount),
+    tokens: big(r.tokens),
+    minOut: big(r.min_out),
+    feeUsd: big(r.fee_usd),
+    slippageBps: BigInt(Number(r.slippage_bps)),
+    provider: String(r.provider),
+    createdAt: ms(r.created_at),
+    expiresAt: ms(r.expires_at),
+  }),
+);
 
 export class MikroOrmQuoteStore implements QuoteStore {
   constructor(private readonly sql: Sql) {}
 
   async save(q: Quote, holdKey?: string): Promise<void> {
-    await this.sql.all(`insert into quotes (${COLS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-      q.quoteId, q.tokenId, q.network, q.side, num(q.usdAmount), num(q.tokens), num(q.minOut), num(q.feeUsd),
-      Number(q.slippageBps), q.provider, q.createdAt.getTime(), q.expiresAt.getTime(),
-    ]);
+    await this.sql.all(QUOTES.insert, QUOTES.values(q));
     if (holdKey !== undefined) {
       await this.sql.all(
         `insert into quote_holds (hold_key, quote_id) values (?, ?) on conflict (hold_key) do update set quote_id = excluded.quote_id`,
@@ -40,16 +51,16 @@ export class MikroOrmQuoteStore implements QuoteStore {
   }
 
   async get(quoteId: string): Promise<Quote | null> {
-    const r = await this.sql.one(`select ${cols(this.sql)} from quotes where quote_id = ?`, [quoteId]);
-    return r ? rowToQuote(r) : null;
+    const r = await this.sql.one(`select ${QUOTES.select(this.sql)} from quotes where quote_id = ?`, [quoteId]);
+    return r ? QUOTES.fromRow(r) : null;
   }
 
   async getHeld(holdKey: string, now: Date): Promise<Quote | null> {
     const r = await this.sql.one(
-      `select ${cols(this.sql, 'q.')} from quote_holds h join quotes q on q.quote_id = h.quote_id where h.hold_key = ? and q.expires_at > ?`,
+      `select ${QUOTES.select(this.sql, 'q.')} from quote_holds h join quotes q on q.quote_id = h.quote_id where h.hold_key = ? and q.expires_at > ?`,
       [holdKey, now.getTime()],
     );
-    return r ? rowToQuote(r) : null;
+    return r ? QUOTES.fromRow(r) : null;
   }
 
   async purgeExpired(before: Date, limit: number): Promise<number> {

@@ -6,56 +6,8 @@ import type { OnChainTokenRef, TokenListQuery, TokenRepository } from '../../../
 import { decodeCursor, encodeCursor } from '../kit/cursor.js';
 import { sortKey } from '../kit/token-order.js';
 import { big, num } from './exact-bigint-type.js';
-import { ms, type Row, type Sql } from './sql.js';
-
-const COLUMNS = ['token_id', 'network', 'name', 'symbol', 'description', 'image_url', 'creator', 'state', 'params', 'virtual_usd', 'virtual_tokens', 'tokens_sold', 'created_at', 'graduated_at',
-  'address', 'deployment_state', 'deployment_tx', 'deployment_block', 'pool_state', 'pool_address', 'pool_tx', 'website', 'twitter', 'telegram',
-  'platform_referrer'];
-const EXACT = ['virtual_usd', 'virtual_tokens', 'tokens_sold', 'deployment_block'];
-const exactColumns = (sql: Sql, prefix = '') => sql.columns(COLUMNS, EXACT, prefix);
-
-export function rowToToken(r: Row): Token {
-  // The launch fee lives beside the curve parameters in the same JSON (fixed at creation with them).
-  const p = JSON.parse(String(r.params)) as Record<keyof CurveParams, string> & { launchFeeStartBps?: string; launchFeeMs?: string };
-  return {
-    tokenId: String(r.token_id),
-    network: r.network as Token['network'],
-    name: String(r.name),
-    symbol: String(r.symbol),
-    description: (r.description as string | null) ?? null,
-    imageUrl: (r.image_url as string | null) ?? null,
-    creator: String(r.creator),
-    links: { website: (r.website as string | null) ?? null, twitter: (r.twitter as string | null) ?? null, telegram: (r.telegram as string | null) ?? null },
-    platformReferrer: (r.platform_referrer as string | null) ?? null,
-    launchFee: p.launchFeeStartBps === undefined || p.launchFeeMs === undefined ? null : { startBps: BigInt(p.launchFeeStartBps), decayMs: BigInt(p.launchFeeMs) },
-    state: r.state as Token['state'],
-    params: {
-      totalSupply: BigInt(p.totalSupply),
-      curveSupply: BigInt(p.curveSupply),
-      initialVirtualUsd: BigInt(p.initialVirtualUsd),
-      initialVirtualTokens: BigInt(p.initialVirtualTokens),
-      feeBps: BigInt(p.feeBps),
-    },
-    curve: { virtualUsd: big(r.virtual_usd), virtualTokens: big(r.virtual_tokens), tokensSold: big(r.tokens_sold) },
-    createdAt: ms(r.created_at),
-    graduatedAt: r.graduated_at === null || r.graduated_at === undefined ? null : ms(r.graduated_at),
-    address: (r.address as string | null) ?? null,
-    deployment: {
-      state: r.deployment_state as Token['deployment']['state'],
-      txHash: (r.deployment_tx as string | null) ?? null,
-      blockNumber: r.deployment_block === null || r.deployment_block === undefined ? null : big(r.deployment_block),
-    },
-    pool:
-      r.pool_state === null || r.pool_state === undefined
-        ? null
-        : {
-            dex: 'uniswap-v2',
-            state: r.pool_state as NonNullable<Token['pool']>['state'],
-            address: (r.pool_address as string | null) ?? null,
-            txHash: (r.pool_tx as string | null) ?? null,
-          },
-  };
-}
+import { ms, type Sql } from './sql.js';
+import { exactInt, Table, writeOnly } from './table.js';
 
 const paramsJson = (t: Pick<Token, 'params' | 'launchFee'>) =>
   JSON.stringify({
@@ -67,57 +19,114 @@ const paramsJson = (t: Pick<Token, 'params' | 'launchFee'>) =>
     ...(t.launchFee ? { launchFeeStartBps: num(t.launchFee.startBps), launchFeeMs: num(t.launchFee.decayMs) } : {}),
   });
 
+const TOKENS = new Table<Token>(
+  'tokens',
+  {
+    token_id: (t) => t.tokenId,
+    network: (t) => t.network,
+    name: (t) => t.name,
+    name_lower: writeOnly((t) => t.name.toLowerCase()),
+    symbol: (t) => t.symbol,
+    symbol_lower: writeOnly((t) => t.symbol.toLowerCase()),
+    description: (t) => t.description,
+    image_url: (t) => t.imageUrl,
+    creator: (t) => t.creator,
+    creator_lower: writeOnly((t) => t.creator.toLowerCase()),
+    state: (t) => t.state,
+    params: paramsJson,
+    virtual_usd: exactInt((t) => t.curve.virtualUsd),
+    virtual_tokens: exactInt((t) => t.curve.virtualTokens),
+    tokens_sold: exactInt((t) => t.curve.tokensSold),
+    market_cap_key: writeOnly((t) => sortKey(t, 'marketCap', 0n)),
+    created_at: (t) => t.createdAt.getTime(),
+    graduated_at: (t) => t.graduatedAt?.getTime() ?? null,
+    address: (t) => t.address,
+    deployment_state: (t) => t.deployment.state,
+    deployment_tx: (t) => t.deployment.txHash,
+    deployment_block: exactInt((t) => t.deployment.blockNumber),
+    pool_state: (t) => t.pool?.state ?? null,
+    pool_address: (t) => t.pool?.address ?? null,
+    pool_tx: (t) => t.pool?.txHash ?? null,
+    website: (t) => t.links.website,
+    twitter: (t) => t.links.twitter,
+    telegram: (t) => t.links.telegram,
+    platform_referrer: (t) => t.platformReferrer,
+  },
+  (r) => {
+    // The launch fee lives beside the curve parameters in the same JSON (fixed at creation with them).
+    const p = JSON.parse(String(r.params)) as Record<keyof CurveParams, string> & { launchFeeStartBps?: string; launchFeeMs?: string };
+    return {
+      tokenId: String(r.token_id),
+      network: r.network as Token['network'],
+      name: String(r.name),
+      symbol: String(r.symbol),
+      description: (r.description as string | null) ?? null,
+      imageUrl: (r.image_url as string | null) ?? null,
+      creator: String(r.creator),
+      links: { website: (r.website as string | null) ?? null, twitter: (r.twitter as string | null) ?? null, telegram: (r.telegram as string | null) ?? null },
+      platformReferrer: (r.platform_referrer as string | null) ?? null,
+      launchFee: p.launchFeeStartBps === undefined || p.launchFeeMs === undefined ? null : { startBps: BigInt(p.launchFeeStartBps), decayMs: BigInt(p.launchFeeMs) },
+      state: r.state as Token['state'],
+      params: {
+        totalSupply: BigInt(p.totalSupply),
+        curveSupply: BigInt(p.curveSupply),
+        initialVirtualUsd: BigInt(p.initialVirtualUsd),
+        initialVirtualTokens: BigInt(p.initialVirtualTokens),
+        feeBps: BigInt(p.feeBps),
+      },
+      curve: { virtualUsd: big(r.virtual_usd), virtualTokens: big(r.virtual_tokens), tokensSold: big(r.tokens_sold) },
+      createdAt: ms(r.created_at),
+      graduatedAt: r.graduated_at === null || r.graduated_at === undefined ? null : ms(r.graduated_at),
+      address: (r.address as string | null) ?? null,
+      deployment: {
+        state: r.deployment_state as Token['deployment']['state'],
+        txHash: (r.deployment_tx as string | null) ?? null,
+        blockNumber: r.deployment_block === null || r.deployment_block === undefined ? null : big(r.deployment_block),
+      },
+      pool:
+        r.pool_state === null || r.pool_state === undefined
+          ? null
+          : {
+              dex: 'uniswap-v2',
+              state: r.pool_state as NonNullable<Token['pool']>['state'],
+              address: (r.pool_address as string | null) ?? null,
+              txHash: (r.pool_tx as string | null) ?? null,
+            },
+    };
+  },
+);
+/** What a trade, a deployment or a graduation changes. */
+const UPDATED = ['state', 'virtual_usd', 'virtual_tokens', 'tokens_sold', 'market_cap_key', 'graduated_at', 'address', 'deployment_state', 'deployment_tx', 'deployment_block', 'pool_state', 'pool_address', 'pool_tx'];
+const UPDATE = `${TOKENS.update(UPDATED)} where token_id = ? returning token_id`;
+
 export class MikroOrmTokenRepository implements TokenRepository {
   constructor(private readonly sql: Sql) {}
 
   async insert(t: Token): Promise<void> {
-    await this.sql.all(
-      `insert into tokens (token_id, network, name, name_lower, symbol, symbol_lower, description, image_url, creator,
-        creator_lower, state, params, virtual_usd, virtual_tokens, tokens_sold, market_cap_key, created_at, graduated_at,
-        address, deployment_state, deployment_tx, deployment_block, pool_state, pool_address, pool_tx, website, twitter, telegram,
-        platform_referrer)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        t.tokenId, t.network, t.name, t.name.toLowerCase(), t.symbol, t.symbol.toLowerCase(), t.description, t.imageUrl,
-        t.creator, t.creator.toLowerCase(), t.state, paramsJson(t), num(t.curve.virtualUsd), num(t.curve.virtualTokens),
-        num(t.curve.tokensSold), sortKey(t, 'marketCap', 0n), t.createdAt.getTime(), t.graduatedAt?.getTime() ?? null,
-        t.address, t.deployment.state, t.deployment.txHash, t.deployment.blockNumber === null ? null : num(t.deployment.blockNumber),
-        t.pool?.state ?? null, t.pool?.address ?? null, t.pool?.txHash ?? null, t.links.website, t.links.twitter, t.links.telegram,
-        t.platformReferrer,
-      ],
-    );
+    await this.sql.all(TOKENS.insert, TOKENS.values(t));
   }
 
   async get(tokenId: string): Promise<Token | null> {
-    const r = await this.sql.one(`select ${exactColumns(this.sql)} from tokens where token_id = ?`, [tokenId]);
-    return r ? rowToToken(r) : null;
+    const r = await this.sql.one(`select ${TOKENS.select(this.sql)} from tokens where token_id = ?`, [tokenId]);
+    return r ? TOKENS.fromRow(r) : null;
   }
 
   async getForUpdate(tokenId: string): Promise<Token | null> {
     // PostgreSQL: a row lock until the transaction ends. SQLite: the transaction already holds
     // the database write lock (taken when it began), which serialises writers.
     const lock = this.sql.dialect === 'postgresql' ? ' for update' : '';
-    const r = await this.sql.one(`select ${exactColumns(this.sql)} from tokens where token_id = ?${lock}`, [tokenId]);
-    return r ? rowToToken(r) : null;
+    const r = await this.sql.one(`select ${TOKENS.select(this.sql)} from tokens where token_id = ?${lock}`, [tokenId]);
+    return r ? TOKENS.fromRow(r) : null;
   }
 
   async update(t: Token): Promise<void> {
-    const rows = await this.sql.all(
-      `update tokens set state = ?, virtual_usd = ?, virtual_tokens = ?, tokens_sold = ?, market_cap_key = ?, graduated_at = ?,
-        address = ?, deployment_state = ?, deployment_tx = ?, deployment_block = ?, pool_state = ?, pool_address = ?, pool_tx = ?
-       where token_id = ? returning token_id`,
-      [
-        t.state, num(t.curve.virtualUsd), num(t.curve.virtualTokens), num(t.curve.tokensSold), sortKey(t, 'marketCap', 0n), t.graduatedAt?.getTime() ?? null,
-        t.address, t.deployment.state, t.deployment.txHash, t.deployment.blockNumber === null ? null : num(t.deployment.blockNumber),
-        t.pool?.state ?? null, t.pool?.address ?? null, t.pool?.txHash ?? null, t.tokenId,
-      ],
-    );
+    const rows = await this.sql.all(UPDATE, [...TOKENS.valuesOf(UPDATED, t), t.tokenId]);
     if (rows.length !== 1) throw new Error(`unknown token ${t.tokenId}`);
   }
 
   async listWithoutAddress(limit: number): Promise<Token[]> {
-    const rows = await this.sql.all(`select ${exactColumns(this.sql)} from tokens where address is null order by created_at, token_id limit ?`, [limit]);
-    return rows.map(rowToToken);
+    const rows = await this.sql.all(`select ${TOKENS.select(this.sql)} from tokens where address is null order by created_at, token_id limit ?`, [limit]);
+    return rows.map(TOKENS.fromRow);
   }
 
   async listOnChain(network: Network): Promise<OnChainTokenRef[]> {
@@ -133,6 +142,12 @@ export class MikroOrmTokenRepository implements TokenRepository {
       deployed: r.deployment_state === 'DEPLOYED',
       pair: (r.pool_address as string | null) ?? null,
     }));
+  }
+
+  async findByAddress(address: string): Promise<{ tokenId: string; network: Network; what: 'token' | 'pair' } | null> {
+    const a = address.toLowerCase();
+    const r = await this.sql.one(`select token_id, network, lower(address) as a from tokens where lower(address) = ? or lower(pool_address) = ? limit 1`, [a, a]);
+    return r ? { tokenId: String(r.token_id), network: r.network as Network, what: r.a === a ? 'token' : 'pair' } : null;
   }
 
   async list(query: TokenListQuery): Promise<Page<Token>> {
@@ -172,7 +187,7 @@ export class MikroOrmTokenRepository implements TokenRepository {
       where.push(`(${key} < ? or (${key} = ? and t.token_id < ?))`);
       params.push(after.k, after.k, after.id);
     }
-    const cols = exactColumns(this.sql, 't.');
+    const cols = TOKENS.select(this.sql, 't.');
     const rows = await this.sql.all(
       `select ${cols}, ${key} as sort_key from ${from}
        ${where.length ? `where ${where.join(' and ')}` : ''}
@@ -182,7 +197,7 @@ export class MikroOrmTokenRepository implements TokenRepository {
     const items = rows.slice(0, query.limit);
     const last = items[items.length - 1];
     return {
-      items: items.map(rowToToken),
+      items: items.map(TOKENS.fromRow),
       nextCursor: rows.length > query.limit && last ? encodeCursor({ k: String(last.sort_key), id: String(last.token_id) }) : null,
     };
   }

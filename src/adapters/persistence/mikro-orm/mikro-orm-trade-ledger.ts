@@ -3,55 +3,66 @@ import type { Trade } from '../../../domain/trade.js';
 import type { Page, PageRequest } from '../../../ports/page.js';
 import type { NetworkStats, TokenActivity, TradeLedger } from '../../../ports/trade-ledger.js';
 import { decodeCursor, encodeCursor } from '../kit/cursor.js';
-import { big, num } from './exact-bigint-type.js';
-import { ms, type Row, type Sql } from './sql.js';
+import { big } from './exact-bigint-type.js';
+import { ms, type Sql } from './sql.js';
+import { exactInt, Table } from './table.js';
 
-const COLUMNS = ['trade_id', 'network', 'token_id', 'wallet', 'side', 'usd_amount', 'fee_usd', 'token_amount', 'payment_id', 'settlement_tx', 'created_at', 'venue'];
-const cols = (sql: Sql) => sql.columns(COLUMNS, ['usd_amount', 'fee_usd', 'token_amount']);
-
-const rowToTrade = (r: Row): Trade => ({
-  tradeId: String(r.trade_id),
-  network: r.network as Network,
-  tokenId: String(r.token_id),
-  wallet: String(r.wallet),
-  side: r.side as Trade['side'],
-  usdAmount: big(r.usd_amount),
-  feeUsd: big(r.fee_usd),
-  tokenAmount: big(r.token_amount),
-  paymentId: (r.payment_id as string | null) ?? null,
-  settlementTx: (r.settlement_tx as string | null) ?? null,
-  venue: ((r.venue as string | null) ?? 'curve') as Trade['venue'],
-  createdAt: ms(r.created_at),
-});
+const TRADES = new Table<Trade>(
+  'trades',
+  {
+    trade_id: (t) => t.tradeId,
+    network: (t) => t.network,
+    token_id: (t) => t.tokenId,
+    wallet: (t) => t.wallet,
+    side: (t) => t.side,
+    usd_amount: exactInt((t) => t.usdAmount),
+    fee_usd: exactInt((t) => t.feeUsd),
+    token_amount: exactInt((t) => t.tokenAmount),
+    payment_id: (t) => t.paymentId,
+    settlement_tx: (t) => t.settlementTx,
+    created_at: (t) => t.createdAt.getTime(),
+    venue: (t) => t.venue,
+  },
+  (r) => ({
+    tradeId: String(r.trade_id),
+    network: r.network as Network,
+    tokenId: String(r.token_id),
+    wallet: String(r.wallet),
+    side: r.side as Trade['side'],
+    usdAmount: big(r.usd_amount),
+    feeUsd: big(r.fee_usd),
+    tokenAmount: big(r.token_amount),
+    paymentId: (r.payment_id as string | null) ?? null,
+    settlementTx: (r.settlement_tx as string | null) ?? null,
+    venue: ((r.venue as string | null) ?? 'curve') as Trade['venue'],
+    createdAt: ms(r.created_at),
+  }),
+);
 
 export class MikroOrmTradeLedger implements TradeLedger {
   constructor(private readonly sql: Sql) {}
 
   async record(t: Trade): Promise<void> {
-    await this.sql.all(
-      `insert into trades (trade_id, network, token_id, wallet, side, usd_amount, fee_usd, token_amount, payment_id, settlement_tx, created_at, venue)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [t.tradeId, t.network, t.tokenId, t.wallet, t.side, num(t.usdAmount), num(t.feeUsd), num(t.tokenAmount), t.paymentId, t.settlementTx, t.createdAt.getTime(), t.venue],
-    );
+    await this.sql.all(TRADES.insert, TRADES.values(t));
   }
 
   async listByToken(tokenId: string, page: PageRequest): Promise<Page<Trade>> {
     const after = page.cursor ? decodeCursor(page.cursor, ['id'] as const).id : null;
     const rows = await this.sql.all(
-      `select ${cols(this.sql)} from trades where token_id = ? ${after ? 'and trade_id < ?' : ''} order by trade_id desc limit ?`,
+      `select ${TRADES.select(this.sql)} from trades where token_id = ? ${after ? 'and trade_id < ?' : ''} order by trade_id desc limit ?`,
       after ? [tokenId, after, page.limit + 1] : [tokenId, page.limit + 1],
     );
-    const items = rows.slice(0, page.limit).map(rowToTrade);
+    const items = rows.slice(0, page.limit).map(TRADES.fromRow);
     const last = items[items.length - 1];
     return { items, nextCursor: rows.length > page.limit && last ? encodeCursor({ id: last.tradeId }) : null };
   }
 
   async between(tokenId: string, from: Date, to: Date): Promise<Trade[]> {
     const rows = await this.sql.all(
-      `select ${cols(this.sql)} from trades where token_id = ? and created_at >= ? and created_at < ? order by trade_id`,
+      `select ${TRADES.select(this.sql)} from trades where token_id = ? and created_at >= ? and created_at < ? order by trade_id`,
       [tokenId, from.getTime(), to.getTime()],
     );
-    return rows.map(rowToTrade);
+    return rows.map(TRADES.fromRow);
   }
 
   async activitySince(tokenId: string, since: Date): Promise<TokenActivity> {
@@ -63,11 +74,11 @@ export class MikroOrmTradeLedger implements TradeLedger {
   }
 
   async lastBefore(tokenId: string, before: Date): Promise<Trade | null> {
-    const r = await this.sql.one(`select ${cols(this.sql)} from trades where token_id = ? and created_at < ? order by trade_id desc limit 1`, [
+    const r = await this.sql.one(`select ${TRADES.select(this.sql)} from trades where token_id = ? and created_at < ? order by trade_id desc limit 1`, [
       tokenId,
       before.getTime(),
     ]);
-    return r ? rowToTrade(r) : null;
+    return r ? TRADES.fromRow(r) : null;
   }
 
   async stats(): Promise<NetworkStats[]> {

@@ -1,7 +1,8 @@
 import type { Network } from '../../../domain/network.js';
 import type { BookedTransfer, TransferCursor, TransferStore } from '../../../ports/transfer-store.js';
-import { big, num } from './exact-bigint-type.js';
+import { big } from './exact-bigint-type.js';
 import { ms, type Row, type Sql } from './sql.js';
+import { exactInt, Table } from './table.js';
 
 const rowToCursor = (r: Row): TransferCursor => ({
   network: r.network as Network,
@@ -12,22 +13,37 @@ const rowToCursor = (r: Row): TransferCursor => ({
   updatedAt: ms(r.updated_at),
 });
 
-const TRANSFER_COLUMNS = ['network', 'tx_hash', 'tx_log_index', 'log_index', 'block_number', 'block_hash', 'token_id', 'token', 'from_address', 'to_address', 'amount', 'booked_at'];
-
-const rowToTransfer = (r: Row): BookedTransfer => ({
-  network: r.network as Network,
-  token: String(r.token),
-  tokenId: String(r.token_id),
-  from: String(r.from_address),
-  to: String(r.to_address),
-  amount: big(r.amount),
-  blockNumber: BigInt(String(r.block_number)),
-  blockHash: String(r.block_hash),
-  txHash: String(r.tx_hash),
-  logIndex: Number(r.log_index),
-  txLogIndex: Number(r.tx_log_index),
-  bookedAt: ms(r.booked_at),
-});
+const TRANSFERS = new Table<BookedTransfer>(
+  'token_transfers',
+  {
+    network: (t) => t.network,
+    tx_hash: (t) => t.txHash.toLowerCase(),
+    tx_log_index: (t) => t.txLogIndex,
+    log_index: (t) => t.logIndex,
+    block_number: (t) => t.blockNumber.toString(),
+    block_hash: (t) => t.blockHash,
+    token_id: (t) => t.tokenId,
+    token: (t) => t.token,
+    from_address: (t) => t.from,
+    to_address: (t) => t.to,
+    amount: exactInt((t) => t.amount),
+    booked_at: (t) => t.bookedAt.getTime(),
+  },
+  (r) => ({
+    network: r.network as Network,
+    token: String(r.token),
+    tokenId: String(r.token_id),
+    from: String(r.from_address),
+    to: String(r.to_address),
+    amount: big(r.amount),
+    blockNumber: BigInt(String(r.block_number)),
+    blockHash: String(r.block_hash),
+    txHash: String(r.tx_hash),
+    logIndex: Number(r.log_index),
+    txLogIndex: Number(r.tx_log_index),
+    bookedAt: ms(r.booked_at),
+  }),
+);
 
 export class MikroOrmTransferStore implements TransferStore {
   constructor(private readonly sql: Sql) {}
@@ -58,22 +74,15 @@ export class MikroOrmTransferStore implements TransferStore {
   }
 
   async record(t: BookedTransfer): Promise<boolean> {
-    const rows = await this.sql.all(
-      `insert into token_transfers (${TRANSFER_COLUMNS.join(', ')}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       on conflict (network, tx_hash, tx_log_index) do nothing returning network`,
-      [
-        t.network, t.txHash.toLowerCase(), t.txLogIndex, t.logIndex, t.blockNumber.toString(), t.blockHash, t.tokenId, t.token,
-        t.from, t.to, num(t.amount), t.bookedAt.getTime(),
-      ],
-    );
+    const rows = await this.sql.all(`${TRANSFERS.insert} on conflict (network, tx_hash, tx_log_index) do nothing returning network`, TRANSFERS.values(t));
     return rows.length === 1;
   }
 
   async bookedSince(network: Network, fromBlock: bigint): Promise<BookedTransfer[]> {
     const rows = await this.sql.all(
-      `select ${this.sql.columns(TRANSFER_COLUMNS, ['amount'])} from token_transfers where network = ? and block_number >= ? order by block_number, log_index`,
+      `select ${TRANSFERS.select(this.sql)} from token_transfers where network = ? and block_number >= ? order by block_number, log_index`,
       [network, fromBlock.toString()],
     );
-    return rows.map(rowToTransfer);
+    return rows.map(TRANSFERS.fromRow);
   }
 }

@@ -6,72 +6,18 @@
  * beside the one writer, so reads never queue behind writes; PostgreSQL for scale (row locks per
  * token). The schema comes from the committed migrations, run at open — never from schema sync.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { MikroORM, type Options } from '@mikro-orm/core';
+import { MikroORM } from '@mikro-orm/core';
 import type { EntityManager as KnexEntityManager } from '@mikro-orm/knex';
-import { Migrator } from '@mikro-orm/migrations';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { SqliteDriver } from '@mikro-orm/sqlite';
 import type { ChangeFeed } from '../../../ports/change-feed.js';
 import type { Stores, UnitOfWork } from '../../../ports/unit-of-work.js';
-import { notingTokens } from '../kit/commit-feed.js';
-import { Migration0001Initial } from './migrations/migration-0001-initial.js';
-import { Migration0002PaymentSignature } from './migrations/migration-0002-payment-signature.js';
-import { Migration0003X402Extensions } from './migrations/migration-0003-x402-extensions.js';
-import { Migration0004OnChainTokens } from './migrations/migration-0004-on-chain-tokens.js';
-import { Migration0005PaymentAssets } from './migrations/migration-0005-payment-assets.js';
-import { Migration0007GraduationPool } from './migrations/migration-0007-graduation-pool.js';
-import { Migration0008EventNotifications } from './migrations/migration-0008-event-notifications.js';
-import { Migration0009PaymentResourceUrl } from './migrations/migration-0009-payment-resource-url.js';
-import { Migration0010TokenTransfers } from './migrations/migration-0010-token-transfers.js';
-import { Migration0011PoolSwaps } from './migrations/migration-0011-pool-swaps.js';
-import { Migration0012TokenLinksAndReferrer } from './migrations/migration-0012-token-links-and-referrer.js';
-import { Migration0013Earnings } from './migrations/migration-0013-earnings.js';
-import { Migration0014CustodyIntentsAndSharedSettings } from './migrations/migration-0014-custody-intents-and-shared-settings.js';
-import { MikroOrmCustodyIntentStore } from './mikro-orm-custody-intent-store.js';
-import { MikroOrmSharedSettingsStore } from './mikro-orm-shared-settings-store.js';
+import { createSchema, ormOptionsFor } from './orm-options.js';
+import { PostgresChangeFeed } from './postgres-change-feed.js';
 import { PostgresSignerLocks } from './postgres-signer-locks.js';
-import { Migration0015DeliveryBatches } from './migrations/migration-0015-delivery-batches.js';
-import { MikroOrmEarningsStore } from './mikro-orm-earnings-store.js';
-import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
-import { MikroOrmEventLog } from './mikro-orm-event-log.js';
-import { MikroOrmPaymentIdentifierStore } from './mikro-orm-payment-identifier-store.js';
-import { MikroOrmPaymentStore } from './mikro-orm-payment-store.js';
-import { MikroOrmOutboxStore } from './mikro-orm-outbox-store.js';
-import { MikroOrmCustodyTransactionStore } from './mikro-orm-custody-transaction-store.js';
-import { MikroOrmTokenPullStore } from './mikro-orm-token-pull-store.js';
-import { DEPLOYMENTS, GRADUATIONS, PAYOUTS } from './outbox-tables.js';
-import { MikroOrmDeliveryBatchStore } from './mikro-orm-delivery-batch-store.js';
-import { MikroOrmDeliveryStore } from './mikro-orm-delivery-store.js';
-import { MikroOrmPositionRepository } from './mikro-orm-position-repository.js';
-import { MikroOrmProofNonceStore } from './mikro-orm-proof-nonce-store.js';
-import { MikroOrmAssetQuoteStore } from './mikro-orm-asset-quote-store.js';
-import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
-import { MikroOrmTokenRepository } from './mikro-orm-token-repository.js';
-import { MikroOrmTradeLedger } from './mikro-orm-trade-ledger.js';
-import { MikroOrmTransferStore } from './mikro-orm-transfer-store.js';
 import { finalizePrepared, runnerFor, Sql, type Dialect, type Runner } from './sql.js';
-import { asUnavailable } from './unavailable.js';
-import { PostgresChangeFeed, type PgClientClass } from './postgres-change-feed.js';
+import { SqliteCheckpointer, SqliteReaders, type KnexClient } from './sqlite-connections.js';
 import { SqliteChangeFeed } from './sqlite-change-feed.js';
-
-export const MIGRATIONS = [
-  { name: 'Migration0001Initial', class: Migration0001Initial },
-  { name: 'Migration0002PaymentSignature', class: Migration0002PaymentSignature },
-  { name: 'Migration0003X402Extensions', class: Migration0003X402Extensions },
-  { name: 'Migration0004OnChainTokens', class: Migration0004OnChainTokens },
-  { name: 'Migration0005PaymentAssets', class: Migration0005PaymentAssets },
-  { name: 'Migration0007GraduationPool', class: Migration0007GraduationPool },
-  { name: 'Migration0008EventNotifications', class: Migration0008EventNotifications },
-  { name: 'Migration0009PaymentResourceUrl', class: Migration0009PaymentResourceUrl },
-  { name: 'Migration0010TokenTransfers', class: Migration0010TokenTransfers },
-  { name: 'Migration0011PoolSwaps', class: Migration0011PoolSwaps },
-  { name: 'Migration0012TokenLinksAndReferrer', class: Migration0012TokenLinksAndReferrer },
-  { name: 'Migration0013Earnings', class: Migration0013Earnings },
-  { name: 'Migration0014CustodyIntentsAndSharedSettings', class: Migration0014CustodyIntentsAndSharedSettings },
-  { name: 'Migration0015DeliveryBatches', class: Migration0015DeliveryBatches },
-];
+import { stores } from './stores.js';
+import { asUnavailable } from './unavailable.js';
 
 export interface OpenOptions {
   /** `sqlite:<path>`, `sqlite::memory:`, or `postgres://…[?schema=name]`. */
@@ -88,175 +34,7 @@ export interface OpenOptions {
   processName?: string;
 }
 
-type KnexClient = {
-  acquireConnection(): Promise<unknown>;
-  releaseConnection(connection: unknown): Promise<void>;
-  /** The driver module: node-sqlite3's (Database) or node-postgres' (Client). */
-  driver?: { Database: new (path: string, cb: (e: Error | null) => void) => SqliteDatabase; Client: PgClientClass };
-};
-interface SqliteDatabase {
-  run(sql: string, cb: (e: Error | null) => void): void;
-  close(cb: (e: Error | null) => void): void;
-}
-
 const SELECT = /^\s*select\b/i;
-
-/**
- * SQLite's readers: connections of their own to the same file, each statement on the next one in
- * turn. In WAL mode a reader sees the last commit and never waits for the writer, nor the writer
- * for it. They are `query_only`: nothing but a SELECT is ever sent to them.
- */
-class SqliteReaders {
-  private next = 0;
-  private constructor(
-    private readonly connections: SqliteDatabase[],
-    private readonly runners: Runner[],
-  ) {}
-
-  static async open(client: KnexClient, path: string, count: number): Promise<SqliteReaders | null> {
-    if (!client.driver?.Database || count < 1 || path === ':memory:') return null; // a memory database is one connection's own
-    const connections: SqliteDatabase[] = [];
-    for (let i = 0; i < count; i++) connections.push(await openSqlite(client, path, ['pragma query_only = 1']));
-    return new SqliteReaders(connections, connections.map((c) => runnerFor('sqlite', c)));
-  }
-
-  run: Runner = (sql, params) => this.runners[this.next++ % this.runners.length]!(sql, params);
-
-  async close(): Promise<void> {
-    await Promise.all(this.connections.map(finalizePrepared));
-    await Promise.all(this.connections.map((c) => new Promise<void>((resolve) => c.close(() => resolve()))));
-  }
-}
-
-/** A connection of its own to a SQLite file, with the busy timeout every connection has. */
-async function openSqlite(client: KnexClient, path: string, pragmas: readonly string[]): Promise<SqliteDatabase> {
-  const Database = client.driver!.Database;
-  const db = await new Promise<SqliteDatabase>((resolve, reject) => {
-    const d = new Database(path, (e) => (e ? reject(e) : resolve(d)));
-  });
-  for (const pragma of ['pragma busy_timeout = 5000', ...pragmas]) {
-    await new Promise<void>((resolve, reject) => db.run(pragma, (e) => (e ? reject(e) : resolve())));
-  }
-  return db;
-}
-
-/**
- * SQLite's checkpoints, moved out of the commits. By default the connection whose commit pushes
- * the write-ahead log past 1,000 pages copies the log into the database file and syncs both
- * inside that commit — a trade dirties ≈ 16 pages, so every ≈ 60th write unit stalled on the
- * copy and two fsyncs. Here the writer's automatic checkpoints are off and this connection
- * checkpoints after `every` write units (or within a second of the last unchecked one), one
- * round at a time, in two passes: a PASSIVE pass beside the writer (it blocks neither the writer
- * nor a reader) copies what is in the log; a second pass in the writer's turn copies the few
- * frames written meanwhile, so the log is whole in the file and the next write starts it over
- * (a log appended to while every checkpoint runs would never restart, and grow without end). A
- * second process on the file runs its own; whoever misses the checkpoint lock skips that round.
- */
-class SqliteCheckpointer {
-  private writes = 0;
-  private running: Promise<void> | null = null;
-  private readonly timer: NodeJS.Timeout;
-
-  private constructor(
-    private readonly db: SqliteDatabase,
-    private readonly every: number,
-    /** Waits for the writer's turn and holds it until the returned release is called. */
-    private readonly writerTurn: () => Promise<() => Promise<void>>,
-  ) {
-    this.timer = setInterval(() => this.writes > 0 && this.checkpoint(), 1_000);
-    this.timer.unref();
-  }
-
-  static async open(client: KnexClient, path: string, every: number, writerTurn: () => Promise<() => Promise<void>>): Promise<SqliteCheckpointer | null> {
-    if (!client.driver?.Database || path === ':memory:') return null;
-    return new SqliteCheckpointer(await openSqlite(client, path, []), every, writerTurn);
-  }
-
-  /** A write unit committed. */
-  wrote(): void {
-    if (++this.writes >= this.every) this.checkpoint();
-  }
-
-  private checkpoint(): void {
-    if (this.running) return;
-    this.writes = 0;
-    const pass = () => new Promise<void>((resolve) => this.db.run('pragma wal_checkpoint(PASSIVE)', () => resolve()));
-    this.running = (async () => {
-      await pass();
-      const release = await this.writerTurn();
-      try {
-        await pass();
-      } finally {
-        await release();
-      }
-    })()
-      .catch(() => undefined) // a checkpoint that fails is retried next round; the log keeps every write meanwhile
-      .finally(() => (this.running = null));
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-    await new Promise<void>((resolve) => this.db.close(() => resolve()));
-  }
-}
-
-function config(url: string, poolSize: number): { options: Options; dialect: Dialect; schema: string | undefined; clientUrl?: string } {
-  const base = {
-    entities: [],
-    discovery: { warnWhenNoEntities: false },
-    extensions: [Migrator],
-    migrations: { migrationsList: MIGRATIONS, silent: true, transactional: true, allOrNothing: true, snapshot: false, tableName: 'schema_migrations' },
-    allowGlobalContext: false,
-    debug: false,
-  } satisfies Partial<Options>;
-  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-    const parsed = new URL(url);
-    const schema = parsed.searchParams.get('schema') ?? undefined;
-    parsed.searchParams.delete('schema');
-    return {
-      dialect: 'postgresql',
-      schema,
-      clientUrl: parsed.toString(),
-      options: {
-        ...base,
-        driver: PostgreSqlDriver,
-        clientUrl: parsed.toString(),
-        ...(schema ? { schema } : {}),
-        pool: {
-          min: 0,
-          max: poolSize,
-          afterCreate: (conn: { query: (sql: string, cb: (e: Error | null) => void) => void }, done: (e: Error | null, c: unknown) => void) => {
-            if (!schema) return done(null, conn);
-            conn.query(`set search_path to "${schema.replace(/"/g, '')}"`, (e) => done(e, conn));
-          },
-        },
-      } as Options,
-    };
-  }
-  if (!url.startsWith('sqlite:')) throw new Error(`unsupported DATABASE_URL: ${url.split(':')[0]}`);
-  const path = url.slice('sqlite:'.length) || ':memory:';
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  return {
-    dialect: 'sqlite',
-    schema: undefined,
-    options: {
-      ...base,
-      driver: SqliteDriver,
-      dbName: path,
-      pool: {
-        min: 1,
-        max: 1,
-        afterCreate: (conn: { run: (sql: string, cb: (e: Error | null) => void) => void }, done: (e: Error | null, c: unknown) => void) => {
-          // wal_autocheckpoint = 0: checkpoints run on a connection of their own (SqliteCheckpointer).
-          const pragmas = ['pragma journal_mode = WAL', 'pragma synchronous = NORMAL', 'pragma busy_timeout = 5000', 'pragma foreign_keys = ON', 'pragma wal_autocheckpoint = 0'];
-          const next = (i: number) => (i === pragmas.length ? done(null, conn) : conn.run(pragmas[i]!, (e) => (e ? done(e, conn) : next(i + 1))));
-          next(0);
-        },
-      },
-    } as Options,
-  };
-}
 
 export class MikroOrmUnitOfWork implements UnitOfWork {
   /** Pool connections this unit of work has run statements on (their prepared statements go at close). */
@@ -295,7 +73,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   }
 
   static async open(options: OpenOptions): Promise<MikroOrmUnitOfWork> {
-    const { options: ormOptions, dialect, schema, clientUrl } = config(options.url, options.poolSize ?? 10);
+    const { options: ormOptions, dialect, schema, clientUrl } = ormOptionsFor(options.url, options.poolSize ?? 10);
     if (dialect === 'postgresql' && schema) await createSchema(ormOptions, schema);
     const orm = await MikroORM.init(ormOptions);
     await orm.getMigrator().up();
@@ -436,38 +214,3 @@ async function guard<T>(p: Promise<T>): Promise<T> {
   }
 }
 
-/** The stores on one connection; `touched` collects the tokens whose events they append. */
-function stores(sql: Sql, touched: Set<string>): Stores {
-  return {
-    tokens: new MikroOrmTokenRepository(sql),
-    trades: new MikroOrmTradeLedger(sql),
-    positions: new MikroOrmPositionRepository(sql),
-    payments: new MikroOrmPaymentStore(sql),
-    payouts: new MikroOrmOutboxStore(sql, PAYOUTS),
-    quotes: new MikroOrmQuoteStore(sql),
-    assetQuotes: new MikroOrmAssetQuoteStore(sql),
-    events: notingTokens(new MikroOrmEventLog(sql), touched),
-    paymentIds: new MikroOrmPaymentIdentifierStore(sql),
-    proofNonces: new MikroOrmProofNonceStore(sql),
-    accessGrants: new MikroOrmAccessGrantStore(sql),
-    deployments: new MikroOrmOutboxStore(sql, DEPLOYMENTS),
-    deliveries: new MikroOrmDeliveryStore(sql),
-    deliveryBatches: new MikroOrmDeliveryBatchStore(sql),
-    graduations: new MikroOrmOutboxStore(sql, GRADUATIONS),
-    pulls: new MikroOrmTokenPullStore(sql),
-    swaps: new MikroOrmCustodyTransactionStore(sql, 'pool_swaps'),
-    transfers: new MikroOrmTransferStore(sql),
-    earnings: new MikroOrmEarningsStore(sql),
-    intents: new MikroOrmCustodyIntentStore(sql),
-    sharedSettings: new MikroOrmSharedSettingsStore(sql),
-  };
-}
-
-async function createSchema(options: Options, schema: string): Promise<void> {
-  const bootstrap = await MikroORM.init({ ...options, schema: undefined, pool: { min: 0, max: 1 }, extensions: [] } as Options);
-  try {
-    await bootstrap.em.getConnection().execute(`create schema if not exists "${schema.replace(/"/g, '')}"`);
-  } finally {
-    await bootstrap.close(true);
-  }
-}

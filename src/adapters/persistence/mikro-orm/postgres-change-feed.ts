@@ -8,7 +8,7 @@
  */
 import { CommitFeed } from '../kit/commit-feed.js';
 
-export const EVENTS_CHANNEL = 'launchpad_events';
+const EVENTS_CHANNEL = 'launchpad_events';
 
 interface PgNotification {
   channel: string;

@@ -15,7 +15,7 @@ import { hostname } from 'node:os';
 import type { SignerLocks } from '../../../ports/signer-locks.js';
 import type { PgClientClass } from './postgres-change-feed.js';
 
-export const CUSTODY_CHANNEL = 'launchpad_custody';
+const CUSTODY_CHANNEL = 'launchpad_custody';
 const APPLICATION = 'launchpad signer ';
 
 type PgClient = InstanceType<PgClientClass>;

@@ -89,8 +89,17 @@ function pgStatement(sql: string): { name?: string; text: string } {
 export function runnerFor(dialect: Dialect, connection: unknown): Runner {
   if (dialect === 'sqlite') return preparedRunner(connection as SqliteConnection);
   const client = connection as PgConnection;
-  return async (sql, params) => (await client.query({ ...pgStatement(sql), values: params })).rows;
+  return (sql, params) => {
+    // One statement at a time per connection, in call order: node-postgres queues overlapping
+    // ones itself but warns that pg@9 will not (a DeprecationWarning) — a view's Promise.all does.
+    const run = (pgTails.get(client) ?? Promise.resolve()).then(() => client.query({ ...pgStatement(sql), values: params }));
+    pgTails.set(client, run.catch(() => undefined));
+    return run.then((r) => r.rows);
+  };
 }
+
+/** The last statement sent on each PostgreSQL connection, which the next one waits for. */
+const pgTails = new WeakMap<PgConnection, Promise<unknown>>();
 
 export class Sql {
   constructor(

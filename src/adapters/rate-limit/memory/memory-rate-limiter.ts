@@ -29,4 +29,6 @@ export class MemoryRateLimiter implements RateLimiter {
   async health(): Promise<'ok'> {
     return 'ok';
   }
+
+  async close(): Promise<void> {}
 }

@@ -1,23 +1,33 @@
 /**
  * The price chart: TradingView's lightweight-charts (Apache-2.0, canvas, no dependencies beyond
- * its own), candles from GET /api/tokens/:id/candles with their USD volume beneath. Numbers are
+ * its own), candles from GET /api/tokens/:id/candles with their USD volume beneath, at each
+ * trade's price without the fee (decision 0046), and the price now as a dashed line. Numbers are
  * turned into floats here only to be drawn; every figure the page states comes from the strings.
  */
-import { CandlestickSeries, ColorType, createChart, HistogramSeries, type UTCTimestamp } from 'lightweight-charts';
+import { CandlestickSeries, ColorType, createChart, HistogramSeries, LineStyle, type IPriceLine, type UTCTimestamp } from 'lightweight-charts';
 import type { Candle } from './types.js';
 
 export const UP = '#22c55e';
 export const DOWN = '#ef4444';
 
-/** Prices of a few millionths of a dollar, shown with four significant digits. */
-function priceText(p: number): string {
-  if (p === 0) return '0';
-  if (Math.abs(p) >= 1) return p.toFixed(2);
-  return p.toPrecision(4);
+/**
+ * A formatter for the y-axis of prices between `low` and `high`: enough decimals that neighbouring
+ * grid lines differ (a range of 1e-8 at $0.0000056 shows 0.00000560, 0.00000561, …), never a
+ * string of equal labels; at least four significant digits.
+ */
+export function priceFormatter(low: number, high: number): (p: number) => string {
+  const top = Math.max(Math.abs(low), Math.abs(high));
+  if (top === 0) return (p) => (p === 0 ? '0' : p.toPrecision(4));
+  const span = high - low > 0 ? high - low : top / 100;
+  const forSpan = Math.ceil(-Math.log10(span / 8)) + 1;
+  const forSize = Math.ceil(-Math.log10(top)) + 3;
+  const decimals = Math.min(18, Math.max(2, forSpan, forSize));
+  return (p) => (p === 0 ? '0' : p.toFixed(decimals));
 }
 
 export interface PriceChart {
-  set(candles: Candle[]): void;
+  /** The candles, and the price now (the header's: the curve's spot) as a line across them. */
+  set(candles: Candle[], priceNow?: string): void;
   remove(): void;
 }
 
@@ -32,7 +42,6 @@ export function priceChart(container: HTMLElement): PriceChart {
     },
     grid: { vertLines: { color: dark ? '#1e293b' : '#e2e8f0' }, horzLines: { color: dark ? '#1e293b' : '#e2e8f0' } },
     timeScale: { timeVisible: true, secondsVisible: false, barSpacing: 14, rightOffset: 6 },
-    localization: { priceFormatter: priceText },
   });
   const candles = chart.addSeries(CandlestickSeries, {
     upColor: UP,
@@ -41,16 +50,23 @@ export function priceChart(container: HTMLElement): PriceChart {
     borderDownColor: DOWN,
     wickUpColor: UP,
     wickDownColor: DOWN,
-    priceFormat: { type: 'custom', formatter: priceText, minMove: 1e-12 },
+    priceFormat: { type: 'custom', formatter: priceFormatter(0, 0), minMove: 1e-12 },
   });
   const volume = chart.addSeries(HistogramSeries, { priceScaleId: 'volume', priceFormat: { type: 'volume' }, color: 'rgba(148,163,184,0.45)', lastValueVisible: false, priceLineVisible: false });
   chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
   candles.priceScale().applyOptions({ scaleMargins: { top: 0.1, bottom: 0.25 } });
+  let nowLine: IPriceLine | null = null;
   return {
-    set(items) {
+    set(items, priceNow) {
       const time = (c: Candle) => Math.floor(Date.parse(c.openTime) / 1000) as UTCTimestamp;
       candles.setData(items.map((c) => ({ time: time(c), open: Number(c.open), high: Number(c.high), low: Number(c.low), close: Number(c.close) })));
       volume.setData(items.map((c) => ({ time: time(c), value: Number(c.volumeUsd), color: Number(c.close) >= Number(c.open) ? 'rgba(34,197,94,0.35)' : 'rgba(239,68,68,0.35)' })));
+      const prices = [...items.flatMap((c) => [Number(c.low), Number(c.high)]), ...(priceNow ? [Number(priceNow)] : [])];
+      const formatter = priceFormatter(Math.min(...prices, Infinity), Math.max(...prices, 0));
+      candles.applyOptions({ priceFormat: { type: 'custom', formatter, minMove: 1e-12 } });
+      chart.applyOptions({ localization: { priceFormatter: formatter } });
+      if (nowLine) candles.removePriceLine(nowLine);
+      nowLine = priceNow ? candles.createPriceLine({ price: Number(priceNow), color: '#6366f1', lineWidth: 1, lineStyle: LineStyle.Dashed, axisLabelVisible: true, title: 'now' }) : null;
       // Many candles fit the width; a few keep their natural width at the right edge.
       if (items.length > 60) chart.timeScale().fitContent();
       else chart.timeScale().scrollToRealTime();

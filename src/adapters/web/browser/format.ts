@@ -104,3 +104,19 @@ export function toUnits(value: string, decimals: number): bigint | null {
 
 export const NETWORK_NAMES: Record<string, string> = { 'eip155:8453': 'Base', 'eip155:84532': 'Base Sepolia' };
 export const networkName = (network: string) => NETWORK_NAMES[network] ?? network;
+
+/** The short form of a token id that tells apart two tokens with one symbol: "tok_…9R4TK2". */
+export const shortId = (tokenId: string) => `${tokenId.slice(0, 4)}…${tokenId.slice(-6)}`;
+
+/**
+ * A curve token's price change since launch, as a fraction string, from its reserves: the launch
+ * price is (virtual USD − real USD) / (virtual tokens + tokens sold). For a token younger than a
+ * day, that is its 24 h change. Null for a graduated token (its price is the pool's).
+ */
+export function changeSinceLaunch(t: { state: string; priceUsd: string; curve: { virtualUsdReserve?: string; virtualTokenReserve?: string; realUsdReserve: string; tokensSold: string } }): string | null {
+  if (t.state !== 'ACTIVE' || t.curve.virtualUsdReserve === undefined || t.curve.virtualTokenReserve === undefined) return null;
+  const launch = (Number(t.curve.virtualUsdReserve) - Number(t.curve.realUsdReserve)) / (Number(t.curve.virtualTokenReserve) + Number(t.curve.tokensSold));
+  if (!(launch > 0)) return null;
+  const change = Number(t.priceUsd) / launch - 1;
+  return (Math.abs(change) < 5e-7 ? 0 : change).toFixed(6);
+}

@@ -40,8 +40,10 @@ function route(): void {
     document.querySelector(`[data-nav="${nav}"]`)?.setAttribute('aria-current', 'page');
     leave = view(main, re.exec(hash)?.[1] ?? null);
   }
-  // Keyboard and screen-reader users land on the new content, not on the link they followed.
-  if (!first) main.focus({ preventScroll: false });
+  // Keyboard and screen-reader users land on the new content, not on the link they followed;
+  // everyone lands at its top, "← All tokens" in view, not scrolled to where the last page was.
+  if (!first) main.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
   first = false;
 }
 

@@ -39,9 +39,16 @@ export const PAGE_CSP = [
   "form-action 'self'",
 ].join('; ');
 
-function prepare(files: PageFiles): Map<string, Served> {
+/**
+ * The page's own HTML names the chains it runs on (`devnet` or `rpc`), so it links a contract to
+ * a public explorer only where one can show it (docs/api.md "The page").
+ */
+const CHAIN_META = '<meta name="launchpad-chain" content="" />';
+
+function prepare(files: PageFiles, chain: string): Map<string, Served> {
   const served = new Map<string, Served>();
-  for (const [path, file] of files) {
+  for (const [path, built] of files) {
+    const file = path === '/' ? { ...built, body: Buffer.from(built.body.toString('utf8').replace(CHAIN_META, `<meta name="launchpad-chain" content="${chain}" />`)) } : built;
     const etag = `"${createHash('sha256').update(file.body).digest('base64url').slice(0, 22)}"`;
     served.set(path, { type: file.type, immutable: file.immutable, etag, identity: file.body, encoded: {} });
   }
@@ -62,11 +69,11 @@ export interface PageRoute {
   warm(): Promise<void>;
 }
 
-export function pageRoute(load: () => Promise<PageFiles>, logger: Logger): PageRoute {
+export function pageRoute(load: () => Promise<PageFiles>, logger: Logger, options: { chain?: 'devnet' | 'rpc' } = {}): PageRoute {
   let ready: Promise<Map<string, Served>> | undefined;
   const files = () => {
     ready ??= load()
-      .then(prepare)
+      .then((f) => prepare(f, options.chain ?? 'rpc'))
       .catch((e: unknown) => {
         ready = undefined; // the next request tries again
         logger.error('the page could not be built', { error: e instanceof Error ? e.message : String(e) });

@@ -15,7 +15,7 @@ import { readAuthorization, type ExactAuthorization } from '../exact-authorizati
 import { offerFor, type Offer } from '../offers.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';
 import { sha256 } from '../request-hash.js';
-import { X402_VERSION } from '../requirements.js';
+import { PAYMENT_X402_VERSIONS } from '../requirements.js';
 import { bind, heldQuoteLive } from './binding.js';
 import { paymentRequiredFor } from './challenge.js';
 import type { PaidRequest, PipelineDeps } from './deps.js';
@@ -48,10 +48,10 @@ export async function admit(
 ): Promise<Admitted | Outcome<'replayed'>> {
   const ep = req.entrypoint;
   const network = payload.accepted?.network;
-  if (payload.x402Version !== X402_VERSION || !isNetwork(network)) {
+  if (!PAYMENT_X402_VERSIONS.includes(payload.x402Version) || !isNetwork(network)) {
     const prepared = await ep.prepare(deps, input);
     const refusal = refusalFor(deps, req, requestHash, prepared);
-    throw await refusal.invalid(PAYMENT_REASONS.unsupportedPayment, 'The payment is not an x402 v2 payment on a supported network.');
+    throw await refusal.invalid(PAYMENT_REASONS.unsupportedPayment, 'The payment is not an x402 v2 (or v1) payment on a supported network.');
   }
   const auth = readAuthorization(payload.payload);
   const payer = getAddress(auth.from);

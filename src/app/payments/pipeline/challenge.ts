@@ -22,7 +22,7 @@ export async function challenge(deps: PipelineDeps, req: PaidRequest, input: unk
   // A proven wallet is the protocol-native hint: it wins over X-Wallet-Address.
   const wallet = proof?.ok ? proof.wallet : req.walletHint;
   const hinted = wallet ? await hintedCaller(deps, wallet) : undefined;
-  const prepared = await req.entrypoint.prepare(deps, input, hinted);
+  const prepared = await req.entrypoint.prepare(deps, input, hinted, 'ask');
   const wanted = prepared.network ? [prepared.network] : hinted ? [hinted.network] : ALL_NETWORKS;
   // Only networks a payment can be taken on now: 503 before anyone signs when none can.
   const networks = deps.availability ? await deps.availability.usable(wanted) : wanted;

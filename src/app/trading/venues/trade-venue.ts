@@ -25,10 +25,12 @@ import type { DeliveryView, payoutView, PositionView, TradeView } from '../../vi
 
 /**
  * `price`: before a payment (the 402, and again once the payer is proven): everything, the chain
- * included. `apply`: a settled payment being applied (the reconciler's retry; its pull or swap
- * may have happened already): only what the execution will not check itself.
+ * included. `ask`: the same, for the 402 of a request without payment: a price held for the
+ * asker is offered only while the live one is not lower (decision 0040). `apply`: a settled
+ * payment being applied (the reconciler's retry; its pull or swap may have happened already):
+ * only what the execution will not check itself.
  */
-export type TradePhase = 'price' | 'apply';
+export type TradePhase = 'ask' | 'price' | 'apply';
 
 export interface BuyPlan {
   tokenId: string;

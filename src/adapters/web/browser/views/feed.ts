@@ -4,7 +4,7 @@
  */
 import { get, query } from '../api.js';
 import { announce, fill, h } from '../dom.js';
-import { ago, networkName, percentText, usdText } from '../format.js';
+import { ago, changeSinceLaunch, networkName, percentText, shortId, usdText } from '../format.js';
 import { subscribe } from '../live.js';
 import type { Token } from '../types.js';
 import { avatar, curveProgress, errorBox } from '../ui.js';
@@ -15,6 +15,16 @@ const SORTS = [
   ['volume24h', '24 h volume'],
 ] as const;
 type Sort = (typeof SORTS)[number][0];
+
+/** The price change a card shows: over 24 h for a token younger than a day (since its launch), else since launch, said so. */
+function change(t: Token): HTMLElement | null {
+  const since = changeSinceLaunch(t);
+  if (since === null) return null;
+  const young = Date.now() - Date.parse(t.createdAt) < 86_400_000;
+  const zero = /^-?0(\.0*)?$/.test(since);
+  const text = `${zero || since.startsWith('-') ? '' : '+'}${percentText(since)}`;
+  return h('span', { class: zero ? 'flat' : since.startsWith('-') ? 'down' : 'up', 'data-testid': 'card-change', title: young ? 'price change over 24 h (since launch)' : 'price change since launch' }, young ? `${text} 24 h` : `${text} since launch`);
+}
 
 function card(t: Token): HTMLLIElement {
   return h(
@@ -27,7 +37,8 @@ function card(t: Token): HTMLLIElement {
       h(
         'div',
         { class: 'card-body' },
-        h('p', { class: 'card-title' }, h('span', { class: 'name' }, t.name), ' ', h('span', { class: 'symbol' }, t.symbol)),
+        h('p', { class: 'card-title' }, h('span', { class: 'symbol-strong' }, t.symbol), ' ', h('span', { class: 'name' }, t.name)),
+        h('p', { class: 'card-price' }, h('strong', { title: `$${t.priceUsd}`, 'data-testid': 'card-price' }, usdText(t.priceUsd)), ' ', change(t)),
         h(
           'p',
           { class: 'card-figures' },
@@ -36,16 +47,23 @@ function card(t: Token): HTMLLIElement {
           h('span', {}, `${t.holders} holder${t.holders === 1 ? '' : 's'}`),
         ),
         curveProgress(t),
-        h('p', { class: 'card-meta muted small' }, t.state === 'GRADUATED' ? 'graduated' : `${percentText(t.curve.progress)} of curve`, ` · ${networkName(t.network)} · `, h('time', { datetime: t.createdAt }, ago(t.createdAt))),
+        h('p', { class: 'card-meta muted small' }, t.state === 'GRADUATED' ? 'graduated' : `${percentText(t.curve.progress)} of curve`, ` · ${networkName(t.network)} · `, h('time', { datetime: t.createdAt }, ago(t.createdAt)), ' · ', h('span', { title: t.tokenId }, shortId(t.tokenId))),
       ),
     ),
   );
 }
 
+const NETWORKS = [
+  ['', 'All networks'],
+  ['eip155:8453', 'Base'],
+  ['eip155:84532', 'Base Sepolia'],
+] as const;
+
 export function feedView(root: HTMLElement): () => void {
   const params = new URLSearchParams(location.hash.split('?')[1] ?? '');
   let sort: Sort = (SORTS.find(([s]) => s === params.get('sort'))?.[0] ?? 'created') as Sort;
   let q = params.get('q') ?? '';
+  let network = NETWORKS.find(([n]) => n && n === params.get('network'))?.[0] ?? '';
   let cursor: string | null = null;
   let loading = 0;
   const list = h('ul', { class: 'cards', 'aria-label': 'Tokens', 'data-testid': 'feed' });
@@ -53,6 +71,9 @@ export function feedView(root: HTMLElement): () => void {
   const status = h('p', { class: 'muted', role: 'status' });
   const sortButtons = SORTS.map(([value, label]) =>
     h('button', { type: 'button', class: 'chip', 'aria-pressed': String(value === sort), onclick: () => ((sort = value), sortButtons.forEach((b, i) => b.setAttribute('aria-pressed', String(SORTS[i]![0] === sort))), void load(false)) }, label),
+  );
+  const networkButtons = NETWORKS.map(([value, label]) =>
+    h('button', { type: 'button', class: 'chip', 'aria-pressed': String(value === network), onclick: () => ((network = value), networkButtons.forEach((b, i) => b.setAttribute('aria-pressed', String(NETWORKS[i]![0] === network))), void load(false)) }, label),
   );
   const search = h('input', { id: 'search', type: 'search', placeholder: 'Name or symbol', autocomplete: 'off', value: q, maxlength: 32 });
   let typing: ReturnType<typeof setTimeout> | null = null;
@@ -69,7 +90,7 @@ export function feedView(root: HTMLElement): () => void {
     if (!append) cursor = null;
     status.textContent = 'Loading…';
     try {
-      const page = await get<{ items: Token[]; nextCursor: string | null }>(`/tokens${query({ sort, q, limit: 24, cursor: append ? cursor : null })}`);
+      const page = await get<{ items: Token[]; nextCursor: string | null }>(`/tokens${query({ sort, q, network: network || null, limit: 24, cursor: append ? cursor : null })}`);
       if (mine !== loading) return;
       if (!append) fill(list);
       for (const t of page.items) if (!document.getElementById(`card-${t.tokenId}`)) list.append(card(t));
@@ -110,7 +131,7 @@ export function feedView(root: HTMLElement): () => void {
         const t = (e.data as { token?: Token }).token;
         if (!t || document.getElementById(`card-${t.tokenId}`)) return;
         const matches = !q || t.name.toLowerCase().startsWith(q.toLowerCase()) || t.symbol.toLowerCase().startsWith(q.toLowerCase());
-        if (sort !== 'created' || !matches) return;
+        if (sort !== 'created' || !matches || (network && t.network !== network)) return;
         const c = card(t);
         c.classList.add('fresh');
         list.prepend(c);
@@ -129,7 +150,7 @@ export function feedView(root: HTMLElement): () => void {
       'section',
       { 'aria-labelledby': 'feed-title' },
       h('div', { class: 'row spread' }, h('h1', { id: 'feed-title' }, 'Tokens'), h('a', { href: '#/create', class: 'button primary' }, 'Create a token')),
-      h('div', { class: 'controls' }, h('div', { class: 'row', role: 'group', 'aria-label': 'Sort tokens' }, sortButtons), h('div', { class: 'search' }, h('label', { for: 'search' }, 'Search'), search)),
+      h('div', { class: 'controls' }, h('div', { class: 'stack' }, h('div', { class: 'row', role: 'group', 'aria-label': 'Sort tokens' }, sortButtons), h('div', { class: 'row', role: 'group', 'aria-label': 'Network' }, networkButtons)), h('div', { class: 'search' }, h('label', { for: 'search' }, 'Search'), search)),
       status,
       list,
       more,

@@ -14,20 +14,26 @@ import { tradePanel } from './trade-panel.js';
 
 const INTERVALS = ['1m', '5m', '1h', '1d'] as const;
 
-function tradeRow(t: Trade): HTMLTableRowElement {
+/** A trade at its price without the fee (the chart's), the fee beside it; live, the curve's price after it. */
+function tradeRow(t: Trade, spotAfter?: string): HTMLTableRowElement {
   return h(
     'tr',
     { id: `trade-${t.tradeId}`, 'data-trade-id': t.tradeId, class: `side-${t.side}` },
-    h('td', {}, h('time', { datetime: t.createdAt, title: t.createdAt }, ago(t.createdAt))),
     h('td', { class: t.side === 'buy' ? 'up' : 'down' }, t.side === 'buy' ? 'Buy' : 'Sell'),
+    h('td', { class: 'num', 'data-testid': 'trade-price', ...(spotAfter ? { title: `the curve's price after it: $${spotAfter}` } : {}) }, amount(t.executionPriceUsd ?? t.priceUsd, 'usd')),
     h('td', { class: 'num' }, amount(t.usdAmount, 'usd')),
+    h('td', { class: 'num muted' }, amount(t.feeUsd, 'usd')),
     h('td', { class: 'num' }, amount(t.tokenAmount, 'tokens')),
-    h('td', { class: 'num' }, amount(t.priceUsd, 'usd')),
+    h('td', {}, h('time', { datetime: t.createdAt, title: t.createdAt }, ago(t.createdAt))),
     h('td', {}, h('a', { href: `#/wallet/${t.wallet}` }, shortAddress(t.wallet))),
   );
 }
 
+/** On the embedded devnet a contract exists only on this machine: no public explorer shows it. */
+const ON_DEVNET = document.querySelector('meta[name="launchpad-chain"]')?.getAttribute('content') === 'devnet';
+
 function explorer(network: string, kind: 'address' | 'tx', value: string): string | null {
+  if (ON_DEVNET) return null;
   if (network === 'eip155:8453') return `https://basescan.org/${kind}/${value}`;
   if (network === 'eip155:84532') return `https://sepolia.basescan.org/${kind}/${value}`;
   return null;
@@ -51,6 +57,7 @@ function header(token: Token): HTMLElement {
       'div',
       {},
       h('h1', {}, token.name, ' ', h('span', { class: 'symbol' }, token.symbol)),
+      h('p', { class: 'muted small token-id' }, h('span', { title: 'the token id: two tokens may share a name or a symbol' }, token.tokenId)),
       h('p', { class: 'meta' }, h('span', { class: 'badge' }, networkName(token.network)), ' ', token.state === 'GRADUATED' ? h('span', { class: 'badge grad' }, 'graduated') : null, ' created ', h('time', { datetime: token.createdAt, title: token.createdAt }, ago(token.createdAt)), ' by ', h('a', { href: `#/wallet/${token.creator}` }, shortAddress(token.creator))),
       token.description ? h('p', { class: 'description' }, token.description) : null,
       links.length ? h('p', { class: 'links' }, links.flatMap((l, i) => (i ? [' · ', l] : [l]))) : null,
@@ -58,10 +65,11 @@ function header(token: Token): HTMLElement {
         'p',
         { class: 'contract' },
         'Contract ',
-        token.address ? h('code', { 'data-testid': 'contract-address' }, token.address) : h('span', {}, 'not yet known'),
+        token.address ? h('code', { class: 'address', 'data-testid': 'contract-address', title: token.address }, token.address) : h('span', {}, 'not yet known'),
         ' ',
         copy,
         scan ? [' ', external(scan, 'Explorer')] : null,
+        ON_DEVNET && token.address ? h('span', { class: 'muted small', 'data-testid': 'devnet-note' }, ' on the local devnet (no public explorer)') : null,
         ' · deployment ',
         stateBadge(token.deployment.state),
       ),
@@ -118,6 +126,7 @@ function curve(token: Token): HTMLElement {
 export function tokenView(root: HTMLElement, tokenId: string): () => void {
   let token: Token | null = null;
   let chart: PriceChart | null = null;
+  let candles: Candle[] | null = null;
   let interval: (typeof INTERVALS)[number] = '1m';
   let panel: ReturnType<typeof tradePanel> | null = null;
   let gone = false;
@@ -138,6 +147,7 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
     fill(head, header(token));
     fill(fig, figures(token));
     fill(curveSlot, curve(token));
+    if (chart && candles) chart.set(candles, token.priceUsd);
     if (!panel) {
       panel = tradePanel(token, () => void refresh());
       fill(panelSlot, panel.el);
@@ -156,7 +166,8 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
     intervalButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.textContent === interval)));
     if (gone) return;
     chart ??= (await import('../chart.js')).priceChart(chartBox);
-    chart.set(c.items);
+    candles = c.items;
+    chart.set(c.items, token?.priceUsd);
     noTrades.hidden = c.items.length > 0;
     const last = c.items.at(-1);
     chartBox.setAttribute('aria-label', last ? `Price chart, ${c.items.length} ${interval} candles, last close $${compact(last.close)}` : 'Price chart: no trades yet');
@@ -164,7 +175,7 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
   const loadTrades = async () => {
     const t = await get<{ items: Trade[] }>(`/api/tokens/${encodeURIComponent(tokenId)}/trades${query({ limit: 50 })}`);
     if (gone) return;
-    fill(trades, t.items.length ? t.items.map(tradeRow) : h('tr', { class: 'empty' }, h('td', { colspan: 6 }, 'No trades yet.')));
+    fill(trades, t.items.length ? t.items.map((x) => tradeRow(x)) : h('tr', { class: 'empty' }, h('td', { colspan: 7 }, 'No trades yet.')));
   };
   const loadHolders = async () => {
     const r = await get<{ items: Holder[] }>(`/api/tokens/${encodeURIComponent(tokenId)}/holders${query({ limit: 20 })}`);
@@ -197,7 +208,7 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
           { class: 'main-col' },
           h('section', { class: 'panel', 'aria-labelledby': 'chart-title' }, h('div', { class: 'row spread' }, h('h2', { id: 'chart-title' }, 'Price'), h('div', { class: 'row', role: 'group', 'aria-label': 'Candle interval' }, intervalButtons)), noTrades, chartBox),
           curveSlot,
-          h('section', { class: 'panel', 'aria-labelledby': 'trades-title' }, h('h2', { id: 'trades-title' }, 'Trades ', h('span', { class: 'live-dot', title: 'live' }, 'live')), h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, ['Time', 'Side', 'USD', 'Tokens', 'Price', 'Wallet'].map((c) => h('th', { scope: 'col' }, c)))), trades))),
+          h('section', { class: 'panel', 'aria-labelledby': 'trades-title' }, h('h2', { id: 'trades-title' }, 'Trades ', h('span', { class: 'live-dot', title: 'live' }, 'live')), h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, [['Side', ''], ['Price', 'without the fee: the chart\'s price'], ['USD', 'paid (buy, fee included) or taken from the curve (sell)'], ['Fee', 'the trading fee, launch fee included'], ['Tokens', ''], ['Time', ''], ['Wallet', '']].map(([c, title]) => h('th', { scope: 'col', ...(title ? { title } : {}) }, c)))), trades))),
           h('section', { class: 'panel', 'aria-labelledby': 'holders-title' }, h('h2', { id: 'holders-title' }, 'Holders'), h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, ['#', 'Wallet', 'Balance', 'Share'].map((c) => h('th', { scope: 'col' }, c)))), holders))),
         ),
         h('aside', { class: 'side-col' }, panelSlot),
@@ -214,10 +225,10 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
     { tokenId },
     {
       'trade.executed': (e) => {
-        const t = (e.data as { trade?: Trade }).trade;
+        const { trade: t, spotPriceUsd } = e.data as { trade?: Trade; spotPriceUsd?: string };
         if (!t || document.getElementById(`trade-${t.tradeId}`)) return;
         trades.querySelector('tr.empty')?.remove();
-        const row = tradeRow(t);
+        const row = tradeRow(t, spotPriceUsd);
         row.classList.add('fresh');
         trades.prepend(row);
         announce(`${t.side === 'buy' ? 'Buy' : 'Sell'} of $${compact(t.usdAmount)}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/app/config.js';
+import { ConfigError, loadConfig } from '../../src/bootstrap/config/config.js';
 
 const REAL = {
   RPC_URL_8453: 'https://base.example,https://backup.example',
@@ -87,6 +87,7 @@ describe('configuration', () => {
   it.each([
     [{ PORT: 'eighty' }, 'Invalid configuration: PORT is "eighty", but it must be a whole number from 0 to 65535.'],
     [{ PORT: '70000' }, 'Invalid configuration: PORT is "70000", but it must be a whole number from 0 to 65535.'],
+    [{ PORT: '' }, 'Invalid configuration: PORT is "", but it must be a whole number from 0 to 65535 (unset it for 3000).'],
     [{ RATE_LIMIT_FREE_PER_MINUTE: '-5' }, 'Invalid configuration: RATE_LIMIT_FREE_PER_MINUTE is "-5", but it must be a whole number, at least 0.'],
     [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL is "loud", but it must be one of debug, info, warn, error, silent.'],
     [{ PAY_TO_8453: '0x12' }, 'Invalid configuration: PAY_TO_8453 is "0x12", but it must be a 0x address.'],

@@ -1,0 +1,75 @@
+/** MikroORM's options for a DATABASE_URL: the driver, the pool and each connection's settings, the migrations. */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MikroORM, type Options } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { SqliteDriver } from '@mikro-orm/sqlite';
+import { MIGRATIONS } from './migrations/index.js';
+import type { Dialect } from './sql.js';
+
+export function ormOptionsFor(url: string, poolSize: number): { options: Options; dialect: Dialect; schema: string | undefined; clientUrl?: string } {
+  const base = {
+    entities: [],
+    discovery: { warnWhenNoEntities: false },
+    extensions: [Migrator],
+    migrations: { migrationsList: MIGRATIONS, silent: true, transactional: true, allOrNothing: true, snapshot: false, tableName: 'schema_migrations' },
+    allowGlobalContext: false,
+    debug: false,
+  } satisfies Partial<Options>;
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const parsed = new URL(url);
+    const schema = parsed.searchParams.get('schema') ?? undefined;
+    parsed.searchParams.delete('schema');
+    return {
+      dialect: 'postgresql',
+      schema,
+      clientUrl: parsed.toString(),
+      options: {
+        ...base,
+        driver: PostgreSqlDriver,
+        clientUrl: parsed.toString(),
+        ...(schema ? { schema } : {}),
+        pool: {
+          min: 0,
+          max: poolSize,
+          afterCreate: (conn: { query: (sql: string, cb: (e: Error | null) => void) => void }, done: (e: Error | null, c: unknown) => void) => {
+            if (!schema) return done(null, conn);
+            conn.query(`set search_path to "${schema.replace(/"/g, '')}"`, (e) => done(e, conn));
+          },
+        },
+      } as Options,
+    };
+  }
+  if (!url.startsWith('sqlite:')) throw new Error(`unsupported DATABASE_URL: ${url.split(':')[0]}`);
+  const path = url.slice('sqlite:'.length) || ':memory:';
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  return {
+    dialect: 'sqlite',
+    schema: undefined,
+    options: {
+      ...base,
+      driver: SqliteDriver,
+      dbName: path,
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate: (conn: { run: (sql: string, cb: (e: Error | null) => void) => void }, done: (e: Error | null, c: unknown) => void) => {
+          // wal_autocheckpoint = 0: checkpoints run on a connection of their own (SqliteCheckpointer).
+          const pragmas = ['pragma journal_mode = WAL', 'pragma synchronous = NORMAL', 'pragma busy_timeout = 5000', 'pragma foreign_keys = ON', 'pragma wal_autocheckpoint = 0'];
+          const next = (i: number) => (i === pragmas.length ? done(null, conn) : conn.run(pragmas[i]!, (e) => (e ? done(e, conn) : next(i + 1))));
+          next(0);
+        },
+      },
+    } as Options,
+  };
+}
+
+export async function createSchema(options: Options, schema: string): Promise<void> {
+  const bootstrap = await MikroORM.init({ ...options, schema: undefined, pool: { min: 0, max: 1 }, extensions: [] } as Options);
+  try {
+    await bootstrap.em.getConnection().execute(`create schema if not exists "${schema.replace(/"/g, '')}"`);
+  } finally {
+    await bootstrap.close(true);
+  }
+}
