@@ -71,27 +71,11 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   // Every free read of the catalogue (src/app/catalogue/reads.ts), by one loop.
   readRoutes(router, deps, application.reads, walletProver(application));
 
-  router.get('/entrypoints', (ctx) => {
-    ok(ctx, 'list_entrypoints', manifest(application.entrypoints.values(), deps.settings));
-    ctx.set('Link', `<${WELL_KNOWN_X402}>; rel="describedby"; type="application/json"`);
-  });
   const origin = (ctx: Context) => options.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
-  const mcpDiscovery = options.mcp ? { path: options.mcp.path, tools: options.mcp.documents.paidTools } : undefined;
-  router.get(WELL_KNOWN_X402, (ctx) => {
-    ctx.body = discoveryDocument(application.entrypoints.values(), deps.settings, origin(ctx), mcpDiscovery);
-  });
+  documentRoutes(router, application, { origin, mcp: options.mcp });
   // The MCP endpoint and what agents read first: /llms.txt, the server card, /.well-known/mcp.json.
   agentRoutes(router, application, { mcp: options.mcp, origin, trustProxy });
-
-  // The paid routes (paid-routes.ts); the rate limiter recognises them with isPaidRoute.
-  const paid = paidRoute(application, enrich);
-  for (const e of application.entrypoints.values()) if (e.alsoAt) router.post(e.alsoAt, (ctx) => paid(ctx, e, e.name));
-  for (const path of ['/entrypoints/:name', '/entrypoints/:name/invoke']) {
-    router.post(path, (ctx) => {
-      const name = ctx.params.name ?? '';
-      return paid(ctx, application.entrypoints.get(name), name);
-    });
-  }
+  paidRoutes(router, application, enrich);
 
   // The token metadata document as wallets and explorers read it: the document itself, no envelope.
   router.get('/api/tokens/:id/metadata.json', async (ctx) => {
@@ -103,15 +87,6 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     const client = rateLimitKey(clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, trustProxy));
     await streamEvents(ctx, deps, q, streams, client, streamOptions, options.shutdown);
   });
-  router.get('/api/openapi.json', (ctx) => {
-    ctx.body = openApiDocument(application.reads, application.entrypoints.values(), deps.settings, { origin: origin(ctx), mcpPath: options.mcp?.path });
-  });
-  // Where OpenAPI tools look first (docs/api.md): the same document, by a permanent redirect.
-  router.get('/openapi.json', (ctx) => {
-    ctx.redirect('/api/openapi.json');
-    ctx.status = 308;
-  });
-  router.get('/api/version', (ctx) => ok(ctx, 'version', { api: '1', spec: '1.1', service: deps.settings.serviceVersion }));
 
   app.on('error', (error: NodeJS.ErrnoException) => {
     // A client that goes away mid-response (an SSE reader closing) is not a server fault.
@@ -139,6 +114,40 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   app.use(router.routes());
   app.use(nothingAnswered([pageRouter, router]));
   return app;
+}
+
+/** What describes the API: the manifest, `/.well-known/x402`, the OpenAPI document (and where tools look for it first), the version. */
+function documentRoutes(router: Router, application: Application, options: { origin: (ctx: Context) => string; mcp: HttpOptions['mcp'] }): void {
+  const { deps } = application;
+  router.get('/entrypoints', (ctx) => {
+    ok(ctx, 'list_entrypoints', manifest(application.entrypoints.values(), deps.settings));
+    ctx.set('Link', `<${WELL_KNOWN_X402}>; rel="describedby"; type="application/json"`);
+  });
+  const mcpDiscovery = options.mcp ? { path: options.mcp.path, tools: options.mcp.documents.paidTools } : undefined;
+  router.get(WELL_KNOWN_X402, (ctx) => {
+    ctx.body = discoveryDocument(application.entrypoints.values(), deps.settings, options.origin(ctx), mcpDiscovery);
+  });
+  router.get('/api/openapi.json', (ctx) => {
+    ctx.body = openApiDocument(application.reads, application.entrypoints.values(), deps.settings, { origin: options.origin(ctx), mcpPath: options.mcp?.path });
+  });
+  // Where OpenAPI tools look first (docs/api.md): the same document, by a permanent redirect.
+  router.get('/openapi.json', (ctx) => {
+    ctx.redirect('/api/openapi.json');
+    ctx.status = 308;
+  });
+  router.get('/api/version', (ctx) => ok(ctx, 'version', { api: '1', spec: '1.1', service: deps.settings.serviceVersion }));
+}
+
+/** The paid routes (paid-routes.ts), one per entrypoint and its other path; the rate limiter recognises them with isPaidRoute. */
+function paidRoutes(router: Router, application: Application, enrich: PaymentRequiredEnricher | undefined): void {
+  const paid = paidRoute(application, enrich);
+  for (const e of application.entrypoints.values()) if (e.alsoAt) router.post(e.alsoAt, (ctx) => paid(ctx, e, e.name));
+  for (const path of ['/entrypoints/:name', '/entrypoints/:name/invoke']) {
+    router.post(path, (ctx) => {
+      const name = ctx.params.name ?? '';
+      return paid(ctx, application.entrypoints.get(name), name);
+    });
+  }
 }
 
 /** The per-402 extensions, where a failure is logged and the 402 goes out without them. */

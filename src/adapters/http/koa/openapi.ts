@@ -22,8 +22,9 @@ export interface OpenApiOptions {
 
 const document = (description: string, type = 'application/json') => ({ 200: { description, content: { [type]: { schema: type.endsWith('json') ? loose : { type: 'string' } } } } });
 
-export function openApiDocument(reads: readonly AnyRead[], entrypoints: Iterable<AnyEntrypoint>, settings: Settings, options: OpenApiOptions) {
-  const paths: Paths = {
+/** The routes that are not operations of the catalogue: health, metrics, documents, the event stream (a data table). */
+function servicePaths(): Paths {
+  return {
     '/health': { get: { operationId: 'health', responses: { 200: ok('health', loose), 503: errorResponse } } },
     '/livez': { get: { operationId: 'livez', responses: { 200: ok('livez', { type: 'object', properties: { status: { const: 'ok' } } }) } } },
     '/readyz': { get: { operationId: 'readiness', responses: { 200: ok('readiness', loose), 503: errorResponse } } },
@@ -63,7 +64,36 @@ export function openApiDocument(reads: readonly AnyRead[], entrypoints: Iterable
       },
     },
   };
+}
 
+/** The error envelope every failing answer carries (a data table). */
+const COMPONENTS = {
+  schemas: { Token: schema(tokenOutput), Position: schema(positionOutput), Trade: schema(tradeOutput) },
+  responses: {
+    Error: {
+      description: `Error envelope; codes: ${[...Object.keys(ERROR_STATUS), ...Object.keys(TRANSPORT_ERROR_STATUS)].join(', ')}`,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['success', 'error'],
+            properties: {
+              success: { const: false },
+              error: {
+                type: 'object',
+                required: ['code', 'message'],
+                properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+export function openApiDocument(reads: readonly AnyRead[], entrypoints: Iterable<AnyEntrypoint>, settings: Settings, options: OpenApiOptions) {
+  const paths = servicePaths();
   if (options.mcpPath) Object.assign(paths, mcpPaths(options.mcpPath));
 
   operationPaths(paths, reads, entrypoints, settings);
@@ -77,30 +107,7 @@ export function openApiDocument(reads: readonly AnyRead[], entrypoints: Iterable
       description: 'Create and trade tokens on a bonding curve, paying per request with x402 (USDC on Base).',
     },
     paths,
-    components: {
-      schemas: { Token: schema(tokenOutput), Position: schema(positionOutput), Trade: schema(tradeOutput) },
-      responses: {
-        Error: {
-          description: `Error envelope; codes: ${[...Object.keys(ERROR_STATUS), ...Object.keys(TRANSPORT_ERROR_STATUS)].join(', ')}`,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['success', 'error'],
-                properties: {
-                  success: { const: false },
-                  error: {
-                    type: 'object',
-                    required: ['code', 'message'],
-                    properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
+    components: COMPONENTS,
   };
 }
 
