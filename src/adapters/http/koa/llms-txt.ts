@@ -38,7 +38,7 @@ export function llmsTxt(origin: string, mcp: LlmsMcp | null, { reads, entrypoint
     '',
     '> Create ERC-20 tokens on a bonding curve and trade them, paying per call with x402 in USDC or EURC on Base (eip155:8453) or Base Sepolia (eip155:84532). No accounts and no API keys: the wallet that pays is the caller — the creator, the buyer, the seller. Reads are free, within a budget of requests per client (100 a minute by default).',
     '',
-    'How to pay: call a paid operation without payment to get its price as an x402 `PaymentRequired` (HTTP: status 402 and the `PAYMENT-REQUIRED` header; MCP: a tool result with `isError: true` and the PaymentRequired in `structuredContent`). Sign one offer — an EIP-3009 authorization of exactly that amount to `payTo` — and repeat the same call with the payment (HTTP: `PAYMENT-SIGNATURE`; MCP: `_meta["' +
+    'How to pay: call a paid operation without payment to get its price as an x402 `PaymentRequired` (HTTP: status 402 and the `PAYMENT-REQUIRED` header; MCP: a tool result with `isError: true` and the PaymentRequired in `structuredContent`). Sign one offer — an EIP-3009 authorization of exactly that amount to `payTo` — and repeat the same call with the payment (HTTP: `PAYMENT-SIGNATURE`, or an x402 v1 client\'s `X-PAYMENT` answered with `X-PAYMENT-RESPONSE`; MCP: `_meta["' +
       PAYMENT_META +
       '"]`). The answer carries the settlement (`PAYMENT-RESPONSE`; `_meta["' +
       PAYMENT_RESPONSE_META +
