@@ -43,6 +43,15 @@ module.exports = {
       to: { path: '^src/adapters/', pathNot: ['^src/adapters/$1/$2/', '^src/adapters/$1/kit/', '^src/adapters/kit/'] },
     },
     {
+      name: 'kits-never-import-the-app',
+      comment:
+        'A kit (src/adapters/kit/, src/adapters/<concern>/kit/) is what adapters share about a technology or a ' +
+        'protocol: it knows no use case, no catalogue, no setting. What needs the app lives in an adapter.',
+      severity: 'error',
+      from: { path: ['^src/adapters/kit/', '^src/adapters/[^/]+/kit/'] },
+      to: { path: '^src/(app|bootstrap|main)' },
+    },
+    {
       name: 'nobody-imports-the-composition-root',
       severity: 'error',
       from: { path: '^src/', pathNot: ['^src/main\\.ts$', '^src/mcp-bridge\\.ts$', '^src/bootstrap/'] },

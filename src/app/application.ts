@@ -8,6 +8,8 @@ import type { NetworkDetector } from '../ports/network-detector.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Network } from '../domain/network.js';
 import { PROBE_CACHE_MS, type Availability, type CheckStatus } from './availability.js';
+import type { AnyRead } from './catalogue/operation.js';
+import { reads } from './catalogue/reads.js';
 import { entrypoints, type AnyEntrypoint } from './entrypoints.js';
 import { healthCounters, type AppMetrics } from './metrics.js';
 import { PaymentFlow } from './payments/payment-flow.js';
@@ -51,7 +53,9 @@ export class Application {
   readonly flow: PaymentFlow;
   private probed: { at: number; checks: Promise<OwnChecks> } | null = null;
   private readonly readinessChecks = new Map<string, () => CheckStatus | Promise<CheckStatus>>();
+  /** The catalogue of operations (docs/decisions/0043): the paid entrypoints by name, and the free reads. */
   readonly entrypoints: ReadonlyMap<string, AnyEntrypoint>;
+  readonly reads: readonly AnyRead[] = reads();
 
   constructor(readonly deps: ApplicationDeps) {
     this.flow = new PaymentFlow(deps);

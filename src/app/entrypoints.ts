@@ -8,22 +8,12 @@ import type { z } from 'zod';
 import { formatUsd, parseTokens, parseUsd } from '../domain/money.js';
 import type { Network } from '../domain/network.js';
 import { validateTokenMetadata, type TokenMetadata } from '../domain/token.js';
+import type { PriceRule } from './catalogue/operation.js';
 import type { AppDeps } from './deps.js';
 import type { Settings } from './settings.js';
 import { applyInUnitOfWork, type Paid } from './paid.js';
-import {
-  buyOutput,
-  buyQuoteInput,
-  buyTokensInput,
-  buyUsdInput,
-  createTokenInput,
-  createTokenOutput,
-  parseWith,
-  sellInput,
-  sellOutput,
-  tokenInfoInput,
-  tokenInfoOutput,
-} from './schemas.js';
+import { buyQuoteInput, buyTokensInput, buyUsdInput, createTokenInput, parseWith, sellInput, tokenInfoInput } from './schemas.js';
+import { buyOutput, createTokenOutput, sellOutput, tokenInfoOutput } from './output-schemas.js';
 import { buyToken, planBuy, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
 import { checkInitialBuy, createToken } from './use-cases/create-token.js';
 import { checkReferrer } from './trading/check-referrer.js';
@@ -45,9 +35,16 @@ export interface Prepared {
 }
 
 export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unknown> {
+  kind: 'paid';
   name: string;
   operation: string;
   description: string;
+  /** Its MCP tool: the name an agent calls, a short title, whether it only reads, and what to do first. */
+  tool: { name: string; title: string; readOnly: boolean; howTo?: string };
+  /** Where it answers over HTTP besides `/entrypoints/<name>[/invoke]` (a create: `POST /tokens`). */
+  alsoAt?: string;
+  /** Fixed (a setting) or computed from the input (the buys). */
+  priceRule: Exclude<PriceRule, { kind: 'free' }>;
   /** For the manifest: a fixed price in USD, or how the price is set. */
   price(settings: Settings): string;
   successStatus: 200 | 201;
@@ -80,18 +77,37 @@ export type AnyEntrypoint = Entrypoint<any, any, any>;
 
 type BuyPrepared = Prepared & { plan: BuyPlan };
 
+/** A price line as the manifest states it: "0.01", or how the input sets it ("= usdAmount"). */
+export const priceLine = (rule: PriceRule, settings: Settings): string =>
+  rule.kind === 'fixed' ? formatUsd(rule.usd(settings)) : rule.kind === 'computed' ? rule.rule : 'free';
+
+const fixed = (usd: (settings: Settings) => bigint) => {
+  const priceRule = { kind: 'fixed', usd } as const;
+  return { priceRule, price: (settings: Settings) => priceLine(priceRule, settings) };
+};
+
+/** Where an entrypoint answers over HTTP (the manifest's `paths`). Its canonical resource is `/entrypoints/<name>`. */
+export function entrypointPaths(e: Pick<AnyEntrypoint, 'name' | 'alsoAt'>): string[] {
+  const paths = [`/entrypoints/${e.name}`, `/entrypoints/${e.name}/invoke`];
+  return e.alsoAt ? [e.alsoAt, ...paths] : paths;
+}
+
 function buyEntrypoint(
   name: string,
+  tool: Entrypoint['tool'],
   description: string,
-  price: string,
+  rule: string,
   inputSchema: z.ZodType,
   toRequest: (raw: Record<string, string>) => BuyRequest,
 ): Entrypoint<BuyRequest, BuyPrepared> {
   return {
+    kind: 'paid',
     name,
     operation: 'buy_token',
     description,
-    price: () => price,
+    tool,
+    priceRule: { kind: 'computed', rule },
+    price: () => rule,
     successStatus: 200,
     inputSchema,
     outputSchema: buyOutput,
@@ -114,10 +130,13 @@ const referrerOf = (v: { referrer?: string | undefined }) => (v.referrer ? getAd
 
 export function entrypoints(): AnyEntrypoint[] {
   const create: Entrypoint<TokenMetadata & { platformReferrer: string | null; initialBuyUsd: bigint | null }> = {
+    kind: 'paid',
     name: 'token_create',
     operation: 'create_token',
     description: 'Create a token on the bonding curve; the payer is its creator and its network is the payment network.',
-    price: (settings) => formatUsd(settings.prices.create),
+    tool: { name: 'create_token', title: 'Create a token', readOnly: false },
+    alsoAt: '/tokens',
+    ...fixed((settings) => settings.prices.create),
     successStatus: 201,
     inputSchema: createTokenInput,
     outputSchema: createTokenOutput,
@@ -139,11 +158,18 @@ export function entrypoints(): AnyEntrypoint[] {
       createToken(deps, { metadata, creator: caller.wallet, platformReferrer, initialBuyUsd, network: caller.network }, paid),
   };
   const sell: Entrypoint<SellRequest> = {
+    kind: 'paid',
     name: 'token_sell',
     operation: 'sell_token',
+    tool: {
+      name: 'token_sell',
+      title: 'Sell tokens',
+      readOnly: false,
+      howTo: 'Step 2 of a sell: call prepare_sell first, sign its typedData, and pass its tokenAuthorization with the signature.',
+    },
     description:
       "Sell tokens back to the curve (or, once the token graduated, through its Uniswap v2 pool): custody pulls them with the seller's signed tokenAuthorization (GET /api/tokens/:id/sell-authorization); proceeds after the fee are paid out in USDC, whatever asset pays the $0.01 fee.",
-    price: (settings) => formatUsd(settings.prices.sell),
+    ...fixed((settings) => settings.prices.sell),
     successStatus: 200,
     inputSchema: sellInput,
     outputSchema: sellOutput,
@@ -167,10 +193,12 @@ export function entrypoints(): AnyEntrypoint[] {
       sellToken(deps, { ...input, seller: caller.wallet, network: caller.network }, paid),
   };
   const info: Entrypoint<{ tokenId: string }> = {
+    kind: 'paid',
     name: 'token_info',
     operation: 'token_info',
     description: 'The token plus top holders, 24-hour volume, price change, trades and hourly candles.',
-    price: (settings) => formatUsd(settings.prices.info),
+    tool: { name: 'token_info', title: 'Token analytics', readOnly: true },
+    ...fixed((settings) => settings.prices.info),
     successStatus: 200,
     inputSchema: tokenInfoInput,
     outputSchema: tokenInfoOutput,
@@ -189,6 +217,7 @@ export function entrypoints(): AnyEntrypoint[] {
     create,
     buyEntrypoint(
       'token_buy_usd',
+      { name: 'token_buy_usd', title: 'Buy for a USD amount', readOnly: false },
       'Spend exactly usdAmount (fee included: 1 %, more in a token’s first seconds — its launchFee) on the curve.',
       '= usdAmount',
       buyUsdInput,
@@ -201,6 +230,7 @@ export function entrypoints(): AnyEntrypoint[] {
     ),
     buyEntrypoint(
       'token_buy_tokens',
+      { name: 'token_buy_tokens', title: 'Buy a number of tokens', readOnly: false },
       'Buy at least `tokens`; the price is their current cost plus fee, held 60 s for the wallet that asked.',
       '= quoted cost of tokens',
       buyTokensInput,
@@ -208,6 +238,7 @@ export function entrypoints(): AnyEntrypoint[] {
     ),
     buyEntrypoint(
       'token_buy_quote',
+      { name: 'token_buy_quote', title: 'Buy at a quote', readOnly: false, howTo: 'Get the quoteId from get_quote.' },
       'Execute a quote from GET /api/quote (valid 60 s) with its minTokensOut.',
       "= the quote's usdAmount",
       buyQuoteInput,

@@ -2,7 +2,9 @@
  * The resource shapes of docs/api.md "Resources" as the API shows them: amounts as decimal strings, times as
  * ISO-8601 UTC, addresses checksummed. The only place that turns domain values into API JSON.
  */
+import type { z } from 'zod';
 import type { Delivery } from '../domain/delivery.js';
+import type { Network } from '../domain/network.js';
 import {
   averagePriceUsd,
   marketCapUsd,
@@ -17,54 +19,16 @@ import type { Payment } from '../domain/payment.js';
 import type { Payout } from '../domain/payout.js';
 import { valuePosition, type Position } from '../domain/position.js';
 import type { Quote } from '../domain/quote.js';
-import { linkUrls, type Token, type TokenLinks } from '../domain/token.js';
+import { linkUrls, type Token } from '../domain/token.js';
 import { venueUsd, type Trade } from '../domain/trade.js';
 import { formatUsdPrice } from '../domain/usd-price.js';
 import type { TransferCursor } from '../ports/transfer-store.js';
 import type { Stores } from '../ports/unit-of-work.js';
 import type { ProviderAnswer, ProviderState } from './pricing/price-board.js';
+import type { indexerOutput, positionOutput, tokenOutput } from './output-schemas.js';
 
-export interface TokenView {
-  tokenId: string;
-  network: string;
-  name: string;
-  symbol: string;
-  description: string | null;
-  imageUrl: string | null;
-  creator: string;
-  /** Profile URLs: the site, x.com/<handle>, t.me/<handle>. */
-  links: TokenLinks;
-  /** The anti-snipe launch fee: from `startBps` at creation down to `curve.feeBps` at `endsAt`; null: none. */
-  launchFee: { startBps: number; endsAt: string } | null;
-  platformReferrer: string | null;
-  state: string;
-  decimals: number;
-  totalSupply: string;
-  curve: {
-    virtualUsdReserve: string;
-    virtualTokenReserve: string;
-    realUsdReserve: string;
-    realTokenReserve: string;
-    tokensSold: string;
-    curveSupply: string;
-    feeBps: number;
-    progress: string;
-  };
-  priceUsd: string;
-  marketCapUsd: string;
-  volumeUsd24h: string;
-  trades24h: number;
-  /** The ERC-20 (docs/api.md "Tokens on chain"): known at creation; null only for a token from before 1.1. */
-  address: string | null;
-  deployment: { state: 'PENDING' | 'DEPLOYED' | 'FAILED'; txHash: string | null; blockNumber: string | null };
-  /** The Uniswap v2 pool graduation seeds (docs/api.md "Graduation and the Uniswap v2 pool"); null while the token is on its curve. */
-  pool: { dex: 'uniswap-v2'; state: 'PENDING' | 'CREATED' | 'FAILED'; address: string | null; txHash: string | null } | null;
-  holders: number;
-  /** What the creator has earned of this token's fees so far (docs/api.md "Fees and earnings"). */
-  creatorEarningsUsd: string;
-  createdAt: string;
-  graduatedAt: string | null;
-}
+/** A token as the API answers it (docs/api.md "Resources"): the shape of `tokenOutput`. */
+export type TokenView = z.output<typeof tokenOutput>;
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -124,22 +88,8 @@ export async function loadTokenView(stores: Stores, token: Token, now: Date, cre
   return tokenView(token, { volumeUsd24h: activity.volumeUsd, trades24h: activity.trades, holders, creatorEarningsUsd: earned });
 }
 
-export interface PositionView {
-  network: string;
-  wallet: string;
-  tokenId: string;
-  symbol: string;
-  balance: string;
-  costBasisUsd: string;
-  avgEntryPriceUsd: string;
-  realizedPnlUsd: string;
-  currentPriceUsd: string;
-  valueUsd: string;
-  unrealizedPnlUsd: string;
-  /** On-chain balance of the wallet (null before deployment or when the chain does not answer). */
-  onChainBalance: string | null;
-  updatedAt: string;
-}
+/** A position as the API answers it: the shape of `positionOutput`. */
+export type PositionView = z.output<typeof positionOutput>;
 
 export function positionView(p: Position, token: Token, onChainBalance: bigint | null = null): PositionView {
   const v = valuePosition(p, token.curve);
@@ -164,18 +114,9 @@ export function positionView(p: Position, token: Token, onChainBalance: bigint |
  * How far positions follow transfers on chain (docs/decisions/0020): the last block whose
  * transfers are booked and the chain's head when the indexer last looked; nulls before it has.
  */
-export interface IndexerView {
-  network: string;
-  indexedBlock: string | null;
-  headBlock: string | null;
-  lagBlocks: string | null;
-  confirmations: number | null;
-  /** Indexed up to the head less the confirmations, as of `updatedAt`. */
-  caughtUp: boolean;
-  updatedAt: string | null;
-}
+export type IndexerView = z.output<typeof indexerOutput>;
 
-export function indexerView(network: string, c: TransferCursor | null): IndexerView {
+export function indexerView(network: Network, c: TransferCursor | null): IndexerView {
   if (!c) return { network, indexedBlock: null, headBlock: null, lagBlocks: null, confirmations: null, caughtUp: false, updatedAt: null };
   const indexed = c.blockNumber < 0n ? null : c.blockNumber;
   const lag = c.headBlock - c.blockNumber;

@@ -14,7 +14,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { PaymentRequiredV2Schema } from '@x402/core/schemas';
 import { erc20Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolJsonSchema } from '../../src/adapters/kit/mcp/tool-listing.js';
+import { toolJsonSchema } from '../../src/adapters/mcp/sdk/tool-listing.js';
 import { PAYMENT_META, PAYMENT_RESPONSE_META, WALLET_META, X402_ERROR } from '../../src/adapters/kit/mcp/x402-mcp.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { agentTools } from '../../src/app/agent-tools.js';

@@ -5,7 +5,7 @@
 import { formatUsd } from '../../domain/money.js';
 import type { AppDeps } from '../deps.js';
 
-export async function getWalletEarnings(deps: AppDeps, wallet: string) {
+export async function getWalletEarnings(deps: Pick<AppDeps, 'uow' | 'settings'>, wallet: string) {
   const lines = await deps.uow.run((s) => s.earnings.ofWallet(wallet));
   const sum = (pick: (l: (typeof lines)[number]) => bigint) => lines.reduce((total, l) => total + pick(l), 0n);
   return {
@@ -25,7 +25,7 @@ export async function getWalletEarnings(deps: AppDeps, wallet: string) {
   };
 }
 
-export async function listCreators(deps: AppDeps, limit: number) {
+export async function listCreators(deps: Pick<AppDeps, 'uow' | 'settings'>, limit: number) {
   const top = await deps.uow.run((s) => s.earnings.topCreators(limit));
   return { sort: 'earnings' as const, items: top.map((c, i) => ({ rank: i + 1, wallet: c.wallet, earnedUsd: formatUsd(c.accrued), tokens: c.tokens })) };
 }

@@ -6,7 +6,7 @@ import { loadToken } from '../trading/load-token.js';
 
 const MAX_CANDLES = 1_000;
 
-export function getCandles(deps: AppDeps, tokenId: string, q: { interval: CandleInterval; from?: Date; to?: Date }) {
+export function getCandles(deps: Pick<AppDeps, 'uow' | 'clock'>, tokenId: string, q: { interval: CandleInterval; from?: Date; to?: Date }) {
   const now = deps.clock.now();
   const intervalMs = CANDLE_INTERVALS[q.interval];
   // The default window ends just after now, so a trade made this millisecond is included.

@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { deliveryView } from '../views.js';
 
 /** GET /api/deliveries/:id: where a buy's tokens are on their way to the buyer's wallet. */
-export function getDelivery(deps: AppDeps, deliveryId: string) {
+export function getDelivery(deps: Pick<AppDeps, 'uow'>, deliveryId: string) {
   return deps.uow.run(async (stores) => {
     const delivery = await stores.deliveries.get(deliveryId);
     if (!delivery) throw new NotFound(`Delivery ${deliveryId} does not exist.`, { resource: 'delivery', deliveryId });

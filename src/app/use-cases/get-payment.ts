@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { receiptOf } from '../extensions/receipts.js';
 import { paymentView } from '../views.js';
 
-export function getPayment(deps: AppDeps, paymentId: string) {
+export function getPayment(deps: Pick<AppDeps, 'uow'>, paymentId: string) {
   return deps.uow.run(async (stores) => {
     const payment = await stores.payments.get(paymentId);
     // One 404 code for every lookup by id (docs/api.md "Error codes" NOT_FOUND); `details` says what was missing.
@@ -13,4 +13,9 @@ export function getPayment(deps: AppDeps, paymentId: string) {
     const identifier = await stores.paymentIds.findByPayment(paymentId);
     return { ...paymentView(payment), paymentIdentifier: identifier?.id ?? null, receipt: receiptOf(await stores.payments.getResponse(paymentId)) };
   });
+}
+
+/** Where a payment stands (null: no such payment): what a pending answer names. */
+export async function paymentState(deps: Pick<AppDeps, 'uow'>, paymentId: string): Promise<string | null> {
+  return (await deps.uow.run((stores) => stores.payments.get(paymentId)))?.state ?? null;
 }

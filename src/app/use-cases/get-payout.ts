@@ -2,7 +2,7 @@ import { NotFound } from '../../domain/errors.js';
 import type { AppDeps } from '../deps.js';
 import { payoutView } from '../views.js';
 
-export function getPayout(deps: AppDeps, payoutId: string) {
+export function getPayout(deps: Pick<AppDeps, 'uow'>, payoutId: string) {
   return deps.uow.run(async (stores) => {
     const payout = await stores.payouts.get(payoutId);
     if (!payout) throw new NotFound(`Payout ${payoutId} does not exist.`, { resource: 'payout', payoutId });

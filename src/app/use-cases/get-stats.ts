@@ -2,7 +2,7 @@
 import { formatUsd } from '../../domain/money.js';
 import type { AppDeps } from '../deps.js';
 
-export function getStats(deps: AppDeps) {
+export function getStats(deps: Pick<AppDeps, 'uow'>) {
   return deps.uow.run(async (stores) => ({
     networks: (await stores.trades.stats()).map((s) => ({
       network: s.network,

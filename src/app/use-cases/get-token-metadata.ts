@@ -20,7 +20,7 @@ export interface TokenMetadataDocument {
   links: TokenLinks;
 }
 
-export async function getTokenMetadata(deps: AppDeps, tokenId: string): Promise<TokenMetadataDocument> {
+export async function getTokenMetadata(deps: Pick<AppDeps, 'uow'>, tokenId: string): Promise<TokenMetadataDocument> {
   const token = await deps.uow.run((stores) => loadToken(stores, tokenId));
   const links = linkUrls(token.links);
   return {

@@ -4,7 +4,7 @@ import { holdersOf } from '../trading/holders-of.js';
 import { loadToken } from '../trading/load-token.js';
 import { indexerView } from '../views.js';
 
-export function listHolders(deps: AppDeps, tokenId: string, limit: number) {
+export function listHolders(deps: Pick<AppDeps, 'uow'>, tokenId: string, limit: number) {
   return deps.uow.run(async (stores) => {
     const token = await loadToken(stores, tokenId);
     return {

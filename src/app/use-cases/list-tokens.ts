@@ -14,7 +14,7 @@ export interface ListTokensQuery {
   cursor?: string | undefined;
 }
 
-export function listTokens(deps: AppDeps, query: ListTokensQuery): Promise<{ items: TokenView[]; nextCursor: string | null }> {
+export function listTokens(deps: Pick<AppDeps, 'uow' | 'clock'>, query: ListTokensQuery): Promise<{ items: TokenView[]; nextCursor: string | null }> {
   const now = deps.clock.now();
   return deps.uow.run(async (stores) => {
     const page = await stores.tokens.list({

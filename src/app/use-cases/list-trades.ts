@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps.js';
 import { loadToken } from '../trading/load-token.js';
 import { tradeView } from '../views.js';
 
-export function listTrades(deps: AppDeps, tokenId: string, page: PageRequest) {
+export function listTrades(deps: Pick<AppDeps, 'uow'>, tokenId: string, page: PageRequest) {
   return deps.uow.run(async (stores) => {
     await loadToken(stores, tokenId);
     const result = await stores.trades.listByToken(tokenId, page);

@@ -3,6 +3,7 @@
  * methods, is a path of the document (a paid route under each entrypoint's name), and the document
  * names the server it describes.
  */
+import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../../../src/adapters/http/koa/http-app.js';
 import { McpEndpoint } from '../../../src/adapters/mcp/sdk/mcp-endpoint.js';
@@ -62,5 +63,13 @@ describe('GET /api/openapi.json', () => {
   it('names its server: the origin it was asked at', async () => {
     const doc = await json(await fetch(`${service.url}/api/openapi.json`));
     expect(doc.servers).toEqual([{ url: service.url }]);
+  });
+});
+
+describe('the OpenAPI document, read by a real OpenAPI parser', () => {
+  it('validates as OpenAPI 3.1 (@readme/openapi-parser: the specification\'s schema and its rules)', async () => {
+    const doc = await json(await fetch(`${service.url}/api/openapi.json`));
+    const result = await validate(structuredClone(doc));
+    expect(result.valid ? [] : result.errors).toEqual([]);
   });
 });

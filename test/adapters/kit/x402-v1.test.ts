@@ -8,7 +8,7 @@ import { createPaymentHeader } from 'x402/client';
 import { PaymentRequirementsSchema, PaymentPayloadSchema } from 'x402/types';
 import { createSigner, decodeXPaymentResponse } from 'x402-fetch';
 import { describe, expect, it } from 'vitest';
-import { decodeXPayment, encodeXPaymentResponse, isV1Payload, v1ChallengeFields } from '../../../src/adapters/kit/x402/v1-headers.js';
+import { decodeXPayment, encodeXPaymentResponse, isV1Payload, v1ChallengeFields } from '../../../src/adapters/http/koa/x402-v1-headers.js';
 import { facilitatorRequest, fromV1Network, networkOfV1, v1Accepts } from '../../../src/adapters/kit/x402/v1-wire.js';
 import { DEFAULT_SETTINGS } from '../../../src/app/default-settings.js';
 import { requirementsFor } from '../../../src/app/payments/requirements.js';

@@ -5,8 +5,8 @@
  */
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describe, expect, it } from 'vitest';
-import { serverName } from '../../../src/adapters/kit/mcp/server-card.js';
-import { toolListing } from '../../../src/adapters/kit/mcp/tool-listing.js';
+import { serverName } from '../../../src/adapters/mcp/sdk/server-card.js';
+import { toolListing } from '../../../src/adapters/mcp/sdk/tool-listing.js';
 import { ENTRYPOINT_EXAMPLES } from '../../../src/adapters/kit/x402/discovery-examples.js';
 import { agentTools } from '../../../src/app/agent-tools.js';
 import { DEFAULT_SETTINGS } from '../../../src/app/default-settings.js';

@@ -6,9 +6,8 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { agentTools } from '../../../app/agent-tools.js';
 import type { Application } from '../../../app/application.js';
-import { mcpCatalog, mcpDocument, SERVER_CARD_MEDIA_TYPE, SERVER_CARD_SUFFIX, serverCard } from '../../kit/mcp/server-card.js';
+import type { AnyEntrypoint } from '../../../app/entrypoints.js';
 import { readJsonBody } from './body.js';
 import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
 import { llmsTxt } from './llms-txt.js';
@@ -20,6 +19,22 @@ import { llmsTxt } from './llms-txt.js';
 export interface HttpMount {
   path: string;
   handle(request: Request, body: unknown, info: { client: string; requestId: string }): Promise<Response>;
+  /** What agents read about it, made by its own adapter (src/adapters/mcp/sdk/mcp-catalogue.ts). */
+  documents: MountDocuments;
+}
+
+/** The discovery documents of a mounted protocol (docs/agents.md "Discovery"), each under the origin asked at. */
+export interface MountDocuments {
+  cardMediaType: string;
+  /** Where the card is served under the mount's path (`/server-card`). */
+  cardSuffix: string;
+  serverCard(origin: string): unknown;
+  catalog(origin: string): unknown;
+  document(origin: string): unknown;
+  /** Its tools, one line each, as llms.txt lists them. */
+  toolLines(): string[];
+  /** Its paid tools, as /.well-known/x402 lists them. */
+  paidTools: readonly { name: string; resource: string; entrypoint: AnyEntrypoint; bazaar: Record<string, unknown> }[];
 }
 
 export interface AgentRouteOptions {
@@ -33,13 +48,13 @@ const CACHED = 'public, max-age=3600';
 
 export function agentRoutes(router: Router, application: Application, options: AgentRouteOptions): void {
   const settings = application.deps.settings;
-  const tools = agentTools(application.entrypoints);
   const mcp = options.mcp;
+  const catalogue = { reads: application.reads, entrypoints: application.entrypoints.values() };
 
   router.get('/llms.txt', (ctx) => {
     ctx.type = 'text/markdown; charset=utf-8';
     ctx.set('Cache-Control', CACHED);
-    ctx.body = llmsTxt(options.origin(ctx), mcp?.path ?? null, tools, application.entrypoints.values(), settings);
+    ctx.body = llmsTxt(options.origin(ctx), mcp ? { path: mcp.path, toolLines: mcp.documents.toolLines() } : null, catalogue, settings);
   });
   if (!mcp) return;
 
@@ -58,20 +73,21 @@ export function agentRoutes(router: Router, application: Application, options: A
     ctx.body = (await res.text()) || '';
   });
 
+  const docs = mcp.documents;
   const card = (ctx: Context) => {
     ctx.set('Cache-Control', CACHED);
-    ctx.body = serverCard(options.origin(ctx), mcp.path, settings);
+    ctx.body = docs.serverCard(options.origin(ctx));
     // A client asks for the card's media type; anyone else reads JSON.
-    ctx.type = ctx.accepts(SERVER_CARD_MEDIA_TYPE, 'application/json') === SERVER_CARD_MEDIA_TYPE ? SERVER_CARD_MEDIA_TYPE : 'application/json';
+    ctx.type = ctx.accepts(docs.cardMediaType, 'application/json') === docs.cardMediaType ? docs.cardMediaType : 'application/json';
   };
-  router.get(`${mcp.path}${SERVER_CARD_SUFFIX}`, card);
+  router.get(`${mcp.path}${docs.cardSuffix}`, card);
   router.get('/.well-known/mcp/server-card.json', card);
   router.get('/.well-known/mcp/catalog.json', (ctx) => {
     ctx.set('Cache-Control', CACHED);
-    ctx.body = mcpCatalog(options.origin(ctx), mcp.path, settings);
+    ctx.body = docs.catalog(options.origin(ctx));
   });
   router.get('/.well-known/mcp.json', (ctx) => {
     ctx.set('Cache-Control', CACHED);
-    ctx.body = mcpDocument(options.origin(ctx), mcp.path, tools, settings);
+    ctx.body = docs.document(options.origin(ctx));
   });
 }

@@ -12,15 +12,12 @@
  */
 import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { z } from 'zod';
-import type { PaidTool } from '../../../app/agent-tools.js';
 import type { AnyEntrypoint } from '../../../app/entrypoints.js';
-import { mcpToolResource } from '../../../app/payments/resource.js';
 import { requirementsFor, X402_VERSION } from '../../../app/payments/requirements.js';
 import type { Settings } from '../../../app/settings.js';
 import { formatUsd, parseUsd } from '../../../domain/money.js';
 import { ALL_NETWORKS } from '../../../domain/network.js';
 import type { PaymentRequirements } from '../../../ports/facilitator.js';
-import { mcpBazaarExtension } from '../../kit/mcp/mcp-bazaar.js';
 import { ENTRYPOINT_EXAMPLES } from '../../kit/x402/discovery-examples.js';
 
 export const WELL_KNOWN_X402 = '/.well-known/x402';
@@ -69,18 +66,9 @@ export type DiscoveryPrice =
   | { mode: 'dynamic'; currency: 'USD'; min: string; max: string; rule: string };
 
 export function discoveryPrice(ep: AnyEntrypoint, settings: Settings): DiscoveryPrice {
-  const stated = ep.price(settings);
-  const fixed = fixedAmount(stated);
-  if (fixed !== null) return { mode: 'fixed', currency: 'USD', amount: formatUsd(fixed) };
-  return { mode: 'dynamic', currency: 'USD', min: formatUsd(settings.minBuyUsd), max: formatUsd(settings.maxBuyUsd), rule: stated };
-}
-
-function fixedAmount(stated: string): bigint | null {
-  try {
-    return parseUsd(stated);
-  } catch {
-    return null; // "= usdAmount" and friends: the price depends on the body
-  }
+  const rule = ep.priceRule;
+  if (rule.kind === 'fixed') return { mode: 'fixed', currency: 'USD', amount: formatUsd(rule.usd(settings)) };
+  return { mode: 'dynamic', currency: 'USD', min: formatUsd(settings.minBuyUsd), max: formatUsd(settings.maxBuyUsd), rule: rule.rule };
 }
 
 export interface DiscoveryItem {
@@ -125,7 +113,8 @@ export interface DiscoveryDocument {
 /** The paid MCP tools, when the service serves MCP (the endpoint's path). */
 export interface McpDiscovery {
   path: string;
-  tools: readonly PaidTool[];
+  /** Each with its x402 resource and Bazaar's MCP form, as the MCP adapter makes them. */
+  tools: readonly { name: string; resource: string; entrypoint: AnyEntrypoint; bazaar: JsonSchema }[];
 }
 
 /** The requirements of a fixed price on every network (production first); none when the price depends on the input. */
@@ -158,13 +147,13 @@ export function discoveryDocument(entrypoints: Iterable<AnyEntrypoint>, settings
       type: 'mcp',
       toolName: tool.name,
       transport: 'streamable-http',
-      paymentResource: mcpToolResource(tool.name),
+      paymentResource: tool.resource,
       x402Version: X402_VERSION,
       description: tool.entrypoint.description,
       mimeType: 'application/json',
       price,
       accepts: fixedAccepts(price, settings),
-      extensions: { bazaar: mcpBazaarExtension(tool) },
+      extensions: { bazaar: tool.bazaar },
     };
   });
   return {

@@ -9,10 +9,10 @@
  */
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
-import { eventView } from '../../../app/views.js';
+import { latestEventId, readEvents } from '../../../app/use-cases/read-events.js';
+import type { AppDeps } from '../../../app/deps.js';
 import { RateLimited, ServiceUnavailable, ValidationError } from '../../../domain/errors.js';
 import type { Network } from '../../../domain/network.js';
-import type { UnitOfWork } from '../../../ports/unit-of-work.js';
 
 export interface EventStreamOptions {
   pollMs: number;
@@ -65,7 +65,7 @@ export class EventStreams {
 
 export async function streamEvents(
   ctx: Context,
-  uow: UnitOfWork,
+  deps: Pick<AppDeps, 'uow'>,
   filter: { tokenId?: string | undefined; network?: Network | undefined },
   streams: EventStreams,
   client: string,
@@ -78,7 +78,7 @@ export async function streamEvents(
   let lastId: number;
   try {
     // Without Last-Event-ID the stream starts at the present, like a live feed.
-    lastId = resumeHeader ? Number(resumeHeader) : await uow.run((s) => s.events.lastId());
+    lastId = resumeHeader ? Number(resumeHeader) : await latestEventId(deps);
   } catch (e) {
     release();
     throw e;
@@ -117,10 +117,10 @@ export async function streamEvents(
     if (closed) return;
     try {
       for (;;) {
-        const events = await uow.run((s) => s.events.readAfter(lastId, filter, options.batch));
+        const events = await readEvents(deps, lastId, filter, options.batch);
         if (closed) return;
         for (const e of events) {
-          out.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(eventView(e))}\n\n`);
+          out.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
           lastId = e.id;
           lastWrite = Date.now();
         }

@@ -4,45 +4,14 @@
  */
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
-import { getAddress } from 'viem';
 import type { Application } from '../../../app/application.js';
 import { successEnvelope } from '../../../app/error-status.js';
-import {
-  candlesQuery,
-  eventsQuery,
-  holdersQuery,
-  creatorsQuery,
-  walletSchema,
-  sellAuthorizationQuery,
-  listTokensQuery,
-  parseQuery,
-  parseWith,
-  positionsQuery,
-  quoteQuery,
-  tokenIdSchema,
-  tradesQuery,
-} from '../../../app/schemas.js';
-import { createQuote } from '../../../app/use-cases/create-quote.js';
-import { getPayment } from '../../../app/use-cases/get-payment.js';
-import { getDelivery } from '../../../app/use-cases/get-delivery.js';
-import { getPayout } from '../../../app/use-cases/get-payout.js';
-import { sellAuthorization } from '../../../app/use-cases/sell-authorization.js';
-import { getToken } from '../../../app/use-cases/get-token.js';
-import { detectWalletNetwork, listPositions } from '../../../app/use-cases/list-positions.js';
-import { listTokens } from '../../../app/use-cases/list-tokens.js';
-import { getCandles } from '../../../app/use-cases/get-candles.js';
-import { getStats } from '../../../app/use-cases/get-stats.js';
-import { getPrices } from '../../../app/use-cases/get-prices.js';
-import { listHolders } from '../../../app/use-cases/list-holders.js';
+import { eventsQuery, parseQuery, parseWith, tokenIdSchema } from '../../../app/schemas.js';
 import { getTokenMetadata } from '../../../app/use-cases/get-token-metadata.js';
-import { getWalletEarnings, listCreators } from '../../../app/use-cases/earnings.js';
-import { listTrades } from '../../../app/use-cases/list-trades.js';
 import { proveWallet, SIGN_IN_WITH_X_HEADER, siwxDetails } from '../../../app/extensions/wallet-proof.js';
 import { NotFound, ServiceUnavailable, ValidationError } from '../../../domain/errors.js';
 import { OUTAGE_RETRY_AFTER_SECONDS } from '../../../app/availability.js';
 import type { ReadinessReport } from '../../../app/application.js';
-import { parseTokens, parseUsd } from '../../../domain/money.js';
-import { paidTools } from '../../../app/agent-tools.js';
 import { agentRoutes, type HttpMount } from './agent-routes.js';
 import { discoveryDocument, WELL_KNOWN_X402 } from './discovery.js';
 import { MethodNotAllowed } from './http-errors.js';
@@ -55,6 +24,7 @@ import { manifest } from './manifest.js';
 import { openApiDocument } from './openapi.js';
 import { observeRequests, UNMATCHED_ROUTE } from './observe-requests.js';
 import { isPaidRoute, paidRoute } from './paid-routes.js';
+import { readRoutes } from './read-routes.js';
 import { requestContext } from './request-context.js';
 import { paymentRequiredExtensions } from '../../kit/x402/x402-extensions.js';
 
@@ -91,186 +61,32 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   const app = new Koa();
   const deps = application.deps;
   const router = new Router();
-  const ok = (ctx: Context, operation: string, data: unknown, status = 200) => {
-    ctx.status = status;
-    ctx.body = successEnvelope(operation, data);
-  };
-  const query = (ctx: Context) => ctx.query as Record<string, unknown>;
   const streamOptions = { ...DEFAULT_STREAM, ...options.eventStream };
   const streams = options.streams ?? new EventStreams(streamOptions);
   const trustProxy: TrustProxy = options.trustProxy ?? { kind: 'none' };
-  const made = options.paymentRequiredExtensions ?? paymentRequiredExtensions(deps, application.logger);
-  const enrich: PaymentRequiredEnricher | undefined = made
-    ? async (required) => {
-        try {
-          return await made(required);
-        } catch (e) {
-          application.logger.warn('402 extensions could not be made; the 402 goes out without them', {
-            error: e instanceof Error ? e.message : String(e),
-          });
-          return {};
-        }
-      }
-    : undefined;
-  /** The wallet a SIGN-IN-WITH-X proof proves, where a request may name its wallet that way (docs/api.md, "Sign-In-With-X"). */
-  const provenWallet = async (ctx: Context): Promise<string> => {
-    const header = ctx.get(SIGN_IN_WITH_X_HEADER);
-    if (!header) throw ValidationError.of('wallet', 'is required (or prove the wallet with a SIGN-IN-WITH-X header)');
-    const proof = await proveWallet(deps, header);
-    if (proof.ok) return proof.wallet;
-    throw new ValidationError([{ path: 'wallet', message: `is required: the SIGN-IN-WITH-X proof was not taken (${proof.reason})` }], undefined, {
-      siwx: siwxDetails(proof),
-    });
-  };
-  const tokenParam = (ctx: Context) => parseWith(tokenIdSchema, (ctx as unknown as { params: { id: string } }).params.id, 'id');
-
-  // Liveness: the process answers. Readiness: it can do its job (docs/operations.md, "Health").
-  router.get('/livez', (ctx) => ok(ctx, 'livez', { status: 'ok' }));
-  router.get('/readyz', async (ctx) => {
-    const report = await application.readiness();
-    if (report.ready) return ok(ctx, 'readiness', report);
-    throw new ServiceUnavailable(`Not ready: ${notReady(report.checks).join(', ')}.`, OUTAGE_RETRY_AFTER_SECONDS, { checks: report.checks });
-  });
-  // Prometheus scrapes this (docs/operations.md, "Metrics").
-  router.get('/metrics', async (ctx) => {
-    const { contentType, text } = await application.metrics.exposition();
-    ctx.body = text;
-    ctx.set('Content-Type', contentType);
-    ctx.set('Cache-Control', 'no-store');
-  });
+  const enrich = guarded(options.paymentRequiredExtensions ?? paymentRequiredExtensions(deps, application.logger), application);
+  healthRoutes(router, application);
   application.metrics.collect('event_streams_open', () => [{ value: streams.open }]);
 
-  router.get('/health', async (ctx) => {
-    const { report, required } = await application.health();
-    ok(ctx, 'health', report, required ? 200 : 503);
-    if (!required) ctx.set('Retry-After', '5');
-  });
+  // Every free read of the catalogue (src/app/catalogue/reads.ts), by one loop.
+  readRoutes(router, deps, application.reads, walletProver(application));
 
-  router.get('/tokens', async (ctx) => {
-    const q = parseQuery(listTokensQuery, query(ctx));
-    ok(ctx, 'list_tokens', await listTokens(deps, q));
-  });
-
-  // Cache-Control: no-cache asks for the view as the database has it this instant (no cached copy taken on trust).
-  // A kept view is the same object for every reader: its envelope is serialised once, not per response.
-  const tokenBodies = new WeakMap<object, string>();
-  router.get('/tokens/:id', async (ctx) => {
-    const view = await getToken(deps, tokenParam(ctx), { fresh: /\bno-cache\b/i.test(ctx.get('cache-control')) });
-    let body = tokenBodies.get(view);
-    if (body === undefined) tokenBodies.set(view, (body = JSON.stringify(successEnvelope('get_token', view))));
-    ctx.status = 200;
-    ctx.set('Content-Type', 'application/json; charset=utf-8'); // what `ctx.type = 'application/json'` sets, without its lookups
-    ctx.body = body;
-  });
-
-  router.get('/positions', async (ctx) => {
-    const q = parseQuery(positionsQuery, query(ctx));
-    const wallet = q.wallet ? getAddress(q.wallet) : await provenWallet(ctx);
-    const network = q.network ?? (await detectWalletNetwork(application, wallet));
-    ok(ctx, 'list_positions', await listPositions(deps, { wallet, network, includeZero: q.includeZero }));
-  });
-
-  router.get('/entrypoints', (ctx) => {
-    ok(ctx, 'list_entrypoints', manifest(application.entrypoints.values(), deps.settings));
-    ctx.set('Link', `<${WELL_KNOWN_X402}>; rel="describedby"; type="application/json"`);
-  });
   const origin = (ctx: Context) => options.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
-  const mcpDiscovery = options.mcp ? { path: options.mcp.path, tools: paidTools(application.entrypoints) } : undefined;
-  router.get(WELL_KNOWN_X402, (ctx) => {
-    ctx.body = discoveryDocument(application.entrypoints.values(), deps.settings, origin(ctx), mcpDiscovery);
-  });
+  documentRoutes(router, application, { origin, mcp: options.mcp });
   // The MCP endpoint and what agents read first: /llms.txt, the server card, /.well-known/mcp.json.
   agentRoutes(router, application, { mcp: options.mcp, origin, trustProxy });
+  paidRoutes(router, application, enrich);
 
-  // The paid routes (paid-routes.ts); the rate limiter recognises them with isPaidRoute.
-  const paid = paidRoute(application, enrich);
-  router.post('/tokens', (ctx) => paid(ctx, application.entrypoints.get('token_create'), 'token_create'));
-  for (const path of ['/entrypoints/:name', '/entrypoints/:name/invoke']) {
-    router.post(path, (ctx) => {
-      const name = (ctx as unknown as { params: { name: string } }).params.name;
-      return paid(ctx, application.entrypoints.get(name), name);
-    });
-  }
-
-  router.get('/api/quote', async (ctx) => {
-    const q = parseQuery(quoteQuery, query(ctx));
-    ok(
-      ctx,
-      'quote',
-      await createQuote(deps, {
-        tokenId: q.tokenId,
-        side: q.side,
-        usdAmount: q.usdAmount === undefined ? undefined : parseUsd(q.usdAmount, 'usdAmount'),
-        tokens: q.tokens === undefined ? undefined : parseTokens(q.tokens, 'tokens'),
-        slippageBps: BigInt(q.slippageBps),
-      }),
-    );
-  });
-  router.get('/api/tokens/:id/trades', async (ctx) => {
-    const q = parseQuery(tradesQuery, query(ctx));
-    ok(ctx, 'list_trades', await listTrades(deps, tokenParam(ctx), q));
-  });
-  router.get('/api/tokens/:id/candles', async (ctx) => {
-    const q = parseQuery(candlesQuery, query(ctx));
-    ok(
-      ctx,
-      'candles',
-      await getCandles(deps, tokenParam(ctx), {
-        interval: q.interval,
-        ...(q.from ? { from: new Date(q.from) } : {}),
-        ...(q.to ? { to: new Date(q.to) } : {}),
-      }),
-    );
-  });
-  router.get('/api/tokens/:id/holders', async (ctx) => {
-    const q = parseQuery(holdersQuery, query(ctx));
-    ok(ctx, 'holders', await listHolders(deps, tokenParam(ctx), q.limit));
-  });
   // The token metadata document as wallets and explorers read it: the document itself, no envelope.
   router.get('/api/tokens/:id/metadata.json', async (ctx) => {
-    ctx.body = await getTokenMetadata(deps, tokenParam(ctx));
+    ctx.body = await getTokenMetadata(deps, parseWith(tokenIdSchema, ctx.params.id, 'id'));
     ctx.set('Cache-Control', 'public, max-age=60');
   });
-  router.get('/api/wallets/:address/earnings', async (ctx) => {
-    const address = parseWith(walletSchema, (ctx as unknown as { params: { address: string } }).params.address, 'address');
-    ok(ctx, 'earnings', await getWalletEarnings(deps, getAddress(address)));
-  });
-  router.get('/api/creators', async (ctx) => {
-    const q = parseQuery(creatorsQuery, query(ctx));
-    ok(ctx, 'creators', await listCreators(deps, q.limit));
-  });
-  router.get('/api/stats', async (ctx) => ok(ctx, 'stats', await getStats(deps)));
-  router.get('/api/prices', async (ctx) => ok(ctx, 'prices', await getPrices(deps)));
-  router.get('/api/payments/:paymentId', async (ctx) => {
-    const id = (ctx as unknown as { params: { paymentId: string } }).params.paymentId;
-    ok(ctx, 'get_payment', await getPayment(deps, id));
-  });
-  router.get('/api/tokens/:id/sell-authorization', async (ctx) => {
-    const q = parseQuery(sellAuthorizationQuery, query(ctx));
-    ok(ctx, 'sell_authorization', await sellAuthorization(deps, { tokenId: tokenParam(ctx), wallet: getAddress(q.wallet), tokens: parseTokens(q.tokens, 'tokens') }));
-  });
-  router.get('/api/deliveries/:deliveryId', async (ctx) => {
-    const id = (ctx as unknown as { params: { deliveryId: string } }).params.deliveryId;
-    ok(ctx, 'get_delivery', await getDelivery(deps, id));
-  });
-  router.get('/api/payouts/:payoutId', async (ctx) => {
-    const id = (ctx as unknown as { params: { payoutId: string } }).params.payoutId;
-    ok(ctx, 'get_payout', await getPayout(deps, id));
-  });
   router.get('/api/events', async (ctx) => {
-    const q = parseQuery(eventsQuery, query(ctx));
+    const q = parseQuery(eventsQuery, ctx.query as Record<string, unknown>);
     const client = rateLimitKey(clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, trustProxy));
-    await streamEvents(ctx, deps.uow, q, streams, client, streamOptions, options.shutdown);
+    await streamEvents(ctx, deps, q, streams, client, streamOptions, options.shutdown);
   });
-  router.get('/api/openapi.json', (ctx) => {
-    ctx.body = openApiDocument(application.entrypoints.values(), deps.settings, { origin: origin(ctx), mcpPath: options.mcp?.path });
-  });
-  // Where OpenAPI tools look first (docs/api.md): the same document, by a permanent redirect.
-  router.get('/openapi.json', (ctx) => {
-    ctx.redirect('/api/openapi.json');
-    ctx.status = 308;
-  });
-  router.get('/api/version', (ctx) => ok(ctx, 'version', { api: '1', spec: '1.1', service: deps.settings.serviceVersion }));
 
   app.on('error', (error: NodeJS.ErrnoException) => {
     // A client that goes away mid-response (an SSE reader closing) is not a server fault.
@@ -296,10 +112,106 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   app.use(pageRouter.routes());
   for (const m of options.before ?? []) app.use(m);
   app.use(router.routes());
-  app.use(async (ctx) => {
-    // Nothing answered: a known path with another method is 405, anything else 404.
+  app.use(nothingAnswered([pageRouter, router]));
+  return app;
+}
+
+/** What describes the API: the manifest, `/.well-known/x402`, the OpenAPI document (and where tools look for it first), the version. */
+function documentRoutes(router: Router, application: Application, options: { origin: (ctx: Context) => string; mcp: HttpOptions['mcp'] }): void {
+  const { deps } = application;
+  router.get('/entrypoints', (ctx) => {
+    ok(ctx, 'list_entrypoints', manifest(application.entrypoints.values(), deps.settings));
+    ctx.set('Link', `<${WELL_KNOWN_X402}>; rel="describedby"; type="application/json"`);
+  });
+  const mcpDiscovery = options.mcp ? { path: options.mcp.path, tools: options.mcp.documents.paidTools } : undefined;
+  router.get(WELL_KNOWN_X402, (ctx) => {
+    ctx.body = discoveryDocument(application.entrypoints.values(), deps.settings, options.origin(ctx), mcpDiscovery);
+  });
+  router.get('/api/openapi.json', (ctx) => {
+    ctx.body = openApiDocument(application.reads, application.entrypoints.values(), deps.settings, { origin: options.origin(ctx), mcpPath: options.mcp?.path });
+  });
+  // Where OpenAPI tools look first (docs/api.md): the same document, by a permanent redirect.
+  router.get('/openapi.json', (ctx) => {
+    ctx.redirect('/api/openapi.json');
+    ctx.status = 308;
+  });
+  router.get('/api/version', (ctx) => ok(ctx, 'version', { api: '1', spec: '1.1', service: deps.settings.serviceVersion }));
+}
+
+/** The paid routes (paid-routes.ts), one per entrypoint and its other path; the rate limiter recognises them with isPaidRoute. */
+function paidRoutes(router: Router, application: Application, enrich: PaymentRequiredEnricher | undefined): void {
+  const paid = paidRoute(application, enrich);
+  for (const e of application.entrypoints.values()) if (e.alsoAt) router.post(e.alsoAt, (ctx) => paid(ctx, e, e.name));
+  for (const path of ['/entrypoints/:name', '/entrypoints/:name/invoke']) {
+    router.post(path, (ctx) => {
+      const name = ctx.params.name ?? '';
+      return paid(ctx, application.entrypoints.get(name), name);
+    });
+  }
+}
+
+/** The per-402 extensions, where a failure is logged and the 402 goes out without them. */
+function guarded(made: PaymentRequiredEnricher | undefined, application: Application): PaymentRequiredEnricher | undefined {
+  if (!made) return undefined;
+  return async (required) => {
+    try {
+      return await made(required);
+    } catch (e) {
+      application.logger.warn('402 extensions could not be made; the 402 goes out without them', {
+        error: e instanceof Error ? e.message : String(e),
+      });
+      return {};
+    }
+  };
+}
+
+/** The wallet a SIGN-IN-WITH-X proof proves, where a request may name its wallet that way (docs/api.md, "Sign-In-With-X"). */
+function walletProver(application: Application) {
+  return async (ctx: Context): Promise<string> => {
+    const header = ctx.get(SIGN_IN_WITH_X_HEADER);
+    if (!header) throw ValidationError.of('wallet', 'is required (or prove the wallet with a SIGN-IN-WITH-X header)');
+    const proof = await proveWallet(application.deps, header);
+    if (proof.ok) return proof.wallet;
+    throw new ValidationError([{ path: 'wallet', message: `is required: the SIGN-IN-WITH-X proof was not taken (${proof.reason})` }], undefined, {
+      siwx: siwxDetails(proof),
+    });
+  };
+}
+
+function ok(ctx: Context, operation: string, data: unknown, status = 200): void {
+  ctx.status = status;
+  ctx.body = successEnvelope(operation, data);
+}
+
+/** Liveness: the process answers. Readiness: it can do its job (docs/operations.md, "Health"). Prometheus scrapes /metrics. */
+function healthRoutes(router: Router, application: Application): void {
+  // Liveness: the process answers. Readiness: it can do its job (docs/operations.md, "Health").
+  router.get('/livez', (ctx) => ok(ctx, 'livez', { status: 'ok' }));
+  router.get('/readyz', async (ctx) => {
+    const report = await application.readiness();
+    if (report.ready) return ok(ctx, 'readiness', report);
+    throw new ServiceUnavailable(`Not ready: ${notReady(report.checks).join(', ')}.`, OUTAGE_RETRY_AFTER_SECONDS, { checks: report.checks });
+  });
+  // Prometheus scrapes this (docs/operations.md, "Metrics").
+  router.get('/metrics', async (ctx) => {
+    const { contentType, text } = await application.metrics.exposition();
+    ctx.body = text;
+    ctx.set('Content-Type', contentType);
+    ctx.set('Cache-Control', 'no-store');
+  });
+
+  router.get('/health', async (ctx) => {
+    const { report, required } = await application.health();
+    ok(ctx, 'health', report, required ? 200 : 503);
+    if (!required) ctx.set('Retry-After', '5');
+  });
+}
+
+/** Nothing answered: a known path with another method is 405, anything else 404. */
+function nothingAnswered(routers: Router[]): Koa.Middleware {
+  return async (ctx) => {
     const allowed = new Set<string>();
-    for (const r of [pageRouter, router]) for (const layer of r.match(ctx.path, ctx.method).path) for (const m of layer.methods) allowed.add(m);
+    for (const r of routers) for (const layer of r.match(ctx.path, ctx.method).path) for (const m of layer.methods) allowed.add(m);
     if (allowed.size > 0 && ctx.method === 'OPTIONS') {
       // A plain OPTIONS (not a CORS preflight, which cors.ts answers): what the path serves.
       ctx.status = 204;
@@ -309,8 +221,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     // A path served for this very method that still found nothing (an asset that is not there) is 404.
     if (allowed.size > 0 && !allowed.has(ctx.method)) throw new MethodNotAllowed([...allowed].sort());
     throw new NotFound(`No route for ${ctx.method} ${ctx.path}.`, { path: ctx.path });
-  });
-  return app;
+  };
 }
 
 /** The route template a request matches (`/tokens/:id`): the label of its metrics, whatever answered it (a 429 before routing too). */

@@ -3,40 +3,42 @@
  * what the service is, how to pay, the MCP tools and the HTTP endpoints, generated from the same
  * tables the service runs on (the agent tools, the paid entrypoints), so it cannot drift.
  */
-import type { AgentTool } from '../../../app/agent-tools.js';
-import type { AnyEntrypoint } from '../../../app/entrypoints.js';
+import { pathParams, type AnyRead } from '../../../app/catalogue/operation.js';
+import { entrypointPaths, type AnyEntrypoint } from '../../../app/entrypoints.js';
 import type { Settings } from '../../../app/settings.js';
-import { priceText } from '../../kit/mcp/tool-listing.js';
 import { PAYMENT_META, PAYMENT_RESPONSE_META, WALLET_META } from '../../kit/mcp/x402-mcp.js';
-import { entrypointPaths } from './paid-routes.js';
 
-/** The free HTTP reads, as llms.txt lists them. */
-const FREE_ROUTES: readonly [path: string, what: string][] = [
-  ['/tokens', 'tokens, newest first; filters network, state, creator, q; sort created | marketCap | volume24h; cursor pages'],
-  ['/tokens/{tokenId}', 'one token: curve, spot price, market cap, volume, holders, contract and pool'],
-  ['/positions?wallet=0x…', "a wallet's positions with cost basis, PnL and on-chain balance"],
-  ['/api/quote?tokenId&side=buy|sell&usdAmount|tokens', 'a quote held 60 s (token_buy_quote executes it)'],
-  ['/api/tokens/{tokenId}/trades', 'trades, newest first'],
-  ['/api/tokens/{tokenId}/candles?interval=1m|5m|1h|1d', 'OHLCV candles'],
-  ['/api/tokens/{tokenId}/holders', 'top holders'],
-  ['/api/tokens/{tokenId}/sell-authorization?wallet&tokens', 'the EIP-712 typed data a seller signs before token_sell'],
-  ['/api/payments/{paymentId}', 'the state of a payment (after a 202 "pending")'],
-  ['/api/deliveries/{deliveryId}', "a buy's tokens on their way to the wallet"],
-  ['/api/payouts/{payoutId}', 'sell proceeds, refunds and fee shares paid in USDC'],
-  ['/api/wallets/{address}/earnings', "a wallet's fee shares as creator or referrer"],
-  ['/api/prices', 'USD prices of the payment assets and their sources'],
-  ['/api/stats', 'totals per network'],
-  ['/api/events', 'Server-Sent Events: token.created, trade.executed, …'],
-];
+/** A read as llms.txt shows it: its path with the input fields it fills, and the query it needs (`/api/quote?tokenId&side`). */
+function shownPath(op: AnyRead): string {
+  const params = pathParams(op.http);
+  const path = op.http.path.replace(/:(\w+)/g, (_, name: string) => `{${op.http.params?.[name] ?? name}}`);
+  const fromPath = new Set(params.map(([, field]) => field));
+  const required = ((op.inputSchema.toJSONSchema({ io: 'input' }) as { required?: string[] }).required ?? []).filter((f) => !fromPath.has(f));
+  return required.length > 0 ? `${path}?${required.join('&')}` : path;
+}
 
-export function llmsTxt(origin: string, mcpPath: string | null, tools: readonly AgentTool[], entrypoints: Iterable<AnyEntrypoint>, settings: Settings): string {
+/** Routes that are no operation of the catalogue, and llms.txt names. */
+const OTHER_READS: readonly [path: string, what: string][] = [['/api/events', 'Server-Sent Events: token.created, trade.executed, …']];
+
+export interface LlmsCatalogue {
+  reads: readonly AnyRead[];
+  entrypoints: Iterable<AnyEntrypoint>;
+}
+
+/** The MCP endpoint, when the service serves one: its path and its tools' lines (made by the MCP adapter). */
+export interface LlmsMcp {
+  path: string;
+  toolLines: string[];
+}
+
+export function llmsTxt(origin: string, mcp: LlmsMcp | null, { reads, entrypoints }: LlmsCatalogue, settings: Settings): string {
   const link = (path: string) => `${origin}${path}`;
   const lines = [
     '# x402 token launchpad',
     '',
     '> Create ERC-20 tokens on a bonding curve and trade them, paying per call with x402 in USDC or EURC on Base (eip155:8453) or Base Sepolia (eip155:84532). No accounts and no API keys: the wallet that pays is the caller — the creator, the buyer, the seller. Reads are free, within a budget of requests per client (100 a minute by default).',
     '',
-    'How to pay: call a paid operation without payment to get its price as an x402 `PaymentRequired` (HTTP: status 402 and the `PAYMENT-REQUIRED` header; MCP: a tool result with `isError: true` and the PaymentRequired in `structuredContent`). Sign one offer — an EIP-3009 authorization of exactly that amount to `payTo` — and repeat the same call with the payment (HTTP: `PAYMENT-SIGNATURE`; MCP: `_meta["' +
+    'How to pay: call a paid operation without payment to get its price as an x402 `PaymentRequired` (HTTP: status 402 and the `PAYMENT-REQUIRED` header; MCP: a tool result with `isError: true` and the PaymentRequired in `structuredContent`). Sign one offer — an EIP-3009 authorization of exactly that amount to `payTo` — and repeat the same call with the payment (HTTP: `PAYMENT-SIGNATURE`, or an x402 v1 client\'s `X-PAYMENT` answered with `X-PAYMENT-RESPONSE`; MCP: `_meta["' +
       PAYMENT_META +
       '"]`). The answer carries the settlement (`PAYMENT-RESPONSE`; `_meta["' +
       PAYMENT_RESPONSE_META +
@@ -47,7 +49,8 @@ export function llmsTxt(origin: string, mcpPath: string | null, tools: readonly 
     'Amounts are decimal strings (USD up to 6 decimals, tokens up to 18); what you pay rounds up, what you receive rounds down. To sell, get the typed data to sign (`prepare_sell`, or `GET /api/tokens/{tokenId}/sell-authorization`), sign it with the wallet, and send its `tokenAuthorization` with the signature to `token_sell`.',
     '',
   ];
-  if (mcpPath) {
+  if (mcp) {
+    const mcpPath = mcp.path;
     lines.push(
       '## MCP',
       '',
@@ -58,7 +61,7 @@ export function llmsTxt(origin: string, mcpPath: string | null, tools: readonly 
       '',
       '## Tools',
       '',
-      ...tools.map((t) => `- \`${t.name}\` (${t.kind === 'paid' ? priceText(t, settings) : 'free'}): ${t.kind === 'paid' ? t.summary : t.description}`),
+      ...mcp.toolLines,
       '',
     );
   }
@@ -69,7 +72,9 @@ export function llmsTxt(origin: string, mcpPath: string | null, tools: readonly 
       const price = ep.price(settings);
       return `- [POST ${entrypointPaths(ep)[0]}](${link(entrypointPaths(ep)[0]!)}): ${price.startsWith('=') ? `price ${price}` : `$${price}`} — ${ep.description}`;
     }),
-    ...FREE_ROUTES.map(([path, what]) => `- [GET ${path}](${link(path.split('?')[0]!)}): free — ${what}`),
+    ...[...reads.map((op): [string, string] => [shownPath(op), op.summary]), ...OTHER_READS].map(
+      ([path, what]) => `- [GET ${path}](${link(path.split('?')[0]!)}): free — ${what}`,
+    ),
     '',
     '## Docs',
     '',

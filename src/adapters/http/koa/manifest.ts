@@ -1,9 +1,8 @@
 /** GET /entrypoints: each paid entrypoint with its price and the JSON Schemas of its input and output. */
 import { z } from 'zod';
-import type { AnyEntrypoint } from '../../../app/entrypoints.js';
+import { entrypointPaths, type AnyEntrypoint } from '../../../app/entrypoints.js';
 import type { Settings } from '../../../app/settings.js';
 import { WELL_KNOWN_X402 } from './discovery.js';
-import { entrypointPaths } from './paid-routes.js';
 
 export function manifest(entrypoints: Iterable<AnyEntrypoint>, settings: Settings) {
   return [...entrypoints].map((e) => ({

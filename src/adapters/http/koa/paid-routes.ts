@@ -1,33 +1,29 @@
 /**
- * The paid routes over the payment pipeline (src/app/payments/payment-flow.ts): the request goes
- * in as a PaidRequest, the PaidOutcome comes out as HTTP — the 402 with PAYMENT-REQUIRED, a stored
- * answer with PAYMENT-RESPONSE (X-PAYMENT-RESPONSE for an x402 v1 payment), or an access grant.
- * Refusals are thrown and rendered by the error middleware (errors.ts).
+ * The paid routes over the payment pipeline: the request goes in through receivePaidCall
+ * (src/app/payments/receive-paid-call.ts) with its payment in PAYMENT-SIGNATURE (x402 v2) or
+ * X-PAYMENT (v1, decision 0048) and its wallet in X-Wallet-Address, the PaidOutcome comes out as
+ * HTTP — the 402 with PAYMENT-REQUIRED, a stored answer with PAYMENT-RESPONSE (X-PAYMENT-RESPONSE
+ * for a v1 payment), or an access grant. Refusals are thrown and rendered by the error middleware
+ * (errors.ts).
  */
 import type { Context } from 'koa';
 import type { Application } from '../../../app/application.js';
 import type { AnyEntrypoint } from '../../../app/entrypoints.js';
 import { successEnvelope } from '../../../app/error-status.js';
 import { SIGN_IN_WITH_X_HEADER } from '../../../app/extensions/wallet-proof.js';
-import { verifiedIn, type Outcome, type PaidOutcome } from '../../../app/payments/pipeline/outcome.js';
-import { EntrypointNotFound, isRefusal, PaymentInvalid, PaymentRequired, ValidationError } from '../../../domain/errors.js';
-import type { PaymentPayload } from '../../../ports/facilitator.js';
+import { verifiedIn, type PaidOutcome } from '../../../app/payments/pipeline/outcome.js';
+import { challengeDetails, receivePaidCall } from '../../../app/payments/receive-paid-call.js';
+import { EntrypointNotFound, PaymentRequired } from '../../../domain/errors.js';
 import type { StoredResponse } from '../../../ports/payment-store.js';
 import { readJsonBody } from './body.js';
 import { BAZAAR_KEY, bazaarExtension } from './discovery.js';
 import { addPaymentRequiredHeader, renderError, type PaymentRequiredEnricher } from './errors.js';
 import { readPaymentIdentifier } from '../../kit/x402/x402-extensions.js';
-import { readPaymentHeaders, setSettlementHeader, type PaymentHeader } from './payment-headers.js';
+import { readPayment, paymentHeaderOf, setSettlementHeader, type PaymentHeader } from './payment-headers.js';
 
 /** The routes a payment can pay for: `POST /tokens` and `POST /entrypoints/<name>[/invoke]`. */
 export function isPaidRoute(ctx: Pick<Context, 'method' | 'path'>): boolean {
   return ctx.method === 'POST' && (ctx.path === '/tokens' || /^\/entrypoints\/[^/]+(\/invoke)?\/?$/.test(ctx.path));
-}
-
-/** Where an entrypoint answers (the manifest's `paths`). Its canonical resource is `/entrypoints/<name>`. */
-export function entrypointPaths(e: Pick<AnyEntrypoint, 'name'>): string[] {
-  const paths = [`/entrypoints/${e.name}`, `/entrypoints/${e.name}/invoke`];
-  return e.name === 'token_create' ? ['/tokens', ...paths] : paths;
 }
 
 /** The handler of a paid route; `enrich` makes the per-402 extensions (errors.ts). */
@@ -36,42 +32,26 @@ export function paidRoute(application: Application, enrich: PaymentRequiredEnric
     if (!entrypoint) throw new EntrypointNotFound(name);
     // Every 402 of this route declares its Bazaar discovery metadata, and whatever is made per 402
     // (both added where the 402 is rendered, in errors.ts).
-    ctx.state.x402Extensions = { [BAZAAR_KEY]: bazaarExtension(entrypoint) };
+    const declared = { [BAZAAR_KEY]: bazaarExtension(entrypoint) };
+    ctx.state.x402Extensions = declared;
     if (enrich) ctx.state.x402Enrich = enrich;
-    const rawInput = unwrapInput(await readJsonBody(ctx));
-    const hintHeader = ctx.get('x-wallet-address');
-    if (hintHeader && !/^0x[0-9a-fA-F]{40}$/.test(hintHeader)) {
-      throw ValidationError.of('X-Wallet-Address', 'must be a 0x-prefixed 20-byte hex address');
-    }
+    const input = unwrapInput(await readJsonBody(ctx));
     const resource = { url: `${ctx.protocol}://${ctx.host}${ctx.path}`, description: entrypoint.description, mimeType: 'application/json' };
-    // x402 v1 hook (decision 0048): v2 (PAYMENT-SIGNATURE) or v1 (X-PAYMENT), one payment either way (payment-headers.ts).
-    const reading = readPaymentHeaders((name) => ctx.get(name), resource.url);
-    ctx.state.paymentHeader = reading.header; // the answer's settlement header follows it
-    let payment = reading.payment;
-    const undecodable = reading.undecodable;
-    // What the 402's header left out (decision 0034) goes to the facilitator as if the client had
-    // echoed it: a Bazaar facilitator catalogues the route from the payment it verifies.
-    if (payment) payment = withDeclared(payment, ctx.state.x402Extensions as Record<string, unknown>);
-    let outcome: PaidOutcome;
-    try {
-      outcome = await application.flow.handle({
-        entrypoint,
-        rawInput,
-        resource,
-        walletHint: hintHeader || undefined,
-        payment,
-        walletProof: ctx.get(SIGN_IN_WITH_X_HEADER) || undefined,
-        paymentIdentifier: payment ? readPaymentIdentifier(payment).id : null,
-        requestId: ctx.state.requestId as string | undefined,
-      });
-      // An undecodable signature is answered once the request itself is known to be valid.
-      if (undecodable && outcome.kind === 'challenge') {
-        throw new PaymentInvalid(undecodable.message, { ...undecodable.details, paymentRequired: challengeDetails(outcome) });
-      }
-    } catch (e) {
-      if (reading.header) logRefusedPayment(application, ctx, name, payment, e);
-      throw e;
-    }
+    const get = (header: string) => ctx.get(header);
+    // x402 v2 (PAYMENT-SIGNATURE) or v1 (X-PAYMENT), one payment either way; the answer's settlement header follows it.
+    const header = paymentHeaderOf(get);
+    ctx.state.paymentHeader = header;
+    const { outcome } = await receivePaidCall(application, {
+      entrypoint,
+      input,
+      resource,
+      wallet: ctx.get('x-wallet-address') ? { value: ctx.get('x-wallet-address'), field: 'X-Wallet-Address' } : undefined,
+      payment: header ? { read: () => readPayment(get, header, resource.url), identify: (p) => readPaymentIdentifier(p).id } : undefined,
+      walletProof: ctx.get(SIGN_IN_WITH_X_HEADER) || undefined,
+      declared,
+      requestId: ctx.state.requestId as string | undefined,
+      logAs: { entrypoint: name },
+    });
     ctx.state.paymentVerified = verifiedIn(outcome);
     if ('paymentId' in outcome && outcome.paymentId) ctx.state.paymentId = outcome.paymentId; // the access log names it
     await render(ctx, entrypoint, outcome);
@@ -101,28 +81,9 @@ async function renderStored(ctx: Context, res: StoredResponse): Promise<void> {
   ctx.status = res.status;
   ctx.body = res.body;
   ctx.set(res.headers);
-  // x402 v1 hook (decision 0048): X-PAYMENT-RESPONSE for a payment that came in X-PAYMENT, else PAYMENT-RESPONSE.
+  // X-PAYMENT-RESPONSE for a payment that came in X-PAYMENT, else PAYMENT-RESPONSE (decision 0048).
   if (res.settlement) setSettlementHeader(ctx, ctx.state.paymentHeader as PaymentHeader | undefined, res.settlement);
   await addPaymentRequiredHeader(ctx);
-}
-
-/** The 402's `details`: the PaymentRequired object, and why a Sign-In-With-X proof was not taken. */
-function challengeDetails(outcome: Outcome<'challenge'>): Record<string, unknown> {
-  return { ...outcome.paymentRequired, ...(outcome.siwx ? { siwx: outcome.siwx } : {}) };
-}
-
-/** An operator sees every refused payment, by request id — never the signature itself. */
-function logRefusedPayment(application: Application, ctx: Context, entrypoint: string, payment: PaymentPayload | undefined, e: unknown): void {
-  if (!isRefusal(e)) return; // logged as an error elsewhere
-  const from = (payment?.payload as { authorization?: { from?: unknown } } | undefined)?.authorization?.from;
-  application.logger.info('payment refused; nothing charged', {
-    requestId: ctx.state.requestId,
-    entrypoint,
-    code: e.code,
-    reason: e.details?.reason,
-    ...(typeof from === 'string' ? { payer: from } : {}),
-    ...(payment?.accepted?.network ? { network: payment.accepted.network } : {}),
-  });
 }
 
 /** An entrypoint body is the input itself or `{ "input": { … } }`. */
@@ -133,10 +94,4 @@ function unwrapInput(body: unknown): unknown {
     if (keys.length === 1 && keys[0] === 'input' && input && typeof input === 'object') return input;
   }
   return body;
-}
-
-/** The payment with the route's declared extensions added where the client did not send them (theirs win). */
-function withDeclared(payment: PaymentPayload, declared: Record<string, unknown>): PaymentPayload {
-  const missing = Object.entries(declared).filter(([key]) => !(payment.extensions && key in payment.extensions));
-  return missing.length === 0 ? payment : { ...payment, extensions: { ...Object.fromEntries(missing), ...payment.extensions } };
 }

@@ -7,10 +7,9 @@
  * PAYMENT-REQUIRED keeps its size, decision 0034).
  */
 import type { Context } from 'koa';
-import type { DomainError } from '../../../domain/errors.js';
 import type { PaymentPayload } from '../../../ports/facilitator.js';
 import type { SettlementReceipt } from '../../../ports/payment-store.js';
-import { decodeXPayment, encodeXPaymentResponse, isV1Payload, readV1Payment, v1ChallengeFields, X_PAYMENT, X_PAYMENT_RESPONSE } from '../../kit/x402/v1-headers.js';
+import { decodeXPayment, encodeXPaymentResponse, isV1Payload, readV1Payment, v1ChallengeFields, X_PAYMENT, X_PAYMENT_RESPONSE } from './x402-v1-headers.js';
 import { decodePaymentSignature, encodePaymentResponse, PAYMENT_RESPONSE, PAYMENT_SIGNATURE } from './x402-headers.js';
 
 /** Which header a payment came in; PAYMENT-SIGNATURE wins when a request carries both. */
@@ -27,24 +26,14 @@ export function paymentHeaderOf(get: GetHeader): PaymentHeader | undefined {
 /** Whether a request carries a payment in either version's header (the rate limiter counts it after the answer). */
 export const carriesPayment = (get: GetHeader): boolean => paymentHeaderOf(get) !== undefined;
 
-export interface PaymentReading {
-  header?: PaymentHeader;
-  payment?: PaymentPayload;
-  /** The header could not be read as a payment: answered with a 402 once the request is known to be valid. */
-  undecodable?: DomainError;
-}
-
-/** The request's payment, decoded; a v1 payload (X-PAYMENT, or PAYMENT-SIGNATURE holding one) bound to `resourceUrl`. */
-export function readPaymentHeaders(get: GetHeader, resourceUrl: string): PaymentReading {
-  const header = paymentHeaderOf(get);
-  if (!header) return {};
-  try {
-    if (header === 'X-PAYMENT') return { header, payment: decodeXPayment(get(X_PAYMENT), resourceUrl) };
-    const decoded = decodePaymentSignature(get(PAYMENT_SIGNATURE));
-    return { header, payment: isV1Payload(decoded) ? readV1Payment(decoded, resourceUrl) : decoded };
-  } catch (e) {
-    return { header, undecodable: e as DomainError };
-  }
+/**
+ * The payment in `header`, decoded: a v1 payload (X-PAYMENT, or PAYMENT-SIGNATURE holding one)
+ * bound to `resourceUrl`. Throws the refusal of a header that is no payment.
+ */
+export function readPayment(get: GetHeader, header: PaymentHeader, resourceUrl: string): PaymentPayload {
+  if (header === 'X-PAYMENT') return decodeXPayment(get(X_PAYMENT), resourceUrl);
+  const decoded = decodePaymentSignature(get(PAYMENT_SIGNATURE));
+  return isV1Payload(decoded) ? readV1Payment(decoded, resourceUrl) : decoded;
 }
 
 /** The settlement header of an answer, in the family the payment came in. */

@@ -11,26 +11,19 @@ import { PAYMENT_REASONS } from '../../../app/payments/payment-reasons.js';
 import { PaymentInvalid } from '../../../domain/errors.js';
 import type { PaymentPayload } from '../../../ports/facilitator.js';
 import type { SettlementReceipt } from '../../../ports/payment-store.js';
+import { decodePaymentHeader } from '../../kit/x402/payment-header.js';
 
 export const PAYMENT_SIGNATURE = 'payment-signature';
 export const PAYMENT_REQUIRED = 'PAYMENT-REQUIRED';
 export const PAYMENT_RESPONSE = 'PAYMENT-RESPONSE';
 
-/** What @x402/core accepts as a header's base64 before decoding it. */
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
 const encode = (value: unknown): string => Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
 
-/** @x402/core's `decodePaymentSignatureHeader`: its base64 check, then the JSON (a length `atob` refuses is refused too). */
-function decode(header: string): unknown {
-  if (!BASE64.test(header) || header.replace(/=+$/, '').length % 4 === 1) throw new Error('Invalid payment signature header');
-  return JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
-}
 
 export function decodePaymentSignature(header: string): PaymentPayload {
   let decoded: unknown;
   try {
-    decoded = decode(header);
+    decoded = decodePaymentHeader(header);
   } catch {
     throw new PaymentInvalid('PAYMENT-SIGNATURE is not a base64-encoded x402 payment payload.', {
       reason: PAYMENT_REASONS.invalidSignatureHeader,

@@ -9,7 +9,6 @@
  * USDC (`v1Accepts`). What v1 cannot carry (extensions: Sign-In-With-X, payment identifiers, signed
  * offers) is not offered to it.
  */
-import { MAX_TIMEOUT_SECONDS } from '../../../app/payments/requirements.js';
 import { assetAt, isNetwork, NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../domain/network.js';
 import type { PaymentPayload, PaymentRequirements, ResourceInfo } from '../../../ports/facilitator.js';
 
@@ -82,7 +81,7 @@ export function toV1Payment(p: PaymentPayload): V1PaymentPayload {
  * authorization fills it in (amount `value`, recipient `to`: the binding then holds both to the
  * price and the treasury as for v2), and `resource` the URL it was sent to — v1 does not name one.
  */
-export function fromV1Payment(v1: V1PaymentPayload & { network: string }, resourceUrl: string): PaymentPayload {
+export function fromV1Payment(v1: V1PaymentPayload & { network: string }, resourceUrl: string, maxTimeoutSeconds: number): PaymentPayload {
   const network = networkOfV1(v1.network);
   if (!network) throw new Error(`not a v1 network of ours: ${v1.network}`);
   const usdc = NETWORKS[network].assets.USDC;
@@ -96,7 +95,7 @@ export function fromV1Payment(v1: V1PaymentPayload & { network: string }, resour
       asset: usdc.address,
       amount: typeof auth.value === 'string' ? auth.value : '',
       payTo: typeof auth.to === 'string' ? auth.to : '',
-      maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+      maxTimeoutSeconds,
       extra: { name: usdc.eip712.name, version: usdc.eip712.version },
     },
     payload: v1.payload,

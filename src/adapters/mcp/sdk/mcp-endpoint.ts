@@ -18,6 +18,7 @@ import { RateLimited } from '../../../domain/errors.js';
 import type { RateLimitDecision, RateLimiter } from '../../../ports/rate-limiter.js';
 import { PAYMENT_META, WALLET_META } from '../../kit/mcp/x402-mcp.js';
 import { registerAgentPrompts } from './agent-prompts.js';
+import { McpCatalogue } from './mcp-catalogue.js';
 import { registerTokenResources } from './token-resources.js';
 import { ToolCalls, type CallContext } from './tool-calls.js';
 import { domainErrorResult } from './tool-results.js';
@@ -39,6 +40,8 @@ export interface McpRequestInfo {
 export class McpEndpoint {
   readonly path = MCP_PATH;
   readonly calls: ToolCalls;
+  /** What agents read about this endpoint, served by the HTTP adapter. */
+  readonly documents: McpCatalogue;
   private readonly validator = new AjvJsonSchemaValidator();
 
   constructor(
@@ -46,6 +49,7 @@ export class McpEndpoint {
     private readonly budget: FreeBudget | null = null,
   ) {
     this.calls = new ToolCalls(application);
+    this.documents = new McpCatalogue(application.entrypoints, this.path, application.deps.settings);
   }
 
   /** One HTTP request to the endpoint, its JSON body already read. */

@@ -1,27 +1,29 @@
 /**
  * `tools/list` and `tools/call` over the application: a free tool runs its use case; a paid tool
- * goes through the one payment pipeline (src/app/payments/payment-flow.ts) exactly as its HTTP
- * route does — the request in as a PaidRequest (its resource `mcp://tool/<name>`, the payment from
+ * goes through receivePaidCall (src/app/payments/receive-paid-call.ts) exactly as its HTTP
+ * route does — the call in (its resource `mcp://tool/<name>`, the payment from
  * `_meta["x402/payment"]`, the wallet named in `_meta["launchpad/wallet"]`), the PaidOutcome out
  * as a tool result (tool-results.ts). No second payment flow: the same offers, ledger, replay
  * rules, FAILED rule, receipts and payment identifiers.
  */
 import { ErrorCode, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { decodePaymentSignatureHeader } from '@x402/core/http';
 import { agentTools, type AgentTool, type FreeTool, type PaidTool } from '../../../app/agent-tools.js';
 import type { Application } from '../../../app/application.js';
 import { errorEnvelope, statusOfError } from '../../../app/error-status.js';
 import { PAYMENT_REASONS } from '../../../app/payments/payment-reasons.js';
-import type { PaidOutcome } from '../../../app/payments/pipeline/outcome.js';
+import { receivePaidCall } from '../../../app/payments/receive-paid-call.js';
+import { paymentState } from '../../../app/use-cases/get-payment.js';
 import { verifiedIn } from '../../../app/payments/pipeline/outcome.js';
 import { mcpToolResource } from '../../../app/payments/resource.js';
 import { parseWith } from '../../../app/schemas.js';
-import { DomainError, isRefusal, PaymentInvalid, ValidationError } from '../../../domain/errors.js';
+import { DomainError, PaymentInvalid } from '../../../domain/errors.js';
 import type { PaymentPayload } from '../../../ports/facilitator.js';
-import { mcpBazaarExtension, BAZAAR } from '../../kit/mcp/mcp-bazaar.js';
-import { toolListing } from '../../kit/mcp/tool-listing.js';
+import { mcpBazaarExtension, BAZAAR } from './mcp-bazaar.js';
+import { toolListing } from './tool-listing.js';
 import { PAYMENT_META, paymentRequiredResult, WALLET_META, type PaymentRequiredLike } from '../../kit/mcp/x402-mcp.js';
+import { decodePaymentHeader } from '../../kit/x402/payment-header.js';
 import { paymentRequiredExtensions, readPaymentIdentifier, type PaymentRequiredEnricher } from '../../kit/x402/x402-extensions.js';
+import { protocolError } from './protocol-error.js';
 import { domainErrorResult, errorResult, refusalResult, storedResult, successResult } from './tool-results.js';
 
 /** One call as the endpoint hands it over. */
@@ -54,8 +56,8 @@ export class ToolCalls {
 
   async call(params: CallToolRequest['params'], ctx: CallContext): Promise<CallToolResult> {
     const tool = this.tools.get(params.name);
-    // Not McpError: its message already carries "MCP error -32602: ", and the client adds it again.
-    if (!tool) throw Object.assign(new Error(`Unknown tool: ${params.name}. tools/list names every tool.`), { code: ErrorCode.InvalidParams });
+    // Not McpError, whose message would carry "MCP error -32602: " twice (protocol-error.ts).
+    if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. tools/list names every tool.`);
     try {
       return tool.kind === 'free' ? await this.free(tool, params.arguments ?? {}) : await this.paid(tool, params, ctx);
     } catch (e) {
@@ -70,48 +72,27 @@ export class ToolCalls {
 
   private async paid(tool: PaidTool, params: CallToolRequest['params'], ctx: CallContext): Promise<CallToolResult> {
     const meta = (params._meta ?? {}) as Record<string, unknown>;
-    const wallet = meta[WALLET_META];
-    if (wallet !== undefined && (typeof wallet !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(wallet))) {
-      throw ValidationError.of(`_meta.${WALLET_META}`, 'must be a 0x-prefixed 20-byte hex address');
-    }
-    let payment: PaymentPayload | undefined;
-    let undecodable: PaymentInvalid | undefined;
-    try {
-      payment = meta[PAYMENT_META] === undefined ? undefined : readPayment(meta[PAYMENT_META]);
-    } catch (e) {
-      undecodable = e as PaymentInvalid;
-    }
     const ep = tool.entrypoint;
-    let outcome: PaidOutcome;
-    try {
-      outcome = await this.application.flow.handle({
-        entrypoint: ep,
-        rawInput: params.arguments ?? {},
-        resource: { url: mcpToolResource(tool.name), description: ep.description, mimeType: 'application/json' },
-        walletHint: wallet,
-        payment,
-        paymentIdentifier: payment ? readPaymentIdentifier(payment).id : null,
-        requestId: ctx.requestId,
-      });
-    } catch (e) {
-      if (payment) this.logRefused(tool, payment, e, ctx);
-      throw e;
-    }
+    const { outcome, payer } = await receivePaidCall(this.application, {
+      entrypoint: ep,
+      input: params.arguments ?? {},
+      resource: { url: mcpToolResource(tool.name), description: ep.description, mimeType: 'application/json' },
+      wallet: meta[WALLET_META] === undefined ? undefined : { value: meta[WALLET_META], field: `_meta.${WALLET_META}` },
+      payment: meta[PAYMENT_META] === undefined ? undefined : { read: () => readPayment(meta[PAYMENT_META]), identify: (p) => readPaymentIdentifier(p).id },
+      requestId: ctx.requestId,
+      logAs: { tool: tool.name },
+    });
     ctx.paymentVerified = verifiedIn(outcome);
     switch (outcome.kind) {
       case 'challenge': {
-        // A payment that is no payload at all is answered once the arguments are known to be valid.
-        if (undecodable) throw new PaymentInvalid(undecodable.message, { ...undecodable.details, paymentRequired: outcome.paymentRequired });
         const required = await this.withExtensions(tool, { ...outcome.paymentRequired, error: `Payment required to call ${tool.name}.` });
         return paymentRequiredResult(required, `Payment required to call ${tool.name}: sign one of accepts and call again with _meta["${PAYMENT_META}"].`);
       }
       case 'granted':
         return successResult(outcome.result);
       default: {
-        const payer = payment ? payerOf(payment) : null;
         const pendingId = outcome.response.status === 202 ? (outcome.response.body as { data?: { paymentId?: string } }).data?.paymentId : undefined;
-        const state = pendingId ? ((await this.application.deps.uow.run((s) => s.payments.get(pendingId)))?.state ?? null) : null;
-        return storedResult(outcome.response, payer, state);
+        return storedResult(outcome.response, payer, pendingId ? await paymentState(this.application.deps, pendingId) : null);
       }
     }
   }
@@ -144,19 +125,6 @@ export class ToolCalls {
     }
     return { ...required, extensions: { [BAZAAR]: mcpBazaarExtension(tool), ...made, ...required.extensions } };
   }
-
-  /** An operator sees every refused payment, by request id — never the signature itself. */
-  private logRefused(tool: PaidTool, payment: PaymentPayload, e: unknown, ctx: CallContext): void {
-    if (!isRefusal(e)) return;
-    const payer = payerOf(payment);
-    this.application.logger.info('payment refused; nothing charged', {
-      requestId: ctx.requestId,
-      tool: tool.name,
-      code: e.code,
-      reason: e.details?.reason,
-      ...(payer ?? {}),
-    });
-  }
 }
 
 /**
@@ -168,7 +136,7 @@ export function readPayment(value: unknown): PaymentPayload {
   let decoded: unknown = value;
   if (typeof value === 'string') {
     try {
-      decoded = decodePaymentSignatureHeader(value);
+      decoded = decodePaymentHeader(value);
     } catch {
       decoded = undefined;
     }
@@ -180,10 +148,4 @@ export function readPayment(value: unknown): PaymentPayload {
     });
   }
   return payload as PaymentPayload;
-}
-
-function payerOf(payment: PaymentPayload): { network: string; payer: string } | null {
-  const from = (payment.payload as { authorization?: { from?: unknown } } | undefined)?.authorization?.from;
-  const network = payment.accepted?.network;
-  return typeof from === 'string' && typeof network === 'string' ? { network, payer: from } : null;
 }

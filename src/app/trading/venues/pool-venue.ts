@@ -25,13 +25,28 @@ function grossFor(usdOut: bigint, feeBps: bigint): bigint {
   return gross;
 }
 
-export function poolVenue(deps: AppDeps): TradeVenue {
+/** Prices on the token's pool now, with the fee in force. */
+function poolPrice(deps: AppDeps): TradeVenue['price'] {
   const quoter = (token: Token): TradeQuoter => {
     if (!token.address || !deps.poolQuoter) throw new TokenGraduated(token.tokenId); // no pool to price on here
     return deps.poolQuoter;
   };
-  const price: TradeVenue['price'] = (token, request) =>
+  return (token, request) =>
     quoter(token).price({ ...request, params: pricingParams(token, deps.clock.now()), curve: token.curve, token: { network: token.network, address: token.address! } });
+}
+
+/**
+ * A sell swap's amountOutMin: from the caller's minUsdOut (grossed up by our fee), or the pool's
+ * output now less the default slippage.
+ */
+async function sellBound(deps: AppDeps, price: TradeVenue['price'], token: Token, cmd: { tokens: bigint; minUsdOut?: bigint | undefined }, feeBps: bigint): Promise<bigint> {
+  if (cmd.minUsdOut !== undefined) return grossFor(cmd.minUsdOut, feeBps);
+  const q = await price(token, { side: 'sell', tokens: cmd.tokens });
+  return minOut(q.usdAmount + q.feeUsd, deps.settings.defaultSlippageBps);
+}
+
+export function poolVenue(deps: AppDeps): TradeVenue {
+  const price = poolPrice(deps);
   /** The pool's price after the trade (the curve's last one when the pool cannot be read). */
   const spot = async (token: Token) => {
     const pool = await dexOf(deps).reserves(token.network, token.address!).catch(() => null);
@@ -81,19 +96,11 @@ export function poolVenue(deps: AppDeps): TradeVenue {
       if (minUsdOut !== undefined && q.usdAmount < minUsdOut) throw sellSlippage(minUsdOut, q.usdAmount);
     },
 
-    /**
-     * The pulled tokens are swapped for USDC: amountOutMin from the caller's minUsdOut (grossed
-     * up by our fee), or the pool's output now less the default slippage.
-     */
+    /** The pulled tokens are swapped for USDC, bounded by sellBound. */
     async sell(token, cmd, pulled, paid) {
       dexOf(deps); // no router on this deployment: SERVICE_UNAVAILABLE before the pool is priced
       const feeBps = feeBpsOf(token, deps.clock.now());
-      let bound: bigint;
-      if (cmd.minUsdOut !== undefined) bound = grossFor(cmd.minUsdOut, feeBps);
-      else {
-        const q = await price(token, { side: 'sell', tokens: cmd.tokens });
-        bound = minOut(q.usdAmount + q.feeUsd, deps.settings.defaultSlippageBps);
-      }
+      const bound = await sellBound(deps, price, token, cmd, feeBps);
       const swap = await swapOnPool(deps, pulled.key, token, { side: 'sell', amountIn: cmd.tokens, amountOutMin: bound, describe: formatUsd });
       const grossUsd = swap.amountOut;
       const spotOf = await spot(token);

@@ -59,79 +59,123 @@ const NETWORKS = [
   ['eip155:84532', 'Base Sepolia'],
 ] as const;
 
-export function feedView(root: HTMLElement): () => void {
+type Network = (typeof NETWORKS)[number][0];
+
+/** The feed's choices, as a link to it carries them (`#/?sort=…&q=…&network=…`). */
+function filtersFromHash(): { sort: Sort; q: string; network: Network } {
   const params = new URLSearchParams(location.hash.split('?')[1] ?? '');
-  let sort: Sort = (SORTS.find(([s]) => s === params.get('sort'))?.[0] ?? 'created') as Sort;
-  let q = params.get('q') ?? '';
-  let network = NETWORKS.find(([n]) => n && n === params.get('network'))?.[0] ?? '';
+  return {
+    sort: (SORTS.find(([s]) => s === params.get('sort'))?.[0] ?? 'created') as Sort,
+    q: params.get('q') ?? '',
+    network: NETWORKS.find(([n]) => n && n === params.get('network'))?.[0] ?? '',
+  };
+}
+
+/** A group of chips, one pressed: pressing another presses it alone and chooses its value. */
+function chips<V extends string>(options: readonly (readonly [V, string])[], current: V, choose: (value: V) => void): HTMLButtonElement[] {
+  const buttons: HTMLButtonElement[] = options.map(([value, label]) =>
+    h('button', { type: 'button', class: 'chip', 'aria-pressed': String(value === current), onclick: () => (buttons.forEach((b, i) => b.setAttribute('aria-pressed', String(options[i]![0] === value))), choose(value)) }, label),
+  );
+  return buttons;
+}
+
+/** The search box: what is typed is searched once typing pauses. */
+function searchBox(q: string, onSearch: (q: string) => void): { input: HTMLInputElement; cancel: () => void } {
+  const input = h('input', { id: 'search', type: 'search', placeholder: 'Name or symbol', autocomplete: 'off', value: q, maxlength: 32 });
+  let typing: ReturnType<typeof setTimeout> | null = null;
+  input.addEventListener('input', () => {
+    if (typing) clearTimeout(typing);
+    typing = setTimeout(() => onSearch(input.value.trim()), 250);
+  });
+  return {
+    input,
+    cancel: () => {
+      if (typing) clearTimeout(typing);
+    },
+  };
+}
+
+/** Redraws a token's card after its trades, once per token per half second at most. */
+function cardRefresher(): { refresh: (tokenId: string) => void; cancel: () => void } {
+  const stale = new Map<string, ReturnType<typeof setTimeout>>();
+  const redraw = async (tokenId: string) => {
+    stale.delete(tokenId);
+    try {
+      const t = await get<Token>(`/tokens/${encodeURIComponent(tokenId)}`);
+      const old = document.getElementById(`card-${tokenId}`);
+      if (!old) return;
+      const fresh = card(t);
+      fresh.classList.add('fresh');
+      old.replaceWith(fresh);
+    } catch {
+      // The next trade tries again.
+    }
+  };
+  return {
+    refresh: (tokenId) => {
+      if (stale.has(tokenId) || !document.getElementById(`card-${tokenId}`)) return;
+      stale.set(tokenId, setTimeout(() => void redraw(tokenId), 500));
+    },
+    cancel: () => {
+      for (const t of stale.values()) clearTimeout(t);
+    },
+  };
+}
+
+/** Whether a token just created belongs at the top of the feed as it is filtered. */
+function belongsOnTop(t: Token, { sort, q, network }: { sort: Sort; q: string; network: Network }): boolean {
+  const matches = !q || t.name.toLowerCase().startsWith(q.toLowerCase()) || t.symbol.toLowerCase().startsWith(q.toLowerCase());
+  return sort === 'created' && matches && !(network && t.network !== network);
+}
+
+function feedLayout(sortButtons: HTMLElement[], networkButtons: HTMLElement[], search: HTMLElement, status: HTMLElement, list: HTMLElement, more: HTMLElement): HTMLElement {
+  return h(
+    'section',
+    { 'aria-labelledby': 'feed-title' },
+    h('div', { class: 'row spread' }, h('h1', { id: 'feed-title' }, 'Tokens'), h('a', { href: '#/create', class: 'button primary' }, 'Create a token')),
+    h('div', { class: 'controls' }, h('div', { class: 'stack' }, h('div', { class: 'row', role: 'group', 'aria-label': 'Sort tokens' }, sortButtons), h('div', { class: 'row', role: 'group', 'aria-label': 'Network' }, networkButtons)), h('div', { class: 'search' }, h('label', { for: 'search' }, 'Search'), search)),
+    status,
+    list,
+    more,
+  );
+}
+
+export function feedView(root: HTMLElement): () => void {
+  const filters = filtersFromHash();
   let cursor: string | null = null;
   let loading = 0;
   const list = h('ul', { class: 'cards', 'aria-label': 'Tokens', 'data-testid': 'feed' });
   const more = h('button', { type: 'button', class: 'ghost', hidden: true, onclick: () => void load(true) }, 'Load more');
   const status = h('p', { class: 'muted', role: 'status' });
-  const sortButtons = SORTS.map(([value, label]) =>
-    h('button', { type: 'button', class: 'chip', 'aria-pressed': String(value === sort), onclick: () => ((sort = value), sortButtons.forEach((b, i) => b.setAttribute('aria-pressed', String(SORTS[i]![0] === sort))), void load(false)) }, label),
-  );
-  const networkButtons = NETWORKS.map(([value, label]) =>
-    h('button', { type: 'button', class: 'chip', 'aria-pressed': String(value === network), onclick: () => ((network = value), networkButtons.forEach((b, i) => b.setAttribute('aria-pressed', String(NETWORKS[i]![0] === network))), void load(false)) }, label),
-  );
-  const search = h('input', { id: 'search', type: 'search', placeholder: 'Name or symbol', autocomplete: 'off', value: q, maxlength: 32 });
-  let typing: ReturnType<typeof setTimeout> | null = null;
-  search.addEventListener('input', () => {
-    if (typing) clearTimeout(typing);
-    typing = setTimeout(() => {
-      q = search.value.trim();
-      void load(false);
-    }, 250);
-  });
+  const sortButtons = chips(SORTS, filters.sort, (value) => ((filters.sort = value), void load(false)));
+  const networkButtons = chips(NETWORKS, filters.network, (value) => ((filters.network = value), void load(false)));
+  const search = searchBox(filters.q, (q) => ((filters.q = q), void load(false)));
+  const cards = cardRefresher();
 
   async function load(append: boolean): Promise<void> {
     const mine = ++loading;
     if (!append) cursor = null;
     status.textContent = 'Loading…';
     try {
+      const { sort, q, network } = filters;
       const page = await get<{ items: Token[]; nextCursor: string | null }>(`/tokens${query({ sort, q, network: network || null, limit: 24, cursor: append ? cursor : null })}`);
       if (mine !== loading) return;
       if (!append) fill(list);
       for (const t of page.items) if (!document.getElementById(`card-${t.tokenId}`)) list.append(card(t));
       cursor = page.nextCursor;
       more.hidden = !cursor;
-      status.textContent = list.children.length ? '' : q ? `No token starts with “${q}”.` : 'No tokens yet — create the first one.';
+      status.textContent = list.children.length ? '' : filters.q ? `No token starts with “${filters.q}”.` : 'No tokens yet — create the first one.';
     } catch (e) {
       if (mine === loading) fill(status, errorBox(e));
     }
   }
-
-  // A token's figures after its trades, once per token per second at most.
-  const stale = new Map<string, ReturnType<typeof setTimeout>>();
-  const refreshCard = (tokenId: string) => {
-    if (stale.has(tokenId) || !document.getElementById(`card-${tokenId}`)) return;
-    stale.set(
-      tokenId,
-      setTimeout(async () => {
-        stale.delete(tokenId);
-        try {
-          const t = await get<Token>(`/tokens/${encodeURIComponent(tokenId)}`);
-          const old = document.getElementById(`card-${tokenId}`);
-          if (!old) return;
-          const fresh = card(t);
-          fresh.classList.add('fresh');
-          old.replaceWith(fresh);
-        } catch {
-          // The next trade tries again.
-        }
-      }, 500),
-    );
-  };
 
   const unsubscribe = subscribe(
     {},
     {
       'token.created': (e) => {
         const t = (e.data as { token?: Token }).token;
-        if (!t || document.getElementById(`card-${t.tokenId}`)) return;
-        const matches = !q || t.name.toLowerCase().startsWith(q.toLowerCase()) || t.symbol.toLowerCase().startsWith(q.toLowerCase());
-        if (sort !== 'created' || !matches || (network && t.network !== network)) return;
+        if (!t || document.getElementById(`card-${t.tokenId}`) || !belongsOnTop(t, filters)) return;
         const c = card(t);
         c.classList.add('fresh');
         list.prepend(c);
@@ -139,27 +183,16 @@ export function feedView(root: HTMLElement): () => void {
         announce(`New token: ${t.name} (${t.symbol})`);
       },
       'trade.executed': (e) => {
-        if (e.tokenId) refreshCard(e.tokenId);
+        if (e.tokenId) cards.refresh(e.tokenId);
       },
     },
   );
 
-  fill(
-    root,
-    h(
-      'section',
-      { 'aria-labelledby': 'feed-title' },
-      h('div', { class: 'row spread' }, h('h1', { id: 'feed-title' }, 'Tokens'), h('a', { href: '#/create', class: 'button primary' }, 'Create a token')),
-      h('div', { class: 'controls' }, h('div', { class: 'stack' }, h('div', { class: 'row', role: 'group', 'aria-label': 'Sort tokens' }, sortButtons), h('div', { class: 'row', role: 'group', 'aria-label': 'Network' }, networkButtons)), h('div', { class: 'search' }, h('label', { for: 'search' }, 'Search'), search)),
-      status,
-      list,
-      more,
-    ),
-  );
+  fill(root, feedLayout(sortButtons, networkButtons, search.input, status, list, more));
   void load(false);
   return () => {
     unsubscribe();
-    for (const t of stale.values()) clearTimeout(t);
-    if (typing) clearTimeout(typing);
+    cards.cancel();
+    search.cancel();
   };
 }

@@ -7,12 +7,10 @@ import { get, query } from '../api.js';
 import { announce, external, fill, h } from '../dom.js';
 import { ago, compact, networkName, percentText, shortAddress } from '../format.js';
 import { subscribe } from '../live.js';
-import type { PriceChart } from '../chart.js';
-import type { Candle, Holder, Token, Trade } from '../types.js';
+import type { Holder, Token, Trade } from '../types.js';
 import { amount, avatar, curveProgress, errorBox, stateBadge } from '../ui.js';
+import { priceSection } from './price-section.js';
 import { tradePanel } from './trade-panel.js';
-
-const INTERVALS = ['1m', '5m', '1h', '1d'] as const;
 
 /** A trade at its price without the fee (the chart's), the fee beside it; live, the curve's price after it. */
 function tradeRow(t: Trade, spotAfter?: string): HTMLTableRowElement {
@@ -123,22 +121,79 @@ function curve(token: Token): HTMLElement {
   );
 }
 
-export function tokenView(root: HTMLElement, tokenId: string): () => void {
-  let token: Token | null = null;
-  let chart: PriceChart | null = null;
-  let candles: Candle[] | null = null;
-  let interval: (typeof INTERVALS)[number] = '1m';
-  let panel: ReturnType<typeof tradePanel> | null = null;
-  let gone = false;
-  const head = h('div');
-  const fig = h('div');
-  const curveSlot = h('div');
-  const chartBox = h('div', { class: 'chart', role: 'img', 'aria-label': 'Price chart', 'data-testid': 'chart' });
-  const noTrades = h('p', { class: 'muted small', hidden: true }, 'No trades yet: the chart starts with the first one.');
-  const intervalButtons = INTERVALS.map((i) => h('button', { type: 'button', class: 'chip', 'aria-pressed': String(i === interval), onclick: () => ((interval = i), intervalButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.textContent === i))), void loadCandles()) }, i));
+const TRADE_COLUMNS = [
+  ['Side', ''],
+  ['Price', "without the fee: the chart's price"],
+  ['USD', 'paid (buy, fee included) or taken from the curve (sell)'],
+  ['Fee', 'the trading fee, launch fee included'],
+  ['Tokens', ''],
+  ['Time', ''],
+  ['Wallet', ''],
+] as const;
+
+function tradesSection(rows: HTMLElement): HTMLElement {
+  const head = h('thead', {}, h('tr', {}, TRADE_COLUMNS.map(([c, title]) => h('th', { scope: 'col', ...(title ? { title } : {}) }, c))));
+  return h('section', { class: 'panel', 'aria-labelledby': 'trades-title' }, h('h2', { id: 'trades-title' }, 'Trades ', h('span', { class: 'live-dot', title: 'live' }, 'live')), h('div', { class: 'scroll' }, h('table', {}, head, rows)));
+}
+
+function tradeRows(items: Trade[]): HTMLElement[] | HTMLElement {
+  return items.length ? items.map((x) => tradeRow(x)) : h('tr', { class: 'empty' }, h('td', { colspan: 7 }, 'No trades yet.'));
+}
+
+/** A trade from the event stream, on top of the list unless it is there already; says whether it was added. */
+function prependLiveTrade(rows: HTMLElement, data: unknown): boolean {
+  const { trade: t, spotPriceUsd } = data as { trade?: Trade; spotPriceUsd?: string };
+  if (!t || document.getElementById(`trade-${t.tradeId}`)) return false;
+  rows.querySelector('tr.empty')?.remove();
+  const row = tradeRow(t, spotPriceUsd);
+  row.classList.add('fresh');
+  rows.prepend(row);
+  announce(`${t.side === 'buy' ? 'Buy' : 'Sell'} of $${compact(t.usdAmount)}`);
+  return true;
+}
+
+function holdersSection(rows: HTMLElement): HTMLElement {
+  return h('section', { class: 'panel', 'aria-labelledby': 'holders-title' }, h('h2', { id: 'holders-title' }, 'Holders'), h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, ['#', 'Wallet', 'Balance', 'Share'].map((c) => h('th', { scope: 'col' }, c)))), rows)));
+}
+
+function holderRows(items: Holder[]): HTMLElement[] | HTMLElement {
+  return items.length ? items.map((x, i) => h('tr', {}, h('td', {}, String(i + 1)), h('td', {}, h('a', { href: `#/wallet/${x.wallet}` }, shortAddress(x.wallet))), h('td', { class: 'num' }, amount(x.balance, 'tokens')), h('td', { class: 'num' }, percentText(x.share)))) : h('tr', { class: 'empty' }, h('td', { colspan: 4 }, 'No holders yet.'));
+}
+
+/** The trades and holders tables, each read on its own; `gone` says the page was left. */
+function marketTables(tokenId: string, gone: () => boolean) {
   const trades = h('tbody', { 'data-testid': 'trades' });
   const holders = h('tbody', { 'data-testid': 'holders' });
-  const panelSlot = h('div');
+  const path = `/api/tokens/${encodeURIComponent(tokenId)}`;
+  return {
+    sections: [tradesSection(trades), holdersSection(holders)],
+    loadTrades: async () => {
+      const t = await get<{ items: Trade[] }>(`${path}/trades${query({ limit: 50 })}`);
+      if (!gone()) fill(trades, tradeRows(t.items));
+    },
+    loadHolders: async () => {
+      const r = await get<{ items: Holder[] }>(`${path}/holders${query({ limit: 20 })}`);
+      if (!gone()) fill(holders, holderRows(r.items));
+    },
+    liveTrade: (data: unknown) => prependLiveTrade(trades, data),
+  };
+}
+
+/** Events after which the figures, chart and holders are read again. */
+const CHANGES = ['token.deployed', 'token.graduated', 'token.pool_created', 'token.pool_failed', 'position.transferred'];
+
+/** The page's frame: the token's head and figures on top, the market in the main column, the trade panel beside it. */
+function layout(head: HTMLElement, fig: HTMLElement, main: HTMLElement[], side: HTMLElement): HTMLElement {
+  return h('div', { class: 'token-page' }, h('p', {}, h('a', { href: '#/' }, '← All tokens')), head, fig, h('div', { class: 'columns' }, h('div', { class: 'main-col' }, main), h('aside', { class: 'side-col' }, side)));
+}
+
+export function tokenView(root: HTMLElement, tokenId: string): () => void {
+  let token: Token | null = null;
+  let panel: ReturnType<typeof tradePanel> | null = null;
+  let gone = false;
+  const [head, fig, curveSlot, panelSlot] = [h('div'), h('div'), h('div'), h('div')];
+  const price = priceSection(tokenId, () => gone, () => token?.priceUsd);
+  const tables = marketTables(tokenId, () => gone);
 
   const loadToken = async () => {
     token = await get<Token>(`/tokens/${encodeURIComponent(tokenId)}`);
@@ -147,40 +202,11 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
     fill(head, header(token));
     fill(fig, figures(token));
     fill(curveSlot, curve(token));
-    if (chart && candles) chart.set(candles, token.priceUsd);
+    price.reprice(token.priceUsd);
     if (!panel) {
       panel = tradePanel(token, () => void refresh());
       fill(panelSlot, panel.el);
     }
-  };
-  let chosen = false;
-  const loadCandles = async () => {
-    let c = await get<{ items: Candle[] }>(`/api/tokens/${encodeURIComponent(tokenId)}/candles${query({ interval })}`);
-    // A token whose trades are older than 100 one-minute candles opens on the first interval that shows them.
-    while (!chosen && c.items.length === 0 && interval !== '1d') {
-      interval = INTERVALS[INTERVALS.indexOf(interval) + 1]!;
-      c = await get<{ items: Candle[] }>(`/api/tokens/${encodeURIComponent(tokenId)}/candles${query({ interval })}`);
-    }
-    if (!chosen && c.items.length === 0) interval = '1m';
-    chosen = true;
-    intervalButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.textContent === interval)));
-    if (gone) return;
-    chart ??= (await import('../chart.js')).priceChart(chartBox);
-    candles = c.items;
-    chart.set(c.items, token?.priceUsd);
-    noTrades.hidden = c.items.length > 0;
-    const last = c.items.at(-1);
-    chartBox.setAttribute('aria-label', last ? `Price chart, ${c.items.length} ${interval} candles, last close $${compact(last.close)}` : 'Price chart: no trades yet');
-  };
-  const loadTrades = async () => {
-    const t = await get<{ items: Trade[] }>(`/api/tokens/${encodeURIComponent(tokenId)}/trades${query({ limit: 50 })}`);
-    if (gone) return;
-    fill(trades, t.items.length ? t.items.map((x) => tradeRow(x)) : h('tr', { class: 'empty' }, h('td', { colspan: 7 }, 'No trades yet.')));
-  };
-  const loadHolders = async () => {
-    const r = await get<{ items: Holder[] }>(`/api/tokens/${encodeURIComponent(tokenId)}/holders${query({ limit: 20 })}`);
-    if (gone) return;
-    fill(holders, r.items.length ? r.items.map((x, i) => h('tr', {}, h('td', {}, String(i + 1)), h('td', {}, h('a', { href: `#/wallet/${x.wallet}` }, shortAddress(x.wallet))), h('td', { class: 'num' }, amount(x.balance, 'tokens')), h('td', { class: 'num' }, percentText(x.share)))) : h('tr', { class: 'empty' }, h('td', { colspan: 4 }, 'No holders yet.')));
   };
   // Live changes come in bursts: one refresh of the figures, chart and holders per second at most.
   let pending: ReturnType<typeof setTimeout> | null = null;
@@ -188,64 +214,30 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
     if (pending || gone) return;
     pending = setTimeout(() => {
       pending = null;
-      void Promise.allSettled([loadToken(), loadCandles(), loadHolders()]);
+      void Promise.allSettled([loadToken(), price.load(), tables.loadHolders()]);
     }, 300);
   };
 
-  fill(
-    root,
-    h(
-      'div',
-      { class: 'token-page' },
-      h('p', {}, h('a', { href: '#/' }, '← All tokens')),
-      head,
-      fig,
-      h(
-        'div',
-        { class: 'columns' },
-        h(
-          'div',
-          { class: 'main-col' },
-          h('section', { class: 'panel', 'aria-labelledby': 'chart-title' }, h('div', { class: 'row spread' }, h('h2', { id: 'chart-title' }, 'Price'), h('div', { class: 'row', role: 'group', 'aria-label': 'Candle interval' }, intervalButtons)), noTrades, chartBox),
-          curveSlot,
-          h('section', { class: 'panel', 'aria-labelledby': 'trades-title' }, h('h2', { id: 'trades-title' }, 'Trades ', h('span', { class: 'live-dot', title: 'live' }, 'live')), h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, [['Side', ''], ['Price', 'without the fee: the chart\'s price'], ['USD', 'paid (buy, fee included) or taken from the curve (sell)'], ['Fee', 'the trading fee, launch fee included'], ['Tokens', ''], ['Time', ''], ['Wallet', '']].map(([c, title]) => h('th', { scope: 'col', ...(title ? { title } : {}) }, c)))), trades))),
-          h('section', { class: 'panel', 'aria-labelledby': 'holders-title' }, h('h2', { id: 'holders-title' }, 'Holders'), h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, ['#', 'Wallet', 'Balance', 'Share'].map((c) => h('th', { scope: 'col' }, c)))), holders))),
-        ),
-        h('aside', { class: 'side-col' }, panelSlot),
-      ),
-    ),
-  );
-
+  fill(root, layout(head, fig, [price.el, curveSlot, ...tables.sections], panelSlot));
   loadToken().catch((e: unknown) => fill(root, errorBox(e), h('p', {}, h('a', { href: '#/' }, '← All tokens'))));
-  void loadCandles().catch(() => fill(chartBox, h('p', { class: 'muted' }, 'The chart could not be loaded.')));
-  void loadTrades().catch(() => undefined);
-  void loadHolders().catch(() => undefined);
+  void price.load().catch(() => price.unavailable());
+  void tables.loadTrades().catch(() => undefined);
+  void tables.loadHolders().catch(() => undefined);
 
   const unsubscribe = subscribe(
     { tokenId },
     {
       'trade.executed': (e) => {
-        const { trade: t, spotPriceUsd } = e.data as { trade?: Trade; spotPriceUsd?: string };
-        if (!t || document.getElementById(`trade-${t.tradeId}`)) return;
-        trades.querySelector('tr.empty')?.remove();
-        const row = tradeRow(t, spotPriceUsd);
-        row.classList.add('fresh');
-        trades.prepend(row);
-        announce(`${t.side === 'buy' ? 'Buy' : 'Sell'} of $${compact(t.usdAmount)}`);
-        refresh();
+        if (tables.liveTrade(e.data)) refresh();
       },
-      'token.deployed': refresh,
-      'token.graduated': refresh,
-      'token.pool_created': refresh,
-      'token.pool_failed': refresh,
-      'position.transferred': refresh,
+      ...Object.fromEntries(CHANGES.map((type) => [type, refresh])),
     },
   );
   return () => {
     gone = true;
     unsubscribe();
     if (pending) clearTimeout(pending);
-    chart?.remove();
+    price.remove();
     panel?.cleanup();
   };
 }

@@ -5,11 +5,12 @@
  * `error` stays the envelope's object (the clients read only the two fields).
  */
 import { PAYMENT_REASONS } from '../../../app/payments/payment-reasons.js';
+import { MAX_TIMEOUT_SECONDS } from '../../../app/payments/requirements.js';
 import { PaymentInvalid } from '../../../domain/errors.js';
 import { isNetwork } from '../../../domain/network.js';
 import type { PaymentPayload, PaymentRequirements, ResourceInfo } from '../../../ports/facilitator.js';
 import type { SettlementReceipt } from '../../../ports/payment-store.js';
-import { fromV1Payment, networkOfV1, v1Accepts, v1NetworkName, X402_V1, type V1PaymentPayload, type V1PaymentRequirements } from './v1-wire.js';
+import { fromV1Payment, networkOfV1, v1Accepts, v1NetworkName, X402_V1, type V1PaymentPayload, type V1PaymentRequirements } from '../../kit/x402/v1-wire.js';
 
 export const X_PAYMENT = 'x-payment';
 export const X_PAYMENT_RESPONSE = 'X-PAYMENT-RESPONSE';
@@ -55,7 +56,7 @@ export function readV1Payment(decoded: unknown, resourceUrl: string): PaymentPay
   if (decoded.scheme !== 'exact' || !networkOfV1(decoded.network)) {
     throw new PaymentInvalid('The payment is not an x402 v1 `exact` payment on base or base-sepolia.', { reason: PAYMENT_REASONS.unsupportedPayment });
   }
-  return fromV1Payment(decoded as unknown as V1PaymentPayload, resourceUrl);
+  return fromV1Payment(decoded as unknown as V1PaymentPayload, resourceUrl, MAX_TIMEOUT_SECONDS);
 }
 
 /** X-PAYMENT-RESPONSE: the settlement as v1 writes it — success, transaction, v1's network name, payer. */

@@ -6,7 +6,7 @@
  */
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import type { PaidTool } from '../../../app/agent-tools.js';
-import { ENTRYPOINT_EXAMPLES } from '../x402/discovery-examples.js';
+import { ENTRYPOINT_EXAMPLES } from '../../kit/x402/discovery-examples.js';
 import { inputJsonSchema } from './tool-listing.js';
 
 export const BAZAAR = 'bazaar';

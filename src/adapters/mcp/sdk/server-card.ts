@@ -10,7 +10,7 @@ import type { AgentTool } from '../../../app/agent-tools.js';
 import { mcpToolResource } from '../../../app/payments/resource.js';
 import type { Settings } from '../../../app/settings.js';
 import { priceText } from './tool-listing.js';
-import { PAYMENT_META, PAYMENT_RESPONSE_META, WALLET_META } from './x402-mcp.js';
+import { PAYMENT_META, PAYMENT_RESPONSE_META, WALLET_META } from '../../kit/mcp/x402-mcp.js';
 
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json';
 export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';

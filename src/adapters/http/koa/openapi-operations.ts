@@ -1,0 +1,102 @@
+/**
+ * The OpenAPI paths of the catalogue's operations (src/app/catalogue), by loops: a free read's
+ * path and query parameters from its input schema, a paid operation's body, its x402 headers and
+ * price. The rest of the document (openapi.ts) describes the routes that are not operations.
+ */
+import type { z } from 'zod';
+import type { AnyRead } from '../../../app/catalogue/operation.js';
+import { pathParams } from '../../../app/catalogue/operation.js';
+import { entrypointPaths, type AnyEntrypoint } from '../../../app/entrypoints.js';
+import type { Settings } from '../../../app/settings.js';
+import { discoveryPrice, embedded as schema } from './discovery.js';
+import { openApiPath, queryOf } from './read-routes.js';
+
+type JsonSchema = Record<string, unknown>;
+export type Paths = Record<string, Record<string, unknown>>;
+
+export const errorResponse = { $ref: '#/components/responses/Error' };
+export const loose = { type: 'object' };
+
+const envelope = (operation: string, data: JsonSchema) => ({
+  type: 'object',
+  required: ['success', 'operation', 'data'],
+  properties: { success: { const: true }, operation: { const: operation }, data },
+});
+
+export const ok = (operation: string, data: JsonSchema, description = 'OK') => ({
+  description,
+  content: { 'application/json': { schema: envelope(operation, data) } },
+});
+
+/** The Sign-In-With-X header (x402 extension, CAIP-122), where a request may prove its wallet. */
+export function siwxHeader(description: string) {
+  return { name: 'SIGN-IN-WITH-X', in: 'header', required: false, schema: { type: 'string' }, description: `base64 CAIP-122 wallet proof: ${description}` };
+}
+
+export function queryParameters(s: z.ZodObject) {
+  const json = schema(s, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, prop]) => ({ name, in: 'query', required: json.required?.includes(name) ?? false, schema: prop }));
+}
+
+/** A free read: GET, its path parameters, then its query parameters. */
+function readOperation(op: AnyRead) {
+  const params = pathParams(op.http);
+  const query = queryOf(op);
+  const parameters = [
+    ...params.map(([name, field]) => ({ name, in: 'path', required: true, schema: schema(op.inputSchema.shape[field] as z.ZodType, 'input') })),
+    ...(query ? queryParameters(query) : []),
+    ...(op.http.walletProof ? [siwxHeader(`proves the wallet: \`${op.http.walletProof}\` may then be omitted`)] : []),
+  ];
+  const statuses = [...(query || (params.length > 0 && !op.http.lookup) ? [400] : []), ...(params.length > 0 ? [404] : []), ...(op.http.errors ?? [])];
+  return {
+    operationId: op.operation,
+    description: op.description,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    responses: { 200: ok(op.operation, schema(op.outputSchema)), ...Object.fromEntries(statuses.map((s) => [s, errorResponse])) },
+  };
+}
+
+/** A paid operation: POST of its input (or `{ input }`), paid with x402, at each of its paths. */
+function paidOperation(e: AnyEntrypoint, settings: Settings) {
+  const input = schema(e.inputSchema, 'input');
+  return {
+    operationId: e.name,
+    summary: e.description,
+    description: `Paid with x402 (USDC on Base): price ${e.price(settings)}. Without PAYMENT-SIGNATURE the answer is 402 with PAYMENT-REQUIRED.`,
+    parameters: [
+      { name: 'PAYMENT-SIGNATURE', in: 'header', required: false, schema: { type: 'string' }, description: 'base64 x402 v2 payment payload' },
+      { name: 'X-PAYMENT', in: 'header', required: false, schema: { type: 'string' }, description: 'base64 x402 v1 payment payload (answered with X-PAYMENT-RESPONSE)' },
+      { name: 'X-Wallet-Address', in: 'header', required: false, schema: { type: 'string' }, description: 'the paying wallet, to be offered its network' },
+      siwxHeader('the wallet, proven: offered its network; redeems paid access (token_info)'),
+    ],
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: { oneOf: [input, { type: 'object', required: ['input'], properties: { input } }] } } },
+    },
+    responses: {
+      [e.successStatus]: ok(e.operation, schema(e.outputSchema)),
+      202: ok('payment_pending', loose, 'settlement outcome pending; poll /api/payments/{paymentId}'),
+      400: errorResponse,
+      402: errorResponse,
+      403: errorResponse,
+      404: errorResponse,
+      409: errorResponse,
+    },
+    'x-price': e.price(settings),
+    // The payment metadata discovery crawlers (x402scan) read from OpenAPI.
+    'x-payment-info': { protocols: [{ x402: {} }], price: discoveryPrice(e, settings) },
+  };
+}
+
+/** Each operation's paths, added to `paths` (a path may hold a read and a paid operation: GET and POST /tokens). */
+export function operationPaths(paths: Paths, reads: readonly AnyRead[], entrypoints: Iterable<AnyEntrypoint>, settings: Settings): void {
+  const add = (path: string, method: string, operation: unknown) => (paths[path] = { ...(paths[path] ?? {}), [method]: operation });
+  for (const op of reads) add(openApiPath(op.http.path), 'get', readOperation(op));
+  for (const e of entrypoints) {
+    const operation = paidOperation(e, settings);
+    for (const path of entrypointPaths(e)) {
+      const suffix = path.endsWith('/invoke') ? '_invoke' : path === e.alsoAt ? `_${path.replace(/^\//, '').replace(/\W/g, '_')}` : '';
+      add(path, 'post', { ...operation, operationId: `${e.name}${suffix}` });
+    }
+  }
+}

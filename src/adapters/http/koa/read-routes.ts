@@ -1,0 +1,54 @@
+/**
+ * The free reads of the catalogue (src/app/catalogue) as Koa routes, by one loop: the path and
+ * query parameters are checked with the operation's own input schema, the use case runs, and its
+ * answer goes out in the success envelope.
+ */
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { pathParams, type AnyRead, type ReadDeps } from '../../../app/catalogue/operation.js';
+import { successEnvelope } from '../../../app/error-status.js';
+import { parseQuery, parseWith } from '../../../app/schemas.js';
+import type { z } from 'zod';
+
+/** The query string a read takes over HTTP: its input less the path parameters; a proven field may be left out. Null: it takes none. */
+export function queryOf(op: AnyRead): z.ZodObject | null {
+  const fromPath = Object.fromEntries(pathParams(op.http).map(([, field]) => [field, true] as const));
+  let query: z.ZodObject = op.inputSchema.omit(fromPath);
+  const proven = op.http.walletProof;
+  if (proven) query = query.extend({ [proven]: (query.shape[proven] as z.ZodType).optional() });
+  return Object.keys(query.shape).length > 0 ? query : null;
+}
+
+/** Koa's `/tokens/:id` as OpenAPI writes it: `/tokens/{id}`. */
+export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
+
+/** A wallet proven with Sign-In-With-X, for a read that lets a caller prove its wallet instead of naming it. */
+export type ProvenWallet = (ctx: Context) => Promise<string>;
+
+export function readRoutes(router: Router, deps: ReadDeps, reads: readonly AnyRead[], provenWallet: ProvenWallet): void {
+  for (const op of reads) {
+    const query = queryOf(op);
+    const params = pathParams(op.http);
+    // A kept view (a token's) is the same object for every reader: its envelope is serialised once, not per response.
+    const bodies = new WeakMap<object, string>();
+    router.get(op.http.path, async (ctx) => {
+      const input: Record<string, unknown> = query ? parseQuery(query, ctx.query as Record<string, unknown>) : {};
+      for (const [name, field] of params) {
+        input[field] = op.http.lookup ? ctx.params[name] : parseWith(op.inputSchema.shape[field] as z.ZodType, ctx.params[name], name);
+      }
+      const proven = op.http.walletProof;
+      if (proven && input[proven] === undefined) input[proven] = await provenWallet(ctx);
+      // Cache-Control: no-cache asks for the view as the database has it this instant (no cached copy taken on trust).
+      const result = await op.run(deps, input, { fresh: /\bno-cache\b/i.test(ctx.get('cache-control')) });
+      ctx.status = 200;
+      if (result === null || typeof result !== 'object') {
+        ctx.body = successEnvelope(op.operation, result);
+        return;
+      }
+      let body = bodies.get(result);
+      if (body === undefined) bodies.set(result, (body = JSON.stringify(successEnvelope(op.operation, result))));
+      ctx.set('Content-Type', 'application/json; charset=utf-8'); // what `ctx.type = 'application/json'` sets, without its lookups
+      ctx.body = body;
+    });
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * The free reads of the catalogue (docs/api.md "Free endpoints", docs/agents.md): a data table,
+ * one entry per operation. Tools are listed in this order.
+ */
+import { getAddress } from 'viem';
+import { z } from 'zod';
+import { parseTokens, parseUsd } from '../../domain/money.js';
+import { candlesQuery, creatorsQuery, holdersQuery, listTokensQuery, positionsQuery, quoteQuery, sellAuthorizationQuery, tokenIdSchema, tradesQuery, walletSchema } from '../schemas.js';
+import { candlesOutput, deliveryOutput, holdersOutput, paymentOutput, payoutOutput, positionsOutput, pricesOutput, quoteOutput, sellAuthorizationOutput, tokenOutput, tokenPageOutput, tradePageOutput } from '../output-schemas.js';
+import { createQuote } from '../use-cases/create-quote.js';
+import { getWalletEarnings, listCreators } from '../use-cases/earnings.js';
+import { getCandles } from '../use-cases/get-candles.js';
+import { getDelivery } from '../use-cases/get-delivery.js';
+import { getPayment } from '../use-cases/get-payment.js';
+import { getPayout } from '../use-cases/get-payout.js';
+import { getPrices } from '../use-cases/get-prices.js';
+import { getStats } from '../use-cases/get-stats.js';
+import { getToken } from '../use-cases/get-token.js';
+import { listHolders } from '../use-cases/list-holders.js';
+import { detectWalletNetwork, listPositions } from '../use-cases/list-positions.js';
+import { listTokens } from '../use-cases/list-tokens.js';
+import { listTrades } from '../use-cases/list-trades.js';
+import { sellAuthorization } from '../use-cases/sell-authorization.js';
+import { read, type AnyRead } from './operation.js';
+
+const tokenField = { tokenId: tokenIdSchema };
+const id = (prefix: string, what: string) => z.string().regex(new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`), `must be a ${what} id (${prefix}_ + 26-character ULID)`);
+const token = { id: 'tokenId' };
+/** An answer the service describes in docs/api.md only. */
+const described = z.looseObject({});
+
+export function reads(): AnyRead[] {
+  return [
+    read({
+      operation: 'list_tokens',
+      tool: { name: 'list_tokens', title: 'List tokens' },
+      description:
+        'List launched tokens, newest first (or by marketCap / volume24h), filtered by network, state, creator or a name/symbol prefix `q`. Pages with `cursor` (the previous answer\'s nextCursor).',
+      summary: 'tokens, newest first; filters network, state, creator, q; sort created | marketCap | volume24h; cursor pages',
+      http: { path: '/tokens' },
+      inputSchema: listTokensQuery,
+      outputSchema: tokenPageOutput,
+      run: (deps, q) => listTokens(deps, q),
+    }),
+    read({
+      operation: 'get_token',
+      tool: { name: 'get_token', title: 'Get a token' },
+      description: 'One token: its curve, spot price (USD), market cap, 24-hour volume, holders, on-chain address and deployment, and pool once graduated.',
+      summary: 'one token: curve, spot price, market cap, volume, holders, contract and pool',
+      http: { path: '/tokens/:id', params: token },
+      inputSchema: z.strictObject({ tokenId: tokenIdSchema }),
+      outputSchema: tokenOutput,
+      run: (deps, q, call) => getToken(deps, q.tokenId, { fresh: call.fresh ?? false }),
+    }),
+    read({
+      operation: 'list_positions',
+      tool: { name: 'list_positions', title: "List a wallet's positions" },
+      description:
+        "A wallet's positions: balance, cost basis, realized and unrealized PnL in USD, and the on-chain balance, with totals. `network` defaults to the wallet's own (chosen from its history: Base mainnet history → eip155:8453, else eip155:84532).",
+      summary: "a wallet's positions with cost basis, PnL and on-chain balance",
+      http: { path: '/positions', walletProof: 'wallet' },
+      inputSchema: positionsQuery.extend({ wallet: walletSchema.meta({ description: 'the wallet (0x address)' }) }),
+      outputSchema: positionsOutput,
+      run: async (deps, q) => {
+        const wallet = getAddress(q.wallet);
+        const network = q.network ?? (await detectWalletNetwork(deps, wallet));
+        return listPositions(deps, { wallet, network, includeZero: q.includeZero });
+      },
+    }),
+    read({
+      operation: 'quote',
+      tool: { name: 'get_quote', title: 'Quote a trade' }, // it holds the quote for 60 s, and nothing else: nothing is charged, nothing moves
+      description:
+        'Price a buy (by usdAmount or tokens) or a sell (by tokens) at the current curve or pool, fee included, with minTokensOut/minUsdOut after slippageBps. The quote is held 60 s: token_buy_quote executes it at exactly its usdAmount.',
+      summary: 'a quote held 60 s (token_buy_quote executes it)',
+      http: { path: '/api/quote' },
+      inputSchema: quoteQuery,
+      outputSchema: quoteOutput,
+      run: (deps, q) =>
+        createQuote(deps, {
+          tokenId: q.tokenId,
+          side: q.side,
+          usdAmount: q.usdAmount === undefined ? undefined : parseUsd(q.usdAmount, 'usdAmount'),
+          tokens: q.tokens === undefined ? undefined : parseTokens(q.tokens, 'tokens'),
+          slippageBps: BigInt(q.slippageBps),
+        }),
+    }),
+    read({
+      operation: 'prices',
+      tool: { name: 'get_prices', title: 'Payment asset prices' },
+      description: 'USD price of each payment asset (USDC, EURC) per network, the sources asked and their answers: what a EURC payment is priced at.',
+      summary: 'USD prices of the payment assets and their sources',
+      http: { path: '/api/prices' },
+      inputSchema: z.strictObject({}),
+      outputSchema: pricesOutput,
+      run: (deps) => getPrices(deps),
+    }),
+    read({
+      operation: 'list_trades',
+      tool: { name: 'list_trades', title: "List a token's trades" },
+      description: "A token's trades, newest first: side, USD amount, fee, tokens, average price, venue (curve or uniswap-v2).",
+      summary: 'trades, newest first',
+      http: { path: '/api/tokens/:id/trades', params: token },
+      inputSchema: tradesQuery.extend(tokenField),
+      outputSchema: tradePageOutput,
+      run: (deps, q) => listTrades(deps, q.tokenId, { limit: q.limit, cursor: q.cursor }),
+    }),
+    read({
+      operation: 'candles',
+      tool: { name: 'get_candles', title: 'Price candles' },
+      description: "OHLCV candles of a token's trades (interval 1m, 5m, 1h or 1d; default the last 100 intervals).",
+      summary: 'OHLCV candles',
+      http: { path: '/api/tokens/:id/candles', params: token },
+      inputSchema: candlesQuery.extend(tokenField),
+      outputSchema: candlesOutput,
+      run: (deps, q) =>
+        getCandles(deps, q.tokenId, { interval: q.interval, ...(q.from ? { from: new Date(q.from) } : {}), ...(q.to ? { to: new Date(q.to) } : {}) }),
+    }),
+    read({
+      operation: 'holders',
+      tool: { name: 'list_holders', title: "List a token's holders" },
+      description: "A token's top holders with their balance and share of the tokens in circulation.",
+      summary: 'top holders',
+      http: { path: '/api/tokens/:id/holders', params: token },
+      inputSchema: holdersQuery.extend(tokenField),
+      outputSchema: holdersOutput,
+      run: (deps, q) => listHolders(deps, q.tokenId, q.limit),
+    }),
+    read({
+      operation: 'get_payment',
+      tool: { name: 'get_payment', title: 'Get a payment' },
+      description:
+        'The state of a payment by paymentId: APPLIED (done), REFUNDED (paid back), REJECTED or FAILED (nothing charged), or still VERIFIED/SETTLING/SETTLED. Call it after a paid tool answered status "pending".',
+      summary: 'the state of a payment (after a 202 "pending")',
+      http: { path: '/api/payments/:paymentId', lookup: true },
+      inputSchema: z.strictObject({ paymentId: id('pay', 'payment') }),
+      outputSchema: paymentOutput,
+      run: (deps, q) => getPayment(deps, q.paymentId),
+    }),
+    read({
+      operation: 'get_delivery',
+      tool: { name: 'get_delivery', title: 'Get a delivery' },
+      description: "Where a buy's tokens are on their way to the buyer's wallet (PENDING, SENT, CONFIRMED), by the deliveryId a buy answered.",
+      summary: "a buy's tokens on their way to the wallet",
+      http: { path: '/api/deliveries/:deliveryId', lookup: true },
+      inputSchema: z.strictObject({ deliveryId: id('dlv', 'delivery') }),
+      outputSchema: deliveryOutput,
+      run: (deps, q) => getDelivery(deps, q.deliveryId),
+    }),
+    read({
+      operation: 'get_payout',
+      tool: { name: 'get_payout', title: 'Get a payout' },
+      description: 'A USDC payout the service owes a wallet (sell proceeds, a refund, fee shares): its amount, state and transaction, by the payoutId a sell answered.',
+      summary: 'sell proceeds, refunds and fee shares paid in USDC',
+      http: { path: '/api/payouts/:payoutId', lookup: true },
+      inputSchema: z.strictObject({ payoutId: id('pout', 'payout') }),
+      outputSchema: payoutOutput,
+      run: (deps, q) => getPayout(deps, q.payoutId),
+    }),
+    read({
+      operation: 'sell_authorization',
+      tool: { name: 'prepare_sell', title: 'Prepare a sell' },
+      description:
+        "Step 1 of a sell: the EIP-712 typed data `wallet` signs so custody may pull `tokens` of the token (valid 10 minutes), and the tokenAuthorization to send to token_sell with the `signature` added. Sign typedData with the wallet's key (eth_signTypedData_v4).",
+      summary: 'the EIP-712 typed data a seller signs before token_sell',
+      http: { path: '/api/tokens/:id/sell-authorization', params: token, errors: [409] },
+      inputSchema: sellAuthorizationQuery.extend(tokenField),
+      outputSchema: sellAuthorizationOutput,
+      run: (deps, q) => sellAuthorization(deps, { tokenId: q.tokenId, wallet: getAddress(q.wallet), tokens: parseTokens(q.tokens, 'tokens') }),
+    }),
+    read({
+      operation: 'earnings',
+      description: "A wallet's fee shares as creator or referrer: accrued, paid (confirmed on chain) and pending, by token and role.",
+      summary: "a wallet's fee shares as creator or referrer",
+      http: { path: '/api/wallets/:address/earnings' },
+      inputSchema: z.strictObject({ address: walletSchema }),
+      outputSchema: described,
+      run: (deps, q) => getWalletEarnings(deps, getAddress(q.address)),
+    }),
+    read({
+      operation: 'creators',
+      description: 'Creators ranked by what they earned.',
+      summary: 'creators ranked by what they earned',
+      http: { path: '/api/creators' },
+      inputSchema: creatorsQuery,
+      outputSchema: described,
+      run: (deps, q) => listCreators(deps, q.limit),
+    }),
+    read({
+      operation: 'stats',
+      description: 'Totals per network: tokens, trades, volume and fees.',
+      summary: 'totals per network',
+      http: { path: '/api/stats' },
+      inputSchema: z.strictObject({}),
+      outputSchema: described,
+      run: (deps) => getStats(deps),
+    }),
+  ];
+}
