@@ -4,7 +4,7 @@
  * payouts and the reconciler — and tests build it with fakes through the same function, giving
  * ports in `ServiceOptions`. It runs in phases (host, store, chain adapters, scale-out,
  * application, workers, HTTP); each resource joins one stack of closers when it is made, and a
- * failed start and `stop()` unwind that same stack (docs/decisions/0045).
+ * failed start and `stop()` unwind that same stack (docs/decisions/0044).
  */
 import type { Server } from 'node:http';
 import type { AnvilDevnet } from '../adapters/chain/anvil/anvil-devnet.js';

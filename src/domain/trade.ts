@@ -24,7 +24,7 @@ export interface Trade {
 /**
  * The USD that moved through the venue, without the service's fee: a buy's payment less the fee,
  * a sell's gross (the fee comes out of the seller's proceeds). Over the tokens, the trade's
- * execution price — what the chart plots, whatever the launch fee was (decision 0046).
+ * execution price — what the chart plots, whatever the launch fee was (decision 0045).
  */
 export function venueUsd(t: Pick<Trade, 'side' | 'usdAmount' | 'feeUsd'>): bigint {
   return t.side === 'buy' ? t.usdAmount - t.feeUsd : t.usdAmount;

@@ -20,7 +20,7 @@ export interface ResourceInfo {
 
 export interface PaymentPayload {
   /**
-   * 2; or 1 for an x402 v1 payment its transport mapped into these shapes (decision 0048): an
+   * 2; or 1 for an x402 v1 payment its transport mapped into these shapes (decision 0046): an
    * adapter then verifies and settles it on its facilitator's v1 path, and answers with CAIP-2
    * networks as for v2.
    */

@@ -1,4 +1,4 @@
-/** The root's one teardown path (docs/decisions/0045): reverse order, each closer once, every one tried. */
+/** The root's one teardown path (docs/decisions/0044): reverse order, each closer once, every one tried. */
 import { describe, expect, it } from 'vitest';
 import { Closers } from '../../src/bootstrap/closers.js';
 

@@ -25,7 +25,7 @@ export async function sign(account: PrivateKeyAccount, requirements: PaymentRequ
   return (await client.createPaymentPayload({ x402Version: 2, resource: { url }, accepts: [requirements] } as never)) as PaymentPayload;
 }
 
-/** An x402 v1 payment signed by @x402/evm's v1 client for our v1 form of `requirements`, mapped as X-PAYMENT is (decision 0048). */
+/** An x402 v1 payment signed by @x402/evm's v1 client for our v1 form of `requirements`, mapped as X-PAYMENT is (decision 0046). */
 export async function signV1(account: PrivateKeyAccount, requirements: PaymentRequirements, url = 'http://service.test/tokens'): Promise<PaymentPayload> {
   const v1 = (await new ExactEvmSchemeV1(account).createPaymentPayload(1, toV1Requirements(requirements, { url }) as never)) as unknown as V1PaymentPayload;
   return fromV1Payment(v1, url, 60);

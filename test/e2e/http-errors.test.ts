@@ -51,7 +51,7 @@ async function expectError(res: Response, status: number, code: string) {
   expect(res.status).toBe(status);
   const body = await json(res);
   expect(body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
-  // A 402 with offers carries beside the envelope what an x402 v1 client reads (decision 0048).
+  // A 402 with offers carries beside the envelope what an x402 v1 client reads (decision 0046).
   const offers = body.error.details?.paymentRequired ?? (code === 'PAYMENT_REQUIRED' ? body.error.details : undefined);
   const v1 = offers?.accepts ? ['accepts', 'x402Version'] : [];
   expect(Object.keys(body).sort()).toEqual(['error', 'success', ...v1].sort());

@@ -1,5 +1,5 @@
 /**
- * x402 v1 on the embedded devnet, on the same books as v2 (decision 0048): x402-fetch 1.2.0 and
+ * x402 v1 on the embedded devnet, on the same books as v2 (decision 0046): x402-fetch 1.2.0 and
  * x402-axios 0.7.2, unchanged, create a token and buy it, settled through the in-process
  * facilitator's v1 path (@x402/evm's ExactEvmSchemeV1) on the real EIP-3009 USDC; @x402/fetch (v2)
  * pays beside them as before. Each wallet's USDC moves by exactly the prices; a replayed v1

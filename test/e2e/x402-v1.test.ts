@@ -1,5 +1,5 @@
 /**
- * x402 v1 beside v2 on the paid HTTP routes (decision 0048), through a real listening server over
+ * x402 v1 beside v2 on the paid HTTP routes (decision 0046), through a real listening server over
  * fakes (in-memory stores, the signature-checking facilitator), paid by the real v1 clients from
  * the registry, unchanged: x402-fetch 1.2.0 and x402-axios 0.7.2. They read the 402's top-level
  * `x402Version` and `accepts`, pay in X-PAYMENT and get X-PAYMENT-RESPONSE; a replayed v1 payment

@@ -36,7 +36,7 @@ function officialFacilitator(settlementKey: Hex, rpcUrls: Partial<Record<Network
     const client = createWalletClient({ account, chain: viemChain(network, rpcUrl), transport: http(rpcUrl) }).extend(publicActions);
     const signer = toFacilitatorEvmSigner({ ...client, address: account.address } as unknown as Parameters<typeof toFacilitatorEvmSigner>[0]);
     facilitator.register(network, new ExactEvmScheme(signer));
-    facilitator.registerV1(v1NetworkName(network) as Network, new ExactEvmSchemeV1(signer)); // v1's names (decision 0048)
+    facilitator.registerV1(v1NetworkName(network) as Network, new ExactEvmSchemeV1(signer)); // v1's names (decision 0046)
   }
   return facilitator;
 }

@@ -6,7 +6,7 @@
 export const PAYMENT_REASONS = {
   /** PAYMENT-SIGNATURE is not base64 JSON of an x402 payload. */
   invalidSignatureHeader: 'invalid_payment_signature_header',
-  /** X-PAYMENT is not base64 JSON of an x402 v1 payload (decision 0048). */
+  /** X-PAYMENT is not base64 JSON of an x402 v1 payload (decision 0046). */
   invalidXPaymentHeader: 'invalid_x_payment_header',
   /** Not x402 v2 (or v1 from X-PAYMENT), not the exact scheme, or a network the service does not serve. */
   unsupportedPayment: 'unsupported_payment',

@@ -11,7 +11,7 @@ export const X402_VERSION = 2;
 /**
  * The versions a payment may come in: v2, and v1 — which its transport maps into v2's shapes
  * (`accepted` rebuilt from the authorization, `resource` the URL it was sent to) and a facilitator
- * adapter sends on the facilitator's v1 path (decision 0048). The steps are the same for both.
+ * adapter sends on the facilitator's v1 path (decision 0046). The steps are the same for both.
  */
 export const PAYMENT_X402_VERSIONS: readonly number[] = [1, X402_VERSION];
 export const MAX_TIMEOUT_SECONDS = 60;

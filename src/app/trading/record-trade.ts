@@ -51,7 +51,7 @@ export async function recordTrade(
   await stores.tokens.update(token);
   await stores.positions.save(args.position);
   await stores.trades.record(trade);
-  // The curve's price after the trade beside it, as the page's trades table shows (decision 0046).
+  // The curve's price after the trade beside it, as the page's trades table shows (decision 0045).
   const after = trade.venue === 'curve' ? { spotPriceUsd: spotPriceUsd(token.curve) } : {};
   const executed: NewEvent = { type: 'trade.executed', network: token.network, tokenId: token.tokenId, data: { trade: tradeView(trade), ...after }, createdAt: now };
   const accrued = await accrueEarnings(deps, stores, token, trade, args.referrer ?? null);

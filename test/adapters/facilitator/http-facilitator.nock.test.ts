@@ -55,7 +55,7 @@ describe('verify', () => {
   });
 });
 
-describe('an x402 v1 payment (decision 0048)', () => {
+describe('an x402 v1 payment (decision 0046)', () => {
   const v1: PaymentPayload = { ...payload, x402Version: 1, resource: { url: 'http://service.test/tokens' } };
 
   it("goes to the facilitator's v1 path in v1 shapes; its settlement's network comes back as CAIP-2", async () => {

@@ -1,5 +1,5 @@
 /**
- * The x402 v1 codec (decision 0048), held to the real v1 packages: our v1 `accepts` parse with the
+ * The x402 v1 codec (decision 0046), held to the real v1 packages: our v1 `accepts` parse with the
  * legacy `x402` package's schema and its client signs them; the X-PAYMENT it builds decodes into
  * the pipeline's payment; X-PAYMENT-RESPONSE decodes with x402-fetch's own decoder; a facilitator
  * is sent v1's shapes. Bad headers are refused with a reason, never thrown as anything else.

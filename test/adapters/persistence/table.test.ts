@@ -1,4 +1,4 @@
-/** A store's table written once (docs/decisions/0045): the statements made from it, on both dialects. */
+/** A store's table written once (docs/decisions/0044): the statements made from it, on both dialects. */
 import { describe, expect, it } from 'vitest';
 import { Sql } from '../../../src/adapters/persistence/mikro-orm/sql.js';
 import { exactInt, Table, writeOnly } from '../../../src/adapters/persistence/mikro-orm/table.js';

@@ -167,7 +167,7 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
       invalidReason,
       ...(payer ? { payer } : {}),
     });
-    // v1 payments arrive mapped into v2's shapes (decision 0048): the same checks hold.
+    // v1 payments arrive mapped into v2's shapes (decision 0046): the same checks hold.
     if (payload.x402Version !== 2 && payload.x402Version !== 1) return invalid('invalid_x402_version');
     if (r.scheme !== 'exact' || payload.accepted?.scheme !== 'exact') return invalid('invalid_exact_evm_scheme');
     if (!isNetwork(r.network) || payload.accepted.network !== r.network) return invalid('invalid_exact_evm_network_mismatch');

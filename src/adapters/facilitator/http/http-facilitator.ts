@@ -104,7 +104,7 @@ export class HttpFacilitator implements Facilitator {
   }
 }
 
-/** The x402 facilitator wire's body; a payment mapped from v1 goes in v1's shapes, to the facilitator's v1 path (decision 0048). */
+/** The x402 facilitator wire's body; a payment mapped from v1 goes in v1's shapes, to the facilitator's v1 path (decision 0046). */
 function body(paymentPayload: PaymentPayload, paymentRequirements: PaymentRequirements) {
   return facilitatorRequest(paymentPayload, paymentRequirements);
 }

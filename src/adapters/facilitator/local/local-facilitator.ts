@@ -1,6 +1,6 @@
 /**
  * The official x402 facilitator running in-process: @x402/core's x402Facilitator with
- * @x402/evm's exact scheme — v2, and v1 under v1's network names (decision 0048) — one viem signer
+ * @x402/evm's exact scheme — v2, and v1 under v1's network names (decision 0046) — one viem signer
  * per network (the settlement key pays gas). Verify
  * simulates and settle submits and confirms a real transferWithAuthorization on any RPC — the
  * devnet or a Base node.

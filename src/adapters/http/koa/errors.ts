@@ -91,6 +91,6 @@ export async function addPaymentRequiredHeader(ctx: Context): Promise<void> {
     required = { ...required, extensions: { ...declared, ...made, ...(required.extensions as Record<string, unknown> | undefined) } };
     ctx.body = { ...body, error: { ...body!.error, details: atRoot ? required : { ...details, paymentRequired: required } } };
   }
-  ctx.body = withV1Challenge(ctx.body, required); // x402 v1 hook (decision 0048): v1 clients read the body's top level
+  ctx.body = withV1Challenge(ctx.body, required); // x402 v1 hook (decision 0046): v1 clients read the body's top level
   ctx.set(PAYMENT_REQUIRED, encodePaymentRequired(required));
 }

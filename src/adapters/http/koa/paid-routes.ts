@@ -1,7 +1,7 @@
 /**
  * The paid routes over the payment pipeline: the request goes in through receivePaidCall
  * (src/app/payments/receive-paid-call.ts) with its payment in PAYMENT-SIGNATURE (x402 v2) or
- * X-PAYMENT (v1, decision 0048) and its wallet in X-Wallet-Address, the PaidOutcome comes out as
+ * X-PAYMENT (v1, decision 0046) and its wallet in X-Wallet-Address, the PaidOutcome comes out as
  * HTTP — the 402 with PAYMENT-REQUIRED, a stored answer with PAYMENT-RESPONSE (X-PAYMENT-RESPONSE
  * for a v1 payment), or an access grant. Refusals are thrown and rendered by the error middleware
  * (errors.ts).
@@ -81,7 +81,7 @@ async function renderStored(ctx: Context, res: StoredResponse): Promise<void> {
   ctx.status = res.status;
   ctx.body = res.body;
   ctx.set(res.headers);
-  // X-PAYMENT-RESPONSE for a payment that came in X-PAYMENT, else PAYMENT-RESPONSE (decision 0048).
+  // X-PAYMENT-RESPONSE for a payment that came in X-PAYMENT, else PAYMENT-RESPONSE (decision 0046).
   if (res.settlement) setSettlementHeader(ctx, ctx.state.paymentHeader as PaymentHeader | undefined, res.settlement);
   await addPaymentRequiredHeader(ctx);
 }

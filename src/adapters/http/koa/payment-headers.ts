@@ -1,5 +1,5 @@
 /**
- * The two x402 HTTP transports a paid route speaks (decision 0048): v2 — the payment in
+ * The two x402 HTTP transports a paid route speaks (decision 0046): v2 — the payment in
  * PAYMENT-SIGNATURE, the settlement in PAYMENT-RESPONSE — and v1 — X-PAYMENT and
  * X-PAYMENT-RESPONSE. Both decode to the one payment the pipeline takes; the answer's settlement
  * header is the family the payment came in. Every 402 carries both versions' challenge: the v2

@@ -37,7 +37,7 @@ export function rateLimit(options: RateLimitOptions) {
       ctx.set('RateLimit', `"free";r=${decision.remaining};t=${decision.resetSeconds}`);
       return decision;
     };
-    // x402 v1 hook (decision 0048): a payment in either version's header is counted after the answer.
+    // x402 v1 hook (decision 0046): a payment in either version's header is counted after the answer.
     if (!(isPaidRoute(ctx) && carriesPayment((name) => ctx.get(name)))) {
       const decision = await consume();
       if (!decision.allowed) throw new RateLimited(options.limit, options.windowSeconds, Math.max(1, decision.resetSeconds));

@@ -1,5 +1,5 @@
 /**
- * The x402 v1 HTTP transport (decision 0048): the payment in `X-PAYMENT`, the settlement in
+ * The x402 v1 HTTP transport (decision 0046): the payment in `X-PAYMENT`, the settlement in
  * `X-PAYMENT-RESPONSE`, both base64 JSON, and the 402 body's top-level `x402Version` and
  * `accepts` that v1 clients (x402-fetch, x402-axios) read — beside our error envelope, whose
  * `error` stays the envelope's object (the clients read only the two fields).

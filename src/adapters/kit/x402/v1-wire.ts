@@ -1,5 +1,5 @@
 /**
- * x402 v1 beside v2 (decision 0048): the v1 wire shapes, v1's network names, and the mappings
+ * x402 v1 beside v2 (decision 0046): the v1 wire shapes, v1's network names, and the mappings
  * between v1 and the v2 shapes the payment pipeline works on. A v1 payment is mapped into the
  * pipeline's payment (`fromV1Payment`) and goes through the very same steps; a facilitator adapter
  * sends it back out on the facilitator's v1 path (`toV1Payment`, `toV1Requirements`).

@@ -2,7 +2,7 @@
  * pino's JSON lines rewritten for a person at a terminal (LOG_FORMAT=pretty, the default when
  * stderr is a TTY): `04:41:08 warn  payout failed  payoutId=pay_… network=eip155:84532`. The
  * per-request access lines are left out unless they are server errors or LOG_LEVEL=debug: a person
- * who just typed `npm start` reads what the service did, not every GET the page made (decision 0046).
+ * who just typed `npm start` reads what the service did, not every GET the page made (decision 0045).
  */
 import type { DestinationStream } from 'pino';
 

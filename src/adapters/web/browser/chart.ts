@@ -1,7 +1,7 @@
 /**
  * The price chart: TradingView's lightweight-charts (Apache-2.0, canvas, no dependencies beyond
  * its own), candles from GET /api/tokens/:id/candles with their USD volume beneath, at each
- * trade's price without the fee (decision 0046), and the price now as a dashed line. Numbers are
+ * trade's price without the fee (decision 0045), and the price now as a dashed line. Numbers are
  * turned into floats here only to be drawn; every figure the page states comes from the strings.
  */
 import { CandlestickSeries, ColorType, createChart, HistogramSeries, LineStyle, type IPriceLine, type UTCTimestamp } from 'lightweight-charts';
