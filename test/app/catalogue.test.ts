@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentTools } from '../../src/app/agent-tools.js';
 import { pathParams } from '../../src/app/catalogue/operation.js';
+import { READ_PATHS } from '../../src/app/catalogue/read-paths.js';
 import { reads } from '../../src/app/catalogue/reads.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
 import { entrypointPaths, entrypoints } from '../../src/app/entrypoints.js';
@@ -22,6 +23,10 @@ describe('the catalogue of operations', () => {
     expect(new Set(operations).size).toBe(operations.length);
     const paths = [...catalogue.map((r) => `GET ${r.http.path}`), ...paid.flatMap((e) => entrypointPaths(e).map((p) => `POST ${p}`))];
     expect(new Set(paths).size).toBe(paths.length);
+  });
+
+  it('routes each read at its path in READ_PATHS, the table the page requests from, which names no other', () => {
+    expect(Object.fromEntries(catalogue.map((r) => [r.operation, r.http.path]))).toEqual(READ_PATHS);
   });
 
   it('fills each path parameter into a field of the input, and lets only a field of the input be proven', () => {

@@ -22,6 +22,7 @@ import { listTokens } from '../use-cases/list-tokens.js';
 import { listTrades } from '../use-cases/list-trades.js';
 import { sellAuthorization } from '../use-cases/sell-authorization.js';
 import { read, type AnyRead } from './operation.js';
+import { READ_PATHS } from './read-paths.js';
 
 const tokenField = { tokenId: tokenIdSchema };
 const id = (prefix: string, what: string) => z.string().regex(new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`), `must be a ${what} id (${prefix}_ + 26-character ULID)`);
@@ -37,7 +38,7 @@ export function reads(): AnyRead[] {
       description:
         'List launched tokens, newest first (or by marketCap / volume24h), filtered by network, state, creator or a name/symbol prefix `q`. Pages with `cursor` (the previous answer\'s nextCursor).',
       summary: 'tokens, newest first; filters network, state, creator, q; sort created | marketCap | volume24h; cursor pages',
-      http: { path: '/tokens' },
+      http: { path: READ_PATHS.list_tokens },
       inputSchema: listTokensQuery,
       outputSchema: tokenPageOutput,
       run: (deps, q) => listTokens(deps, q),
@@ -47,7 +48,7 @@ export function reads(): AnyRead[] {
       tool: { name: 'get_token', title: 'Get a token' },
       description: 'One token: its curve, spot price (USD), market cap, 24-hour volume, holders, on-chain address and deployment, and pool once graduated.',
       summary: 'one token: curve, spot price, market cap, volume, holders, contract and pool',
-      http: { path: '/tokens/:id', params: token },
+      http: { path: READ_PATHS.get_token, params: token },
       inputSchema: z.strictObject({ tokenId: tokenIdSchema }),
       outputSchema: tokenOutput,
       run: (deps, q, call) => getToken(deps, q.tokenId, { fresh: call.fresh ?? false }),
@@ -58,7 +59,7 @@ export function reads(): AnyRead[] {
       description:
         "A wallet's positions: balance, cost basis, realized and unrealized PnL in USD, and the on-chain balance, with totals. `network` defaults to the wallet's own (chosen from its history: Base mainnet history → eip155:8453, else eip155:84532).",
       summary: "a wallet's positions with cost basis, PnL and on-chain balance",
-      http: { path: '/positions', walletProof: 'wallet' },
+      http: { path: READ_PATHS.list_positions, walletProof: 'wallet' },
       inputSchema: positionsQuery.extend({ wallet: walletSchema.meta({ description: 'the wallet (0x address)' }) }),
       outputSchema: positionsOutput,
       run: async (deps, q) => {
@@ -73,7 +74,7 @@ export function reads(): AnyRead[] {
       description:
         'Price a buy (by usdAmount or tokens) or a sell (by tokens) at the current curve or pool, fee included, with minTokensOut/minUsdOut after slippageBps. The quote is held 60 s: token_buy_quote executes it at exactly its usdAmount.',
       summary: 'a quote held 60 s (token_buy_quote executes it)',
-      http: { path: '/api/quote' },
+      http: { path: READ_PATHS.quote },
       inputSchema: quoteQuery,
       outputSchema: quoteOutput,
       run: (deps, q) =>
@@ -90,7 +91,7 @@ export function reads(): AnyRead[] {
       tool: { name: 'get_prices', title: 'Payment asset prices' },
       description: 'USD price of each payment asset (USDC, EURC) per network, the sources asked and their answers: what a EURC payment is priced at.',
       summary: 'USD prices of the payment assets and their sources',
-      http: { path: '/api/prices' },
+      http: { path: READ_PATHS.prices },
       inputSchema: z.strictObject({}),
       outputSchema: pricesOutput,
       run: (deps) => getPrices(deps),
@@ -100,7 +101,7 @@ export function reads(): AnyRead[] {
       tool: { name: 'list_trades', title: "List a token's trades" },
       description: "A token's trades, newest first: side, USD amount, fee, tokens, average price, venue (curve or uniswap-v2).",
       summary: 'trades, newest first',
-      http: { path: '/api/tokens/:id/trades', params: token },
+      http: { path: READ_PATHS.list_trades, params: token },
       inputSchema: tradesQuery.extend(tokenField),
       outputSchema: tradePageOutput,
       run: (deps, q) => listTrades(deps, q.tokenId, { limit: q.limit, cursor: q.cursor }),
@@ -110,7 +111,7 @@ export function reads(): AnyRead[] {
       tool: { name: 'get_candles', title: 'Price candles' },
       description: "OHLCV candles of a token's trades (interval 1m, 5m, 1h or 1d; default the last 100 intervals).",
       summary: 'OHLCV candles',
-      http: { path: '/api/tokens/:id/candles', params: token },
+      http: { path: READ_PATHS.candles, params: token },
       inputSchema: candlesQuery.extend(tokenField),
       outputSchema: candlesOutput,
       run: (deps, q) =>
@@ -121,7 +122,7 @@ export function reads(): AnyRead[] {
       tool: { name: 'list_holders', title: "List a token's holders" },
       description: "A token's top holders with their balance and share of the tokens in circulation.",
       summary: 'top holders',
-      http: { path: '/api/tokens/:id/holders', params: token },
+      http: { path: READ_PATHS.holders, params: token },
       inputSchema: holdersQuery.extend(tokenField),
       outputSchema: holdersOutput,
       run: (deps, q) => listHolders(deps, q.tokenId, q.limit),
@@ -132,7 +133,7 @@ export function reads(): AnyRead[] {
       description:
         'The state of a payment by paymentId: APPLIED (done), REFUNDED (paid back), REJECTED or FAILED (nothing charged), or still VERIFIED/SETTLING/SETTLED. Call it after a paid tool answered status "pending".',
       summary: 'the state of a payment (after a 202 "pending")',
-      http: { path: '/api/payments/:paymentId', lookup: true },
+      http: { path: READ_PATHS.get_payment, lookup: true },
       inputSchema: z.strictObject({ paymentId: id('pay', 'payment') }),
       outputSchema: paymentOutput,
       run: (deps, q) => getPayment(deps, q.paymentId),
@@ -142,7 +143,7 @@ export function reads(): AnyRead[] {
       tool: { name: 'get_delivery', title: 'Get a delivery' },
       description: "Where a buy's tokens are on their way to the buyer's wallet (PENDING, SENT, CONFIRMED), by the deliveryId a buy answered.",
       summary: "a buy's tokens on their way to the wallet",
-      http: { path: '/api/deliveries/:deliveryId', lookup: true },
+      http: { path: READ_PATHS.get_delivery, lookup: true },
       inputSchema: z.strictObject({ deliveryId: id('dlv', 'delivery') }),
       outputSchema: deliveryOutput,
       run: (deps, q) => getDelivery(deps, q.deliveryId),
@@ -152,7 +153,7 @@ export function reads(): AnyRead[] {
       tool: { name: 'get_payout', title: 'Get a payout' },
       description: 'A USDC payout the service owes a wallet (sell proceeds, a refund, fee shares): its amount, state and transaction, by the payoutId a sell answered.',
       summary: 'sell proceeds, refunds and fee shares paid in USDC',
-      http: { path: '/api/payouts/:payoutId', lookup: true },
+      http: { path: READ_PATHS.get_payout, lookup: true },
       inputSchema: z.strictObject({ payoutId: id('pout', 'payout') }),
       outputSchema: payoutOutput,
       run: (deps, q) => getPayout(deps, q.payoutId),
@@ -163,7 +164,7 @@ export function reads(): AnyRead[] {
       description:
         "Step 1 of a sell: the EIP-712 typed data `wallet` signs so custody may pull `tokens` of the token (valid 10 minutes), and the tokenAuthorization to send to token_sell with the `signature` added. Sign typedData with the wallet's key (eth_signTypedData_v4).",
       summary: 'the EIP-712 typed data a seller signs before token_sell',
-      http: { path: '/api/tokens/:id/sell-authorization', params: token, errors: [409] },
+      http: { path: READ_PATHS.sell_authorization, params: token, errors: [409] },
       inputSchema: sellAuthorizationQuery.extend(tokenField),
       outputSchema: sellAuthorizationOutput,
       run: (deps, q) => sellAuthorization(deps, { tokenId: q.tokenId, wallet: getAddress(q.wallet), tokens: parseTokens(q.tokens, 'tokens') }),
@@ -172,7 +173,7 @@ export function reads(): AnyRead[] {
       operation: 'earnings',
       description: "A wallet's fee shares as creator or referrer: accrued, paid (confirmed on chain) and pending, by token and role.",
       summary: "a wallet's fee shares as creator or referrer",
-      http: { path: '/api/wallets/:address/earnings' },
+      http: { path: READ_PATHS.earnings },
       inputSchema: z.strictObject({ address: walletSchema }),
       outputSchema: described,
       run: (deps, q) => getWalletEarnings(deps, getAddress(q.address)),
@@ -181,7 +182,7 @@ export function reads(): AnyRead[] {
       operation: 'creators',
       description: 'Creators ranked by what they earned.',
       summary: 'creators ranked by what they earned',
-      http: { path: '/api/creators' },
+      http: { path: READ_PATHS.creators },
       inputSchema: creatorsQuery,
       outputSchema: described,
       run: (deps, q) => listCreators(deps, q.limit),
@@ -190,7 +191,7 @@ export function reads(): AnyRead[] {
       operation: 'stats',
       description: 'Totals per network: tokens, trades, volume and fees.',
       summary: 'totals per network',
-      http: { path: '/api/stats' },
+      http: { path: READ_PATHS.stats },
       inputSchema: z.strictObject({}),
       outputSchema: described,
       run: (deps) => getStats(deps),

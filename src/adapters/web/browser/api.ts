@@ -1,8 +1,12 @@
 /**
  * The API as the page calls it: same origin, the envelopes of docs/api.md. An error envelope
  * becomes an ApiError carrying its code, message and details, and `explain` turns any failure
- * into words a person can act on.
+ * into words a person can act on. A free read is requested by its name in the catalogue
+ * (`read('get_token', { id })`): its path is the one the service routes (src/app/catalogue/read-paths.ts).
  */
+import { READ_PATHS, type ReadName } from '../../../app/catalogue/read-paths.js';
+import type { ReadOutputs } from './types.js';
+
 export interface Envelope<T> {
   success: boolean;
   operation?: string;
@@ -53,6 +57,22 @@ export const query = (params: Record<string, string | number | undefined | null>
   const s = q.toString();
   return s ? `?${s}` : '';
 };
+
+/** The `:param` names of a path template. */
+type PathParams<P extends string> = P extends `${string}:${infer K}/${infer Rest}` ? K | PathParams<`/${Rest}`> : P extends `${string}:${infer K}` ? K : never;
+type Query = Record<string, string | number | undefined | null>;
+/** A read's arguments: its path parameters (when it has any), then its query. */
+type ReadArgs<N extends ReadName> = [PathParams<(typeof READ_PATHS)[N]>] extends [never] ? [params?: Record<string, never>, q?: Query] : [params: Record<PathParams<(typeof READ_PATHS)[N]>, string>, q?: Query];
+
+/** The URL of a free read: its path with each `:param` filled (encoded), then its query. */
+export function readUrl<N extends ReadName>(name: N, ...[params, q]: ReadArgs<N>): string {
+  const filled: Record<string, string> = params ?? {};
+  const path = READ_PATHS[name].replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(filled[key] ?? ''));
+  return path + query(q ?? {});
+}
+
+/** Requests a free read by its operation name; it answers that read's output. */
+export const read = <N extends ReadName>(name: N, ...args: ReadArgs<N>): Promise<ReadOutputs[N]> => get<ReadOutputs[N]>(readUrl(name, ...args));
 
 /** What a code means for the person, before the service's own message (which is always shown too). */
 const LEADS: Record<string, string> = {

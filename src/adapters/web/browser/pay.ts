@@ -9,7 +9,7 @@ import { x402Client, x402HTTPClient } from '@x402/core/client';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { NETWORKS, isNetwork } from '../../../domain/network.js';
-import { ApiError, get, readEnvelope } from './api.js';
+import { ApiError, read, readEnvelope } from './api.js';
 import { fromUnits } from './format.js';
 import { signTypedData } from './wallet.js';
 
@@ -114,7 +114,7 @@ export async function pay<T>(url: string, body: unknown, wallet: string, priced:
 async function untilApplied(paymentId: string): Promise<void> {
   for (;;) {
     await new Promise((r) => setTimeout(r, 1500));
-    const p = await get<{ state: string }>(`/api/payments/${encodeURIComponent(paymentId)}`);
+    const p = await read('get_payment', { paymentId });
     if (p.state === 'APPLIED') return;
     if (p.state === 'REFUNDED') throw new ApiError(409, 'REFUNDED', 'The payment settled but the operation could no longer apply; the amount is being paid back to your wallet.');
     if (p.state === 'FAILED' || p.state === 'REJECTED') throw new ApiError(402, 'PAYMENT_INVALID', `The payment did not go through (${p.state.toLowerCase()}); nothing was charged.`);

@@ -4,7 +4,25 @@
  * bundle. Unknown fields are ignored.
  */
 import type { z } from 'zod';
-import type { buyOutput, candlesOutput, deliveryOutput, holdersOutput, payoutOutput, positionOutput, positionsOutput, sellOutput, tokenOutput, tradeOutput } from '../../../app/output-schemas.js';
+import type { ReadName } from '../../../app/catalogue/read-paths.js';
+import type {
+  buyOutput,
+  candlesOutput,
+  deliveryOutput,
+  holdersOutput,
+  paymentOutput,
+  payoutOutput,
+  positionOutput,
+  positionsOutput,
+  pricesOutput,
+  quoteOutput,
+  sellAuthorizationOutput,
+  sellOutput,
+  tokenOutput,
+  tokenPageOutput,
+  tradeOutput,
+  tradePageOutput,
+} from '../../../app/output-schemas.js';
 
 export type Token = z.output<typeof tokenOutput>;
 export type Trade = z.output<typeof tradeOutput>;
@@ -25,6 +43,28 @@ export interface Earnings {
   payoutMinUsd: string;
   items: { network: string; tokenId: string; role: string; accruedUsd: string; paidUsd: string; pendingUsd: string }[];
 }
+
+/** Every free read is named, or this does not typecheck. */
+type EveryRead<T extends Record<ReadName, unknown>> = T;
+
+/** What each free read answers (src/app/catalogue/reads.ts), by its operation name. */
+export type ReadOutputs = EveryRead<{
+  list_tokens: z.output<typeof tokenPageOutput>;
+  get_token: Token;
+  list_positions: Positions;
+  quote: z.output<typeof quoteOutput>;
+  prices: z.output<typeof pricesOutput>;
+  list_trades: z.output<typeof tradePageOutput>;
+  candles: z.output<typeof candlesOutput>;
+  holders: z.output<typeof holdersOutput>;
+  get_payment: z.output<typeof paymentOutput>;
+  get_delivery: Delivery;
+  get_payout: Payout;
+  sell_authorization: z.output<typeof sellAuthorizationOutput>;
+  earnings: Earnings;
+  creators: unknown;
+  stats: unknown;
+}>;
 
 export interface StreamEvent<T = Record<string, unknown>> {
   id: number;

@@ -2,7 +2,7 @@
  * The token feed: newest, by market cap or by 24 h volume, searched by name or symbol prefix.
  * New tokens and trades arrive over the event stream without a reload.
  */
-import { get, query } from '../api.js';
+import { read } from '../api.js';
 import { announce, fill, h } from '../dom.js';
 import { ago, changeSinceLaunch, networkName, percentText, shortId, usdText } from '../format.js';
 import { subscribe } from '../live.js';
@@ -101,7 +101,7 @@ function cardRefresher(): { refresh: (tokenId: string) => void; cancel: () => vo
   const redraw = async (tokenId: string) => {
     stale.delete(tokenId);
     try {
-      const t = await get<Token>(`/tokens/${encodeURIComponent(tokenId)}`);
+      const t = await read('get_token', { id: tokenId });
       const old = document.getElementById(`card-${tokenId}`);
       if (!old) return;
       const fresh = card(t);
@@ -158,7 +158,7 @@ export function feedView(root: HTMLElement): () => void {
     status.textContent = 'Loading…';
     try {
       const { sort, q, network } = filters;
-      const page = await get<{ items: Token[]; nextCursor: string | null }>(`/tokens${query({ sort, q, network: network || null, limit: 24, cursor: append ? cursor : null })}`);
+      const page = await read('list_tokens', {}, { sort, q, network: network || null, limit: 24, cursor: append ? cursor : null });
       if (mine !== loading) return;
       if (!append) fill(list);
       for (const t of page.items) if (!document.getElementById(`card-${t.tokenId}`)) list.append(card(t));

@@ -2,7 +2,7 @@
  * The token page's price chart: candles of the interval chosen, drawn by the chart module (loaded
  * on first use), with the token's current price beside the last one.
  */
-import { get, query } from '../api.js';
+import { read } from '../api.js';
 import { fill, h } from '../dom.js';
 import { compact } from '../format.js';
 import type { PriceChart } from '../chart.js';
@@ -31,14 +31,14 @@ export function priceSection(tokenId: string, gone: () => boolean, priceUsd: () 
   const noTrades = h('p', { class: 'muted small', hidden: true }, 'No trades yet: the chart starts with the first one.');
   const press = () => intervalButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.textContent === interval)));
   const intervalButtons = INTERVALS.map((i) => h('button', { type: 'button', class: 'chip', 'aria-pressed': String(i === interval), onclick: () => ((interval = i), press(), void load()) }, i));
-  const read = () => get<{ items: Candle[] }>(`/api/tokens/${encodeURIComponent(tokenId)}/candles${query({ interval })}`);
+  const readCandles = () => read('candles', { id: tokenId }, { interval });
 
   const load = async () => {
-    let c = await read();
+    let c = await readCandles();
     // A token whose trades are older than 100 one-minute candles opens on the first interval that shows them.
     while (!chosen && c.items.length === 0 && interval !== '1d') {
       interval = INTERVALS[INTERVALS.indexOf(interval) + 1]!;
-      c = await read();
+      c = await readCandles();
     }
     if (!chosen && c.items.length === 0) interval = '1m';
     chosen = true;

@@ -3,7 +3,7 @@
  * progress to graduation (then its pool), the price chart, trades as they happen, the holders,
  * and the trade panel.
  */
-import { get, query } from '../api.js';
+import { read } from '../api.js';
 import { announce, external, fill, h } from '../dom.js';
 import { ago, compact, networkName, percentText, shortAddress } from '../format.js';
 import { subscribe } from '../live.js';
@@ -164,15 +164,14 @@ function holderRows(items: Holder[]): HTMLElement[] | HTMLElement {
 function marketTables(tokenId: string, gone: () => boolean) {
   const trades = h('tbody', { 'data-testid': 'trades' });
   const holders = h('tbody', { 'data-testid': 'holders' });
-  const path = `/api/tokens/${encodeURIComponent(tokenId)}`;
   return {
     sections: [tradesSection(trades), holdersSection(holders)],
     loadTrades: async () => {
-      const t = await get<{ items: Trade[] }>(`${path}/trades${query({ limit: 50 })}`);
+      const t = await read('list_trades', { id: tokenId }, { limit: 50 });
       if (!gone()) fill(trades, tradeRows(t.items));
     },
     loadHolders: async () => {
-      const r = await get<{ items: Holder[] }>(`${path}/holders${query({ limit: 20 })}`);
+      const r = await read('holders', { id: tokenId }, { limit: 20 });
       if (!gone()) fill(holders, holderRows(r.items));
     },
     liveTrade: (data: unknown) => prependLiveTrade(trades, data),
@@ -196,7 +195,7 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
   const tables = marketTables(tokenId, () => gone);
 
   const loadToken = async () => {
-    token = await get<Token>(`/tokens/${encodeURIComponent(tokenId)}`);
+    token = await read('get_token', { id: tokenId });
     if (gone) return;
     document.title = `${token.name} (${token.symbol}) · x402 launchpad`;
     fill(head, header(token));

@@ -3,11 +3,11 @@
  * sign the token permission custody pulls the tokens with (docs/api.md "token_sell"), then pays
  * the sell's fee.
  */
-import { get, query } from '../api.js';
+import { read } from '../api.js';
 import { announce, fill, h } from '../dom.js';
 import { fromUnits, toUnits } from '../format.js';
 import type { Answered } from '../pay.js';
-import type { BuyResult, SellResult, Token } from '../types.js';
+import type { BuyResult, ReadOutputs, SellResult, Token } from '../types.js';
 import { amount, errorBox } from '../ui.js';
 import { checkout } from './checkout.js';
 
@@ -27,16 +27,8 @@ export interface TradeForm {
   traded(kind: 'deliveries' | 'payouts', id: string, slot: HTMLElement): void;
 }
 
-interface SellQuote {
-  usdAmount: string;
-  minUsdOut: string;
-  feeUsd: string;
-}
-
-interface SellAuthorization {
-  typedData: { domain: Record<string, unknown>; types: Record<string, unknown>; primaryType: string; message: Record<string, unknown> };
-  tokenAuthorization: Record<string, string>;
-}
+/** A sell's quote: its minUsdOut is the least the sell accepts. */
+type SellQuote = ReadOutputs['quote'];
 
 export function buyForm(f: TradeForm): HTMLElement {
   const input = h('input', { id: 'buy-usd', name: 'usdAmount', inputmode: 'decimal', autocomplete: 'off', required: true, value: '1', 'aria-describedby': 'buy-hint' });
@@ -60,7 +52,7 @@ async function buy(f: TradeForm, input: HTMLInputElement): Promise<void> {
     return;
   }
   try {
-    const quote = await get<{ tokens: string; minTokensOut: string; feeUsd: string; priceUsd: string }>(`/api/quote${query({ tokenId: f.token.tokenId, side: 'buy', usdAmount })}`);
+    const quote = await read('quote', {}, { tokenId: f.token.tokenId, side: 'buy', usdAmount });
     await checkout<BuyResult>(f.box, {
       url: '/entrypoints/token_buy_usd',
       body: { tokenId: f.token.tokenId, usdAmount, minTokensOut: quote.minTokensOut },
@@ -116,7 +108,7 @@ async function reviewSell(f: TradeForm, input: HTMLInputElement): Promise<void> 
     return;
   }
   try {
-    const quote = await get<SellQuote>(`/api/quote${query({ tokenId: f.token.tokenId, side: 'sell', tokens })}`);
+    const quote = await read('quote', {}, { tokenId: f.token.tokenId, side: 'sell', tokens });
     const sign = h('button', { type: 'button', class: 'primary' }, `Sign permission to move ${tokens} ${f.token.symbol}`);
     fill(
       f.box,
@@ -152,7 +144,7 @@ async function sell(f: TradeForm, tokens: string, quote: SellQuote): Promise<voi
 
 /** The token permission custody pulls the tokens with, signed by the wallet (EIP-712). */
 async function signPermission(f: TradeForm, tokens: string): Promise<Record<string, string>> {
-  const auth = await get<SellAuthorization>(`/api/tokens/${encodeURIComponent(f.token.tokenId)}/sell-authorization${query({ wallet: f.wallet, tokens })}`);
+  const auth = await read('sell_authorization', { id: f.token.tokenId }, { wallet: f.wallet, tokens });
   const { signTypedData } = await import('../wallet.js');
   const t = auth.typedData;
   const m = t.message as Record<string, string>;

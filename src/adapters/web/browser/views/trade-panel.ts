@@ -2,10 +2,10 @@
  * Buy and sell from the token page (the forms are in trade-forms.ts). Results show the delivery of
  * bought tokens and the payout of proceeds until they are confirmed on chain.
  */
-import { get, query } from '../api.js';
+import { read } from '../api.js';
 import { announce, fill, h } from '../dom.js';
 import { connect, currentAddress, onWalletChange } from '../session.js';
-import type { Delivery, Payout, Positions, Token } from '../types.js';
+import type { Positions, Token } from '../types.js';
 import { amount, errorBox, pnl, stateBadge } from '../ui.js';
 import { buyForm, sellForm, type TradeForm } from './trade-forms.js';
 
@@ -22,7 +22,7 @@ function follow(kind: 'deliveries' | 'payouts', id: string, slot: HTMLElement, d
   const tick = async () => {
     if (signal.aborted) return;
     try {
-      const item = await get<Delivery | Payout>(`/api/${kind}/${encodeURIComponent(id)}`);
+      const item = await (kind === 'deliveries' ? read('get_delivery', { deliveryId: id }) : read('get_payout', { payoutId: id }));
       fill(slot, stateBadge(item.state), item.txHash ? h('code', { class: 'hash', title: item.txHash }, ` ${item.txHash.slice(0, 10)}…`) : null);
       if (FINAL.has(item.state)) {
         announce(`${kind === 'deliveries' ? 'Delivery' : 'Payout'} ${item.state.toLowerCase()}.`);
@@ -40,7 +40,7 @@ function follow(kind: 'deliveries' | 'payouts', id: string, slot: HTMLElement, d
 /** What the wallet holds of the token, by its position (the on-chain balance when known); none when unreadable. */
 async function readHolding(token: Token, wallet: string): Promise<Holding> {
   try {
-    const p = await get<Positions>(`/positions${query({ wallet, network: token.network })}`);
+    const p = await read('list_positions', {}, { wallet, network: token.network });
     const position = p.items.find((i) => i.tokenId === token.tokenId) ?? null;
     return { balance: position ? (position.onChainBalance ?? position.balance) : '0', position };
   } catch {

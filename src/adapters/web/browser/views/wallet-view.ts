@@ -1,5 +1,5 @@
 /** A wallet's positions with cost basis and PnL, and its creator and referral earnings if any. */
-import { get, query } from '../api.js';
+import { read } from '../api.js';
 import { fill, h } from '../dom.js';
 import { networkName, shortAddress, shortId } from '../format.js';
 import { connect, currentAddress, onWalletChange } from '../session.js';
@@ -47,7 +47,7 @@ function positionsTable(p: Positions): HTMLElement {
 async function earningsSection(e: Earnings): Promise<HTMLElement | null> {
   if (/^0(\.0*)?$/.test(e.accruedUsd)) return null;
   const ids = [...new Set(e.items.map((i) => i.tokenId))];
-  const tokens = new Map((await Promise.all(ids.map((id) => get<Token>(`/tokens/${encodeURIComponent(id)}`).catch(() => null)))).filter((t): t is Token => t !== null).map((t) => [t.tokenId, t]));
+  const tokens = new Map((await Promise.all(ids.map((id) => read('get_token', { id }).catch(() => null)))).filter((t): t is Token => t !== null).map((t) => [t.tokenId, t]));
   const name = (id: string) => {
     const t = tokens.get(id);
     return t ? [h('strong', {}, t.symbol), ' ', h('span', { class: 'muted small', title: id }, `${t.name} · ${shortId(id)}`)] : shortId(id);
@@ -115,7 +115,7 @@ export function walletView(root: HTMLElement, address: string | null): () => voi
     const own = wallet === currentAddress();
     fill(root, h('h1', {}, own ? 'Your wallet' : 'Wallet'), h('p', { class: 'muted' }, 'Loading…'));
     try {
-      const [positions, earnings] = await Promise.all([get<Positions>(`/positions${query({ wallet })}`), get<Earnings>(`/api/wallets/${wallet}/earnings`)]);
+      const [positions, earnings] = await Promise.all([read('list_positions', {}, { wallet }), read('earnings', { address: wallet })]);
       const earned = await earningsSection(earnings);
       fill(
         root,

@@ -1,0 +1,26 @@
+/**
+ * Where each free read answers over HTTP, by its operation name (docs/decisions/0043): written
+ * once, here. The catalogue (`reads.ts`) routes by these paths and the page's client
+ * (`adapters/web/browser/api.ts`) requests them. Data only: the page bundles this module, so it
+ * imports nothing.
+ */
+export const READ_PATHS = {
+  list_tokens: '/tokens',
+  get_token: '/tokens/:id',
+  list_positions: '/positions',
+  quote: '/api/quote',
+  prices: '/api/prices',
+  list_trades: '/api/tokens/:id/trades',
+  candles: '/api/tokens/:id/candles',
+  holders: '/api/tokens/:id/holders',
+  get_payment: '/api/payments/:paymentId',
+  get_delivery: '/api/deliveries/:deliveryId',
+  get_payout: '/api/payouts/:payoutId',
+  sell_authorization: '/api/tokens/:id/sell-authorization',
+  earnings: '/api/wallets/:address/earnings',
+  creators: '/api/creators',
+  stats: '/api/stats',
+} as const;
+
+/** A free read's operation name. */
+export type ReadName = keyof typeof READ_PATHS;
