@@ -11,8 +11,17 @@ import type { AppDeps } from '../deps.js';
 
 type ReferrerDeps = Pick<AppDeps, 'uow' | 'settings' | 'tokenIssuer' | 'dex' | 'ownAccounts'>;
 
+/** Made once per application's dependencies: the addresses are fixed for the life of the process. */
+const OWN_ADDRESSES = new WeakMap<ReferrerDeps, Map<string, string>>();
+
 /** The service's own addresses (lower-case) and what each is, on every network. */
 function ownAddresses(deps: ReferrerDeps): Map<string, string> {
+  let own = OWN_ADDRESSES.get(deps);
+  if (!own) OWN_ADDRESSES.set(deps, (own = collectOwnAddresses(deps)));
+  return own;
+}
+
+function collectOwnAddresses(deps: ReferrerDeps): Map<string, string> {
   const own = new Map<string, string>();
   const add = (address: string | undefined, what: string) => {
     if (address && !own.has(address.toLowerCase())) own.set(address.toLowerCase(), what);
