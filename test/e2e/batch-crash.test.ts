@@ -13,9 +13,8 @@ import { createPublicClient, erc20Abi, http, type Hex } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { USDC_ABI } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
-import { freePorts } from '../support/free-ports.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
-import { queryDatabase, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { queryDatabase, serviceProcessEnv, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 import { withoutServices } from '../support/services.js';
 
@@ -52,16 +51,7 @@ describe.each(withoutServices(databases))('kill -9 at a delivery batch, on %s', 
     const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-batch-crash-'));
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
     const databaseUrl = await database(dataDir);
-    const devnetPort = await freePorts();
-    const env = {
-      PORT: String(await freePorts(1)),
-      DEVNET_PORT: String(devnetPort),
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'error',
-      RATE_LIMIT_FREE_PER_MINUTE: '0',
-      RECONCILER_GRACE_SECONDS: '2',
-    };
+    const { env, devnetPort } = await serviceProcessEnv(dataDir, databaseUrl, { RECONCILER_GRACE_SECONDS: '2' });
     let service: ServiceProcess = await startServiceProcess({ ...env, CRASH_AT: moment }, 60_000, CRASHING);
     cleanups.push(() => service.killAll());
     const died = new Promise<void>((resolve) => service.child.once('exit', () => resolve()));

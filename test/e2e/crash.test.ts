@@ -11,10 +11,9 @@ import { createPublicClient, erc20Abi, http, type Hex } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { USDC_ABI } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
-import { freePorts } from '../support/free-ports.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
 import { withoutServices } from '../support/services.js';
-import { queryDatabase, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { queryDatabase, serviceProcessEnv, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { signedSellBody } from '../support/onchain.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
@@ -44,19 +43,12 @@ describe.each(withoutServices(databases))('kill -9 of the service and both chain
     const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-crash-'));
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
     const databaseUrl = await database(dataDir);
-    const devnetPort = await freePorts();
-    const env = {
-      PORT: String(await freePorts(1)),
-      DEVNET_PORT: String(devnetPort),
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'error',
-      RATE_LIMIT_FREE_PER_MINUTE: '0',
+    const { env, devnetPort } = await serviceProcessEnv(dataDir, databaseUrl, {
       RECONCILER_GRACE_SECONDS: '2',
       // Creators' fee shares are paid out as soon as they reach a cent, so the crash also falls
       // between shares accrued and their payout.
       EARNINGS_PAYOUT_MIN_USD: '0.01',
-    };
+    });
     let service: ServiceProcess = await startServiceProcess(env);
     cleanups.push(() => service.stop());
     const chain = createPublicClient({ transport: http(`http://127.0.0.1:${devnetPort + 1}`) });

@@ -13,9 +13,8 @@ import { createPublicClient, http, type PublicClient } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stateFileProblem } from '../../src/adapters/chain/anvil/state-file.js';
 import { expectBooksEqualChain, TREASURY, usdcOf, waitUntilFinished } from '../support/books.js';
-import { freePorts } from '../support/free-ports.js';
 import { signedSellBody } from '../support/onchain.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { serviceProcessEnv, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
 const WALLETS = [5, 6].map(devAccount);
@@ -31,16 +30,7 @@ describe('the devnet after a stop', () => {
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
     const devnetDir = join(dataDir, 'devnet');
     const databaseUrl = `sqlite:${join(dataDir, 'service.db')}`;
-    const devnetPort = await freePorts();
-    const env = {
-      PORT: String(await freePorts(1)),
-      DEVNET_PORT: String(devnetPort),
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_FREE_PER_MINUTE: '0',
-      EARNINGS_PAYOUT_MIN_USD: '0.01',
-    };
+    const { env, devnetPort } = await serviceProcessEnv(dataDir, databaseUrl, { LOG_LEVEL: 'warn', EARNINGS_PAYOUT_MIN_USD: '0.01' });
     let service: ServiceProcess = await startServiceProcess(env);
     cleanups.push(() => service.stop());
     const chain = createPublicClient({ transport: http(`http://127.0.0.1:${devnetPort + 1}`) }) as PublicClient;

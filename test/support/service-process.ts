@@ -8,6 +8,26 @@ import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { SqliteDriver } from '@mikro-orm/sqlite';
 import { join } from 'node:path';
+import { freePorts } from './free-ports.js';
+
+/**
+ * The environment of a service process of its own on `dataDir` and `databaseUrl`: free ports for
+ * it and its two chains (the testnet's RPC at `devnetPort + 1`), no free budget, quiet logs;
+ * `extra` adds or overrides settings.
+ */
+export async function serviceProcessEnv(dataDir: string, databaseUrl: string, extra: Record<string, string> = {}): Promise<{ env: Record<string, string>; devnetPort: number }> {
+  const devnetPort = await freePorts();
+  const env = {
+    PORT: String(await freePorts(1)),
+    DEVNET_PORT: String(devnetPort),
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'error',
+    RATE_LIMIT_FREE_PER_MINUTE: '0',
+    ...extra,
+  };
+  return { env, devnetPort };
+}
 
 export interface ServiceProcess {
   child: ChildProcess;
