@@ -2,45 +2,42 @@
 import { z } from 'zod';
 import type { Parsed } from './env-values.js';
 
-/** "*" or a comma-separated list of origins, e.g. "https://app.example.com,http://localhost:5173". */
-const corsOrigins = z.string().transform((v, ctx) => {
-  if (v.trim() === '*') return '*' as const;
-  const origins: string[] = [];
-  for (const entry of v.split(',').map((s) => s.trim()).filter(Boolean)) {
-    let url: URL | undefined;
-    try {
-      url = new URL(entry);
-    } catch {
-      url = undefined;
-    }
-    if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash) {
-      ctx.addIssue({ code: 'custom', message: `must be "*" or origins (scheme://host[:port], no path), e.g. "https://app.example.com"; not "${entry}"` });
-      return z.NEVER;
-    }
-    origins.push(url.origin);
+/** A URL, or undefined when `text` is none. */
+function urlOf(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
   }
-  return origins;
-});
+}
+
+/** "*" or a comma-separated list, each entry read by `read` (undefined: refused with `expected`). */
+const starOrList = (read: (entry: string) => string | undefined, expected: string) =>
+  z.string().transform((v, ctx) => {
+    if (v.trim() === '*') return '*' as const;
+    const items: string[] = [];
+    for (const entry of v.split(',').map((s) => s.trim()).filter(Boolean)) {
+      const item = read(entry);
+      if (item === undefined) {
+        ctx.addIssue({ code: 'custom', message: `must be "*" or ${expected}; not "${entry}"` });
+        return z.NEVER;
+      }
+      items.push(item);
+    }
+    return items;
+  });
+
+/** "*" or a comma-separated list of origins, e.g. "https://app.example.com,http://localhost:5173". */
+const corsOrigins = starOrList((entry) => {
+  const url = urlOf(entry);
+  return url && /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash ? url.origin : undefined;
+}, 'origins (scheme://host[:port], no path), e.g. "https://app.example.com"');
 
 /** "*" or comma-separated host names (no scheme, no path; a port is ignored), e.g. "launchpad.internal,10.0.0.5". */
-const allowedHosts = z.string().transform((v, ctx) => {
-  if (v.trim() === '*') return '*' as const;
-  const hosts: string[] = [];
-  for (const entry of v.split(',').map((s) => s.trim()).filter(Boolean)) {
-    let url: URL | undefined;
-    try {
-      url = new URL(`http://${entry}`);
-    } catch {
-      url = undefined;
-    }
-    if (!url || url.pathname !== '/' || url.search || url.hash || url.username || entry.includes('/')) {
-      ctx.addIssue({ code: 'custom', message: `must be "*" or host names separated by commas, e.g. "launchpad.internal,10.0.0.5"; not "${entry}"` });
-      return z.NEVER;
-    }
-    hosts.push(url.hostname);
-  }
-  return hosts;
-});
+const allowedHosts = starOrList((entry) => {
+  const url = urlOf(`http://${entry}`);
+  return url && url.pathname === '/' && !url.search && !url.hash && !url.username && !entry.includes('/') ? url.hostname : undefined;
+}, 'host names separated by commas, e.g. "launchpad.internal,10.0.0.5"');
 
 export const serverEnv = {
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
