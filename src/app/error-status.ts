@@ -43,6 +43,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   REFERRER_NOT_ALLOWED: 400,
   TOKEN_AUTHORIZATION_INVALID: 400, // 409 when signed by another wallet than the payer: the error says so
   TOKEN_NOT_DEPLOYED: 409,
+  HELD_AUTHORIZATION_INVALID: 400,
   INTERNAL_ERROR: 500,
 };
 
