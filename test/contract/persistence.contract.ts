@@ -18,6 +18,7 @@ import { earningsStoreContract } from './earnings-store.contract.js';
 import type { UowFactory } from './uow-factory.js';
 import { custodyIntentStoreContract } from './custody-intent-store.contract.js';
 import { sharedSettingsStoreContract } from './shared-settings-store.contract.js';
+import { orderStoreContract } from './order-store.contract.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
 
 export function persistenceContracts(name: string, make: UowFactory) {
@@ -40,4 +41,5 @@ export function persistenceContracts(name: string, make: UowFactory) {
   custodyIntentStoreContract(name, make);
   sharedSettingsStoreContract(name, make);
   deliveryBatchStoreContract(name, make);
+  orderStoreContract(name, make);
 }

@@ -4,6 +4,7 @@
  */
 import type { AssetQuote } from '../../../domain/asset-quote.js';
 import type { StoredEvent } from '../../../domain/event.js';
+import type { Order } from '../../../domain/order.js';
 import type { Payment } from '../../../domain/payment.js';
 import type { Delivery } from '../../../domain/delivery.js';
 import type { DeliveryBatch } from '../../../domain/delivery-batch.js';
@@ -71,6 +72,8 @@ export class MemoryDatabase {
   readonly custodyIntents = new Map<string, CustodyIntent>();
   /** name → what every process must agree on. */
   readonly sharedSettings = new Map<string, SharedSetting>();
+  /** orderId → the order (docs/api.md "Orders"). */
+  readonly orders = new Map<string, Order>();
 
   private tail: Promise<void> = Promise.resolve();
 

@@ -19,6 +19,7 @@ import { MemoryTradeLedger } from './memory-trade-ledger.js';
 import { MemoryEarningsStore } from './memory-earnings-store.js';
 import { MemoryTransferStore } from './memory-transfer-store.js';
 import { MemoryCustodyIntentStore } from './memory-custody-intent-store.js';
+import { MemoryOrderStore } from './memory-order-store.js';
 import { MemorySharedSettingsStore } from './memory-shared-settings-store.js';
 
 /**
@@ -81,6 +82,7 @@ export class MemoryUnitOfWork implements UnitOfWork {
       earnings: new MemoryEarningsStore(this.db, tx),
       intents: new MemoryCustodyIntentStore(this.db, tx),
       sharedSettings: new MemorySharedSettingsStore(this.db, tx),
+      orders: new MemoryOrderStore(this.db, tx),
     };
   }
 }
