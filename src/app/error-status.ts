@@ -44,6 +44,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   TOKEN_AUTHORIZATION_INVALID: 400, // 409 when signed by another wallet than the payer: the error says so
   TOKEN_NOT_DEPLOYED: 409,
   HELD_AUTHORIZATION_INVALID: 400,
+  ORDER_NOT_OPEN: 409,
+  ORDER_WALLET_NOT_PROVEN: 403,
   INTERNAL_ERROR: 500,
 };
 

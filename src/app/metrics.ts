@@ -35,6 +35,10 @@ export const METRICS = {
     rate_limited_total: { help: 'Requests refused with 429 RATE_LIMITED, by route.', labels: ['route'] },
     nonce_retries_total: { help: 'Custody transactions signed again with a fresh nonce because theirs was taken (dropped), by kind.', labels: ['kind'] },
     transactions_reverted_total: { help: 'Custody transactions mined and reverted, by kind.', labels: ['kind'] },
+    order_executions_total: {
+      help: 'Orders whose price was crossed, by kind and outcome: executed, failed (authorization unusable), missed (bound not met: left OPEN), pending (collect or pull not mined yet).',
+      labels: ['kind', 'outcome'],
+    },
   },
   histograms: {
     http_request_duration_seconds: {
@@ -63,6 +67,7 @@ export const METRICS = {
     quote_provider_breaker_open: { help: 'Per USD price source: 1 while its circuit breaker is open or half-open.', labels: ['provider'] },
     quote_provider_tokens_remaining: { help: 'Per USD price source: requests left in its rate-limit window.', labels: ['provider'] },
     event_streams_open: { help: 'Open GET /api/events streams.', labels: [] },
+    orders_open: { help: 'Orders OPEN (waiting for their price), all tokens.', labels: [] },
   },
 } as const satisfies MetricCatalogue;
 
@@ -145,6 +150,7 @@ export function collectGauges(g: GaugeSources): void {
       ...Object.entries(known.chains).map(([network, status]) => ({ labels: { dependency: 'chain', network }, value: status === 'ok' ? 1 : 0 })),
     ];
   });
+  g.metrics.collect('orders_open', async () => [{ labels: {}, value: await g.uow.run((s) => s.orders.countOpen()) }]);
   g.metrics.collect('quote_provider_breaker_open', async () =>
     (await g.priceBoard.providerStates()).map((p) => ({ labels: { provider: p.name }, value: p.breaker.state === 'closed' ? 0 : 1 })),
   );

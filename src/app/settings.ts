@@ -10,6 +10,8 @@ export interface Settings {
   prices: {
     create: bigint;
     sell: bigint;
+    /** Placing an order (docs/api.md "Orders"): ORDER_PRICE_USD. */
+    order: bigint;
     info: bigint;
   };
   /** Bounds of a buy's gross USD (docs/api.md "Paid endpoints": ≥ 0.01, ≤ configurable max, default 10000). */

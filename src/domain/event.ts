@@ -15,7 +15,12 @@ export type EventType =
   | 'token.pool_created'
   | 'token.pool_failed'
   | 'position.transferred'
-  | 'earnings.accrued';
+  | 'earnings.accrued'
+  | 'order.placed'
+  | 'order.executed'
+  | 'order.failed'
+  | 'order.cancelled'
+  | 'order.expired';
 
 /** An event as written to the outbox, in the transaction of the change it describes (docs/api.md "Events"). */
 export interface NewEvent {

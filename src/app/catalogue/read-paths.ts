@@ -20,6 +20,11 @@ export const READ_PATHS = {
   earnings: '/api/wallets/:address/earnings',
   creators: '/api/creators',
   stats: '/api/stats',
+  order_authorization: '/api/orders/authorization',
+  get_order: '/api/orders/:orderId',
+  list_orders: '/api/orders',
+  order_book: '/api/tokens/:id/orders',
+  cancel_order: '/api/orders/:orderId/cancel',
 } as const;
 
 /** A free read's operation name. */

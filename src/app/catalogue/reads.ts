@@ -21,6 +21,7 @@ import { detectWalletNetwork, listPositions } from '../use-cases/list-positions.
 import { listTokens } from '../use-cases/list-tokens.js';
 import { listTrades } from '../use-cases/list-trades.js';
 import { sellAuthorization } from '../use-cases/sell-authorization.js';
+import { orderReads } from '../orders/order-catalogue.js';
 import { read, type AnyRead } from './operation.js';
 import { READ_PATHS } from './read-paths.js';
 
@@ -196,5 +197,6 @@ export function reads(): AnyRead[] {
       outputSchema: described,
       run: (deps) => getStats(deps),
     }),
+    ...orderReads(),
   ];
 }

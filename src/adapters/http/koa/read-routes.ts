@@ -9,6 +9,8 @@ import { pathParams, type AnyRead, type ReadDeps } from '../../../app/catalogue/
 import { successEnvelope } from '../../../app/error-status.js';
 import { parseQuery, parseWith } from '../../../app/schemas.js';
 import type { z } from 'zod';
+import { SIGN_IN_WITH_X_HEADER } from '../../../app/extensions/wallet-proof.js';
+import { readJsonBody } from './body.js';
 
 /** The query string a read takes over HTTP: its input less the path parameters; a proven field may be left out. Null: it takes none. */
 export function queryOf(op: AnyRead): z.ZodObject | null {
@@ -31,6 +33,10 @@ export function readRoutes(router: Router, deps: ReadDeps, reads: readonly AnyRe
     const params = pathParams(op.http);
     // A kept view (a token's) is the same object for every reader: its envelope is serialised once, not per response.
     const bodies = new WeakMap<object, string>();
+    if (op.http.method === 'post') {
+      postRoute(router, deps, op, provenWallet);
+      continue;
+    }
     router.get(op.http.path, async (ctx) => {
       const input: Record<string, unknown> = query ? parseQuery(query, ctx.query as Record<string, unknown>) : {};
       for (const [name, field] of params) {
@@ -51,4 +57,19 @@ export function readRoutes(router: Router, deps: ReadDeps, reads: readonly AnyRe
       ctx.body = body;
     });
   }
+}
+
+/** A free `post` operation: the JSON body and the path parameters as its input; a SIGN-IN-WITH-X proof, when sent, as the proven wallet. */
+function postRoute(router: Router, deps: ReadDeps, op: AnyRead, provenWallet: ProvenWallet): void {
+  const params = pathParams(op.http);
+  router.post(op.http.path, async (ctx) => {
+    const body = await readJsonBody(ctx);
+    const input: Record<string, unknown> = { ...(body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) };
+    for (const [name, field] of params) input[field] = ctx.params[name];
+    const parsed = parseWith(op.inputSchema, input);
+    const proven = ctx.get(SIGN_IN_WITH_X_HEADER) ? await provenWallet(ctx) : undefined;
+    const result = await op.run(deps, parsed, proven ? { provenWallet: proven } : {});
+    ctx.status = 200;
+    ctx.body = successEnvelope(op.operation, result);
+  });
 }

@@ -23,6 +23,7 @@ import type {
   tradeOutput,
   tradePageOutput,
 } from '../../../app/output-schemas.js';
+import type { orderAuthorizationOutput, orderBookOutput, orderOutput, ordersOutput } from '../../../app/orders/order-schemas.js';
 
 export type Token = z.output<typeof tokenOutput>;
 export type Trade = z.output<typeof tradeOutput>;
@@ -34,6 +35,7 @@ export type Delivery = z.output<typeof deliveryOutput>;
 export type Payout = z.output<typeof payoutOutput>;
 export type BuyResult = z.output<typeof buyOutput>;
 export type SellResult = z.output<typeof sellOutput>;
+export type Order = z.output<typeof orderOutput>;
 
 export interface Earnings {
   wallet: string;
@@ -64,6 +66,11 @@ export type ReadOutputs = EveryRead<{
   earnings: Earnings;
   creators: unknown;
   stats: unknown;
+  order_authorization: z.output<typeof orderAuthorizationOutput>;
+  list_orders: z.output<typeof ordersOutput>;
+  get_order: Order;
+  order_book: z.output<typeof orderBookOutput>;
+  cancel_order: Order;
 }>;
 
 export interface StreamEvent<T = Record<string, unknown>> {
