@@ -81,7 +81,7 @@ describe(`orders on the devnet, on ${name}`, () => {
   beforeAll(async () => {
     let uow;
     ({ uow, url, cleanup } = await openStore());
-    service = await startService(await devnetConfig(dataDir, { DEVNET_IDLE_BLOCK_SECONDS: '0', LOG_LEVEL: process.env.ORDERS_LOG ?? 'silent' }), { ports: { clock, uow } });
+    service = await startService(await devnetConfig(dataDir, { DEVNET_IDLE_BLOCK_SECONDS: '0', EARNINGS_PAYOUT_MIN_USD: '0.01', LOG_LEVEL: process.env.ORDERS_LOG ?? 'silent' }), { ports: { clock, uow } });
     chain = devnetTools(service.devnet!).publicClient(TESTNET) as PublicClient;
     for (const w of [creator, seller, orderer, emptier]) usdcBefore.set(w.address, await usdc(w.address));
     treasuryBefore = await usdc(TREASURY);
@@ -179,7 +179,8 @@ describe(`orders on the devnet, on ${name}`, () => {
   });
 
   it('the books equal the chain', async () => {
-    await waitUntilFinished(url, chain);
+    await drain(8);
+    await waitUntilFinished(url, chain, 20_000);
     await expectBooksEqualChain({ databaseUrl: url, chain, wallets: [creator, seller, orderer, emptier].map((w) => w.address), usdcBefore, treasuryBefore });
-  });
+  }, 60_000);
 });
