@@ -79,7 +79,14 @@ export async function executeOrder(deps: OrderDeps, order: Order, _spot: SpotPri
 export async function resumeExecuting(deps: OrderDeps, limit = 20): Promise<number> {
   const stuck = await deps.uow.run((s) => s.orders.executing(limit));
   let done = 0;
-  for (const order of stuck) if ((await carryOut(deps, order)) !== 'pending') done += 1;
+  for (const order of stuck) {
+    // One order the chain cannot carry on now (an RPC down) does not hold up the others.
+    const outcome = await carryOut(deps, order).catch((e: unknown) => {
+      deps.logger?.warn('an executing order could not be carried on; will retry', { orderId: order.orderId, error: (e as Error).message });
+      return 'pending' as const;
+    });
+    if (outcome !== 'pending') done += 1;
+  }
   return done;
 }
 

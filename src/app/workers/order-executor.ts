@@ -45,8 +45,9 @@ export class OrderExecutor {
 
   /** A worker pass: expire, carry on EXECUTING orders, then every token with OPEN orders. */
   async runOnce(): Promise<void> {
-    await expireOrders(this.deps);
-    await resumeExecuting(this.deps);
+    // An order that cannot move now (the chain does not answer) never holds up the other workers of the pass.
+    await expireOrders(this.deps).catch((e: unknown) => this.warn('expiring orders failed', e));
+    await resumeExecuting(this.deps).catch((e: unknown) => this.warn('carrying on executing orders failed', e));
     for (const tokenId of await this.deps.uow.run((s) => s.orders.tokensWithOpen())) this.woken.add(tokenId);
     if (!this.draining) {
       this.draining = true;
@@ -61,14 +62,16 @@ export class OrderExecutor {
     return this.idle();
   }
 
+  private warn(what: string, e: unknown, fields: Record<string, unknown> = {}): void {
+    this.deps.logger?.warn(`${what}; the next pass retries`, { ...fields, error: (e as Error).message });
+  }
+
   private async drain(): Promise<void> {
     try {
       while (this.woken.size > 0) {
         const tokenId = this.woken.values().next().value!;
         this.woken.delete(tokenId);
-        await executeCrossed(this.deps, tokenId).catch((e: unknown) =>
-          this.deps.logger?.warn('executing orders failed; the next pass retries', { tokenId, error: (e as Error).message }),
-        );
+        await executeCrossed(this.deps, tokenId).catch((e: unknown) => this.warn('executing orders failed', e, { tokenId }));
       }
     } finally {
       this.draining = false;
