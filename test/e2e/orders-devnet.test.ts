@@ -101,7 +101,7 @@ describe(`orders on the devnet, on ${name}`, () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('refuses bad orders before any payment: trigger 0, another wallet, more tokens than held — nothing charged', async () => {
+  it('refuses bad orders before any payment: trigger 0, another wallet, more tokens than held, another amount — nothing charged', async () => {
     const before = await usdc(orderer.address);
     const zero = await orderBody(orderer, { kind: 'limit_buy', triggerPriceUsd: '0', usdAmount: '5' });
     const res = await post(orderer, '/entrypoints/order_place', zero);
@@ -109,8 +109,11 @@ describe(`orders on the devnet, on ${name}`, () => {
     const byOther = await orderBody(emptier, { kind: 'limit_buy', triggerPriceUsd: await priceAt(9_000n), usdAmount: '5' });
     expect((await json(await post(orderer, '/entrypoints/order_place', byOther))).error).toMatchObject({ code: 'HELD_AUTHORIZATION_INVALID', details: { reason: 'wallet' } });
     const tooMany = formatAmount((await heldTokens(orderer)) + 1n, 18);
-    const over = await orderBody(orderer, { kind: 'stop_loss', triggerPriceUsd: await priceAt(9_000n), tokens: tooMany }).catch((e: Error) => e);
-    if (!(over instanceof Error)) expect((await json(await post(orderer, '/entrypoints/order_place', over))).error.code).toBe('INSUFFICIENT_BALANCE');
+    const over = await orderBody(orderer, { kind: 'stop_loss', triggerPriceUsd: await priceAt(9_000n), tokens: tooMany });
+    expect((await json(await post(orderer, '/entrypoints/order_place', over))).error.code).toBe('INSUFFICIENT_BALANCE');
+    const forFive = await orderBody(orderer, { kind: 'limit_buy', triggerPriceUsd: await priceAt(9_000n), usdAmount: '5' });
+    // A signature for another amount than the order's.
+    expect((await json(await post(orderer, '/entrypoints/order_place', { ...forFive, usdAmount: '6' }))).error).toMatchObject({ code: 'HELD_AUTHORIZATION_INVALID', details: { reason: 'value' } });
     expect(await usdc(orderer.address)).toBe(before);
   });
 
