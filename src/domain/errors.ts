@@ -226,3 +226,25 @@ export class TokenNotDeployed extends DomainError {
     );
   }
 }
+
+/** Comments (docs/api.md "Comments"): why a comment, a reply or a hide is refused, each reason with its own code. */
+export type CommentRefusalCode =
+  | 'COMMENT_TEXT_EMPTY'
+  | 'COMMENT_TEXT_TOO_LONG'
+  | 'COMMENT_CONTROL_CHARACTER'
+  | 'COMMENT_BIDI_CONTROL'
+  | 'COMMENT_REPLY_INVALID'
+  | 'COMMENT_NOT_FOUND'
+  | 'NOT_TOKEN_CREATOR';
+
+/** A comment, a reply or a hide refused, each reason with its own code (before any payment). */
+export class CommentRefused extends DomainError {
+  constructor(
+    readonly code: CommentRefusalCode,
+    message: string,
+    details?: ErrorDetails,
+  ) {
+    super(message, details);
+  }
+}
+

@@ -1,5 +1,6 @@
 import type { AccessGrantStore } from './access-grant-store.js';
 import type { ChangeFeed } from './change-feed.js';
+import type { CommentStore } from './comment-store.js';
 import type { CustodyIntentStore } from './custody-intent-store.js';
 import type { AssetQuoteStore } from './asset-quote-store.js';
 import type { DeliveryBatchStore } from './delivery-batch-store.js';
@@ -55,6 +56,8 @@ export interface Stores {
   intents: CustodyIntentStore;
   /** What every process on this database must agree on (docs/decisions/0032). */
   sharedSettings: SharedSettingsStore;
+  /** Comments on tokens, paid for by their authors, hidden by the tokens' creators (docs/api.md "Comments"). */
+  comments: CommentStore;
 }
 
 /**

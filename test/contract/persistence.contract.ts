@@ -1,6 +1,7 @@
 /** Every persistence port's contract, for one storage technology. */
 import { accessGrantStoreContract } from './access-grant-store.contract.js';
 import { assetQuoteStoreContract } from './asset-quote-store.contract.js';
+import { commentStoreContract } from './comment-store.contract.js';
 import { custodyTransactionStoreContract } from './custody-transaction-store.contract.js';
 import { deliveryBatchStoreContract } from './delivery-batch-store.contract.js';
 import { eventLogContract } from './event-log.contract.js';
@@ -37,6 +38,7 @@ export function persistenceContracts(name: string, make: UowFactory) {
   transferStoreContract(name, make);
   custodyTransactionStoreContract(name, make);
   earningsStoreContract(name, make);
+  commentStoreContract(name, make);
   custodyIntentStoreContract(name, make);
   sharedSettingsStoreContract(name, make);
   deliveryBatchStoreContract(name, make);

@@ -9,6 +9,7 @@ import type { Delivery } from '../../../domain/delivery.js';
 import type { DeliveryBatch } from '../../../domain/delivery-batch.js';
 import type { Graduation } from '../../../domain/graduation.js';
 import type { Deployment } from '../../../domain/deployment.js';
+import type { Comment } from '../../../domain/comment.js';
 import type { Earning } from '../../../domain/earnings.js';
 import type { Payout } from '../../../domain/payout.js';
 import type { Position } from '../../../domain/position.js';
@@ -71,6 +72,8 @@ export class MemoryDatabase {
   readonly custodyIntents = new Map<string, CustodyIntent>();
   /** name → what every process must agree on. */
   readonly sharedSettings = new Map<string, SharedSetting>();
+  /** commentId → a comment on a token (docs/api.md "Comments"). */
+  readonly comments = new Map<string, Comment>();
 
   private tail: Promise<void> = Promise.resolve();
 

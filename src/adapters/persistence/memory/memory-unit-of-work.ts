@@ -16,6 +16,7 @@ import { MemoryAssetQuoteStore } from './memory-asset-quote-store.js';
 import { MemoryQuoteStore } from './memory-quote-store.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
 import { MemoryTradeLedger } from './memory-trade-ledger.js';
+import { MemoryCommentStore } from './memory-comment-store.js';
 import { MemoryEarningsStore } from './memory-earnings-store.js';
 import { MemoryTransferStore } from './memory-transfer-store.js';
 import { MemoryCustodyIntentStore } from './memory-custody-intent-store.js';
@@ -79,6 +80,7 @@ export class MemoryUnitOfWork implements UnitOfWork {
       graduations: new MemoryOutboxStore(this.db, tx, { items: this.db.graduations, sources: this.db.graduationSources, idOf: (g) => g.graduationId }),
       transfers: new MemoryTransferStore(this.db, tx),
       earnings: new MemoryEarningsStore(this.db, tx),
+      comments: new MemoryCommentStore(this.db, tx),
       intents: new MemoryCustodyIntentStore(this.db, tx),
       sharedSettings: new MemorySharedSettingsStore(this.db, tx),
     };

@@ -1,6 +1,7 @@
 /** The stores of one unit of work, bound to its connection: each reads and writes its own tables. */
 import type { Stores } from '../../../ports/unit-of-work.js';
 import { notingTokens } from '../kit/commit-feed.js';
+import { MikroOrmCommentStore } from './mikro-orm-comment-store.js';
 import { MikroOrmCustodyIntentStore } from './mikro-orm-custody-intent-store.js';
 import { MikroOrmSharedSettingsStore } from './mikro-orm-shared-settings-store.js';
 import { MikroOrmEarningsStore } from './mikro-orm-earnings-store.js';
@@ -47,5 +48,6 @@ export function stores(sql: Sql, touched: Set<string>): Stores {
     earnings: new MikroOrmEarningsStore(sql),
     intents: new MikroOrmCustodyIntentStore(sql),
     sharedSettings: new MikroOrmSharedSettingsStore(sql),
+    comments: new MikroOrmCommentStore(sql),
   };
 }
