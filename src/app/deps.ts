@@ -8,6 +8,7 @@ import type { TradeQuoter } from '../ports/trade-quoter.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { Availability } from './availability.js';
 import type { CustodyRole } from './custody/custody-lease.js';
+import type { AppMetrics } from './metrics.js';
 import type { Settings } from './settings.js';
 import type { TokenViewCache } from './token-view-cache.js';
 
@@ -43,4 +44,6 @@ export interface AppDeps {
   ownAccounts?: Readonly<Record<string, string>>;
   /** Where use cases say what an operator should know (a custody transaction signed again). */
   logger?: Logger;
+  /** What use cases count themselves (comments posted, hidden, refused); absent: nothing is counted. */
+  metrics?: AppMetrics;
 }

@@ -12,9 +12,10 @@ import type { PriceRule } from './catalogue/operation.js';
 import type { AppDeps } from './deps.js';
 import type { Settings } from './settings.js';
 import { applyInUnitOfWork, type Paid } from './paid.js';
-import { buyQuoteInput, buyTokensInput, buyUsdInput, createTokenInput, parseWith, sellInput, tokenInfoInput } from './schemas.js';
-import { buyOutput, createTokenOutput, sellOutput, tokenInfoOutput } from './output-schemas.js';
+import { buyQuoteInput, buyTokensInput, buyUsdInput, commentInput, createTokenInput, parseWith, sellInput, tokenInfoInput } from './schemas.js';
+import { buyOutput, commentOutput, createTokenOutput, sellOutput, tokenInfoOutput } from './output-schemas.js';
 import { buyToken, planBuy, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
+import { checkComment, postComment, type CheckedComment, type CommentRequest } from './use-cases/comments.js';
 import { checkInitialBuy, createToken } from './use-cases/create-token.js';
 import { checkReferrer } from './trading/check-referrer.js';
 import { loadToken } from './trading/load-token.js';
@@ -213,6 +214,25 @@ export function entrypoints(): AnyEntrypoint[] {
     // Bought once, the information of every token is free to the same wallet for a while.
     grantsAccess: { serve: (deps, input) => applyInUnitOfWork(deps, undefined, (stores, now) => tokenInfoFrom(stores, input.tokenId, now)) },
   };
+  const comment: Entrypoint<CommentRequest, Prepared & { checked: CheckedComment }> = {
+    kind: 'paid',
+    name: 'token_comment',
+    operation: 'comment_token',
+    description:
+      "Post a comment on a token's thread, or a reply (`replyTo`) to one of its top-level comments; the payer is the author. Plain text, 1–500 Unicode code points after NFC normalisation; control characters (but the newline) and bidi controls are refused before any payment.",
+    tool: { name: 'token_comment', title: 'Comment on a token', readOnly: false },
+    ...fixed((settings) => settings.prices.comment),
+    successStatus: 201,
+    inputSchema: commentInput,
+    outputSchema: commentOutput,
+    parse: (raw) => parseWith(commentInput, raw),
+    // Every rule before the 402: a refused comment is never paid for. Paid on the token's network.
+    async prepare(deps, input) {
+      const checked = await checkComment(deps, input);
+      return { amount: deps.settings.prices.comment, network: checked.network, checked };
+    },
+    execute: (deps, _input, prepared, caller, paid) => postComment(deps, prepared.checked, caller.wallet, paid),
+  };
   return [
     create,
     buyEntrypoint(
@@ -246,5 +266,6 @@ export function entrypoints(): AnyEntrypoint[] {
     ),
     sell,
     info,
+    comment,
   ];
 }

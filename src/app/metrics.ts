@@ -35,6 +35,8 @@ export const METRICS = {
     rate_limited_total: { help: 'Requests refused with 429 RATE_LIMITED, by route.', labels: ['route'] },
     nonce_retries_total: { help: 'Custody transactions signed again with a fresh nonce because theirs was taken (dropped), by kind.', labels: ['kind'] },
     transactions_reverted_total: { help: 'Custody transactions mined and reverted, by kind.', labels: ['kind'] },
+    comments_total: { help: "Comments posted (paid) and hidden by their token's creator, by action.", labels: ['action'] },
+    comment_refusals_total: { help: 'Comments, replies and hides refused (before any payment), by error code.', labels: ['code'] },
   },
   histograms: {
     http_request_duration_seconds: {

@@ -187,6 +187,24 @@ export const indexerOutput = z
   })
   .meta({ description: 'how far balances follow transfers on chain' });
 
+export const commentOutput = z.object({
+  commentId: z.string(),
+  tokenId: z.string(),
+  network: networkSchema,
+  author: z.string().describe('the wallet that paid for the comment'),
+  text: z.string().nullable().describe("the comment as plain text; null once the token's creator hid it"),
+  hidden: z.boolean(),
+  hiddenAt: z.string().nullable(),
+  replyTo: z.string().nullable().describe('the top-level comment this one answers; null for a comment of its own'),
+  createdAt: z.string(),
+  holding: z
+    .object({ balance: amount, share: z.string() })
+    .describe("what the author holds of the token now, and its share of the tokens in circulation (as /holders)"),
+  badges: z.array(z.enum(['creator', 'top_holder'])).describe("creator: the token's creator; top_holder: one of its 10 largest holders"),
+});
+export const commentThreadOutput = commentOutput.extend({ replies: z.array(commentOutput).describe('its replies, oldest first') });
+export const commentPageOutput = page(commentThreadOutput).extend({ tokenId: z.string() });
+
 export const tokenPageOutput = page(tokenOutput);
 export const tradePageOutput = page(tradeOutput);
 

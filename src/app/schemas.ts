@@ -42,6 +42,7 @@ const tokensToMove = (description: string) =>
 export const tokenIdSchema = z.string().regex(/^tok_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a token id (tok_ + 26-character ULID)');
 export const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
 /** A wallet that can hold and sign: any address but the zero address. */
+export const commentIdSchema = z.string().regex(/^cmt_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a comment id (cmt_ + 26-character ULID)');
 export const walletSchema = addressSchema.refine((a) => !/^0x0{40}$/.test(a), 'must not be the zero address');
 export const networkSchema = z.enum([PRODUCTION, TESTNET]);
 
@@ -171,6 +172,17 @@ export const quoteQuery = z.strictObject({
 });
 
 export const tradesQuery = z.strictObject({ limit: limit(100, 50), cursor: z.string().max(512).optional() });
+export const commentsQuery = z.strictObject({ limit: limit(50, 20), cursor: z.string().max(512).optional() });
+/**
+ * A paid comment (docs/api.md "Comments"). The text's rules (NFC, 1–500 code points, no control
+ * or bidi character) are the domain's, checked before the 402 with their own codes; the schema
+ * only bounds what is read.
+ */
+export const commentInput = z.strictObject({
+  tokenId: tokenIdSchema,
+  text: z.string().max(10_000).meta({ description: 'plain text, 1–500 Unicode code points after NFC normalisation and trimming; newlines kept, other control characters and bidi controls refused' }),
+  replyTo: commentIdSchema.optional().meta({ description: 'a top-level comment of the same token this one answers (one level of replies)' }),
+});
 export const holdersQuery = z.strictObject({ limit: limit(100, 20) });
 export const sellAuthorizationQuery = z.strictObject({ wallet: walletSchema, tokens: tokensToMove('tokens to sell') });
 export const candlesQuery = z.strictObject({

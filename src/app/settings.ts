@@ -11,6 +11,8 @@ export interface Settings {
     create: bigint;
     sell: bigint;
     info: bigint;
+    /** A comment on a token (COMMENT_PRICE_USD, docs/api.md "Comments"). */
+    comment: bigint;
   };
   /** Bounds of a buy's gross USD (docs/api.md "Paid endpoints": ≥ 0.01, ≤ configurable max, default 10000). */
   minBuyUsd: bigint;

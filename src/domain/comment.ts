@@ -3,7 +3,7 @@
  * plain text under rules that keep it readable and unspoofable, one level of replies, and hidden
  * (never deleted) by the token's creator.
  */
-import { CommentRefused } from './errors.js';
+import { CommentBidiControl, CommentControlCharacter, CommentNotFound, CommentReplyInvalid, CommentTextEmpty, CommentTextTooLong, NotTokenCreator } from './errors.js';
 import type { Network } from './network.js';
 
 export interface Comment {
@@ -37,10 +37,10 @@ const codePointOf = (ch: string) => `U+${ch.codePointAt(0)!.toString(16).toUpper
  */
 export function commentText(raw: string): string {
   const text = raw.replace(/\r\n?/g, '\n').normalize('NFC').trim();
-  if (text.length === 0) throw new CommentRefused('COMMENT_TEXT_EMPTY', 'The text is empty (after trimming white space).', { field: 'text' });
+  if (text.length === 0) throw new CommentTextEmpty('The text is empty (after trimming white space).', { field: 'text' });
   const length = [...text].length;
   if (length > COMMENT_MAX_CODE_POINTS) {
-    throw new CommentRefused('COMMENT_TEXT_TOO_LONG', `The text is ${length} characters long (Unicode code points after NFC); at most ${COMMENT_MAX_CODE_POINTS}.`, {
+    throw new CommentTextTooLong(`The text is ${length} characters long (Unicode code points after NFC); at most ${COMMENT_MAX_CODE_POINTS}.`, {
       field: 'text',
       length,
       max: COMMENT_MAX_CODE_POINTS,
@@ -48,14 +48,14 @@ export function commentText(raw: string): string {
   }
   const control = CONTROL.exec(text);
   if (control) {
-    throw new CommentRefused('COMMENT_CONTROL_CHARACTER', `The text holds the control character ${codePointOf(control[0])}; only the newline is taken (an unpaired surrogate is no character).`, {
+    throw new CommentControlCharacter(`The text holds the control character ${codePointOf(control[0])}; only the newline is taken (an unpaired surrogate is no character).`, {
       field: 'text',
       codePoint: codePointOf(control[0]),
     });
   }
   const bidi = BIDI_CONTROL.exec(text);
   if (bidi) {
-    throw new CommentRefused('COMMENT_BIDI_CONTROL', `The text holds the bidirectional control ${codePointOf(bidi[0])}, which would show it in another order than it is written.`, {
+    throw new CommentBidiControl(`The text holds the bidirectional control ${codePointOf(bidi[0])}, which would show it in another order than it is written.`, {
       field: 'text',
       codePoint: codePointOf(bidi[0]),
     });
@@ -66,17 +66,17 @@ export function commentText(raw: string): string {
 /** A reply answers a shown top-level comment of the same token: one level of replies. */
 export function checkReplyTarget(parent: Comment | null, tokenId: string, replyTo: string): Comment {
   if (!parent || parent.tokenId !== tokenId) {
-    throw new CommentRefused('COMMENT_NOT_FOUND', `Comment ${replyTo} is not a comment of token ${tokenId}.`, { tokenId, commentId: replyTo });
+    throw new CommentNotFound(`Comment ${replyTo} is not a comment of token ${tokenId}.`, { tokenId, commentId: replyTo });
   }
   if (parent.replyTo !== null) {
-    throw new CommentRefused('COMMENT_REPLY_INVALID', `Comment ${replyTo} is itself a reply: answer the comment it replies to (${parent.replyTo}).`, {
+    throw new CommentReplyInvalid(`Comment ${replyTo} is itself a reply: answer the comment it replies to (${parent.replyTo}).`, {
       replyTo,
       reason: 'nested',
       answer: parent.replyTo,
     });
   }
   if (parent.hiddenAt !== null) {
-    throw new CommentRefused('COMMENT_REPLY_INVALID', `Comment ${replyTo} was hidden by the token's creator; it takes no replies.`, { replyTo, reason: 'hidden' });
+    throw new CommentReplyInvalid(`Comment ${replyTo} was hidden by the token's creator; it takes no replies.`, { replyTo, reason: 'hidden' });
   }
   return parent;
 }
@@ -84,10 +84,10 @@ export function checkReplyTarget(parent: Comment | null, tokenId: string, replyT
 /** Only the token's creator hides a comment of its token. */
 export function checkHide(comment: Comment | null, token: { tokenId: string; creator: string }, commentId: string, wallet: string): Comment {
   if (!comment || comment.tokenId !== token.tokenId) {
-    throw new CommentRefused('COMMENT_NOT_FOUND', `Comment ${commentId} is not a comment of token ${token.tokenId}.`, { tokenId: token.tokenId, commentId });
+    throw new CommentNotFound(`Comment ${commentId} is not a comment of token ${token.tokenId}.`, { tokenId: token.tokenId, commentId });
   }
   if (wallet.toLowerCase() !== token.creator.toLowerCase()) {
-    throw new CommentRefused('NOT_TOKEN_CREATOR', `Only the creator of token ${token.tokenId} hides its comments; ${wallet} is not its creator.`, { tokenId: token.tokenId, wallet });
+    throw new NotTokenCreator(`Only the creator of token ${token.tokenId} hides its comments; ${wallet} is not its creator.`, { tokenId: token.tokenId, wallet });
   }
   return comment;
 }

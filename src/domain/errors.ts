@@ -227,24 +227,29 @@ export class TokenNotDeployed extends DomainError {
   }
 }
 
-/** Comments (docs/api.md "Comments"): why a comment, a reply or a hide is refused, each reason with its own code. */
-export type CommentRefusalCode =
-  | 'COMMENT_TEXT_EMPTY'
-  | 'COMMENT_TEXT_TOO_LONG'
-  | 'COMMENT_CONTROL_CHARACTER'
-  | 'COMMENT_BIDI_CONTROL'
-  | 'COMMENT_REPLY_INVALID'
-  | 'COMMENT_NOT_FOUND'
-  | 'NOT_TOKEN_CREATOR';
-
-/** A comment, a reply or a hide refused, each reason with its own code (before any payment). */
-export class CommentRefused extends DomainError {
-  constructor(
-    readonly code: CommentRefusalCode,
-    message: string,
-    details?: ErrorDetails,
-  ) {
-    super(message, details);
-  }
+/** Comments (docs/api.md "Comments"): why a comment, a reply or a hide is refused, each reason its own class and code. */
+export class CommentTextEmpty extends DomainError {
+  readonly code = 'COMMENT_TEXT_EMPTY';
 }
-
+export class CommentTextTooLong extends DomainError {
+  readonly code = 'COMMENT_TEXT_TOO_LONG';
+}
+/** A control character but the newline, or an unpaired surrogate. */
+export class CommentControlCharacter extends DomainError {
+  readonly code = 'COMMENT_CONTROL_CHARACTER';
+}
+/** A bidi embedding, override or isolate: text shown in another order than it is stored. */
+export class CommentBidiControl extends DomainError {
+  readonly code = 'COMMENT_BIDI_CONTROL';
+}
+/** A reply to a reply, or to a hidden comment. */
+export class CommentReplyInvalid extends DomainError {
+  readonly code = 'COMMENT_REPLY_INVALID';
+}
+export class CommentNotFound extends DomainError {
+  readonly code = 'COMMENT_NOT_FOUND';
+}
+/** An action only the token's creator may take (hiding a comment), asked by another wallet. */
+export class NotTokenCreator extends DomainError {
+  readonly code = 'NOT_TOKEN_CREATOR';
+}

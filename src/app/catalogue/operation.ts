@@ -30,6 +30,14 @@ export interface ReadRoute {
   lookup?: boolean;
   /** The input field a caller may leave out over HTTP by proving it with Sign-In-With-X (docs/api.md). */
   walletProof?: string;
+  /**
+   * `walletProof` is filled by the proof only, never named: a free action done as that wallet
+   * (a creator hiding a comment), which no one else may claim to be. Such an entry names no MCP
+   * tool: a tool call carries no proof.
+   */
+  proofOnly?: boolean;
+  /** POST for a free action that changes something (the request then has no query but its path); GET otherwise. */
+  method?: 'GET' | 'POST';
   /** Statuses besides 200, 400 (an input to check) and 404 (a path parameter to find) it answers with. */
   errors?: number[];
 }

@@ -72,8 +72,8 @@ export function llmsTxt(origin: string, mcp: LlmsMcp | null, { reads, entrypoint
       const price = ep.price(settings);
       return `- [POST ${entrypointPaths(ep)[0]}](${link(entrypointPaths(ep)[0]!)}): ${price.startsWith('=') ? `price ${price}` : `$${price}`} — ${ep.description}`;
     }),
-    ...[...reads.map((op): [string, string] => [shownPath(op), op.summary]), ...OTHER_READS].map(
-      ([path, what]) => `- [GET ${path}](${link(path.split('?')[0]!)}): free — ${what}`,
+    ...[...reads.map((op): [string, string, string] => [op.http.method ?? 'GET', shownPath(op), op.summary]), ...OTHER_READS.map(([path, what]): [string, string, string] => ['GET', path, what])].map(
+      ([method, path, what]) => `- [${method} ${path}](${link(path.split('?')[0]!)}): free — ${what}`,
     ),
     '',
     '## Docs',

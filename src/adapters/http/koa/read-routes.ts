@@ -15,7 +15,8 @@ export function queryOf(op: AnyRead): z.ZodObject | null {
   const fromPath = Object.fromEntries(pathParams(op.http).map(([, field]) => [field, true] as const));
   let query: z.ZodObject = op.inputSchema.omit(fromPath);
   const proven = op.http.walletProof;
-  if (proven) query = query.extend({ [proven]: (query.shape[proven] as z.ZodType).optional() });
+  if (proven && op.http.proofOnly) query = query.omit({ [proven]: true } as Record<string, true>);
+  else if (proven) query = query.extend({ [proven]: (query.shape[proven] as z.ZodType).optional() });
   return Object.keys(query.shape).length > 0 ? query : null;
 }
 
@@ -31,7 +32,8 @@ export function readRoutes(router: Router, deps: ReadDeps, reads: readonly AnyRe
     const params = pathParams(op.http);
     // A kept view (a token's) is the same object for every reader: its envelope is serialised once, not per response.
     const bodies = new WeakMap<object, string>();
-    router.get(op.http.path, async (ctx) => {
+    const route = op.http.method === 'POST' ? router.post.bind(router) : router.get.bind(router);
+    route(op.http.path, async (ctx) => {
       const input: Record<string, unknown> = query ? parseQuery(query, ctx.query as Record<string, unknown>) : {};
       for (const [name, field] of params) {
         input[field] = op.http.lookup ? ctx.params[name] : parseWith(op.inputSchema.shape[field] as z.ZodType, ctx.params[name], name);

@@ -185,6 +185,20 @@ export interface EntrypointExample {
   output: Record<string, unknown>;
 }
 
+const comment = {
+  commentId: 'cmt_01JD5X9A2B3C4D5E6F7G8H9J0K',
+  tokenId: TOKEN_ID,
+  network: NETWORK,
+  author: WALLET,
+  text: 'Holding since the first block. <b>this stays text</b>',
+  hidden: false,
+  hiddenAt: null,
+  replyTo: null,
+  createdAt: CREATED,
+  holding: { balance: '884495.5', share: '0.011056' },
+  badges: ['top_holder'],
+};
+
 export const ENTRYPOINT_EXAMPLES: Readonly<Record<string, EntrypointExample>> = {
   token_create: {
     input: {
@@ -219,4 +233,5 @@ export const ENTRYPOINT_EXAMPLES: Readonly<Record<string, EntrypointExample>> = 
     output: sell,
   },
   token_info: { input: { tokenId: TOKEN_ID }, output: info },
+  token_comment: { input: { tokenId: TOKEN_ID, text: 'Holding since the first block. <b>this stays text</b>' }, output: comment },
 };
