@@ -9,7 +9,7 @@
 import { get, readEnvelope, readUrl } from '../api.js';
 import { announce, fill, h } from '../dom.js';
 import { ago, percentText, shortAddress } from '../format.js';
-import { connect, currentAddress } from '../session.js';
+import { connect, currentAddress, onWalletChange } from '../session.js';
 import type { CommentThread, CommentView, StreamEvent, Token } from '../types.js';
 import { errorBox } from '../ui.js';
 import { checkout } from './checkout.js';
@@ -25,6 +25,8 @@ interface Thread {
   load(): Promise<void>;
   /** The event stream's handlers: a comment posted or hidden elsewhere shows here at once. */
   handlers: Record<string, (e: StreamEvent) => void>;
+  /** Stops following the wallet (the page was left). */
+  cleanup(): void;
 }
 
 export function commentsSection(token: Token, gone: () => boolean): Thread {
@@ -127,9 +129,12 @@ export function commentsSection(token: Token, gone: () => boolean): Thread {
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', 'data-testid': 'comment-submit' }, 'Comment'), counter),
   );
   const el = h('section', { class: 'panel', 'aria-labelledby': 'comments-title' }, h('h2', { id: 'comments-title' }, 'Comments ', h('span', { class: 'live-dot', title: 'live' }, 'live')), form, box, list, more);
+  // The creator's Hide buttons come and go with the connected wallet.
+  const unwatch = onWalletChange(() => void page(false).catch(() => undefined));
   return {
     el,
     load: () => page(false),
+    cleanup: () => void unwatch(),
     handlers: {
       'comment.posted': (e) => place((e.data as { comment: CommentView }).comment),
       'comment.hidden': (e) => place((e.data as { comment: CommentView }).comment),

@@ -247,5 +247,6 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
     if (pending) clearTimeout(pending);
     price.remove();
     panel?.cleanup();
+    thread?.cleanup();
   };
 }
