@@ -133,6 +133,7 @@ describe('free tools', () => {
       list_trades: await call(agent, 'list_trades', { tokenId, limit: 2 }),
       get_candles: await call(agent, 'get_candles', { tokenId, interval: '1m' }),
       list_holders: await call(agent, 'list_holders', { tokenId }),
+      list_comments: await call(agent, 'list_comments', { tokenId, limit: 5 }),
       get_payment: await call(agent, 'get_payment', { paymentId: bought.payment.paymentId }),
       get_delivery: await call(agent, 'get_delivery', { deliveryId: bought.delivery.deliveryId }),
       prepare_sell: await call(agent, 'prepare_sell', { tokenId, wallet: wallet.address, tokens: '1' }),
