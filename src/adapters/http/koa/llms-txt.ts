@@ -12,7 +12,8 @@ import { PAYMENT_META, PAYMENT_RESPONSE_META, WALLET_META } from '../../kit/mcp/
 function shownPath(op: AnyRead): string {
   const params = pathParams(op.http);
   const path = op.http.path.replace(/:(\w+)/g, (_, name: string) => `{${op.http.params?.[name] ?? name}}`);
-  const fromPath = new Set(params.map(([, field]) => field));
+  // The path's fields, and a wallet only a proof names (a header, never the query).
+  const fromPath = new Set([...params.map(([, field]) => field), ...(op.http.proofOnly && op.http.walletProof ? [op.http.walletProof] : [])]);
   const required = ((op.inputSchema.toJSONSchema({ io: 'input' }) as { required?: string[] }).required ?? []).filter((f) => !fromPath.has(f));
   return required.length > 0 ? `${path}?${required.join('&')}` : path;
 }
