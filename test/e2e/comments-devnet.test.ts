@@ -95,6 +95,9 @@ describe('comments on the devnet', () => {
     expect(((await byStranger.json()) as { error: { code: string } }).error.code).toBe('NOT_TOKEN_CREATOR');
     const unproven = await fetch(url, { method: 'POST' });
     expect(unproven.status).toBe(400);
+    expect(((await unproven.json()) as { error: { details: unknown } }).error.details).toMatchObject({ issues: [{ path: 'wallet', message: 'must be proven with a SIGN-IN-WITH-X header' }] });
+    const named = await fetch(`${url}?wallet=${creator.address}`, { method: 'POST' });
+    expect(named.status).toBe(400); // a wallet named in the query is no proof
     const hidden = await fetch(url, { method: 'POST', headers: { 'sign-in-with-x': await proof(creator, url) } });
     expect(hidden.status).toBe(200);
     expect(((await hidden.json()) as { data: unknown }).data).toMatchObject({ commentId: target.commentId, hidden: true, text: null });

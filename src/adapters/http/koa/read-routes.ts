@@ -24,7 +24,7 @@ export function queryOf(op: AnyRead): z.ZodObject | null {
 export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
 
 /** A wallet proven with Sign-In-With-X, for a read that lets a caller prove its wallet instead of naming it. */
-export type ProvenWallet = (ctx: Context) => Promise<string>;
+export type ProvenWallet = (ctx: Context, proofOnly?: boolean) => Promise<string>;
 
 export function readRoutes(router: Router, deps: ReadDeps, reads: readonly AnyRead[], provenWallet: ProvenWallet): void {
   for (const op of reads) {
@@ -39,7 +39,7 @@ export function readRoutes(router: Router, deps: ReadDeps, reads: readonly AnyRe
         input[field] = op.http.lookup ? ctx.params[name] : parseWith(op.inputSchema.shape[field] as z.ZodType, ctx.params[name], name);
       }
       const proven = op.http.walletProof;
-      if (proven && input[proven] === undefined) input[proven] = await provenWallet(ctx);
+      if (proven && input[proven] === undefined) input[proven] = await provenWallet(ctx, op.http.proofOnly);
       // Cache-Control: no-cache asks for the view as the database has it this instant (no cached copy taken on trust).
       const result = await op.run(deps, input, { fresh: /\bno-cache\b/i.test(ctx.get('cache-control')) });
       ctx.status = 200;
