@@ -29,27 +29,71 @@ interface Thread {
   cleanup(): void;
 }
 
-export function commentsSection(token: Token, gone: () => boolean): Thread {
-  const list = h('ol', { class: 'comments', 'data-testid': 'comments' });
-  const more = h('div', { class: 'actions' });
+/** The box a comment is written in and paid from (the usual checkout); `setReply` aims it at a comment. */
+function composer(token: Token, box: HTMLElement, posted: (c: CommentView) => void) {
   let replyTo: CommentView | null = null;
-
-  const box = h('div', { class: 'checkout' });
   const text = h('textarea', { id: 'comment-text', rows: 3, placeholder: 'Say something about this token — plain text, up to 500 characters.', 'data-testid': 'comment-input' });
   const counter = h('span', { class: 'muted small', 'aria-live': 'polite' }, `0 / ${MAX}`);
   const replying = h('p', { class: 'muted small' });
-  text.addEventListener('input', () => {
+  const count = () => {
     const n = lengthOf(text.value);
     counter.textContent = `${n} / ${MAX}`;
     counter.classList.toggle('down', n > MAX);
-  });
+  };
+  text.addEventListener('input', count);
   const setReply = (c: CommentView | null) => {
     replyTo = c;
     fill(replying, c ? ['Replying to ', shortAddress(c.author), ' ', h('button', { type: 'button', class: 'ghost small', onclick: () => setReply(null) }, 'Cancel reply')] : null);
     if (c) text.focus();
   };
+  const post = async () => {
+    const wallet = currentAddress() ?? (await connect().catch((e: unknown) => (fill(box, errorBox(e)), null)));
+    if (!wallet) return;
+    await checkout<CommentView>(box, {
+      url: '/entrypoints/token_comment',
+      body: { tokenId: token.tokenId, text: text.value, ...(replyTo ? { replyTo: replyTo.commentId } : {}) },
+      wallet,
+      what: replyTo ? `Reply to ${shortAddress(replyTo.author)} on ${token.symbol}` : `Comment on ${token.symbol}`,
+      onAnswer: ({ data }) => {
+        posted(data);
+        text.value = '';
+        count();
+        setReply(null);
+        announce('Your comment is posted.');
+      },
+    });
+  };
+  const form = h(
+    'form',
+    { class: 'comment-form', onsubmit: (e: Event) => (e.preventDefault(), void post()) },
+    h('label', { for: 'comment-text' }, 'Your comment'),
+    replying,
+    text,
+    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', 'data-testid': 'comment-submit' }, 'Comment'), counter),
+  );
+  return { form, setReply };
+}
 
-  const node = (c: CommentView, canReply: boolean): HTMLElement => commentNode(token, c, { reply: canReply && !c.hidden ? () => setReply(c) : null, hide: () => void hide(c) });
+/** Hides a comment as the token's creator: the wallet signs a Sign-In-With-X proof, the service answers the comment hidden. */
+async function hideAsCreator(token: Token, c: CommentView): Promise<CommentView | null> {
+  const wallet = currentAddress();
+  if (!wallet || !sameWallet(wallet, token.creator)) return null;
+  const { proveWallet } = await import('../prove.js');
+  const proof = await proveWallet(wallet, token.network, `Hide a comment on ${token.symbol} at the x402 launchpad.`);
+  const res = await fetch(readUrl('hide_comment', { id: token.tokenId, commentId: c.commentId }), { method: 'POST', headers: { accept: 'application/json', 'sign-in-with-x': proof } });
+  return readEnvelope<CommentView>(res);
+}
+
+export function commentsSection(token: Token, gone: () => boolean): Thread {
+  const list = h('ol', { class: 'comments', 'data-testid': 'comments' });
+  const more = h('div', { class: 'actions' });
+  const box = h('div', { class: 'checkout' });
+  const hide = (c: CommentView) =>
+    hideAsCreator(token, c).then(
+      (hidden) => hidden && (place(hidden), announce('The comment is hidden.')),
+      (e: unknown) => fill(box, errorBox(e)),
+    );
+  const node = (c: CommentView, canReply: boolean): HTMLElement => commentNode(token, c, { reply: canReply && !c.hidden ? () => compose.setReply(c) : null, hide: () => void hide(c) });
   const place = (c: CommentView | CommentThread) => {
     const existing = document.getElementById(`comment-${c.commentId}`);
     if (existing) {
@@ -68,38 +112,12 @@ export function commentsSection(token: Token, gone: () => boolean): Thread {
       document.getElementById(`comment-${c.replyTo}`)?.querySelector(':scope > ol.replies')?.append(node(c, false));
     }
   };
-
-  const hide = async (c: CommentView) => {
-    const wallet = currentAddress();
-    if (!wallet || !sameWallet(wallet, token.creator)) return;
-    try {
-      const { proveWallet } = await import('../prove.js');
-      const proof = await proveWallet(wallet, token.network, `Hide a comment on ${token.symbol} at the x402 launchpad.`);
-      const res = await fetch(readUrl('hide_comment', { id: token.tokenId, commentId: c.commentId }), { method: 'POST', headers: { accept: 'application/json', 'sign-in-with-x': proof } });
-      place(await readEnvelope<CommentView>(res));
-      announce('The comment is hidden.');
-    } catch (e) {
-      fill(box, errorBox(e));
-    }
-  };
-
-  const post = async () => {
-    const wallet = currentAddress() ?? (await connect().catch((e: unknown) => (fill(box, errorBox(e)), null)));
-    if (!wallet) return;
-    const body = { tokenId: token.tokenId, text: text.value, ...(replyTo ? { replyTo: replyTo.commentId } : {}) };
-    await checkout<CommentView>(box, {
-      url: '/entrypoints/token_comment',
-      body,
-      wallet,
-      what: replyTo ? `Reply to ${shortAddress(replyTo.author)} on ${token.symbol}` : `Comment on ${token.symbol}`,
-      onAnswer: ({ data }) => {
-        place(data);
-        text.value = '';
-        counter.textContent = `0 / ${MAX}`;
-        setReply(null);
-        announce('Your comment is posted.');
-      },
-    });
+  const compose = composer(token, box, place);
+  const threadNode = (c: CommentThread) => {
+    const el = node(c, true);
+    const replies = el.querySelector(':scope > ol.replies')!;
+    for (const r of c.replies) replies.append(node(r, false));
+    return el;
   };
 
   let cursor: string | null = null;
@@ -113,33 +131,12 @@ export function commentsSection(token: Token, gone: () => boolean): Thread {
     cursor = r.nextCursor;
     fill(more, cursor ? h('button', { type: 'button', class: 'ghost', onclick: () => void page(true) }, 'Older comments') : null);
   };
-  const threadNode = (c: CommentThread) => {
-    const el = node(c, true);
-    const replies = el.querySelector(':scope > ol.replies')!;
-    for (const r of c.replies) replies.append(node(r, false));
-    return el;
-  };
 
-  const form = h(
-    'form',
-    { class: 'comment-form', onsubmit: (e: Event) => (e.preventDefault(), void post()) },
-    h('label', { for: 'comment-text' }, 'Your comment'),
-    replying,
-    text,
-    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', 'data-testid': 'comment-submit' }, 'Comment'), counter),
-  );
-  const el = h('section', { class: 'panel', 'aria-labelledby': 'comments-title' }, h('h2', { id: 'comments-title' }, 'Comments ', h('span', { class: 'live-dot', title: 'live' }, 'live')), form, box, list, more);
+  const el = h('section', { class: 'panel', 'aria-labelledby': 'comments-title' }, h('h2', { id: 'comments-title' }, 'Comments ', h('span', { class: 'live-dot', title: 'live' }, 'live')), compose.form, box, list, more);
   // The creator's Hide buttons come and go with the connected wallet.
   const unwatch = onWalletChange(() => void page(false).catch(() => undefined));
-  return {
-    el,
-    load: () => page(false),
-    cleanup: () => void unwatch(),
-    handlers: {
-      'comment.posted': (e) => place((e.data as { comment: CommentView }).comment),
-      'comment.hidden': (e) => place((e.data as { comment: CommentView }).comment),
-    },
-  };
+  const shown = (e: StreamEvent) => place((e.data as { comment: CommentView }).comment);
+  return { el, load: () => page(false), cleanup: () => void unwatch(), handlers: { 'comment.posted': shown, 'comment.hidden': shown } };
 }
 
 /** One comment: author, badges, holding, time, its text as text (or that it was hidden), and its actions. */
