@@ -43,6 +43,12 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   REFERRER_NOT_ALLOWED: 400,
   TOKEN_AUTHORIZATION_INVALID: 400, // 409 when signed by another wallet than the payer: the error says so
   TOKEN_NOT_DEPLOYED: 409,
+  IMAGE_TOO_LARGE: 413,
+  IMAGE_TOO_MANY_PIXELS: 413,
+  IMAGE_SVG_REFUSED: 415,
+  IMAGE_TYPE_UNSUPPORTED: 415,
+  IMAGE_UNREADABLE: 400,
+  NOT_TOKEN_CREATOR: 403,
   INTERNAL_ERROR: 500,
 };
 

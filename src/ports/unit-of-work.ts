@@ -8,6 +8,7 @@ import type { DeploymentStore } from './deployment-store.js';
 import type { EarningsStore } from './earnings-store.js';
 import type { EventLog } from './event-log.js';
 import type { GraduationStore } from './graduation-store.js';
+import type { ImageStore } from './image-store.js';
 import type { PaymentIdentifierStore } from './payment-identifier-store.js';
 import type { PaymentStore } from './payment-store.js';
 import type { PayoutStore } from './payout-store.js';
@@ -55,6 +56,8 @@ export interface Stores {
   intents: CustodyIntentStore;
   /** What every process on this database must agree on (docs/decisions/0032). */
   sharedSettings: SharedSettingsStore;
+  /** Token images, by the sha256 of their bytes (docs/decisions/0049). */
+  images: ImageStore;
 }
 
 /**
