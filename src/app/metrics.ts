@@ -35,6 +35,11 @@ export const METRICS = {
     rate_limited_total: { help: 'Requests refused with 429 RATE_LIMITED, by route.', labels: ['route'] },
     nonce_retries_total: { help: 'Custody transactions signed again with a fresh nonce because theirs was taken (dropped), by kind.', labels: ['kind'] },
     transactions_reverted_total: { help: 'Custody transactions mined and reverted, by kind.', labels: ['kind'] },
+    image_uploads_total: {
+      help: 'Token image uploads: accepted (stored, or duplicate: those bytes were stored before) or refused before payment, by error code.',
+      labels: ['result', 'reason'],
+    },
+    image_bytes_stored_total: { help: 'Bytes of token images (image and thumbnail) newly stored in the database.', labels: [] },
   },
   histograms: {
     http_request_duration_seconds: {

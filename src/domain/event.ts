@@ -15,7 +15,8 @@ export type EventType =
   | 'token.pool_created'
   | 'token.pool_failed'
   | 'position.transferred'
-  | 'earnings.accrued';
+  | 'earnings.accrued'
+  | 'token.image_changed';
 
 /** An event as written to the outbox, in the transaction of the change it describes (docs/api.md "Events"). */
 export interface NewEvent {
