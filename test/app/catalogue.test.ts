@@ -54,6 +54,7 @@ describe('the catalogue of operations', () => {
       ['token_buy_quote', 'computed', "= the quote's usdAmount"],
       ['token_sell', 'fixed', '0.01'],
       ['token_info', 'fixed', '0.001'],
+      ['token_image', 'fixed', '0.01'],
     ]);
   });
 });

@@ -26,6 +26,7 @@ describe('token metadata', () => {
       symbol: 'CAFE1',
       description: 'line one\nline two',
       imageUrl: 'https://example.com/a.png',
+      thumbnailUrl: null,
       links: NO_LINKS,
     });
     expect(m.name).toBe('Caf\u00e9 Coin');
