@@ -78,6 +78,7 @@ describe('tools/list', () => {
       'token_buy_quote',
       'token_sell',
       'token_info',
+      'set_token_image',
     ]);
     for (const tool of expected) {
       const listed = tools.find((t) => t.name === tool.name)!;
