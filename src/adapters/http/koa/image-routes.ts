@@ -21,13 +21,13 @@ export function imageRoutes(uow: Pick<UnitOfWork, 'run'>): Router {
     const sha = FILE.exec(ctx.params.file ?? '')?.[1];
     const image = sha ? await reads.get(sha) : null;
     if (!image) return next(); // 404 by the routes' last answer, as any unknown path
-    ctx.status = 200;
-    ctx.set('ETag', `"${image.sha256}"`);
+    const etag = `"${image.sha256}"`;
+    ctx.set('ETag', etag);
     ctx.set('Cache-Control', IMMUTABLE);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
     ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
-    if (ctx.fresh) {
+    if (matches(ctx.get('if-none-match'), etag)) {
       ctx.status = 304;
       return;
     }
@@ -35,4 +35,17 @@ export function imageRoutes(uow: Pick<UnitOfWork, 'run'>): Router {
     ctx.body = Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength);
   });
   return router;
+}
+
+/**
+ * If-None-Match against the one ETag an image has (RFC 9110 §13.1.2, weak comparison). Not Koa's
+ * `ctx.fresh`: it calls anything asked with `Cache-Control: no-cache` stale, which is what fetch()
+ * sends with an If-None-Match of its own, though an origin server answers the condition either way.
+ */
+function matches(ifNoneMatch: string, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === etag;
+  });
 }
