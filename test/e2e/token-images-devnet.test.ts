@@ -13,7 +13,8 @@ import sharp from 'sharp';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
-import { TESTNET } from '../../src/domain/network.js';
+import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
+import { injectWallet, launchBrowser, screenshot } from '../support/browser.js';
 import { devnetTools } from '../support/devnet.js';
 import { bombPng, dataUrl, noisePng, pngFixture, SVG, TEXT_AS_PNG } from '../support/images.js';
 import { queryDatabase } from '../support/service-process.js';
@@ -116,4 +117,50 @@ describe('token images on the devnet', () => {
     expect((await json(await fetch(`${service.url}/tokens/${token.tokenId}`))).data.imageUrl).toBe(view.imageUrl);
     expect(await sharp(Buffer.from(await (await fetch(view.imageUrl)).arrayBuffer())).metadata()).toMatchObject({ width: 300, height: 300 });
   });
+
+  it('the page shows the thumbnail on the feed card and the image on the token page; the create form previews a picked file', async () => {
+    // A picture one can recognise in the screenshots: a sun over a sea.
+    const art = await sharp(
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600"><rect width="600" height="600" fill="#1e3a8a"/><rect y="380" width="600" height="220" fill="#0ea5e9"/><circle cx="300" cy="300" r="140" fill="#facc15"/></svg>',
+      ),
+    )
+      .png()
+      .toBuffer();
+    const token = (await json(await post(creator, '/tokens', { name: 'Sunrise', symbol: 'SUN', image: dataUrl(art) }))).data;
+    const browser = await launchBrowser();
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
+      const rpc = service.devnet!.chains;
+      await injectWallet(context, creator, { 8453: rpc[PRODUCTION].rpcUrl, 84532: rpc[TESTNET].rpcUrl }, 84532);
+      const page = await context.newPage();
+      page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+      /** The image once the browser decoded it: its natural width (0 while loading or broken). */
+      const loaded = async (selector: string) => {
+        const img = page.locator(selector);
+        for (let i = 0; i < 100; i++) {
+          const width = await img.evaluate((el: any) => (el.complete ? el.naturalWidth : 0)).catch(() => 0);
+          if (width > 0) return { width, src: await img.getAttribute('src') };
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error(`${selector} never loaded`);
+      };
+
+      await page.goto(`${service.url}/`);
+      expect(await loaded(`#card-${token.tokenId} img.avatar`)).toEqual({ width: 128, src: token.thumbnailUrl });
+      await screenshot(page, 'images-feed', false);
+
+      await page.goto(`${service.url}/#/token/${token.tokenId}`);
+      expect(await loaded('img.avatar.large')).toEqual({ width: 512, src: token.imageUrl });
+      await screenshot(page, 'images-token', false);
+
+      await page.goto(`${service.url}/#/create`);
+      await page.getByRole('button', { name: 'Connect wallet to create' }).click();
+      await page.getByLabel('Image').setInputFiles({ name: 'sunrise.png', mimeType: 'image/png', buffer: art });
+      expect((await loaded('img.preview')).width).toBe(600);
+      await screenshot(page, 'images-create', false);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 });
