@@ -136,6 +136,29 @@ function buyEntrypoint(
 const opt = <T>(v: string | undefined, f: (s: string) => T) => (v === undefined ? undefined : f(v));
 const referrerOf = (v: { referrer?: string | undefined }) => (v.referrer ? getAddress(v.referrer) : null);
 
+/** token_image: a creator's new image for its token (docs/api.md "Token images"), checked before the 402. */
+function imageEntrypoint(): Entrypoint<{ tokenId: string; image: string }, Prepared & { image: PreparedImage }> {
+  return {
+    kind: 'paid',
+    name: 'token_image',
+    operation: 'set_token_image',
+    description:
+      "Give a token a new image (only its creator: the payer must be the wallet that created it). The image is checked by its bytes (PNG, JPEG, WebP or GIF, at most 1 MiB; SVG refused) before any payment, and kept as WebP with a thumbnail at the token's imageUrl and thumbnailUrl.",
+    tool: { name: 'set_token_image', title: "Change a token's image", readOnly: false },
+    ...fixed((settings) => settings.prices.image),
+    successStatus: 200,
+    bodyLimit: IMAGE_BODY_LIMIT_BYTES,
+    inputSchema: tokenImageInput,
+    outputSchema: tokenOutput,
+    parse: (raw) => parseWith(tokenImageInput, raw),
+    async prepare(deps, input, caller) {
+      const checked = await checkTokenImage(deps, input, caller?.wallet);
+      return { amount: deps.settings.prices.image, network: checked.network, image: checked.image };
+    },
+    execute: (deps, input, prepared, caller, paid) => setTokenImage(deps, { tokenId: input.tokenId, image: prepared.image, payer: caller.wallet }, paid),
+  };
+}
+
 export function entrypoints(): AnyEntrypoint[] {
   const create: Entrypoint<CreateInput, WithImage> = {
     kind: 'paid',
@@ -225,25 +248,6 @@ export function entrypoints(): AnyEntrypoint[] {
     // Bought once, the information of every token is free to the same wallet for a while.
     grantsAccess: { serve: (deps, input) => applyInUnitOfWork(deps, undefined, (stores, now) => tokenInfoFrom(stores, input.tokenId, now)) },
   };
-  const image: Entrypoint<{ tokenId: string; image: string }, Prepared & { image: PreparedImage }> = {
-    kind: 'paid',
-    name: 'token_image',
-    operation: 'set_token_image',
-    description:
-      "Give a token a new image (only its creator: the payer must be the wallet that created it). The image is checked by its bytes (PNG, JPEG, WebP or GIF, at most 1 MiB; SVG refused) before any payment, and kept as WebP with a thumbnail at the token's imageUrl and thumbnailUrl.",
-    tool: { name: 'set_token_image', title: "Change a token's image", readOnly: false },
-    ...fixed((settings) => settings.prices.image),
-    successStatus: 200,
-    bodyLimit: IMAGE_BODY_LIMIT_BYTES,
-    inputSchema: tokenImageInput,
-    outputSchema: tokenOutput,
-    parse: (raw) => parseWith(tokenImageInput, raw),
-    async prepare(deps, input, caller) {
-      const checked = await checkTokenImage(deps, input, caller?.wallet);
-      return { amount: deps.settings.prices.image, network: checked.network, image: checked.image };
-    },
-    execute: (deps, input, prepared, caller, paid) => setTokenImage(deps, { tokenId: input.tokenId, image: prepared.image, payer: caller.wallet }, paid),
-  };
   return [
     create,
     buyEntrypoint(
@@ -277,6 +281,6 @@ export function entrypoints(): AnyEntrypoint[] {
     ),
     sell,
     info,
-    image,
+    imageEntrypoint(),
   ];
 }
