@@ -15,7 +15,11 @@ export const tokenOutput = z.object({
   name: z.string(),
   symbol: z.string(),
   description: z.string().nullable(),
-  imageUrl: z.string().nullable(),
+  imageUrl: z
+    .string()
+    .nullable()
+    .meta({ description: "the token's image: the service's own copy of an upload (GET /images/<sha256>.webp, at most 512 × 512, immutable), or an https URL named at creation; null: none" }),
+  thumbnailUrl: z.string().nullable().meta({ description: 'its 128 × 128 thumbnail (GET /images/<sha256>.webp) when the image was uploaded; null otherwise' }),
   creator: z.string(),
   links: z.object({ website: z.string().nullable(), twitter: z.string().nullable(), telegram: z.string().nullable() }).meta({ description: 'profile URLs' }),
   platformReferrer: z.string().nullable(),

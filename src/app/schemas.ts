@@ -46,11 +46,17 @@ export const commentIdSchema = z.string().regex(/^cmt_[0-9A-HJKMNP-TV-Z]{26}$/, 
 export const walletSchema = addressSchema.refine((a) => !/^0x0{40}$/.test(a), 'must not be the zero address');
 export const networkSchema = z.enum([PRODUCTION, TESTNET]);
 
+/** An uploaded image (docs/api.md "Token images"): the file as base64 or a data: URL. */
+const imageUpload = z.string().meta({
+  description: 'the image file as base64, or a data: URL (data:image/png;base64,…): PNG, JPEG, WebP or GIF, at most 1 MiB (told by its bytes; SVG refused); kept as WebP of at most 512 × 512 plus a 128 × 128 thumbnail',
+});
+
 export const createTokenInput = z.strictObject({
   name: z.string().meta({ description: '1–32 characters' }),
   symbol: z.string().meta({ description: '1–10 characters A-Z, 0-9 (upper-cased)' }),
   description: z.string().optional().meta({ description: 'up to 500 characters' }),
-  imageUrl: z.string().optional().meta({ description: 'https URL, up to 2048 characters' }),
+  imageUrl: z.string().optional().meta({ description: 'https URL, up to 2048 characters (or upload `image` instead)' }),
+  image: imageUpload.optional(),
   website: z.string().optional().meta({ description: "the token's site: https URL, up to 2048 characters" }),
   twitter: z.string().optional().meta({ description: 'X (Twitter) handle: name, @name or https://x.com/name' }),
   telegram: z.string().optional().meta({ description: 'Telegram username: name, @name or https://t.me/name' }),
@@ -109,6 +115,8 @@ export const sellInput = z.strictObject({
 });
 
 export const tokenInfoInput = z.strictObject({ tokenId: tokenIdSchema });
+
+export const tokenImageInput = z.strictObject({ tokenId: tokenIdSchema, image: imageUpload });
 
 /** Parses with a schema; failures become VALIDATION_ERROR with one issue per problem. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.output<S> {

@@ -13,6 +13,8 @@ export interface Settings {
     info: bigint;
     /** A comment on a token (COMMENT_PRICE_USD, docs/api.md "Comments"). */
     comment: bigint;
+    /** A creator's change of its token's image (token_image). */
+    image: bigint;
   };
   /** Bounds of a buy's gross USD (docs/api.md "Paid endpoints": ≥ 0.01, ≤ configurable max, default 10000). */
   minBuyUsd: bigint;

@@ -87,7 +87,7 @@ export function checkHide(comment: Comment | null, token: { tokenId: string; cre
     throw new CommentNotFound(`Comment ${commentId} is not a comment of token ${token.tokenId}.`, { tokenId: token.tokenId, commentId });
   }
   if (wallet.toLowerCase() !== token.creator.toLowerCase()) {
-    throw new NotTokenCreator(`Only the creator of token ${token.tokenId} hides its comments; ${wallet} is not its creator.`, { tokenId: token.tokenId, wallet });
+    throw new NotTokenCreator(token.tokenId, wallet);
   }
   return comment;
 }

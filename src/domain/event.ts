@@ -17,7 +17,8 @@ export type EventType =
   | 'position.transferred'
   | 'earnings.accrued'
   | 'comment.posted'
-  | 'comment.hidden';
+  | 'comment.hidden'
+  | 'token.image_changed';
 
 /** An event as written to the outbox, in the transaction of the change it describes (docs/api.md "Events"). */
 export interface NewEvent {

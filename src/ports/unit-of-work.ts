@@ -9,6 +9,7 @@ import type { DeploymentStore } from './deployment-store.js';
 import type { EarningsStore } from './earnings-store.js';
 import type { EventLog } from './event-log.js';
 import type { GraduationStore } from './graduation-store.js';
+import type { ImageStore } from './image-store.js';
 import type { PaymentIdentifierStore } from './payment-identifier-store.js';
 import type { PaymentStore } from './payment-store.js';
 import type { PayoutStore } from './payout-store.js';
@@ -58,6 +59,8 @@ export interface Stores {
   sharedSettings: SharedSettingsStore;
   /** Comments on tokens, paid for by their authors, hidden by the tokens' creators (docs/api.md "Comments"). */
   comments: CommentStore;
+  /** Token images, by the sha256 of their bytes (docs/decisions/0049). */
+  images: ImageStore;
 }
 
 /**

@@ -55,6 +55,7 @@ describe('the catalogue of operations', () => {
       ['token_sell', 'fixed', '0.01'],
       ['token_info', 'fixed', '0.001'],
       ['token_comment', 'fixed', '0.001'],
+      ['token_image', 'fixed', '0.01'],
     ]);
   });
 });

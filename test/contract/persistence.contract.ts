@@ -11,6 +11,7 @@ import { paymentStoreContract } from './payment-store.contract.js';
 import { payoutStoreContract } from './payout-store.contract.js';
 import { positionRepositoryContract } from './position-repository.contract.js';
 import { proofNonceStoreContract } from './proof-nonce-store.contract.js';
+import { imageStoreContract } from './image-store.contract.js';
 import { quoteStoreContract } from './quote-store.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { tradeLedgerContract } from './trade-ledger.contract.js';
@@ -42,4 +43,5 @@ export function persistenceContracts(name: string, make: UowFactory) {
   custodyIntentStoreContract(name, make);
   sharedSettingsStoreContract(name, make);
   deliveryBatchStoreContract(name, make);
+  imageStoreContract(name, make);
 }

@@ -59,6 +59,7 @@ describe('GET /entrypoints and /api/openapi.json', () => {
       ['token_sell', '0.01'],
       ['token_info', '0.001'],
       ['token_comment', '0.001'],
+      ['token_image', '0.01'],
     ]);
     const buy = data.find((e: any) => e.name === 'token_buy_usd');
     expect(buy.inputSchema).toMatchObject({ type: 'object', required: ['tokenId', 'usdAmount'], additionalProperties: false });

@@ -80,6 +80,7 @@ describe('tools/list', () => {
       'token_sell',
       'token_info',
       'token_comment',
+      'set_token_image',
     ]);
     for (const tool of expected) {
       const listed = tools.find((t) => t.name === tool.name)!;

@@ -25,6 +25,7 @@ import { openApiDocument } from './openapi.js';
 import { observeRequests, UNMATCHED_ROUTE } from './observe-requests.js';
 import { isPaidRoute, paidRoute } from './paid-routes.js';
 import { readRoutes } from './read-routes.js';
+import { imageRoutes } from './image-routes.js';
 import { requestContext } from './request-context.js';
 import { paymentRequiredExtensions } from '../../kit/x402/x402-extensions.js';
 
@@ -110,9 +111,12 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   const pageRouter = new Router();
   if (options.page) for (const path of ['/', '/assets/:file']) pageRouter.get(path, options.page);
   app.use(pageRouter.routes());
+  // Token images: immutable bytes by their hash, before the free budget like the page's assets.
+  const images = imageRoutes(deps.uow);
+  app.use(images.routes());
   for (const m of options.before ?? []) app.use(m);
   app.use(router.routes());
-  app.use(nothingAnswered([pageRouter, router]));
+  app.use(nothingAnswered([pageRouter, images, router]));
   return app;
 }
 

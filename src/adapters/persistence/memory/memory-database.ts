@@ -7,6 +7,7 @@ import type { StoredEvent } from '../../../domain/event.js';
 import type { Payment } from '../../../domain/payment.js';
 import type { Delivery } from '../../../domain/delivery.js';
 import type { DeliveryBatch } from '../../../domain/delivery-batch.js';
+import type { StoredImage } from '../../../domain/image.js';
 import type { Graduation } from '../../../domain/graduation.js';
 import type { Deployment } from '../../../domain/deployment.js';
 import type { Comment } from '../../../domain/comment.js';
@@ -74,6 +75,8 @@ export class MemoryDatabase {
   readonly sharedSettings = new Map<string, SharedSetting>();
   /** commentId → a comment on a token (docs/api.md "Comments"). */
   readonly comments = new Map<string, Comment>();
+  /** sha256 → a token image (content-addressed). */
+  readonly images = new Map<string, StoredImage>();
 
   private tail: Promise<void> = Promise.resolve();
 

@@ -12,6 +12,7 @@ import { MemoryCustodyTransactionStore } from './memory-custody-transaction-stor
 import { MemoryTokenPullStore } from './memory-token-pull-store.js';
 import { MemoryPositionRepository } from './memory-position-repository.js';
 import { MemoryProofNonceStore } from './memory-proof-nonce-store.js';
+import { MemoryImageStore } from './memory-image-store.js';
 import { MemoryAssetQuoteStore } from './memory-asset-quote-store.js';
 import { MemoryQuoteStore } from './memory-quote-store.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
@@ -83,6 +84,7 @@ export class MemoryUnitOfWork implements UnitOfWork {
       comments: new MemoryCommentStore(this.db, tx),
       intents: new MemoryCustodyIntentStore(this.db, tx),
       sharedSettings: new MemorySharedSettingsStore(this.db, tx),
+      images: new MemoryImageStore(this.db, tx),
     };
   }
 }

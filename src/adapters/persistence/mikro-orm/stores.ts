@@ -17,6 +17,7 @@ import { MikroOrmDeliveryBatchStore } from './mikro-orm-delivery-batch-store.js'
 import { MikroOrmDeliveryStore } from './mikro-orm-delivery-store.js';
 import { MikroOrmPositionRepository } from './mikro-orm-position-repository.js';
 import { MikroOrmProofNonceStore } from './mikro-orm-proof-nonce-store.js';
+import { MikroOrmImageStore } from './mikro-orm-image-store.js';
 import { MikroOrmAssetQuoteStore } from './mikro-orm-asset-quote-store.js';
 import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
 import { MikroOrmTokenRepository } from './mikro-orm-token-repository.js';
@@ -49,5 +50,6 @@ export function stores(sql: Sql, touched: Set<string>): Stores {
     intents: new MikroOrmCustodyIntentStore(sql),
     sharedSettings: new MikroOrmSharedSettingsStore(sql),
     comments: new MikroOrmCommentStore(sql),
+    images: new MikroOrmImageStore(sql),
   };
 }
