@@ -8,6 +8,8 @@ import type { TradeQuoter } from '../ports/trade-quoter.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { Availability } from './availability.js';
 import type { CustodyRole } from './custody/custody-lease.js';
+import type { AppMetrics } from './metrics.js';
+import type { ImageIntake } from './images/image-intake.js';
 import type { Settings } from './settings.js';
 import type { TokenViewCache } from './token-view-cache.js';
 
@@ -41,6 +43,10 @@ export interface AppDeps {
    * (trading/check-referrer.ts). The composition root hands them in.
    */
   ownAccounts?: Readonly<Record<string, string>>;
+  /** Token images (docs/decisions/0049): uploads checked, re-encoded and stored; none: an `image` is refused. */
+  images?: ImageIntake;
   /** Where use cases say what an operator should know (a custody transaction signed again). */
   logger?: Logger;
+  /** What use cases count themselves (comments posted, hidden, refused); absent: nothing is counted. */
+  metrics?: AppMetrics;
 }

@@ -7,14 +7,18 @@ import { getAddress } from 'viem';
 import type { z } from 'zod';
 import { formatUsd, parseAmount, parseTokens, parseUsd } from '../domain/money.js';
 import type { Network } from '../domain/network.js';
+import { ValidationError } from '../domain/errors.js';
 import { validateTokenMetadata, type TokenMetadata } from '../domain/token.js';
 import type { PriceRule } from './catalogue/operation.js';
 import type { AppDeps } from './deps.js';
 import type { Settings } from './settings.js';
 import { applyInUnitOfWork, type Paid } from './paid.js';
-import { buyQuoteInput, buyTokensInput, buyUsdInput, createTokenInput, parseWith, sellInput, tokenInfoInput } from './schemas.js';
-import { buyOutput, createTokenOutput, sellOutput, tokenInfoOutput } from './output-schemas.js';
+import { buyQuoteInput, buyTokensInput, buyUsdInput, commentInput, createTokenInput, parseWith, sellInput, tokenImageInput, tokenInfoInput } from './schemas.js';
+import { buyOutput, commentOutput, createTokenOutput, sellOutput, tokenInfoOutput, tokenOutput } from './output-schemas.js';
+import { IMAGE_BODY_LIMIT_BYTES, type PreparedImage } from './images/image-intake.js';
+import { checkTokenImage, imageIntake, setTokenImage } from './use-cases/set-token-image.js';
 import { buyToken, planBuy, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
+import { checkComment, postComment, type CheckedComment, type CommentRequest } from './use-cases/comments.js';
 import { checkInitialBuy, createToken } from './use-cases/create-token.js';
 import { checkReferrer } from './trading/check-referrer.js';
 import { loadToken } from './trading/load-token.js';
@@ -53,6 +57,8 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
   /** For the manifest: a fixed price in USD, or how the price is set. */
   price(settings: Settings): string;
   successStatus: 200 | 201;
+  /** The largest request body it takes, in bytes, when larger than a transport's default (an image upload). */
+  bodyLimit?: number;
   inputSchema: z.ZodType;
   outputSchema: z.ZodType;
   parse(raw: unknown): I;
@@ -81,6 +87,9 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
 export type AnyEntrypoint = Entrypoint<any, any, any>;
 
 type BuyPrepared = Prepared & { plan: BuyPlan };
+type CreateInput = TokenMetadata & { platformReferrer: string | null; initialBuyUsd: bigint | null; image: string | null };
+/** An upload is checked and re-encoded before the 402 (decision 0049): what execute stores. */
+type WithImage = Prepared & { image: PreparedImage | null };
 
 /** A price line as the manifest states it: "0.01", or how the input sets it ("= usdAmount"). */
 export const priceLine = (rule: PriceRule, settings: Settings): string =>
@@ -165,8 +174,31 @@ function placeOrderEntrypoint(): Entrypoint<PlaceOrderInput, Prepared, OrderView
   };
 }
 
+/** token_image: a creator's new image for its token (docs/api.md "Token images"), checked before the 402. */
+function imageEntrypoint(): Entrypoint<{ tokenId: string; image: string }, Prepared & { image: PreparedImage }> {
+  return {
+    kind: 'paid',
+    name: 'token_image',
+    operation: 'set_token_image',
+    description:
+      "Give a token a new image (only its creator: the payer must be the wallet that created it). The image is checked by its bytes (PNG, JPEG, WebP or GIF, at most 1 MiB; SVG refused) before any payment, and kept as WebP with a thumbnail at the token's imageUrl and thumbnailUrl.",
+    tool: { name: 'set_token_image', title: "Change a token's image", readOnly: false },
+    ...fixed((settings) => settings.prices.image),
+    successStatus: 200,
+    bodyLimit: IMAGE_BODY_LIMIT_BYTES,
+    inputSchema: tokenImageInput,
+    outputSchema: tokenOutput,
+    parse: (raw) => parseWith(tokenImageInput, raw),
+    async prepare(deps, input, caller) {
+      const checked = await checkTokenImage(deps, input, caller?.wallet);
+      return { amount: deps.settings.prices.image, network: checked.network, image: checked.image };
+    },
+    execute: (deps, input, prepared, caller, paid) => setTokenImage(deps, { tokenId: input.tokenId, image: prepared.image, payer: caller.wallet }, paid),
+  };
+}
+
 export function entrypoints(): AnyEntrypoint[] {
-  const create: Entrypoint<TokenMetadata & { platformReferrer: string | null; initialBuyUsd: bigint | null }> = {
+  const create: Entrypoint<CreateInput, WithImage> = {
     kind: 'paid',
     name: 'token_create',
     operation: 'create_token',
@@ -175,24 +207,28 @@ export function entrypoints(): AnyEntrypoint[] {
     alsoAt: '/tokens',
     ...fixed((settings) => settings.prices.create),
     successStatus: 201,
+    bodyLimit: IMAGE_BODY_LIMIT_BYTES,
     inputSchema: createTokenInput,
     outputSchema: createTokenOutput,
     parse: (raw) => {
       const input = parseWith(createTokenInput, raw);
+      if (input.image !== undefined && input.imageUrl !== undefined) throw ValidationError.of('image', 'give an image or an imageUrl, not both');
       return {
         ...validateTokenMetadata(input),
         platformReferrer: input.platformReferrer ? getAddress(input.platformReferrer) : null,
         initialBuyUsd: opt(input.initialBuyUsd, parseUsd) ?? null,
+        image: input.image ?? null,
       };
     },
     // With a dev buy the price is the create's plus the buy, checked on the fresh curve first.
     async prepare(deps, input) {
       if (input.initialBuyUsd) checkInitialBuy(deps, input.initialBuyUsd);
       await checkReferrer(deps, 'platformReferrer', input.platformReferrer);
-      return { amount: deps.settings.prices.create + (input.initialBuyUsd ?? 0n), network: null };
+      const image = input.image === null ? null : await imageIntake(deps).prepare(input.image);
+      return { amount: deps.settings.prices.create + (input.initialBuyUsd ?? 0n), network: null, image };
     },
-    execute: (deps, { platformReferrer, initialBuyUsd, ...metadata }, _p, caller, paid) =>
-      createToken(deps, { metadata, creator: caller.wallet, platformReferrer, initialBuyUsd, network: caller.network }, paid),
+    execute: (deps, { platformReferrer, initialBuyUsd, image: _upload, ...metadata }, prepared, caller, paid) =>
+      createToken(deps, { metadata, creator: caller.wallet, platformReferrer, initialBuyUsd, network: caller.network, image: prepared.image }, paid),
   };
   const sell: Entrypoint<SellRequest> = {
     kind: 'paid',
@@ -250,6 +286,25 @@ export function entrypoints(): AnyEntrypoint[] {
     // Bought once, the information of every token is free to the same wallet for a while.
     grantsAccess: { serve: (deps, input) => applyInUnitOfWork(deps, undefined, (stores, now) => tokenInfoFrom(stores, input.tokenId, now)) },
   };
+  const comment: Entrypoint<CommentRequest, Prepared & { checked: CheckedComment }> = {
+    kind: 'paid',
+    name: 'token_comment',
+    operation: 'comment_token',
+    description:
+      "Post a comment on a token's thread, or a reply (`replyTo`) to one of its top-level comments; the payer is the author. Plain text, 1–500 Unicode code points after NFC normalisation; control characters (but the newline) and bidi controls are refused before any payment.",
+    tool: { name: 'token_comment', title: 'Comment on a token', readOnly: false },
+    ...fixed((settings) => settings.prices.comment),
+    successStatus: 201,
+    inputSchema: commentInput,
+    outputSchema: commentOutput,
+    parse: (raw) => parseWith(commentInput, raw),
+    // Every rule before the 402: a refused comment is never paid for. Paid on the token's network.
+    async prepare(deps, input) {
+      const checked = await checkComment(deps, input);
+      return { amount: deps.settings.prices.comment, network: checked.network, checked };
+    },
+    execute: (deps, _input, prepared, caller, paid) => postComment(deps, prepared.checked, caller.wallet, paid),
+  };
   return [
     create,
     buyEntrypoint(
@@ -284,5 +339,7 @@ export function entrypoints(): AnyEntrypoint[] {
     sell,
     info,
     placeOrderEntrypoint(),
+    comment,
+    imageEntrypoint(),
   ];
 }

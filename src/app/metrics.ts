@@ -39,6 +39,13 @@ export const METRICS = {
       help: 'Orders whose price was crossed, by kind and outcome: executed, failed (authorization unusable), missed (bound not met: left OPEN), pending (collect or pull not mined yet).',
       labels: ['kind', 'outcome'],
     },
+    comments_total: { help: "Comments posted (paid) and hidden by their token's creator, by action.", labels: ['action'] },
+    comment_refusals_total: { help: 'Comments, replies and hides refused (before any payment), by error code.', labels: ['code'] },
+    image_uploads_total: {
+      help: 'Token image uploads: accepted (stored, or duplicate: those bytes were stored before) or refused before payment, by error code.',
+      labels: ['result', 'reason'],
+    },
+    image_bytes_stored_total: { help: 'Bytes of token images (image and thumbnail) newly stored in the database.', labels: [] },
   },
   histograms: {
     http_request_duration_seconds: {

@@ -15,7 +15,11 @@ export const tokenOutput = z.object({
   name: z.string(),
   symbol: z.string(),
   description: z.string().nullable(),
-  imageUrl: z.string().nullable(),
+  imageUrl: z
+    .string()
+    .nullable()
+    .meta({ description: "the token's image: the service's own copy of an upload (GET /images/<sha256>.webp, at most 512 × 512, immutable), or an https URL named at creation; null: none" }),
+  thumbnailUrl: z.string().nullable().meta({ description: 'its 128 × 128 thumbnail (GET /images/<sha256>.webp) when the image was uploaded; null otherwise' }),
   creator: z.string(),
   links: z.object({ website: z.string().nullable(), twitter: z.string().nullable(), telegram: z.string().nullable() }).meta({ description: 'profile URLs' }),
   platformReferrer: z.string().nullable(),
@@ -186,6 +190,24 @@ export const indexerOutput = z
     updatedAt: z.string().nullable(),
   })
   .meta({ description: 'how far balances follow transfers on chain' });
+
+export const commentOutput = z.object({
+  commentId: z.string(),
+  tokenId: z.string(),
+  network: networkSchema,
+  author: z.string().describe('the wallet that paid for the comment'),
+  text: z.string().nullable().describe("the comment as plain text; null once the token's creator hid it"),
+  hidden: z.boolean(),
+  hiddenAt: z.string().nullable(),
+  replyTo: z.string().nullable().describe('the top-level comment this one answers; null for a comment of its own'),
+  createdAt: z.string(),
+  holding: z
+    .object({ balance: amount, share: z.string() })
+    .describe("what the author holds of the token now, and its share of the tokens in circulation (as /holders)"),
+  badges: z.array(z.enum(['creator', 'top_holder'])).describe("creator: the token's creator; top_holder: one of its 10 largest holders"),
+});
+export const commentThreadOutput = commentOutput.extend({ replies: z.array(commentOutput).describe('its replies, oldest first') });
+export const commentPageOutput = page(commentThreadOutput).extend({ tokenId: z.string() });
 
 export const tokenPageOutput = page(tokenOutput);
 export const tradePageOutput = page(tradeOutput);

@@ -42,14 +42,21 @@ const tokensToMove = (description: string) =>
 export const tokenIdSchema = z.string().regex(/^tok_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a token id (tok_ + 26-character ULID)');
 export const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
 /** A wallet that can hold and sign: any address but the zero address. */
+export const commentIdSchema = z.string().regex(/^cmt_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a comment id (cmt_ + 26-character ULID)');
 export const walletSchema = addressSchema.refine((a) => !/^0x0{40}$/.test(a), 'must not be the zero address');
 export const networkSchema = z.enum([PRODUCTION, TESTNET]);
+
+/** An uploaded image (docs/api.md "Token images"): the file as base64 or a data: URL. */
+const imageUpload = z.string().meta({
+  description: 'the image file as base64, or a data: URL (data:image/png;base64,…): PNG, JPEG, WebP or GIF, at most 1 MiB (told by its bytes; SVG refused); kept as WebP of at most 512 × 512 plus a 128 × 128 thumbnail',
+});
 
 export const createTokenInput = z.strictObject({
   name: z.string().meta({ description: '1–32 characters' }),
   symbol: z.string().meta({ description: '1–10 characters A-Z, 0-9 (upper-cased)' }),
   description: z.string().optional().meta({ description: 'up to 500 characters' }),
-  imageUrl: z.string().optional().meta({ description: 'https URL, up to 2048 characters' }),
+  imageUrl: z.string().optional().meta({ description: 'https URL, up to 2048 characters (or upload `image` instead)' }),
+  image: imageUpload.optional(),
   website: z.string().optional().meta({ description: "the token's site: https URL, up to 2048 characters" }),
   twitter: z.string().optional().meta({ description: 'X (Twitter) handle: name, @name or https://x.com/name' }),
   telegram: z.string().optional().meta({ description: 'Telegram username: name, @name or https://t.me/name' }),
@@ -108,6 +115,8 @@ export const sellInput = z.strictObject({
 });
 
 export const tokenInfoInput = z.strictObject({ tokenId: tokenIdSchema });
+
+export const tokenImageInput = z.strictObject({ tokenId: tokenIdSchema, image: imageUpload });
 
 /** Parses with a schema; failures become VALIDATION_ERROR with one issue per problem. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.output<S> {
@@ -171,6 +180,17 @@ export const quoteQuery = z.strictObject({
 });
 
 export const tradesQuery = z.strictObject({ limit: limit(100, 50), cursor: z.string().max(512).optional() });
+export const commentsQuery = z.strictObject({ limit: limit(50, 20), cursor: z.string().max(512).optional() });
+/**
+ * A paid comment (docs/api.md "Comments"). The text's rules (NFC, 1–500 code points, no control
+ * or bidi character) are the domain's, checked before the 402 with their own codes; the schema
+ * only bounds what is read.
+ */
+export const commentInput = z.strictObject({
+  tokenId: tokenIdSchema,
+  text: z.string().max(10_000).meta({ description: 'plain text, 1–500 Unicode code points after NFC normalisation and trimming; newlines kept, other control characters and bidi controls refused' }),
+  replyTo: commentIdSchema.optional().meta({ description: 'a top-level comment of the same token this one answers (one level of replies)' }),
+});
 export const holdersQuery = z.strictObject({ limit: limit(100, 20) });
 export const sellAuthorizationQuery = z.strictObject({ wallet: walletSchema, tokens: tokensToMove('tokens to sell') });
 export const candlesQuery = z.strictObject({

@@ -13,6 +13,10 @@ export interface Settings {
     /** Placing an order (docs/api.md "Orders"): ORDER_PRICE_USD. */
     order: bigint;
     info: bigint;
+    /** A comment on a token (COMMENT_PRICE_USD, docs/api.md "Comments"). */
+    comment: bigint;
+    /** A creator's change of its token's image (token_image). */
+    image: bigint;
   };
   /** Bounds of a buy's gross USD (docs/api.md "Paid endpoints": ≥ 0.01, ≤ configurable max, default 10000). */
   minBuyUsd: bigint;

@@ -40,6 +40,7 @@ export function tokenView(t: Token, stats: { volumeUsd24h: bigint; trades24h: nu
     symbol: t.symbol,
     description: t.description,
     imageUrl: t.imageUrl,
+    thumbnailUrl: t.thumbnailUrl,
     creator: t.creator,
     links: linkUrls(t.links),
     launchFee: t.launchFee ? { startBps: Number(t.launchFee.startBps), endsAt: new Date(t.createdAt.getTime() + Number(t.launchFee.decayMs)).toISOString() } : null,

@@ -13,6 +13,8 @@ import { Availability } from '../app/availability.js';
 import type { CustodyLease } from '../app/custody/custody-lease.js';
 import { collectGauges, METRICS } from '../app/metrics.js';
 import { TokenViewCache } from '../app/token-view-cache.js';
+import { ImageIntake } from '../app/images/image-intake.js';
+import { SharpImageProcessor } from '../adapters/image/sharp/sharp-image-processor.js';
 import { WorkerScheduler } from '../app/workers/worker-scheduler.js';
 import { ALL_NETWORKS } from '../domain/network.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
@@ -33,12 +35,19 @@ function buildRateLimiter(config: Config): RateLimiter | null {
   return config.redisUrl ? new RedisRateLimiter({ url: config.redisUrl, ...budget }) : new MemoryRateLimiter(budget);
 }
 
+/** The origin the service's own links name: PUBLIC_URL, else where it listens (as Sign-In-With-X binds proofs). */
+function publicOrigin(config: Config, listening: { origin?: string }): () => string {
+  return () => config.publicUrl ?? listening.origin ?? `http://${config.host}:${config.port}`;
+}
+
 export interface ApplicationParts {
   host: Host;
   uow: UnitOfWork;
   chain: ChainAdapters;
   custody: CustodyLease;
   walletProofs: ServicePorts['walletProofs'];
+  /** Where this process listens, once it does: the origin images are named on without PUBLIC_URL. */
+  listening: { origin?: string };
 }
 
 export function buildApplication(config: Config, options: ServiceOptions, parts: ApplicationParts, closers: Closers): Application {
@@ -76,6 +85,7 @@ export function buildApplication(config: Config, options: ServiceOptions, parts:
     accessGrantSeconds: config.infoAccessSeconds,
     rateLimiter,
     custody: parts.custody,
+    images: new ImageIntake(given.imageProcessor ?? new SharpImageProcessor(), publicOrigin(config, parts.listening), metrics),
     ...(afterSettle ? { hooks: { afterSettle } } : {}),
   });
   collectGauges({ metrics, uow, clock, availability, priceBoard });

@@ -49,7 +49,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const { locks, custody } = await joinScaleOut(config, options, { host, uow, chain }, closers);
     const listening: { origin?: string } = {};
     const walletProofs = buildWalletProofs(config, options, listening);
-    const application = buildApplication(config, options, { host, uow, chain, custody, walletProofs }, closers);
+    const application = buildApplication(config, options, { host, uow, chain, custody, walletProofs, listening }, closers);
     const workers = startWorkers(config, options, { application, chain, custody, locks }, closers);
     const { server, url, page } = await serveHttp(config, application, closers, listening);
     return {

@@ -8,6 +8,7 @@ import type { WorkerSchedulerDeps } from '../app/workers/worker-scheduler.js';
 import type { AuthorizationReader } from '../ports/authorization-reader.js';
 import type { ChainProbe } from '../ports/chain-probe.js';
 import type { DexRouter } from '../ports/dex-router.js';
+import type { ImageProcessor } from '../ports/image-processor.js';
 import type { PayoutSender } from '../ports/payout-sender.js';
 import type { SignerLocks } from '../ports/signer-locks.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
@@ -34,6 +35,8 @@ export interface ServicePorts
   chainProbe: ChainProbe | null;
   /** One signer per key (default: the store's — PostgreSQL advisory locks — or this process alone). */
   signerLocks: SignerLocks;
+  /** Decodes and re-encodes token images (default: sharp). */
+  imageProcessor: ImageProcessor;
 }
 
 /** Seams into the work, for fault-injection tests: the payment pipeline's, and each worker's by name. */

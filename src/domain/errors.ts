@@ -255,3 +255,74 @@ export class TokenNotDeployed extends DomainError {
     );
   }
 }
+
+/** Comments (docs/api.md "Comments"): why a comment, a reply or a hide is refused, each reason its own class and code. */
+export class CommentTextEmpty extends DomainError {
+  readonly code = 'COMMENT_TEXT_EMPTY';
+}
+export class CommentTextTooLong extends DomainError {
+  readonly code = 'COMMENT_TEXT_TOO_LONG';
+}
+/** A control character but the newline, or an unpaired surrogate. */
+export class CommentControlCharacter extends DomainError {
+  readonly code = 'COMMENT_CONTROL_CHARACTER';
+}
+/** A bidi embedding, override or isolate: text shown in another order than it is stored. */
+export class CommentBidiControl extends DomainError {
+  readonly code = 'COMMENT_BIDI_CONTROL';
+}
+/** A reply to a reply, or to a hidden comment. */
+export class CommentReplyInvalid extends DomainError {
+  readonly code = 'COMMENT_REPLY_INVALID';
+}
+export class CommentNotFound extends DomainError {
+  readonly code = 'COMMENT_NOT_FOUND';
+}
+/** An upload larger than an image may be (docs/api.md "Token images"); refused before any payment. */
+export class ImageTooLarge extends DomainError {
+  readonly code = 'IMAGE_TOO_LARGE';
+  constructor(bytes: number, maxBytes: number) {
+    super(`The image is ${bytes} bytes; at most ${maxBytes} (1 MiB) are taken.`, { bytes, maxBytes });
+  }
+}
+
+/** An image declaring more pixels than the service decodes (a decompression bomb, or just too big). */
+export class ImageTooManyPixels extends DomainError {
+  readonly code = 'IMAGE_TOO_MANY_PIXELS';
+  /** Without a size: the decoder found more pixels than its header declared. */
+  constructor(maxPixels: number, size?: { width: number; height: number }) {
+    super(`The image ${size ? `is ${size.width} × ${size.height} pixels` : 'has more pixels than it declares'}; at most ${maxPixels} pixels (4096 × 4096) are decoded.`, { ...size, maxPixels });
+  }
+}
+
+/** An SVG: a document that can carry scripts and links, refused whatever it shows. */
+export class ImageSvgRefused extends DomainError {
+  readonly code = 'IMAGE_SVG_REFUSED';
+  constructor() {
+    super('SVG images are not taken (they can carry scripts); upload a PNG, JPEG, WebP or GIF.');
+  }
+}
+
+/** Bytes that are not a PNG, JPEG, WebP or GIF, whatever their name or declared type. */
+export class ImageTypeUnsupported extends DomainError {
+  readonly code = 'IMAGE_TYPE_UNSUPPORTED';
+  constructor() {
+    super('The upload is not a PNG, JPEG, WebP or GIF image (told by its bytes, not its name or declared type).', { accepted: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] });
+  }
+}
+
+/** Bytes that start like an image but do not decode as one (truncated, corrupt, or another format inside). */
+export class ImageUnreadable extends DomainError {
+  readonly code = 'IMAGE_UNREADABLE';
+  constructor(reason: string) {
+    super(`The image could not be decoded: ${reason}.`, { reason });
+  }
+}
+
+/** Something only a token's creator may do (change its image, hide a comment on it), asked by another wallet. */
+export class NotTokenCreator extends DomainError {
+  readonly code = 'NOT_TOKEN_CREATOR';
+  constructor(tokenId: string, wallet: string) {
+    super(`Only the creator of ${tokenId} may do this; ${wallet} is not its creator.`, { tokenId, wallet });
+  }
+}

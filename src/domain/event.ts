@@ -20,7 +20,10 @@ export type EventType =
   | 'order.executed'
   | 'order.failed'
   | 'order.cancelled'
-  | 'order.expired';
+  | 'order.expired'
+  | 'comment.posted'
+  | 'comment.hidden'
+  | 'token.image_changed';
 
 /** An event as written to the outbox, in the transaction of the change it describes (docs/api.md "Events"). */
 export interface NewEvent {

@@ -23,7 +23,10 @@ export interface Token {
   readonly name: string;
   readonly symbol: string;
   readonly description: string | null;
+  /** The image: the service's own copy of an upload (docs/decisions/0049), or an https URL named at creation. */
   readonly imageUrl: string | null;
+  /** The service's 128 × 128 thumbnail of an uploaded image; null for an image named by URL, or none. */
+  readonly thumbnailUrl: string | null;
   /** Checksummed address of the creator (the payer of the create payment). */
   readonly creator: string;
   /** Where the token's people meet: handles and a site, shown as links. */
@@ -89,7 +92,14 @@ export interface TokenMetadata {
   symbol: string;
   description: string | null;
   imageUrl: string | null;
+  thumbnailUrl: string | null;
   links: TokenLinks;
+}
+
+/** A token's image as the service keeps it: its own copy and thumbnail (absolute URLs). */
+export interface TokenImageUrls {
+  imageUrl: string;
+  thumbnailUrl: string;
 }
 
 export const NAME_MAX = 32;
@@ -245,7 +255,7 @@ export function validateTokenMetadata(input: NewTokenInput): TokenMetadata {
   const imageUrl = checkHttpsUrl(issues, 'imageUrl', input.imageUrl);
   const links = checkLinks(issues, input);
   if (issues.length > 0 || name === null || symbol === null) throw new ValidationError(issues);
-  return { name, symbol, description, imageUrl, links };
+  return { name, symbol, description, imageUrl, thumbnailUrl: null, links };
 }
 
 export function newToken(args: {

@@ -9,4 +9,6 @@ export interface PositionRepository {
   /** Positions with a positive balance, largest first (ties: lower-cased wallet ascending). */
   holders(tokenId: string, limit: number): Promise<Position[]>;
   countHolders(tokenId: string): Promise<number>;
+  /** The positions of these wallets in a token (those that have one), in one query: a comment thread's authors. */
+  ofWallets(tokenId: string, wallets: readonly string[]): Promise<Position[]>;
 }

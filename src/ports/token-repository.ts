@@ -1,5 +1,5 @@
 import type { Network } from '../domain/network.js';
-import type { Token, TokenState } from '../domain/token.js';
+import type { Token, TokenImageUrls, TokenState } from '../domain/token.js';
 import type { Page, PageRequest } from './page.js';
 
 export type TokenSort = 'created' | 'marketCap' | 'volume24h';
@@ -35,6 +35,8 @@ export interface TokenRepository {
    */
   getForUpdate(tokenId: string): Promise<Token | null>;
   update(token: Token): Promise<void>;
+  /** Names the token's new image and thumbnail (its creator changed them); nothing else of it changes. */
+  setImage(tokenId: string, image: TokenImageUrls): Promise<void>;
   /** Tokens created before tokens went on chain (no `address`), oldest first: the backfill's work. */
   listWithoutAddress(limit: number): Promise<Token[]>;
   /** Every token of `network` that has an address (deployed or not yet), by tokenId. */

@@ -1,5 +1,6 @@
 import type { AccessGrantStore } from './access-grant-store.js';
 import type { ChangeFeed } from './change-feed.js';
+import type { CommentStore } from './comment-store.js';
 import type { CustodyIntentStore } from './custody-intent-store.js';
 import type { AssetQuoteStore } from './asset-quote-store.js';
 import type { DeliveryBatchStore } from './delivery-batch-store.js';
@@ -9,6 +10,7 @@ import type { EarningsStore } from './earnings-store.js';
 import type { EventLog } from './event-log.js';
 import type { GraduationStore } from './graduation-store.js';
 import type { OrderStore } from './order-store.js';
+import type { ImageStore } from './image-store.js';
 import type { PaymentIdentifierStore } from './payment-identifier-store.js';
 import type { PaymentStore } from './payment-store.js';
 import type { PayoutStore } from './payout-store.js';
@@ -58,6 +60,10 @@ export interface Stores {
   sharedSettings: SharedSettingsStore;
   /** Orders that wait for a price (docs/api.md "Orders"): limit buys, stop-losses, take-profits. */
   orders: OrderStore;
+  /** Comments on tokens, paid for by their authors, hidden by the tokens' creators (docs/api.md "Comments"). */
+  comments: CommentStore;
+  /** Token images, by the sha256 of their bytes (docs/decisions/0049). */
+  images: ImageStore;
 }
 
 /**

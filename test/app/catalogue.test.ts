@@ -40,7 +40,7 @@ describe('the catalogue of operations', () => {
     const tools = new Map(agentTools(new Map()).map((t) => [t.name, t]));
     for (const r of catalogue.filter((c) => c.tool)) {
       const tool = tools.get(r.tool!.name);
-      expect(tool).toMatchObject({ kind: 'free', title: r.tool!.title, description: r.description, readOnly: r.http.method !== 'post' });
+      expect(tool).toMatchObject({ kind: 'free', title: r.tool!.title, description: r.description, readOnly: r.http.method !== 'POST' });
       const json = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
       expect(tool?.kind === 'free' && [json(tool.inputSchema), json(tool.outputSchema)]).toEqual([json(r.inputSchema), json(r.outputSchema)]);
     }
@@ -55,6 +55,8 @@ describe('the catalogue of operations', () => {
       ['token_sell', 'fixed', '0.01'],
       ['token_info', 'fixed', '0.001'],
       ['order_place', 'fixed', '0.01'],
+      ['token_comment', 'fixed', '0.001'],
+      ['token_image', 'fixed', '0.01'],
     ]);
   });
 });

@@ -1,6 +1,7 @@
 /** Every persistence port's contract, for one storage technology. */
 import { accessGrantStoreContract } from './access-grant-store.contract.js';
 import { assetQuoteStoreContract } from './asset-quote-store.contract.js';
+import { commentStoreContract } from './comment-store.contract.js';
 import { custodyTransactionStoreContract } from './custody-transaction-store.contract.js';
 import { deliveryBatchStoreContract } from './delivery-batch-store.contract.js';
 import { eventLogContract } from './event-log.contract.js';
@@ -10,6 +11,7 @@ import { paymentStoreContract } from './payment-store.contract.js';
 import { payoutStoreContract } from './payout-store.contract.js';
 import { positionRepositoryContract } from './position-repository.contract.js';
 import { proofNonceStoreContract } from './proof-nonce-store.contract.js';
+import { imageStoreContract } from './image-store.contract.js';
 import { quoteStoreContract } from './quote-store.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { tradeLedgerContract } from './trade-ledger.contract.js';
@@ -38,8 +40,10 @@ export function persistenceContracts(name: string, make: UowFactory) {
   transferStoreContract(name, make);
   custodyTransactionStoreContract(name, make);
   earningsStoreContract(name, make);
+  commentStoreContract(name, make);
   custodyIntentStoreContract(name, make);
   sharedSettingsStoreContract(name, make);
   deliveryBatchStoreContract(name, make);
   orderStoreContract(name, make);
+  imageStoreContract(name, make);
 }

@@ -42,5 +42,17 @@ export function positionRepositoryContract(name: string, make: UowFactory) {
         expect((await uow.run((s) => s.positions.holders('tok_H', 1))).map((p) => p.wallet)).toEqual([wallets[1]]);
         expect(await uow.run((s) => s.positions.countHolders('tok_H'))).toBe(3);
       }));
+
+    it('finds the positions of named wallets in a token, in any case, in one call', () =>
+      withUow(make, async (uow) => {
+        await uow.transaction(async (s) => {
+          await s.positions.save(position({ tokenId: 'tok_W', balance: 9n }));
+          await s.positions.save(position({ tokenId: 'tok_W', wallet: OTHER, balance: 0n, costBasisUsd: 0n }));
+          await s.positions.save(position({ tokenId: 'tok_X', wallet: OTHER, balance: 4n }));
+        });
+        const found = await uow.run((s) => s.positions.ofWallets('tok_W', [WALLET.toLowerCase(), OTHER, '0x00000000000000000000000000000000000000b1']));
+        expect(found.map((p) => [p.wallet, p.balance]).sort()).toEqual([[OTHER, 0n], [WALLET, 9n]].sort());
+        expect(await uow.run((s) => s.positions.ofWallets('tok_W', []))).toEqual([]);
+      }));
   });
 }

@@ -27,6 +27,18 @@ export function tokenRepositoryContract(name: string, make: UowFactory) {
         expect(await uow.run((s) => s.tokens.get('tok_missing'))).toBeNull();
       }));
 
+    it("changes a token's image and thumbnail and nothing else; a trade's update afterwards keeps them", () =>
+      withUow(make, async (uow) => {
+        const t = token({ symbol: 'PIC', imageUrl: 'https://e.com/old.png' });
+        await uow.transaction((s) => s.tokens.insert(t));
+        const urls = { imageUrl: 'https://l.example/images/a.webp', thumbnailUrl: 'https://l.example/images/b.webp' };
+        await uow.transaction((s) => s.tokens.setImage(t.tokenId, urls));
+        expect(await uow.run((s) => s.tokens.get(t.tokenId))).toEqual({ ...t, ...urls });
+        await uow.transaction(async (s) => s.tokens.update(bought((await s.tokens.getForUpdate(t.tokenId))!, 1_000_000n)));
+        expect(await uow.run((s) => s.tokens.get(t.tokenId))).toMatchObject(urls);
+        await expect(uow.transaction((s) => s.tokens.setImage('tok_missing', urls))).rejects.toThrow();
+      }));
+
     it('lists the tokens without an address (from before tokens went on chain), oldest first, and forgets one once it has one', () =>
       withUow(make, async (uow) => {
         const legacy = (i: number) => token({ symbol: `OLD${i}`, address: null, createdAt: at(10 - i) });

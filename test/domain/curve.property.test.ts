@@ -55,7 +55,7 @@ function start(params: CurveParams = P): Ledger {
   const token = newToken({
     tokenId: 'tok_1',
     network: 'eip155:84532',
-    metadata: { name: 'T', symbol: 'T', description: null, imageUrl: null, links: NO_LINKS },
+    metadata: { name: 'T', symbol: 'T', description: null, imageUrl: null, thumbnailUrl: null, links: NO_LINKS },
     creator: '0xC',
     params,
     address: '0x00000000000000000000000000000000000070c0',

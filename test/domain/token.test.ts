@@ -26,6 +26,7 @@ describe('token metadata', () => {
       symbol: 'CAFE1',
       description: 'line one\nline two',
       imageUrl: 'https://example.com/a.png',
+      thumbnailUrl: null,
       links: NO_LINKS,
     });
     expect(m.name).toBe('Caf\u00e9 Coin');
@@ -37,6 +38,7 @@ describe('token metadata', () => {
       symbol: 'A',
       description: null,
       imageUrl: null,
+      thumbnailUrl: null,
       links: NO_LINKS,
     });
   });
@@ -85,7 +87,7 @@ describe('token states', () => {
   const token = newToken({
     tokenId: 'tok_1',
     network: 'eip155:84532',
-    metadata: { name: 'A', symbol: 'A', description: null, imageUrl: null, links: NO_LINKS },
+    metadata: { name: 'A', symbol: 'A', description: null, imageUrl: null, thumbnailUrl: null, links: NO_LINKS },
     creator: '0x0000000000000000000000000000000000000001',
     params: DEFAULT_CURVE_PARAMS,
     address: '0x00000000000000000000000000000000000070c0',

@@ -59,6 +59,8 @@ describe('GET /entrypoints and /api/openapi.json', () => {
       ['token_sell', '0.01'],
       ['token_info', '0.001'],
       ['order_place', '0.01'],
+      ['token_comment', '0.001'],
+      ['token_image', '0.01'],
     ]);
     const buy = data.find((e: any) => e.name === 'token_buy_usd');
     expect(buy.inputSchema).toMatchObject({ type: 'object', required: ['tokenId', 'usdAmount'], additionalProperties: false });
@@ -71,6 +73,12 @@ describe('GET /entrypoints and /api/openapi.json', () => {
     for (const path of ['/health', '/tokens', '/tokens/{id}', '/positions', '/api/quote', '/api/events', '/entrypoints/token_sell/invoke']) {
       expect(Object.keys(doc.paths)).toContain(path);
     }
+    // The thread is read with GET; the creator's hide is a POST whose wallet only a proof names.
+    expect(Object.keys(doc.paths['/tokens/{id}/comments'])).toEqual(['get']);
+    const hide = doc.paths['/tokens/{id}/comments/{commentId}/hide'].post;
+    expect(hide.parameters.find((p: any) => p.name === 'SIGN-IN-WITH-X')).toMatchObject({ in: 'header', required: true });
+    expect(hide.parameters.map((p: any) => p.name)).not.toContain('wallet');
+    expect(Object.keys(hide.responses)).toEqual(expect.arrayContaining(['200', '400', '403', '404']));
     expect(doc.paths['/tokens'].post.requestBody.content['application/json'].schema.oneOf[0].required).toEqual(['name', 'symbol']);
     expect(doc.paths['/tokens'].get.parameters.map((p: any) => p.name)).toEqual(
       expect.arrayContaining(['network', 'state', 'creator', 'q', 'sort', 'limit', 'cursor']),

@@ -298,8 +298,10 @@ describe('409 and 410', () => {
 });
 
 describe('413 and 415', () => {
-  it('PAYLOAD_TOO_LARGE over 64 KiB', async () => {
-    await expectError(await post('/tokens', { name: 'x'.repeat(70_000), symbol: 'X' }), 413, 'PAYLOAD_TOO_LARGE');
+  it('PAYLOAD_TOO_LARGE over 64 KiB, or 1.5 MiB where an image is taken', async () => {
+    await expectError(await post('/entrypoints/token_buy_usd', { tokenId: 'x'.repeat(70_000), usdAmount: '1' }), 413, 'PAYLOAD_TOO_LARGE');
+    await expectError(await post('/tokens', { name: 'x'.repeat(1_600_000), symbol: 'X' }), 413, 'PAYLOAD_TOO_LARGE');
+    await expectError(await post('/tokens', { name: 'x'.repeat(70_000), symbol: 'X' }), 400, 'VALIDATION_ERROR');
   });
 
   it('UNSUPPORTED_MEDIA_TYPE for a POST that is not JSON', async () => {

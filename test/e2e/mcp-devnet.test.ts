@@ -68,6 +68,7 @@ describe('tools/list', () => {
       'list_trades',
       'get_candles',
       'list_holders',
+      'list_comments',
       'get_payment',
       'get_delivery',
       'get_payout',
@@ -78,6 +79,8 @@ describe('tools/list', () => {
       'token_buy_quote',
       'token_sell',
       'token_info',
+      'token_comment',
+      'set_token_image',
     ]);
     for (const tool of expected) {
       const listed = tools.find((t) => t.name === tool.name)!;

@@ -133,6 +133,7 @@ describe('free tools', () => {
       list_trades: await call(agent, 'list_trades', { tokenId, limit: 2 }),
       get_candles: await call(agent, 'get_candles', { tokenId, interval: '1m' }),
       list_holders: await call(agent, 'list_holders', { tokenId }),
+      list_comments: await call(agent, 'list_comments', { tokenId, limit: 5 }),
       get_payment: await call(agent, 'get_payment', { paymentId: bought.payment.paymentId }),
       get_delivery: await call(agent, 'get_delivery', { deliveryId: bought.delivery.deliveryId }),
       prepare_sell: await call(agent, 'prepare_sell', { tokenId, wallet: wallet.address, tokens: '1' }),
@@ -214,7 +215,7 @@ describe('discovery', () => {
   it('/.well-known/x402 lists the paid tools with Bazaar in its MCP form, beside the HTTP resources', async () => {
     const doc = await json(await fetch(`${service.url}/.well-known/x402`));
     const mcpItems = doc.items.filter((i: any) => i.type === 'mcp');
-    expect(mcpItems.map((i: any) => i.toolName)).toEqual(['create_token', 'token_buy_usd', 'token_buy_tokens', 'token_buy_quote', 'token_sell', 'token_info', 'order_place']);
+    expect(mcpItems.map((i: any) => i.toolName)).toEqual(['create_token', 'token_buy_usd', 'token_buy_tokens', 'token_buy_quote', 'token_sell', 'token_info', 'order_place', 'token_comment', 'set_token_image']);
     for (const item of mcpItems) {
       expect(item).toMatchObject({ resource: `${service.url}/mcp`, paymentResource: `mcp://tool/${item.toolName}`, transport: 'streamable-http' });
       expect(validateDiscoveryExtension(item.extensions.bazaar)).toEqual({ valid: true });

@@ -5,6 +5,8 @@
  * PAYMENT-SIGNATURE sent back passes `large_client_header_buffers 4 8k`. A control upstream shows
  * this nginx does refuse what is larger (502 for a 5 KiB response header, 400 for a 9 KiB request
  * header), so the round trips pass because our headers are small, not because the proxy is lenient.
+ * One setting is not the default: `client_max_body_size 2m` (nginx's default, 1m, refuses an image
+ * upload of 1 MiB as base64 with its own 413; docs/operations.md says to raise it).
  *
  * Needs nginx (`apt-get install -y nginx`; .ci/run installs it). The test starts its own, as the
  * user it runs as, on a free port, with nothing in its configuration but paths and the proxy.
@@ -19,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import { freePorts } from '../support/free-ports.js';
 import { json, settle, startTestService } from '../support/service.js';
+import { dataUrl, noisePng } from '../support/images.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
 function nginxBinary(): string {
@@ -75,6 +78,7 @@ beforeAll(async () => {
       ...['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((d) => `  ${d === 'body' ? 'client_body' : d}_temp_path ${dir}/${d};`),
       '  server {',
       `    listen 127.0.0.1:${port};`,
+      '    client_max_body_size 2m;',
       `    location / { proxy_pass http://127.0.0.1:${servicePort}; }`,
       `    location /control { proxy_pass http://127.0.0.1:${controlPort}; }`,
       '  }',
@@ -125,5 +129,14 @@ describe('behind nginx with its default buffers', () => {
     const info = await call('/entrypoints/token_info', { tokenId }, pay);
     expect(info.status).toBe(200);
     expect((await json(info)).operation).toBe('token_info');
+  });
+
+  it('a create carrying an image of almost 1 MiB (1.3 MB of JSON) passes it to its 402', async () => {
+    const png = await noisePng(540, 540);
+    expect(png.length).toBeGreaterThan(850_000);
+    const body = { name: 'Big Picture', symbol: 'BIG', image: dataUrl(png) };
+    expect(JSON.stringify(body).length).toBeGreaterThan(1_100_000);
+    const unpaid = await call('/tokens', body);
+    expect(unpaid.status).toBe(402);
   });
 });

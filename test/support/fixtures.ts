@@ -26,7 +26,7 @@ export function token(over: Partial<Token> & { symbol?: string } = {}): Token {
   const base = newToken({
     tokenId: over.tokenId ?? id('tok'),
     network: over.network ?? TESTNET,
-    metadata: { name: over.name ?? `Token ${over.symbol ?? 'T'}`, symbol: over.symbol ?? 'T', description: null, imageUrl: null, links: NO_LINKS },
+    metadata: { name: over.name ?? `Token ${over.symbol ?? 'T'}`, symbol: over.symbol ?? 'T', description: null, imageUrl: null, thumbnailUrl: null, links: NO_LINKS },
     creator: over.creator ?? WALLET,
     params: DEFAULT_CURVE_PARAMS,
     address: '0x00000000000000000000000000000000000070c0',

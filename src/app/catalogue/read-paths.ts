@@ -13,6 +13,8 @@ export const READ_PATHS = {
   list_trades: '/api/tokens/:id/trades',
   candles: '/api/tokens/:id/candles',
   holders: '/api/tokens/:id/holders',
+  list_comments: '/tokens/:id/comments',
+  hide_comment: '/tokens/:id/comments/:commentId/hide',
   get_payment: '/api/payments/:paymentId',
   get_delivery: '/api/deliveries/:deliveryId',
   get_payout: '/api/payouts/:payoutId',

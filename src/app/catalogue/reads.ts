@@ -5,10 +5,11 @@
 import { getAddress } from 'viem';
 import { z } from 'zod';
 import { parseTokens, parseUsd } from '../../domain/money.js';
-import { candlesQuery, creatorsQuery, holdersQuery, listTokensQuery, positionsQuery, quoteQuery, sellAuthorizationQuery, tokenIdSchema, tradesQuery, walletSchema } from '../schemas.js';
-import { candlesOutput, deliveryOutput, holdersOutput, paymentOutput, payoutOutput, positionsOutput, pricesOutput, quoteOutput, sellAuthorizationOutput, tokenOutput, tokenPageOutput, tradePageOutput } from '../output-schemas.js';
+import { candlesQuery, commentIdSchema, commentsQuery, creatorsQuery, holdersQuery, listTokensQuery, positionsQuery, quoteQuery, sellAuthorizationQuery, tokenIdSchema, tradesQuery, walletSchema } from '../schemas.js';
+import { candlesOutput, commentOutput, commentPageOutput, deliveryOutput, holdersOutput, paymentOutput, payoutOutput, positionsOutput, pricesOutput, quoteOutput, sellAuthorizationOutput, tokenOutput, tokenPageOutput, tradePageOutput } from '../output-schemas.js';
 import { createQuote } from '../use-cases/create-quote.js';
 import { getWalletEarnings, listCreators } from '../use-cases/earnings.js';
+import { hideComment, listComments } from '../use-cases/comments.js';
 import { getCandles } from '../use-cases/get-candles.js';
 import { getDelivery } from '../use-cases/get-delivery.js';
 import { getPayment } from '../use-cases/get-payment.js';
@@ -127,6 +128,27 @@ export function reads(): AnyRead[] {
       inputSchema: holdersQuery.extend(tokenField),
       outputSchema: holdersOutput,
       run: (deps, q) => listHolders(deps, q.tokenId, q.limit),
+    }),
+    read({
+      operation: 'list_comments',
+      tool: { name: 'list_comments', title: "List a token's comments" },
+      description:
+        "A token's comment thread, newest first, each comment with its replies (oldest first): its author (the wallet that paid for it), the author's holding and share of the tokens in circulation, and badges (creator, top_holder). A comment the creator hid keeps its place with `hidden: true` and `text: null`. Pages with `cursor`.",
+      summary: 'comments, newest first, with replies, holdings and badges; cursor pages',
+      http: { path: READ_PATHS.list_comments, params: token },
+      inputSchema: commentsQuery.extend(tokenField),
+      outputSchema: commentPageOutput,
+      run: (deps, q) => listComments(deps, q.tokenId, { limit: q.limit, cursor: q.cursor }),
+    }),
+    read({
+      operation: 'hide_comment',
+      description:
+        "The token's creator hides a comment of its token, free: the request proves the creator's wallet with a SIGN-IN-WITH-X header. The comment stays listed, its text withheld. Hiding a hidden comment answers it as it is.",
+      summary: "the token's creator hides a comment (SIGN-IN-WITH-X proof required)",
+      http: { path: READ_PATHS.hide_comment, params: { ...token, commentId: 'commentId' }, method: 'POST', walletProof: 'wallet', proofOnly: true, errors: [403] },
+      inputSchema: z.strictObject({ ...tokenField, commentId: commentIdSchema, wallet: walletSchema }),
+      outputSchema: commentOutput,
+      run: (deps, q) => hideComment(deps, { tokenId: q.tokenId, commentId: q.commentId, wallet: getAddress(q.wallet) }),
     }),
     read({
       operation: 'get_payment',

@@ -4,6 +4,7 @@ import { ValidationError } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
 import { newToken, type TokenMetadata } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
+import type { PreparedImage } from '../images/image-intake.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
 import { buyResult } from '../trading/venues/booking.js';
 import { buyOnCurve } from '../trading/venues/curve-venue.js';
@@ -21,6 +22,8 @@ export interface CreateTokenCommand {
   initialBuyUsd?: bigint | null;
   /** The network of the creator's payment: the token lives there for ever. */
   network: Network;
+  /** An uploaded image, checked and re-encoded before the payment (images/image-intake.ts): stored with the token. */
+  image?: PreparedImage | null;
 }
 
 /** A created token, with the creator's first buy when it asked for one. */
@@ -51,11 +54,14 @@ export function createToken(deps: AppDeps, cmd: CreateTokenCommand, paid?: Paid<
       symbol: cmd.metadata.symbol,
       totalSupply: params.totalSupply,
     });
+    // The upload, stored with the token: its URLs replace any imageUrl (the entrypoint refuses both at once).
+    const image = cmd.image && deps.images ? await deps.images.store(stores, cmd.image, now) : null;
+    const metadata = image ? { ...cmd.metadata, ...image } : cmd.metadata;
     const referrer = cmd.platformReferrer && cmd.platformReferrer.toLowerCase() !== cmd.creator.toLowerCase() ? cmd.platformReferrer : null;
     const token = newToken({
       tokenId,
       network: cmd.network,
-      metadata: cmd.metadata,
+      metadata,
       creator: cmd.creator,
       platformReferrer: referrer,
       params,

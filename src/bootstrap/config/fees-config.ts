@@ -23,6 +23,8 @@ export const feesEnv = {
   SELL_PRICE_USD: usd.optional(),
   ORDER_PRICE_USD: usd.optional(),
   INFO_PRICE_USD: usd.optional(),
+  COMMENT_PRICE_USD: usd.optional(),
+  IMAGE_PRICE_USD: usd.optional(),
   CURVE_TOTAL_SUPPLY: tokens.optional(),
   CURVE_SUPPLY: tokens.optional(),
   CURVE_VIRTUAL_USD: usd.optional(),
@@ -74,7 +76,8 @@ export function readFees(e: FeesEnv): FeeSettings {
   const d = DEFAULT_SETTINGS;
   return {
     curve: readCurve(e),
-    prices: { create: e.CREATE_PRICE_USD ?? d.prices.create, sell: e.SELL_PRICE_USD ?? d.prices.sell, order: e.ORDER_PRICE_USD ?? d.prices.order, info: e.INFO_PRICE_USD ?? d.prices.info },
+    prices: { create: e.CREATE_PRICE_USD ?? d.prices.create, sell: e.SELL_PRICE_USD ?? d.prices.sell, order: e.ORDER_PRICE_USD ?? d.prices.order, info: e.INFO_PRICE_USD ?? d.prices.info, comment: e.COMMENT_PRICE_USD ?? d.prices.comment,
+      image: e.IMAGE_PRICE_USD ?? d.prices.image },
     minBuyUsd: e.MIN_BUY_USD ?? d.minBuyUsd,
     maxBuyUsd: e.MAX_BUY_USD ?? d.maxBuyUsd,
     graduationFeeUsd: e.GRADUATION_FEE_USD ?? d.graduationFeeUsd,

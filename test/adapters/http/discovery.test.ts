@@ -143,6 +143,8 @@ describe('the /.well-known/x402 document', () => {
       token_sell: 'fixed',
       token_info: 'fixed',
       order_place: 'fixed',
+      token_comment: 'fixed',
+      token_image: 'fixed',
     });
   });
 });

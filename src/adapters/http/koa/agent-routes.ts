@@ -8,7 +8,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Application } from '../../../app/application.js';
 import type { AnyEntrypoint } from '../../../app/entrypoints.js';
-import { readJsonBody } from './body.js';
+import { BODY_LIMIT_BYTES, readJsonBody } from './body.js';
 import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
 import { llmsTxt } from './llms-txt.js';
 
@@ -58,8 +58,10 @@ export function agentRoutes(router: Router, application: Application, options: A
   });
   if (!mcp) return;
 
+  // A tool call carries its operation's input: as large as the largest any operation takes (an image upload).
+  const bodyLimit = Math.max(BODY_LIMIT_BYTES, ...[...application.entrypoints.values()].map((e) => e.bodyLimit ?? 0));
   router.post(mcp.path, async (ctx) => {
-    const body = await readJsonBody(ctx);
+    const body = await readJsonBody(ctx, bodyLimit);
     const headers = new Headers();
     for (const [name, value] of Object.entries(ctx.headers)) {
       for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);

@@ -25,6 +25,7 @@ import { openApiDocument } from './openapi.js';
 import { observeRequests, UNMATCHED_ROUTE } from './observe-requests.js';
 import { isPaidRoute, paidRoute } from './paid-routes.js';
 import { readRoutes } from './read-routes.js';
+import { imageRoutes } from './image-routes.js';
 import { requestContext } from './request-context.js';
 import { paymentRequiredExtensions } from '../../kit/x402/x402-extensions.js';
 
@@ -110,9 +111,12 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   const pageRouter = new Router();
   if (options.page) for (const path of ['/', '/assets/:file']) pageRouter.get(path, options.page);
   app.use(pageRouter.routes());
+  // Token images: immutable bytes by their hash, before the free budget like the page's assets.
+  const images = imageRoutes(deps.uow);
+  app.use(images.routes());
   for (const m of options.before ?? []) app.use(m);
   app.use(router.routes());
-  app.use(nothingAnswered([pageRouter, router]));
+  app.use(nothingAnswered([pageRouter, images, router]));
   return app;
 }
 
@@ -167,9 +171,9 @@ function guarded(made: PaymentRequiredEnricher | undefined, application: Applica
 
 /** The wallet a SIGN-IN-WITH-X proof proves, where a request may name its wallet that way (docs/api.md, "Sign-In-With-X"). */
 function walletProver(application: Application) {
-  return async (ctx: Context): Promise<string> => {
+  return async (ctx: Context, proofOnly = false): Promise<string> => {
     const header = ctx.get(SIGN_IN_WITH_X_HEADER);
-    if (!header) throw ValidationError.of('wallet', 'is required (or prove the wallet with a SIGN-IN-WITH-X header)');
+    if (!header) throw ValidationError.of('wallet', proofOnly ? 'must be proven with a SIGN-IN-WITH-X header' : 'is required (or prove the wallet with a SIGN-IN-WITH-X header)');
     const proof = await proveWallet(application.deps, header);
     if (proof.ok) return proof.wallet;
     throw new ValidationError([{ path: 'wallet', message: `is required: the SIGN-IN-WITH-X proof was not taken (${proof.reason})` }], undefined, {

@@ -40,6 +40,19 @@ function servicePaths(): Paths {
         responses: { 200: { description: 'OK', content: { 'application/json': { schema: loose } } }, 404: errorResponse },
       },
     },
+    '/images/{file}': {
+      get: {
+        operationId: 'token_image_file',
+        description:
+          "A token's image or thumbnail (`<sha256>.webp`, named by the token's imageUrl and thumbnailUrl): the bytes, cached for ever (immutable, ETag: the hash; If-None-Match answers 304).",
+        parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}\\.webp$' } }],
+        responses: {
+          200: { description: 'the image', content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } } },
+          304: { description: 'Not modified (If-None-Match)' },
+          404: errorResponse,
+        },
+      },
+    },
     '/api/openapi.json': { get: { operationId: 'openapi', description: 'This document.', responses: document('OpenAPI 3.1 document') } },
     '/openapi.json': {
       get: { operationId: 'openapi_redirect', description: 'Where tools look first: a permanent redirect to `/api/openapi.json`.', responses: { 308: { description: 'Location: /api/openapi.json' } } },

@@ -35,7 +35,7 @@ export function paidRoute(application: Application, enrich: PaymentRequiredEnric
     const declared = { [BAZAAR_KEY]: bazaarExtension(entrypoint) };
     ctx.state.x402Extensions = declared;
     if (enrich) ctx.state.x402Enrich = enrich;
-    const input = unwrapInput(await readJsonBody(ctx));
+    const input = unwrapInput(await readJsonBody(ctx, entrypoint.bodyLimit));
     const resource = { url: `${ctx.protocol}://${ctx.host}${ctx.path}`, description: entrypoint.description, mimeType: 'application/json' };
     const get = (header: string) => ctx.get(header);
     // x402 v2 (PAYMENT-SIGNATURE) or v1 (X-PAYMENT), one payment either way; the answer's settlement header follows it.

@@ -10,13 +10,19 @@ const NETWORK = 'eip155:84532';
 const CREATED = '2026-11-23T12:00:00.000Z';
 const TX = '0x5f1e9c4b2a7d3e8f6a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f';
 
+/** A 1 × 1 PNG as a data: URL, and what the service names its copies (sha256 of the re-encoded WebP). */
+const IMAGE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADElEQVR4nGMwXlUOAAJoAVVKio2KAAAAAElFTkSuQmCC';
+const IMAGE_SHA = '4c1b0d2e6f8a9b3c5d7e1f2a4b6c8d0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c';
+const THUMBNAIL_SHA = '9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d';
+
 const token = {
   tokenId: TOKEN_ID,
   network: NETWORK,
   name: 'Pepe Coin',
   symbol: 'PEPE',
   description: 'A frog.',
-  imageUrl: 'https://example.com/pepe.png',
+  imageUrl: `https://launchpad.example/images/${IMAGE_SHA}.webp`,
+  thumbnailUrl: `https://launchpad.example/images/${THUMBNAIL_SHA}.webp`,
   creator: WALLET,
   links: { website: 'https://pepe.example/', twitter: 'https://x.com/pepecoin', telegram: 'https://t.me/pepecoin' },
   platformReferrer: null,
@@ -185,13 +191,27 @@ export interface EntrypointExample {
   output: Record<string, unknown>;
 }
 
+const comment = {
+  commentId: 'cmt_01JD5X9A2B3C4D5E6F7G8H9J0K',
+  tokenId: TOKEN_ID,
+  network: NETWORK,
+  author: WALLET,
+  text: 'Holding since the first block. <b>this stays text</b>',
+  hidden: false,
+  hiddenAt: null,
+  replyTo: null,
+  createdAt: CREATED,
+  holding: { balance: '884495.5', share: '0.011056' },
+  badges: ['top_holder'],
+};
+
 export const ENTRYPOINT_EXAMPLES: Readonly<Record<string, EntrypointExample>> = {
   token_create: {
     input: {
       name: 'Pepe Coin',
       symbol: 'PEPE',
       description: 'A frog.',
-      imageUrl: 'https://example.com/pepe.png',
+      image: IMAGE,
       website: 'https://pepe.example',
       twitter: '@pepecoin',
       telegram: 'https://t.me/pepecoin',
@@ -258,4 +278,6 @@ export const ENTRYPOINT_EXAMPLES: Readonly<Record<string, EntrypointExample>> = 
       updatedAt: '2026-12-01T00:00:00.000Z',
     },
   },
+  token_comment: { input: { tokenId: TOKEN_ID, text: 'Holding since the first block. <b>this stays text</b>' }, output: comment },
+  token_image: { input: { tokenId: TOKEN_ID, image: IMAGE }, output: token },
 };

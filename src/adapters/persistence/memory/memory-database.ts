@@ -8,8 +8,10 @@ import type { Order } from '../../../domain/order.js';
 import type { Payment } from '../../../domain/payment.js';
 import type { Delivery } from '../../../domain/delivery.js';
 import type { DeliveryBatch } from '../../../domain/delivery-batch.js';
+import type { StoredImage } from '../../../domain/image.js';
 import type { Graduation } from '../../../domain/graduation.js';
 import type { Deployment } from '../../../domain/deployment.js';
+import type { Comment } from '../../../domain/comment.js';
 import type { Earning } from '../../../domain/earnings.js';
 import type { Payout } from '../../../domain/payout.js';
 import type { Position } from '../../../domain/position.js';
@@ -74,6 +76,10 @@ export class MemoryDatabase {
   readonly sharedSettings = new Map<string, SharedSetting>();
   /** orderId → the order (docs/api.md "Orders"). */
   readonly orders = new Map<string, Order>();
+  /** commentId → a comment on a token (docs/api.md "Comments"). */
+  readonly comments = new Map<string, Comment>();
+  /** sha256 → a token image (content-addressed). */
+  readonly images = new Map<string, StoredImage>();
 
   private tail: Promise<void> = Promise.resolve();
 

@@ -38,6 +38,11 @@ export class MemoryPositionRepository implements PositionRepository {
     return this.holding(tokenId).length;
   }
 
+  async ofWallets(tokenId: string, wallets: readonly string[]): Promise<Position[]> {
+    const named = new Set(wallets.map((w) => w.toLowerCase()));
+    return [...this.db.positions.values()].filter((p) => p.tokenId === tokenId && named.has(p.wallet.toLowerCase()));
+  }
+
   private holding(tokenId: string): Position[] {
     return [...this.db.positions.values()].filter((p) => p.tokenId === tokenId && p.balance > 0n);
   }

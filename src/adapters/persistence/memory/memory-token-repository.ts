@@ -1,4 +1,4 @@
-import type { Token } from '../../../domain/token.js';
+import type { Token, TokenImageUrls } from '../../../domain/token.js';
 import type { Page } from '../../../ports/page.js';
 import type { Network } from '../../../domain/network.js';
 import type { OnChainTokenRef, TokenListQuery, TokenRepository } from '../../../ports/token-repository.js';
@@ -29,6 +29,12 @@ export class MemoryTokenRepository implements TokenRepository {
   async update(token: Token): Promise<void> {
     if (!this.db.tokens.has(token.tokenId)) throw new Error(`unknown token ${token.tokenId}`);
     this.db.set(this.tx, this.db.tokens, token.tokenId, token);
+  }
+
+  async setImage(tokenId: string, image: TokenImageUrls): Promise<void> {
+    const token = this.db.tokens.get(tokenId);
+    if (!token) throw new Error(`unknown token ${tokenId}`);
+    this.db.set(this.tx, this.db.tokens, tokenId, { ...token, ...image });
   }
 
   async listWithoutAddress(limit: number): Promise<Token[]> {

@@ -12,10 +12,12 @@ import { MemoryCustodyTransactionStore } from './memory-custody-transaction-stor
 import { MemoryTokenPullStore } from './memory-token-pull-store.js';
 import { MemoryPositionRepository } from './memory-position-repository.js';
 import { MemoryProofNonceStore } from './memory-proof-nonce-store.js';
+import { MemoryImageStore } from './memory-image-store.js';
 import { MemoryAssetQuoteStore } from './memory-asset-quote-store.js';
 import { MemoryQuoteStore } from './memory-quote-store.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
 import { MemoryTradeLedger } from './memory-trade-ledger.js';
+import { MemoryCommentStore } from './memory-comment-store.js';
 import { MemoryEarningsStore } from './memory-earnings-store.js';
 import { MemoryTransferStore } from './memory-transfer-store.js';
 import { MemoryCustodyIntentStore } from './memory-custody-intent-store.js';
@@ -80,9 +82,11 @@ export class MemoryUnitOfWork implements UnitOfWork {
       graduations: new MemoryOutboxStore(this.db, tx, { items: this.db.graduations, sources: this.db.graduationSources, idOf: (g) => g.graduationId }),
       transfers: new MemoryTransferStore(this.db, tx),
       earnings: new MemoryEarningsStore(this.db, tx),
+      comments: new MemoryCommentStore(this.db, tx),
       intents: new MemoryCustodyIntentStore(this.db, tx),
       sharedSettings: new MemorySharedSettingsStore(this.db, tx),
       orders: new MemoryOrderStore(this.db, tx),
+      images: new MemoryImageStore(this.db, tx),
     };
   }
 }

@@ -69,4 +69,14 @@ export class MikroOrmPositionRepository implements PositionRepository {
     const r = await this.sql.one(`select count(*) as n from positions where token_id = ? and balance_key > ?`, [tokenId, pad(0n)]);
     return Number(r?.n ?? 0);
   }
+
+  async ofWallets(tokenId: string, wallets: readonly string[]): Promise<Position[]> {
+    const named = [...new Set(wallets.map((w) => w.toLowerCase()))];
+    if (named.length === 0) return [];
+    const rows = await this.sql.all(
+      `select ${POSITIONS.select(this.sql)} from positions where token_id = ? and wallet_lower in (${named.map(() => '?').join(', ')})`,
+      [tokenId, ...named],
+    );
+    return rows.map(POSITIONS.fromRow);
+  }
 }

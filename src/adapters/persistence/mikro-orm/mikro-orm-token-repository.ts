@@ -1,5 +1,5 @@
 import type { CurveParams } from '../../../domain/curve.js';
-import type { Token } from '../../../domain/token.js';
+import type { Token, TokenImageUrls } from '../../../domain/token.js';
 import type { Page } from '../../../ports/page.js';
 import type { Network } from '../../../domain/network.js';
 import type { OnChainTokenRef, TokenListQuery, TokenRepository } from '../../../ports/token-repository.js';
@@ -30,6 +30,7 @@ const TOKENS = new Table<Token>(
     symbol_lower: writeOnly((t) => t.symbol.toLowerCase()),
     description: (t) => t.description,
     image_url: (t) => t.imageUrl,
+    thumbnail_url: (t) => t.thumbnailUrl,
     creator: (t) => t.creator,
     creator_lower: writeOnly((t) => t.creator.toLowerCase()),
     state: (t) => t.state,
@@ -62,6 +63,7 @@ const TOKENS = new Table<Token>(
       symbol: String(r.symbol),
       description: (r.description as string | null) ?? null,
       imageUrl: (r.image_url as string | null) ?? null,
+      thumbnailUrl: (r.thumbnail_url as string | null) ?? null,
       creator: String(r.creator),
       links: { website: (r.website as string | null) ?? null, twitter: (r.twitter as string | null) ?? null, telegram: (r.telegram as string | null) ?? null },
       platformReferrer: (r.platform_referrer as string | null) ?? null,
@@ -122,6 +124,11 @@ export class MikroOrmTokenRepository implements TokenRepository {
   async update(t: Token): Promise<void> {
     const rows = await this.sql.all(UPDATE, [...TOKENS.valuesOf(UPDATED, t), t.tokenId]);
     if (rows.length !== 1) throw new Error(`unknown token ${t.tokenId}`);
+  }
+
+  async setImage(tokenId: string, image: TokenImageUrls): Promise<void> {
+    const rows = await this.sql.all(`update tokens set image_url = ?, thumbnail_url = ? where token_id = ? returning token_id`, [image.imageUrl, image.thumbnailUrl, tokenId]);
+    if (rows.length !== 1) throw new Error(`unknown token ${tokenId}`);
   }
 
   async listWithoutAddress(limit: number): Promise<Token[]> {

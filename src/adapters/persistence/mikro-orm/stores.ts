@@ -1,6 +1,7 @@
 /** The stores of one unit of work, bound to its connection: each reads and writes its own tables. */
 import type { Stores } from '../../../ports/unit-of-work.js';
 import { notingTokens } from '../kit/commit-feed.js';
+import { MikroOrmCommentStore } from './mikro-orm-comment-store.js';
 import { MikroOrmCustodyIntentStore } from './mikro-orm-custody-intent-store.js';
 import { MikroOrmOrderStore } from './mikro-orm-order-store.js';
 import { MikroOrmSharedSettingsStore } from './mikro-orm-shared-settings-store.js';
@@ -17,6 +18,7 @@ import { MikroOrmDeliveryBatchStore } from './mikro-orm-delivery-batch-store.js'
 import { MikroOrmDeliveryStore } from './mikro-orm-delivery-store.js';
 import { MikroOrmPositionRepository } from './mikro-orm-position-repository.js';
 import { MikroOrmProofNonceStore } from './mikro-orm-proof-nonce-store.js';
+import { MikroOrmImageStore } from './mikro-orm-image-store.js';
 import { MikroOrmAssetQuoteStore } from './mikro-orm-asset-quote-store.js';
 import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
 import { MikroOrmTokenRepository } from './mikro-orm-token-repository.js';
@@ -49,5 +51,7 @@ export function stores(sql: Sql, touched: Set<string>): Stores {
     intents: new MikroOrmCustodyIntentStore(sql),
     sharedSettings: new MikroOrmSharedSettingsStore(sql),
     orders: new MikroOrmOrderStore(sql),
+    comments: new MikroOrmCommentStore(sql),
+    images: new MikroOrmImageStore(sql),
   };
 }

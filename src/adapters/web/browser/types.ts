@@ -8,6 +8,8 @@ import type { ReadName } from '../../../app/catalogue/read-paths.js';
 import type {
   buyOutput,
   candlesOutput,
+  commentOutput,
+  commentPageOutput,
   deliveryOutput,
   holdersOutput,
   paymentOutput,
@@ -36,6 +38,9 @@ export type Payout = z.output<typeof payoutOutput>;
 export type BuyResult = z.output<typeof buyOutput>;
 export type SellResult = z.output<typeof sellOutput>;
 export type Order = z.output<typeof orderOutput>;
+export type CommentView = z.output<typeof commentOutput>;
+export type CommentPage = z.output<typeof commentPageOutput>;
+export type CommentThread = CommentPage['items'][number];
 
 export interface Earnings {
   wallet: string;
@@ -59,6 +64,8 @@ export type ReadOutputs = EveryRead<{
   list_trades: z.output<typeof tradePageOutput>;
   candles: z.output<typeof candlesOutput>;
   holders: z.output<typeof holdersOutput>;
+  list_comments: CommentPage;
+  hide_comment: CommentView;
   get_payment: z.output<typeof paymentOutput>;
   get_delivery: Delivery;
   get_payout: Payout;

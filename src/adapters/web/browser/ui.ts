@@ -36,11 +36,23 @@ export function curveProgress(token: Token): HTMLElement {
   );
 }
 
-export function avatar(token: Pick<Token, 'imageUrl' | 'symbol'>, size: 'small' | 'large' = 'small'): HTMLElement {
-  if (token.imageUrl && token.imageUrl.startsWith('https://')) {
-    return h('img', { class: `avatar ${size}`, src: token.imageUrl, alt: '', loading: 'lazy', referrerpolicy: 'no-referrer' });
+/** A token's picture: its thumbnail on cards, its image on its page; initials when it has none the page may show. */
+export function avatar(token: Pick<Token, 'imageUrl' | 'thumbnailUrl' | 'symbol'>, size: 'small' | 'large' = 'small'): HTMLElement {
+  const src = size === 'small' ? (token.thumbnailUrl ?? token.imageUrl) : token.imageUrl;
+  if (src && shownImage(src)) {
+    return h('img', { class: `avatar ${size}`, src, alt: '', loading: 'lazy', referrerpolicy: 'no-referrer' });
   }
   return h('span', { class: `avatar ${size} initials`, 'aria-hidden': 'true' }, token.symbol.slice(0, 3));
+}
+
+/** An image the page loads: the service's own copy (its origin) or one named by an https URL. */
+function shownImage(url: string): boolean {
+  if (url.startsWith('https://')) return true;
+  try {
+    return new URL(url).origin === location.origin;
+  } catch {
+    return false;
+  }
 }
 
 const STATE_WORDS: Record<string, string> = {

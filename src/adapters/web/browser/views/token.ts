@@ -1,7 +1,7 @@
 /**
  * A token's page: who made it and what it links to, its price and market figures, the curve's
- * progress to graduation (then its pool), the price chart, trades as they happen, the holders,
- * and the trade panel.
+ * progress to graduation (then its pool), the price chart and its comment thread under it, trades
+ * as they happen, the holders, and the trade panel.
  */
 import { read } from '../api.js';
 import { announce, external, fill, h } from '../dom.js';
@@ -9,6 +9,7 @@ import { ago, compact, networkName, percentText, shortAddress } from '../format.
 import { subscribe } from '../live.js';
 import type { Holder, Token, Trade } from '../types.js';
 import { amount, avatar, curveProgress, errorBox, stateBadge } from '../ui.js';
+import { commentsSection } from './comments.js';
 import { priceSection } from './price-section.js';
 import { tradePanel } from './trade-panel.js';
 
@@ -189,8 +190,9 @@ function layout(head: HTMLElement, fig: HTMLElement, main: HTMLElement[], side: 
 export function tokenView(root: HTMLElement, tokenId: string): () => void {
   let token: Token | null = null;
   let panel: ReturnType<typeof tradePanel> | null = null;
+  let thread: ReturnType<typeof commentsSection> | null = null;
   let gone = false;
-  const [head, fig, curveSlot, panelSlot] = [h('div'), h('div'), h('div'), h('div')];
+  const [head, fig, curveSlot, panelSlot, threadSlot] = [h('div'), h('div'), h('div'), h('div'), h('div')];
   const price = priceSection(tokenId, () => gone, () => token?.priceUsd);
   const tables = marketTables(tokenId, () => gone);
 
@@ -206,6 +208,11 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
       panel = tradePanel(token, () => void refresh());
       fill(panelSlot, panel.el);
     }
+    if (!thread) {
+      thread = commentsSection(token, () => gone);
+      fill(threadSlot, thread.el);
+      void thread.load().catch(() => undefined);
+    }
   };
   // Live changes come in bursts: one refresh of the figures, chart and holders per second at most.
   let pending: ReturnType<typeof setTimeout> | null = null;
@@ -217,7 +224,7 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
     }, 300);
   };
 
-  fill(root, layout(head, fig, [price.el, curveSlot, ...tables.sections], panelSlot));
+  fill(root, layout(head, fig, [price.el, threadSlot, curveSlot, ...tables.sections], panelSlot));
   loadToken().catch((e: unknown) => fill(root, errorBox(e), h('p', {}, h('a', { href: '#/' }, '← All tokens'))));
   void price.load().catch(() => price.unavailable());
   void tables.loadTrades().catch(() => undefined);
@@ -230,6 +237,8 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
         if (tables.liveTrade(e.data)) refresh();
       },
       ...Object.fromEntries(CHANGES.map((type) => [type, refresh])),
+      'comment.posted': (e) => thread?.handlers['comment.posted']?.(e),
+      'comment.hidden': (e) => thread?.handlers['comment.hidden']?.(e),
     },
   );
   return () => {
@@ -238,5 +247,6 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
     if (pending) clearTimeout(pending);
     price.remove();
     panel?.cleanup();
+    thread?.cleanup();
   };
 }
