@@ -220,6 +220,22 @@ describe('executing orders', () => {
   });
 });
 
+describe('a chain that stalls', () => {
+  it('a collect not mined yet leaves the order EXECUTING; once mined, the next pass executes it once', async () => {
+    const { deps, tokenId } = await setup();
+    deps.settings.pullWaitMs = 30;
+    const order = await place(deps, await orderInput(deps, tokenId, { kind: 'limit_buy', trigger: await priceAt(deps, tokenId, 10_100n), usd: 5_000_000n }));
+    deps.tokenIssuer.scriptNext('hold');
+    expect(await executeCrossed(deps, tokenId)).toBe(0);
+    expect((await stateOf(deps, order.orderId)).state).toBe('EXECUTING');
+    expect(await resumeExecuting(deps)).toBe(0); // still not mined: it waits
+    await deps.tokenIssuer.unblock(TESTNET, '0x');
+    expect(await resumeExecuting(deps)).toBe(1);
+    expect((await stateOf(deps, order.orderId)).state).toBe('EXECUTED');
+    expect(await usdcOf(deps, WALLET_A)).toBe(95_000_000n);
+  });
+});
+
 describe('cancelling and expiring', () => {
   it('the order wallet cancels with a signed message (another wallet may not); a cancelled order never executes', async () => {
     const { deps, tokenId } = await setup();
