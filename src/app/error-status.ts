@@ -43,6 +43,12 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   REFERRER_NOT_ALLOWED: 400,
   TOKEN_AUTHORIZATION_INVALID: 400, // 409 when signed by another wallet than the payer: the error says so
   TOKEN_NOT_DEPLOYED: 409,
+  TOKEN_RAISING: 409,
+  RAISE_NOT_FOUND: 404,
+  RAISE_CLOSED: 409,
+  PLEDGE_CAP_EXCEEDED: 409,
+  PLEDGE_NOT_FOUND: 404,
+  PLEDGE_NOT_CANCELLABLE: 409, // 403 when the signature proves another wallet: the error says so
   INTERNAL_ERROR: 500,
 };
 

@@ -15,6 +15,7 @@ import type { PoolSwapStore } from './pool-swap-store.js';
 import type { PositionRepository } from './position-repository.js';
 import type { ProofNonceStore } from './proof-nonce-store.js';
 import type { QuoteStore } from './quote-store.js';
+import type { RaiseStore } from './raise-store.js';
 import type { SharedSettingsStore } from './shared-settings-store.js';
 import type { SignerLocks } from './signer-locks.js';
 import type { TokenPullStore } from './token-pull-store.js';
@@ -55,6 +56,8 @@ export interface Stores {
   intents: CustodyIntentStore;
   /** What every process on this database must agree on (docs/decisions/0032). */
   sharedSettings: SharedSettingsStore;
+  /** Fair launches' raises and their pledges (docs/api.md "Fair launches"). */
+  raises: RaiseStore;
 }
 
 /**

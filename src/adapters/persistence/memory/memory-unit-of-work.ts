@@ -6,6 +6,7 @@ import { MemoryEventLog } from './memory-event-log.js';
 import { MemoryPaymentIdentifierStore } from './memory-payment-identifier-store.js';
 import { MemoryPaymentStore } from './memory-payment-store.js';
 import { MemoryDeliveryBatchStore } from './memory-delivery-batch-store.js';
+import { MemoryRaiseStore } from './memory-raise-store.js';
 import { MemoryDeliveryStore } from './memory-delivery-store.js';
 import { MemoryOutboxStore } from './memory-outbox-store.js';
 import { MemoryCustodyTransactionStore } from './memory-custody-transaction-store.js';
@@ -81,6 +82,7 @@ export class MemoryUnitOfWork implements UnitOfWork {
       earnings: new MemoryEarningsStore(this.db, tx),
       intents: new MemoryCustodyIntentStore(this.db, tx),
       sharedSettings: new MemorySharedSettingsStore(this.db, tx),
+      raises: new MemoryRaiseStore(this.db, tx),
     };
   }
 }

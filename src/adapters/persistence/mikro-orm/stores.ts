@@ -18,6 +18,7 @@ import { MikroOrmPositionRepository } from './mikro-orm-position-repository.js';
 import { MikroOrmProofNonceStore } from './mikro-orm-proof-nonce-store.js';
 import { MikroOrmAssetQuoteStore } from './mikro-orm-asset-quote-store.js';
 import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
+import { MikroOrmRaiseStore } from './mikro-orm-raise-store.js';
 import { MikroOrmTokenRepository } from './mikro-orm-token-repository.js';
 import { MikroOrmTradeLedger } from './mikro-orm-trade-ledger.js';
 import { MikroOrmTransferStore } from './mikro-orm-transfer-store.js';
@@ -47,5 +48,6 @@ export function stores(sql: Sql, touched: Set<string>): Stores {
     earnings: new MikroOrmEarningsStore(sql),
     intents: new MikroOrmCustodyIntentStore(sql),
     sharedSettings: new MikroOrmSharedSettingsStore(sql),
+    raises: new MikroOrmRaiseStore(sql),
   };
 }
