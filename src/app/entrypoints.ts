@@ -7,6 +7,7 @@ import { getAddress } from 'viem';
 import type { z } from 'zod';
 import { formatUsd, parseTokens, parseUsd } from '../domain/money.js';
 import type { Network } from '../domain/network.js';
+import type { FairLaunchTerms } from '../domain/raise.js';
 import { validateTokenMetadata, type TokenMetadata } from '../domain/token.js';
 import type { PriceRule } from './catalogue/operation.js';
 import type { AppDeps } from './deps.js';
@@ -15,7 +16,7 @@ import { applyInUnitOfWork, type Paid } from './paid.js';
 import { buyQuoteInput, buyTokensInput, buyUsdInput, createTokenInput, parseWith, sellInput, tokenInfoInput } from './schemas.js';
 import { buyOutput, createTokenOutput, sellOutput, tokenInfoOutput } from './output-schemas.js';
 import { buyToken, planBuy, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
-import { checkInitialBuy, createToken } from './use-cases/create-token.js';
+import { checkFairLaunch, checkInitialBuy, createToken } from './use-cases/create-token.js';
 import { checkReferrer } from './trading/check-referrer.js';
 import { loadToken } from './trading/load-token.js';
 import { checkSell, sellToken, type SellRequest } from './use-cases/sell-token.js';
@@ -129,7 +130,7 @@ const opt = <T>(v: string | undefined, f: (s: string) => T) => (v === undefined 
 const referrerOf = (v: { referrer?: string | undefined }) => (v.referrer ? getAddress(v.referrer) : null);
 
 export function entrypoints(): AnyEntrypoint[] {
-  const create: Entrypoint<TokenMetadata & { platformReferrer: string | null; initialBuyUsd: bigint | null }> = {
+  const create: Entrypoint<TokenMetadata & { platformReferrer: string | null; initialBuyUsd: bigint | null; fairLaunch: FairLaunchTerms | null }> = {
     kind: 'paid',
     name: 'token_create',
     operation: 'create_token',
@@ -146,16 +147,20 @@ export function entrypoints(): AnyEntrypoint[] {
         ...validateTokenMetadata(input),
         platformReferrer: input.platformReferrer ? getAddress(input.platformReferrer) : null,
         initialBuyUsd: opt(input.initialBuyUsd, parseUsd) ?? null,
+        fairLaunch: input.launch
+          ? { goalUsd: parseUsd(input.launch.goalUsd), durationSeconds: input.launch.durationSeconds, maxPerWalletUsd: opt(input.launch.maxPerWalletUsd, parseUsd) ?? null }
+          : null,
       };
     },
     // With a dev buy the price is the create's plus the buy, checked on the fresh curve first.
     async prepare(deps, input) {
+      if (input.fairLaunch) checkFairLaunch(deps, input.fairLaunch, input.initialBuyUsd);
       if (input.initialBuyUsd) checkInitialBuy(deps, input.initialBuyUsd);
       await checkReferrer(deps, 'platformReferrer', input.platformReferrer);
       return { amount: deps.settings.prices.create + (input.initialBuyUsd ?? 0n), network: null };
     },
-    execute: (deps, { platformReferrer, initialBuyUsd, ...metadata }, _p, caller, paid) =>
-      createToken(deps, { metadata, creator: caller.wallet, platformReferrer, initialBuyUsd, network: caller.network }, paid),
+    execute: (deps, { platformReferrer, initialBuyUsd, fairLaunch, ...metadata }, _p, caller, paid) =>
+      createToken(deps, { metadata, creator: caller.wallet, platformReferrer, initialBuyUsd, fairLaunch, network: caller.network }, paid),
   };
   const sell: Entrypoint<SellRequest> = {
     kind: 'paid',

@@ -11,6 +11,8 @@ export interface Settings {
     create: bigint;
     sell: bigint;
     info: bigint;
+    /** A fair launch's pledge (token_pledge, PLEDGE_PRICE_USD). */
+    pledge: bigint;
   };
   /** Bounds of a buy's gross USD (docs/api.md "Paid endpoints": ≥ 0.01, ≤ configurable max, default 10000). */
   minBuyUsd: bigint;

@@ -11,6 +11,7 @@ import { payoutStoreContract } from './payout-store.contract.js';
 import { positionRepositoryContract } from './position-repository.contract.js';
 import { proofNonceStoreContract } from './proof-nonce-store.contract.js';
 import { quoteStoreContract } from './quote-store.contract.js';
+import { raiseStoreContract } from './raise-store.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { tradeLedgerContract } from './trade-ledger.contract.js';
 import { transferStoreContract } from './transfer-store.contract.js';
@@ -40,4 +41,5 @@ export function persistenceContracts(name: string, make: UowFactory) {
   custodyIntentStoreContract(name, make);
   sharedSettingsStoreContract(name, make);
   deliveryBatchStoreContract(name, make);
+  raiseStoreContract(name, make);
 }

@@ -2,6 +2,7 @@ import { initialCurveState, quoteBuyWithUsd, spotPriceUsd } from '../../domain/c
 import { newDeployment } from '../../domain/deployment.js';
 import { ValidationError } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
+import { checkFairLaunchTerms, newRaise, type FairLaunchTerms } from '../../domain/raise.js';
 import { newToken, type TokenMetadata } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
@@ -21,6 +22,8 @@ export interface CreateTokenCommand {
   initialBuyUsd?: bigint | null;
   /** The network of the creator's payment: the token lives there for ever. */
   network: Network;
+  /** A fair launch: a raise on these terms instead of trading at once (docs/api.md "Fair launches"). */
+  fairLaunch?: FairLaunchTerms | null;
 }
 
 /** A created token, with the creator's first buy when it asked for one. */
@@ -35,6 +38,19 @@ export function checkInitialBuy(deps: AppDeps, initialBuyUsd: bigint): void {
   const params = deps.settings.curve;
   const q = quoteBuyWithUsd(params, initialCurveState(params), initialBuyUsd);
   if (q.graduates) throw ValidationError.of('initialBuyUsd', 'would buy the whole curve at once; buy less than its capacity at creation');
+}
+
+/**
+ * A fair launch's terms, checked before the create's payment is asked for. A dev buy is refused
+ * with it (decision 0048): the creator would buy before the pledgers, at a lower price — the one
+ * thing a fair launch exists to prevent. A creator who wants tokens pledges like anyone.
+ */
+export function checkFairLaunch(deps: AppDeps, terms: FairLaunchTerms, initialBuyUsd: bigint | null): FairLaunchTerms {
+  if (initialBuyUsd) throw ValidationError.of('initialBuyUsd', 'is not allowed with a fair launch: the creator pledges like everyone, at the same price');
+  const checked = checkFairLaunchTerms(terms, { minUsd: deps.settings.minBuyUsd, maxUsd: deps.settings.maxBuyUsd });
+  const q = quoteBuyWithUsd(deps.settings.curve, initialCurveState(deps.settings.curve), checked.goalUsd);
+  if (q.graduates) throw ValidationError.of('launch.goalUsd', 'would buy the whole curve at once; raise less than its capacity at creation');
+  return checked;
 }
 
 /**
@@ -62,8 +78,10 @@ export function createToken(deps: AppDeps, cmd: CreateTokenCommand, paid?: Paid<
       launchFee: deps.settings.launchFee,
       address,
       now,
+      launchMode: cmd.fairLaunch ? 'fair' : 'curve',
     });
     await stores.tokens.insert(token);
+    if (cmd.fairLaunch) await stores.raises.insert(newRaise({ tokenId, network: token.network, terms: cmd.fairLaunch, now }));
     await stores.deployments.enqueue(newDeployment({ deploymentId: deps.ids.next('dep'), network: token.network, tokenId, address, now }));
     const view = tokenView(token, { volumeUsd24h: 0n, trades24h: 0, holders: 0 });
     await stores.events.append({
