@@ -49,6 +49,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   PLEDGE_CAP_EXCEEDED: 409,
   PLEDGE_NOT_FOUND: 404,
   PLEDGE_NOT_CANCELLABLE: 409, // 403 when the signature proves another wallet: the error says so
+  HELD_AUTHORIZATION_INVALID: 400,
   INTERNAL_ERROR: 500,
 };
 

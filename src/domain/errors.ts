@@ -199,6 +199,19 @@ export class TokenAuthorizationInvalid extends DomainError {
 }
 
 /**
+ * A held USDC or EURC authorization (an order's, a pledge's: docs/api.md "Held authorizations")
+ * that the service could not use when its condition is met: forged, signed by another wallet, for
+ * another amount, network or asset, not to custody, its nonce used or cancelled, expiring before
+ * the order or raise does, or expired. 400, refused before any payment; `details.reason` says which.
+ */
+export class HeldAuthorizationInvalid extends DomainError {
+  readonly code = 'HELD_AUTHORIZATION_INVALID';
+  constructor(reason: string, message: string, extra: ErrorDetails = {}) {
+    super(message, { reason, ...extra });
+  }
+}
+
+/**
  * A referrer (a trade's `referrer`, a token's `platformReferrer`) that is one of the service's own
  * accounts or contracts: a fee share paid there is the treasury paying itself, or locked for
  * ever (docs/api.md "Fees and earnings"). Refused before any payment is asked for.

@@ -8,6 +8,7 @@ import type { DeploymentStore } from './deployment-store.js';
 import type { EarningsStore } from './earnings-store.js';
 import type { EventLog } from './event-log.js';
 import type { GraduationStore } from './graduation-store.js';
+import type { OrderStore } from './order-store.js';
 import type { PaymentIdentifierStore } from './payment-identifier-store.js';
 import type { PaymentStore } from './payment-store.js';
 import type { PayoutStore } from './payout-store.js';
@@ -58,6 +59,8 @@ export interface Stores {
   sharedSettings: SharedSettingsStore;
   /** Fair launches' raises and their pledges (docs/api.md "Fair launches"). */
   raises: RaiseStore;
+  /** Orders that wait for a price (docs/api.md "Orders"): limit buys, stop-losses, take-profits. */
+  orders: OrderStore;
 }
 
 /**

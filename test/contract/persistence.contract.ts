@@ -19,6 +19,7 @@ import { earningsStoreContract } from './earnings-store.contract.js';
 import type { UowFactory } from './uow-factory.js';
 import { custodyIntentStoreContract } from './custody-intent-store.contract.js';
 import { sharedSettingsStoreContract } from './shared-settings-store.contract.js';
+import { orderStoreContract } from './order-store.contract.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
 
 export function persistenceContracts(name: string, make: UowFactory) {
@@ -42,4 +43,5 @@ export function persistenceContracts(name: string, make: UowFactory) {
   sharedSettingsStoreContract(name, make);
   deliveryBatchStoreContract(name, make);
   raiseStoreContract(name, make);
+  orderStoreContract(name, make);
 }

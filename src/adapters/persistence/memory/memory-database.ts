@@ -4,6 +4,7 @@
  */
 import type { AssetQuote } from '../../../domain/asset-quote.js';
 import type { StoredEvent } from '../../../domain/event.js';
+import type { Order } from '../../../domain/order.js';
 import type { Payment } from '../../../domain/payment.js';
 import type { Delivery } from '../../../domain/delivery.js';
 import type { DeliveryBatch } from '../../../domain/delivery-batch.js';
@@ -75,6 +76,8 @@ export class MemoryDatabase {
   /** tokenId → a fair launch's raise; pledgeId → a pledge to one. */
   readonly raises = new Map<string, Raise>();
   readonly pledges = new Map<string, Pledge>();
+  /** orderId → the order (docs/api.md "Orders"). */
+  readonly orders = new Map<string, Order>();
 
   private tail: Promise<void> = Promise.resolve();
 

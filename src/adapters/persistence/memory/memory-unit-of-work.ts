@@ -20,6 +20,7 @@ import { MemoryTradeLedger } from './memory-trade-ledger.js';
 import { MemoryEarningsStore } from './memory-earnings-store.js';
 import { MemoryTransferStore } from './memory-transfer-store.js';
 import { MemoryCustodyIntentStore } from './memory-custody-intent-store.js';
+import { MemoryOrderStore } from './memory-order-store.js';
 import { MemorySharedSettingsStore } from './memory-shared-settings-store.js';
 
 /**
@@ -83,6 +84,7 @@ export class MemoryUnitOfWork implements UnitOfWork {
       intents: new MemoryCustodyIntentStore(this.db, tx),
       sharedSettings: new MemorySharedSettingsStore(this.db, tx),
       raises: new MemoryRaiseStore(this.db, tx),
+      orders: new MemoryOrderStore(this.db, tx),
     };
   }
 }

@@ -2,6 +2,7 @@
 import type { Stores } from '../../../ports/unit-of-work.js';
 import { notingTokens } from '../kit/commit-feed.js';
 import { MikroOrmCustodyIntentStore } from './mikro-orm-custody-intent-store.js';
+import { MikroOrmOrderStore } from './mikro-orm-order-store.js';
 import { MikroOrmSharedSettingsStore } from './mikro-orm-shared-settings-store.js';
 import { MikroOrmEarningsStore } from './mikro-orm-earnings-store.js';
 import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
@@ -49,5 +50,6 @@ export function stores(sql: Sql, touched: Set<string>): Stores {
     intents: new MikroOrmCustodyIntentStore(sql),
     sharedSettings: new MikroOrmSharedSettingsStore(sql),
     raises: new MikroOrmRaiseStore(sql),
+    orders: new MikroOrmOrderStore(sql),
   };
 }

@@ -88,6 +88,7 @@ const LEADS: Record<string, string> = {
   TOKEN_NETWORK_MISMATCH: 'This token lives on another network than your wallet pays on.',
   TOKEN_NOT_DEPLOYED: 'The token contract is still being deployed; try again in a few seconds.',
   TOKEN_AUTHORIZATION_INVALID: 'The permission to move your tokens was not accepted.',
+  HELD_AUTHORIZATION_INVALID: 'The USDC permission you signed cannot be used; nothing was charged.',
   PAYMENT_ALREADY_USED: 'This payment was already used for another request.',
   QUOTE_EXPIRED: 'The quote expired; ask for a new price.',
   RATE_LIMITED: 'Too many requests from here for a moment; wait and try again.',

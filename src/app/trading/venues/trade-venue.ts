@@ -21,7 +21,7 @@ import type { Token } from '../../../domain/token.js';
 import type { TokenAuthorization } from '../../../domain/token-authorization.js';
 import type { VenueName } from '../../../domain/trade.js';
 import type { BuyPriceRequest, PriceQuote, SellPriceRequest } from '../../../ports/trade-quoter.js';
-import type { Paid } from '../../paid.js';
+import type { Funding } from '../../paid.js';
 import type { DeliveryView, payoutView, PositionView, TradeView } from '../../views.js';
 
 /**
@@ -115,11 +115,11 @@ export interface TradeVenue {
    */
   planBuy(token: Token, buy: { grossUsd: bigint; minTokensOut: bigint | undefined; quoteId: string | null }, phase: TradePhase): Promise<BuyPlan>;
   /** Executes a planned buy; its trade, position, delivery and the payment commit together. */
-  buy(cmd: BuyCommand, paid?: Paid<BuyResult>): Promise<BuyResult>;
+  buy(cmd: BuyCommand, paid?: Funding<BuyResult>): Promise<BuyResult>;
   /** Before a payment: `tokens` can be sold here, for at least `minUsdOut` when one is given. */
   checkSell(token: Token, tokens: bigint, minUsdOut: bigint | undefined): Promise<void>;
   /** Executes a sell of pulled tokens; its trade, position, payout and the payment commit together. */
-  sell(token: Token, cmd: SellCommand, pulled: Pulled, paid?: Paid<SellResult>): Promise<SellResult>;
+  sell(token: Token, cmd: SellCommand, pulled: Pulled, paid?: Funding<SellResult>): Promise<SellResult>;
 }
 
 /** Where `token` trades on `side`, by the table above; TOKEN_GRADUATED where it does not trade. */

@@ -17,6 +17,7 @@ import { Migration0012TokenLinksAndReferrer } from './migration-0012-token-links
 import { Migration0013Earnings } from './migration-0013-earnings.js';
 import { Migration0014CustodyIntentsAndSharedSettings } from './migration-0014-custody-intents-and-shared-settings.js';
 import { Migration0015DeliveryBatches } from './migration-0015-delivery-batches.js';
+import { Migration0016Orders } from './migration-0016-orders.js';
 import { Migration0017FairLaunches } from './migration-0017-fair-launches.js';
 
 export const MIGRATIONS = [
@@ -34,5 +35,6 @@ export const MIGRATIONS = [
   { name: 'Migration0013Earnings', class: Migration0013Earnings },
   { name: 'Migration0014CustodyIntentsAndSharedSettings', class: Migration0014CustodyIntentsAndSharedSettings },
   { name: 'Migration0015DeliveryBatches', class: Migration0015DeliveryBatches },
+  { name: 'Migration0016Orders', class: Migration0016Orders },
   { name: 'Migration0017FairLaunches', class: Migration0017FairLaunches },
 ];
