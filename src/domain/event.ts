@@ -15,7 +15,11 @@ export type EventType =
   | 'token.pool_created'
   | 'token.pool_failed'
   | 'position.transferred'
-  | 'earnings.accrued';
+  | 'earnings.accrued'
+  | 'raise.pledged'
+  | 'raise.pledge_cancelled'
+  | 'raise.filled'
+  | 'raise.failed';
 
 /** An event as written to the outbox, in the transaction of the change it describes (docs/api.md "Events"). */
 export interface NewEvent {
