@@ -35,6 +35,8 @@ export const METRICS = {
     rate_limited_total: { help: 'Requests refused with 429 RATE_LIMITED, by route.', labels: ['route'] },
     nonce_retries_total: { help: 'Custody transactions signed again with a fresh nonce because theirs was taken (dropped), by kind.', labels: ['kind'] },
     transactions_reverted_total: { help: 'Custody transactions mined and reverted, by kind.', labels: ['kind'] },
+    raises_settled_total: { help: "Fair launches' raises settled: filled (one buy, split pro rata) or failed (nothing kept).", labels: ['outcome'] },
+    pledges_total: { help: 'Pledges to fair launches placed (paid) or cancelled.', labels: ['action'] },
   },
   histograms: {
     http_request_duration_seconds: {
@@ -63,6 +65,7 @@ export const METRICS = {
     quote_provider_breaker_open: { help: 'Per USD price source: 1 while its circuit breaker is open or half-open.', labels: ['provider'] },
     quote_provider_tokens_remaining: { help: 'Per USD price source: requests left in its rate-limit window.', labels: ['provider'] },
     event_streams_open: { help: 'Open GET /api/events streams.', labels: [] },
+    raises: { help: "Fair launches' raises by state (RAISING, COLLECTING, FILLED, FAILED).", labels: ['state'] },
   },
 } as const satisfies MetricCatalogue;
 
@@ -145,6 +148,9 @@ export function collectGauges(g: GaugeSources): void {
       ...Object.entries(known.chains).map(([network, status]) => ({ labels: { dependency: 'chain', network }, value: status === 'ok' ? 1 : 0 })),
     ];
   });
+  g.metrics.collect('raises', async () =>
+    Object.entries(await g.uow.run((s) => s.raises.countByState())).map(([state, n]) => ({ labels: { state }, value: n ?? 0 })),
+  );
   g.metrics.collect('quote_provider_breaker_open', async () =>
     (await g.priceBoard.providerStates()).map((p) => ({ labels: { provider: p.name }, value: p.breaker.state === 'closed' ? 0 : 1 })),
   );

@@ -29,6 +29,7 @@ import { PaymentReconciler } from './payment-reconciler.js';
 import { EarningsPayer } from './earnings-payer.js';
 import { PayoutWorker, type PayoutWorkerDeps } from './payout-worker.js';
 import { QuotePurger } from './quote-purger.js';
+import { RaiseSettler } from './raise-settler.js';
 import { backfillTokens } from './token-backfill.js';
 import { DeliveryWorker, DeploymentWorker } from './token-workers.js';
 import { GraduationWorker } from './graduation-worker.js';
@@ -82,6 +83,8 @@ export class WorkerScheduler {
   readonly quotePurger: QuotePurger;
   /** Queues the payouts of creators' and referrers' fee shares. */
   readonly earnings: EarningsPayer;
+  /** Settles fair launches' raises once they end (docs/api.md "Fair launches"). */
+  readonly raises: RaiseSettler;
 
   private backfilled = false;
   /** When the pass under way started, and when the last one ended (the loop's lease on being alive). */
@@ -139,6 +142,7 @@ export class WorkerScheduler {
       intervalMs: tunables.quotePurgeIntervalMs,
     });
     this.earnings = new EarningsPayer({ uow, clock, ids, logger, minPayoutUsd: deps.earningsPayoutMinUsd });
+    this.raises = new RaiseSettler({ ...application.deps, logger, metrics });
   }
 
   /** One pass of every worker (tests call this instead of waiting for the timer); nothing while custody signs elsewhere. */
@@ -152,6 +156,7 @@ export class WorkerScheduler {
       this.backfilled = true;
     }
     await this.reconciler.runOnce();
+    await this.raises.runOnce(); // before the outboxes: a filled raise's deliveries go out in this pass
     await this.deployments.runOnce();
     await this.deliveries.runOnce();
     await this.graduations.runOnce();
