@@ -13,8 +13,9 @@ import type { PriceRule } from './catalogue/operation.js';
 import type { AppDeps } from './deps.js';
 import type { Settings } from './settings.js';
 import { applyInUnitOfWork, type Paid } from './paid.js';
-import { buyQuoteInput, buyTokensInput, buyUsdInput, createTokenInput, parseWith, sellInput, tokenInfoInput } from './schemas.js';
-import { buyOutput, createTokenOutput, sellOutput, tokenInfoOutput } from './output-schemas.js';
+import { buyQuoteInput, buyTokensInput, buyUsdInput, createTokenInput, parseWith, pledgeInput, sellInput, tokenInfoInput } from './schemas.js';
+import { buyOutput, createTokenOutput, pledgeOutput, sellOutput, tokenInfoOutput } from './output-schemas.js';
+import { checkPledge, placePledge, type PledgeRequest } from './use-cases/pledge.js';
 import { buyToken, planBuy, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
 import { checkFairLaunch, checkInitialBuy, createToken } from './use-cases/create-token.js';
 import { checkReferrer } from './trading/check-referrer.js';
@@ -218,6 +219,38 @@ export function entrypoints(): AnyEntrypoint[] {
     // Bought once, the information of every token is free to the same wallet for a while.
     grantsAccess: { serve: (deps, input) => applyInUnitOfWork(deps, undefined, (stores, now) => tokenInfoFrom(stores, input.tokenId, now)) },
   };
+  const pledge: Entrypoint<PledgeRequest> = {
+    kind: 'paid',
+    name: 'token_pledge',
+    operation: 'pledge',
+    tool: {
+      name: 'token_pledge',
+      title: 'Pledge to a fair launch',
+      readOnly: false,
+      howTo: 'Step 2 of a pledge: call prepare_pledge first, sign its typedData, and pass its authorization with the signature.',
+    },
+    description:
+      "Pledge USDC to a fair launch's raise (a token created with launch.mode fair): the signed USDC authorization (GET /api/tokens/:id/pledge-authorization) is held, not used; at the raise's end it is collected only if the raise reaches its goal, and every pledger gets tokens at one price. $0.01, whatever happens.",
+    ...fixed((settings) => settings.prices.pledge),
+    successStatus: 201,
+    inputSchema: pledgeInput,
+    outputSchema: pledgeOutput,
+    parse: (raw) => {
+      const v = parseWith(pledgeInput, raw);
+      const a = v.authorization;
+      return {
+        tokenId: v.tokenId,
+        usdAmount: parseUsd(v.usdAmount),
+        authorization: { ...a, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore) },
+      };
+    },
+    // Every refusal here, before the $0.01 is asked for: a pledge that cannot count charges nothing.
+    async prepare(deps, input, _caller, phase) {
+      const { token } = await checkPledge(deps, input, phase);
+      return { amount: deps.settings.prices.pledge, network: token.network };
+    },
+    execute: (deps, input, _p, _caller, paid) => placePledge(deps, input, paid),
+  };
   return [
     create,
     buyEntrypoint(
@@ -251,5 +284,6 @@ export function entrypoints(): AnyEntrypoint[] {
     ),
     sell,
     info,
+    pledge,
   ];
 }

@@ -36,7 +36,6 @@ export const METRICS = {
     nonce_retries_total: { help: 'Custody transactions signed again with a fresh nonce because theirs was taken (dropped), by kind.', labels: ['kind'] },
     transactions_reverted_total: { help: 'Custody transactions mined and reverted, by kind.', labels: ['kind'] },
     raises_settled_total: { help: "Fair launches' raises settled: filled (one buy, split pro rata) or failed (nothing kept).", labels: ['outcome'] },
-    pledges_total: { help: 'Pledges to fair launches placed (paid) or cancelled.', labels: ['action'] },
   },
   histograms: {
     http_request_duration_seconds: {

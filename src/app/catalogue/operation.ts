@@ -32,6 +32,11 @@ export interface ReadRoute {
   walletProof?: string;
   /** Statuses besides 200, 400 (an input to check) and 404 (a path parameter to find) it answers with. */
   errors?: number[];
+  /**
+   * `POST`: a free operation that changes something (a pledge's cancel, proven by its signature):
+   * its input less the path parameters is the JSON body, not the query string. GET when absent.
+   */
+  method?: 'POST';
 }
 
 /** How a transport serves the call: what only some transports can say. */

@@ -20,6 +20,9 @@ export const READ_PATHS = {
   earnings: '/api/wallets/:address/earnings',
   creators: '/api/creators',
   stats: '/api/stats',
+  get_raise: '/api/tokens/:id/raise',
+  pledge_authorization: '/api/tokens/:id/pledge-authorization',
+  cancel_pledge: '/api/pledges/:pledgeId/cancel',
 } as const;
 
 /** A free read's operation name. */

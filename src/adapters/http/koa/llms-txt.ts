@@ -14,6 +14,7 @@ function shownPath(op: AnyRead): string {
   const path = op.http.path.replace(/:(\w+)/g, (_, name: string) => `{${op.http.params?.[name] ?? name}}`);
   const fromPath = new Set(params.map(([, field]) => field));
   const required = ((op.inputSchema.toJSONSchema({ io: 'input' }) as { required?: string[] }).required ?? []).filter((f) => !fromPath.has(f));
+  if (op.http.method === 'POST') return `POST ${path} {${required.join(', ')}}`;
   return required.length > 0 ? `${path}?${required.join('&')}` : path;
 }
 

@@ -12,6 +12,9 @@ import type {
   holdersOutput,
   paymentOutput,
   payoutOutput,
+  pledgeAuthorizationOutput,
+  pledgeOutput,
+  raiseOutput,
   positionOutput,
   positionsOutput,
   pricesOutput,
@@ -34,6 +37,9 @@ export type Delivery = z.output<typeof deliveryOutput>;
 export type Payout = z.output<typeof payoutOutput>;
 export type BuyResult = z.output<typeof buyOutput>;
 export type SellResult = z.output<typeof sellOutput>;
+export type Raise = z.output<typeof raiseOutput>;
+export type PledgeResult = z.output<typeof pledgeOutput>;
+export type PledgeAuthorization = z.output<typeof pledgeAuthorizationOutput>;
 
 export interface Earnings {
   wallet: string;
@@ -64,6 +70,9 @@ export type ReadOutputs = EveryRead<{
   earnings: Earnings;
   creators: unknown;
   stats: unknown;
+  get_raise: Raise;
+  pledge_authorization: PledgeAuthorization;
+  cancel_pledge: PledgeResult;
 }>;
 
 export interface StreamEvent<T = Record<string, unknown>> {
