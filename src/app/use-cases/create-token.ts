@@ -1,4 +1,4 @@
-import { initialCurveState, quoteBuyWithUsd, spotPriceUsd } from '../../domain/curve.js';
+import { initialCurveState, maxBuyUsd, quoteBuyWithUsd, spotPriceUsd } from '../../domain/curve.js';
 import { newDeployment } from '../../domain/deployment.js';
 import { ValidationError } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
@@ -48,8 +48,9 @@ export function checkInitialBuy(deps: AppDeps, initialBuyUsd: bigint): void {
 export function checkFairLaunch(deps: AppDeps, terms: FairLaunchTerms, initialBuyUsd: bigint | null): FairLaunchTerms {
   if (initialBuyUsd) throw ValidationError.of('initialBuyUsd', 'is not allowed with a fair launch: the creator pledges like everyone, at the same price');
   const checked = checkFairLaunchTerms(terms, { minUsd: deps.settings.minBuyUsd, maxUsd: deps.settings.maxBuyUsd });
-  const q = quoteBuyWithUsd(deps.settings.curve, initialCurveState(deps.settings.curve), checked.goalUsd);
-  if (q.graduates) throw ValidationError.of('launch.goalUsd', 'would buy the whole curve at once; raise less than its capacity at creation');
+  if (checked.goalUsd >= maxBuyUsd(deps.settings.curve, initialCurveState(deps.settings.curve))) {
+    throw ValidationError.of('launch.goalUsd', 'would buy the whole curve at once; raise less than its capacity at creation');
+  }
   return checked;
 }
 

@@ -149,8 +149,9 @@ export async function cancelPledge(deps: AppDeps, q: { pledgeId: string; signatu
     if (!signer || signer.toLowerCase() !== pledge.wallet.toLowerCase()) throw new PledgeNotCancellable(q.pledgeId, 'not_the_pledger');
     const { raise } = await raiseOf(stores, pledge.tokenId, true);
     openOrClosed(raise, now);
+    if (pledge.state !== 'PLEDGED') throw new PledgeNotCancellable(q.pledgeId, 'not_pledged', pledge.state);
     const cancelled = transitionPledge(pledge, 'CANCELLED', now);
-    if (pledge.state !== 'PLEDGED' || !(await stores.raises.updatePledge(cancelled, 'PLEDGED'))) throw new PledgeNotCancellable(q.pledgeId, 'not_pledged', pledge.state);
+    if (!(await stores.raises.updatePledge(cancelled, 'PLEDGED'))) throw new PledgeNotCancellable(q.pledgeId, 'not_pledged', pledge.state);
     const view = raiseView(raise, await stores.raises.pledgesOf(pledge.tokenId));
     await stores.events.append(raiseEvent('raise.pledge_cancelled', raise, { pledge: pledgeView(cancelled), pledgedUsd: view.pledgedUsd }, now));
     return { pledge: pledgeView(cancelled), raise: view };
