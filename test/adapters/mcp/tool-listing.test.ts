@@ -37,10 +37,10 @@ describe('tools/list entries', () => {
     }
   });
 
-  it('free tools read; their input schemas refuse unknown arguments', () => {
+  it('free tools read (but a pledge\'s cancel, which changes its pledge); their input schemas refuse unknown arguments', () => {
     for (const tool of tools.filter((t) => t.kind === 'free')) {
       const listed = toolListing(tool, DEFAULT_SETTINGS);
-      expect(listed.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+      expect(listed.annotations).toMatchObject({ readOnlyHint: tool.name !== 'cancel_pledge', destructiveHint: false, openWorldHint: false });
       expect(listed.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
       expect(listed.description).toMatch(/Free\.$/);
     }
