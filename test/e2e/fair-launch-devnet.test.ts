@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { erc20Abi, type Hex, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
+import type { TokenIssuer } from '../../src/ports/token-issuer.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
 import { parseTokens, parseUsd } from '../../src/domain/money.js';
@@ -32,6 +33,26 @@ let databaseUrl: string;
 let cleanup: () => Promise<void>;
 const usdcBefore = new Map<string, bigint>();
 let treasuryBefore: bigint;
+const fault = { armed: false };
+
+/** The service's token issuer, made to "crash" once right after a custody transaction is seen mined (the first: a pledge's collect). */
+function crashingAfterMined(issuer: TokenIssuer): TokenIssuer {
+  return new Proxy(issuer, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      if (prop !== 'status') return value.bind(target);
+      return async (...args: unknown[]) => {
+        const status = await (value as (...x: unknown[]) => Promise<unknown>).apply(target, args);
+        if (status === 'confirmed' && fault.armed) {
+          fault.armed = false;
+          throw new Error('simulated crash right after a collect was mined, before it was booked');
+        }
+        return status;
+      };
+    },
+  });
+}
 
 beforeAll(async () => {
   const store = await openStore();
@@ -39,7 +60,7 @@ beforeAll(async () => {
   cleanup = store.cleanup;
   // Creators' fee shares stay owed: each wallet's USDC moves only by its own payments and pledges.
   const config = await devnetConfig(dataDir, { EARNINGS_PAYOUT_MIN_USD: '1000000' });
-  service = await startService(config, { ports: { clock, uow: store.uow } });
+  service = await startService(config, { ports: { clock, uow: store.uow }, wrapTokenIssuer: crashingAfterMined });
   chain = service.devnet!.publicClient(TESTNET) as PublicClient;
   for (const w of WALLETS) usdcBefore.set(w, await usdcOf(chain, w));
   treasuryBefore = await usdcOf(chain, TREASURY);
@@ -153,6 +174,20 @@ describe('fair launches on the devnet', () => {
     const prices = trades.map((t) => Number(t.priceUsd));
     expect(Math.max(...prices) / Math.min(...prices) - 1).toBeLessThan(1e-12);
     expect((await get(`/tokens/${token.tokenId}`)).data.tradingSince).not.toBeNull();
+  }, 120_000);
+
+  it('a crash right after a pledge is collected: the next pass finishes the raise, collecting nothing twice', async () => {
+    const token = await fairToken('CRASH', { goalUsd: '5' });
+    const spentBefore = [await spent(a), await spent(c)];
+    expect((await pledge(token.tokenId, a, '3')).status).toBe(201);
+    expect((await pledge(token.tokenId, c, '2.5')).status).toBe(201);
+    fault.armed = true;
+    await endRaise();
+    expect(fault.armed).toBe(false); // it crashed once
+    const raise = (await get(`/api/tokens/${token.tokenId}/raise`)).data;
+    expect(raise).toMatchObject({ state: 'FILLED', collectedUsd: '5.5' });
+    expect([(await spent(a)) - spentBefore[0]!, (await spent(c)) - spentBefore[1]!]).toEqual([parseUsd('3.01'), parseUsd('2.51')]);
+    expect((await get(`/api/tokens/${token.tokenId}/trades`)).data.items).toHaveLength(2);
   }, 120_000);
 
   it('the books equal the chain: every wallet, the treasury, every token delivered', async () => {
