@@ -5,7 +5,7 @@
  */
 import { getAddress } from 'viem';
 import type { z } from 'zod';
-import { formatUsd, parseTokens, parseUsd } from '../domain/money.js';
+import { formatUsd, parseAmount, parseTokens, parseUsd } from '../domain/money.js';
 import type { Network } from '../domain/network.js';
 import type { FairLaunchTerms } from '../domain/raise.js';
 import { validateTokenMetadata, type TokenMetadata } from '../domain/token.js';
@@ -22,6 +22,11 @@ import { checkReferrer } from './trading/check-referrer.js';
 import { loadToken } from './trading/load-token.js';
 import { checkSell, sellToken, type SellRequest } from './use-cases/sell-token.js';
 import { tokenInfoFrom } from './use-cases/token-info.js';
+import { specOf } from './orders/order-catalogue.js';
+import { orderOutput, placeOrderInput } from './orders/order-schemas.js';
+import type { OrderView } from './orders/order-view.js';
+import { checkPlaceOrder, placeOrder, type PlaceOrderInput } from './orders/place-order.js';
+import { PRICE_DECIMALS } from '../domain/order.js';
 
 /** Who pays: the wallet (hint or verified payer) and its network. */
 export interface Caller {
@@ -129,6 +134,38 @@ function buyEntrypoint(
 
 const opt = <T>(v: string | undefined, f: (s: string) => T) => (v === undefined ? undefined : f(v));
 const referrerOf = (v: { referrer?: string | undefined }) => (v.referrer ? getAddress(v.referrer) : null);
+
+/** order_place: paid (ORDER_PRICE_USD), every check in `prepare` so a refusal charges nothing. */
+function placeOrderEntrypoint(): Entrypoint<PlaceOrderInput, Prepared, OrderView> {
+  return {
+    kind: 'paid',
+    name: 'order_place',
+    operation: 'place_order',
+    description:
+      "Place a limit_buy, stop_loss or take_profit that executes when the token's price crosses triggerPriceUsd, on its curve or pool, with the usual fee. It carries a signed authorization (GET /api/orders/authorization) the service holds unused until then: the money or tokens never leave the wallet before.",
+    tool: { name: 'order_place', title: 'Place an order', readOnly: false, howTo: 'Step 2 of an order: call prepare_order first, sign its typedData, and pass its authorization with the signature.' },
+    ...fixed((settings) => settings.prices.order),
+    successStatus: 201,
+    inputSchema: placeOrderInput,
+    outputSchema: orderOutput,
+    parse: (raw) => {
+      const v = parseWith(placeOrderInput, raw);
+      const a = v.authorization;
+      return {
+        ...specOf(v),
+        triggerPrice: parseAmount(v.triggerPriceUsd, PRICE_DECIMALS, 'triggerPriceUsd'),
+        minTokensOut: opt(v.minTokensOut, parseTokens),
+        minUsdOut: opt(v.minUsdOut, parseUsd),
+        authorization: { ...a, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore) },
+      };
+    },
+    async prepare(deps, input, caller, phase) {
+      const { network } = await checkPlaceOrder(deps, input, caller, phase);
+      return { amount: deps.settings.prices.order, network };
+    },
+    execute: (deps, input, _p, caller, paid) => placeOrder(deps, input, caller, paid),
+  };
+}
 
 export function entrypoints(): AnyEntrypoint[] {
   const create: Entrypoint<TokenMetadata & { platformReferrer: string | null; initialBuyUsd: bigint | null; fairLaunch: FairLaunchTerms | null }> = {
@@ -285,5 +322,6 @@ export function entrypoints(): AnyEntrypoint[] {
     sell,
     info,
     pledge,
+    placeOrderEntrypoint(),
   ];
 }

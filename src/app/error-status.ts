@@ -50,6 +50,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   PLEDGE_NOT_FOUND: 404,
   PLEDGE_NOT_CANCELLABLE: 409, // 403 when the signature proves another wallet: the error says so
   HELD_AUTHORIZATION_INVALID: 400,
+  ORDER_NOT_OPEN: 409,
+  ORDER_WALLET_NOT_PROVEN: 403,
   INTERNAL_ERROR: 500,
 };
 

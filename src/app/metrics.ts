@@ -36,6 +36,10 @@ export const METRICS = {
     nonce_retries_total: { help: 'Custody transactions signed again with a fresh nonce because theirs was taken (dropped), by kind.', labels: ['kind'] },
     transactions_reverted_total: { help: 'Custody transactions mined and reverted, by kind.', labels: ['kind'] },
     raises_settled_total: { help: "Fair launches' raises settled: filled (one buy, split pro rata) or failed (nothing kept).", labels: ['outcome'] },
+    order_executions_total: {
+      help: 'Orders whose price was crossed, by kind and outcome: executed, failed (authorization unusable), missed (bound not met: left OPEN), pending (collect or pull not mined yet).',
+      labels: ['kind', 'outcome'],
+    },
   },
   histograms: {
     http_request_duration_seconds: {
@@ -65,6 +69,7 @@ export const METRICS = {
     quote_provider_tokens_remaining: { help: 'Per USD price source: requests left in its rate-limit window.', labels: ['provider'] },
     event_streams_open: { help: 'Open GET /api/events streams.', labels: [] },
     raises: { help: "Fair launches' raises by state (RAISING, COLLECTING, FILLED, FAILED).", labels: ['state'] },
+    orders_open: { help: 'Orders OPEN (waiting for their price), all tokens.', labels: [] },
   },
 } as const satisfies MetricCatalogue;
 
@@ -150,6 +155,7 @@ export function collectGauges(g: GaugeSources): void {
   g.metrics.collect('raises', async () =>
     Object.entries(await g.uow.run((s) => s.raises.countByState())).map(([state, n]) => ({ labels: { state }, value: n ?? 0 })),
   );
+  g.metrics.collect('orders_open', async () => [{ labels: {}, value: await g.uow.run((s) => s.orders.countOpen()) }]);
   g.metrics.collect('quote_provider_breaker_open', async () =>
     (await g.priceBoard.providerStates()).map((p) => ({ labels: { provider: p.name }, value: p.breaker.state === 'closed' ? 0 : 1 })),
   );

@@ -10,6 +10,8 @@ export interface Settings {
   prices: {
     create: bigint;
     sell: bigint;
+    /** Placing an order (docs/api.md "Orders"): ORDER_PRICE_USD. */
+    order: bigint;
     info: bigint;
     /** A fair launch's pledge (token_pledge, PLEDGE_PRICE_USD). */
     pledge: bigint;

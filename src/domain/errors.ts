@@ -211,6 +211,22 @@ export class HeldAuthorizationInvalid extends DomainError {
   }
 }
 
+/** An order that is not OPEN any more (executing, executed, failed, expired): it cannot be cancelled. */
+export class OrderNotOpen extends DomainError {
+  readonly code = 'ORDER_NOT_OPEN';
+  constructor(orderId: string, state: string) {
+    super(`Order ${orderId} is ${state}; only an OPEN order can be cancelled.`, { orderId, state });
+  }
+}
+
+/** Cancelling an order needs its wallet proven (Sign-In-With-X or a signed cancel message), and only that wallet may. */
+export class OrderWalletNotProven extends DomainError {
+  readonly code = 'ORDER_WALLET_NOT_PROVEN';
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(message, details);
+  }
+}
+
 /**
  * A referrer (a trade's `referrer`, a token's `platformReferrer`) that is one of the service's own
  * accounts or contracts: a fee share paid there is the treasury paying itself, or locked for

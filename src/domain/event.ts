@@ -19,7 +19,12 @@ export type EventType =
   | 'raise.pledged'
   | 'raise.pledge_cancelled'
   | 'raise.filled'
-  | 'raise.failed';
+  | 'raise.failed'
+  | 'order.placed'
+  | 'order.executed'
+  | 'order.failed'
+  | 'order.cancelled'
+  | 'order.expired';
 
 /** An event as written to the outbox, in the transaction of the change it describes (docs/api.md "Events"). */
 export interface NewEvent {

@@ -40,8 +40,7 @@ describe('the catalogue of operations', () => {
     const tools = new Map(agentTools(new Map()).map((t) => [t.name, t]));
     for (const r of catalogue.filter((c) => c.tool)) {
       const tool = tools.get(r.tool!.name);
-      // Only a free POST (a pledge's cancel) changes something.
-      expect(tool).toMatchObject({ kind: 'free', title: r.tool!.title, description: r.description, readOnly: r.http.method !== 'POST' });
+      expect(tool).toMatchObject({ kind: 'free', title: r.tool!.title, description: r.description, readOnly: r.http.method !== 'post' });
       const json = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
       expect(tool?.kind === 'free' && [json(tool.inputSchema), json(tool.outputSchema)]).toEqual([json(r.inputSchema), json(r.outputSchema)]);
     }
@@ -56,6 +55,7 @@ describe('the catalogue of operations', () => {
       ['token_sell', 'fixed', '0.01'],
       ['token_info', 'fixed', '0.001'],
       ['token_pledge', 'fixed', '0.01'],
+      ['order_place', 'fixed', '0.01'],
     ]);
   });
 });

@@ -33,16 +33,19 @@ export interface ReadRoute {
   /** Statuses besides 200, 400 (an input to check) and 404 (a path parameter to find) it answers with. */
   errors?: number[];
   /**
-   * `POST`: a free operation that changes something (a pledge's cancel, proven by its signature):
-   * its input less the path parameters is the JSON body, not the query string. GET when absent.
+   * `post`: a free operation that changes something (cancelling an order): its input beside the
+   * path parameters is the JSON body, and a SIGN-IN-WITH-X proof, when sent, reaches the use case
+   * as `call.provenWallet` (never as an input field a caller could simply name). Default `get`.
    */
-  method?: 'POST';
+  method?: 'get' | 'post';
 }
 
 /** How a transport serves the call: what only some transports can say. */
 export interface ReadCall {
   /** The caller asks for the view as the database has it this instant (HTTP `Cache-Control: no-cache`). */
   fresh?: boolean;
+  /** The wallet a SIGN-IN-WITH-X proof proved, on a `post` operation that was sent one. */
+  provenWallet?: string;
 }
 
 /** A free read. */
@@ -50,8 +53,8 @@ export interface Read<S extends z.ZodObject = z.ZodObject> {
   kind: 'read';
   /** The answer's `operation` (the envelope) and the OpenAPI operationId. */
   operation: string;
-  /** Served as an MCP tool too: its name and short human title. */
-  tool?: { name: string; title: string };
+  /** Served as an MCP tool too: its name and short human title; `readOnly` false for a `post` that changes something. */
+  tool?: { name: string; title: string; readOnly?: boolean };
   /** What it answers, for an LLM deciding to call it. */
   description: string;
   /** The same in a few words, for llms.txt. */

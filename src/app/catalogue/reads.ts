@@ -25,6 +25,7 @@ import { detectWalletNetwork, listPositions } from '../use-cases/list-positions.
 import { listTokens } from '../use-cases/list-tokens.js';
 import { listTrades } from '../use-cases/list-trades.js';
 import { sellAuthorization } from '../use-cases/sell-authorization.js';
+import { orderReads } from '../orders/order-catalogue.js';
 import { read, type AnyRead } from './operation.js';
 import { READ_PATHS } from './read-paths.js';
 
@@ -197,11 +198,11 @@ export function reads(): AnyRead[] {
     }),
     read({
       operation: 'cancel_pledge',
-      tool: { name: 'cancel_pledge', title: 'Cancel a pledge' },
+      tool: { name: 'cancel_pledge', title: 'Cancel a pledge', readOnly: false },
       description:
         'Cancel a pledge before its raise ends, free: `signature` is the pledger\'s personal_sign (EIP-191) of the text "Cancel pledge <pledgeId>". A cancelled pledge is never collected.',
       summary: 'cancel a pledge until its raise ends (signed by the pledger)',
-      http: { path: READ_PATHS.cancel_pledge, method: 'POST', errors: [403, 409] },
+      http: { path: READ_PATHS.cancel_pledge, method: 'post', errors: [403, 409] },
       inputSchema: cancelPledgeInput,
       outputSchema: pledgeOutput,
       run: (deps, q) => cancelPledge(deps, q),
@@ -233,5 +234,6 @@ export function reads(): AnyRead[] {
       outputSchema: described,
       run: (deps) => getStats(deps),
     }),
+    ...orderReads(),
   ];
 }

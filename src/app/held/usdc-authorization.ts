@@ -12,7 +12,7 @@
  * refusal is HELD_AUTHORIZATION_INVALID with its own `reason` (INSUFFICIENT_BALANCE for the balance).
  */
 import { HeldAuthorizationInvalid, InsufficientBalance } from '../../domain/errors.js';
-import { formatUsd } from '../../domain/money.js';
+import { formatTokens, formatUsd } from '../../domain/money.js';
 import { ALL_NETWORKS, NETWORKS, PAYMENT_ASSETS, type Network, type PaymentAsset } from '../../domain/network.js';
 import {
   receiveAuthorizationTypedData,
@@ -96,13 +96,44 @@ export interface HeldCheck {
  * on chain and that the wallet holds the amount now. Throws the refusal; returns nothing.
  */
 export async function checkHeldAuthorization(deps: Pick<AppDeps, 'tokenIssuer' | 'clock'>, c: HeldCheck): Promise<void> {
+  await checkReceiveAuthorization(deps, {
+    ...c,
+    token: stablecoin(c.network, c.asset),
+    what: `${formatUsd(c.amount)} ${c.asset} (${c.amount} units)`,
+    format: formatUsd,
+    misdirected: () => misdirected(deps, c),
+  });
+}
+
+/**
+ * The same checks for a held authorization of a launched token (a stop-loss's or take-profit's
+ * tokens): the token's own EIP-712 domain, amounts in token units.
+ */
+export function checkHeldTokenAuthorization(
+  deps: Pick<AppDeps, 'tokenIssuer' | 'clock'>,
+  c: Omit<HeldCheck, 'asset'> & { token: { address: string; name: string } },
+): Promise<void> {
+  return checkReceiveAuthorization(deps, { ...c, what: `${formatTokens(c.amount)} tokens (${c.amount} units)`, format: formatTokens });
+}
+
+interface ReceiveCheck extends Omit<HeldCheck, 'asset'> {
+  token: Eip3009Token;
+  /** The amount as the refusal names it. */
+  what: string;
+  format: (units: bigint) => string;
+  /** The refusal for a signature that does not recover to `from` here (default: `signature`). */
+  misdirected?: () => Promise<HeldAuthorizationInvalid>;
+}
+
+async function checkReceiveAuthorization(deps: Pick<AppDeps, 'tokenIssuer' | 'clock'>, c: ReceiveCheck): Promise<void> {
   const a = c.authorization;
   const invalid = (reason: string, message: string) => new HeldAuthorizationInvalid(reason, message);
-  const token = stablecoin(c.network, c.asset);
-  const signer = await deps.tokenIssuer.recoverReceiveAuthorizer(c.network, token, a);
-  if (!signer || !same(signer, a.from)) throw await misdirected(deps, c);
+  const signer = await deps.tokenIssuer.recoverReceiveAuthorizer(c.network, c.token, a);
+  if (!signer || !same(signer, a.from)) {
+    throw c.misdirected ? await c.misdirected() : invalid('signature', 'The signature is not a ReceiveWithAuthorization by `from` on this token.');
+  }
   if (!same(a.from, c.wallet)) throw invalid('wallet', `The authorization is signed by ${a.from}, not by the wallet ${c.wallet}.`);
-  if (a.value !== c.amount) throw invalid('value', `The authorization must move exactly ${formatUsd(c.amount)} ${c.asset} (${c.amount} units), not ${a.value} units.`);
+  if (a.value !== c.amount) throw invalid('value', `The authorization must move exactly ${c.what}, not ${a.value} units.`);
   const custody = deps.tokenIssuer.custody(c.network);
   if (!same(a.to, custody)) throw invalid('to', `The authorization must pay the service's custody, ${custody}: only the payee can submit a ReceiveWithAuthorization.`);
   const now = unixSeconds(deps.clock.now());
@@ -112,10 +143,10 @@ export async function checkHeldAuthorization(deps: Pick<AppDeps, 'tokenIssuer' |
   }
   if (a.validAfter >= now) throw invalid('not_yet_valid', 'The authorization is not valid yet (validAfter must be in the past).');
   const [used, balance] = await readChain(c.network, () =>
-    Promise.all([deps.tokenIssuer.authorizationState(c.network, token.address, a.from, a.nonce), deps.tokenIssuer.balanceOf(c.network, token.address, a.from)]),
+    Promise.all([deps.tokenIssuer.authorizationState(c.network, c.token.address, a.from, a.nonce), deps.tokenIssuer.balanceOf(c.network, c.token.address, a.from)]),
   );
   if (used) throw invalid('used', 'The authorization nonce was already used or cancelled on chain.');
-  if (balance < a.value) throw new InsufficientBalance(formatUsd(a.value), formatUsd(balance));
+  if (balance < a.value) throw new InsufficientBalance(c.format(a.value), c.format(balance));
 }
 
 /**

@@ -22,6 +22,7 @@ export const feesEnv = {
   CREATE_PRICE_USD: usd.optional(),
   SELL_PRICE_USD: usd.optional(),
   PLEDGE_PRICE_USD: usd.optional(),
+  ORDER_PRICE_USD: usd.optional(),
   INFO_PRICE_USD: usd.optional(),
   CURVE_TOTAL_SUPPLY: tokens.optional(),
   CURVE_SUPPLY: tokens.optional(),
@@ -74,7 +75,13 @@ export function readFees(e: FeesEnv): FeeSettings {
   const d = DEFAULT_SETTINGS;
   return {
     curve: readCurve(e),
-    prices: { create: e.CREATE_PRICE_USD ?? d.prices.create, sell: e.SELL_PRICE_USD ?? d.prices.sell, info: e.INFO_PRICE_USD ?? d.prices.info, pledge: e.PLEDGE_PRICE_USD ?? d.prices.pledge },
+    prices: {
+      create: e.CREATE_PRICE_USD ?? d.prices.create,
+      sell: e.SELL_PRICE_USD ?? d.prices.sell,
+      order: e.ORDER_PRICE_USD ?? d.prices.order,
+      info: e.INFO_PRICE_USD ?? d.prices.info,
+      pledge: e.PLEDGE_PRICE_USD ?? d.prices.pledge,
+    },
     minBuyUsd: e.MIN_BUY_USD ?? d.minBuyUsd,
     maxBuyUsd: e.MAX_BUY_USD ?? d.maxBuyUsd,
     graduationFeeUsd: e.GRADUATION_FEE_USD ?? d.graduationFeeUsd,

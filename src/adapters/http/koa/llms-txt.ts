@@ -14,7 +14,7 @@ function shownPath(op: AnyRead): string {
   const path = op.http.path.replace(/:(\w+)/g, (_, name: string) => `{${op.http.params?.[name] ?? name}}`);
   const fromPath = new Set(params.map(([, field]) => field));
   const required = ((op.inputSchema.toJSONSchema({ io: 'input' }) as { required?: string[] }).required ?? []).filter((f) => !fromPath.has(f));
-  if (op.http.method === 'POST') return `POST ${path} {${required.join(', ')}}`;
+  if (op.http.method === 'post') return path; // its input is the JSON body
   return required.length > 0 ? `${path}?${required.join('&')}` : path;
 }
 
@@ -73,8 +73,8 @@ export function llmsTxt(origin: string, mcp: LlmsMcp | null, { reads, entrypoint
       const price = ep.price(settings);
       return `- [POST ${entrypointPaths(ep)[0]}](${link(entrypointPaths(ep)[0]!)}): ${price.startsWith('=') ? `price ${price}` : `$${price}`} — ${ep.description}`;
     }),
-    ...[...reads.map((op): [string, string] => [shownPath(op), op.summary]), ...OTHER_READS].map(
-      ([path, what]) => `- [GET ${path}](${link(path.split('?')[0]!)}): free — ${what}`,
+    ...[...reads.map((op): [string, string, string] => [op.http.method === 'post' ? 'POST' : 'GET', shownPath(op), op.summary]), ...OTHER_READS.map(([p, w]): [string, string, string] => ['GET', p, w])].map(
+      ([method, path, what]) => `- [${method} ${path}](${link(path.split('?')[0]!)}): free — ${what}`,
     ),
     '',
     '## Docs',

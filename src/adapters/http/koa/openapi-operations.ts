@@ -41,21 +41,34 @@ export function queryParameters(s: z.ZodObject) {
 /** A free read: GET, its path parameters, then its query parameters. */
 function readOperation(op: AnyRead) {
   const params = pathParams(op.http);
-  const fields = queryOf(op);
-  // A free POST's fields are its JSON body; a GET's its query string.
-  const [query, body] = op.http.method === 'POST' ? [null, fields] : [fields, null];
+  const query = queryOf(op);
   const parameters = [
     ...params.map(([name, field]) => ({ name, in: 'path', required: true, schema: schema(op.inputSchema.shape[field] as z.ZodType, 'input') })),
     ...(query ? queryParameters(query) : []),
     ...(op.http.walletProof ? [siwxHeader(`proves the wallet: \`${op.http.walletProof}\` may then be omitted`)] : []),
   ];
-  const statuses = [...(fields || (params.length > 0 && !op.http.lookup) ? [400] : []), ...(params.length > 0 ? [404] : []), ...(op.http.errors ?? [])];
+  const statuses = [...(query || (params.length > 0 && !op.http.lookup) ? [400] : []), ...(params.length > 0 ? [404] : []), ...(op.http.errors ?? [])];
   return {
     operationId: op.operation,
     description: op.description,
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: schema(body, 'input') } } } } : {}),
     responses: { 200: ok(op.operation, schema(op.outputSchema)), ...Object.fromEntries(statuses.map((s) => [s, errorResponse])) },
+  };
+}
+
+/** A free operation that changes something: POST of its input (less the path parameters) as JSON. */
+function postOperation(op: AnyRead) {
+  const params = pathParams(op.http);
+  const fromPath = Object.fromEntries(params.map(([, field]) => [field, true] as const));
+  return {
+    operationId: op.operation,
+    description: op.description,
+    parameters: [
+      ...params.map(([name, field]) => ({ name, in: 'path', required: true, schema: schema(op.inputSchema.shape[field] as z.ZodType, 'input') })),
+      siwxHeader('proves the wallet that may do this'),
+    ],
+    requestBody: { required: false, content: { 'application/json': { schema: schema(op.inputSchema.omit(fromPath), 'input') } } },
+    responses: { 200: ok(op.operation, schema(op.outputSchema)), ...Object.fromEntries([400, 404, ...(op.http.errors ?? [])].map((s) => [s, errorResponse])) },
   };
 }
 
@@ -94,7 +107,7 @@ function paidOperation(e: AnyEntrypoint, settings: Settings) {
 /** Each operation's paths, added to `paths` (a path may hold a read and a paid operation: GET and POST /tokens). */
 export function operationPaths(paths: Paths, reads: readonly AnyRead[], entrypoints: Iterable<AnyEntrypoint>, settings: Settings): void {
   const add = (path: string, method: string, operation: unknown) => (paths[path] = { ...(paths[path] ?? {}), [method]: operation });
-  for (const op of reads) add(openApiPath(op.http.path), op.http.method === 'POST' ? 'post' : 'get', readOperation(op));
+  for (const op of reads) add(openApiPath(op.http.path), op.http.method ?? 'get', op.http.method === 'post' ? postOperation(op) : readOperation(op));
   for (const e of entrypoints) {
     const operation = paidOperation(e, settings);
     for (const path of entrypointPaths(e)) {

@@ -8,8 +8,9 @@ import type { Context } from 'koa';
 import { pathParams, type AnyRead, type ReadDeps } from '../../../app/catalogue/operation.js';
 import { successEnvelope } from '../../../app/error-status.js';
 import { parseQuery, parseWith } from '../../../app/schemas.js';
-import { readJsonBody } from './body.js';
 import type { z } from 'zod';
+import { SIGN_IN_WITH_X_HEADER } from '../../../app/extensions/wallet-proof.js';
+import { readJsonBody } from './body.js';
 
 /** The query string a read takes over HTTP: its input less the path parameters; a proven field may be left out. Null: it takes none. */
 export function queryOf(op: AnyRead): z.ZodObject | null {
@@ -32,17 +33,19 @@ export function readRoutes(router: Router, deps: ReadDeps, reads: readonly AnyRe
     const params = pathParams(op.http);
     // A kept view (a token's) is the same object for every reader: its envelope is serialised once, not per response.
     const bodies = new WeakMap<object, string>();
-    const post = op.http.method === 'POST';
-    router[post ? 'post' : 'get'](op.http.path, async (ctx) => {
-      // A free POST takes its input as a JSON body (checked with the rest of the input below), a GET as its query string.
-      const input: Record<string, unknown> = post ? { ...(await bodyObject(ctx)) } : query ? parseQuery(query, ctx.query as Record<string, unknown>) : {};
+    if (op.http.method === 'post') {
+      postRoute(router, deps, op, provenWallet);
+      continue;
+    }
+    router.get(op.http.path, async (ctx) => {
+      const input: Record<string, unknown> = query ? parseQuery(query, ctx.query as Record<string, unknown>) : {};
       for (const [name, field] of params) {
         input[field] = op.http.lookup ? ctx.params[name] : parseWith(op.inputSchema.shape[field] as z.ZodType, ctx.params[name], name);
       }
       const proven = op.http.walletProof;
       if (proven && input[proven] === undefined) input[proven] = await provenWallet(ctx);
       // Cache-Control: no-cache asks for the view as the database has it this instant (no cached copy taken on trust).
-      const result = await op.run(deps, post ? parseWith(op.inputSchema, input) : input, { fresh: /\bno-cache\b/i.test(ctx.get('cache-control')) });
+      const result = await op.run(deps, input, { fresh: /\bno-cache\b/i.test(ctx.get('cache-control')) });
       ctx.status = 200;
       if (result === null || typeof result !== 'object') {
         ctx.body = successEnvelope(op.operation, result);
@@ -56,8 +59,17 @@ export function readRoutes(router: Router, deps: ReadDeps, reads: readonly AnyRe
   }
 }
 
-/** A free POST's JSON body: an object (its fields are input fields), or nothing. */
-async function bodyObject(ctx: Context): Promise<Record<string, unknown>> {
-  const body = await readJsonBody(ctx);
-  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { '(body)': body };
+/** A free `post` operation: the JSON body and the path parameters as its input; a SIGN-IN-WITH-X proof, when sent, as the proven wallet. */
+function postRoute(router: Router, deps: ReadDeps, op: AnyRead, provenWallet: ProvenWallet): void {
+  const params = pathParams(op.http);
+  router.post(op.http.path, async (ctx) => {
+    const body = await readJsonBody(ctx);
+    const input: Record<string, unknown> = { ...(body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) };
+    for (const [name, field] of params) input[field] = ctx.params[name];
+    const parsed = parseWith(op.inputSchema, input);
+    const proven = ctx.get(SIGN_IN_WITH_X_HEADER) ? await provenWallet(ctx) : undefined;
+    const result = await op.run(deps, parsed, proven ? { provenWallet: proven } : {});
+    ctx.status = 200;
+    ctx.body = successEnvelope(op.operation, result);
+  });
 }

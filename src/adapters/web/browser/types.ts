@@ -26,6 +26,7 @@ import type {
   tradeOutput,
   tradePageOutput,
 } from '../../../app/output-schemas.js';
+import type { orderAuthorizationOutput, orderBookOutput, orderOutput, ordersOutput } from '../../../app/orders/order-schemas.js';
 
 export type Token = z.output<typeof tokenOutput>;
 export type Trade = z.output<typeof tradeOutput>;
@@ -40,6 +41,7 @@ export type SellResult = z.output<typeof sellOutput>;
 export type Raise = z.output<typeof raiseOutput>;
 export type PledgeResult = z.output<typeof pledgeOutput>;
 export type PledgeAuthorization = z.output<typeof pledgeAuthorizationOutput>;
+export type Order = z.output<typeof orderOutput>;
 
 export interface Earnings {
   wallet: string;
@@ -73,6 +75,11 @@ export type ReadOutputs = EveryRead<{
   get_raise: Raise;
   pledge_authorization: PledgeAuthorization;
   cancel_pledge: PledgeResult;
+  order_authorization: z.output<typeof orderAuthorizationOutput>;
+  list_orders: z.output<typeof ordersOutput>;
+  get_order: Order;
+  order_book: z.output<typeof orderBookOutput>;
+  cancel_order: Order;
 }>;
 
 export interface StreamEvent<T = Record<string, unknown>> {
