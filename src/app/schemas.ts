@@ -218,5 +218,6 @@ export const cancelPledgeInput = z.strictObject({
   signature: z
     .string()
     .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature as 0x-hex')
-    .meta({ description: 'the pledger’s personal_sign (EIP-191) of the text "Cancel pledge <pledgeId>"' }),
+    .optional()
+    .meta({ description: 'the pledger’s personal_sign (EIP-191) of the text "Cancel pledge <pledgeId>"; over HTTP a SIGN-IN-WITH-X proof of the pledger may stand instead' }),
 });

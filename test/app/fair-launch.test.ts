@@ -161,6 +161,11 @@ describe('pledging', () => {
     expect(cancelled.pledge.state).toBe('CANCELLED');
     expect(cancelled.raise.pledgedUsd).toBe('30');
     expect(await refusal(cancelPledge(deps, { pledgeId: p.pledgeId, signature: await sign(WALLET_A, p.pledgeId) }))).toBe('PLEDGE_NOT_CANCELLABLE:not_pledged');
+    // Sign-In-With-X proves a wallet too: only the pledger's counts; no proof at all is no pledger.
+    expect(await refusal(cancelPledge(deps, { pledgeId: q.pledgeId, provenWallet: WALLET_A }))).toBe('PLEDGE_NOT_CANCELLABLE:not_the_pledger');
+    expect(await refusal(cancelPledge(deps, { pledgeId: q.pledgeId }))).toBe('PLEDGE_NOT_CANCELLABLE:not_the_pledger');
+    const r = await pledge(deps, tokenId, WALLET_B, 10);
+    expect((await cancelPledge(deps, { pledgeId: r.pledgeId, provenWallet: WALLET_B.toLowerCase() })).pledge.state).toBe('CANCELLED');
     end(deps);
     expect(await refusal(cancelPledge(deps, { pledgeId: q.pledgeId, signature: await sign(WALLET_C, q.pledgeId) }))).toBe('RAISE_CLOSED');
   });

@@ -200,12 +200,12 @@ export function reads(): AnyRead[] {
       operation: 'cancel_pledge',
       tool: { name: 'cancel_pledge', title: 'Cancel a pledge', readOnly: false },
       description:
-        'Cancel a pledge before its raise ends, free: `signature` is the pledger\'s personal_sign (EIP-191) of the text "Cancel pledge <pledgeId>". A cancelled pledge is never collected.',
+        'Cancel a pledge before its raise ends, free: `signature` is the pledger\'s personal_sign (EIP-191) of the text "Cancel pledge <pledgeId>" (over HTTP, a SIGN-IN-WITH-X proof of the pledger may stand instead). A cancelled pledge is never collected.',
       summary: 'cancel a pledge until its raise ends (signed by the pledger)',
       http: { path: READ_PATHS.cancel_pledge, method: 'post', errors: [403, 409] },
       inputSchema: cancelPledgeInput,
       outputSchema: pledgeOutput,
-      run: (deps, q) => cancelPledge(deps, q),
+      run: (deps, q, call) => cancelPledge(deps, { pledgeId: q.pledgeId, signature: q.signature, provenWallet: call.provenWallet }),
     }),
     read({
       operation: 'earnings',

@@ -138,11 +138,14 @@ export function raiseEvent(type: 'raise.pledged' | 'raise.pledge_cancelled' | 'r
 
 /**
  * POST /api/pledges/:pledgeId/cancel: free, until the raise's end, for the pledger alone — proven
- * by its EIP-191 signature of "Cancel pledge <pledgeId>". A cancelled pledge is never collected;
- * a wallet that trusts nobody can also cancel its authorization on chain (docs/api.md).
+ * by its EIP-191 signature of "Cancel pledge <pledgeId>", or over HTTP by Sign-In-With-X. A
+ * cancelled pledge is never collected; a wallet that trusts nobody can also cancel its
+ * authorization on chain (docs/api.md).
  */
-export async function cancelPledge(deps: AppDeps, q: { pledgeId: string; signature: string }): Promise<PledgeResult> {
-  const signer = await recoverMessageAddress({ message: cancelPledgeMessage(q.pledgeId), signature: q.signature as Hex }).catch(() => null);
+export async function cancelPledge(deps: AppDeps, q: { pledgeId: string; signature?: string | undefined; provenWallet?: string | undefined }): Promise<PledgeResult> {
+  const signer = q.signature
+    ? await recoverMessageAddress({ message: cancelPledgeMessage(q.pledgeId), signature: q.signature as Hex }).catch(() => null)
+    : (q.provenWallet ?? null);
   return applyInUnitOfWork(deps, undefined, async (stores, now) => {
     const pledge = await stores.raises.getPledge(q.pledgeId);
     if (!pledge) throw new PledgeNotFound(q.pledgeId);
