@@ -114,14 +114,16 @@ export function checkFairLaunchTerms(t: FairLaunchTerms, bounds: { minUsd: bigin
   return t;
 }
 
-export function newRaise(args: { tokenId: string; network: Network; terms: FairLaunchTerms; now: Date }): Raise {
+/** A raise opened at `now`, ending `terms.durationSeconds` later (`endsAt`, computed by the caller: the domain reads no clock). */
+export function newRaise(args: { tokenId: string; network: Network; terms: FairLaunchTerms; now: Date; endsAt: Date }): Raise {
+  if (args.endsAt.getTime() - args.now.getTime() !== args.terms.durationSeconds * 1000) throw new InvariantViolation('a raise ends durationSeconds after it opens');
   return {
     tokenId: args.tokenId,
     network: args.network,
     state: 'RAISING',
     goalUsd: args.terms.goalUsd,
     maxPerWalletUsd: args.terms.maxPerWalletUsd,
-    endsAt: new Date(args.now.getTime() + args.terms.durationSeconds * 1000),
+    endsAt: args.endsAt,
     collectedUsd: 0n,
     tokensBought: 0n,
     remainderTokens: 0n,

@@ -94,7 +94,7 @@ describe('splitProRata', () => {
 
 describe('the raise state machine', () => {
   it('moves RAISING → COLLECTING → FILLED, or to FAILED, and nowhere else', () => {
-    const r = newRaise({ tokenId: 'tok_1', network: TESTNET, terms: { goalUsd: 1n, durationSeconds: 10, maxPerWalletUsd: null }, now: new Date(0) });
+    const r = newRaise({ tokenId: 'tok_1', network: TESTNET, terms: { goalUsd: 1n, durationSeconds: 10, maxPerWalletUsd: null }, now: new Date(0), endsAt: new Date(10_000) });
     expect(transitionRaise(transitionRaise(r, 'COLLECTING', new Date(1)), 'FILLED', new Date(2)).state).toBe('FILLED');
     expect(transitionRaise(r, 'FAILED', new Date(1)).state).toBe('FAILED');
     expect(() => transitionRaise(r, 'FILLED', new Date(1))).toThrow();

@@ -8,7 +8,7 @@ import { withUow, type UowFactory } from './uow-factory.js';
 export function raiseStoreContract(name: string, make: UowFactory) {
   describe(`RaiseStore contract: ${name}`, () => {
     const raise = (tokenId: string, endMs = 10_000) =>
-      newRaise({ tokenId, network: TESTNET, terms: { goalUsd: 10n ** 30n + 7n, durationSeconds: endMs / 1000, maxPerWalletUsd: null }, now: at(0) });
+      newRaise({ tokenId, network: TESTNET, terms: { goalUsd: 10n ** 30n + 7n, durationSeconds: endMs / 1000, maxPerWalletUsd: null }, now: at(0), endsAt: at(endMs) });
     const pledge = (tokenId: string, wallet: string, ms: number, usd = 5_000_000n): Pledge => ({
       pledgeId: id('pld'),
       tokenId,

@@ -82,7 +82,10 @@ export function createToken(deps: AppDeps, cmd: CreateTokenCommand, paid?: Paid<
       launchMode: cmd.fairLaunch ? 'fair' : 'curve',
     });
     await stores.tokens.insert(token);
-    if (cmd.fairLaunch) await stores.raises.insert(newRaise({ tokenId, network: token.network, terms: cmd.fairLaunch, now }));
+    if (cmd.fairLaunch) {
+      const endsAt = new Date(now.getTime() + cmd.fairLaunch.durationSeconds * 1000);
+      await stores.raises.insert(newRaise({ tokenId, network: token.network, terms: cmd.fairLaunch, now, endsAt }));
+    }
     await stores.deployments.enqueue(newDeployment({ deploymentId: deps.ids.next('dep'), network: token.network, tokenId, address, now }));
     const view = tokenView(token, { volumeUsd24h: 0n, trades24h: 0, holders: 0 });
     await stores.events.append({
