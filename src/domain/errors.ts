@@ -199,7 +199,7 @@ export class TokenAuthorizationInvalid extends DomainError {
 }
 
 /**
- * A held USDC or EURC authorization (an order's, a pledge's: docs/api.md "Held authorizations")
+ * A held USDC or EURC authorization (an order's, a pledge's: docs/api.md "Orders")
  * that the service could not use when its condition is met: forged, signed by another wallet, for
  * another amount, network or asset, not to custody, its nonce used or cancelled, expiring before
  * the order or raise does, or expired. 400, refused before any payment; `details.reason` says which.

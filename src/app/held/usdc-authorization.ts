@@ -1,5 +1,5 @@
 /**
- * Held authorizations (docs/api.md "Held authorizations", decision 0047): a wallet signs an
+ * Held authorizations (docs/api.md "Orders", decision 0047): a wallet signs an
  * EIP-3009 `ReceiveWithAuthorization` of exactly an amount of USDC (or EURC) to custody, and the
  * service keeps the signature, unused, until a condition is met — an order's price crossed, a
  * raise's goal reached — then collects it (collect.ts). The money never leaves the wallet before.
