@@ -143,6 +143,7 @@ describe('the /.well-known/x402 document', () => {
       token_sell: 'fixed',
       token_info: 'fixed',
       token_pledge: 'fixed',
+      order_place: 'fixed',
     });
   });
 });
