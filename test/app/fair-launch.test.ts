@@ -19,6 +19,10 @@ import { METRICS } from '../../src/app/metrics.js';
 import { makeDeps, WALLET_A, WALLET_B } from '../support/app-harness.js';
 import { accountOf, signSell } from '../support/onchain.js';
 import { devAccount } from '../support/x402-client.js';
+import { randomBytes } from 'node:crypto';
+import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
+import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
+import { describeWithServices } from '../support/services.js';
 
 type Deps = ReturnType<typeof makeDeps>;
 const USDC = stablecoin(TESTNET, 'USDC');
@@ -279,4 +283,32 @@ describe('the end of a raise', () => {
     expect((await deps.uow.run((s) => s.trades.listByToken(tokenId, { limit: 10 }))).items).toHaveLength(2);
     expect(await metrics.total('raises_settled_total', { outcome: 'filled' })).toBe(1);
   });
+});
+
+describeWithServices('two processes on one PostgreSQL database', () => {
+  it('settle a raise once: one fills it, the other finds it settled; the pledges are collected once', async () => {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const url = `${POSTGRES_URL}?schema=${schema}`;
+    const [one, two] = [await MikroOrmUnitOfWork.open({ url }), await MikroOrmUnitOfWork.open({ url })];
+    try {
+      const deps = withUsdc({ ...makeDeps(), uow: one } as unknown as Deps);
+      const tokenId = await fairToken(deps, { goal: 50 });
+      await pledge(deps, tokenId, WALLET_A, 30);
+      await pledge(deps, tokenId, WALLET_C, 30);
+      end(deps);
+      const silent = { debug() {}, info() {}, warn() {}, error() {} };
+      const settler = (uow: typeof one) => new RaiseSettler({ ...deps, uow, metrics: new MemoryMetrics(METRICS), logger: silent });
+      const steps = (await Promise.all([settler(one).runOnce(), settler(two).runOnce()])).map((m) => m.get(tokenId));
+      // Both may have collected (each collect is keyed, so once on chain); one booked the fill.
+      expect(steps.filter((s) => s === 'filled')).toHaveLength(1);
+      for (const _ of [1, 2]) await settler(two).runOnce();
+      expect((await getRaise({ uow: two }, tokenId)).state).toBe('FILLED');
+      expect(await usdcOf(deps, deps.tokenIssuer.custody(TESTNET))).toBe(usd(60));
+      expect((await two.run((s) => s.trades.listByToken(tokenId, { limit: 10 }))).items).toHaveLength(2);
+    } finally {
+      await one.close();
+      await two.close();
+      await dropSchema(schema);
+    }
+  }, 60_000);
 });
