@@ -32,7 +32,7 @@ export interface Token {
   readonly platformReferrer: string | null;
   /**
    * The anti-snipe launch fee fixed at creation: the fee starts at `startBps` and falls linearly
-   * to `params.feeBps` over `decayMs` after `createdAt`; null when the token has none.
+   * to `params.feeBps` over `decayMs` after trading starts (`tradingSince`); null when the token has none.
    */
   readonly launchFee: TokenLaunchFee | null;
   readonly state: TokenState;
