@@ -7,7 +7,7 @@
 import { read } from '../api.js';
 import { announce, fill, h } from '../dom.js';
 import { percentText, toUnits } from '../format.js';
-import { currentAddress, onWalletChange } from '../session.js';
+import { connect, currentAddress, onWalletChange } from '../session.js';
 import type { PledgeResult, Raise, Token } from '../types.js';
 import { amount, errorBox, progressBar } from '../ui.js';
 import { checkout } from './checkout.js';
@@ -94,10 +94,17 @@ export function raisePanel(token: Token, onSettled: () => void): { el: HTMLEleme
     // While it raises, the figures follow the pledges; once settled, they stay.
     if (!last || last.state === 'RAISING') timer = setTimeout(() => void load(), 2000);
   };
+  // The form is drawn again only when what it shows changes (a wallet, the raise's end): a pledge under way stays as it is.
+  let shown = '';
   const renderForm = () => {
     const wallet = currentAddress();
-    if (token.tradingSince !== null || (last && (last.state !== 'RAISING' || last.settling))) return fill(formSlot);
-    fill(formSlot, wallet ? pledgeForm(token, wallet, () => void load()) : h('p', { class: 'muted' }, 'Connect a browser wallet to pledge.'));
+    const open = token.tradingSince === null && !(last && (last.state !== 'RAISING' || last.settling));
+    const what = open ? (wallet ?? 'connect') : 'closed';
+    if (what === shown) return;
+    shown = what;
+    if (!open) return fill(formSlot);
+    const connectButton = h('button', { type: 'button', class: 'primary', onclick: () => void connect().catch((e: unknown) => fill(formSlot, errorBox(e))) }, 'Connect wallet to pledge');
+    fill(formSlot, wallet ? pledgeForm(token, wallet, () => void load()) : connectButton);
   };
   fill(el, h('h2', { id: 'raise-title' }, 'Fair launch'), figures, formSlot);
   const off = onWalletChange(renderForm);
