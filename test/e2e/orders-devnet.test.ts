@@ -15,6 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
 import { formatAmount, parseAmount, parseUsd } from '../../src/domain/money.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
+import { collectHeld } from '../../src/app/held/collect.js';
+import { orderKey } from '../../src/app/orders/execute-orders.js';
+import { moveOrder } from '../../src/app/orders/move-order.js';
 import { expectBooksEqualChain, TREASURY, waitUntilFinished } from '../support/books.js';
 import { testDatabases } from '../support/databases.js';
 import { devnetTools } from '../support/devnet.js';
@@ -176,6 +179,31 @@ describe(`orders on the devnet, on ${name}`, () => {
     await drain();
     expect(await orderOf(order.orderId)).toMatchObject({ state: 'FAILED', reason: 'unusable:balance', tradeId: null });
     expect((await get(`/positions?wallet=${emptier.address}&network=${TESTNET}`)).data.items).toEqual([]);
+  });
+
+  it('a wallet that trusts nobody cancels its authorization on chain: the order fails when crossed, nothing moves', async () => {
+    const order = await place(orderer, { kind: 'limit_buy', triggerPriceUsd: await priceAt(9_990n), usdAmount: '2' });
+    const nonce = (await orderOf(order.orderId)).authorization.nonce as Hex;
+    await devnetTools(service.devnet!).cancelAuthorization(TESTNET, orderer, nonce);
+    const before = await usdc(orderer.address);
+    await sellDown(30n);
+    await drain();
+    expect(await orderOf(order.orderId)).toMatchObject({ state: 'FAILED', reason: 'unusable:used', tradeId: null });
+    expect(await usdc(orderer.address)).toBe(before);
+  });
+
+  it('a process that died right after the collect: the order is carried on once, its USDC collected once', async () => {
+    const order = await place(orderer, { kind: 'limit_buy', triggerPriceUsd: await priceAt(9_000n), usdAmount: '2' });
+    const deps = service.application.deps;
+    const stored = (await deps.uow.run((s) => s.orders.get(order.orderId)))!;
+    // What a process does before it dies: the claim, then the collect mined on chain — and nothing more.
+    await deps.uow.transaction((s) => moveOrder(s, stored, 'OPEN', 'EXECUTING', deps.clock.now()));
+    const before = await usdc(orderer.address);
+    await collectHeld(deps, orderKey(stored), TESTNET, NETWORKS[TESTNET].usdc, stored.authorization, tokenId);
+    expect(await usdc(orderer.address)).toBe(before - parseUsd('2'));
+    await drain(3); // the next process's passes carry it on
+    expect(await orderOf(order.orderId)).toMatchObject({ state: 'EXECUTED', reason: null });
+    expect(await usdc(orderer.address)).toBe(before - parseUsd('2'));
   });
 
   it('the books equal the chain', async () => {
