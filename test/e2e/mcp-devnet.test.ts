@@ -72,12 +72,22 @@ describe('tools/list', () => {
       'get_delivery',
       'get_payout',
       'prepare_sell',
+      'get_raise',
+      'prepare_pledge',
+      'cancel_pledge',
+      'prepare_order',
+      'list_orders',
+      'get_order',
+      'get_order_book',
+      'cancel_order',
       'create_token',
       'token_buy_usd',
       'token_buy_tokens',
       'token_buy_quote',
       'token_sell',
       'token_info',
+      'token_pledge',
+      'order_place',
     ]);
     for (const tool of expected) {
       const listed = tools.find((t) => t.name === tool.name)!;
