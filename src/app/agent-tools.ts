@@ -43,7 +43,7 @@ const PAYING =
 export function freeTools(catalogue: readonly AnyRead[] = reads()): FreeTool[] {
   return catalogue.flatMap((r) =>
     r.tool
-      ? [{ kind: 'free', name: r.tool.name, title: r.tool.title, readOnly: true, description: r.description, inputSchema: r.inputSchema, outputSchema: r.outputSchema, run: (deps, input) => r.run(deps, input, {}) } satisfies FreeTool]
+      ? [{ kind: 'free', name: r.tool.name, title: r.tool.title, readOnly: r.tool.readOnly ?? true, description: r.description, inputSchema: r.inputSchema, outputSchema: r.outputSchema, run: (deps, input) => r.run(deps, input, {}) } satisfies FreeTool]
       : [],
   );
 }

@@ -5,25 +5,32 @@
  */
 import { getAddress } from 'viem';
 import type { z } from 'zod';
-import { formatUsd, parseTokens, parseUsd } from '../domain/money.js';
+import { formatUsd, parseAmount, parseTokens, parseUsd } from '../domain/money.js';
 import type { Network } from '../domain/network.js';
 import { ValidationError } from '../domain/errors.js';
+import type { FairLaunchTerms } from '../domain/raise.js';
 import { validateTokenMetadata, type TokenMetadata } from '../domain/token.js';
 import type { PriceRule } from './catalogue/operation.js';
 import type { AppDeps } from './deps.js';
 import type { Settings } from './settings.js';
 import { applyInUnitOfWork, type Paid } from './paid.js';
-import { buyQuoteInput, buyTokensInput, buyUsdInput, commentInput, createTokenInput, parseWith, sellInput, tokenImageInput, tokenInfoInput } from './schemas.js';
-import { buyOutput, commentOutput, createTokenOutput, sellOutput, tokenInfoOutput, tokenOutput } from './output-schemas.js';
+import { buyQuoteInput, buyTokensInput, buyUsdInput, commentInput, createTokenInput, parseWith, pledgeInput, sellInput, tokenImageInput, tokenInfoInput } from './schemas.js';
+import { buyOutput, commentOutput, createTokenOutput, pledgeOutput, sellOutput, tokenInfoOutput, tokenOutput } from './output-schemas.js';
 import { IMAGE_BODY_LIMIT_BYTES, type PreparedImage } from './images/image-intake.js';
 import { checkTokenImage, imageIntake, setTokenImage } from './use-cases/set-token-image.js';
+import { checkPledge, placePledge, type PledgeRequest } from './use-cases/pledge.js';
 import { buyToken, planBuy, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
 import { checkComment, postComment, type CheckedComment, type CommentRequest } from './use-cases/comments.js';
-import { checkInitialBuy, createToken } from './use-cases/create-token.js';
+import { checkFairLaunch, checkInitialBuy, createToken } from './use-cases/create-token.js';
 import { checkReferrer } from './trading/check-referrer.js';
 import { loadToken } from './trading/load-token.js';
 import { checkSell, sellToken, type SellRequest } from './use-cases/sell-token.js';
 import { tokenInfoFrom } from './use-cases/token-info.js';
+import { specOf } from './orders/order-catalogue.js';
+import { orderOutput, placeOrderInput } from './orders/order-schemas.js';
+import type { OrderView } from './orders/order-view.js';
+import { checkPlaceOrder, placeOrder, type PlaceOrderInput } from './orders/place-order.js';
+import { PRICE_DECIMALS } from '../domain/order.js';
 
 /** Who pays: the wallet (hint or verified payer) and its network. */
 export interface Caller {
@@ -82,7 +89,7 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
 export type AnyEntrypoint = Entrypoint<any, any, any>;
 
 type BuyPrepared = Prepared & { plan: BuyPlan };
-type CreateInput = TokenMetadata & { platformReferrer: string | null; initialBuyUsd: bigint | null; image: string | null };
+type CreateInput = TokenMetadata & { platformReferrer: string | null; initialBuyUsd: bigint | null; image: string | null; fairLaunch: FairLaunchTerms | null };
 /** An upload is checked and re-encoded before the 402 (decision 0049): what execute stores. */
 type WithImage = Prepared & { image: PreparedImage | null };
 
@@ -160,6 +167,38 @@ function imageEntrypoint(): Entrypoint<{ tokenId: string; image: string }, Prepa
   };
 }
 
+/** order_place: paid (ORDER_PRICE_USD), every check in `prepare` so a refusal charges nothing. */
+function placeOrderEntrypoint(): Entrypoint<PlaceOrderInput, Prepared, OrderView> {
+  return {
+    kind: 'paid',
+    name: 'order_place',
+    operation: 'place_order',
+    description:
+      "Place a limit_buy, stop_loss or take_profit that executes when the token's price crosses triggerPriceUsd, on its curve or pool, with the usual fee. It carries a signed authorization (GET /api/orders/authorization) the service holds unused until then: the money or tokens never leave the wallet before.",
+    tool: { name: 'order_place', title: 'Place an order', readOnly: false, howTo: 'Step 2 of an order: call prepare_order first, sign its typedData, and pass its authorization with the signature.' },
+    ...fixed((settings) => settings.prices.order),
+    successStatus: 201,
+    inputSchema: placeOrderInput,
+    outputSchema: orderOutput,
+    parse: (raw) => {
+      const v = parseWith(placeOrderInput, raw);
+      const a = v.authorization;
+      return {
+        ...specOf(v),
+        triggerPrice: parseAmount(v.triggerPriceUsd, PRICE_DECIMALS, 'triggerPriceUsd'),
+        minTokensOut: opt(v.minTokensOut, parseTokens),
+        minUsdOut: opt(v.minUsdOut, parseUsd),
+        authorization: { ...a, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore) },
+      };
+    },
+    async prepare(deps, input, caller, phase) {
+      const { network } = await checkPlaceOrder(deps, input, caller, phase);
+      return { amount: deps.settings.prices.order, network };
+    },
+    execute: (deps, input, _p, caller, paid) => placeOrder(deps, input, caller, paid),
+  };
+}
+
 export function entrypoints(): AnyEntrypoint[] {
   const create: Entrypoint<CreateInput, WithImage> = {
     kind: 'paid',
@@ -181,17 +220,21 @@ export function entrypoints(): AnyEntrypoint[] {
         platformReferrer: input.platformReferrer ? getAddress(input.platformReferrer) : null,
         initialBuyUsd: opt(input.initialBuyUsd, parseUsd) ?? null,
         image: input.image ?? null,
+        fairLaunch: input.launch
+          ? { goalUsd: parseUsd(input.launch.goalUsd), durationSeconds: input.launch.durationSeconds, maxPerWalletUsd: opt(input.launch.maxPerWalletUsd, parseUsd) ?? null }
+          : null,
       };
     },
     // With a dev buy the price is the create's plus the buy, checked on the fresh curve first.
     async prepare(deps, input) {
+      if (input.fairLaunch) checkFairLaunch(deps, input.fairLaunch, input.initialBuyUsd);
       if (input.initialBuyUsd) checkInitialBuy(deps, input.initialBuyUsd);
       await checkReferrer(deps, 'platformReferrer', input.platformReferrer);
       const image = input.image === null ? null : await imageIntake(deps).prepare(input.image);
       return { amount: deps.settings.prices.create + (input.initialBuyUsd ?? 0n), network: null, image };
     },
-    execute: (deps, { platformReferrer, initialBuyUsd, image: _upload, ...metadata }, prepared, caller, paid) =>
-      createToken(deps, { metadata, creator: caller.wallet, platformReferrer, initialBuyUsd, network: caller.network, image: prepared.image }, paid),
+    execute: (deps, { platformReferrer, initialBuyUsd, fairLaunch, image: _upload, ...metadata }, prepared, caller, paid) =>
+      createToken(deps, { metadata, creator: caller.wallet, platformReferrer, initialBuyUsd, fairLaunch, network: caller.network, image: prepared.image }, paid),
   };
   const sell: Entrypoint<SellRequest> = {
     kind: 'paid',
@@ -268,6 +311,38 @@ export function entrypoints(): AnyEntrypoint[] {
     },
     execute: (deps, _input, prepared, caller, paid) => postComment(deps, prepared.checked, caller.wallet, paid),
   };
+  const pledge: Entrypoint<PledgeRequest> = {
+    kind: 'paid',
+    name: 'token_pledge',
+    operation: 'pledge',
+    tool: {
+      name: 'token_pledge',
+      title: 'Pledge to a fair launch',
+      readOnly: false,
+      howTo: 'Step 2 of a pledge: call prepare_pledge first, sign its typedData, and pass its authorization with the signature.',
+    },
+    description:
+      "Pledge USDC to a fair launch's raise (a token created with launch.mode fair): the signed USDC authorization (GET /api/tokens/:id/pledge-authorization) is held, not used; at the raise's end it is collected only if the raise reaches its goal, and every pledger gets tokens at one price. $0.01, whatever happens.",
+    ...fixed((settings) => settings.prices.pledge),
+    successStatus: 201,
+    inputSchema: pledgeInput,
+    outputSchema: pledgeOutput,
+    parse: (raw) => {
+      const v = parseWith(pledgeInput, raw);
+      const a = v.authorization;
+      return {
+        tokenId: v.tokenId,
+        usdAmount: parseUsd(v.usdAmount),
+        authorization: { ...a, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore) },
+      };
+    },
+    // Every refusal here, before the $0.01 is asked for: a pledge that cannot count charges nothing.
+    async prepare(deps, input, _caller, phase) {
+      const { token } = await checkPledge(deps, input, phase);
+      return { amount: deps.settings.prices.pledge, network: token.network };
+    },
+    execute: (deps, input, _p, _caller, paid) => placePledge(deps, input, paid),
+  };
   return [
     create,
     buyEntrypoint(
@@ -301,6 +376,8 @@ export function entrypoints(): AnyEntrypoint[] {
     ),
     sell,
     info,
+    pledge,
+    placeOrderEntrypoint(),
     comment,
     imageEntrypoint(),
   ];

@@ -12,11 +12,31 @@ import type { AppDeps } from './deps.js';
 export interface Paid<R> {
   /** A SETTLED payment for this operation. */
   payment: Payment;
+  key?: undefined;
   /** The answer stored with the payment for replays, written with its move to APPLIED. */
   answer?: (result: R) => StoredResponse;
   /** Runs inside the transaction after the operation and the payment's move, e.g. to grant access. */
   onApplied?: (stores: Stores, result: R) => Promise<void>;
 }
+
+/**
+ * An operation paid not by an x402 payment but by money custody already holds — a collected held
+ * authorization (src/app/held): `key` names it (one pool swap per key), and `onApplied` runs in
+ * the transaction that books it, e.g. the order's compare-and-set to EXECUTED, so the booking and
+ * its owner's state commit together or not at all.
+ */
+export interface Held<R> {
+  key: string;
+  payment?: undefined;
+  answer?: undefined;
+  onApplied?: (stores: Stores, result: R) => Promise<void>;
+}
+
+/** How a trade is paid: an x402 payment, or money custody holds. */
+export type Funding<R> = Paid<R> | Held<R>;
+
+/** The key of a trade's exactly-once custody transactions: its payment, or its holder's key. */
+export const fundingKey = (funding: { payment?: Payment | undefined; key?: string | undefined } | undefined): string | undefined => funding?.payment?.paymentId ?? funding?.key;
 
 export class PaymentAlreadyApplied extends InvariantViolation {
   constructor(paymentId: string) {
@@ -26,17 +46,17 @@ export class PaymentAlreadyApplied extends InvariantViolation {
 
 export function applyInUnitOfWork<R>(
   deps: Pick<AppDeps, 'uow' | 'clock'>,
-  paid: Paid<R> | undefined,
+  paid: Funding<R> | undefined,
   work: (stores: Stores, now: Date) => Promise<R>,
 ): Promise<R> {
   return deps.uow.transaction(async (stores) => {
     const now = deps.clock.now();
     const result = await work(stores, now);
-    if (paid) {
+    if (paid?.payment) {
       const applied = transitionPayment(paid.payment, 'APPLIED', now);
       if (!(await stores.payments.update(applied, 'SETTLED', paid.answer?.(result)))) throw new PaymentAlreadyApplied(paid.payment.paymentId);
-      await paid.onApplied?.(stores, result);
     }
+    await paid?.onApplied?.(stores, result);
     return result;
   });
 }

@@ -10,11 +10,15 @@ export interface Settings {
   prices: {
     create: bigint;
     sell: bigint;
+    /** Placing an order (docs/api.md "Orders"): ORDER_PRICE_USD. */
+    order: bigint;
     info: bigint;
     /** A comment on a token (COMMENT_PRICE_USD, docs/api.md "Comments"). */
     comment: bigint;
     /** A creator's change of its token's image (token_image). */
     image: bigint;
+    /** A fair launch's pledge (token_pledge, PLEDGE_PRICE_USD). */
+    pledge: bigint;
   };
   /** Bounds of a buy's gross USD (docs/api.md "Paid endpoints": ≥ 0.01, ≤ configurable max, default 10000). */
   minBuyUsd: bigint;

@@ -45,15 +45,26 @@ export interface ReceiveAuthorizationTypedData {
   message: ReceiveAuthorizationMessage;
 }
 
+/**
+ * An EIP-3009 token's EIP-712 domain fields besides the chain: its name, and its version — "1"
+ * for a LaunchToken (the default), "2" for Circle's USDC and EURC (held authorizations, src/app/held).
+ */
+export interface Eip3009Token {
+  address: string;
+  name: string;
+  version?: string;
+}
+
 /** What a holder signs to let custody pull `message.value` of `token` on chain `chainId`. */
 export function receiveAuthorizationTypedData(args: {
   chainId: number;
-  token: { address: string; name: string };
+  token: Eip3009Token;
   message: ReceiveAuthorizationMessage;
 }): ReceiveAuthorizationTypedData {
   const { from, to, value, validAfter, validBefore, nonce } = args.message;
+  const version = args.token.version ?? LAUNCH_TOKEN_EIP712_VERSION;
   return {
-    domain: { name: args.token.name, version: LAUNCH_TOKEN_EIP712_VERSION, chainId: args.chainId, verifyingContract: args.token.address },
+    domain: { name: args.token.name, version, chainId: args.chainId, verifyingContract: args.token.address },
     types: RECEIVE_WITH_AUTHORIZATION_TYPES,
     primaryType: 'ReceiveWithAuthorization',
     message: { from, to, value, validAfter, validBefore, nonce },

@@ -1,5 +1,5 @@
 import type { Network } from '../domain/network.js';
-import type { TokenAuthorization } from '../domain/token-authorization.js';
+import type { Eip3009Token, TokenAuthorization } from '../domain/token-authorization.js';
 import type { PreparedTransfer, TransferStatus } from './payout-sender.js';
 
 /** What a token is deployed with; its address follows from these and the custody (docs/api.md "Tokens on chain"). */
@@ -100,10 +100,11 @@ export interface TokenIssuer {
   authorizationState(network: Network, token: string, authorizer: string, nonce: string): Promise<boolean>;
   /**
    * Who signed `authorization` as a ReceiveWithAuthorization of `token` (EIP-712 domain: the
-   * token's name, version "1", the network's chain id, the token's address): the checksummed
+   * token's name, version "1" unless `token.version` says otherwise — "2" for USDC and EURC — the
+   * network's chain id, the token's address): the checksummed
    * signer, or null when the authorization is malformed (bad hex or lengths, values outside
    * uint256, a malleable high-s signature). A signer other than `authorization.from` means a
    * forged or altered authorization. No chain access.
    */
-  recoverReceiveAuthorizer(network: Network, token: { address: string; name: string }, authorization: TokenAuthorization): Promise<string | null>;
+  recoverReceiveAuthorizer(network: Network, token: Eip3009Token, authorization: TokenAuthorization): Promise<string | null>;
 }

@@ -10,6 +10,7 @@ import type { EarningsStore } from './earnings-store.js';
 import type { EventLog } from './event-log.js';
 import type { GraduationStore } from './graduation-store.js';
 import type { ImageStore } from './image-store.js';
+import type { OrderStore } from './order-store.js';
 import type { PaymentIdentifierStore } from './payment-identifier-store.js';
 import type { PaymentStore } from './payment-store.js';
 import type { PayoutStore } from './payout-store.js';
@@ -17,6 +18,7 @@ import type { PoolSwapStore } from './pool-swap-store.js';
 import type { PositionRepository } from './position-repository.js';
 import type { ProofNonceStore } from './proof-nonce-store.js';
 import type { QuoteStore } from './quote-store.js';
+import type { RaiseStore } from './raise-store.js';
 import type { SharedSettingsStore } from './shared-settings-store.js';
 import type { SignerLocks } from './signer-locks.js';
 import type { TokenPullStore } from './token-pull-store.js';
@@ -61,6 +63,10 @@ export interface Stores {
   comments: CommentStore;
   /** Token images, by the sha256 of their bytes (docs/decisions/0049). */
   images: ImageStore;
+  /** Fair launches' raises and their pledges (docs/api.md "Fair launches"). */
+  raises: RaiseStore;
+  /** Orders that wait for a price (docs/api.md "Orders"): limit buys, stop-losses, take-profits. */
+  orders: OrderStore;
 }
 
 /**

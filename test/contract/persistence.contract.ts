@@ -13,6 +13,7 @@ import { positionRepositoryContract } from './position-repository.contract.js';
 import { proofNonceStoreContract } from './proof-nonce-store.contract.js';
 import { imageStoreContract } from './image-store.contract.js';
 import { quoteStoreContract } from './quote-store.contract.js';
+import { raiseStoreContract } from './raise-store.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { tradeLedgerContract } from './trade-ledger.contract.js';
 import { transferStoreContract } from './transfer-store.contract.js';
@@ -20,6 +21,7 @@ import { earningsStoreContract } from './earnings-store.contract.js';
 import type { UowFactory } from './uow-factory.js';
 import { custodyIntentStoreContract } from './custody-intent-store.contract.js';
 import { sharedSettingsStoreContract } from './shared-settings-store.contract.js';
+import { orderStoreContract } from './order-store.contract.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
 
 export function persistenceContracts(name: string, make: UowFactory) {
@@ -44,4 +46,6 @@ export function persistenceContracts(name: string, make: UowFactory) {
   sharedSettingsStoreContract(name, make);
   deliveryBatchStoreContract(name, make);
   imageStoreContract(name, make);
+  raiseStoreContract(name, make);
+  orderStoreContract(name, make);
 }

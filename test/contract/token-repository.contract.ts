@@ -39,6 +39,16 @@ export function tokenRepositoryContract(name: string, make: UowFactory) {
         await expect(uow.transaction((s) => s.tokens.setImage('tok_missing', urls))).rejects.toThrow();
       }));
 
+    it("keeps a fair launch's mode, and when it started trading: none while it raises, then the time its raise settled", () =>
+      withUow(make, async (uow) => {
+        const t = token({ symbol: 'FAIR', launchMode: 'fair', tradingSince: null });
+        await uow.transaction((s) => s.tokens.insert(t));
+        expect(await uow.run((s) => s.tokens.get(t.tokenId))).toEqual(t);
+        const opened = { ...t, tradingSince: at(15_000) };
+        await uow.transaction((s) => s.tokens.update(opened));
+        expect(await uow.run((s) => s.tokens.get(t.tokenId))).toEqual(opened);
+      }));
+
     it('lists the tokens without an address (from before tokens went on chain), oldest first, and forgets one once it has one', () =>
       withUow(make, async (uow) => {
         const legacy = (i: number) => token({ symbol: `OLD${i}`, address: null, createdAt: at(10 - i) });

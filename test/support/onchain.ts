@@ -36,7 +36,8 @@ export const accountOf = (wallet: string): PrivateKeyAccount => {
 /** A ReceiveWithAuthorization of `tokens` units of `token` from `wallet` to custody, signed by `wallet`. */
 export async function signSell(args: {
   wallet: string;
-  token: { network: keyof typeof NETWORKS; address: string; name: string };
+  /** `version`: "2" for USDC and EURC (a held authorization); a LaunchToken's "1" when absent. */
+  token: { network: keyof typeof NETWORKS; address: string; name: string; version?: string };
   custody: string;
   tokens: bigint;
   now: Date;

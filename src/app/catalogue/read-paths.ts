@@ -22,6 +22,14 @@ export const READ_PATHS = {
   earnings: '/api/wallets/:address/earnings',
   creators: '/api/creators',
   stats: '/api/stats',
+  get_raise: '/api/tokens/:id/raise',
+  pledge_authorization: '/api/tokens/:id/pledge-authorization',
+  cancel_pledge: '/api/pledges/:pledgeId/cancel',
+  order_authorization: '/api/orders/authorization',
+  get_order: '/api/orders/:orderId',
+  list_orders: '/api/orders',
+  order_book: '/api/tokens/:id/orders',
+  cancel_order: '/api/orders/:orderId/cancel',
 } as const;
 
 /** A free read's operation name. */

@@ -24,7 +24,7 @@ export class PullPending extends Error {
 }
 
 /** What a pull is signed from; an intent carries it as JSON (amounts as decimal strings). */
-interface PullRequest {
+export interface PullRequest {
   tokenId: string;
   address: string;
   authorization: TokenAuthorization;
@@ -41,7 +41,27 @@ function decode(json: string): PullRequest {
   return { ...r, authorization: { ...a, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore) } };
 }
 
-function pullOf(deps: AppDeps, key: string, network: Network, r: PullRequest): ExactlyOnce<TokenPull> {
+/** What a receive that reverted or is not mined yet is to its caller; a sell's by default. */
+export interface ReceiveOutcomes {
+  reverted(): Error;
+  pending(txHash: string): Error;
+}
+
+const sellOutcomes = (key: string): ReceiveOutcomes => ({
+  reverted: () =>
+    new TokenAuthorizationInvalid(
+      'pull_failed',
+      'The tokens could not be pulled with this authorization (moved away, used, cancelled or expired); nothing was taken.',
+    ),
+  pending: (txHash) => new PullPending(key, txHash),
+});
+
+/**
+ * Custody's receiveWithAuthorization of `r.authorization` on the EIP-3009 token at `r.address` —
+ * a launched token for a sell, USDC or EURC for a held authorization (held/collect.ts): the same
+ * call, the same exactly-once record (one per key in the pulls store), the same intent.
+ */
+export function receiveOf(deps: AppDeps, key: string, network: Network, r: PullRequest, outcomes: ReceiveOutcomes = sellOutcomes(key)): ExactlyOnce<TokenPull> {
   const issuer = deps.tokenIssuer;
   return {
     key,
@@ -55,19 +75,15 @@ function pullOf(deps: AppDeps, key: string, network: Network, r: PullRequest): E
       ...(await issuer.prepareReceive(network, r.address, r.authorization)),
       createdAt: deps.clock.now(),
     }),
-    reverted: () =>
-      new TokenAuthorizationInvalid(
-        'pull_failed',
-        'The tokens could not be pulled with this authorization (moved away, used, cancelled or expired); nothing was taken.',
-      ),
-    pending: (txHash) => new PullPending(key, txHash),
+    reverted: outcomes.reverted,
+    pending: outcomes.pending,
     intent: { kind: 'pull', tokenId: r.tokenId, request: encode(r) },
   };
 }
 
 /** The pull an intent asks for, as custody's signer signs it (custody-intents.ts). */
 export const pullOfIntent = (deps: AppDeps, intent: CustodyIntent): ExactlyOnce<TokenPull> =>
-  pullOf(deps, intent.paymentId, intent.network, decode(intent.request));
+  receiveOf(deps, intent.paymentId, intent.network, decode(intent.request));
 
 export function pullTokens(
   deps: AppDeps,
@@ -75,5 +91,5 @@ export function pullTokens(
   token: Token & { address: string },
   authorization: TokenAuthorization,
 ): Promise<TokenPull> {
-  return sendExactlyOnce(deps, pullOf(deps, key, token.network, { tokenId: token.tokenId, address: token.address, authorization }));
+  return sendExactlyOnce(deps, receiveOf(deps, key, token.network, { tokenId: token.tokenId, address: token.address, authorization }));
 }

@@ -20,7 +20,7 @@ import type { Network } from '../../domain/network.js';
 import type { Token } from '../../domain/token.js';
 import { pullTokens } from '../custody/token-pull.js';
 import type { AppDeps } from '../deps.js';
-import type { Paid } from '../paid.js';
+import { fundingKey, type Funding } from '../paid.js';
 import { deployedToken, tradedToken } from '../trading/load-token.js';
 import type { SellCommand, SellRequest, SellResult, TradePhase } from '../trading/venues/trade-venue.js';
 import { venueFor } from '../trading/venues/venue-for.js';
@@ -77,8 +77,8 @@ async function checkAuthorization(
   if (balance < a.value) throw new InsufficientBalance(formatTokens(a.value), formatTokens(balance));
 }
 
-export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Paid<SellResult>): Promise<SellResult> {
-  const key = paid?.payment.paymentId ?? deps.ids.next('pay');
+export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Funding<SellResult>): Promise<SellResult> {
+  const key = fundingKey(paid) ?? deps.ids.next('pay');
   const token = deployedToken(await deps.uow.run((s) => tradedToken(s, cmd.tokenId, 'sell', cmd.network)));
   const pull = await pullTokens(deps, key, token, cmd.authorization);
   try {

@@ -29,9 +29,11 @@ import { PaymentReconciler } from './payment-reconciler.js';
 import { EarningsPayer } from './earnings-payer.js';
 import { PayoutWorker, type PayoutWorkerDeps } from './payout-worker.js';
 import { QuotePurger } from './quote-purger.js';
+import { RaiseSettler } from './raise-settler.js';
 import { backfillTokens } from './token-backfill.js';
 import { DeliveryWorker, DeploymentWorker } from './token-workers.js';
 import { GraduationWorker } from './graduation-worker.js';
+import { OrderExecutor } from './order-executor.js';
 import { TransferIndexer, type TransferIndexerDeps } from './transfer-indexer.js';
 
 export interface WorkerSchedulerDeps {
@@ -82,6 +84,10 @@ export class WorkerScheduler {
   readonly quotePurger: QuotePurger;
   /** Queues the payouts of creators' and referrers' fee shares. */
   readonly earnings: EarningsPayer;
+  /** Settles fair launches' raises once they end (docs/api.md "Fair launches"). */
+  readonly raises: RaiseSettler;
+  /** Executes orders whose price is crossed, woken after each commit (docs/api.md "Orders"). */
+  readonly orders: OrderExecutor;
 
   private backfilled = false;
   /** When the pass under way started, and when the last one ended (the loop's lease on being alive). */
@@ -139,6 +145,8 @@ export class WorkerScheduler {
       intervalMs: tunables.quotePurgeIntervalMs,
     });
     this.earnings = new EarningsPayer({ uow, clock, ids, logger, minPayoutUsd: deps.earningsPayoutMinUsd });
+    this.raises = new RaiseSettler({ ...application.deps, logger, metrics });
+    this.orders = new OrderExecutor(application.deps);
   }
 
   /** One pass of every worker (tests call this instead of waiting for the timer); nothing while custody signs elsewhere. */
@@ -152,6 +160,8 @@ export class WorkerScheduler {
       this.backfilled = true;
     }
     await this.reconciler.runOnce();
+    await this.raises.runOnce(); // before the outboxes: a filled raise's deliveries go out in this pass
+    await this.orders.runOnce();
     await this.deployments.runOnce();
     await this.deliveries.runOnce();
     await this.graduations.runOnce();
@@ -191,6 +201,7 @@ export class WorkerScheduler {
     const clock = this.deps.application.deps.clock;
     this.lastPassEndedAt = clock.now().getTime();
     this.unsubscribe = this.deps.intentAsked?.(() => void this.answerIntents()) ?? null;
+    this.orders.follow(this.deps.application.deps.uow.changeFeed);
     const tick = () => {
       this.passStartedAt = clock.now().getTime();
       this.running = this.runOnce()
@@ -225,6 +236,7 @@ export class WorkerScheduler {
     this.timer = null;
     this.unsubscribe?.();
     this.unsubscribe = null;
+    await this.orders.stop();
     await this.running;
     await this.answering;
   }

@@ -4,7 +4,7 @@
  * the token's domain. Shared by the viem and fake token issuers.
  */
 import { getAddress, isAddress, recoverTypedDataAddress, type Hex } from 'viem';
-import { receiveAuthorizationTypedData, type TokenAuthorization } from '../../../domain/token-authorization.js';
+import { receiveAuthorizationTypedData, type Eip3009Token, type TokenAuthorization } from '../../../domain/token-authorization.js';
 
 const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e73_57a4501ddfe92f46681b20a0n;
 const UINT256_MAX = 2n ** 256n - 1n;
@@ -26,7 +26,7 @@ export function isWellFormedAuthorization(a: TokenAuthorization): boolean {
 /** The checksummed signer, or null when the authorization or its signature is malformed. */
 export async function recoverReceiveAuthorizer(
   chainId: number,
-  token: { address: string; name: string },
+  token: Eip3009Token,
   a: TokenAuthorization,
 ): Promise<Hex | null> {
   if (!isWellFormedAuthorization(a) || !isAddress(token.address, { strict: false })) return null;

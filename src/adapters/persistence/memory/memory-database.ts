@@ -4,6 +4,7 @@
  */
 import type { AssetQuote } from '../../../domain/asset-quote.js';
 import type { StoredEvent } from '../../../domain/event.js';
+import type { Order } from '../../../domain/order.js';
 import type { Payment } from '../../../domain/payment.js';
 import type { Delivery } from '../../../domain/delivery.js';
 import type { DeliveryBatch } from '../../../domain/delivery-batch.js';
@@ -15,6 +16,7 @@ import type { Earning } from '../../../domain/earnings.js';
 import type { Payout } from '../../../domain/payout.js';
 import type { Position } from '../../../domain/position.js';
 import type { Quote } from '../../../domain/quote.js';
+import type { Pledge, Raise } from '../../../domain/raise.js';
 import type { Token } from '../../../domain/token.js';
 import type { Trade } from '../../../domain/trade.js';
 import type { CustodyIntent } from '../../../ports/custody-intent-store.js';
@@ -77,6 +79,11 @@ export class MemoryDatabase {
   readonly comments = new Map<string, Comment>();
   /** sha256 → a token image (content-addressed). */
   readonly images = new Map<string, StoredImage>();
+  /** tokenId → a fair launch's raise; pledgeId → a pledge to one. */
+  readonly raises = new Map<string, Raise>();
+  readonly pledges = new Map<string, Pledge>();
+  /** orderId → the order (docs/api.md "Orders"). */
+  readonly orders = new Map<string, Order>();
 
   private tail: Promise<void> = Promise.resolve();
 

@@ -6,6 +6,7 @@ import { MemoryEventLog } from './memory-event-log.js';
 import { MemoryPaymentIdentifierStore } from './memory-payment-identifier-store.js';
 import { MemoryPaymentStore } from './memory-payment-store.js';
 import { MemoryDeliveryBatchStore } from './memory-delivery-batch-store.js';
+import { MemoryRaiseStore } from './memory-raise-store.js';
 import { MemoryDeliveryStore } from './memory-delivery-store.js';
 import { MemoryOutboxStore } from './memory-outbox-store.js';
 import { MemoryCustodyTransactionStore } from './memory-custody-transaction-store.js';
@@ -21,6 +22,7 @@ import { MemoryCommentStore } from './memory-comment-store.js';
 import { MemoryEarningsStore } from './memory-earnings-store.js';
 import { MemoryTransferStore } from './memory-transfer-store.js';
 import { MemoryCustodyIntentStore } from './memory-custody-intent-store.js';
+import { MemoryOrderStore } from './memory-order-store.js';
 import { MemorySharedSettingsStore } from './memory-shared-settings-store.js';
 
 /**
@@ -85,6 +87,8 @@ export class MemoryUnitOfWork implements UnitOfWork {
       intents: new MemoryCustodyIntentStore(this.db, tx),
       sharedSettings: new MemorySharedSettingsStore(this.db, tx),
       images: new MemoryImageStore(this.db, tx),
+      raises: new MemoryRaiseStore(this.db, tx),
+      orders: new MemoryOrderStore(this.db, tx),
     };
   }
 }

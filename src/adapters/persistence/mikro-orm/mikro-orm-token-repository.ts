@@ -9,7 +9,7 @@ import { big, num } from './exact-bigint-type.js';
 import { ms, type Sql } from './sql.js';
 import { exactInt, Table, writeOnly } from './table.js';
 
-const paramsJson = (t: Pick<Token, 'params' | 'launchFee'>) =>
+const paramsJson = (t: Pick<Token, 'params' | 'launchFee' | 'launchMode'>) =>
   JSON.stringify({
     totalSupply: num(t.params.totalSupply),
     curveSupply: num(t.params.curveSupply),
@@ -17,6 +17,7 @@ const paramsJson = (t: Pick<Token, 'params' | 'launchFee'>) =>
     initialVirtualTokens: num(t.params.initialVirtualTokens),
     feeBps: num(t.params.feeBps),
     ...(t.launchFee ? { launchFeeStartBps: num(t.launchFee.startBps), launchFeeMs: num(t.launchFee.decayMs) } : {}),
+    ...(t.launchMode === 'fair' ? { launchMode: 'fair' } : {}),
   });
 
 const TOKENS = new Table<Token>(
@@ -52,10 +53,11 @@ const TOKENS = new Table<Token>(
     twitter: (t) => t.links.twitter,
     telegram: (t) => t.links.telegram,
     platform_referrer: (t) => t.platformReferrer,
+    trading_since: (t) => t.tradingSince?.getTime() ?? null,
   },
   (r) => {
     // The launch fee lives beside the curve parameters in the same JSON (fixed at creation with them).
-    const p = JSON.parse(String(r.params)) as Record<keyof CurveParams, string> & { launchFeeStartBps?: string; launchFeeMs?: string };
+    const p = JSON.parse(String(r.params)) as Record<keyof CurveParams, string> & { launchFeeStartBps?: string; launchFeeMs?: string; launchMode?: 'fair' };
     return {
       tokenId: String(r.token_id),
       network: r.network as Token['network'],
@@ -69,6 +71,8 @@ const TOKENS = new Table<Token>(
       platformReferrer: (r.platform_referrer as string | null) ?? null,
       launchFee: p.launchFeeStartBps === undefined || p.launchFeeMs === undefined ? null : { startBps: BigInt(p.launchFeeStartBps), decayMs: BigInt(p.launchFeeMs) },
       state: r.state as Token['state'],
+      launchMode: p.launchMode ?? 'curve',
+      tradingSince: r.trading_since === null || r.trading_since === undefined ? null : ms(r.trading_since),
       params: {
         totalSupply: BigInt(p.totalSupply),
         curveSupply: BigInt(p.curveSupply),
@@ -98,7 +102,7 @@ const TOKENS = new Table<Token>(
   },
 );
 /** What a trade, a deployment or a graduation changes. */
-const UPDATED = ['state', 'virtual_usd', 'virtual_tokens', 'tokens_sold', 'market_cap_key', 'graduated_at', 'address', 'deployment_state', 'deployment_tx', 'deployment_block', 'pool_state', 'pool_address', 'pool_tx'];
+const UPDATED = ['state', 'trading_since', 'virtual_usd', 'virtual_tokens', 'tokens_sold', 'market_cap_key', 'graduated_at', 'address', 'deployment_state', 'deployment_tx', 'deployment_block', 'pool_state', 'pool_address', 'pool_tx'];
 const UPDATE = `${TOKENS.update(UPDATED)} where token_id = ? returning token_id`;
 
 export class MikroOrmTokenRepository implements TokenRepository {

@@ -3,6 +3,7 @@ import type { Stores } from '../../../ports/unit-of-work.js';
 import { notingTokens } from '../kit/commit-feed.js';
 import { MikroOrmCommentStore } from './mikro-orm-comment-store.js';
 import { MikroOrmCustodyIntentStore } from './mikro-orm-custody-intent-store.js';
+import { MikroOrmOrderStore } from './mikro-orm-order-store.js';
 import { MikroOrmSharedSettingsStore } from './mikro-orm-shared-settings-store.js';
 import { MikroOrmEarningsStore } from './mikro-orm-earnings-store.js';
 import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
@@ -20,6 +21,7 @@ import { MikroOrmProofNonceStore } from './mikro-orm-proof-nonce-store.js';
 import { MikroOrmImageStore } from './mikro-orm-image-store.js';
 import { MikroOrmAssetQuoteStore } from './mikro-orm-asset-quote-store.js';
 import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
+import { MikroOrmRaiseStore } from './mikro-orm-raise-store.js';
 import { MikroOrmTokenRepository } from './mikro-orm-token-repository.js';
 import { MikroOrmTradeLedger } from './mikro-orm-trade-ledger.js';
 import { MikroOrmTransferStore } from './mikro-orm-transfer-store.js';
@@ -51,5 +53,7 @@ export function stores(sql: Sql, touched: Set<string>): Stores {
     sharedSettings: new MikroOrmSharedSettingsStore(sql),
     comments: new MikroOrmCommentStore(sql),
     images: new MikroOrmImageStore(sql),
+    raises: new MikroOrmRaiseStore(sql),
+    orders: new MikroOrmOrderStore(sql),
   };
 }

@@ -7,7 +7,7 @@
  */
 import { getAddress, isAddress, recoverTypedDataAddress, type Hex } from 'viem';
 import { NETWORKS, type Network } from '../../../domain/network.js';
-import { LAUNCH_TOKEN_DECIMALS, LAUNCH_TOKEN_EIP712_VERSION, type TokenAuthorization } from '../../../domain/token-authorization.js';
+import { LAUNCH_TOKEN_DECIMALS, LAUNCH_TOKEN_EIP712_VERSION, type Eip3009Token, type TokenAuthorization } from '../../../domain/token-authorization.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { CustodyTransfer, OnChainToken, PreparedTransaction, TokenIssuer, TokenSpec, TransactionStatus } from '../../../ports/token-issuer.js';
 import { FakeMempool, type FakeTx as FakeTxOf, type ScriptedOutcome } from '../../kit/fakes/fake-mempool.js';
@@ -41,6 +41,8 @@ interface FakeToken {
   balances: Map<string, bigint>;
   /** `${authorizer}|${nonce}`, lower-cased: used or cancelled authorizations. */
   used: Set<string>;
+  /** The EIP-712 domain version: "1" for a LaunchToken (absent), "2" for a stablecoin. */
+  version?: string;
 }
 
 type Payload =
@@ -112,7 +114,7 @@ export class FakeTokenIssuer implements TokenIssuer {
     const key = `${lower(authorizer)}|${lower(nonce)}`;
     if (t.used.has(key)) throw new Error('fake chain: authorization is used or canceled');
     const signer = await recoverTypedDataAddress({
-      domain: { name: t.name, version: LAUNCH_TOKEN_EIP712_VERSION, chainId: NETWORKS[network].chainId, verifyingContract: t.address },
+      domain: { name: t.name, version: t.version ?? LAUNCH_TOKEN_EIP712_VERSION, chainId: NETWORKS[network].chainId, verifyingContract: t.address },
       types: CANCEL_AUTHORIZATION,
       primaryType: 'CancelAuthorization',
       message: { authorizer: getAddress(authorizer), nonce: nonce as Hex },
@@ -120,6 +122,24 @@ export class FakeTokenIssuer implements TokenIssuer {
     }).catch(() => null);
     if (signer === null || lower(signer) !== lower(authorizer)) throw new Error('fake chain: invalid signature');
     t.used.add(key);
+  }
+
+  /**
+   * An EIP-3009 stablecoin at `address` (USDC or EURC of NETWORKS, version "2"), so held
+   * authorizations (src/app/held) can be checked and collected on this chain; `mint` funds it.
+   */
+  addStablecoin(network: Network, address: string, name: string, version = '2'): void {
+    const key = `${network}|${lower(address)}`;
+    if (this.tokens.has(key)) return;
+    this.tokens.set(key, { network, address: getAddress(address), name, symbol: name, totalSupply: 0n, balances: new Map(), used: new Set(), version });
+  }
+
+  /** Credits `amount` of a stablecoin added with `addStablecoin` to `wallet`. */
+  mint(network: Network, token: string, wallet: string, amount: bigint): void {
+    const t = this.token(network, token);
+    if (!t) throw new Error('fake chain: no token there');
+    t.balances.set(lower(wallet), (t.balances.get(lower(wallet)) ?? 0n) + amount);
+    t.totalSupply += amount;
   }
 
   /** Every token deployed so far. */
@@ -213,7 +233,7 @@ export class FakeTokenIssuer implements TokenIssuer {
     return this.token(network, token)?.used.has(`${lower(authorizer)}|${lower(nonce)}`) ?? false;
   }
 
-  recoverReceiveAuthorizer(network: Network, token: { address: string; name: string }, a: TokenAuthorization): Promise<string | null> {
+  recoverReceiveAuthorizer(network: Network, token: Eip3009Token, a: TokenAuthorization): Promise<string | null> {
     return recoverReceiveAuthorizer(NETWORKS[network].chainId, token, a);
   }
 

@@ -6,7 +6,7 @@
  */
 import { BaseError, ContractFunctionZeroDataError, encodeFunctionData, getAddress, parseSignature, toFunctionSelector, type Hex } from 'viem';
 import { NETWORKS, type Network } from '../../../domain/network.js';
-import { LAUNCH_TOKEN_EIP712_VERSION, type TokenAuthorization } from '../../../domain/token-authorization.js';
+import { LAUNCH_TOKEN_EIP712_VERSION, type Eip3009Token, type TokenAuthorization } from '../../../domain/token-authorization.js';
 import type { CustodyTransfer, OnChainToken, PreparedTransaction, TokenIssuer, TokenSpec } from '../../../ports/token-issuer.js';
 import { LAUNCH_FACTORY_ABI, LAUNCH_TOKEN_ABI, predictLaunchTokenAddress } from '../../kit/evm/contracts/launch-contracts.js';
 import { isWellFormedAuthorization, recoverReceiveAuthorizer } from '../../kit/evm/receive-authorization.js';
@@ -182,7 +182,7 @@ export class ViemTokenIssuer extends SignedTransactionSender implements TokenIss
     return ((await this.read(network, token, 'authorizationState', [getAddress(authorizer), nonce as Hex])) as boolean | null) ?? false;
   }
 
-  recoverReceiveAuthorizer(network: Network, token: { address: string; name: string }, a: TokenAuthorization): Promise<string | null> {
+  recoverReceiveAuthorizer(network: Network, token: Eip3009Token, a: TokenAuthorization): Promise<string | null> {
     return recoverReceiveAuthorizer(NETWORKS[network].chainId, token, a);
   }
 

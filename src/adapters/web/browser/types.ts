@@ -14,6 +14,9 @@ import type {
   holdersOutput,
   paymentOutput,
   payoutOutput,
+  pledgeAuthorizationOutput,
+  pledgeOutput,
+  raiseOutput,
   positionOutput,
   positionsOutput,
   pricesOutput,
@@ -25,6 +28,7 @@ import type {
   tradeOutput,
   tradePageOutput,
 } from '../../../app/output-schemas.js';
+import type { orderAuthorizationOutput, orderBookOutput, orderOutput, ordersOutput } from '../../../app/orders/order-schemas.js';
 
 export type Token = z.output<typeof tokenOutput>;
 export type Trade = z.output<typeof tradeOutput>;
@@ -39,6 +43,10 @@ export type SellResult = z.output<typeof sellOutput>;
 export type CommentView = z.output<typeof commentOutput>;
 export type CommentPage = z.output<typeof commentPageOutput>;
 export type CommentThread = CommentPage['items'][number];
+export type Raise = z.output<typeof raiseOutput>;
+export type PledgeResult = z.output<typeof pledgeOutput>;
+export type PledgeAuthorization = z.output<typeof pledgeAuthorizationOutput>;
+export type Order = z.output<typeof orderOutput>;
 
 export interface Earnings {
   wallet: string;
@@ -71,6 +79,14 @@ export type ReadOutputs = EveryRead<{
   earnings: Earnings;
   creators: unknown;
   stats: unknown;
+  get_raise: Raise;
+  pledge_authorization: PledgeAuthorization;
+  cancel_pledge: PledgeResult;
+  order_authorization: z.output<typeof orderAuthorizationOutput>;
+  list_orders: z.output<typeof ordersOutput>;
+  get_order: Order;
+  order_book: z.output<typeof orderBookOutput>;
+  cancel_order: Order;
 }>;
 
 export interface StreamEvent<T = Record<string, unknown>> {

@@ -13,7 +13,7 @@ import type { Token } from '../../../domain/token.js';
 import type { Trade, VenueName } from '../../../domain/trade.js';
 import type { Stores } from '../../../ports/unit-of-work.js';
 import type { AppDeps } from '../../deps.js';
-import type { Paid } from '../../paid.js';
+import type { Funding } from '../../paid.js';
 import { deliveryView, payoutView, positionView, tradeView } from '../../views.js';
 import { recordTrade } from '../record-trade.js';
 import type { BuyResult, SellResult } from './trade-venue.js';
@@ -58,7 +58,7 @@ export function deliverBought(deps: BookingDeps, stores: Stores, buyer: string, 
   );
 }
 
-export function buyResult(booked: Booked, delivery: Delivery, spotPriceUsd: string, paid: Paid<BuyResult> | undefined): BuyResult {
+export function buyResult(booked: Booked, delivery: Delivery, spotPriceUsd: string, paid: Funding<BuyResult> | undefined): BuyResult {
   const { trade } = booked;
   return {
     tokenId: trade.tokenId,
@@ -70,7 +70,7 @@ export function buyResult(booked: Booked, delivery: Delivery, spotPriceUsd: stri
     position: positionView(booked.position, booked.token),
     trade: tradeView(trade),
     delivery: deliveryView(delivery),
-    payment: paid
+    payment: paid?.payment
       ? { paymentId: paid.payment.paymentId, network: paid.payment.network, payer: paid.payment.payer, transaction: paid.payment.settlementTx }
       : null,
   };

@@ -13,7 +13,7 @@ import { feeBpsOf, pricingParams, type Token } from '../../../domain/token.js';
 import type { TradeQuoter } from '../../../ports/trade-quoter.js';
 import { dexOf, swapOnPool } from '../../custody/pool-swap.js';
 import type { AppDeps } from '../../deps.js';
-import { applyInUnitOfWork } from '../../paid.js';
+import { applyInUnitOfWork, fundingKey } from '../../paid.js';
 import { loadToken, tradedToken } from '../load-token.js';
 import { bookBuy, bookSell, buyResult, deliverBought, sellResult } from './booking.js';
 import { buySlippage, sellSlippage, type TradeVenue } from './trade-venue.js';
@@ -68,7 +68,7 @@ export function poolVenue(deps: AppDeps): TradeVenue {
     },
 
     async buy(cmd, paid) {
-      const key = paid?.payment.paymentId ?? deps.ids.next('pay');
+      const key = fundingKey(paid) ?? deps.ids.next('pay');
       const token = await deps.uow.run((s) => tradedToken(s, cmd.plan.tokenId, 'buy', cmd.network));
       const feeUsd = feeOn(cmd.plan.grossUsd, feeBpsOf(token, deps.clock.now())); // the fee in force, never more than priced
       const swap = await swapOnPool(deps, key, token, { side: 'buy', amountIn: cmd.plan.grossUsd - feeUsd, amountOutMin: cmd.plan.minTokensOut, describe: formatTokens });

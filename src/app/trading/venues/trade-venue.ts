@@ -5,6 +5,7 @@
  * for, and to execute.
  *
  *   token state                     buy                 sell
+ *   a fair launch still raising     TOKEN_RAISING       TOKEN_RAISING
  *   ACTIVE                          curve               curve
  *   GRADUATED, pool PENDING         TOKEN_GRADUATED     TOKEN_GRADUATED
  *   GRADUATED, pool CREATED         pool                pool
@@ -13,14 +14,14 @@
  * Graduation is the one change of venue: the curve venue's buy of the last token hands over to
  * `graduate` (trading/graduate.ts), which queues the seeding of the pool.
  */
-import { TokenGraduated, TokenNotDeployed, SlippageExceeded } from '../../../domain/errors.js';
+import { TokenGraduated, TokenNotDeployed, TokenRaising, SlippageExceeded } from '../../../domain/errors.js';
 import { formatTokens, formatUsd } from '../../../domain/money.js';
 import type { Network } from '../../../domain/network.js';
 import type { Token } from '../../../domain/token.js';
 import type { TokenAuthorization } from '../../../domain/token-authorization.js';
 import type { VenueName } from '../../../domain/trade.js';
 import type { BuyPriceRequest, PriceQuote, SellPriceRequest } from '../../../ports/trade-quoter.js';
-import type { Paid } from '../../paid.js';
+import type { Funding } from '../../paid.js';
 import type { DeliveryView, payoutView, PositionView, TradeView } from '../../views.js';
 
 /**
@@ -114,17 +115,19 @@ export interface TradeVenue {
    */
   planBuy(token: Token, buy: { grossUsd: bigint; minTokensOut: bigint | undefined; quoteId: string | null }, phase: TradePhase): Promise<BuyPlan>;
   /** Executes a planned buy; its trade, position, delivery and the payment commit together. */
-  buy(cmd: BuyCommand, paid?: Paid<BuyResult>): Promise<BuyResult>;
+  buy(cmd: BuyCommand, paid?: Funding<BuyResult>): Promise<BuyResult>;
   /** Before a payment: `tokens` can be sold here, for at least `minUsdOut` when one is given. */
   checkSell(token: Token, tokens: bigint, minUsdOut: bigint | undefined): Promise<void>;
   /** Executes a sell of pulled tokens; its trade, position, payout and the payment commit together. */
-  sell(token: Token, cmd: SellCommand, pulled: Pulled, paid?: Paid<SellResult>): Promise<SellResult>;
+  sell(token: Token, cmd: SellCommand, pulled: Pulled, paid?: Funding<SellResult>): Promise<SellResult>;
 }
 
 /** Where `token` trades on `side`, by the table above; TOKEN_GRADUATED where it does not trade. */
 export function venueNameFor(token: Token, side: 'buy' | 'sell'): VenueName {
   // Its tokens can never be delivered nor pulled (decision 0032): it trades nowhere.
   if (token.deployment.state === 'FAILED') throw new TokenNotDeployed(token.tokenId, 'FAILED');
+  // A fair launch trades nowhere until its raise settled: its first trade is the raise's own buy.
+  if (token.tradingSince === null) throw new TokenRaising(token.tokenId);
   if (token.state === 'ACTIVE') return 'curve';
   if (token.pool?.state === 'CREATED') return 'uniswap-v2';
   if (token.pool?.state === 'FAILED' && side === 'sell') return 'curve';

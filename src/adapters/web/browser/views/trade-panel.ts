@@ -7,6 +7,7 @@ import { announce, fill, h } from '../dom.js';
 import { connect, currentAddress, onWalletChange } from '../session.js';
 import type { Positions, Token } from '../types.js';
 import { amount, errorBox, pnl, stateBadge } from '../ui.js';
+import { orderSection } from './order-section.js';
 import { buyForm, sellForm, type TradeForm } from './trade-forms.js';
 
 const FINAL = new Set(['CONFIRMED', 'FAILED']);
@@ -109,7 +110,7 @@ export function tradePanel(token: Token, onTraded: () => void): { el: HTMLElemen
     } else {
       const holdingLine = h('p', { class: 'holding', 'data-testid': 'holding' }, ...holdingFigures(token, holding));
       const tabs = sideTabs(side, (s) => ((side = s), render()));
-      fill(el, title, tabs, tabPanel(side, holdingLine, { token, wallet, balance: () => holding.balance, traded }));
+      fill(el, title, tabs, tabPanel(side, holdingLine, { token, wallet, balance: () => holding.balance, traded }), orderSection(token, wallet));
     }
   };
 

@@ -1,0 +1,68 @@
+/**
+ * A buy paid by USDC custody has collected (collect.ts) instead of an x402 payment — an order's
+ * limit buy, a raise's one buy of its total. It goes to the token's venue like any buy (its curve,
+ * its pool once graduated: trading/venues), at the fee in force and with the same fee shares
+ * (record-trade.ts); the trade row has no payment. `onBooked` runs inside the transaction that
+ * books the trade, so the caller's own state (an order's EXECUTED) commits with it, or neither.
+ *
+ *   planCollectedBuy  → the plan, checked on the venue now (SLIPPAGE_EXCEEDED when minTokensOut is
+ *                       missed): call it before collecting, so a missed bound collects nothing
+ *   buyWithCollected  → the buy executed and booked (the plan checked again)
+ *   refundCollected   → in the caller's transaction: the collected amount queued back to the wallet
+ */
+import { newPayout, type Payout } from '../../domain/payout.js';
+import type { Network, PaymentAsset } from '../../domain/network.js';
+import type { Stores } from '../../ports/unit-of-work.js';
+import type { AppDeps } from '../deps.js';
+import { tradedToken } from '../trading/load-token.js';
+import type { BuyPlan, BuyResult } from '../trading/venues/trade-venue.js';
+import { venueFor, venueNamed } from '../trading/venues/venue-for.js';
+
+export interface CollectedBuy {
+  /** The collect's key (e.g. `order:<id>`): it also keys the pool swap, so a retry swaps once. */
+  key: string;
+  tokenId: string;
+  network: Network;
+  /** Who the tokens are booked to and delivered to. */
+  buyer: string;
+  /** Gross USD (USDC units) collected, our fee included — what the buy spends. */
+  usdAmount: bigint;
+  /** The least tokens to accept; none: any (the curve), or the pool's default slippage. */
+  minTokensOut?: bigint | undefined;
+  referrer?: string | null | undefined;
+  /** Runs in the booking's transaction; throwing rolls the trade back (e.g. a lost compare-and-set). */
+  onBooked?: (stores: Stores, result: BuyResult) => Promise<void>;
+}
+
+/**
+ * The buy's plan on the token's venue now, or its refusal (TOKEN_GRADUATED, SLIPPAGE_EXCEEDED…).
+ * No bounds on the buy's size: an order's size was checked when it was placed, a raise's total
+ * is whatever its pledges add up to.
+ */
+export async function planCollectedBuy(deps: AppDeps, b: Pick<CollectedBuy, 'tokenId' | 'network' | 'usdAmount' | 'minTokensOut'>): Promise<BuyPlan> {
+  const token = await deps.uow.run((s) => tradedToken(s, b.tokenId, 'buy', b.network));
+  return venueFor(deps, token, 'buy').planBuy(token, { grossUsd: b.usdAmount, minTokensOut: b.minTokensOut, quoteId: null }, 'price');
+}
+
+/** Plans and executes the buy; resolves with the booked result (as token_buy_usd answers, `payment` null). */
+export async function buyWithCollected(deps: AppDeps, b: CollectedBuy): Promise<BuyResult> {
+  const plan = await planCollectedBuy(deps, b);
+  return venueNamed(deps, plan.venue ?? 'curve').buy(
+    { plan, buyer: b.buyer, network: b.network, referrer: b.referrer },
+    { key: b.key, ...(b.onBooked ? { onApplied: b.onBooked } : {}) },
+  );
+}
+
+/**
+ * Collected money that buys nothing (the buy was refused after the collect, a raise failed):
+ * queued back to `wallet` in full, in the asset collected, once per `sourceId`.
+ */
+export function refundCollected(
+  deps: Pick<AppDeps, 'ids' | 'clock'>,
+  stores: Stores,
+  r: { network: Network; wallet: string; asset: PaymentAsset; amount: bigint; sourceId: string },
+): Promise<Payout> {
+  return stores.payouts.enqueue(
+    newPayout({ payoutId: deps.ids.next('pout'), network: r.network, wallet: r.wallet, asset: r.asset, amount: r.amount, reason: 'refund', sourceId: r.sourceId, now: deps.clock.now() }),
+  );
+}

@@ -1,0 +1,72 @@
+/**
+ * Collecting a held authorization (usdc-authorization.ts): custody submits the wallet's
+ * `receiveWithAuthorization` of USDC (or EURC), exactly once per key, through the same
+ * exactly-once sender and record as a sell's pull of tokens (custody/token-pull.ts) — a crash
+ * anywhere follows the one transaction signed for the key, never a second.
+ *
+ *   mined          → the record: the money is custody's
+ *   reverted       → HELD_AUTHORIZATION_INVALID, reason `unusable`: nothing moved, book nothing
+ *   cannot be used → the same, before anything is signed (nonce used or cancelled, balance spent,
+ *                    expired): no transaction at all, with the reason
+ *   not mined yet  → CollectPending: try again later with the same key
+ */
+import { HeldAuthorizationInvalid } from '../../domain/errors.js';
+import { formatUsd } from '../../domain/money.js';
+import type { Network } from '../../domain/network.js';
+import type { TokenPull } from '../../ports/token-pull-store.js';
+import { receiveOf } from '../custody/token-pull.js';
+import { sendExactlyOnce } from '../custody/exactly-once-sender.js';
+import type { AppDeps } from '../deps.js';
+import type { HeldAuthorization } from './usdc-authorization.js';
+
+/** A collect not mined within the sender's wait: not a refusal — the caller comes back with the same key. */
+export class CollectPending extends Error {
+  constructor(key: string, txHash: string) {
+    super(`the collect ${key} (${txHash}) is not mined yet`);
+    this.name = 'CollectPending';
+  }
+}
+
+const unusable = (why: string, detail: string) =>
+  new HeldAuthorizationInvalid('unusable', `The held authorization can no longer be used: ${detail}; nothing was taken.`, { why });
+
+/**
+ * Collects `authorization` (of the stablecoin at `assetAddress` on `network`) into custody,
+ * exactly once per `key` (e.g. `order:<id>`); `tokenId` is what the record is filed under.
+ * Resolves with the mined transaction's record.
+ */
+export async function collectHeld(
+  deps: AppDeps,
+  key: string,
+  network: Network,
+  assetAddress: string,
+  authorization: HeldAuthorization,
+  tokenId = '',
+): Promise<TokenPull> {
+  const send = receiveOf(
+    deps,
+    key,
+    network,
+    { tokenId, address: assetAddress, authorization },
+    {
+      reverted: () => unusable('reverted', 'custody’s receiveWithAuthorization reverted on chain (nonce used or cancelled, balance spent or window closed)'),
+      pending: (txHash) => new CollectPending(key, txHash),
+    },
+  );
+  return sendExactlyOnce(deps, {
+    ...send,
+    // Read first, so a wallet that spent its money or cancelled its authorization gets its reason
+    // and custody pays no gas for a transaction that must revert.
+    beforeSigning: async () => {
+      const a = authorization;
+      const now = BigInt(Math.floor(deps.clock.now().getTime() / 1000));
+      if (a.validBefore <= now) throw unusable('expired', 'it expired');
+      const [used, balance] = await Promise.all([
+        deps.tokenIssuer.authorizationState(network, assetAddress, a.from, a.nonce),
+        deps.tokenIssuer.balanceOf(network, assetAddress, a.from),
+      ]);
+      if (used) throw unusable('used', 'its nonce was used or cancelled on chain');
+      if (balance < a.value) throw unusable('balance', `the wallet holds ${formatUsd(balance)}, less than ${formatUsd(a.value)}`);
+    },
+  });
+}

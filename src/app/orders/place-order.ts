@@ -1,0 +1,140 @@
+/**
+ * Placing an order (docs/api.md "Orders"): the typed data to sign (GET /api/orders/authorization)
+ * and `order_place` (paid, ORDER_PRICE_USD). Everything is checked before the payment is taken —
+ * the token and its network, the trigger, the expiry (at most 30 days), the buy's size, and the
+ * held authorization in full (signature, wallet, amount, custody, window ≥ expiresAt, nonce unused
+ * on chain, balance now) — so a refusal charges nothing. Applying the payment stores the order
+ * OPEN with its event, in the payment's transaction.
+ */
+import { ValidationError } from '../../domain/errors.js';
+import { NETWORKS, type Network, type PaymentAsset } from '../../domain/network.js';
+import { isBuyOrder, MAX_ORDER_LIFETIME_MS, type Order, type OrderKind } from '../../domain/order.js';
+import { receiveAuthorizationTypedData, type TokenAuthorization } from '../../domain/token-authorization.js';
+import type { Token } from '../../domain/token.js';
+import type { AppDeps } from '../deps.js';
+import { checkHeldAuthorization, checkHeldTokenAuthorization, heldAuthorizationFields, heldAuthorizationTypedData, stablecoin } from '../held/usdc-authorization.js';
+import { applyInUnitOfWork, type Paid } from '../paid.js';
+import { deployedToken, tradedToken } from '../trading/load-token.js';
+import { checkBuySize } from '../use-cases/buy-token.js';
+import { orderView, type OrderView } from './order-view.js';
+
+/** The stablecoin a limit buy's authorization moves: USDC, the curve's and the pool's own asset. */
+export const ORDER_ASSET: PaymentAsset = 'USDC';
+
+export interface OrderSpec {
+  tokenId: string;
+  kind: OrderKind;
+  /** USD per whole token × 10^18. */
+  triggerPrice: bigint;
+  usdAmount?: bigint | undefined;
+  tokens?: bigint | undefined;
+  minTokensOut?: bigint | undefined;
+  minUsdOut?: bigint | undefined;
+  expiresAt: Date;
+}
+
+export interface PlaceOrderInput extends OrderSpec {
+  authorization: TokenAuthorization;
+}
+
+/** The order's amount: usdAmount for a limit buy, tokens for a sell — exactly one of them. */
+function amountOf(spec: Pick<OrderSpec, 'kind' | 'usdAmount' | 'tokens'>): bigint {
+  const buy = isBuyOrder(spec);
+  const [wanted, other] = buy ? (['usdAmount', 'tokens'] as const) : (['tokens', 'usdAmount'] as const);
+  if (spec[other] !== undefined) throw ValidationError.of(other, `is not for a ${spec.kind} order (it takes ${wanted})`);
+  const amount = spec[wanted];
+  if (amount === undefined || amount <= 0n) throw ValidationError.of(wanted, `is required for a ${spec.kind} order, more than 0`);
+  return amount;
+}
+
+/** The checks of the order itself (no chain, no authorization); returns its token and amount. */
+async function checkSpec(deps: AppDeps, spec: OrderSpec, network: Network | undefined): Promise<{ token: Token & { address: string }; amount: bigint }> {
+  if (spec.triggerPrice <= 0n) throw ValidationError.of('triggerPriceUsd', 'must be more than 0');
+  const now = deps.clock.now().getTime();
+  const expires = spec.expiresAt.getTime();
+  if (expires <= now) throw ValidationError.of('expiresAt', 'must be in the future');
+  if (expires > now + MAX_ORDER_LIFETIME_MS) throw ValidationError.of('expiresAt', 'must be at most 30 days ahead');
+  if (isBuyOrder(spec) && spec.minUsdOut !== undefined) throw ValidationError.of('minUsdOut', 'is for sell orders (a limit buy takes minTokensOut)');
+  if (!isBuyOrder(spec) && spec.minTokensOut !== undefined) throw ValidationError.of('minTokensOut', 'is for limit buys (a sell order takes minUsdOut)');
+  const amount = amountOf(spec);
+  const token = deployedToken(await deps.uow.run((s) => tradedToken(s, spec.tokenId, isBuyOrder(spec) ? 'buy' : 'sell', network)));
+  if (isBuyOrder(spec)) checkBuySize(deps, amount, { usdAmount: amount });
+  return { token, amount };
+}
+
+/** GET /api/orders/authorization: what `wallet` signs for the order described, valid until its expiry. */
+export async function orderAuthorization(deps: AppDeps, q: OrderSpec & { wallet: string }) {
+  const { token, amount } = await checkSpec(deps, q, undefined);
+  const validUntil = q.expiresAt;
+  const held = isBuyOrder(q)
+    ? heldAuthorizationTypedData(deps, { network: token.network, asset: ORDER_ASSET, wallet: q.wallet, amount, validUntil })
+    : tokenTypedData(deps, token, q.wallet, amount, validUntil);
+  return { tokenId: token.tokenId, network: token.network, kind: q.kind, expiresAt: q.expiresAt.toISOString(), ...held };
+}
+
+function tokenTypedData(deps: AppDeps, token: Token & { address: string }, wallet: string, amount: bigint, validUntil: Date) {
+  const message = {
+    from: wallet,
+    to: deps.tokenIssuer.custody(token.network),
+    value: amount,
+    validAfter: 0n,
+    validBefore: BigInt(Math.ceil(validUntil.getTime() / 1000)),
+    nonce: deps.ids.nonce32(),
+  };
+  const typed = receiveAuthorizationTypedData({ chainId: NETWORKS[token.network].chainId, token: { address: token.address, name: token.name }, message });
+  const fields = heldAuthorizationFields(message);
+  return { typedData: { ...typed, message: fields }, authorization: fields };
+}
+
+/**
+ * order_place's `prepare`: every check, before any payment. The wallet is the payer once known,
+ * else the authorization's `from` (a 402 asks nothing of who pays). `apply`: the payment is
+ * settled — what the chain said when it was priced is not asked again.
+ */
+export async function checkPlaceOrder(
+  deps: AppDeps,
+  input: PlaceOrderInput,
+  caller?: { wallet: string; network: Network },
+  phase: 'ask' | 'price' | 'apply' = 'price',
+): Promise<{ network: Network }> {
+  const { token, amount } = await checkSpec(deps, input, caller?.network);
+  if (phase === 'apply') return { network: token.network };
+  const check = { network: token.network, wallet: caller?.wallet ?? input.authorization.from, amount, authorization: input.authorization, validUntil: input.expiresAt };
+  if (isBuyOrder(input)) await checkHeldAuthorization(deps, { ...check, asset: ORDER_ASSET });
+  else await checkHeldTokenAuthorization(deps, { ...check, token: { address: token.address, name: token.name } });
+  return { network: token.network };
+}
+
+/** order_place's `execute`: the order stored OPEN with its `order.placed` event, with the payment applied. */
+export function placeOrder(deps: AppDeps, input: PlaceOrderInput, caller: { wallet: string; network: Network }, paid?: Paid<OrderView>): Promise<OrderView> {
+  return applyInUnitOfWork(deps, paid, async (stores, now) => {
+    const order: Order = {
+      orderId: deps.ids.next('ord'),
+      network: caller.network,
+      tokenId: input.tokenId,
+      wallet: caller.wallet,
+      kind: input.kind,
+      triggerPrice: input.triggerPrice,
+      usdAmount: input.usdAmount ?? null,
+      tokens: input.tokens ?? null,
+      minTokensOut: input.minTokensOut ?? null,
+      minUsdOut: input.minUsdOut ?? null,
+      asset: isBuyOrder(input) ? ORDER_ASSET : null,
+      authorization: input.authorization,
+      expiresAt: input.expiresAt,
+      state: 'OPEN',
+      reason: null,
+      tradeId: null,
+      paymentId: paid?.payment.paymentId ?? null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await stores.orders.insert(order);
+    const view = orderView(order);
+    await stores.events.append({ type: 'order.placed', network: order.network, tokenId: order.tokenId, data: { order: view }, createdAt: now });
+    return view;
+  });
+}
+
+/** The stablecoin contract a buy order's authorization is collected on. */
+export const orderAssetAddress = (o: Pick<Order, 'network' | 'asset'>): string => stablecoin(o.network, o.asset ?? ORDER_ASSET).address;

@@ -1,0 +1,77 @@
+/**
+ * The order executor (docs/api.md "Orders"): woken after every commit that touches a token (a
+ * trade, a pool's opening — the change feed tells this process of its own commits and of other
+ * processes'), it executes the token's crossed orders (orders/execute-orders.ts) one token at a
+ * time, off the request that committed. Each worker pass also runs it over every token with
+ * OPEN orders (a price the service did not trade itself: a pool moved by outsiders), carries on
+ * the orders left EXECUTING, and expires the orders past their time.
+ *
+ * One execution runs at a time in this process; two processes racing for one order are kept
+ * apart by the order's compare-and-set (OPEN → EXECUTING), so an order executes once.
+ */
+import type { ChangeFeed } from '../../ports/change-feed.js';
+import type { AppDeps } from '../deps.js';
+import type { AppMetrics } from '../metrics.js';
+import { executeCrossed, expireOrders, resumeExecuting } from '../orders/execute-orders.js';
+
+type Deps = AppDeps & { metrics?: AppMetrics };
+
+export class OrderExecutor {
+  private readonly woken = new Set<string>();
+  private running: Promise<void> = Promise.resolve();
+  private draining = false;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(private readonly deps: Deps) {}
+
+  /** Follows the change feed: each committed token wakes the executor for it (after the commit, never inside it). */
+  follow(feed: ChangeFeed | null | undefined): void {
+    this.unsubscribe = feed?.subscribe((tokenId) => (tokenId ? this.wake(tokenId) : undefined)) ?? null;
+  }
+
+  /** Executes `tokenId`'s crossed orders soon, in this process's one queue. */
+  wake(tokenId: string): void {
+    if (!(this.deps.custody?.signing() ?? true)) return; // the process that signs for custody executes
+    this.woken.add(tokenId);
+    if (this.draining) return;
+    this.draining = true;
+    this.running = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain());
+  }
+
+  /** Resolves once every woken token has been looked at (tests wait for this). */
+  async idle(): Promise<void> {
+    while (this.draining) await this.running;
+  }
+
+  /** A worker pass: expire, carry on EXECUTING orders, then every token with OPEN orders. */
+  async runOnce(): Promise<void> {
+    await expireOrders(this.deps);
+    await resumeExecuting(this.deps);
+    for (const tokenId of await this.deps.uow.run((s) => s.orders.tokensWithOpen())) this.woken.add(tokenId);
+    if (!this.draining) {
+      this.draining = true;
+      this.running = this.drain();
+    }
+    await this.idle();
+  }
+
+  stop(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    return this.idle();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.woken.size > 0) {
+        const tokenId = this.woken.values().next().value!;
+        this.woken.delete(tokenId);
+        await executeCrossed(this.deps, tokenId).catch((e: unknown) =>
+          this.deps.logger?.warn('executing orders failed; the next pass retries', { tokenId, error: (e as Error).message }),
+        );
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Orders that wait (docs/api.md "Orders", decision 0047): a limit buy, a stop-loss or a
+ * take-profit, each carrying a signed authorization the service holds and uses only when the
+ * token's price crosses the order's trigger.
+ *
+ *   OPEN ──▶ EXECUTING ──▶ EXECUTED
+ *     │            └─────▶ FAILED     (the authorization could not be used; nothing booked)
+ *     ├──▶ CANCELLED                  (by its wallet)
+ *     └──▶ EXPIRED                    (expiresAt passed)
+ *
+ * Every move is a compare-and-set on the state it leaves, so two processes never move one order
+ * twice; EXECUTING → EXECUTED commits with the trade.
+ */
+import { InvariantViolation } from './errors.js';
+import { TOKEN_UNIT, USDC_UNIT } from './money.js';
+import type { Network, PaymentAsset } from './network.js';
+import type { TokenAuthorization } from './token-authorization.js';
+
+export const ORDER_KINDS = ['limit_buy', 'stop_loss', 'take_profit'] as const;
+export type OrderKind = (typeof ORDER_KINDS)[number];
+export type OrderState = 'OPEN' | 'EXECUTING' | 'EXECUTED' | 'FAILED' | 'CANCELLED' | 'EXPIRED';
+
+/** An order may wait at most this long. */
+export const MAX_ORDER_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+/** Trigger prices are USD per whole token, exact to 18 decimals. */
+export const PRICE_DECIMALS = 18;
+
+export interface Order {
+  readonly orderId: string;
+  readonly network: Network;
+  readonly tokenId: string;
+  readonly wallet: string;
+  readonly kind: OrderKind;
+  /** USD per whole token × 10^18. */
+  readonly triggerPrice: bigint;
+  /** limit_buy: the USDC units to spend (fee included); null for a sell. */
+  readonly usdAmount: bigint | null;
+  /** stop_loss / take_profit: the token units to sell; null for a buy. */
+  readonly tokens: bigint | null;
+  readonly minTokensOut: bigint | null;
+  readonly minUsdOut: bigint | null;
+  /** The stablecoin a buy's authorization moves; null for a sell (its authorization is the token's). */
+  readonly asset: PaymentAsset | null;
+  readonly authorization: TokenAuthorization;
+  readonly expiresAt: Date;
+  readonly state: OrderState;
+  /** Why it FAILED (or how it was CANCELLED); null otherwise. */
+  readonly reason: string | null;
+  /** The trade that executed it. */
+  readonly tradeId: string | null;
+  /** The placement's payment. */
+  readonly paymentId: string | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+export const isBuyOrder = (o: Pick<Order, 'kind'>): boolean => o.kind === 'limit_buy';
+
+const NEXT: Record<OrderState, readonly OrderState[]> = {
+  OPEN: ['EXECUTING', 'CANCELLED', 'EXPIRED'],
+  EXECUTING: ['EXECUTED', 'FAILED'],
+  EXECUTED: [],
+  FAILED: [],
+  CANCELLED: [],
+  EXPIRED: [],
+};
+
+export function transitionOrder(o: Order, to: OrderState, now: Date, patch: { reason?: string | null; tradeId?: string | null } = {}): Order {
+  if (!NEXT[o.state].includes(to)) throw new InvariantViolation(`order ${o.orderId} cannot move ${o.state} → ${to}`);
+  return { ...o, state: to, updatedAt: now, ...patch };
+}
+
+/** A price as the venue holds it: `usd` USDC units against `tokens` token units (curve reserves, pool reserves). */
+export interface SpotPrice {
+  usd: bigint;
+  tokens: bigint;
+}
+
+/** -1, 0, 1 as the trigger (USD/token × 1e18) is below, at or above `spot`, exactly. */
+export function compareTrigger(trigger: bigint, spot: SpotPrice): -1 | 0 | 1 {
+  // trigger / 1e18  vs  (usd / 1e6) / (tokens / 1e18)  ⇔  trigger · tokens · 1e6  vs  usd · 1e18 · 1e18
+  const left = trigger * spot.tokens * USDC_UNIT;
+  const right = spot.usd * TOKEN_UNIT * 10n ** BigInt(PRICE_DECIMALS);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/** Whether the price `spot` crosses the order's trigger: at or below for a limit buy and a stop-loss, at or above for a take-profit. */
+export function crosses(o: Pick<Order, 'kind' | 'triggerPrice'>, spot: SpotPrice): boolean {
+  const c = compareTrigger(o.triggerPrice, spot);
+  return o.kind === 'take_profit' ? c <= 0 : c >= 0;
+}
+
+/**
+ * Price-then-time priority among orders a price crosses: the order that asked for the better
+ * price first — a higher trigger for a limit buy or a stop-loss (crossed first on the way down),
+ * a lower one for a take-profit (crossed first on the way up) — then the older; across kinds,
+ * sells before buys (a falling price reaches stop-losses as it reaches limit buys), then time.
+ */
+export function byPriority(a: Order, b: Order): number {
+  const side = (o: Order) => (isBuyOrder(o) ? 1 : 0);
+  if (side(a) !== side(b)) return side(a) - side(b);
+  if (a.kind === b.kind && a.triggerPrice !== b.triggerPrice) {
+    const higherFirst = a.kind !== 'take_profit';
+    return (a.triggerPrice > b.triggerPrice) === higherFirst ? -1 : 1;
+  }
+  return a.createdAt.getTime() - b.createdAt.getTime() || (a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0);
+}
+
+/** The next order to execute at `spot`: the first by priority among those it crosses, or none. */
+export function nextCrossed(open: readonly Order[], spot: SpotPrice, now: Date): Order | null {
+  const crossed = open.filter((o) => o.state === 'OPEN' && o.expiresAt > now && crosses(o, spot));
+  return crossed.sort(byPriority)[0] ?? null;
+}

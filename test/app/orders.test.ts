@@ -1,0 +1,259 @@
+/** Orders with fakes (docs/api.md "Orders"): placing and its refusals, execution on crossings, priority, failures, cancel, expiry, crash resume. */
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../../src/domain/errors.js';
+import { TESTNET } from '../../src/domain/network.js';
+import type { OrderKind } from '../../src/domain/order.js';
+import { validateTokenMetadata } from '../../src/domain/token.js';
+import { collectHeld } from '../../src/app/held/collect.js';
+import { stablecoin } from '../../src/app/held/usdc-authorization.js';
+import { executeCrossed, expireOrders, orderKey, resumeExecuting } from '../../src/app/orders/execute-orders.js';
+import { cancelMessage, cancelOrder, getOrderBook, listOrders } from '../../src/app/orders/order-reads.js';
+import { checkPlaceOrder, placeOrder, type PlaceOrderInput } from '../../src/app/orders/place-order.js';
+import { moveOrder } from '../../src/app/orders/move-order.js';
+import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
+import { createToken } from '../../src/app/use-cases/create-token.js';
+import { sellToken } from '../../src/app/use-cases/sell-token.js';
+import { makeDeps, WALLET_A, WALLET_B } from '../support/app-harness.js';
+import { accountOf, settleTokens, signSell } from '../support/onchain.js';
+
+type Deps = ReturnType<typeof makeDeps>;
+const USDC = stablecoin(TESTNET, 'USDC');
+const WALLET_C = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+const DAY = 86_400_000;
+
+async function setup() {
+  const deps = makeDeps();
+  deps.tokenIssuer.addStablecoin(TESTNET, USDC.address, USDC.name, USDC.version);
+  deps.tokenIssuer.mint(TESTNET, USDC.address, WALLET_A, 100_000_000n);
+  const { tokenId } = await createToken(deps, { metadata: validateTokenMetadata({ name: 'Order coin', symbol: 'ORD' }), creator: WALLET_C, network: TESTNET });
+  await settleTokens(deps);
+  await buy(deps, tokenId, WALLET_B, 50_000_000n); // B holds tokens to sell the price down with
+  await buy(deps, tokenId, WALLET_A, 10_000_000n); // A holds tokens for its sell orders
+  await settleTokens(deps);
+  return { deps, tokenId };
+}
+
+async function buy(deps: Deps, tokenId: string, wallet: string, usd: bigint) {
+  const plan = await planBuy(deps, { kind: 'usd', tokenId, usdAmount: usd }, TESTNET);
+  return buyToken(deps, { plan, buyer: wallet, network: TESTNET });
+}
+
+async function tokenOf(deps: Deps, tokenId: string) {
+  return (await deps.uow.run((s) => s.tokens.get(tokenId)))!;
+}
+
+/** The spot price × 1e18 (USD per token), scaled by `bps` basis points (10000: the price now). */
+async function priceAt(deps: Deps, tokenId: string, bps: bigint) {
+  const t = await tokenOf(deps, tokenId);
+  return (t.curve.virtualUsd * 10n ** 30n * bps) / (t.curve.virtualTokens * 10_000n);
+}
+
+async function sellOf(deps: Deps, tokenId: string, wallet: string, tokens: bigint, validBefore?: bigint) {
+  const t = await tokenOf(deps, tokenId);
+  return signSell({
+    wallet,
+    token: { network: TESTNET, address: t.address!, name: t.name },
+    custody: deps.tokenIssuer.custody(TESTNET),
+    tokens,
+    now: deps.clock.now(),
+    ...(validBefore ? { over: { validBefore } } : {}),
+  });
+}
+
+/** B sells `pct` percent of what it holds: the price falls. */
+async function sellDown(deps: Deps, tokenId: string, pct: bigint) {
+  const held = (await deps.uow.run((s) => s.positions.get(TESTNET, WALLET_B, tokenId)))!.balance;
+  const tokens = (held * pct) / 100n;
+  const authorization = await sellOf(deps, tokenId, WALLET_B, tokens);
+  await sellToken(deps, { tokenId, tokens, authorization, seller: WALLET_B, network: TESTNET });
+}
+
+const inSeconds = (deps: Deps, ms: number) => BigInt(Math.ceil((deps.clock.now().getTime() + ms) / 1000));
+
+async function orderInput(
+  deps: Deps,
+  tokenId: string,
+  o: { kind: OrderKind; trigger: bigint; usd?: bigint; tokens?: bigint; wallet?: string; minTokensOut?: bigint; expiresInMs?: number; validForMs?: number },
+): Promise<PlaceOrderInput> {
+  const wallet = o.wallet ?? WALLET_A;
+  const expiresAt = new Date(deps.clock.now().getTime() + (o.expiresInMs ?? DAY));
+  const validBefore = inSeconds(deps, o.validForMs ?? o.expiresInMs ?? DAY);
+  const authorization =
+    o.kind === 'limit_buy'
+      ? await signSell({ wallet, token: { network: TESTNET, ...USDC }, custody: deps.tokenIssuer.custody(TESTNET), tokens: o.usd!, now: deps.clock.now(), over: { validBefore } })
+      : await sellOf(deps, tokenId, wallet, o.tokens!, validBefore);
+  return { tokenId, kind: o.kind, triggerPrice: o.trigger, usdAmount: o.usd, tokens: o.tokens, minTokensOut: o.minTokensOut, expiresAt, authorization };
+}
+
+async function place(deps: Deps, input: PlaceOrderInput, wallet = WALLET_A) {
+  const caller = { wallet, network: TESTNET } as const;
+  await checkPlaceOrder(deps, input, caller);
+  return placeOrder(deps, input, caller);
+}
+
+const stateOf = async (deps: Deps, orderId: string) => (await deps.uow.run((s) => s.orders.get(orderId)))!;
+
+async function refusal(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof DomainError) return `${e.code}${e.details?.['reason'] ? `:${String(e.details['reason'])}` : ''}`;
+    throw e;
+  }
+  return 'OK';
+}
+
+const usdcOf = (deps: Deps, wallet: string) => deps.tokenIssuer.balanceOf(TESTNET, USDC.address, wallet);
+
+describe('placing an order', () => {
+  it('refuses, before any payment, a trigger of 0, a far expiry, an authorization short of the expiry, another wallet, another amount, a sell of more than held', async () => {
+    const { deps, tokenId } = await setup();
+    const trigger = await priceAt(deps, tokenId, 9_000n);
+    const check = async (input: PlaceOrderInput, wallet = WALLET_A) => refusal(checkPlaceOrder(deps, input, { wallet, network: TESTNET }));
+    expect(await check({ ...(await orderInput(deps, tokenId, { kind: 'limit_buy', trigger, usd: 5_000_000n })), triggerPrice: 0n })).toBe('VALIDATION_ERROR');
+    expect(await check(await orderInput(deps, tokenId, { kind: 'limit_buy', trigger, usd: 5_000_000n, expiresInMs: 31 * DAY }))).toBe('VALIDATION_ERROR');
+    expect(await check(await orderInput(deps, tokenId, { kind: 'limit_buy', trigger, usd: 5_000_000n, validForMs: DAY / 2 }))).toBe('HELD_AUTHORIZATION_INVALID:valid_before');
+    expect(await check(await orderInput(deps, tokenId, { kind: 'limit_buy', trigger, usd: 5_000_000n }), WALLET_B)).toBe('HELD_AUTHORIZATION_INVALID:wallet');
+    const other = await orderInput(deps, tokenId, { kind: 'limit_buy', trigger, usd: 5_000_000n });
+    expect(await check({ ...other, usdAmount: 6_000_000n })).toBe('HELD_AUTHORIZATION_INVALID:value');
+    const held = (await deps.uow.run((s) => s.positions.get(TESTNET, WALLET_A, tokenId)))!.balance;
+    expect(await check(await orderInput(deps, tokenId, { kind: 'stop_loss', trigger, tokens: held + 1n }))).toBe('INSUFFICIENT_BALANCE');
+    expect(await check(await orderInput(deps, tokenId, { kind: 'limit_buy', trigger, usd: 500_000_000n }))).toBe('INSUFFICIENT_BALANCE');
+    expect(deps.uow.db.orders.size).toBe(0);
+  });
+});
+
+describe('executing orders', () => {
+  it('a limit buy below the price waits, then executes when sells bring the price down: USDC drops by exactly its amount, the position is booked', async () => {
+    const { deps, tokenId } = await setup();
+    const order = await place(deps, await orderInput(deps, tokenId, { kind: 'limit_buy', trigger: await priceAt(deps, tokenId, 9_990n), usd: 5_000_000n }));
+    expect(await executeCrossed(deps, tokenId)).toBe(0);
+    expect((await stateOf(deps, order.orderId)).state).toBe('OPEN');
+    const before = (await deps.uow.run((s) => s.positions.get(TESTNET, WALLET_A, tokenId)))!.balance;
+    await sellDown(deps, tokenId, 50n);
+    expect(await executeCrossed(deps, tokenId)).toBe(1);
+    const done = await stateOf(deps, order.orderId);
+    expect(done).toMatchObject({ state: 'EXECUTED', reason: null });
+    expect(await usdcOf(deps, WALLET_A)).toBe(95_000_000n);
+    const trade = deps.uow.db.trades.find((t) => t.tradeId === done.tradeId)!;
+    expect(trade).toMatchObject({ side: 'buy', usdAmount: 5_000_000n, wallet: WALLET_A, paymentId: null });
+    expect(trade.feeUsd).toBeGreaterThan(0n);
+    expect((await deps.uow.run((s) => s.positions.get(TESTNET, WALLET_A, tokenId)))!.balance).toBe(before + trade.tokenAmount);
+    expect(deps.uow.db.events.map((e) => e.type)).toEqual(expect.arrayContaining(['order.placed', 'order.executed']));
+    expect(await executeCrossed(deps, tokenId)).toBe(0); // never twice
+  });
+
+  it('a bound that would be missed leaves the order OPEN and collects nothing', async () => {
+    const { deps, tokenId } = await setup();
+    const order = await place(deps, await orderInput(deps, tokenId, { kind: 'limit_buy', trigger: await priceAt(deps, tokenId, 10_100n), usd: 5_000_000n, minTokensOut: 10n ** 30n }));
+    expect(await executeCrossed(deps, tokenId)).toBe(0);
+    expect((await stateOf(deps, order.orderId)).state).toBe('OPEN');
+    expect(await usdcOf(deps, WALLET_A)).toBe(100_000_000n);
+  });
+
+  it('a buy whose wallet emptied itself fails with its reason and books nothing', async () => {
+    const { deps, tokenId } = await setup();
+    const order = await place(deps, await orderInput(deps, tokenId, { kind: 'limit_buy', trigger: await priceAt(deps, tokenId, 10_100n), usd: 5_000_000n }));
+    deps.tokenIssuer.holderTransfer(TESTNET, USDC.address, WALLET_A, WALLET_B, 99_000_000n);
+    const trades = deps.uow.db.trades.length;
+    await executeCrossed(deps, tokenId);
+    expect(await stateOf(deps, order.orderId)).toMatchObject({ state: 'FAILED', reason: 'unusable:balance', tradeId: null });
+    expect(deps.uow.db.trades).toHaveLength(trades);
+    expect(deps.uow.db.events.at(-1)?.type).toBe('order.failed');
+  });
+
+  it('a stop-loss sells when the price falls to it, a take-profit when it rises to it; each pays out exactly the sell proceeds', async () => {
+    const { deps, tokenId } = await setup();
+    const tokens = (await deps.uow.run((s) => s.positions.get(TESTNET, WALLET_A, tokenId)))!.balance / 4n;
+    const stop = await place(deps, await orderInput(deps, tokenId, { kind: 'stop_loss', trigger: await priceAt(deps, tokenId, 9_990n), tokens }));
+    const take = await place(deps, await orderInput(deps, tokenId, { kind: 'take_profit', trigger: await priceAt(deps, tokenId, 10_010n), tokens }));
+    await sellDown(deps, tokenId, 50n);
+    await executeCrossed(deps, tokenId);
+    expect(await stateOf(deps, stop.orderId)).toMatchObject({ state: 'EXECUTED', reason: null });
+    expect((await stateOf(deps, take.orderId)).state).toBe('OPEN');
+    await buy(deps, tokenId, WALLET_B, 40_000_000n);
+    await executeCrossed(deps, tokenId);
+    const taken = await stateOf(deps, take.orderId);
+    expect(taken).toMatchObject({ state: 'EXECUTED', reason: null });
+    for (const o of [await stateOf(deps, stop.orderId), taken]) {
+      const trade = deps.uow.db.trades.find((t) => t.tradeId === o.tradeId)!;
+      const payout = [...deps.uow.db.payouts.values()].find((p) => p.sourceId === trade.tradeId)!;
+      expect(payout).toMatchObject({ wallet: WALLET_A, reason: 'sell', amount: trade.usdAmount - trade.feeUsd });
+    }
+  });
+
+  it('executes crossed orders in price-then-time priority', async () => {
+    const { deps, tokenId } = await setup();
+    deps.tokenIssuer.mint(TESTNET, USDC.address, WALLET_B, 100_000_000n);
+    const low = await place(deps, await orderInput(deps, tokenId, { kind: 'limit_buy', trigger: await priceAt(deps, tokenId, 10_200n), usd: 2_000_000n }));
+    deps.clock.advance(1000);
+    const high = await place(deps, await orderInput(deps, tokenId, { kind: 'limit_buy', trigger: await priceAt(deps, tokenId, 11_000n), usd: 2_000_000n, wallet: WALLET_B }), WALLET_B);
+    deps.clock.advance(1000);
+    const laterHigh = await place(deps, await orderInput(deps, tokenId, { kind: 'limit_buy', trigger: await priceAt(deps, tokenId, 11_000n), usd: 2_000_000n }));
+    await executeCrossed(deps, tokenId);
+    const tradeIndex = async (id: string) => deps.uow.db.trades.findIndex((t) => t.tradeId === (deps.uow.db.orders.get(id)!.tradeId));
+    expect([await tradeIndex(high.orderId), await tradeIndex(laterHigh.orderId), await tradeIndex(low.orderId)].every((i) => i >= 0)).toBe(true);
+    expect(await tradeIndex(high.orderId)).toBeLessThan(await tradeIndex(laterHigh.orderId));
+    expect(await tradeIndex(laterHigh.orderId)).toBeLessThan(await tradeIndex(low.orderId));
+  });
+
+  it('two executors racing over one token execute each order once', async () => {
+    const { deps, tokenId } = await setup();
+    const order = await place(deps, await orderInput(deps, tokenId, { kind: 'limit_buy', trigger: await priceAt(deps, tokenId, 10_100n), usd: 5_000_000n }));
+    await Promise.all([executeCrossed(deps, tokenId), executeCrossed(deps, tokenId)]);
+    expect(deps.uow.db.trades.filter((t) => t.tradeId === deps.uow.db.orders.get(order.orderId)!.tradeId)).toHaveLength(1);
+    expect(await usdcOf(deps, WALLET_A)).toBe(95_000_000n);
+  });
+
+  it('a process that died right after the collect: the order is carried on once, the USDC collected once', async () => {
+    const { deps, tokenId } = await setup();
+    const order = await place(deps, await orderInput(deps, tokenId, { kind: 'limit_buy', trigger: await priceAt(deps, tokenId, 10_100n), usd: 5_000_000n }));
+    const stored = await stateOf(deps, order.orderId);
+    await deps.uow.transaction((s) => moveOrder(s, stored, 'OPEN', 'EXECUTING', deps.clock.now()));
+    await collectHeld(deps, orderKey(stored), TESTNET, USDC.address, stored.authorization, tokenId); // then the crash
+    const broadcasts = deps.tokenIssuer.broadcasts;
+    expect(await resumeExecuting(deps)).toBe(1);
+    expect((await stateOf(deps, order.orderId)).state).toBe('EXECUTED');
+    expect(await resumeExecuting(deps)).toBe(0);
+    expect(await usdcOf(deps, WALLET_A)).toBe(95_000_000n);
+    expect(deps.tokenIssuer.broadcasts - broadcasts).toBeLessThanOrEqual(1); // the recorded collect, broadcast again at most
+  });
+});
+
+describe('cancelling and expiring', () => {
+  it('the order wallet cancels with a signed message (another wallet may not); a cancelled order never executes', async () => {
+    const { deps, tokenId } = await setup();
+    const order = await place(deps, await orderInput(deps, tokenId, { kind: 'limit_buy', trigger: await priceAt(deps, tokenId, 10_100n), usd: 5_000_000n }));
+    const byB = await accountOf(WALLET_B).signMessage({ message: cancelMessage(order.orderId) });
+    expect(await refusal(cancelOrder(deps, { orderId: order.orderId, signature: byB }))).toBe('ORDER_WALLET_NOT_PROVEN');
+    expect(await refusal(cancelOrder(deps, { orderId: order.orderId }))).toBe('ORDER_WALLET_NOT_PROVEN');
+    const byA = await accountOf(WALLET_A).signMessage({ message: cancelMessage(order.orderId) });
+    expect((await cancelOrder(deps, { orderId: order.orderId, signature: byA })).state).toBe('CANCELLED');
+    expect((await cancelOrder(deps, { orderId: order.orderId, provenWallet: WALLET_A })).state).toBe('CANCELLED');
+    expect(await executeCrossed(deps, tokenId)).toBe(0);
+    expect(await usdcOf(deps, WALLET_A)).toBe(100_000_000n);
+    expect((await listOrders(deps, { wallet: WALLET_A, state: 'CANCELLED', limit: 10 })).orders).toHaveLength(1);
+  });
+
+  it('an order past its expiry is EXPIRED and never executes', async () => {
+    const { deps, tokenId } = await setup();
+    const order = await place(deps, await orderInput(deps, tokenId, { kind: 'limit_buy', trigger: await priceAt(deps, tokenId, 10_100n), usd: 5_000_000n, expiresInMs: 60_000 }));
+    deps.clock.advance(60_000);
+    expect(await executeCrossed(deps, tokenId)).toBe(0);
+    expect(await expireOrders(deps)).toBe(1);
+    expect(await stateOf(deps, order.orderId)).toMatchObject({ state: 'EXPIRED', reason: 'expired' });
+    expect(await usdcOf(deps, WALLET_A)).toBe(100_000_000n);
+  });
+
+  it('the book groups OPEN orders by kind and price level', async () => {
+    const { deps, tokenId } = await setup();
+    const trigger = await priceAt(deps, tokenId, 9_000n);
+    await place(deps, await orderInput(deps, tokenId, { kind: 'limit_buy', trigger, usd: 1_000_000n }));
+    await place(deps, await orderInput(deps, tokenId, { kind: 'limit_buy', trigger, usd: 2_000_000n }));
+    await place(deps, await orderInput(deps, tokenId, { kind: 'stop_loss', trigger, tokens: 10n ** 18n }));
+    const book = await getOrderBook(deps, tokenId);
+    expect(book.buys).toEqual([expect.objectContaining({ kind: 'limit_buy', orders: 2, usdAmount: '3' })]);
+    expect(book.sells).toEqual([expect.objectContaining({ kind: 'stop_loss', orders: 1, tokens: '1' })]);
+    expect(book.spotPriceUsd).not.toBeNull();
+  });
+});
