@@ -86,7 +86,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     await orm.getMigrator().up();
     // The pool's client, taken once: a unit of work needs a connection, not an EntityManager.
     const client = (orm.em as unknown as KnexEntityManager).getKnex().client as KnexClient;
-    const readers = dialect === 'sqlite' ? await SqliteReaders.open(client, ormOptions.dbName!, options.sqliteReaders ?? 2) : null;
+    const readers = dialect === 'sqlite' ? SqliteReaders.open(client, ormOptions.dbName!, options.sqliteReaders ?? 2) : null;
     // SQLite has one writer connection (a pool of 1): units queue for it here, not in the pool.
     const writer = dialect === 'sqlite' ? { connection: await guard(client.acquireConnection()), tail: Promise.resolve() } : null;
     const uow = new MikroOrmUnitOfWork(orm, dialect, client, readers, writer, options.onStatement);
@@ -116,6 +116,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
         await run('commit', []);
         this.checkpointer?.wrote();
         this.changes?.feed.committed(touched);
+        if (this.checkpointer?.checkpointing) await new Promise((resolve) => setImmediate(resolve));
         return result;
       } catch (e) {
         await run('rollback', []).catch(() => undefined);
