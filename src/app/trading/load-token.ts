@@ -17,10 +17,12 @@ export function onCallerNetwork(token: Token, callerNetwork: Network | undefined
   return token;
 }
 
+export type DeployedToken = Token & { address: string };
+
 /** A token whose contract is on chain (TOKEN_NOT_DEPLOYED before): what a sell pulls and a wallet signs for. */
-export function deployedToken(token: Token): Token & { address: string } {
+export function deployedToken(token: Token): DeployedToken {
   if (token.deployment.state !== 'DEPLOYED' || !token.address) throw new TokenNotDeployed(token.tokenId, token.deployment.state);
-  return token as Token & { address: string };
+  return token as DeployedToken;
 }
 
 /**
