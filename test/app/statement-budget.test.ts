@@ -17,8 +17,8 @@ import { decodeBase64Json, devAccount, payingFetch, signPayment } from '../suppo
  * SQLite reads the trader's position with the token's lock; PostgreSQL cannot (decision 0051).
  */
 const BUDGETS: Record<string, { buy: { challenge: number; paid: number }; sell: { challenge: number; paid: number } }> = {
-  SQLite: { buy: { challenge: 2, paid: 16 }, sell: { challenge: 3, paid: 19 } },
-  PostgreSQL: { buy: { challenge: 2, paid: 17 }, sell: { challenge: 3, paid: 20 } },
+  SQLite: { buy: { challenge: 2, paid: 16 }, sell: { challenge: 3, paid: 21 } },
+  PostgreSQL: { buy: { challenge: 2, paid: 17 }, sell: { challenge: 3, paid: 22 } },
 };
 
 const wallet = devAccount(6);

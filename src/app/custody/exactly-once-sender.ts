@@ -103,8 +103,7 @@ export async function sendExactlyOnce<T extends CustodyTransaction>(deps: Sender
 /** Signs the operation's first transaction and records it; returns the one that stands (a racing signer's, if it won). */
 export async function signFirst<T extends CustodyTransaction>(deps: Pick<SenderDeps, 'uow'>, send: ExactlyOnce<T>): Promise<T> {
   const signed = await send.sign();
-  // One insert (or, when a racing signer's stands, the read of it): no transaction around it.
-  return recordSigned(send.chain, send.network, () => deps.uow.run((s) => send.store(s).record(signed)), (r) => r.txHash === signed.txHash);
+  return recordSigned(send.chain, send.network, () => deps.uow.transaction((s) => send.store(s).record(signed)), (r) => r.txHash === signed.txHash);
 }
 
 /**
