@@ -144,11 +144,13 @@ parentPort.on('message', (m) => {
 
 class CheckpointThread {
   private waiting: (() => void) | null = null;
+  private dead = false;
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', () => this.answered());
-    worker.on('error', () => this.answered()); // a dead thread: passes answer at once from here on
-    worker.on('exit', () => this.answered());
+    // A dead thread answers what it was asked, and every later pass at once (the log then waits for a restart).
+    worker.on('error', () => this.died());
+    worker.on('exit', () => this.died());
     worker.unref();
   }
 
@@ -171,9 +173,12 @@ class CheckpointThread {
     await this.worker.terminate();
   }
 
+  /** Asks the thread; the process is held open (ref) only while an answer is awaited. */
   private ask(message: string): Promise<void> {
+    if (this.dead) return Promise.resolve();
     return new Promise<void>((resolve) => {
       this.waiting = resolve;
+      this.worker.ref();
       this.worker.postMessage(message);
     });
   }
@@ -181,6 +186,12 @@ class CheckpointThread {
   private answered(): void {
     const waiting = this.waiting;
     this.waiting = null;
+    this.worker.unref();
     waiting?.();
+  }
+
+  private died(): void {
+    this.dead = true;
+    this.answered();
   }
 }
