@@ -23,7 +23,7 @@ import { buyToken, planBuy, type BuyPlan, type BuyRequest } from './use-cases/bu
 import { checkComment, postComment, type CheckedComment, type CommentRequest } from './use-cases/comments.js';
 import { checkFairLaunch, checkInitialBuy, createToken } from './use-cases/create-token.js';
 import { checkReferrer } from './trading/check-referrer.js';
-import { loadToken } from './trading/load-token.js';
+import { loadToken, type DeployedToken } from './trading/load-token.js';
 import { checkSell, sellToken, type SellRequest } from './use-cases/sell-token.js';
 import { tokenInfoFrom } from './use-cases/token-info.js';
 import { specOf } from './orders/order-catalogue.js';
@@ -236,7 +236,7 @@ export function entrypoints(): AnyEntrypoint[] {
     execute: (deps, { platformReferrer, initialBuyUsd, fairLaunch, image: _upload, ...metadata }, prepared, caller, paid) =>
       createToken(deps, { metadata, creator: caller.wallet, platformReferrer, initialBuyUsd, fairLaunch, network: caller.network, image: prepared.image }, paid),
   };
-  const sell: Entrypoint<SellRequest> = {
+  const sell: Entrypoint<SellRequest, Prepared & { token: DeployedToken }> = {
     kind: 'paid',
     name: 'token_sell',
     operation: 'sell_token',
@@ -265,11 +265,12 @@ export function entrypoints(): AnyEntrypoint[] {
     },
     async prepare(deps, input, caller, phase) {
       await checkReferrer(deps, 'referrer', input.referrer);
-      const { network } = await checkSell(deps, input, caller, phase);
-      return { amount: deps.settings.prices.sell, network };
+      const { network, token } = await checkSell(deps, input, caller, phase);
+      return { amount: deps.settings.prices.sell, network, token };
     },
-    execute: (deps, input, _p, caller, paid) =>
-      sellToken(deps, { ...input, seller: caller.wallet, network: caller.network }, paid),
+    // The token as the rules were checked, moments before: what the pull needs of it cannot have changed.
+    execute: (deps, input, prepared, caller, paid) =>
+      sellToken(deps, { ...input, seller: caller.wallet, network: caller.network }, paid, prepared.token),
   };
   const info: Entrypoint<{ tokenId: string }> = {
     kind: 'paid',

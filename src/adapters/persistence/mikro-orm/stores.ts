@@ -16,7 +16,7 @@ import { MikroOrmTokenPullStore } from './mikro-orm-token-pull-store.js';
 import { DEPLOYMENTS, GRADUATIONS, PAYOUTS } from './outbox-tables.js';
 import { MikroOrmDeliveryBatchStore } from './mikro-orm-delivery-batch-store.js';
 import { MikroOrmDeliveryStore } from './mikro-orm-delivery-store.js';
-import { MikroOrmPositionRepository } from './mikro-orm-position-repository.js';
+import { MikroOrmPositionRepository, PrefetchedPositions } from './mikro-orm-position-repository.js';
 import { MikroOrmProofNonceStore } from './mikro-orm-proof-nonce-store.js';
 import { MikroOrmImageStore } from './mikro-orm-image-store.js';
 import { MikroOrmAssetQuoteStore } from './mikro-orm-asset-quote-store.js';
@@ -29,10 +29,12 @@ import type { Sql } from './sql.js';
 
 /** The stores on one connection; `touched` collects the tokens whose events they append. */
 export function stores(sql: Sql, touched: Set<string>): Stores {
+  // A position read with its token's lock, for the positions store to answer (SQLite).
+  const prefetched = new PrefetchedPositions();
   return {
-    tokens: new MikroOrmTokenRepository(sql),
+    tokens: new MikroOrmTokenRepository(sql, prefetched),
     trades: new MikroOrmTradeLedger(sql),
-    positions: new MikroOrmPositionRepository(sql),
+    positions: new MikroOrmPositionRepository(sql, prefetched),
     payments: new MikroOrmPaymentStore(sql),
     payouts: new MikroOrmOutboxStore(sql, PAYOUTS),
     quotes: new MikroOrmQuoteStore(sql),
