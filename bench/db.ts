@@ -2,7 +2,8 @@
  * `npm run bench:db`: trades applied per second (token lock + trade + position + event, through
  * the use case and the MikroORM unit of work) next to the raw driver's single-row insert
  * transaction rate on the same database, as ratios measured in interleaved rounds of one run.
- * Target ≥ 0.25×. `npm run bench` runs it too (benchDb).
+ * Targets ≥ 0.35× (SQLite), ≥ 0.5× (PostgreSQL). `npm run bench` runs it too (benchDb). The raw
+ * SQLite side runs on the service's own driver, better-sqlite3, with its statements prepared once.
  */
 import { FakeTokenIssuer } from '../src/adapters/token/fake/fake-token-issuer.js';
 import { randomBytes } from 'node:crypto';
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import sqlite3 from 'sqlite3';
+import { createRequire } from 'node:module';
 import { SystemClock } from '../src/adapters/clock/system/system-clock.js';
 import { UlidIdGenerator } from '../src/adapters/ids/ulid/ulid-id-generator.js';
 import { MikroOrmUnitOfWork } from '../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
@@ -56,15 +57,19 @@ async function tradesPerSecond(url: string, durationMs: number): Promise<number>
   }
 }
 
+/** The service's SQLite driver, better-sqlite3 (decision 0051): the raw side runs on the same one. */
+type RawSqlite = { exec(sql: string): unknown; prepare(sql: string): { run(...p: unknown[]): unknown }; close(): unknown };
+const BetterSqlite = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => RawSqlite;
+
 async function rawSqlite(path: string, durationMs: number): Promise<number> {
-  const db = new sqlite3.Database(path);
-  const run = (sql: string, params: unknown[] = []) => new Promise<void>((res, rej) => db.run(sql, params, (e) => (e ? rej(e) : res())));
-  for (const p of ['pragma journal_mode = WAL', 'pragma synchronous = NORMAL', 'pragma busy_timeout = 5000']) await run(p);
-  await run('create table raw (id integer primary key, v text)');
+  const db = new BetterSqlite(path);
+  for (const p of ['pragma journal_mode = WAL', 'pragma synchronous = NORMAL', 'pragma busy_timeout = 5000']) db.exec(p);
+  db.exec('create table raw (id integer primary key, v text)');
+  const [begin, insert, commit] = ['begin immediate', 'insert into raw (v) values (?)', 'commit'].map((sql) => db.prepare(sql));
   const rate = await timed(durationMs, async () => {
-    await run('begin immediate');
-    await run('insert into raw (v) values (?)', ['x']);
-    await run('commit');
+    begin!.run();
+    insert!.run('x');
+    commit!.run();
   });
   db.close();
   return rate;
@@ -162,6 +167,6 @@ export async function benchDb(o: { rounds: number; durationMs: number; log: (lin
 
 if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
   const { sqlite, postgresql } = await benchDb({ rounds: Number(process.env.BENCH_ROUNDS ?? 3), durationMs: Number(process.env.BENCH_MS ?? 3_000), log: console.log });
-  console.log(`SQLite:     ratio ${sqlite.ratio.toFixed(3)} (median of ${sqlite.ratios.length})   target ≥ 0.25`);
-  console.log(`PostgreSQL: ratio ${postgresql.ratio.toFixed(3)} (median of ${postgresql.ratios.length})   target ≥ 0.25`);
+  console.log(`SQLite:     ratio ${sqlite.ratio.toFixed(3)} (median of ${sqlite.ratios.length})   target ≥ 0.35`);
+  console.log(`PostgreSQL: ratio ${postgresql.ratio.toFixed(3)} (median of ${postgresql.ratios.length})   target ≥ 0.5`);
 }

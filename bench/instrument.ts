@@ -7,7 +7,7 @@
  *     method, HTTP requests, and the bytes of their bodies;
  *   - secp256k1 (@noble/curves, its ESM and CommonJS copies): signs, public-key recoveries,
  *     verifications, public keys derived;
- *   - the database drivers: node-sqlite3 statements run (and prepared), node-postgres queries,
+ *   - the database drivers: better-sqlite3 statements run (and prepared), node-postgres queries,
  *     by their first word (select, insert, update, begin, commit, …).
  *
  * and answers `GET /` on the unix socket `BENCH_COUNTS_SOCKET` with the totals so far as JSON,
@@ -88,28 +88,28 @@ function wrapCurve(curve: Curve): void {
 
 const firstWord = (sql: unknown) => (typeof sql === 'string' ? (/^\s*(\w+)/.exec(sql)?.[1] ?? '?').toLowerCase() : '?');
 
-function wrapSqlite(sqlite3: { Statement: { prototype: Record<string, unknown> }; Database: { prototype: Record<string, unknown> } }): void {
-  const sqlOf = new WeakMap<object, string>();
-  const db = sqlite3.Database.prototype;
+type BetterSqlite = new (path: string) => { prepare(sql: string): object; close(): void };
+
+/** better-sqlite3: statements prepared, and each run by the first word of its SQL (its Statement class is reached through a statement). */
+function wrapSqlite(Database: BetterSqlite): void {
+  const db = (Database as unknown as { prototype: Record<string, unknown> }).prototype;
   const prepare = db.prepare as (...a: unknown[]) => object;
-  db.prepare = function (this: unknown, sql: unknown, ...rest: unknown[]) {
+  db.prepare = function (this: unknown, ...a: unknown[]) {
     counts.dbPrepares++;
-    const statement = prepare.call(this, sql, ...rest);
-    sqlOf.set(statement, String(sql));
-    return statement;
+    return prepare.apply(this, a);
   };
-  for (const m of ['all', 'run', 'get', 'each', 'exec']) {
-    const f = db[m] as (...a: unknown[]) => unknown;
-    db[m] = function (this: unknown, sql: unknown, ...rest: unknown[]) {
-      bump(counts.db, firstWord(sql));
-      return f.call(this, sql, ...rest);
-    };
-  }
-  const st = sqlite3.Statement.prototype;
-  for (const m of ['all', 'run', 'get', 'each']) {
+  const exec = db.exec as (...a: unknown[]) => unknown;
+  db.exec = function (this: unknown, sql: unknown, ...rest: unknown[]) {
+    bump(counts.db, firstWord(sql));
+    return exec.call(this, sql, ...rest);
+  };
+  const probe = new Database(':memory:');
+  const st = Object.getPrototypeOf(prepare.call(probe, 'select 1')) as Record<string, unknown>;
+  probe.close();
+  for (const m of ['all', 'run', 'get', 'iterate']) {
     const f = st[m] as (...a: unknown[]) => unknown;
-    st[m] = function (this: object, ...rest: unknown[]) {
-      bump(counts.db, firstWord(sqlOf.get(this)));
+    st[m] = function (this: { source?: string }, ...rest: unknown[]) {
+      bump(counts.db, firstWord(this.source));
       return f.apply(this, rest);
     };
   }
@@ -141,8 +141,8 @@ async function install(socket: string): Promise<void> {
   } catch {
     // not installed here
   }
-  const sqlite3 = optional('sqlite3');
-  if (sqlite3) wrapSqlite(sqlite3 as Parameters<typeof wrapSqlite>[0]);
+  const sqlite = optional('better-sqlite3');
+  if (sqlite) wrapSqlite(sqlite as BetterSqlite);
   const pg = optional('pg');
   if (pg) wrapPg(pg as Parameters<typeof wrapPg>[0]);
   const server = createServer((_req, res) => {

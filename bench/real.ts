@@ -125,7 +125,7 @@ const BASELINE_SIGNER = 9;
 const keyOf = (index: number) => toHex(devnetAccount(index).getHdKey().privateKey!);
 
 function rpcOf(service: BenchProcess): string {
-  const m = /devnet eip155:84532 \(testnet\)\s+RPC (\S+)/.exec(service.output());
+  const m = /eip155:84532 \(testnet\)\s+RPC (\S+)/.exec(service.output());
   if (!m) throw new Error(`no testnet RPC in the service's banner:\n${service.output()}`);
   return m[1]!;
 }

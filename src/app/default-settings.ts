@@ -6,7 +6,15 @@ import type { Settings } from './settings.js';
 /** docs/api.md "Curve and prices" defaults; the configuration (src/bootstrap/config/) overrides them from the environment. */
 export const DEFAULT_SETTINGS: Settings = {
   curve: DEFAULT_CURVE_PARAMS,
-  prices: { create: USDC_UNIT / 100n, sell: USDC_UNIT / 100n, order: USDC_UNIT / 100n, info: USDC_UNIT / 1000n, comment: USDC_UNIT / 1000n, image: USDC_UNIT / 100n },
+  prices: {
+    create: USDC_UNIT / 100n,
+    sell: USDC_UNIT / 100n,
+    order: USDC_UNIT / 100n,
+    info: USDC_UNIT / 1000n,
+    pledge: USDC_UNIT / 100n,
+    comment: USDC_UNIT / 1000n,
+    image: USDC_UNIT / 100n,
+  },
   minBuyUsd: USDC_UNIT / 100n,
   maxBuyUsd: 10_000n * USDC_UNIT,
   quoteTtlSeconds: 60,

@@ -8,20 +8,22 @@ import type { z } from 'zod';
 import { formatUsd, parseAmount, parseTokens, parseUsd } from '../domain/money.js';
 import type { Network } from '../domain/network.js';
 import { ValidationError } from '../domain/errors.js';
+import type { FairLaunchTerms } from '../domain/raise.js';
 import { validateTokenMetadata, type TokenMetadata } from '../domain/token.js';
 import type { PriceRule } from './catalogue/operation.js';
 import type { AppDeps } from './deps.js';
 import type { Settings } from './settings.js';
 import { applyInUnitOfWork, type Paid } from './paid.js';
-import { buyQuoteInput, buyTokensInput, buyUsdInput, commentInput, createTokenInput, parseWith, sellInput, tokenImageInput, tokenInfoInput } from './schemas.js';
-import { buyOutput, commentOutput, createTokenOutput, sellOutput, tokenInfoOutput, tokenOutput } from './output-schemas.js';
+import { buyQuoteInput, buyTokensInput, buyUsdInput, commentInput, createTokenInput, parseWith, pledgeInput, sellInput, tokenImageInput, tokenInfoInput } from './schemas.js';
+import { buyOutput, commentOutput, createTokenOutput, pledgeOutput, sellOutput, tokenInfoOutput, tokenOutput } from './output-schemas.js';
 import { IMAGE_BODY_LIMIT_BYTES, type PreparedImage } from './images/image-intake.js';
 import { checkTokenImage, imageIntake, setTokenImage } from './use-cases/set-token-image.js';
+import { checkPledge, placePledge, type PledgeRequest } from './use-cases/pledge.js';
 import { buyToken, planBuy, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
 import { checkComment, postComment, type CheckedComment, type CommentRequest } from './use-cases/comments.js';
-import { checkInitialBuy, createToken } from './use-cases/create-token.js';
+import { checkFairLaunch, checkInitialBuy, createToken } from './use-cases/create-token.js';
 import { checkReferrer } from './trading/check-referrer.js';
-import { loadToken } from './trading/load-token.js';
+import { loadToken, type DeployedToken } from './trading/load-token.js';
 import { checkSell, sellToken, type SellRequest } from './use-cases/sell-token.js';
 import { tokenInfoFrom } from './use-cases/token-info.js';
 import { specOf } from './orders/order-catalogue.js';
@@ -87,7 +89,7 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
 export type AnyEntrypoint = Entrypoint<any, any, any>;
 
 type BuyPrepared = Prepared & { plan: BuyPlan };
-type CreateInput = TokenMetadata & { platformReferrer: string | null; initialBuyUsd: bigint | null; image: string | null };
+type CreateInput = TokenMetadata & { platformReferrer: string | null; initialBuyUsd: bigint | null; image: string | null; fairLaunch: FairLaunchTerms | null };
 /** An upload is checked and re-encoded before the 402 (decision 0049): what execute stores. */
 type WithImage = Prepared & { image: PreparedImage | null };
 
@@ -142,6 +144,29 @@ function buyEntrypoint(
 const opt = <T>(v: string | undefined, f: (s: string) => T) => (v === undefined ? undefined : f(v));
 const referrerOf = (v: { referrer?: string | undefined }) => (v.referrer ? getAddress(v.referrer) : null);
 
+/** token_image: a creator's new image for its token (docs/api.md "Token images"), checked before the 402. */
+function imageEntrypoint(): Entrypoint<{ tokenId: string; image: string }, Prepared & { image: PreparedImage }> {
+  return {
+    kind: 'paid',
+    name: 'token_image',
+    operation: 'set_token_image',
+    description:
+      "Give a token a new image (only its creator: the payer must be the wallet that created it). The image is checked by its bytes (PNG, JPEG, WebP or GIF, at most 1 MiB; SVG refused) before any payment, and kept as WebP with a thumbnail at the token's imageUrl and thumbnailUrl.",
+    tool: { name: 'set_token_image', title: "Change a token's image", readOnly: false },
+    ...fixed((settings) => settings.prices.image),
+    successStatus: 200,
+    bodyLimit: IMAGE_BODY_LIMIT_BYTES,
+    inputSchema: tokenImageInput,
+    outputSchema: tokenOutput,
+    parse: (raw) => parseWith(tokenImageInput, raw),
+    async prepare(deps, input, caller) {
+      const checked = await checkTokenImage(deps, input, caller?.wallet);
+      return { amount: deps.settings.prices.image, network: checked.network, image: checked.image };
+    },
+    execute: (deps, input, prepared, caller, paid) => setTokenImage(deps, { tokenId: input.tokenId, image: prepared.image, payer: caller.wallet }, paid),
+  };
+}
+
 /** order_place: paid (ORDER_PRICE_USD), every check in `prepare` so a refusal charges nothing. */
 function placeOrderEntrypoint(): Entrypoint<PlaceOrderInput, Prepared, OrderView> {
   return {
@@ -174,29 +199,6 @@ function placeOrderEntrypoint(): Entrypoint<PlaceOrderInput, Prepared, OrderView
   };
 }
 
-/** token_image: a creator's new image for its token (docs/api.md "Token images"), checked before the 402. */
-function imageEntrypoint(): Entrypoint<{ tokenId: string; image: string }, Prepared & { image: PreparedImage }> {
-  return {
-    kind: 'paid',
-    name: 'token_image',
-    operation: 'set_token_image',
-    description:
-      "Give a token a new image (only its creator: the payer must be the wallet that created it). The image is checked by its bytes (PNG, JPEG, WebP or GIF, at most 1 MiB; SVG refused) before any payment, and kept as WebP with a thumbnail at the token's imageUrl and thumbnailUrl.",
-    tool: { name: 'set_token_image', title: "Change a token's image", readOnly: false },
-    ...fixed((settings) => settings.prices.image),
-    successStatus: 200,
-    bodyLimit: IMAGE_BODY_LIMIT_BYTES,
-    inputSchema: tokenImageInput,
-    outputSchema: tokenOutput,
-    parse: (raw) => parseWith(tokenImageInput, raw),
-    async prepare(deps, input, caller) {
-      const checked = await checkTokenImage(deps, input, caller?.wallet);
-      return { amount: deps.settings.prices.image, network: checked.network, image: checked.image };
-    },
-    execute: (deps, input, prepared, caller, paid) => setTokenImage(deps, { tokenId: input.tokenId, image: prepared.image, payer: caller.wallet }, paid),
-  };
-}
-
 export function entrypoints(): AnyEntrypoint[] {
   const create: Entrypoint<CreateInput, WithImage> = {
     kind: 'paid',
@@ -218,19 +220,23 @@ export function entrypoints(): AnyEntrypoint[] {
         platformReferrer: input.platformReferrer ? getAddress(input.platformReferrer) : null,
         initialBuyUsd: opt(input.initialBuyUsd, parseUsd) ?? null,
         image: input.image ?? null,
+        fairLaunch: input.launch
+          ? { goalUsd: parseUsd(input.launch.goalUsd), durationSeconds: input.launch.durationSeconds, maxPerWalletUsd: opt(input.launch.maxPerWalletUsd, parseUsd) ?? null }
+          : null,
       };
     },
     // With a dev buy the price is the create's plus the buy, checked on the fresh curve first.
     async prepare(deps, input) {
+      if (input.fairLaunch) checkFairLaunch(deps, input.fairLaunch, input.initialBuyUsd);
       if (input.initialBuyUsd) checkInitialBuy(deps, input.initialBuyUsd);
       await checkReferrer(deps, 'platformReferrer', input.platformReferrer);
       const image = input.image === null ? null : await imageIntake(deps).prepare(input.image);
       return { amount: deps.settings.prices.create + (input.initialBuyUsd ?? 0n), network: null, image };
     },
-    execute: (deps, { platformReferrer, initialBuyUsd, image: _upload, ...metadata }, prepared, caller, paid) =>
-      createToken(deps, { metadata, creator: caller.wallet, platformReferrer, initialBuyUsd, network: caller.network, image: prepared.image }, paid),
+    execute: (deps, { platformReferrer, initialBuyUsd, fairLaunch, image: _upload, ...metadata }, prepared, caller, paid) =>
+      createToken(deps, { metadata, creator: caller.wallet, platformReferrer, initialBuyUsd, fairLaunch, network: caller.network, image: prepared.image }, paid),
   };
-  const sell: Entrypoint<SellRequest> = {
+  const sell: Entrypoint<SellRequest, Prepared & { token: DeployedToken }> = {
     kind: 'paid',
     name: 'token_sell',
     operation: 'sell_token',
@@ -259,11 +265,12 @@ export function entrypoints(): AnyEntrypoint[] {
     },
     async prepare(deps, input, caller, phase) {
       await checkReferrer(deps, 'referrer', input.referrer);
-      const { network } = await checkSell(deps, input, caller, phase);
-      return { amount: deps.settings.prices.sell, network };
+      const { network, token } = await checkSell(deps, input, caller, phase);
+      return { amount: deps.settings.prices.sell, network, token };
     },
-    execute: (deps, input, _p, caller, paid) =>
-      sellToken(deps, { ...input, seller: caller.wallet, network: caller.network }, paid),
+    // The token as the rules were checked, moments before: what the pull needs of it cannot have changed.
+    execute: (deps, input, prepared, caller, paid) =>
+      sellToken(deps, { ...input, seller: caller.wallet, network: caller.network }, paid, prepared.token),
   };
   const info: Entrypoint<{ tokenId: string }> = {
     kind: 'paid',
@@ -305,6 +312,38 @@ export function entrypoints(): AnyEntrypoint[] {
     },
     execute: (deps, _input, prepared, caller, paid) => postComment(deps, prepared.checked, caller.wallet, paid),
   };
+  const pledge: Entrypoint<PledgeRequest> = {
+    kind: 'paid',
+    name: 'token_pledge',
+    operation: 'pledge',
+    tool: {
+      name: 'token_pledge',
+      title: 'Pledge to a fair launch',
+      readOnly: false,
+      howTo: 'Step 2 of a pledge: call prepare_pledge first, sign its typedData, and pass its authorization with the signature.',
+    },
+    description:
+      "Pledge USDC to a fair launch's raise (a token created with launch.mode fair): the signed USDC authorization (GET /api/tokens/:id/pledge-authorization) is held, not used; at the raise's end it is collected only if the raise reaches its goal, and every pledger gets tokens at one price. $0.01, whatever happens.",
+    ...fixed((settings) => settings.prices.pledge),
+    successStatus: 201,
+    inputSchema: pledgeInput,
+    outputSchema: pledgeOutput,
+    parse: (raw) => {
+      const v = parseWith(pledgeInput, raw);
+      const a = v.authorization;
+      return {
+        tokenId: v.tokenId,
+        usdAmount: parseUsd(v.usdAmount),
+        authorization: { ...a, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore) },
+      };
+    },
+    // Every refusal here, before the $0.01 is asked for: a pledge that cannot count charges nothing.
+    async prepare(deps, input, _caller, phase) {
+      const { token } = await checkPledge(deps, input, phase);
+      return { amount: deps.settings.prices.pledge, network: token.network };
+    },
+    execute: (deps, input, _p, _caller, paid) => placePledge(deps, input, paid),
+  };
   return [
     create,
     buyEntrypoint(
@@ -338,6 +377,7 @@ export function entrypoints(): AnyEntrypoint[] {
     ),
     sell,
     info,
+    pledge,
     placeOrderEntrypoint(),
     comment,
     imageEntrypoint(),

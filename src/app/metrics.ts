@@ -35,10 +35,6 @@ export const METRICS = {
     rate_limited_total: { help: 'Requests refused with 429 RATE_LIMITED, by route.', labels: ['route'] },
     nonce_retries_total: { help: 'Custody transactions signed again with a fresh nonce because theirs was taken (dropped), by kind.', labels: ['kind'] },
     transactions_reverted_total: { help: 'Custody transactions mined and reverted, by kind.', labels: ['kind'] },
-    order_executions_total: {
-      help: 'Orders whose price was crossed, by kind and outcome: executed, failed (authorization unusable), missed (bound not met: left OPEN), pending (collect or pull not mined yet).',
-      labels: ['kind', 'outcome'],
-    },
     comments_total: { help: "Comments posted (paid) and hidden by their token's creator, by action.", labels: ['action'] },
     comment_refusals_total: { help: 'Comments, replies and hides refused (before any payment), by error code.', labels: ['code'] },
     image_uploads_total: {
@@ -46,6 +42,11 @@ export const METRICS = {
       labels: ['result', 'reason'],
     },
     image_bytes_stored_total: { help: 'Bytes of token images (image and thumbnail) newly stored in the database.', labels: [] },
+    raises_settled_total: { help: "Fair launches' raises settled: filled (one buy, split pro rata) or failed (nothing kept).", labels: ['outcome'] },
+    order_executions_total: {
+      help: 'Orders whose price was crossed, by kind and outcome: executed, failed (authorization unusable), missed (bound not met: left OPEN), pending (collect or pull not mined yet).',
+      labels: ['kind', 'outcome'],
+    },
   },
   histograms: {
     http_request_duration_seconds: {
@@ -74,6 +75,7 @@ export const METRICS = {
     quote_provider_breaker_open: { help: 'Per USD price source: 1 while its circuit breaker is open or half-open.', labels: ['provider'] },
     quote_provider_tokens_remaining: { help: 'Per USD price source: requests left in its rate-limit window.', labels: ['provider'] },
     event_streams_open: { help: 'Open GET /api/events streams.', labels: [] },
+    raises: { help: "Fair launches' raises by state (RAISING, COLLECTING, FILLED, FAILED).", labels: ['state'] },
     orders_open: { help: 'Orders OPEN (waiting for their price), all tokens.', labels: [] },
   },
 } as const satisfies MetricCatalogue;
@@ -157,6 +159,9 @@ export function collectGauges(g: GaugeSources): void {
       ...Object.entries(known.chains).map(([network, status]) => ({ labels: { dependency: 'chain', network }, value: status === 'ok' ? 1 : 0 })),
     ];
   });
+  g.metrics.collect('raises', async () =>
+    Object.entries(await g.uow.run((s) => s.raises.countByState())).map(([state, n]) => ({ labels: { state }, value: n ?? 0 })),
+  );
   g.metrics.collect('orders_open', async () => [{ labels: {}, value: await g.uow.run((s) => s.orders.countOpen()) }]);
   g.metrics.collect('quote_provider_breaker_open', async () =>
     (await g.priceBoard.providerStates()).map((p) => ({ labels: { provider: p.name }, value: p.breaker.state === 'closed' ? 0 : 1 })),

@@ -26,8 +26,10 @@ export const tokenOutput = z.object({
   launchFee: z
     .object({ startBps: z.number(), endsAt: z.string() })
     .nullable()
-    .meta({ description: 'the anti-snipe launch fee: starts at startBps at creation and falls linearly to curve.feeBps at endsAt; null: none' }),
+    .meta({ description: 'the anti-snipe launch fee: starts at startBps when trading starts (creation; a fair launch: its raise settled) and falls linearly to curve.feeBps at endsAt; null: none' }),
   state: z.enum(['ACTIVE', 'GRADUATED']),
+  launchMode: z.enum(['curve', 'fair']).meta({ description: 'fair: created with a raise (GET /api/tokens/:id/raise); it trades once the raise ends' }),
+  tradingSince: z.string().nullable().meta({ description: 'when trading started; null while a fair launch still raises (buys, sells and quotes: TOKEN_RAISING)' }),
   decimals: z.number(),
   totalSupply: amount,
   curve: z.object({
@@ -330,4 +332,46 @@ export const pricesOutput = z.object({
     }),
   ),
   policy: z.looseObject({}),
+});
+
+// ---- fair launches (docs/api.md "Fair launches") ----
+
+const pledgeView = z.object({
+  pledgeId: z.string(),
+  wallet: z.string(),
+  usdAmount: amount,
+  state: z.enum(['PLEDGED', 'CANCELLED', 'COLLECTED', 'DROPPED', 'REFUNDED', 'RELEASED']),
+  tokens: amount.meta({ description: 'its pro-rata share of the raise’s buy, rounded down; 0 until FILLED' }),
+  dropReason: z.string().nullable(),
+  payoutId: z.string().nullable().meta({ description: 'what paid it back in full, when a FAILED raise had collected it' }),
+  createdAt: z.string(),
+});
+
+export const raiseOutput = z.object({
+  tokenId: z.string(),
+  network: networkSchema,
+  state: z.enum(['RAISING', 'FILLED', 'FAILED']),
+  settling: z.boolean().meta({ description: 'the raise ended and its pledges are being collected; it is FILLED or FAILED next' }),
+  goalUsd: amount,
+  maxPerWalletUsd: amount.nullable(),
+  endsAt: z.string(),
+  pledgedUsd: amount.meta({ description: 'the pledges that count: PLEDGED, or COLLECTED' }),
+  progress: amount.meta({ description: 'pledgedUsd / goalUsd, 4 decimals (may pass 1)' }),
+  pledgers: z.number().int(),
+  collectedUsd: amount,
+  tokensBought: amount,
+  remainderTokens: amount.meta({ description: "what the pro-rata split rounded away: custody keeps it" }),
+  priceUsd: amount.nullable().meta({ description: 'once FILLED: the one price every pledger paid (collectedUsd / tokensBought)' }),
+  tradeId: z.string().nullable(),
+  failure: z.enum(['goal_not_reached', 'collected_below_goal']).nullable(),
+  byWallet: z.array(z.object({ wallet: z.string(), pledgedUsd: amount, tokens: amount })),
+  pledges: z.array(pledgeView),
+});
+
+export const pledgeOutput = z.object({ pledge: pledgeView, raise: raiseOutput });
+
+export const pledgeAuthorizationOutput = sellAuthorizationOutput.omit({ tokens: true, onChainBalance: true, tokenAuthorization: true }).extend({
+  usdAmount: amount,
+  onChainBalance: amount.meta({ description: "the wallet's USDC on chain now" }),
+  authorization: tokenAuthorizationSchema.omit({ signature: true }).meta({ description: "send this as token_pledge's authorization, with `signature` added" }),
 });

@@ -51,6 +51,14 @@ const imageUpload = z.string().meta({
   description: 'the image file as base64, or a data: URL (data:image/png;base64,…): PNG, JPEG, WebP or GIF, at most 1 MiB (told by its bytes; SVG refused); kept as WebP of at most 512 × 512 plus a 128 × 128 thumbnail',
 });
 
+/** A fair launch (docs/api.md "Fair launches"): a raise instead of the curve until it ends. */
+export const fairLaunchSchema = z.strictObject({
+  mode: z.literal('fair').meta({ description: 'a raise first: pledges until the end, then one buy for every pledger at one price' }),
+  goalUsd: usdString('the raise fills when its usable pledges reach this'),
+  durationSeconds: z.number().int().min(10).max(604_800).meta({ description: 'how long the raise takes pledges: 10 s to 7 days' }),
+  maxPerWalletUsd: usdString('the most one wallet may pledge in total').optional(),
+});
+
 export const createTokenInput = z.strictObject({
   name: z.string().meta({ description: '1–32 characters' }),
   symbol: z.string().meta({ description: '1–10 characters A-Z, 0-9 (upper-cased)' }),
@@ -64,6 +72,7 @@ export const createTokenInput = z.strictObject({
     .optional()
     .meta({ description: "the address that brought this token (a launch platform, an agent): earns a share of every trading fee, for ever (never the service's own accounts or contracts)" }),
   initialBuyUsd: usdString("the creator's own first buy, paid with the create (the price becomes create + initialBuyUsd)").optional(),
+  launch: fairLaunchSchema.optional().meta({ description: 'open a raise instead of trading at once (a fair launch); not with initialBuyUsd' }),
 });
 
 /** Who brought this trade: earns a share of its fee (docs/api.md "Fees and earnings"). */
@@ -203,4 +212,32 @@ export const eventsQuery = z.strictObject({ tokenId: tokenIdSchema.optional(), n
 export const creatorsQuery = z.strictObject({
   sort: z.literal('earnings').default('earnings').meta({ description: 'what creators are ranked by' }),
   limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+// ---- fair launches (docs/api.md "Fair launches") ----
+
+/** A pledge's USDC ReceiveWithAuthorization to custody (GET /api/tokens/:id/pledge-authorization gives it to sign). */
+export const pledgeAuthorizationSchema = tokenAuthorizationSchema.extend({
+  from: addressSchema.describe('the pledger: whose USDC is collected if the raise fills, and who pays the $0.01 pledge'),
+  value: uint256('USDC units (1e-6): exactly `usdAmount`'),
+  validBefore: uint256('Unix seconds; at least the raise’s end plus its settling window'),
+});
+
+export const pledgeInput = z.strictObject({
+  tokenId: tokenIdSchema,
+  usdAmount: usdString('the pledge: USDC collected only if the raise fills'),
+  authorization: pledgeAuthorizationSchema,
+});
+
+export const pledgeAuthorizationQuery = z.strictObject({ wallet: walletSchema, usdAmount: usdString('the pledge') });
+
+export const pledgeIdSchema = z.string().regex(/^pld_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a pledge id (pld_ + 26-character ULID)');
+
+export const cancelPledgeInput = z.strictObject({
+  pledgeId: pledgeIdSchema,
+  signature: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature as 0x-hex')
+    .optional()
+    .meta({ description: 'the pledger’s personal_sign (EIP-191) of the text "Cancel pledge <pledgeId>"; over HTTP a SIGN-IN-WITH-X proof of the pledger may stand instead' }),
 });

@@ -17,6 +17,8 @@ export interface Settings {
     comment: bigint;
     /** A creator's change of its token's image (token_image). */
     image: bigint;
+    /** A fair launch's pledge (token_pledge, PLEDGE_PRICE_USD). */
+    pledge: bigint;
   };
   /** Bounds of a buy's gross USD (docs/api.md "Paid endpoints": ≥ 0.01, ≤ configurable max, default 10000). */
   minBuyUsd: bigint;

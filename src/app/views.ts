@@ -43,9 +43,14 @@ export function tokenView(t: Token, stats: { volumeUsd24h: bigint; trades24h: nu
     thumbnailUrl: t.thumbnailUrl,
     creator: t.creator,
     links: linkUrls(t.links),
-    launchFee: t.launchFee ? { startBps: Number(t.launchFee.startBps), endsAt: new Date(t.createdAt.getTime() + Number(t.launchFee.decayMs)).toISOString() } : null,
+    // A fair launch still raising: its launch fee will start when its raise settles, decaying as long from then.
+    launchFee: t.launchFee
+      ? { startBps: Number(t.launchFee.startBps), endsAt: new Date((t.tradingSince ?? t.createdAt).getTime() + Number(t.launchFee.decayMs)).toISOString() }
+      : null,
     platformReferrer: t.platformReferrer,
     state: t.state,
+    launchMode: t.launchMode,
+    tradingSince: t.tradingSince?.toISOString() ?? null,
     decimals: 18,
     totalSupply: formatTokens(t.params.totalSupply),
     curve: {

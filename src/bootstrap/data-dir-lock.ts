@@ -13,7 +13,7 @@
  */
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import sqlite3 from 'sqlite3';
+import { createRequire } from 'node:module';
 
 export const LOCK_FILE = 'service.lock';
 
@@ -29,30 +29,27 @@ export class DataDirInUse extends Error {
   }
 }
 
-type Database = InstanceType<typeof sqlite3.Database>;
-
-const run = (db: Database, sql: string) => new Promise<void>((resolve, reject) => db.run(sql, (e) => (e ? reject(e) : resolve())));
-const closeDb = (db: Database) => new Promise<void>((resolve) => db.close(() => resolve()));
+/** better-sqlite3's Database (it ships no types; the little used here is typed where it is used). */
+type Connection = { exec(sql: string): unknown; close(): unknown };
+const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string, options: { timeout: number }) => Connection;
 
 export class DataDirLock {
   private constructor(
     readonly dataDir: string,
-    private db: Database | null,
+    private db: Connection | null,
   ) {}
 
   /** Takes the lock of `dataDir` (created if missing) at once, or throws DataDirInUse. */
   static async acquire(dataDir: string): Promise<DataDirLock> {
     mkdirSync(dataDir, { recursive: true });
     const path = join(dataDir, LOCK_FILE);
-    const db = await new Promise<Database>((resolve, reject) => {
-      const d: Database = new sqlite3.Database(path, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE, (e) => (e ? reject(e) : resolve(d)));
-    });
+    // busy_timeout 0: a held lock answers at once (the driver is synchronous).
+    const db = new Database(path, { timeout: 0 });
     try {
-      await run(db, 'pragma busy_timeout = 0');
       // RESERVED: one holder at a time across processes (and connections of one process).
-      await run(db, 'begin immediate');
+      db.exec('begin immediate');
     } catch (e) {
-      await closeDb(db);
+      db.close();
       if ((e as { code?: string }).code === 'SQLITE_BUSY') throw new DataDirInUse(dataDir, lockHolder(path));
       throw e;
     }
@@ -64,8 +61,12 @@ export class DataDirLock {
     const db = this.db;
     this.db = null;
     if (!db) return;
-    await run(db, 'rollback').catch(() => undefined);
-    await closeDb(db);
+    try {
+      db.exec('rollback');
+    } catch {
+      // nothing was held
+    }
+    db.close();
   }
 }
 

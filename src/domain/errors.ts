@@ -326,3 +326,59 @@ export class NotTokenCreator extends DomainError {
     super(`Only the creator of ${tokenId} may do this; ${wallet} is not its creator.`, { tokenId, wallet });
   }
 }
+
+/** A fair launch's token before its raise settled: nothing buys, sells or quotes it yet (docs/api.md "Fair launches"). */
+export class TokenRaising extends DomainError {
+  readonly code = 'TOKEN_RAISING';
+  constructor(tokenId: string) {
+    super(`Token ${tokenId} is a fair launch still raising; it trades once its raise ends (GET /api/tokens/${tokenId}/raise). Pledge with token_pledge instead.`, { tokenId });
+  }
+}
+
+/** A raise asked of a token that was not created as a fair launch. */
+export class RaiseNotFound extends DomainError {
+  readonly code = 'RAISE_NOT_FOUND';
+  constructor(tokenId: string) {
+    super(`Token ${tokenId} has no raise: it was not created as a fair launch.`, { tokenId });
+  }
+}
+
+/** A pledge (or its cancel) after the raise's end. */
+export class RaiseClosed extends DomainError {
+  readonly code = 'RAISE_CLOSED';
+  constructor(tokenId: string, endsAt: string) {
+    super(`The raise of token ${tokenId} ended at ${endsAt}; it takes no more pledges and no cancels.`, { tokenId, endsAt });
+  }
+}
+
+/** A pledge that would take the wallet's pledges in force above the raise's `maxPerWalletUsd`. */
+export class PledgeCapExceeded extends DomainError {
+  readonly code = 'PLEDGE_CAP_EXCEEDED';
+  constructor(maxPerWalletUsd: string, pledgedUsd: string, usdAmount: string) {
+    super(`A wallet may pledge at most $${maxPerWalletUsd} to this raise; it has $${pledgedUsd} pledged, and $${usdAmount} more would exceed that.`, {
+      maxPerWalletUsd,
+      pledgedUsd,
+      usdAmount,
+    });
+  }
+}
+
+export class PledgeNotFound extends DomainError {
+  readonly code = 'PLEDGE_NOT_FOUND';
+  constructor(pledgeId: string) {
+    super(`Pledge ${pledgeId} does not exist.`, { pledgeId });
+  }
+}
+
+/** A cancel that is not the pledger's own (its signature recovers another wallet), or of a pledge no longer PLEDGED. */
+export class PledgeNotCancellable extends DomainError {
+  readonly code = 'PLEDGE_NOT_CANCELLABLE';
+  readonly status: 403 | 409;
+  constructor(pledgeId: string, reason: 'not_the_pledger' | 'not_pledged', state?: string) {
+    super(
+      reason === 'not_the_pledger' ? `The signature does not prove the wallet of pledge ${pledgeId}.` : `Pledge ${pledgeId} is ${state}; only a PLEDGED pledge can be cancelled.`,
+      { pledgeId, reason, ...(state ? { state } : {}) },
+    );
+    this.status = reason === 'not_the_pledger' ? 403 : 409;
+  }
+}

@@ -16,14 +16,18 @@ export type EventType =
   | 'token.pool_failed'
   | 'position.transferred'
   | 'earnings.accrued'
+  | 'comment.posted'
+  | 'comment.hidden'
+  | 'token.image_changed'
+  | 'raise.pledged'
+  | 'raise.pledge_cancelled'
+  | 'raise.filled'
+  | 'raise.failed'
   | 'order.placed'
   | 'order.executed'
   | 'order.failed'
   | 'order.cancelled'
-  | 'order.expired'
-  | 'comment.posted'
-  | 'comment.hidden'
-  | 'token.image_changed';
+  | 'order.expired';
 
 /** An event as written to the outbox, in the transaction of the change it describes (docs/api.md "Events"). */
 export interface NewEvent {

@@ -35,10 +35,17 @@ export interface Token {
   readonly platformReferrer: string | null;
   /**
    * The anti-snipe launch fee fixed at creation: the fee starts at `startBps` and falls linearly
-   * to `params.feeBps` over `decayMs` after `createdAt`; null when the token has none.
+   * to `params.feeBps` over `decayMs` after trading starts (`tradingSince`); null when the token has none.
    */
   readonly launchFee: TokenLaunchFee | null;
   readonly state: TokenState;
+  /** `fair`: created with a raise (raise.ts) instead of trading at once (docs/api.md "Fair launches"). */
+  readonly launchMode: LaunchMode;
+  /**
+   * When trading started: its creation, or a fair launch's settled raise; null while a fair
+   * launch's raise has not settled (nothing trades it: TOKEN_RAISING). The launch fee decays from here.
+   */
+  readonly tradingSince: Date | null;
   readonly params: CurveParams;
   readonly curve: CurveState;
   readonly createdAt: Date;
@@ -69,19 +76,27 @@ export interface TokenLinks {
 
 export const NO_LINKS: TokenLinks = { website: null, twitter: null, telegram: null };
 
+export type LaunchMode = 'curve' | 'fair';
+
 export interface TokenLaunchFee {
   readonly startBps: bigint;
   readonly decayMs: bigint;
 }
 
-/** The trading fee in force on `token` at `now`: its launch fee while it decays, then its base fee. */
-export function feeBpsOf(token: Pick<Token, 'params' | 'launchFee' | 'createdAt'>, now: Date): bigint {
+type FeeClock = Pick<Token, 'params' | 'launchFee' | 'tradingSince'>;
+
+/**
+ * The trading fee in force on `token` at `now`: its launch fee while it decays from the moment
+ * trading started (a fair launch's: its raise's end), then its base fee.
+ */
+export function feeBpsOf(token: FeeClock, now: Date): bigint {
   if (!token.launchFee) return token.params.feeBps;
-  return feeBpsAt({ startBps: token.launchFee.startBps, baseBps: token.params.feeBps, decayMs: token.launchFee.decayMs }, BigInt(now.getTime() - token.createdAt.getTime()));
+  const since = token.tradingSince ?? now;
+  return feeBpsAt({ startBps: token.launchFee.startBps, baseBps: token.params.feeBps, decayMs: token.launchFee.decayMs }, BigInt(now.getTime() - since.getTime()));
 }
 
 /** The curve parameters a trade at `now` is priced with: the token's, at the fee in force. */
-export function pricingParams(token: Pick<Token, 'params' | 'launchFee' | 'createdAt'>, now: Date): CurveParams {
+export function pricingParams(token: FeeClock, now: Date): CurveParams {
   const feeBps = feeBpsOf(token, now);
   return feeBps === token.params.feeBps ? token.params : { ...token.params, feeBps };
 }
@@ -271,6 +286,8 @@ export function newToken(args: {
   /** Where the token's contract will be deployed. */
   address: string;
   now: Date;
+  /** A fair launch: it trades once its raise settles (`opensTrading`). */
+  launchMode?: LaunchMode;
 }): Token {
   const params = checkCurveParams(args.params);
   return {
@@ -281,6 +298,8 @@ export function newToken(args: {
     platformReferrer: args.platformReferrer ?? null,
     launchFee: args.launchFee && args.launchFee.decayMs > 0n && args.launchFee.startBps > params.feeBps ? args.launchFee : null,
     state: 'ACTIVE',
+    launchMode: args.launchMode ?? 'curve',
+    tradingSince: args.launchMode === 'fair' ? null : args.now,
     params,
     curve: initialCurveState(params),
     createdAt: args.now,
@@ -298,6 +317,12 @@ export function newToken(args: {
 export function withAddress(token: Token, address: string): Token {
   if (token.address !== null) throw new InvariantViolation(`token ${token.tokenId} already has an address`);
   return { ...token, address, deployment: PENDING_DEPLOYMENT };
+}
+
+/** A fair launch's token once its raise settled (filled or failed): it trades from `now`, its launch fee decaying from then. */
+export function opensTrading(token: Token, now: Date): Token {
+  if (token.tradingSince !== null) throw new InvariantViolation(`token ${token.tokenId} trades already`);
+  return { ...token, tradingSince: now };
 }
 
 export function assertTradable(token: Token): void {

@@ -1,4 +1,4 @@
-export type IdKind = 'tok' | 'trd' | 'pay' | 'qte' | 'aqt' | 'pout' | 'req' | 'dep' | 'dlv' | 'dlb' | 'grad' | 'earn' | 'cmt' | 'ord';
+export type IdKind = 'tok' | 'trd' | 'pay' | 'qte' | 'aqt' | 'pout' | 'req' | 'dep' | 'dlv' | 'dlb' | 'grad' | 'earn' | 'cmt' | 'pld' | 'ord';
 
 /** Identifiers: `<kind>_` + a 26-character ULID, e.g. `tok_01JD…`. */
 export interface IdGenerator {

@@ -31,9 +31,11 @@ export interface TokenRepository {
   get(tokenId: string): Promise<Token | null>;
   /**
    * Reads the token and locks it until the enclosing unit of work ends, so trades on one token
-   * are serialised (SELECT … FOR UPDATE; the write lock on SQLite).
+   * are serialised (SELECT … FOR UPDATE; the write lock on SQLite). `positionOf`: a wallet whose
+   * position on the token this unit of work reads next (`positions.get`); an adapter may read it
+   * with the token, so that read costs no statement of its own (decision 0051).
    */
-  getForUpdate(tokenId: string): Promise<Token | null>;
+  getForUpdate(tokenId: string, positionOf?: string): Promise<Token | null>;
   update(token: Token): Promise<void>;
   /** Names the token's new image and thumbnail (its creator changed them); nothing else of it changes. */
   setImage(tokenId: string, image: TokenImageUrls): Promise<void>;

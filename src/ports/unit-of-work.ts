@@ -9,8 +9,8 @@ import type { DeploymentStore } from './deployment-store.js';
 import type { EarningsStore } from './earnings-store.js';
 import type { EventLog } from './event-log.js';
 import type { GraduationStore } from './graduation-store.js';
-import type { OrderStore } from './order-store.js';
 import type { ImageStore } from './image-store.js';
+import type { OrderStore } from './order-store.js';
 import type { PaymentIdentifierStore } from './payment-identifier-store.js';
 import type { PaymentStore } from './payment-store.js';
 import type { PayoutStore } from './payout-store.js';
@@ -18,6 +18,7 @@ import type { PoolSwapStore } from './pool-swap-store.js';
 import type { PositionRepository } from './position-repository.js';
 import type { ProofNonceStore } from './proof-nonce-store.js';
 import type { QuoteStore } from './quote-store.js';
+import type { RaiseStore } from './raise-store.js';
 import type { SharedSettingsStore } from './shared-settings-store.js';
 import type { SignerLocks } from './signer-locks.js';
 import type { TokenPullStore } from './token-pull-store.js';
@@ -58,12 +59,14 @@ export interface Stores {
   intents: CustodyIntentStore;
   /** What every process on this database must agree on (docs/decisions/0032). */
   sharedSettings: SharedSettingsStore;
-  /** Orders that wait for a price (docs/api.md "Orders"): limit buys, stop-losses, take-profits. */
-  orders: OrderStore;
   /** Comments on tokens, paid for by their authors, hidden by the tokens' creators (docs/api.md "Comments"). */
   comments: CommentStore;
   /** Token images, by the sha256 of their bytes (docs/decisions/0049). */
   images: ImageStore;
+  /** Fair launches' raises and their pledges (docs/api.md "Fair launches"). */
+  raises: RaiseStore;
+  /** Orders that wait for a price (docs/api.md "Orders"): limit buys, stop-losses, take-profits. */
+  orders: OrderStore;
 }
 
 /**

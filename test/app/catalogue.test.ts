@@ -21,7 +21,7 @@ describe('the catalogue of operations', () => {
     expect(new Set(tools).size).toBe(tools.length);
     const operations = catalogue.map((r) => r.operation);
     expect(new Set(operations).size).toBe(operations.length);
-    const paths = [...catalogue.map((r) => `GET ${r.http.path}`), ...paid.flatMap((e) => entrypointPaths(e).map((p) => `POST ${p}`))];
+    const paths = [...catalogue.map((r) => `${r.http.method ?? 'GET'} ${r.http.path}`), ...paid.flatMap((e) => entrypointPaths(e).map((p) => `POST ${p}`))];
     expect(new Set(paths).size).toBe(paths.length);
   });
 
@@ -40,7 +40,7 @@ describe('the catalogue of operations', () => {
     const tools = new Map(agentTools(new Map()).map((t) => [t.name, t]));
     for (const r of catalogue.filter((c) => c.tool)) {
       const tool = tools.get(r.tool!.name);
-      expect(tool).toMatchObject({ kind: 'free', title: r.tool!.title, description: r.description, readOnly: r.http.method !== 'POST' });
+      expect(tool).toMatchObject({ kind: 'free', title: r.tool!.title, description: r.description, readOnly: r.http.method !== 'post' });
       const json = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
       expect(tool?.kind === 'free' && [json(tool.inputSchema), json(tool.outputSchema)]).toEqual([json(r.inputSchema), json(r.outputSchema)]);
     }
@@ -54,6 +54,7 @@ describe('the catalogue of operations', () => {
       ['token_buy_quote', 'computed', "= the quote's usdAmount"],
       ['token_sell', 'fixed', '0.01'],
       ['token_info', 'fixed', '0.001'],
+      ['token_pledge', 'fixed', '0.01'],
       ['order_place', 'fixed', '0.01'],
       ['token_comment', 'fixed', '0.001'],
       ['token_image', 'fixed', '0.01'],

@@ -13,6 +13,7 @@ import { positionRepositoryContract } from './position-repository.contract.js';
 import { proofNonceStoreContract } from './proof-nonce-store.contract.js';
 import { imageStoreContract } from './image-store.contract.js';
 import { quoteStoreContract } from './quote-store.contract.js';
+import { raiseStoreContract } from './raise-store.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { tradeLedgerContract } from './trade-ledger.contract.js';
 import { transferStoreContract } from './transfer-store.contract.js';
@@ -44,6 +45,7 @@ export function persistenceContracts(name: string, make: UowFactory) {
   custodyIntentStoreContract(name, make);
   sharedSettingsStoreContract(name, make);
   deliveryBatchStoreContract(name, make);
-  orderStoreContract(name, make);
   imageStoreContract(name, make);
+  raiseStoreContract(name, make);
+  orderStoreContract(name, make);
 }

@@ -3,7 +3,7 @@ import { ValidationError } from '../../src/domain/errors.js';
 import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import type { Token } from '../../src/domain/token.js';
 import type { TokenListQuery } from '../../src/ports/token-repository.js';
-import { at, bought, OTHER, T0, token, trade } from '../support/fixtures.js';
+import { at, bought, OTHER, position, T0, token, trade, WALLET } from '../support/fixtures.js';
 import { withUow, type UowFactory } from './uow-factory.js';
 
 const list = (q: Partial<TokenListQuery>): TokenListQuery => ({ sort: 'created', limit: 20, since: new Date(0), ...q });
@@ -37,6 +37,39 @@ export function tokenRepositoryContract(name: string, make: UowFactory) {
         await uow.transaction(async (s) => s.tokens.update(bought((await s.tokens.getForUpdate(t.tokenId))!, 1_000_000n)));
         expect(await uow.run((s) => s.tokens.get(t.tokenId))).toMatchObject(urls);
         await expect(uow.transaction((s) => s.tokens.setImage('tok_missing', urls))).rejects.toThrow();
+      }));
+
+    it("keeps a fair launch's mode, and when it started trading: none while it raises, then the time its raise settled", () =>
+      withUow(make, async (uow) => {
+        const t = token({ symbol: 'FAIR', launchMode: 'fair', tradingSince: null });
+        await uow.transaction((s) => s.tokens.insert(t));
+        expect(await uow.run((s) => s.tokens.get(t.tokenId))).toEqual(t);
+        const opened = { ...t, tradingSince: at(15_000) };
+        await uow.transaction((s) => s.tokens.update(opened));
+        expect(await uow.run((s) => s.tokens.get(t.tokenId))).toEqual(opened);
+      }));
+
+    it('locks a token with the position its unit reads next: the same token, and the position as stored (or none), exact', () =>
+      withUow(make, async (uow) => {
+        const t = token({ symbol: 'WITHPOS' });
+        const held = position({ tokenId: t.tokenId, network: t.network, balance: 10n ** 27n + 7n, realizedPnlUsd: -5n });
+        await uow.transaction(async (s) => {
+          await s.tokens.insert(t);
+          await s.positions.save(held);
+        });
+        await uow.transaction(async (s) => {
+          expect(await s.tokens.getForUpdate(t.tokenId, WALLET.toLowerCase())).toEqual(t);
+          expect(await s.positions.get(t.network, WALLET, t.tokenId)).toEqual(held);
+          // Read once with the lock; asked again, it is read again (here, after this unit's own write).
+          const moved = { ...held, balance: 1n, updatedAt: at(9) };
+          await s.positions.save(moved);
+          expect(await s.positions.get(t.network, WALLET, t.tokenId)).toEqual(moved);
+        });
+        await uow.transaction(async (s) => {
+          expect(await s.tokens.getForUpdate(t.tokenId, OTHER)).toEqual(t);
+          expect(await s.positions.get(t.network, OTHER, t.tokenId)).toBeNull();
+        });
+        expect(await uow.transaction((s) => s.tokens.getForUpdate('tok_missing', WALLET))).toBeNull();
       }));
 
     it('lists the tokens without an address (from before tokens went on chain), oldest first, and forgets one once it has one', () =>

@@ -58,6 +58,7 @@ describe('GET /entrypoints and /api/openapi.json', () => {
       ['token_buy_quote', "= the quote's usdAmount"],
       ['token_sell', '0.01'],
       ['token_info', '0.001'],
+      ['token_pledge', '0.01'],
       ['order_place', '0.01'],
       ['token_comment', '0.001'],
       ['token_image', '0.01'],

@@ -281,6 +281,41 @@ describe('the page in Chromium', () => {
     }
   }, 180_000);
 
+  it('a person pledges to a fair launch from the page; when the raise fills, the page shows the tokens the chain holds', async () => {
+    const res = await api(apiCreator, '/tokens', { name: 'Page Fair', symbol: 'PFAIR', launch: { mode: 'fair', goalUsd: '1', durationSeconds: 12 } });
+    expect(res.status).toBe(201);
+    const token = (await json(res)).data as { tokenId: string; address: Hex };
+    const { context, page } = await personPage(person);
+    try {
+      await page.goto(`${service.url}/#/token/${token.tokenId}`);
+      await page.getByTestId('raise').waitFor();
+      expect(await page.getByRole('tab', { name: 'Buy' }).count()).toBe(0); // no trading while it raises
+      await page.getByRole('button', { name: 'Connect wallet to pledge' }).click();
+      await page.getByTestId('connected').waitFor();
+      await page.getByLabel('Pledge in USD').fill('2');
+      await page.getByRole('button', { name: 'Sign and pledge' }).click();
+      const price = page.locator('[data-price]');
+      await price.waitFor();
+      expect(await price.getAttribute('data-price')).toBe('0.01');
+      await page.getByRole('button', { name: /^Sign and pay 0\.01 USDC/ }).click();
+      await page.locator('[data-testid="raise"] .checkout .ok').waitFor({ timeout: 30_000 });
+      await page.locator('[data-testid="raise"] [role="progressbar"][aria-valuenow="100.00"]').waitFor({ timeout: 10_000 });
+      await screenshot(page, 'raise-pledged');
+      // The raise ends (the workers on their timers) and fills: the person's tokens, to the unit, on the page and on chain.
+      await page.locator('[data-testid="raise-mine"]', { hasText: 'received' }).waitFor({ timeout: 45_000 });
+      const raise = (await json(await fetch(`${service.url}/api/tokens/${token.tokenId}/raise`))).data;
+      expect(raise.state).toBe('FILLED');
+      const tokens = raise.pledges[0].tokens as string;
+      await page.locator(`[data-testid="raise-mine"] [data-exact="${tokens}"]`).waitFor();
+      for (const deadline = Date.now() + 30_000; (await tokenBalance(token.address, person.address)) !== parseTokens(tokens) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 500));
+      expect(await tokenBalance(token.address, person.address)).toBe(parseTokens(tokens));
+      await page.getByRole('tab', { name: 'Buy' }).waitFor({ timeout: 10_000 }); // it trades now
+      await screenshot(page, 'raise-filled');
+    } finally {
+      await context.close();
+    }
+  }, 150_000);
+
   it('a refused payment shows the error’s message', async () => {
     const token = await createToken('No Funds', 'NOFUN');
     const broke = privateKeyToAccount(generatePrivateKey()); // a new wallet: testnet, and no USDC

@@ -19,7 +19,7 @@ export const usdcOf = (chain: PublicClient, wallet: string) =>
 interface Books {
   payments: { payer: string; amount: string; state: string; nonce_lower: string }[];
   payouts: { wallet: string; amount: string; state: string }[];
-  /** USDC custody collected with held authorizations (executed limit buys, and refunded ones: their refund is a payout). */
+  /** USDC custody collected with held authorizations (executed limit buys, and refunded ones: their refund is a payout; fair launches' pledges, collected and maybe refunded). */
   collected: { wallet: string; amount: string }[];
 }
 
@@ -27,10 +27,13 @@ async function books(databaseUrl: string): Promise<Books> {
   return {
     payments: await queryDatabase(databaseUrl, `select payer, amount, state, nonce_lower from payments where network = '${TESTNET}'`),
     payouts: await queryDatabase(databaseUrl, `select wallet, amount, state from payouts where network = '${TESTNET}'`),
-    collected: await queryDatabase(
-      databaseUrl,
-      `select wallet, usd_amount as amount from orders where network = '${TESTNET}' and kind = 'limit_buy' and (state = 'EXECUTED' or reason like 'refunded:%')`,
-    ),
+    collected: [
+      ...(await queryDatabase<{ wallet: string; amount: string }>(
+        databaseUrl,
+        `select wallet, usd_amount as amount from orders where network = '${TESTNET}' and kind = 'limit_buy' and (state = 'EXECUTED' or reason like 'refunded:%')`,
+      )),
+      ...(await queryDatabase<{ wallet: string; amount: string }>(databaseUrl, `select wallet, usd_amount as amount from pledges where network = '${TESTNET}' and state in ('COLLECTED', 'REFUNDED')`)),
+    ],
   };
 }
 
@@ -77,6 +80,7 @@ export async function expectBooksEqualChain(args: {
   for (const w of wallets) {
     expect({ wallet: w, usdc: await usdcOf(chain, w) }).toEqual({ wallet: w, usdc: args.usdcBefore.get(w)! - charged(w) + paidOut(w) });
   }
+  // Custody, which collects held authorizations, is the treasury on the devnet.
   const allCharged = wallets.reduce((s, w) => s + charged(w), 0n);
   const allPaidOut = wallets.reduce((s, w) => s + paidOut(w), 0n);
   expect(await usdcOf(chain, TREASURY)).toBe(args.treasuryBefore + allCharged - allPaidOut);
@@ -95,7 +99,7 @@ export async function expectBooksEqualChain(args: {
   }
   const twice = await queryDatabase<{ n: number }>(
     databaseUrl,
-    `select count(*) as n from payments p where p.state = 'APPLIED' and p.resource not in ('token_create', 'order_place')
+    `select count(*) as n from payments p where p.state = 'APPLIED' and p.resource not in ('token_create', 'token_pledge', 'order_place')
        and (select count(*) from trades t where t.payment_id = p.payment_id) <> 1`,
   );
   expect(Number(twice[0]!.n)).toBe(0);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { SqliteDriver } from '@mikro-orm/sqlite';
+import { BetterSqliteDriver } from '@mikro-orm/better-sqlite';
 import { MIGRATIONS } from '../../src/adapters/persistence/mikro-orm/migrations/index.js';
 import { dropSchema, POSTGRES_URL } from './postgres.js';
 import { withoutServices } from './services.js';
@@ -15,7 +15,7 @@ import { withoutServices } from './services.js';
 export async function openBefore(url: string, migration: string): Promise<MikroORM> {
   const migrations = { migrationsList: MIGRATIONS.slice(0, MIGRATIONS.findIndex((m) => m.name === migration)), tableName: 'schema_migrations', silent: true, snapshot: false };
   const base = { entities: [], discovery: { warnWhenNoEntities: false }, extensions: [Migrator], migrations, allowGlobalContext: true };
-  if (url.startsWith('sqlite:')) return MikroORM.init({ ...base, driver: SqliteDriver, dbName: url.slice('sqlite:'.length) } as Options);
+  if (url.startsWith('sqlite:')) return MikroORM.init({ ...base, driver: BetterSqliteDriver, dbName: url.slice('sqlite:'.length) } as Options);
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema')!;
   parsed.searchParams.delete('schema');

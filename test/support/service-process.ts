@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { SqliteDriver } from '@mikro-orm/sqlite';
+import { BetterSqliteDriver } from '@mikro-orm/better-sqlite';
 import { join } from 'node:path';
 import { freePorts } from './free-ports.js';
 
@@ -102,7 +102,7 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
 export async function queryDatabase<T = Record<string, unknown>>(databaseUrl: string, sql: string): Promise<T[]> {
   let orm: MikroORM;
   if (databaseUrl.startsWith('sqlite:')) {
-    orm = await MikroORM.init({ driver: SqliteDriver, dbName: databaseUrl.slice('sqlite:'.length), entities: [], discovery: { warnWhenNoEntities: false } });
+    orm = await MikroORM.init({ driver: BetterSqliteDriver, dbName: databaseUrl.slice('sqlite:'.length), entities: [], discovery: { warnWhenNoEntities: false } });
   } else {
     const parsed = new URL(databaseUrl);
     const schema = parsed.searchParams.get('schema');

@@ -30,27 +30,26 @@ export interface ReadRoute {
   lookup?: boolean;
   /** The input field a caller may leave out over HTTP by proving it with Sign-In-With-X (docs/api.md). */
   walletProof?: string;
-  /**
-   * `walletProof` is filled by the proof only, never named: a free action done as that wallet
-   * (a creator hiding a comment), which no one else may claim to be. Such an entry names no MCP
-   * tool: a tool call carries no proof.
-   */
-  proofOnly?: boolean;
-  /**
-   * POST for a free action that changes something; GET otherwise. A POST's input may also come as
-   * a JSON body, and — when it names no `walletProof` field — a SIGN-IN-WITH-X proof sent with it
-   * reaches the use case as `call.provenWallet` (an order's wallet cancelling it).
-   */
-  method?: 'GET' | 'POST';
   /** Statuses besides 200, 400 (an input to check) and 404 (a path parameter to find) it answers with. */
   errors?: number[];
+  /**
+   * `post`: a free operation that changes something (cancelling an order): its input beside the
+   * path parameters is the JSON body, and a SIGN-IN-WITH-X proof, when sent, reaches the use case
+   * as `call.provenWallet` (never as an input field a caller could simply name). Default `get`.
+   */
+  method?: 'get' | 'post';
+  /**
+   * A `post` only a SIGN-IN-WITH-X proof may do (a creator hiding a comment): without the header it
+   * is refused before the use case runs. Such an entry names no MCP tool: a tool call carries no proof.
+   */
+  proofRequired?: boolean;
 }
 
 /** How a transport serves the call: what only some transports can say. */
 export interface ReadCall {
   /** The caller asks for the view as the database has it this instant (HTTP `Cache-Control: no-cache`). */
   fresh?: boolean;
-  /** The wallet a SIGN-IN-WITH-X proof proved, on a POST that names no proven field and was sent one. */
+  /** The wallet a SIGN-IN-WITH-X proof proved, on a `post` operation that was sent one. */
   provenWallet?: string;
 }
 

@@ -5,6 +5,10 @@
 import { getAddress } from 'viem';
 import { z } from 'zod';
 import { parseTokens, parseUsd } from '../../domain/money.js';
+import { cancelPledgeInput, pledgeAuthorizationQuery } from '../schemas.js';
+import { pledgeAuthorizationOutput, pledgeOutput, raiseOutput } from '../output-schemas.js';
+import { getRaise } from '../use-cases/get-raise.js';
+import { cancelPledge, pledgeAuthorization } from '../use-cases/pledge.js';
 import { candlesQuery, commentIdSchema, commentsQuery, creatorsQuery, holdersQuery, listTokensQuery, positionsQuery, quoteQuery, sellAuthorizationQuery, tokenIdSchema, tradesQuery, walletSchema } from '../schemas.js';
 import { candlesOutput, commentOutput, commentPageOutput, deliveryOutput, holdersOutput, paymentOutput, payoutOutput, positionsOutput, pricesOutput, quoteOutput, sellAuthorizationOutput, tokenOutput, tokenPageOutput, tradePageOutput } from '../output-schemas.js';
 import { createQuote } from '../use-cases/create-quote.js';
@@ -145,10 +149,10 @@ export function reads(): AnyRead[] {
       description:
         "The token's creator hides a comment of its token, free: the request proves the creator's wallet with a SIGN-IN-WITH-X header. The comment stays listed, its text withheld. Hiding a hidden comment answers it as it is.",
       summary: "the token's creator hides a comment (SIGN-IN-WITH-X proof required)",
-      http: { path: READ_PATHS.hide_comment, params: { ...token, commentId: 'commentId' }, method: 'POST', walletProof: 'wallet', proofOnly: true, errors: [403] },
-      inputSchema: z.strictObject({ ...tokenField, commentId: commentIdSchema, wallet: walletSchema }),
+      http: { path: READ_PATHS.hide_comment, params: { ...token, commentId: 'commentId' }, method: 'post', proofRequired: true, errors: [403] },
+      inputSchema: z.strictObject({ ...tokenField, commentId: commentIdSchema }),
       outputSchema: commentOutput,
-      run: (deps, q) => hideComment(deps, { tokenId: q.tokenId, commentId: q.commentId, wallet: getAddress(q.wallet) }),
+      run: (deps, q, call) => hideComment(deps, { tokenId: q.tokenId, commentId: q.commentId, wallet: getAddress(call.provenWallet!) }),
     }),
     read({
       operation: 'get_payment',
@@ -191,6 +195,39 @@ export function reads(): AnyRead[] {
       inputSchema: sellAuthorizationQuery.extend(tokenField),
       outputSchema: sellAuthorizationOutput,
       run: (deps, q) => sellAuthorization(deps, { tokenId: q.tokenId, wallet: getAddress(q.wallet), tokens: parseTokens(q.tokens, 'tokens') }),
+    }),
+    read({
+      operation: 'get_raise',
+      tool: { name: 'get_raise', title: "A fair launch's raise" },
+      description:
+        "A fair launch's raise (a token created with launch.mode fair): state RAISING (settling once it ended), FILLED or FAILED, the goal, the end, the total pledged and its progress, pledges by wallet and each pledge — with its tokens once FILLED, all bought at one price.",
+      summary: "a fair launch's raise: state, goal, pledged, pledges and their tokens",
+      http: { path: READ_PATHS.get_raise, params: token },
+      inputSchema: z.strictObject(tokenField),
+      outputSchema: raiseOutput,
+      run: (deps, q) => getRaise(deps, q.tokenId),
+    }),
+    read({
+      operation: 'pledge_authorization',
+      tool: { name: 'prepare_pledge', title: 'Prepare a pledge' },
+      description:
+        "Step 1 of a pledge to a fair launch: the EIP-712 typed data `wallet` signs — a USDC ReceiveWithAuthorization of exactly usdAmount to the service's custody, valid a day past the raise's end, with a fresh nonce — and the authorization to send to token_pledge with the `signature` added. Nothing moves unless the raise fills.",
+      summary: 'the EIP-712 typed data a pledger signs before token_pledge',
+      http: { path: READ_PATHS.pledge_authorization, params: token, errors: [409] },
+      inputSchema: pledgeAuthorizationQuery.extend(tokenField),
+      outputSchema: pledgeAuthorizationOutput,
+      run: (deps, q) => pledgeAuthorization(deps, { tokenId: q.tokenId, wallet: getAddress(q.wallet), usdAmount: parseUsd(q.usdAmount, 'usdAmount') }),
+    }),
+    read({
+      operation: 'cancel_pledge',
+      tool: { name: 'cancel_pledge', title: 'Cancel a pledge', readOnly: false },
+      description:
+        'Cancel a pledge before its raise ends, free: `signature` is the pledger\'s personal_sign (EIP-191) of the text "Cancel pledge <pledgeId>" (over HTTP, a SIGN-IN-WITH-X proof of the pledger may stand instead). A cancelled pledge is never collected.',
+      summary: 'cancel a pledge until its raise ends (signed by the pledger)',
+      http: { path: READ_PATHS.cancel_pledge, method: 'post', errors: [403, 409] },
+      inputSchema: cancelPledgeInput,
+      outputSchema: pledgeOutput,
+      run: (deps, q, call) => cancelPledge(deps, { pledgeId: q.pledgeId, signature: q.signature, provenWallet: call.provenWallet }),
     }),
     read({
       operation: 'earnings',

@@ -68,7 +68,7 @@ export function orderReads(): AnyRead[] {
       description:
         'Cancel an OPEN order, free: prove the order\'s wallet with a SIGN-IN-WITH-X header, or send `signature`, the wallet\'s personal_sign of "Cancel order <orderId>". A cancelled order never executes; its authorization is never used (a wallet that trusts nobody also cancels it on chain: docs/api.md "Orders").',
       summary: 'cancel an OPEN order (its wallet proven)',
-      http: { path: READ_PATHS.cancel_order, lookup: true, method: 'POST', errors: [403, 409] },
+      http: { path: READ_PATHS.cancel_order, lookup: true, method: 'post', errors: [403, 409] },
       inputSchema: cancelOrderInput,
       outputSchema: orderOutput,
       run: (deps, q, call) => cancelOrder(deps, { orderId: q.orderId, signature: q.signature, provenWallet: call.provenWallet }),

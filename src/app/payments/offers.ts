@@ -83,6 +83,19 @@ export async function offerFor(
   return offer(deps, network, asset, amount, usdValueOf(amount, quote.price, PAYMENT_ASSET_DECIMALS), quote, lapsed);
 }
 
+/**
+ * The offer a payment of `paid` units of `asset` answers. A USDC payment of exactly the USD price
+ * while USDC trades at or above the floor is the 1:1 offer, bound with no read of the hold: a
+ * quote held there would have priced it at another amount. Anything else is `offerFor`.
+ */
+export async function paidOffer(deps: OfferDeps, requestHash: string, network: Network, asset: PaymentAsset, usdAmount: bigint, paid: bigint | null): Promise<Offer> {
+  if (asset === 'USDC' && paid === usdAmount) {
+    const fresh = await deps.usdQuotes.usdPrice(asset, network);
+    if (compareUsdPrices(fresh.price, deps.settings.usdcDepegFloor) >= 0) return offer(deps, network, asset, usdAmount, usdAmount, null, null);
+  }
+  return offerFor(deps, requestHash, network, asset, usdAmount);
+}
+
 function offer(
   deps: OfferDeps,
   network: Network,

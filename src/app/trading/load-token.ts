@@ -4,8 +4,9 @@ import type { Token } from '../../domain/token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import { venueNameFor } from './venues/trade-venue.js';
 
-export async function loadToken(stores: Stores, tokenId: string, forUpdate = false): Promise<Token> {
-  const token = forUpdate ? await stores.tokens.getForUpdate(tokenId) : await stores.tokens.get(tokenId);
+/** The token; locked for the unit of work with `forUpdate` (`positionOf`: the wallet whose position the unit reads next). */
+export async function loadToken(stores: Stores, tokenId: string, forUpdate = false, positionOf?: string): Promise<Token> {
+  const token = forUpdate ? await stores.tokens.getForUpdate(tokenId, positionOf) : await stores.tokens.get(tokenId);
   if (!token) throw new TokenNotFound(tokenId);
   return token;
 }
@@ -16,10 +17,12 @@ export function onCallerNetwork(token: Token, callerNetwork: Network | undefined
   return token;
 }
 
+export type DeployedToken = Token & { address: string };
+
 /** A token whose contract is on chain (TOKEN_NOT_DEPLOYED before): what a sell pulls and a wallet signs for. */
-export function deployedToken(token: Token): Token & { address: string } {
+export function deployedToken(token: Token): DeployedToken {
   if (token.deployment.state !== 'DEPLOYED' || !token.address) throw new TokenNotDeployed(token.tokenId, token.deployment.state);
-  return token as Token & { address: string };
+  return token as DeployedToken;
 }
 
 /**
@@ -32,8 +35,9 @@ export async function tradedToken(
   side: 'buy' | 'sell',
   callerNetwork: Network | undefined,
   forUpdate = false,
+  positionOf?: string,
 ): Promise<Token> {
-  const token = onCallerNetwork(await loadToken(stores, tokenId, forUpdate), callerNetwork);
+  const token = onCallerNetwork(await loadToken(stores, tokenId, forUpdate, positionOf), callerNetwork);
   venueNameFor(token, side);
   return token;
 }

@@ -1,7 +1,8 @@
-import { initialCurveState, quoteBuyWithUsd, spotPriceUsd } from '../../domain/curve.js';
+import { initialCurveState, maxBuyUsd, quoteBuyWithUsd, spotPriceUsd } from '../../domain/curve.js';
 import { newDeployment } from '../../domain/deployment.js';
 import { ValidationError } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
+import { checkFairLaunchTerms, newRaise, type FairLaunchTerms } from '../../domain/raise.js';
 import { newToken, type TokenMetadata } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
 import type { PreparedImage } from '../images/image-intake.js';
@@ -24,6 +25,8 @@ export interface CreateTokenCommand {
   network: Network;
   /** An uploaded image, checked and re-encoded before the payment (images/image-intake.ts): stored with the token. */
   image?: PreparedImage | null;
+  /** A fair launch: a raise on these terms instead of trading at once (docs/api.md "Fair launches"). */
+  fairLaunch?: FairLaunchTerms | null;
 }
 
 /** A created token, with the creator's first buy when it asked for one. */
@@ -38,6 +41,20 @@ export function checkInitialBuy(deps: AppDeps, initialBuyUsd: bigint): void {
   const params = deps.settings.curve;
   const q = quoteBuyWithUsd(params, initialCurveState(params), initialBuyUsd);
   if (q.graduates) throw ValidationError.of('initialBuyUsd', 'would buy the whole curve at once; buy less than its capacity at creation');
+}
+
+/**
+ * A fair launch's terms, checked before the create's payment is asked for. A dev buy is refused
+ * with it (decision 0048): the creator would buy before the pledgers, at a lower price — the one
+ * thing a fair launch exists to prevent. A creator who wants tokens pledges like anyone.
+ */
+export function checkFairLaunch(deps: AppDeps, terms: FairLaunchTerms, initialBuyUsd: bigint | null): FairLaunchTerms {
+  if (initialBuyUsd) throw ValidationError.of('initialBuyUsd', 'is not allowed with a fair launch: the creator pledges like everyone, at the same price');
+  const checked = checkFairLaunchTerms(terms, { minUsd: deps.settings.minBuyUsd, maxUsd: deps.settings.maxBuyUsd });
+  if (checked.goalUsd >= maxBuyUsd(deps.settings.curve, initialCurveState(deps.settings.curve))) {
+    throw ValidationError.of('launch.goalUsd', 'would buy the whole curve at once; raise less than its capacity at creation');
+  }
+  return checked;
 }
 
 /**
@@ -68,8 +85,13 @@ export function createToken(deps: AppDeps, cmd: CreateTokenCommand, paid?: Paid<
       launchFee: deps.settings.launchFee,
       address,
       now,
+      launchMode: cmd.fairLaunch ? 'fair' : 'curve',
     });
     await stores.tokens.insert(token);
+    if (cmd.fairLaunch) {
+      const endsAt = new Date(now.getTime() + cmd.fairLaunch.durationSeconds * 1000);
+      await stores.raises.insert(newRaise({ tokenId, network: token.network, terms: cmd.fairLaunch, now, endsAt }));
+    }
     await stores.deployments.enqueue(newDeployment({ deploymentId: deps.ids.next('dep'), network: token.network, tokenId, address, now }));
     const view = tokenView(token, { volumeUsd24h: 0n, trades24h: 0, holders: 0 });
     await stores.events.append({

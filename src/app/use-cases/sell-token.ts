@@ -21,7 +21,7 @@ import type { Token } from '../../domain/token.js';
 import { pullTokens } from '../custody/token-pull.js';
 import type { AppDeps } from '../deps.js';
 import { fundingKey, type Funding } from '../paid.js';
-import { deployedToken, tradedToken } from '../trading/load-token.js';
+import { deployedToken, tradedToken, type DeployedToken } from '../trading/load-token.js';
 import type { SellCommand, SellRequest, SellResult, TradePhase } from '../trading/venues/trade-venue.js';
 import { venueFor } from '../trading/venues/venue-for.js';
 
@@ -38,12 +38,12 @@ export async function checkSell(
   req: SellRequest,
   seller?: { wallet: string; network: Network },
   phase: TradePhase = 'price',
-): Promise<{ network: Network }> {
+): Promise<{ network: Network; token: DeployedToken }> {
   const token = deployedToken(await deps.uow.run((stores) => tradedToken(stores, req.tokenId, 'sell', seller?.network)));
   await checkAuthorization(deps, token, req, seller, phase);
   // The slippage bound is checked once the seller is known (a 402 asks nothing of it).
   await venueFor(deps, token, 'sell').checkSell(token, req.tokens, seller ? req.minUsdOut : undefined);
-  return { network: token.network };
+  return { network: token.network, token };
 }
 
 async function checkAuthorization(
@@ -77,9 +77,10 @@ async function checkAuthorization(
   if (balance < a.value) throw new InsufficientBalance(formatTokens(a.value), formatTokens(balance));
 }
 
-export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Funding<SellResult>): Promise<SellResult> {
+/** `checked`: the token as `checkSell` read it for this very sell, so the pull need not read it again. */
+export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Funding<SellResult>, checked?: DeployedToken): Promise<SellResult> {
   const key = fundingKey(paid) ?? deps.ids.next('pay');
-  const token = deployedToken(await deps.uow.run((s) => tradedToken(s, cmd.tokenId, 'sell', cmd.network)));
+  const token = checked?.tokenId === cmd.tokenId ? checked : deployedToken(await deps.uow.run((s) => tradedToken(s, cmd.tokenId, 'sell', cmd.network)));
   const pull = await pullTokens(deps, key, token, cmd.authorization);
   try {
     // Where the tokens sell now: the token may have graduated (or its pool opened) since the check.

@@ -29,6 +29,7 @@ import { PaymentReconciler } from './payment-reconciler.js';
 import { EarningsPayer } from './earnings-payer.js';
 import { PayoutWorker, type PayoutWorkerDeps } from './payout-worker.js';
 import { QuotePurger } from './quote-purger.js';
+import { RaiseSettler } from './raise-settler.js';
 import { backfillTokens } from './token-backfill.js';
 import { DeliveryWorker, DeploymentWorker } from './token-workers.js';
 import { GraduationWorker } from './graduation-worker.js';
@@ -83,6 +84,8 @@ export class WorkerScheduler {
   readonly quotePurger: QuotePurger;
   /** Queues the payouts of creators' and referrers' fee shares. */
   readonly earnings: EarningsPayer;
+  /** Settles fair launches' raises once they end (docs/api.md "Fair launches"). */
+  readonly raises: RaiseSettler;
   /** Executes orders whose price is crossed, woken after each commit (docs/api.md "Orders"). */
   readonly orders: OrderExecutor;
 
@@ -142,6 +145,7 @@ export class WorkerScheduler {
       intervalMs: tunables.quotePurgeIntervalMs,
     });
     this.earnings = new EarningsPayer({ uow, clock, ids, logger, minPayoutUsd: deps.earningsPayoutMinUsd });
+    this.raises = new RaiseSettler({ ...application.deps, logger, metrics });
     this.orders = new OrderExecutor(application.deps);
   }
 
@@ -156,6 +160,7 @@ export class WorkerScheduler {
       this.backfilled = true;
     }
     await this.reconciler.runOnce();
+    await this.raises.runOnce(); // before the outboxes: a filled raise's deliveries go out in this pass
     await this.orders.runOnce();
     await this.deployments.runOnce();
     await this.deliveries.runOnce();

@@ -21,6 +21,7 @@ export const feesEnv = {
   LAUNCH_FEE_DECAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(20),
   CREATE_PRICE_USD: usd.optional(),
   SELL_PRICE_USD: usd.optional(),
+  PLEDGE_PRICE_USD: usd.optional(),
   ORDER_PRICE_USD: usd.optional(),
   INFO_PRICE_USD: usd.optional(),
   COMMENT_PRICE_USD: usd.optional(),
@@ -76,8 +77,15 @@ export function readFees(e: FeesEnv): FeeSettings {
   const d = DEFAULT_SETTINGS;
   return {
     curve: readCurve(e),
-    prices: { create: e.CREATE_PRICE_USD ?? d.prices.create, sell: e.SELL_PRICE_USD ?? d.prices.sell, order: e.ORDER_PRICE_USD ?? d.prices.order, info: e.INFO_PRICE_USD ?? d.prices.info, comment: e.COMMENT_PRICE_USD ?? d.prices.comment,
-      image: e.IMAGE_PRICE_USD ?? d.prices.image },
+    prices: {
+      create: e.CREATE_PRICE_USD ?? d.prices.create,
+      sell: e.SELL_PRICE_USD ?? d.prices.sell,
+      order: e.ORDER_PRICE_USD ?? d.prices.order,
+      info: e.INFO_PRICE_USD ?? d.prices.info,
+      pledge: e.PLEDGE_PRICE_USD ?? d.prices.pledge,
+      comment: e.COMMENT_PRICE_USD ?? d.prices.comment,
+      image: e.IMAGE_PRICE_USD ?? d.prices.image,
+    },
     minBuyUsd: e.MIN_BUY_USD ?? d.minBuyUsd,
     maxBuyUsd: e.MAX_BUY_USD ?? d.maxBuyUsd,
     graduationFeeUsd: e.GRADUATION_FEE_USD ?? d.graduationFeeUsd,

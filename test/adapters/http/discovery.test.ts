@@ -142,6 +142,7 @@ describe('the /.well-known/x402 document', () => {
       token_buy_quote: 'dynamic',
       token_sell: 'fixed',
       token_info: 'fixed',
+      token_pledge: 'fixed',
       order_place: 'fixed',
       token_comment: 'fixed',
       token_image: 'fixed',

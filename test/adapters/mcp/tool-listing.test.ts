@@ -37,10 +37,12 @@ describe('tools/list entries', () => {
     }
   });
 
-  it('free tools read (cancel_order, free, changes one order of the caller); their input schemas refuse unknown arguments', () => {
-    for (const tool of tools.filter((t) => t.kind === 'free')) {
+  it('free tools read (but the cancels, which change what they cancel); their input schemas refuse unknown arguments', () => {
+    const free = tools.filter((t) => t.kind === 'free');
+    expect(free.filter((t) => !t.readOnly).map((t) => t.name).sort()).toEqual(['cancel_order', 'cancel_pledge']);
+    for (const tool of free) {
       const listed = toolListing(tool, DEFAULT_SETTINGS);
-      expect(listed.annotations).toMatchObject({ readOnlyHint: tool.name !== 'cancel_order', destructiveHint: false, openWorldHint: false });
+      expect(listed.annotations).toMatchObject({ readOnlyHint: tool.readOnly, destructiveHint: false, openWorldHint: false });
       expect(listed.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
       expect(listed.description).toMatch(/Free\.$/);
     }

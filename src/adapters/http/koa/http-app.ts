@@ -171,9 +171,9 @@ function guarded(made: PaymentRequiredEnricher | undefined, application: Applica
 
 /** The wallet a SIGN-IN-WITH-X proof proves, where a request may name its wallet that way (docs/api.md, "Sign-In-With-X"). */
 function walletProver(application: Application) {
-  return async (ctx: Context, proofOnly = false): Promise<string> => {
+  return async (ctx: Context, proofRequired = false): Promise<string> => {
     const header = ctx.get(SIGN_IN_WITH_X_HEADER);
-    if (!header) throw ValidationError.of('wallet', proofOnly ? 'must be proven with a SIGN-IN-WITH-X header' : 'is required (or prove the wallet with a SIGN-IN-WITH-X header)');
+    if (!header) throw ValidationError.of('wallet', proofRequired ? 'must be proven with a SIGN-IN-WITH-X header' : 'is required (or prove the wallet with a SIGN-IN-WITH-X header)');
     const proof = await proveWallet(application.deps, header);
     if (proof.ok) return proof.wallet;
     throw new ValidationError([{ path: 'wallet', message: `is required: the SIGN-IN-WITH-X proof was not taken (${proof.reason})` }], undefined, {

@@ -12,9 +12,9 @@ import { PAYMENT_META, PAYMENT_RESPONSE_META, WALLET_META } from '../../kit/mcp/
 function shownPath(op: AnyRead): string {
   const params = pathParams(op.http);
   const path = op.http.path.replace(/:(\w+)/g, (_, name: string) => `{${op.http.params?.[name] ?? name}}`);
-  // The path's fields, and a wallet only a proof names (a header, never the query).
-  const fromPath = new Set([...params.map(([, field]) => field), ...(op.http.proofOnly && op.http.walletProof ? [op.http.walletProof] : [])]);
+  const fromPath = new Set(params.map(([, field]) => field));
   const required = ((op.inputSchema.toJSONSchema({ io: 'input' }) as { required?: string[] }).required ?? []).filter((f) => !fromPath.has(f));
+  if (op.http.method === 'post') return path; // its input is the JSON body
   return required.length > 0 ? `${path}?${required.join('&')}` : path;
 }
 
@@ -73,7 +73,7 @@ export function llmsTxt(origin: string, mcp: LlmsMcp | null, { reads, entrypoint
       const price = ep.price(settings);
       return `- [POST ${entrypointPaths(ep)[0]}](${link(entrypointPaths(ep)[0]!)}): ${price.startsWith('=') ? `price ${price}` : `$${price}`} — ${ep.description}`;
     }),
-    ...[...reads.map((op): [string, string, string] => [op.http.method ?? 'GET', shownPath(op), op.summary]), ...OTHER_READS.map(([path, what]): [string, string, string] => ['GET', path, what])].map(
+    ...[...reads.map((op): [string, string, string] => [op.http.method === 'post' ? 'POST' : 'GET', shownPath(op), op.summary]), ...OTHER_READS.map(([p, w]): [string, string, string] => ['GET', p, w])].map(
       ([method, path, what]) => `- [${method} ${path}](${link(path.split('?')[0]!)}): free — ${what}`,
     ),
     '',

@@ -45,7 +45,7 @@ function readOperation(op: AnyRead) {
   const parameters = [
     ...params.map(([name, field]) => ({ name, in: 'path', required: true, schema: schema(op.inputSchema.shape[field] as z.ZodType, 'input') })),
     ...(query ? queryParameters(query) : []),
-    ...(op.http.walletProof ? [proofHeader(op.http.walletProof, op.http.proofOnly ?? false)] : []),
+    ...(op.http.walletProof ? [siwxHeader(`proves the wallet: \`${op.http.walletProof}\` may then be omitted`)] : []),
   ];
   const statuses = [...(query || (params.length > 0 && !op.http.lookup) ? [400] : []), ...(params.length > 0 ? [404] : []), ...(op.http.errors ?? [])];
   return {
@@ -56,9 +56,20 @@ function readOperation(op: AnyRead) {
   };
 }
 
-/** The Sign-In-With-X header of a read: optional where it stands for a field, required where only a proof names the wallet. */
-function proofHeader(field: string, only: boolean) {
-  return only ? { ...siwxHeader(`the wallet this action is done as (\`${field}\`): required`), required: true } : siwxHeader(`proves the wallet: \`${field}\` may then be omitted`);
+/** A free operation that changes something: POST of its input (less the path parameters) as JSON. */
+function postOperation(op: AnyRead) {
+  const params = pathParams(op.http);
+  const fromPath = Object.fromEntries(params.map(([, field]) => [field, true] as const));
+  return {
+    operationId: op.operation,
+    description: op.description,
+    parameters: [
+      ...params.map(([name, field]) => ({ name, in: 'path', required: true, schema: schema(op.inputSchema.shape[field] as z.ZodType, 'input') })),
+      op.http.proofRequired ? { ...siwxHeader('proves the wallet this action is done as: required'), required: true } : siwxHeader('proves the wallet that may do this'),
+    ],
+    requestBody: { required: false, content: { 'application/json': { schema: schema(op.inputSchema.omit(fromPath), 'input') } } },
+    responses: { 200: ok(op.operation, schema(op.outputSchema)), ...Object.fromEntries([400, 404, ...(op.http.errors ?? [])].map((s) => [s, errorResponse])) },
+  };
 }
 
 /** A paid operation: POST of its input (or `{ input }`), paid with x402, at each of its paths. */
@@ -96,7 +107,7 @@ function paidOperation(e: AnyEntrypoint, settings: Settings) {
 /** Each operation's paths, added to `paths` (a path may hold a read and a paid operation: GET and POST /tokens). */
 export function operationPaths(paths: Paths, reads: readonly AnyRead[], entrypoints: Iterable<AnyEntrypoint>, settings: Settings): void {
   const add = (path: string, method: string, operation: unknown) => (paths[path] = { ...(paths[path] ?? {}), [method]: operation });
-  for (const op of reads) add(openApiPath(op.http.path), (op.http.method ?? 'GET').toLowerCase(), readOperation(op));
+  for (const op of reads) add(openApiPath(op.http.path), op.http.method ?? 'get', op.http.method === 'post' ? postOperation(op) : readOperation(op));
   for (const e of entrypoints) {
     const operation = paidOperation(e, settings);
     for (const path of entrypointPaths(e)) {

@@ -12,19 +12,12 @@ import type { z } from 'zod';
 import { SIGN_IN_WITH_X_HEADER } from '../../../app/extensions/wallet-proof.js';
 import { readJsonBody } from './body.js';
 
-/** A POST's JSON body as fields (none: an empty object). */
-async function jsonObject(ctx: Context): Promise<Record<string, unknown>> {
-  const body = await readJsonBody(ctx);
-  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-}
-
 /** The query string a read takes over HTTP: its input less the path parameters; a proven field may be left out. Null: it takes none. */
 export function queryOf(op: AnyRead): z.ZodObject | null {
   const fromPath = Object.fromEntries(pathParams(op.http).map(([, field]) => [field, true] as const));
   let query: z.ZodObject = op.inputSchema.omit(fromPath);
   const proven = op.http.walletProof;
-  if (proven && op.http.proofOnly) query = query.omit({ [proven]: true } as Record<string, true>);
-  else if (proven) query = query.extend({ [proven]: (query.shape[proven] as z.ZodType).optional() });
+  if (proven) query = query.extend({ [proven]: (query.shape[proven] as z.ZodType).optional() });
   return Object.keys(query.shape).length > 0 ? query : null;
 }
 
@@ -32,7 +25,7 @@ export function queryOf(op: AnyRead): z.ZodObject | null {
 export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
 
 /** A wallet proven with Sign-In-With-X, for a read that lets a caller prove its wallet instead of naming it. */
-export type ProvenWallet = (ctx: Context, proofOnly?: boolean) => Promise<string>;
+export type ProvenWallet = (ctx: Context, proofRequired?: boolean) => Promise<string>;
 
 export function readRoutes(router: Router, deps: ReadDeps, reads: readonly AnyRead[], provenWallet: ProvenWallet): void {
   for (const op of reads) {
@@ -40,20 +33,19 @@ export function readRoutes(router: Router, deps: ReadDeps, reads: readonly AnyRe
     const params = pathParams(op.http);
     // A kept view (a token's) is the same object for every reader: its envelope is serialised once, not per response.
     const bodies = new WeakMap<object, string>();
-    const route = op.http.method === 'POST' ? router.post.bind(router) : router.get.bind(router);
-    route(op.http.path, async (ctx) => {
-      // A POST may carry its input as a JSON body too (an order's signed cancel).
-      const source = op.http.method === 'POST' ? { ...(ctx.query as Record<string, unknown>), ...(await jsonObject(ctx)) } : (ctx.query as Record<string, unknown>);
-      const input: Record<string, unknown> = query ? parseQuery(query, source) : {};
+    if (op.http.method === 'post') {
+      postRoute(router, deps, op, provenWallet);
+      continue;
+    }
+    router.get(op.http.path, async (ctx) => {
+      const input: Record<string, unknown> = query ? parseQuery(query, ctx.query as Record<string, unknown>) : {};
       for (const [name, field] of params) {
         input[field] = op.http.lookup ? ctx.params[name] : parseWith(op.inputSchema.shape[field] as z.ZodType, ctx.params[name], name);
       }
       const proven = op.http.walletProof;
-      if (proven && input[proven] === undefined) input[proven] = await provenWallet(ctx, op.http.proofOnly);
+      if (proven && input[proven] === undefined) input[proven] = await provenWallet(ctx);
       // Cache-Control: no-cache asks for the view as the database has it this instant (no cached copy taken on trust).
-      // A POST that names no proven field takes a proof when one is sent (an order's wallet, cancelling it).
-      const proof = op.http.method === 'POST' && !proven && ctx.get(SIGN_IN_WITH_X_HEADER) ? { provenWallet: await provenWallet(ctx, true) } : {};
-      const result = await op.run(deps, input, { fresh: /\bno-cache\b/i.test(ctx.get('cache-control')), ...proof });
+      const result = await op.run(deps, input, { fresh: /\bno-cache\b/i.test(ctx.get('cache-control')) });
       ctx.status = 200;
       if (result === null || typeof result !== 'object') {
         ctx.body = successEnvelope(op.operation, result);
@@ -65,4 +57,19 @@ export function readRoutes(router: Router, deps: ReadDeps, reads: readonly AnyRe
       ctx.body = body;
     });
   }
+}
+
+/** A free `post` operation: the JSON body and the path parameters as its input; a SIGN-IN-WITH-X proof, when sent, as the proven wallet. */
+function postRoute(router: Router, deps: ReadDeps, op: AnyRead, provenWallet: ProvenWallet): void {
+  const params = pathParams(op.http);
+  router.post(op.http.path, async (ctx) => {
+    const body = await readJsonBody(ctx);
+    const input: Record<string, unknown> = { ...(body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) };
+    for (const [name, field] of params) input[field] = ctx.params[name];
+    const parsed = parseWith(op.inputSchema, input);
+    const proven = ctx.get(SIGN_IN_WITH_X_HEADER) || op.http.proofRequired ? await provenWallet(ctx, op.http.proofRequired) : undefined;
+    const result = await op.run(deps, parsed, proven ? { provenWallet: proven } : {});
+    ctx.status = 200;
+    ctx.body = successEnvelope(op.operation, result);
+  });
 }

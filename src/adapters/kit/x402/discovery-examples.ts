@@ -28,6 +28,8 @@ const token = {
   platformReferrer: null,
   launchFee: { startBps: 5000, endsAt: '2026-11-23T12:00:20.000Z' },
   state: 'ACTIVE',
+  launchMode: 'curve',
+  tradingSince: CREATED,
   decimals: 18,
   totalSupply: '1000000000',
   curve: {
@@ -186,6 +188,42 @@ const info = {
   ],
 };
 
+const PLEDGE_ID = 'pld_01JD5X9A1B2C3D4E5F6G7H8J9K';
+const pledgeInput = {
+  tokenId: TOKEN_ID,
+  usdAmount: '25',
+  authorization: {
+    from: WALLET,
+    to: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    value: '25000000',
+    validAfter: '0',
+    validBefore: '1795521000',
+    nonce: '0x3e7a9c1f2b4d6e8a0c2e4f6a8b0d2f4a6c8e0a2c4e6f8a0b2d4f6a8c0e2a4c6e',
+    signature: `0x${'cd'.repeat(64)}1c`,
+  },
+};
+const pledge = { pledgeId: PLEDGE_ID, wallet: WALLET, usdAmount: '25', state: 'PLEDGED', tokens: '0', dropReason: null, payoutId: null, createdAt: '2026-11-23T12:05:00.000Z' };
+const raisingNow = {
+  tokenId: TOKEN_ID,
+  network: NETWORK,
+  state: 'RAISING',
+  settling: false,
+  goalUsd: '100',
+  maxPerWalletUsd: '50',
+  endsAt: '2026-11-24T12:00:00.000Z',
+  pledgedUsd: '25',
+  progress: '0.25',
+  pledgers: 1,
+  collectedUsd: '0',
+  tokensBought: '0',
+  remainderTokens: '0',
+  priceUsd: null,
+  tradeId: null,
+  failure: null,
+  byWallet: [{ wallet: WALLET, pledgedUsd: '25', tokens: '0' }],
+  pledges: [pledge],
+};
+
 export interface EntrypointExample {
   input: Record<string, unknown>;
   output: Record<string, unknown>;
@@ -239,6 +277,9 @@ export const ENTRYPOINT_EXAMPLES: Readonly<Record<string, EntrypointExample>> = 
     output: sell,
   },
   token_info: { input: { tokenId: TOKEN_ID }, output: info },
+  token_comment: { input: { tokenId: TOKEN_ID, text: 'Holding since the first block. <b>this stays text</b>' }, output: comment },
+  token_image: { input: { tokenId: TOKEN_ID, image: IMAGE }, output: token },
+  token_pledge: { input: pledgeInput, output: { pledge, raise: raisingNow } },
   order_place: {
     input: {
       tokenId: TOKEN_ID,
@@ -278,6 +319,4 @@ export const ENTRYPOINT_EXAMPLES: Readonly<Record<string, EntrypointExample>> = 
       updatedAt: '2026-12-01T00:00:00.000Z',
     },
   },
-  token_comment: { input: { tokenId: TOKEN_ID, text: 'Holding since the first block. <b>this stays text</b>' }, output: comment },
-  token_image: { input: { tokenId: TOKEN_ID, image: IMAGE }, output: token },
 };

@@ -62,9 +62,25 @@ function defaultDestination(options: PinoLoggerOptions): DestinationStream {
   return terminalLines({ write: (line) => process.stderr.write(line), accessLines: options.level === 'debug' });
 }
 
+/**
+ * The fields with every bigint as its decimal string. An access line (one per request) has none:
+ * it is given back as it is, not copied key by key.
+ */
 function decimalStrings(value: unknown, depth = 0): unknown {
+  return hasBigint(value, depth) ? withDecimalStrings(value, depth) : value;
+}
+
+function hasBigint(value: unknown, depth: number): boolean {
+  if (typeof value === 'bigint') return true;
+  if (depth > 4 || value === null || typeof value !== 'object' || value instanceof Error || value instanceof Date) return false;
+  if (Array.isArray(value)) return value.some((v) => hasBigint(v, depth + 1));
+  for (const key in value) if (hasBigint((value as Record<string, unknown>)[key], depth + 1)) return true;
+  return false;
+}
+
+function withDecimalStrings(value: unknown, depth: number): unknown {
   if (typeof value === 'bigint') return value.toString();
   if (depth > 4 || value === null || typeof value !== 'object' || value instanceof Error || value instanceof Date) return value;
-  if (Array.isArray(value)) return value.map((v) => decimalStrings(v, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decimalStrings(v, depth + 1)]));
+  if (Array.isArray(value)) return value.map((v) => withDecimalStrings(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withDecimalStrings(v, depth + 1)]));
 }

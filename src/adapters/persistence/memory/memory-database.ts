@@ -16,6 +16,7 @@ import type { Earning } from '../../../domain/earnings.js';
 import type { Payout } from '../../../domain/payout.js';
 import type { Position } from '../../../domain/position.js';
 import type { Quote } from '../../../domain/quote.js';
+import type { Pledge, Raise } from '../../../domain/raise.js';
 import type { Token } from '../../../domain/token.js';
 import type { Trade } from '../../../domain/trade.js';
 import type { CustodyIntent } from '../../../ports/custody-intent-store.js';
@@ -74,12 +75,15 @@ export class MemoryDatabase {
   readonly custodyIntents = new Map<string, CustodyIntent>();
   /** name → what every process must agree on. */
   readonly sharedSettings = new Map<string, SharedSetting>();
-  /** orderId → the order (docs/api.md "Orders"). */
-  readonly orders = new Map<string, Order>();
   /** commentId → a comment on a token (docs/api.md "Comments"). */
   readonly comments = new Map<string, Comment>();
   /** sha256 → a token image (content-addressed). */
   readonly images = new Map<string, StoredImage>();
+  /** tokenId → a fair launch's raise; pledgeId → a pledge to one. */
+  readonly raises = new Map<string, Raise>();
+  readonly pledges = new Map<string, Pledge>();
+  /** orderId → the order (docs/api.md "Orders"). */
+  readonly orders = new Map<string, Order>();
 
   private tail: Promise<void> = Promise.resolve();
 

@@ -6,6 +6,7 @@ import { MemoryEventLog } from './memory-event-log.js';
 import { MemoryPaymentIdentifierStore } from './memory-payment-identifier-store.js';
 import { MemoryPaymentStore } from './memory-payment-store.js';
 import { MemoryDeliveryBatchStore } from './memory-delivery-batch-store.js';
+import { MemoryRaiseStore } from './memory-raise-store.js';
 import { MemoryDeliveryStore } from './memory-delivery-store.js';
 import { MemoryOutboxStore } from './memory-outbox-store.js';
 import { MemoryCustodyTransactionStore } from './memory-custody-transaction-store.js';
@@ -85,8 +86,9 @@ export class MemoryUnitOfWork implements UnitOfWork {
       comments: new MemoryCommentStore(this.db, tx),
       intents: new MemoryCustodyIntentStore(this.db, tx),
       sharedSettings: new MemorySharedSettingsStore(this.db, tx),
-      orders: new MemoryOrderStore(this.db, tx),
       images: new MemoryImageStore(this.db, tx),
+      raises: new MemoryRaiseStore(this.db, tx),
+      orders: new MemoryOrderStore(this.db, tx),
     };
   }
 }

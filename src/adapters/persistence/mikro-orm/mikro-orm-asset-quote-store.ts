@@ -30,14 +30,17 @@ const ASSET_QUOTES = new Table<AssetQuote>(
     expiresAt: ms(r.expires_at),
   }),
 );
-/** One statement: an expired hold is replaced, an unexpired one wins over this quote. */
+/**
+ * One statement: an expired hold is replaced, an unexpired one wins over this quote. A row comes
+ * back only when this quote was written (it is then the hold, with nothing to read back).
+ */
 const HOLD = `${ASSET_QUOTES.upsert(['hold_key'])} where asset_quotes.expires_at <= ? returning hold_key`;
 
 export class MikroOrmAssetQuoteStore implements AssetQuoteStore {
   constructor(private readonly sql: Sql) {}
 
   async hold(q: AssetQuote, now: Date): Promise<AssetQuote> {
-    await this.sql.all(HOLD, [...ASSET_QUOTES.values(q), now.getTime()]);
+    if ((await this.sql.all(HOLD, [...ASSET_QUOTES.values(q), now.getTime()])).length === 1) return q;
     const held = await this.sql.one(`select ${ASSET_QUOTES.select(this.sql)} from asset_quotes where hold_key = ?`, [q.holdKey]);
     if (!held) throw new Error('a held asset quote vanished');
     return ASSET_QUOTES.fromRow(held);

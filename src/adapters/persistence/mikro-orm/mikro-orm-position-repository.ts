@@ -3,7 +3,7 @@ import type { Position } from '../../../domain/position.js';
 import type { PositionRepository } from '../../../ports/position-repository.js';
 import { pad } from '../kit/token-order.js';
 import { big } from './exact-bigint-type.js';
-import { ms, type Sql } from './sql.js';
+import { ms, type Row, type Sql } from './sql.js';
 import { exactInt, Table, writeOnly } from './table.js';
 
 const POSITIONS = new Table<Position>(
@@ -33,10 +33,38 @@ const POSITIONS = new Table<Position>(
 );
 const SAVE = POSITIONS.upsert(['network', 'wallet_lower', 'token_id']);
 
+/** The columns of a position read beside its token (`positionJoin`), each renamed `pos_<column>`. */
+export const positionColumns = (sql: Sql, prefix: string) => POSITIONS.selectAs(sql, prefix, 'pos_');
+export const positionOfRow = (r: Row) => POSITIONS.fromRowAs(r, 'pos_');
+
+/**
+ * Positions read beside their token's lock in this unit of work (SQLite: `getForUpdate` with
+ * `positionOf`), each answered once by `get` with no statement of its own.
+ */
+export class PrefetchedPositions {
+  private readonly read = new Map<string, Position | null>();
+  static key = (network: string, wallet: string, tokenId: string) => `${network}|${wallet.toLowerCase()}|${tokenId}`;
+  put(network: string, wallet: string, tokenId: string, position: Position | null): void {
+    this.read.set(PrefetchedPositions.key(network, wallet, tokenId), position);
+  }
+  /** The prefetched position (null: none stored), or undefined when it was not prefetched; given once. */
+  take(network: string, wallet: string, tokenId: string): Position | null | undefined {
+    const key = PrefetchedPositions.key(network, wallet, tokenId);
+    const found = this.read.get(key);
+    this.read.delete(key);
+    return found;
+  }
+}
+
 export class MikroOrmPositionRepository implements PositionRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly prefetched?: PrefetchedPositions,
+  ) {}
 
   async get(network: Network, wallet: string, tokenId: string): Promise<Position | null> {
+    const prefetched = this.prefetched?.take(network, wallet, tokenId);
+    if (prefetched !== undefined) return prefetched;
     const r = await this.sql.one(`select ${POSITIONS.select(this.sql)} from positions where network = ? and wallet_lower = ? and token_id = ?`, [
       network,
       wallet.toLowerCase(),

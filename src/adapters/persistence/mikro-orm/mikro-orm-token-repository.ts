@@ -6,10 +6,11 @@ import type { OnChainTokenRef, TokenListQuery, TokenRepository } from '../../../
 import { decodeCursor, encodeCursor } from '../kit/cursor.js';
 import { sortKey } from '../kit/token-order.js';
 import { big, num } from './exact-bigint-type.js';
+import { positionColumns, positionOfRow, type PrefetchedPositions } from './mikro-orm-position-repository.js';
 import { ms, type Sql } from './sql.js';
 import { exactInt, Table, writeOnly } from './table.js';
 
-const paramsJson = (t: Pick<Token, 'params' | 'launchFee'>) =>
+const paramsJson = (t: Pick<Token, 'params' | 'launchFee' | 'launchMode'>) =>
   JSON.stringify({
     totalSupply: num(t.params.totalSupply),
     curveSupply: num(t.params.curveSupply),
@@ -17,6 +18,7 @@ const paramsJson = (t: Pick<Token, 'params' | 'launchFee'>) =>
     initialVirtualTokens: num(t.params.initialVirtualTokens),
     feeBps: num(t.params.feeBps),
     ...(t.launchFee ? { launchFeeStartBps: num(t.launchFee.startBps), launchFeeMs: num(t.launchFee.decayMs) } : {}),
+    ...(t.launchMode === 'fair' ? { launchMode: 'fair' } : {}),
   });
 
 const TOKENS = new Table<Token>(
@@ -52,10 +54,11 @@ const TOKENS = new Table<Token>(
     twitter: (t) => t.links.twitter,
     telegram: (t) => t.links.telegram,
     platform_referrer: (t) => t.platformReferrer,
+    trading_since: (t) => t.tradingSince?.getTime() ?? null,
   },
   (r) => {
     // The launch fee lives beside the curve parameters in the same JSON (fixed at creation with them).
-    const p = JSON.parse(String(r.params)) as Record<keyof CurveParams, string> & { launchFeeStartBps?: string; launchFeeMs?: string };
+    const p = JSON.parse(String(r.params)) as Record<keyof CurveParams, string> & { launchFeeStartBps?: string; launchFeeMs?: string; launchMode?: 'fair' };
     return {
       tokenId: String(r.token_id),
       network: r.network as Token['network'],
@@ -69,6 +72,8 @@ const TOKENS = new Table<Token>(
       platformReferrer: (r.platform_referrer as string | null) ?? null,
       launchFee: p.launchFeeStartBps === undefined || p.launchFeeMs === undefined ? null : { startBps: BigInt(p.launchFeeStartBps), decayMs: BigInt(p.launchFeeMs) },
       state: r.state as Token['state'],
+      launchMode: p.launchMode ?? 'curve',
+      tradingSince: r.trading_since === null || r.trading_since === undefined ? null : ms(r.trading_since),
       params: {
         totalSupply: BigInt(p.totalSupply),
         curveSupply: BigInt(p.curveSupply),
@@ -98,11 +103,14 @@ const TOKENS = new Table<Token>(
   },
 );
 /** What a trade, a deployment or a graduation changes. */
-const UPDATED = ['state', 'virtual_usd', 'virtual_tokens', 'tokens_sold', 'market_cap_key', 'graduated_at', 'address', 'deployment_state', 'deployment_tx', 'deployment_block', 'pool_state', 'pool_address', 'pool_tx'];
+const UPDATED = ['state', 'trading_since', 'virtual_usd', 'virtual_tokens', 'tokens_sold', 'market_cap_key', 'graduated_at', 'address', 'deployment_state', 'deployment_tx', 'deployment_block', 'pool_state', 'pool_address', 'pool_tx'];
 const UPDATE = `${TOKENS.update(UPDATED)} where token_id = ? returning token_id`;
 
 export class MikroOrmTokenRepository implements TokenRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly prefetched?: PrefetchedPositions,
+  ) {}
 
   async insert(t: Token): Promise<void> {
     await this.sql.all(TOKENS.insert, TOKENS.values(t));
@@ -113,12 +121,31 @@ export class MikroOrmTokenRepository implements TokenRepository {
     return r ? TOKENS.fromRow(r) : null;
   }
 
-  async getForUpdate(tokenId: string): Promise<Token | null> {
+  async getForUpdate(tokenId: string, positionOf?: string): Promise<Token | null> {
+    if (positionOf !== undefined && this.prefetched && this.sql.dialect === 'sqlite') return this.withPosition(tokenId, positionOf, this.prefetched);
     // PostgreSQL: a row lock until the transaction ends. SQLite: the transaction already holds
     // the database write lock (taken when it began), which serialises writers.
     const lock = this.sql.dialect === 'postgresql' ? ' for update' : '';
     const r = await this.sql.one(`select ${TOKENS.select(this.sql)} from tokens where token_id = ?${lock}`, [tokenId]);
     return r ? TOKENS.fromRow(r) : null;
+  }
+
+  /**
+   * SQLite: the token and `wallet`'s position on it in one statement, the position kept for this
+   * unit's `positions.get`. The transaction holds the write lock since it began, so nothing can
+   * change either between this read and the unit's writes. (Not on PostgreSQL: a statement that
+   * waited for the token's row lock would still read the position as it stood before the wait.)
+   */
+  private async withPosition(tokenId: string, wallet: string, prefetched: PrefetchedPositions): Promise<Token | null> {
+    const r = await this.sql.one(
+      `select ${TOKENS.select(this.sql, 't.')}, ${positionColumns(this.sql, 'p.')} from tokens t ` +
+        `left join positions p on p.network = t.network and p.wallet_lower = ? and p.token_id = t.token_id where t.token_id = ?`,
+      [wallet.toLowerCase(), tokenId],
+    );
+    if (!r) return null;
+    const token = TOKENS.fromRow(r);
+    prefetched.put(token.network, wallet, tokenId, positionOfRow(r));
+    return token;
   }
 
   async update(t: Token): Promise<void> {

@@ -32,6 +32,12 @@ export interface OpenOptions {
   changeFeed?: boolean;
   /** PostgreSQL: how the signer locks name this process to an operator (default "pid N on host"). */
   processName?: string;
+  /**
+   * Told of every statement the units of work send (begin and commit included), before it runs:
+   * what the statement-budget test counts (decision 0051). Not the change feed's tail reads nor
+   * the checkpointer's, which run on connections of their own.
+   */
+  onStatement?: (sql: string) => void;
 }
 
 const SELECT = /^\s*select\b/i;
@@ -47,6 +53,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     private readonly readers: SqliteReaders | null,
     /** SQLite: the pool's one connection, taken at open and handed from unit to unit in turn. */
     private readonly writer: { connection: unknown; tail: Promise<void> } | null,
+    private readonly onStatement: ((sql: string) => void) | undefined,
   ) {}
 
   /** SQLite file: runs the write-ahead log's checkpoints (set once, at open). */
@@ -79,10 +86,10 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     await orm.getMigrator().up();
     // The pool's client, taken once: a unit of work needs a connection, not an EntityManager.
     const client = (orm.em as unknown as KnexEntityManager).getKnex().client as KnexClient;
-    const readers = dialect === 'sqlite' ? await SqliteReaders.open(client, ormOptions.dbName!, options.sqliteReaders ?? 2) : null;
+    const readers = dialect === 'sqlite' ? SqliteReaders.open(client, ormOptions.dbName!, options.sqliteReaders ?? 2) : null;
     // SQLite has one writer connection (a pool of 1): units queue for it here, not in the pool.
     const writer = dialect === 'sqlite' ? { connection: await guard(client.acquireConnection()), tail: Promise.resolve() } : null;
-    const uow = new MikroOrmUnitOfWork(orm, dialect, client, readers, writer);
+    const uow = new MikroOrmUnitOfWork(orm, dialect, client, readers, writer, options.onStatement);
     if (writer) {
       uow.checkpointer = await SqliteCheckpointer.open(client, ormOptions.dbName!, options.checkpointEvery ?? 100, async () => (await uow.acquire()).release);
     }
@@ -109,6 +116,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
         await run('commit', []);
         this.checkpointer?.wrote();
         this.changes?.feed.committed(touched);
+        if (this.checkpointer?.checkpointing) await new Promise((resolve) => setImmediate(resolve));
         return result;
       } catch (e) {
         await run('rollback', []).catch(() => undefined);
@@ -134,7 +142,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     let taking = null as Promise<Writer> | null;
     const takeWriter = () =>
       (taking ??= this.acquire().then(({ connection, release }) => ({ run: runnerFor('sqlite', this.use(connection)), release })));
-    const run: Runner = async (sql, params) => (SELECT.test(sql) ? readers.run(sql, params) : (await takeWriter()).run(sql, params));
+    const run: Runner = this.observed(async (sql, params) => (SELECT.test(sql) ? readers.run(sql, params) : (await takeWriter()).run(sql, params)));
     const touched = new Set<string>();
     try {
       return await guard(work(stores(new Sql(run, this.dialect), touched)));
@@ -149,7 +157,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   private async withConnection<T>(fn: (run: Runner) => Promise<T>): Promise<T> {
     const { connection, release } = await this.acquire();
     try {
-      return await guard(fn(runnerFor(this.dialect, this.use(connection))));
+      return await guard(fn(this.observed(runnerFor(this.dialect, this.use(connection)))));
     } finally {
       await release();
     }
@@ -166,6 +174,12 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     writer.tail = before.then(() => new Promise<void>((resolve) => (done = resolve)));
     await before;
     return { connection: writer.connection, release: async () => done() };
+  }
+
+  /** The runner, telling `onStatement` of each statement when one is set. */
+  private observed(run: Runner): Runner {
+    const tell = this.onStatement;
+    return tell ? (sql, params) => (tell(sql), run(sql, params)) : run;
   }
 
   private use(connection: unknown): unknown {

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { SqliteDriver } from '@mikro-orm/sqlite';
+import { BetterSqliteDriver } from '@mikro-orm/better-sqlite';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Dialect } from './sql.js';
 
@@ -49,16 +49,21 @@ export function ormOptionsFor(url: string, poolSize: number): { options: Options
     schema: undefined,
     options: {
       ...base,
-      driver: SqliteDriver,
+      driver: BetterSqliteDriver,
       dbName: path,
       pool: {
         min: 1,
         max: 1,
-        afterCreate: (conn: { run: (sql: string, cb: (e: Error | null) => void) => void }, done: (e: Error | null, c: unknown) => void) => {
+        afterCreate: (conn: { exec: (sql: string) => void }, done: (e: Error | null, c: unknown) => void) => {
           // wal_autocheckpoint = 0: checkpoints run on a connection of their own (SqliteCheckpointer).
-          const pragmas = ['pragma journal_mode = WAL', 'pragma synchronous = NORMAL', 'pragma busy_timeout = 5000', 'pragma foreign_keys = ON', 'pragma wal_autocheckpoint = 0'];
-          const next = (i: number) => (i === pragmas.length ? done(null, conn) : conn.run(pragmas[i]!, (e) => (e ? done(e, conn) : next(i + 1))));
-          next(0);
+          // busy_timeout = 0: a statement that meets another connection's lock is retried off the
+          // thread (sql.ts retryBusy), not slept on by the synchronous driver.
+          try {
+            for (const pragma of ['pragma journal_mode = WAL', 'pragma synchronous = NORMAL', 'pragma busy_timeout = 0', 'pragma foreign_keys = ON', 'pragma wal_autocheckpoint = 0']) conn.exec(pragma);
+            done(null, conn);
+          } catch (e) {
+            done(e as Error, conn);
+          }
         },
       },
     } as Options,

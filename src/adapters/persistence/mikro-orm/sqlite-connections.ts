@@ -1,19 +1,30 @@
 /**
  * SQLite's connections beside the pool's one writer: readers that never wait for it (WAL), and
- * the checkpointer that keeps the write-ahead log's copies out of the commits.
+ * the checkpointer that keeps the write-ahead log's copies out of the commits. The driver is
+ * better-sqlite3 (synchronous, decision 0051): the readers run on this thread like the writer,
+ * the checkpointer on a worker thread of its own, so a checkpoint's copy and fsyncs never hold
+ * this thread.
  */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import type { PgClientClass } from './postgres-change-feed.js';
-import { finalizePrepared, runnerFor, type Runner } from './sql.js';
+import { finalizePrepared, runnerFor, type Runner, type SqliteConnection } from './sql.js';
+
+/** better-sqlite3's Database class. */
+type SqliteOpen = new (path: string, options?: { timeout?: number; readonly?: boolean }) => SqliteConnection;
 
 export type KnexClient = {
   acquireConnection(): Promise<unknown>;
   releaseConnection(connection: unknown): Promise<void>;
-  /** The driver module: node-sqlite3's (Database) or node-postgres' (Client). */
-  driver?: { Database: new (path: string, cb: (e: Error | null) => void) => SqliteDatabase; Client: PgClientClass };
+  /** The driver module: better-sqlite3's Database class, or node-postgres' module (Client). */
+  driver?: SqliteOpen & { Client: PgClientClass };
 };
-export interface SqliteDatabase {
-  run(sql: string, cb: (e: Error | null) => void): void;
-  close(cb: (e: Error | null) => void): void;
+
+/** A connection of its own to a SQLite file; like the writer's, its busy waits are sql.ts's (busy_timeout 0). */
+function openSqlite(client: KnexClient, path: string, pragmas: readonly string[]): SqliteConnection {
+  const db = new client.driver!(path, { timeout: 0 });
+  for (const pragma of pragmas) db.exec(pragma);
+  return db;
 }
 
 /**
@@ -24,14 +35,14 @@ export interface SqliteDatabase {
 export class SqliteReaders {
   private next = 0;
   private constructor(
-    private readonly connections: SqliteDatabase[],
+    private readonly connections: SqliteConnection[],
     private readonly runners: Runner[],
   ) {}
 
-  static async open(client: KnexClient, path: string, count: number): Promise<SqliteReaders | null> {
-    if (!client.driver?.Database || count < 1 || path === ':memory:') return null; // a memory database is one connection's own
-    const connections: SqliteDatabase[] = [];
-    for (let i = 0; i < count; i++) connections.push(await openSqlite(client, path, ['pragma query_only = 1']));
+  static open(client: KnexClient, path: string, count: number): SqliteReaders | null {
+    if (typeof client.driver !== 'function' || count < 1 || path === ':memory:') return null; // a memory database is one connection's own
+    const connections: SqliteConnection[] = [];
+    for (let i = 0; i < count; i++) connections.push(openSqlite(client, path, ['pragma query_only = 1']));
     return new SqliteReaders(connections, connections.map((c) => runnerFor('sqlite', c)));
   }
 
@@ -39,20 +50,8 @@ export class SqliteReaders {
 
   async close(): Promise<void> {
     await Promise.all(this.connections.map(finalizePrepared));
-    await Promise.all(this.connections.map((c) => new Promise<void>((resolve) => c.close(() => resolve()))));
+    for (const c of this.connections) c.close();
   }
-}
-
-/** A connection of its own to a SQLite file, with the busy timeout every connection has. */
-async function openSqlite(client: KnexClient, path: string, pragmas: readonly string[]): Promise<SqliteDatabase> {
-  const Database = client.driver!.Database;
-  const db = await new Promise<SqliteDatabase>((resolve, reject) => {
-    const d = new Database(path, (e) => (e ? reject(e) : resolve(d)));
-  });
-  for (const pragma of ['pragma busy_timeout = 5000', ...pragmas]) {
-    await new Promise<void>((resolve, reject) => db.run(pragma, (e) => (e ? reject(e) : resolve())));
-  }
-  return db;
 }
 
 /**
@@ -66,6 +65,8 @@ async function openSqlite(client: KnexClient, path: string, pragmas: readonly st
  * frames written meanwhile, so the log is whole in the file and the next write starts it over
  * (a log appended to while every checkpoint runs would never restart, and grow without end). A
  * second process on the file runs its own; whoever misses the checkpoint lock skips that round.
+ * The connection lives on a worker thread (CHECKPOINT_THREAD): the driver is synchronous, and a
+ * pass on this thread would hold every request for its copy and fsyncs.
  */
 export class SqliteCheckpointer {
   private writes = 0;
@@ -73,7 +74,7 @@ export class SqliteCheckpointer {
   private readonly timer: NodeJS.Timeout;
 
   private constructor(
-    private readonly db: SqliteDatabase,
+    private readonly thread: CheckpointThread,
     private readonly every: number,
     /** Waits for the writer's turn and holds it until the returned release is called. */
     private readonly writerTurn: () => Promise<() => Promise<void>>,
@@ -83,8 +84,8 @@ export class SqliteCheckpointer {
   }
 
   static async open(client: KnexClient, path: string, every: number, writerTurn: () => Promise<() => Promise<void>>): Promise<SqliteCheckpointer | null> {
-    if (!client.driver?.Database || path === ':memory:') return null;
-    return new SqliteCheckpointer(await openSqlite(client, path, []), every, writerTurn);
+    if (typeof client.driver !== 'function' || path === ':memory:') return null;
+    return new SqliteCheckpointer(await CheckpointThread.start(path), every, writerTurn);
   }
 
   /** A write unit committed. */
@@ -92,10 +93,20 @@ export class SqliteCheckpointer {
     if (++this.writes >= this.every) this.checkpoint();
   }
 
+  /**
+   * Whether a round is under way. The driver is synchronous, so units of work one after another
+   * never leave this thread's microtasks: while a round runs, each unit gives the event loop a
+   * turn (the round's answers from its thread arrive there), or the round would wait for a pause
+   * that a busy loop of writes never makes, and the log would grow meanwhile.
+   */
+  get checkpointing(): boolean {
+    return this.running !== null;
+  }
+
   private checkpoint(): void {
     if (this.running) return;
     this.writes = 0;
-    const pass = () => new Promise<void>((resolve) => this.db.run('pragma wal_checkpoint(PASSIVE)', () => resolve()));
+    const pass = () => this.thread.pass();
     this.running = (async () => {
       await pass();
       const release = await this.writerTurn();
@@ -112,6 +123,75 @@ export class SqliteCheckpointer {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
-    await new Promise<void>((resolve) => this.db.close(() => resolve()));
+    await this.thread.close();
+  }
+}
+
+/**
+ * The checkpointer's connection, on a worker thread: each message runs one PASSIVE checkpoint
+ * there and answers when it is done (a pass that fails answers too: it is retried next round).
+ */
+const CHECKPOINT_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path, { timeout: 5000 });
+parentPort.postMessage('open');
+parentPort.on('message', (m) => {
+  if (m === 'close') { db.close(); parentPort.postMessage('closed'); return; }
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+  parentPort.postMessage('done');
+});`;
+
+class CheckpointThread {
+  private waiting: (() => void) | null = null;
+  private dead = false;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', () => this.answered());
+    // A dead thread answers what it was asked, and every later pass at once (the log then waits for a restart).
+    worker.on('error', () => this.died());
+    worker.on('exit', () => this.died());
+    worker.unref();
+  }
+
+  static async start(path: string): Promise<CheckpointThread> {
+    const worker = new Worker(CHECKPOINT_THREAD, { eval: true, workerData: { path, driver: createRequire(import.meta.url).resolve('better-sqlite3') } });
+    await new Promise<void>((resolve, reject) => {
+      worker.once('message', () => resolve());
+      worker.once('error', reject);
+    });
+    return new CheckpointThread(worker);
+  }
+
+  /** One PASSIVE checkpoint on the thread (one at a time: the checkpointer runs one round at a time). */
+  pass(): Promise<void> {
+    return this.ask('pass');
+  }
+
+  async close(): Promise<void> {
+    await this.ask('close');
+    await this.worker.terminate();
+  }
+
+  /** Asks the thread; the process is held open (ref) only while an answer is awaited. */
+  private ask(message: string): Promise<void> {
+    if (this.dead) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.waiting = resolve;
+      this.worker.ref();
+      this.worker.postMessage(message);
+    });
+  }
+
+  private answered(): void {
+    const waiting = this.waiting;
+    this.waiting = null;
+    this.worker.unref();
+    waiting?.();
+  }
+
+  private died(): void {
+    this.dead = true;
+    this.answered();
   }
 }

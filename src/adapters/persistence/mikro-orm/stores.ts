@@ -16,11 +16,12 @@ import { MikroOrmTokenPullStore } from './mikro-orm-token-pull-store.js';
 import { DEPLOYMENTS, GRADUATIONS, PAYOUTS } from './outbox-tables.js';
 import { MikroOrmDeliveryBatchStore } from './mikro-orm-delivery-batch-store.js';
 import { MikroOrmDeliveryStore } from './mikro-orm-delivery-store.js';
-import { MikroOrmPositionRepository } from './mikro-orm-position-repository.js';
+import { MikroOrmPositionRepository, PrefetchedPositions } from './mikro-orm-position-repository.js';
 import { MikroOrmProofNonceStore } from './mikro-orm-proof-nonce-store.js';
 import { MikroOrmImageStore } from './mikro-orm-image-store.js';
 import { MikroOrmAssetQuoteStore } from './mikro-orm-asset-quote-store.js';
 import { MikroOrmQuoteStore } from './mikro-orm-quote-store.js';
+import { MikroOrmRaiseStore } from './mikro-orm-raise-store.js';
 import { MikroOrmTokenRepository } from './mikro-orm-token-repository.js';
 import { MikroOrmTradeLedger } from './mikro-orm-trade-ledger.js';
 import { MikroOrmTransferStore } from './mikro-orm-transfer-store.js';
@@ -28,10 +29,12 @@ import type { Sql } from './sql.js';
 
 /** The stores on one connection; `touched` collects the tokens whose events they append. */
 export function stores(sql: Sql, touched: Set<string>): Stores {
+  // A position read with its token's lock, for the positions store to answer (SQLite).
+  const prefetched = new PrefetchedPositions();
   return {
-    tokens: new MikroOrmTokenRepository(sql),
+    tokens: new MikroOrmTokenRepository(sql, prefetched),
     trades: new MikroOrmTradeLedger(sql),
-    positions: new MikroOrmPositionRepository(sql),
+    positions: new MikroOrmPositionRepository(sql, prefetched),
     payments: new MikroOrmPaymentStore(sql),
     payouts: new MikroOrmOutboxStore(sql, PAYOUTS),
     quotes: new MikroOrmQuoteStore(sql),
@@ -50,8 +53,9 @@ export function stores(sql: Sql, touched: Set<string>): Stores {
     earnings: new MikroOrmEarningsStore(sql),
     intents: new MikroOrmCustodyIntentStore(sql),
     sharedSettings: new MikroOrmSharedSettingsStore(sql),
-    orders: new MikroOrmOrderStore(sql),
     comments: new MikroOrmCommentStore(sql),
     images: new MikroOrmImageStore(sql),
+    raises: new MikroOrmRaiseStore(sql),
+    orders: new MikroOrmOrderStore(sql),
   };
 }

@@ -70,6 +70,25 @@ export class Table<T> {
     return list;
   }
 
+  /**
+   * The select list of `select`, each column qualified by `prefix` and renamed `<as><column>`:
+   * for a join whose tables share column names. `fromRowAs` reads it back.
+   */
+  selectAs(sql: Sql, prefix: string, as: string): string {
+    return this.specs
+      .filter(([, spec]) => !spec.writeOnly)
+      .map(([c, spec]) => `${prefix}${c}${sql.dialect === 'postgresql' && spec.exact ? '::text' : ''} as ${as}${c}`)
+      .join(', ');
+  }
+
+  /** The value of a row read with `selectAs(…, as)`; null when the outer join found none (its first column is null). */
+  fromRowAs(r: Row, as: string): T | null {
+    const own: Row = {};
+    for (const [c, spec] of this.specs) if (!spec.writeOnly) own[c] = r[`${as}${c}`];
+    const first = this.specs.find(([, spec]) => !spec.writeOnly)![0];
+    return own[first] === null || own[first] === undefined ? null : this.fromRow(own);
+  }
+
   /** `insert … on conflict (keys) do update set` the `changed` columns (default: every other) to the new row's. */
   upsert(keys: readonly string[], changed?: readonly string[]): string {
     const set = changed ?? this.specs.map(([c]) => c).filter((c) => !keys.includes(c));

@@ -14,6 +14,9 @@ import type {
   holdersOutput,
   paymentOutput,
   payoutOutput,
+  pledgeAuthorizationOutput,
+  pledgeOutput,
+  raiseOutput,
   positionOutput,
   positionsOutput,
   pricesOutput,
@@ -37,10 +40,13 @@ export type Delivery = z.output<typeof deliveryOutput>;
 export type Payout = z.output<typeof payoutOutput>;
 export type BuyResult = z.output<typeof buyOutput>;
 export type SellResult = z.output<typeof sellOutput>;
-export type Order = z.output<typeof orderOutput>;
 export type CommentView = z.output<typeof commentOutput>;
 export type CommentPage = z.output<typeof commentPageOutput>;
 export type CommentThread = CommentPage['items'][number];
+export type Raise = z.output<typeof raiseOutput>;
+export type PledgeResult = z.output<typeof pledgeOutput>;
+export type PledgeAuthorization = z.output<typeof pledgeAuthorizationOutput>;
+export type Order = z.output<typeof orderOutput>;
 
 export interface Earnings {
   wallet: string;
@@ -73,6 +79,9 @@ export type ReadOutputs = EveryRead<{
   earnings: Earnings;
   creators: unknown;
   stats: unknown;
+  get_raise: Raise;
+  pledge_authorization: PledgeAuthorization;
+  cancel_pledge: PledgeResult;
   order_authorization: z.output<typeof orderAuthorizationOutput>;
   list_orders: z.output<typeof ordersOutput>;
   get_order: Order;

@@ -19,19 +19,16 @@ export function errorBox(e: unknown): HTMLElement {
 
 /** The curve's progress to graduation, as a bar screen readers read as a percentage. */
 export function curveProgress(token: Token): HTMLElement {
-  const pct = percentText(token.curve.progress);
-  const value = Math.min(100, Number(token.curve.progress) * 100);
+  const text = token.state === 'GRADUATED' ? 'graduated' : `${percentText(token.curve.progress)} of the curve sold`;
+  return progressBar(token.curve.progress, 'Bonding curve progress', text);
+}
+
+/** A progress bar of `fraction` (a decimal string, capped at 1), read by screen readers as `valueText`. */
+export function progressBar(fraction: string, label: string, valueText: string): HTMLElement {
+  const value = Math.min(100, Number(fraction) * 100);
   return h(
     'div',
-    {
-      class: 'progress',
-      role: 'progressbar',
-      'aria-valuemin': 0,
-      'aria-valuemax': 100,
-      'aria-valuenow': value.toFixed(2),
-      'aria-valuetext': token.state === 'GRADUATED' ? 'graduated' : `${pct} of the curve sold`,
-      'aria-label': 'Bonding curve progress',
-    },
+    { class: 'progress', role: 'progressbar', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': value.toFixed(2), 'aria-valuetext': valueText, 'aria-label': label },
     h('span', { class: 'progress-fill', style: `width:${value}%` }),
   );
 }

@@ -12,7 +12,7 @@ import type { Payment } from '../../../domain/payment.js';
 import type { PaymentPayload, PaymentRequirements } from '../../../ports/facilitator.js';
 import type { AnyEntrypoint, Caller, Prepared } from '../../entrypoints.js';
 import { readAuthorization, type ExactAuthorization } from '../exact-authorization.js';
-import { offerFor, type Offer } from '../offers.js';
+import { paidOffer, type Offer } from '../offers.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';
 import { sha256 } from '../request-hash.js';
 import { PAYMENT_X402_VERSIONS } from '../requirements.js';
@@ -75,7 +75,7 @@ export async function admit(
   const refusal = refusalFor(deps, req, requestHash, prepared);
   // Only the paid asset's offer is priced here: a USDC payment never waits on (or fails for) EURC's price.
   const asset = typeof payload.accepted?.asset === 'string' ? assetAt(network, payload.accepted.asset) : undefined;
-  const candidate = asset && offered === network ? await offerFor(deps, requestHash, network, asset, prepared.amount) : undefined;
+  const candidate = asset && offered === network ? await paidOffer(deps, requestHash, network, asset, prepared.amount, paidAmount(payload)) : undefined;
   const { offer, requirements } = await bind(refusal, prepared, payload, auth, candidate, req.resource.url);
   await heldQuoteLive(deps, refusal, offer);
   const verified = await verify(deps, refusal, payload, auth, requirements, offer);
@@ -96,6 +96,12 @@ export async function admit(
 }
 
 /** The rules as the payer; a token of the other environment than the wallet is the wallet's mismatch first. */
+/** The amount the payment says it pays (`accepted.amount`), when it is a whole number. */
+function paidAmount(payload: PaymentPayload): bigint | null {
+  const amount = payload.accepted?.amount;
+  return typeof amount === 'string' && /^\d{1,78}$/.test(amount) ? BigInt(amount) : null;
+}
+
 async function prepareAsPayer(deps: PipelineDeps, ep: AnyEntrypoint, input: unknown, payer: string, detected: Network, network: Network): Promise<Prepared> {
   try {
     return await ep.prepare(deps, input, { wallet: payer, network: detected });

@@ -71,7 +71,7 @@ export function curveVenue(deps: AppDeps): TradeVenue {
 
     buy: (cmd, paid) =>
       applyInUnitOfWork(deps, paid, async (stores, now) => {
-        const token = onCallerNetwork(await loadToken(stores, cmd.plan.tokenId, true), cmd.network);
+        const token = onCallerNetwork(await loadToken(stores, cmd.plan.tokenId, true, cmd.buyer), cmd.network);
         assertTradable(token); // graduated since the plan: TOKEN_GRADUATED, the payment is refunded
         const feeBps = pricingParams(token, now).feeBps;
         const { booked, delivery } = await buyOnCurve(deps, stores, token, { ...cmd.plan, buyer: cmd.buyer, referrer: cmd.referrer, payment: paid?.payment, now, feeBps });
@@ -86,7 +86,7 @@ export function curveVenue(deps: AppDeps): TradeVenue {
 
     sell: (_token, cmd, pulled, paid) =>
       applyInUnitOfWork(deps, paid, async (stores, now) => {
-        const token = await tradedToken(stores, cmd.tokenId, 'sell', cmd.network, true);
+        const token = await tradedToken(stores, cmd.tokenId, 'sell', cmd.network, true, cmd.seller);
         if (venueNameFor(token, 'sell') !== 'curve') throw new TokenGraduated(token.tokenId); // its pool opened meanwhile
         const q = quoteSell(pricingParams(token, now), token.curve, cmd.tokens);
         if (cmd.minUsdOut !== undefined && q.usdOut < cmd.minUsdOut) throw sellSlippage(cmd.minUsdOut, q.usdOut);

@@ -5,6 +5,7 @@
  * for, and to execute.
  *
  *   token state                     buy                 sell
+ *   a fair launch still raising     TOKEN_RAISING       TOKEN_RAISING
  *   ACTIVE                          curve               curve
  *   GRADUATED, pool PENDING         TOKEN_GRADUATED     TOKEN_GRADUATED
  *   GRADUATED, pool CREATED         pool                pool
@@ -13,7 +14,7 @@
  * Graduation is the one change of venue: the curve venue's buy of the last token hands over to
  * `graduate` (trading/graduate.ts), which queues the seeding of the pool.
  */
-import { TokenGraduated, TokenNotDeployed, SlippageExceeded } from '../../../domain/errors.js';
+import { TokenGraduated, TokenNotDeployed, TokenRaising, SlippageExceeded } from '../../../domain/errors.js';
 import { formatTokens, formatUsd } from '../../../domain/money.js';
 import type { Network } from '../../../domain/network.js';
 import type { Token } from '../../../domain/token.js';
@@ -125,6 +126,8 @@ export interface TradeVenue {
 export function venueNameFor(token: Token, side: 'buy' | 'sell'): VenueName {
   // Its tokens can never be delivered nor pulled (decision 0032): it trades nowhere.
   if (token.deployment.state === 'FAILED') throw new TokenNotDeployed(token.tokenId, 'FAILED');
+  // A fair launch trades nowhere until its raise settled: its first trade is the raise's own buy.
+  if (token.tradingSince === null) throw new TokenRaising(token.tokenId);
   if (token.state === 'ACTIVE') return 'curve';
   if (token.pool?.state === 'CREATED') return 'uniswap-v2';
   if (token.pool?.state === 'FAILED' && side === 'sell') return 'curve';

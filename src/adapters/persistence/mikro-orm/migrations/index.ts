@@ -18,6 +18,7 @@ import { Migration0013Earnings } from './migration-0013-earnings.js';
 import { Migration0014CustodyIntentsAndSharedSettings } from './migration-0014-custody-intents-and-shared-settings.js';
 import { Migration0015DeliveryBatches } from './migration-0015-delivery-batches.js';
 import { Migration0016Orders } from './migration-0016-orders.js';
+import { Migration0017FairLaunches } from './migration-0017-fair-launches.js';
 import { Migration0018TokenImages } from './migration-0018-token-images.js';
 import { Migration0019Comments } from './migration-0019-comments.js';
 
@@ -37,6 +38,7 @@ export const MIGRATIONS = [
   { name: 'Migration0014CustodyIntentsAndSharedSettings', class: Migration0014CustodyIntentsAndSharedSettings },
   { name: 'Migration0015DeliveryBatches', class: Migration0015DeliveryBatches },
   { name: 'Migration0016Orders', class: Migration0016Orders },
+  { name: 'Migration0017FairLaunches', class: Migration0017FairLaunches },
   { name: 'Migration0018TokenImages', class: Migration0018TokenImages },
   { name: 'Migration0019Comments', class: Migration0019Comments },
 ];

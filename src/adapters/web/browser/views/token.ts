@@ -11,6 +11,7 @@ import type { Holder, Token, Trade } from '../types.js';
 import { amount, avatar, curveProgress, errorBox, stateBadge } from '../ui.js';
 import { commentsSection } from './comments.js';
 import { priceSection } from './price-section.js';
+import { raisePanel } from './raise-panel.js';
 import { tradePanel } from './trade-panel.js';
 
 /** A trade at its price without the fee (the chart's), the fee beside it; live, the curve's price after it. */
@@ -180,7 +181,7 @@ function marketTables(tokenId: string, gone: () => boolean) {
 }
 
 /** Events after which the figures, chart and holders are read again. */
-const CHANGES = ['token.deployed', 'token.graduated', 'token.pool_created', 'token.pool_failed', 'position.transferred'];
+const CHANGES = ['token.deployed', 'token.graduated', 'token.pool_created', 'token.pool_failed', 'position.transferred', 'raise.filled', 'raise.failed'];
 
 /** The page's frame: the token's head and figures on top, the market in the main column, the trade panel beside it. */
 function layout(head: HTMLElement, fig: HTMLElement, main: HTMLElement[], side: HTMLElement): HTMLElement {
@@ -191,8 +192,9 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
   let token: Token | null = null;
   let panel: ReturnType<typeof tradePanel> | null = null;
   let thread: ReturnType<typeof commentsSection> | null = null;
+  let raise: ReturnType<typeof raisePanel> | null = null;
   let gone = false;
-  const [head, fig, curveSlot, panelSlot, threadSlot] = [h('div'), h('div'), h('div'), h('div'), h('div')];
+  const [head, fig, curveSlot, raiseSlot, panelSlot, threadSlot] = [h('div'), h('div'), h('div'), h('div'), h('div'), h('div')];
   const price = priceSection(tokenId, () => gone, () => token?.priceUsd);
   const tables = marketTables(tokenId, () => gone);
 
@@ -204,7 +206,12 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
     fill(fig, figures(token));
     fill(curveSlot, curve(token));
     price.reprice(token.priceUsd);
-    if (!panel) {
+    // A fair launch shows its raise; it trades (the trade panel) once the raise settled.
+    if (!raise && token.launchMode === 'fair') {
+      raise = raisePanel(token, () => void refresh());
+      fill(raiseSlot, raise.el);
+    }
+    if (!panel && token.tradingSince !== null) {
       panel = tradePanel(token, () => void refresh());
       fill(panelSlot, panel.el);
     }
@@ -224,7 +231,7 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
     }, 300);
   };
 
-  fill(root, layout(head, fig, [price.el, threadSlot, curveSlot, ...tables.sections], panelSlot));
+  fill(root, layout(head, fig, [price.el, threadSlot, curveSlot, ...tables.sections], h('div', {}, raiseSlot, panelSlot)));
   loadToken().catch((e: unknown) => fill(root, errorBox(e), h('p', {}, h('a', { href: '#/' }, '← All tokens'))));
   void price.load().catch(() => price.unavailable());
   void tables.loadTrades().catch(() => undefined);
@@ -248,5 +255,6 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
     price.remove();
     panel?.cleanup();
     thread?.cleanup();
+    raise?.cleanup();
   };
 }

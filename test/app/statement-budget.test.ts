@@ -1,0 +1,105 @@
+/**
+ * The statement budget of a paid trade (decision 0051): one paid `token_buy_usd` and one paid
+ * `token_sell`, each end to end over HTTP — the 402, then the paid request — on SQLite and on
+ * PostgreSQL, with every statement the units of work send counted (begin and commit included).
+ * Counts, not times: a feature that adds a statement to the paid path fails here, and has to
+ * take one away elsewhere or run after the trade's commit.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningService } from '../../src/bootstrap/compose.js';
+import { testDatabases } from '../support/databases.js';
+import { signedSellBody } from '../support/onchain.js';
+import { json, settle, startTestService } from '../support/service.js';
+import { decodeBase64Json, devAccount, payingFetch, signPayment } from '../support/x402-client.js';
+
+/**
+ * Statements per paid trade, its 402 and its paid request apart (docs/performance.md lists each).
+ * SQLite reads the trader's position with the token's lock; PostgreSQL cannot (decision 0051).
+ */
+const BUDGETS: Record<string, { buy: { challenge: number; paid: number }; sell: { challenge: number; paid: number } }> = {
+  SQLite: { buy: { challenge: 2, paid: 16 }, sell: { challenge: 3, paid: 21 } },
+  PostgreSQL: { buy: { challenge: 2, paid: 17 }, sell: { challenge: 3, paid: 22 } },
+};
+
+const wallet = devAccount(6);
+
+let counting: string[] | null = null;
+const databases = testDatabases('budget', { changeFeed: false, onStatement: (sql) => counting?.push(sql) });
+
+describe.each(databases)('statements per paid trade (%s)', (name, open) => {
+  const BUDGET = BUDGETS[name]!;
+  let service: RunningService;
+  let cleanup: () => Promise<void>;
+  let tokenId: string;
+
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address, ...headers }, body: JSON.stringify(body) });
+
+  /** The statements of `fn`, as the units of work sent them. */
+  async function count(fn: () => Promise<void>): Promise<string[]> {
+    counting = [];
+    try {
+      await fn();
+      return counting;
+    } finally {
+      counting = null;
+    }
+  }
+
+  /** The 402 and the paid request of one call, counted apart. */
+  async function paidCall(path: string, body: unknown): Promise<{ challenge: string[]; paid: string[]; status: number }> {
+    let required: unknown;
+    const challenge = await count(async () => {
+      const res = await post(path, body);
+      expect(res.status).toBe(402);
+      required = decodeBase64Json(res.headers.get('payment-required'));
+      await res.arrayBuffer();
+    });
+    const signature = await signPayment(wallet, required as never);
+    let status = 0;
+    const paid = await count(async () => {
+      const res = await post(path, body, { 'payment-signature': signature });
+      status = res.status;
+      await res.arrayBuffer();
+    });
+    return { challenge, paid, status };
+  }
+
+  beforeAll(async () => {
+    const opened = await open();
+    cleanup = opened.cleanup;
+    service = await startTestService({ ports: { uow: opened.uow } });
+    const created = await payingFetch(wallet)(`${service.url}/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+      body: JSON.stringify({ name: 'Budget', symbol: 'BDGT' }),
+    });
+    tokenId = (await json(created)).data.tokenId;
+    await settle(service);
+    // One trade first: prepared statements, the position's first row.
+    expect((await paidCall('/entrypoints/token_buy_usd', { tokenId, usdAmount: '5' })).status).toBe(200);
+    await settle(service);
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await cleanup?.();
+  });
+
+  it(`a paid token_buy_usd: at most ${BUDGET.buy.challenge} statements for its 402, ${BUDGET.buy.paid} for the paid request`, async () => {
+    const buy = await paidCall('/entrypoints/token_buy_usd', { tokenId, usdAmount: '5' });
+    expect(buy.status).toBe(200);
+    console.info('paid buy: statements', { challenge: buy.challenge.length, paid: buy.paid.length });
+    expect(buy.challenge.length, buy.challenge.join('\n')).toBeLessThanOrEqual(BUDGET.buy.challenge);
+    expect(buy.paid.length, buy.paid.join('\n')).toBeLessThanOrEqual(BUDGET.buy.paid);
+  });
+
+  it(`a paid token_sell: at most ${BUDGET.sell.challenge} statements for its 402, ${BUDGET.sell.paid} for the paid request`, async () => {
+    const body = await signedSellBody(service.url, wallet, tokenId, '1000');
+    const sell = await paidCall('/entrypoints/token_sell', body);
+    expect(sell.status).toBe(200);
+    console.info('paid sell: statements', { challenge: sell.challenge.length, paid: sell.paid.length });
+    expect(sell.challenge.length, sell.challenge.join('\n')).toBeLessThanOrEqual(BUDGET.sell.challenge);
+    expect(sell.paid.length, sell.paid.join('\n')).toBeLessThanOrEqual(BUDGET.sell.paid);
+  });
+});
+
