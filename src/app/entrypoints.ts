@@ -6,6 +6,7 @@
 import { getAddress } from 'viem';
 import type { z } from 'zod';
 import { formatUsd, parseAmount, parseTokens, parseUsd } from '../domain/money.js';
+import { authorizationFromText } from '../domain/token-authorization.js';
 import type { Network } from '../domain/network.js';
 import { ValidationError } from '../domain/errors.js';
 import type { FairLaunchTerms } from '../domain/raise.js';
@@ -188,7 +189,7 @@ function placeOrderEntrypoint(): Entrypoint<PlaceOrderInput, Prepared, OrderView
         triggerPrice: parseAmount(v.triggerPriceUsd, PRICE_DECIMALS, 'triggerPriceUsd'),
         minTokensOut: opt(v.minTokensOut, parseTokens),
         minUsdOut: opt(v.minUsdOut, parseUsd),
-        authorization: { ...a, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore) },
+        authorization: authorizationFromText(a),
       };
     },
     async prepare(deps, input, caller, phase) {
@@ -196,6 +197,65 @@ function placeOrderEntrypoint(): Entrypoint<PlaceOrderInput, Prepared, OrderView
       return { amount: deps.settings.prices.order, network };
     },
     execute: (deps, input, _p, caller, paid) => placeOrder(deps, input, caller, paid),
+  };
+}
+
+/** token_comment: a paid comment or reply on a token's thread (docs/api.md "Comments"), every rule checked before the 402. */
+function commentEntrypoint(): Entrypoint<CommentRequest, Prepared & { checked: CheckedComment }> {
+  return {
+    kind: 'paid',
+    name: 'token_comment',
+    operation: 'comment_token',
+    description:
+      "Post a comment on a token's thread, or a reply (`replyTo`) to one of its top-level comments; the payer is the author. Plain text, 1–500 Unicode code points after NFC normalisation; control characters (but the newline) and bidi controls are refused before any payment.",
+    tool: { name: 'token_comment', title: 'Comment on a token', readOnly: false },
+    ...fixed((settings) => settings.prices.comment),
+    successStatus: 201,
+    inputSchema: commentInput,
+    outputSchema: commentOutput,
+    parse: (raw) => parseWith(commentInput, raw),
+    // Every rule before the 402: a refused comment is never paid for. Paid on the token's network.
+    async prepare(deps, input) {
+      const checked = await checkComment(deps, input);
+      return { amount: deps.settings.prices.comment, network: checked.network, checked };
+    },
+    execute: (deps, _input, prepared, caller, paid) => postComment(deps, prepared.checked, caller.wallet, paid),
+  };
+}
+
+/** token_pledge: a fair launch's pledge, a held USDC authorization (docs/api.md "Fair launches"). */
+function pledgeEntrypoint(): Entrypoint<PledgeRequest> {
+  return {
+    kind: 'paid',
+    name: 'token_pledge',
+    operation: 'pledge',
+    tool: {
+      name: 'token_pledge',
+      title: 'Pledge to a fair launch',
+      readOnly: false,
+      howTo: 'Step 2 of a pledge: call prepare_pledge first, sign its typedData, and pass its authorization with the signature.',
+    },
+    description:
+      "Pledge USDC to a fair launch's raise (a token created with launch.mode fair): the signed USDC authorization (GET /api/tokens/:id/pledge-authorization) is held, not used; at the raise's end it is collected only if the raise reaches its goal, and every pledger gets tokens at one price. $0.01, whatever happens.",
+    ...fixed((settings) => settings.prices.pledge),
+    successStatus: 201,
+    inputSchema: pledgeInput,
+    outputSchema: pledgeOutput,
+    parse: (raw) => {
+      const v = parseWith(pledgeInput, raw);
+      const a = v.authorization;
+      return {
+        tokenId: v.tokenId,
+        usdAmount: parseUsd(v.usdAmount),
+        authorization: authorizationFromText(a),
+      };
+    },
+    // Every refusal here, before the $0.01 is asked for: a pledge that cannot count charges nothing.
+    async prepare(deps, input, _caller, phase) {
+      const { token } = await checkPledge(deps, input, phase);
+      return { amount: deps.settings.prices.pledge, network: token.network };
+    },
+    execute: (deps, input, _p, _caller, paid) => placePledge(deps, input, paid),
   };
 }
 
@@ -259,7 +319,7 @@ export function entrypoints(): AnyEntrypoint[] {
         tokenId: v.tokenId,
         tokens: parseTokens(v.tokens),
         minUsdOut: opt(v.minUsdOut, parseUsd),
-        authorization: { ...a, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore) },
+        authorization: authorizationFromText(a),
         referrer: referrerOf(v),
       };
     },
@@ -292,57 +352,6 @@ export function entrypoints(): AnyEntrypoint[] {
       applyInUnitOfWork(deps, paid, (stores, now) => tokenInfoFrom(stores, input.tokenId, now)),
     // Bought once, the information of every token is free to the same wallet for a while.
     grantsAccess: { serve: (deps, input) => applyInUnitOfWork(deps, undefined, (stores, now) => tokenInfoFrom(stores, input.tokenId, now)) },
-  };
-  const comment: Entrypoint<CommentRequest, Prepared & { checked: CheckedComment }> = {
-    kind: 'paid',
-    name: 'token_comment',
-    operation: 'comment_token',
-    description:
-      "Post a comment on a token's thread, or a reply (`replyTo`) to one of its top-level comments; the payer is the author. Plain text, 1–500 Unicode code points after NFC normalisation; control characters (but the newline) and bidi controls are refused before any payment.",
-    tool: { name: 'token_comment', title: 'Comment on a token', readOnly: false },
-    ...fixed((settings) => settings.prices.comment),
-    successStatus: 201,
-    inputSchema: commentInput,
-    outputSchema: commentOutput,
-    parse: (raw) => parseWith(commentInput, raw),
-    // Every rule before the 402: a refused comment is never paid for. Paid on the token's network.
-    async prepare(deps, input) {
-      const checked = await checkComment(deps, input);
-      return { amount: deps.settings.prices.comment, network: checked.network, checked };
-    },
-    execute: (deps, _input, prepared, caller, paid) => postComment(deps, prepared.checked, caller.wallet, paid),
-  };
-  const pledge: Entrypoint<PledgeRequest> = {
-    kind: 'paid',
-    name: 'token_pledge',
-    operation: 'pledge',
-    tool: {
-      name: 'token_pledge',
-      title: 'Pledge to a fair launch',
-      readOnly: false,
-      howTo: 'Step 2 of a pledge: call prepare_pledge first, sign its typedData, and pass its authorization with the signature.',
-    },
-    description:
-      "Pledge USDC to a fair launch's raise (a token created with launch.mode fair): the signed USDC authorization (GET /api/tokens/:id/pledge-authorization) is held, not used; at the raise's end it is collected only if the raise reaches its goal, and every pledger gets tokens at one price. $0.01, whatever happens.",
-    ...fixed((settings) => settings.prices.pledge),
-    successStatus: 201,
-    inputSchema: pledgeInput,
-    outputSchema: pledgeOutput,
-    parse: (raw) => {
-      const v = parseWith(pledgeInput, raw);
-      const a = v.authorization;
-      return {
-        tokenId: v.tokenId,
-        usdAmount: parseUsd(v.usdAmount),
-        authorization: { ...a, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore) },
-      };
-    },
-    // Every refusal here, before the $0.01 is asked for: a pledge that cannot count charges nothing.
-    async prepare(deps, input, _caller, phase) {
-      const { token } = await checkPledge(deps, input, phase);
-      return { amount: deps.settings.prices.pledge, network: token.network };
-    },
-    execute: (deps, input, _p, _caller, paid) => placePledge(deps, input, paid),
   };
   return [
     create,
@@ -377,9 +386,9 @@ export function entrypoints(): AnyEntrypoint[] {
     ),
     sell,
     info,
-    pledge,
+    pledgeEntrypoint(),
     placeOrderEntrypoint(),
-    comment,
+    commentEntrypoint(),
     imageEntrypoint(),
   ];
 }

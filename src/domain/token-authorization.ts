@@ -36,6 +36,25 @@ export const RECEIVE_WITH_AUTHORIZATION_TYPES = {
   ],
 } as const;
 
+/** An authorization as JSON and HTTP carry it (amounts and times as decimal strings). */
+export type TokenAuthorizationText = Record<keyof TokenAuthorization, string>;
+
+/** From decimal strings (a request's body, a stored row) to exact values. */
+export const authorizationFromText = (a: TokenAuthorizationText): TokenAuthorization => ({
+  ...a,
+  value: BigInt(a.value),
+  validAfter: BigInt(a.validAfter),
+  validBefore: BigInt(a.validBefore),
+});
+
+/** To decimal strings, as JSON carries them. */
+export const authorizationToText = (a: TokenAuthorization): TokenAuthorizationText => ({
+  ...a,
+  value: a.value.toString(),
+  validAfter: a.validAfter.toString(),
+  validBefore: a.validBefore.toString(),
+});
+
 export type ReceiveAuthorizationMessage = Omit<TokenAuthorization, 'signature'>;
 
 export interface ReceiveAuthorizationTypedData {

@@ -9,7 +9,7 @@
 import { TokenAuthorizationInvalid } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
 import type { Token } from '../../domain/token.js';
-import type { TokenAuthorization } from '../../domain/token-authorization.js';
+import { authorizationFromText, authorizationToText, type TokenAuthorization, type TokenAuthorizationText } from '../../domain/token-authorization.js';
 import type { CustodyIntent } from '../../ports/custody-intent-store.js';
 import type { TokenPull } from '../../ports/token-pull-store.js';
 import type { AppDeps } from '../deps.js';
@@ -31,14 +31,12 @@ export interface PullRequest {
 }
 
 function encode(r: PullRequest): string {
-  const a = r.authorization;
-  return JSON.stringify({ ...r, authorization: { ...a, value: a.value.toString(), validAfter: a.validAfter.toString(), validBefore: a.validBefore.toString() } });
+  return JSON.stringify({ ...r, authorization: authorizationToText(r.authorization) });
 }
 
 function decode(json: string): PullRequest {
-  const r = JSON.parse(json) as PullRequest & { authorization: Record<keyof TokenAuthorization, string> };
-  const a = r.authorization;
-  return { ...r, authorization: { ...a, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore) } };
+  const r = JSON.parse(json) as Omit<PullRequest, 'authorization'> & { authorization: TokenAuthorizationText };
+  return { ...r, authorization: authorizationFromText(r.authorization) };
 }
 
 /** What a receive that reverted or is not mined yet is to its caller; a sell's by default. */

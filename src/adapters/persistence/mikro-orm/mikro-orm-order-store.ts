@@ -1,7 +1,7 @@
 /** Orders (migration 0016): one row per order; each move of state an update guarded by the state it leaves. */
 import type { Network, PaymentAsset } from '../../../domain/network.js';
 import type { Order, OrderKind, OrderState } from '../../../domain/order.js';
-import type { TokenAuthorization } from '../../../domain/token-authorization.js';
+import { authorizationFromText, authorizationToText, type TokenAuthorization, type TokenAuthorizationText } from '../../../domain/token-authorization.js';
 import type { OrderStore } from '../../../ports/order-store.js';
 import { big } from './exact-bigint-type.js';
 import { ms, type Row, type Sql } from './sql.js';
@@ -11,12 +11,10 @@ const bigOrNull = (v: unknown): bigint | null => (v === null || v === undefined 
 const textOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
 function authorizationOf(text: unknown): TokenAuthorization {
-  const a = JSON.parse(String(text)) as Record<keyof TokenAuthorization, string>;
-  return { ...a, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore) };
+  return authorizationFromText(JSON.parse(String(text)) as TokenAuthorizationText);
 }
 
-const authorizationText = (a: TokenAuthorization) =>
-  JSON.stringify({ ...a, value: a.value.toString(), validAfter: a.validAfter.toString(), validBefore: a.validBefore.toString() });
+const authorizationText = (a: TokenAuthorization) => JSON.stringify(authorizationToText(a));
 
 const ORDERS = new Table<Order>(
   'orders',
