@@ -228,6 +228,25 @@ describe('executing orders', () => {
   });
 });
 
+describe('a limit buy never pays more than its trigger', () => {
+  it('resumed after the price rose past its trigger, it is refused and its collected USDC refunded in full', async () => {
+    const { deps, tokenId } = await setup();
+    const order = await place(deps, await orderInput(deps, tokenId, { kind: 'limit_buy', trigger: await priceAt(deps, tokenId, 9_990n), usd: 5_000_000n }));
+    await sellDown(deps, tokenId, 50n); // crossed
+    const stored = await stateOf(deps, order.orderId);
+    await deps.uow.transaction((s) => moveOrder(s, stored, 'OPEN', 'EXECUTING', deps.clock.now()));
+    await collectHeld(deps, orderKey(stored), TESTNET, USDC.address, stored.authorization, tokenId); // then the crash
+    await buy(deps, tokenId, WALLET_B, 60_000_000n); // meanwhile the price rises past the trigger
+    expect(await priceAt(deps, tokenId, 10_000n)).toBeGreaterThan(stored.triggerPrice);
+    const trades = deps.uow.db.trades.length;
+    settle(deps);
+    expect(await resumeExecuting(deps)).toBe(1);
+    expect(await stateOf(deps, order.orderId)).toMatchObject({ state: 'FAILED', reason: 'refunded:SLIPPAGE_EXCEEDED', tradeId: null });
+    expect(deps.uow.db.trades).toHaveLength(trades);
+    expect([...deps.uow.db.payouts.values()].filter((p) => p.sourceId === orderKey(stored))).toEqual([expect.objectContaining({ wallet: WALLET_A, reason: 'refund', amount: 5_000_000n })]);
+  });
+});
+
 describe('a chain that stalls', () => {
   it('a collect not mined yet leaves the order EXECUTING; once mined, the next pass executes it once', async () => {
     const { deps, tokenId } = await setup();

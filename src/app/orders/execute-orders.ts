@@ -16,7 +16,9 @@
  *   collect or pull not mined yet ─▶ stays EXECUTING; `resumeExecuting` takes it up again
  */
 import { DomainError, HeldAuthorizationInvalid, TokenAuthorizationInvalid } from '../../domain/errors.js';
-import { nextCrossed, type Order, type SpotPrice } from '../../domain/order.js';
+import { feeOn } from '../../domain/fees.js';
+import { nextCrossed, tokensAtTrigger, type Order, type SpotPrice } from '../../domain/order.js';
+import { feeBpsOf } from '../../domain/token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import { PullPending } from '../custody/token-pull.js';
 import type { AppDeps } from '../deps.js';
@@ -128,11 +130,24 @@ export async function expireOrders(deps: OrderDeps, limit = 100): Promise<number
 
 async function checkBound(deps: OrderDeps, order: Order): Promise<void> {
   if (order.kind === 'limit_buy') {
-    await planCollectedBuy(deps, { tokenId: order.tokenId, network: order.network, usdAmount: order.usdAmount!, minTokensOut: order.minTokensOut ?? undefined });
+    await planCollectedBuy(deps, { tokenId: order.tokenId, network: order.network, usdAmount: order.usdAmount!, minTokensOut: await limitBound(deps, order) });
     return;
   }
   const token = await deps.uow.run((s) => loadToken(s, order.tokenId));
   await venueFor(deps, token, 'sell').checkSell(token, order.tokens!, order.minUsdOut ?? undefined);
+}
+
+/**
+ * A limit buy's bound at execution (docs/api.md "Orders"): it never pays more per token than its
+ * trigger — at least the tokens its USD less the fee in force buys at exactly the trigger, or its
+ * own minTokensOut when higher. A price that moved past the trigger (a resume, a price that moved
+ * between the crossing and the buy) misses it: left OPEN before the collect, refunded after.
+ */
+async function limitBound(deps: OrderDeps, order: Order): Promise<bigint> {
+  const token = await deps.uow.run((s) => loadToken(s, order.tokenId));
+  const usd = order.usdAmount!;
+  const atTrigger = tokensAtTrigger(order.triggerPrice, usd - feeOn(usd, feeBpsOf(token, deps.clock.now())));
+  return order.minTokensOut !== null && order.minTokensOut > atTrigger ? order.minTokensOut : atTrigger;
 }
 
 async function carryOut(deps: OrderDeps, order: Order): Promise<ExecutionOutcome> {
@@ -160,7 +175,7 @@ async function buy(deps: OrderDeps, order: Order): Promise<string | null> {
       network: order.network,
       buyer: order.wallet,
       usdAmount: order.usdAmount!,
-      minTokensOut: order.minTokensOut ?? undefined,
+      minTokensOut: await limitBound(deps, order),
       onBooked: (stores, r) => executed(deps, stores, order, r.trade.tradeId),
     });
     return result.trade.tradeId;
