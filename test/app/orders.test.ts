@@ -129,6 +129,22 @@ describe('placing an order', () => {
   });
 });
 
+describe('one authorization, one order', () => {
+  it('refuses, before any payment, an authorization another OPEN order holds (used); once that order is gone, it may be placed again', async () => {
+    const { deps, tokenId } = await setup();
+    const buyInput = await orderInput(deps, tokenId, { kind: 'limit_buy', trigger: await priceAt(deps, tokenId, 9_000n), usd: 5_000_000n });
+    const first = await place(deps, buyInput);
+    expect(await refusal(checkPlaceOrder(deps, { ...buyInput, triggerPrice: buyInput.triggerPrice - 1n }, { wallet: WALLET_A, network: TESTNET }))).toBe('HELD_AUTHORIZATION_INVALID:used');
+    const tokens = (await deps.uow.run((s) => s.positions.get(TESTNET, WALLET_A, tokenId)))!.balance / 4n;
+    const sellInput = await orderInput(deps, tokenId, { kind: 'stop_loss', trigger: await priceAt(deps, tokenId, 9_000n), tokens });
+    await place(deps, sellInput);
+    expect(await refusal(checkPlaceOrder(deps, { ...sellInput, kind: 'take_profit', triggerPrice: await priceAt(deps, tokenId, 12_000n) }, { wallet: WALLET_A, network: TESTNET }))).toBe('HELD_AUTHORIZATION_INVALID:used');
+    expect(deps.uow.db.orders.size).toBe(2);
+    await deps.uow.transaction((s) => moveOrder(s, deps.uow.db.orders.get(first.orderId)!, 'OPEN', 'CANCELLED', deps.clock.now()));
+    expect(await refusal(checkPlaceOrder(deps, buyInput, { wallet: WALLET_A, network: TESTNET }))).toBe('OK');
+  });
+});
+
 describe('executing orders', () => {
   it('a limit buy below the price waits, then executes when sells bring the price down: USDC drops by exactly its amount, the position is booked', async () => {
     const { deps, tokenId } = await setup();
