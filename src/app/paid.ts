@@ -3,7 +3,7 @@
  * payment SETTLED → APPLIED in that same transaction. The compare-and-set on the payment is
  * what makes applying twice impossible: a second applier's transaction rolls back.
  */
-import { InvariantViolation } from '../domain/errors.js';
+import { DomainError, InvariantViolation } from '../domain/errors.js';
 import { transitionPayment, type Payment } from '../domain/payment.js';
 import type { StoredResponse } from '../ports/payment-store.js';
 import type { Stores } from '../ports/unit-of-work.js';
@@ -30,6 +30,21 @@ export interface Held<R> {
   payment?: undefined;
   answer?: undefined;
   onApplied?: (stores: Stores, result: R) => Promise<void>;
+}
+
+/**
+ * A held trade refused after custody took the money in (the USDC collected, the tokens pulled):
+ * the refusal, with its code, for the holder to give the money back as it records the refusal.
+ */
+export class RefusedInCustody extends DomainError {
+  readonly code: string;
+  constructor(
+    refused: DomainError,
+    readonly taken: 'usdc' | 'tokens',
+  ) {
+    super(refused.message, refused.details, { cause: refused });
+    this.code = refused.code;
+  }
 }
 
 /** How a trade is paid: an x402 payment, or money custody holds. */

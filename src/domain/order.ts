@@ -84,6 +84,14 @@ export function compareTrigger(trigger: bigint, spot: SpotPrice): -1 | 0 | 1 {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
+/**
+ * The tokens (units) `netUsd` (USDC units) buys at exactly `trigger` (USD/token × 1e18), rounded
+ * down: a limit buy's least, so that it never pays more per token than its trigger.
+ */
+export function tokensAtTrigger(trigger: bigint, netUsd: bigint): bigint {
+  return (netUsd * TOKEN_UNIT * 10n ** BigInt(PRICE_DECIMALS)) / (USDC_UNIT * trigger);
+}
+
 /** Whether the price `spot` crosses the order's trigger: at or below for a limit buy and a stop-loss, at or above for a take-profit. */
 export function crosses(o: Pick<Order, 'kind' | 'triggerPrice'>, spot: SpotPrice): boolean {
   const c = compareTrigger(o.triggerPrice, spot);

@@ -8,6 +8,8 @@ export interface OrderStore {
   transition(order: Order, from: OrderState): Promise<boolean>;
   /** A wallet's orders (any letter case), newest first. */
   byWallet(wallet: string, limit: number): Promise<Order[]>;
+  /** A wallet's OPEN orders (any letter case): the authorizations it has held for orders now. */
+  openOf(wallet: string): Promise<Order[]>;
   /** A token's orders in `state` (OPEN: its book), oldest first. */
   ofToken(tokenId: string, state: OrderState): Promise<Order[]>;
   /** The tokens with an OPEN order, and the orders left EXECUTING (a crash mid-execution), for the executor's pass. */

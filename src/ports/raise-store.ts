@@ -20,5 +20,7 @@ export interface RaiseStore {
   /** A raise's pledges (a wallet's only, whatever its letters' case, when `wallet` is given), oldest first. */
   pledgesOf(tokenId: string, wallet?: string): Promise<Pledge[]>;
   /** Compare-and-set on the pledge's state. */
+  /** A wallet's PLEDGED pledges (any letter case), of every raise: the authorizations it has held for pledges now. */
+  pledgedBy(wallet: string): Promise<Pledge[]>;
   updatePledge(next: Pledge, from: PledgeState): Promise<boolean>;
 }

@@ -125,6 +125,20 @@ describe('collectHeld', () => {
     expect(await refusal(collectHeld(deps, 'order:3', TESTNET, USDC.address, a))).toBe('HELD_AUTHORIZATION_INVALID:unusable');
     expect(await deps.tokenIssuer.balanceOf(TESTNET, USDC.address, WALLET_A)).toBe(100_000_000n);
   });
+  it('a collect another process recorded and mined while this one read the chain is followed, not refused as used', async () => {
+    const deps = withStablecoins(makeDeps());
+    const a = await signHeld(deps);
+    const issuer = deps.tokenIssuer;
+    // This process read "no record"; the other records, broadcasts and mines the collect before this one's checks read the nonce.
+    const late = Object.create(issuer) as typeof issuer;
+    late.authorizationState = async (...args) => {
+      await collectHeld(deps, 'order:4', TESTNET, USDC.address, a);
+      return issuer.authorizationState(...args);
+    };
+    const followed = await collectHeld({ ...deps, tokenIssuer: late }, 'order:4', TESTNET, USDC.address, a);
+    expect(followed.txHash).toBe((await collectHeld(deps, 'order:4', TESTNET, USDC.address, a)).txHash);
+    expect(await deps.tokenIssuer.balanceOf(TESTNET, USDC.address, WALLET_A)).toBe(95_000_000n);
+  });
 });
 
 describe('buyWithCollected', () => {

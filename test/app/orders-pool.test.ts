@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { FakeDexRouter } from '../../src/adapters/dex/fake/fake-dex-router.js';
 import { UniswapV2TradeQuoter } from '../../src/adapters/quotes/uniswap-v2/uniswap-v2-trade-quoter.js';
 import { stablecoin } from '../../src/app/held/usdc-authorization.js';
-import { executeCrossed } from '../../src/app/orders/execute-orders.js';
+import { swapOnPool } from '../../src/app/custody/pool-swap.js';
+import { collectHeld } from '../../src/app/held/collect.js';
+import { executeCrossed, orderKey, RESUME_MARGIN_MS, resumeExecuting } from '../../src/app/orders/execute-orders.js';
+import { moveOrder } from '../../src/app/orders/move-order.js';
+import { feeOn } from '../../src/domain/fees.js';
+import { feeBpsOf } from '../../src/domain/token.js';
+import { getAmountOut } from '../../src/domain/pool.js';
 import { checkPlaceOrder, placeOrder } from '../../src/app/orders/place-order.js';
 import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
 import { createToken } from '../../src/app/use-cases/create-token.js';
@@ -17,30 +23,41 @@ import { settleTokens, signSell } from '../support/onchain.js';
 const USDC = stablecoin(TESTNET, 'USDC');
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
+/** A token graduated onto the fake pool, and a trigger price above the pool's. */
+async function graduated() {
+  const base = makeDeps({ maxBuyUsd: parseUsd('20000') });
+  const dex = new FakeDexRouter({ clock: base.clock });
+  const deps = { ...base, dex, poolQuoter: new UniswapV2TradeQuoter(dex) };
+  deps.tokenIssuer.addStablecoin(TESTNET, USDC.address, USDC.name, USDC.version);
+  deps.tokenIssuer.mint(TESTNET, USDC.address, WALLET_B, 100_000_000n);
+  const { tokenId } = await createToken(deps, { metadata: validateTokenMetadata({ name: 'Moon', symbol: 'MOON' }), creator: WALLET_A, network: TESTNET });
+  await buyToken(deps, { plan: await planBuy(deps, { kind: 'tokens', tokenId, tokens: parseTokens('793100000') }, TESTNET), buyer: WALLET_A, network: TESTNET });
+  await settleTokens(deps);
+  const graduation = new GraduationWorker({ uow: deps.uow, clock: deps.clock, ids: deps.ids, logger: silent, dex, maxAttempts: 5, backoffBaseMs: 0, backoffMaxMs: 0, confirmPollMs: 0, stuckAfterMs: 60_000 });
+  for (let i = 0; i < 20; i++) if ((await graduation.runOnce()) === 0) break;
+  const token = (await deps.uow.run((s) => s.tokens.get(tokenId)))!;
+  expect(token.pool?.state).toBe('CREATED');
+  const reserves = (await dex.reserves(TESTNET, token.address!))!;
+  const above = (reserves.usd * 10n ** 30n * 11n) / (reserves.tokens * 10n); // the pool's price is below it
+  return { deps, dex, tokenId, token, above };
+}
+
+/** WALLET_B's USDC authorization of $5 to custody, valid two hours. */
+async function signedUsdc(deps: Awaited<ReturnType<typeof graduated>>['deps']) {
+  return signSell({
+    wallet: WALLET_B,
+    token: { network: TESTNET, ...USDC },
+    custody: deps.tokenIssuer.custody(TESTNET),
+    tokens: 5_000_000n,
+    now: deps.clock.now(),
+    over: { validBefore: BigInt(Math.floor(deps.clock.now().getTime() / 1000) + 7200) },
+  });
+}
+
 describe('orders on the pool', () => {
   it('a limit buy crossed on the pool swaps there with the usual fee, once', async () => {
-    const base = makeDeps({ maxBuyUsd: parseUsd('20000') });
-    const dex = new FakeDexRouter({ clock: base.clock });
-    const deps = { ...base, dex, poolQuoter: new UniswapV2TradeQuoter(dex) };
-    deps.tokenIssuer.addStablecoin(TESTNET, USDC.address, USDC.name, USDC.version);
-    deps.tokenIssuer.mint(TESTNET, USDC.address, WALLET_B, 100_000_000n);
-    const { tokenId } = await createToken(deps, { metadata: validateTokenMetadata({ name: 'Moon', symbol: 'MOON' }), creator: WALLET_A, network: TESTNET });
-    await buyToken(deps, { plan: await planBuy(deps, { kind: 'tokens', tokenId, tokens: parseTokens('793100000') }, TESTNET), buyer: WALLET_A, network: TESTNET });
-    await settleTokens(deps);
-    const graduation = new GraduationWorker({ uow: deps.uow, clock: deps.clock, ids: deps.ids, logger: silent, dex, maxAttempts: 5, backoffBaseMs: 0, backoffMaxMs: 0, confirmPollMs: 0, stuckAfterMs: 60_000 });
-    for (let i = 0; i < 20; i++) if ((await graduation.runOnce()) === 0) break;
-    const token = (await deps.uow.run((s) => s.tokens.get(tokenId)))!;
-    expect(token.pool?.state).toBe('CREATED');
-    const reserves = (await dex.reserves(TESTNET, token.address!))!;
-    const above = (reserves.usd * 10n ** 30n * 11n) / (reserves.tokens * 10n); // the pool's price is below it
-    const authorization = await signSell({
-      wallet: WALLET_B,
-      token: { network: TESTNET, ...USDC },
-      custody: deps.tokenIssuer.custody(TESTNET),
-      tokens: 5_000_000n,
-      now: deps.clock.now(),
-      over: { validBefore: BigInt(Math.floor(deps.clock.now().getTime() / 1000) + 7200) },
-    });
+    const { deps, tokenId, above } = await graduated();
+    const authorization = await signedUsdc(deps);
     const input = { tokenId, kind: 'limit_buy' as const, triggerPrice: above, usdAmount: 5_000_000n, expiresAt: new Date(deps.clock.now().getTime() + 3_600_000), authorization };
     await checkPlaceOrder(deps, input, { wallet: WALLET_B, network: TESTNET });
     const order = await placeOrder(deps, input, { wallet: WALLET_B, network: TESTNET });
@@ -52,5 +69,26 @@ describe('orders on the pool', () => {
     expect(trade.feeUsd).toBeGreaterThan(0n);
     expect(await deps.tokenIssuer.balanceOf(TESTNET, USDC.address, WALLET_B)).toBe(95_000_000n);
     expect(await executeCrossed(deps, tokenId)).toBe(0);
+  });
+
+  it('a limit buy whose swap was mined before a crash is booked on resume, not refunded, even with its own swap now in the pool', async () => {
+    const { deps, dex, tokenId, token, above } = await graduated();
+    const reserves = (await dex.reserves(TESTNET, token.address!))!;
+    const net = 5_000_000n - feeOn(5_000_000n, feeBpsOf(token, deps.clock.now()));
+    const minTokensOut = getAmountOut(net, reserves.usd, reserves.tokens); // exactly what it gets now: nothing after its own swap
+    const input = { tokenId, kind: 'limit_buy' as const, triggerPrice: above, usdAmount: 5_000_000n, minTokensOut, expiresAt: new Date(deps.clock.now().getTime() + 3_600_000), authorization: await signedUsdc(deps) };
+    await checkPlaceOrder(deps, input, { wallet: WALLET_B, network: TESTNET });
+    const placed = await placeOrder(deps, input, { wallet: WALLET_B, network: TESTNET });
+    const order = (await deps.uow.run((s) => s.orders.get(placed.orderId)))!;
+    await deps.uow.transaction((s) => moveOrder(s, order, 'OPEN', 'EXECUTING', deps.clock.now()));
+    await collectHeld(deps, orderKey(order), TESTNET, USDC.address, order.authorization, tokenId);
+    const swap = await swapOnPool(deps, orderKey(order), token, { side: 'buy', amountIn: net, amountOutMin: minTokensOut, describe: String }); // then the crash
+    deps.clock.advance(deps.settings.pullWaitMs + RESUME_MARGIN_MS + 1);
+    expect(await resumeExecuting(deps)).toBe(1);
+    const done = (await deps.uow.run((s) => s.orders.get(order.orderId)))!;
+    expect(done).toMatchObject({ state: 'EXECUTED', reason: null });
+    expect(deps.uow.db.trades.find((t) => t.tradeId === done.tradeId)).toMatchObject({ venue: 'uniswap-v2', tokenAmount: swap.amountOut, wallet: WALLET_B });
+    expect([...deps.uow.db.payouts.values()].filter((p) => p.sourceId === orderKey(order))).toHaveLength(0); // no refund
+    expect(await deps.tokenIssuer.balanceOf(TESTNET, USDC.address, WALLET_B)).toBe(95_000_000n);
   });
 });

@@ -6,13 +6,16 @@ import type { OrderKind } from '../../src/domain/order.js';
 import { validateTokenMetadata } from '../../src/domain/token.js';
 import { collectHeld } from '../../src/app/held/collect.js';
 import { stablecoin } from '../../src/app/held/usdc-authorization.js';
-import { executeCrossed, expireOrders, orderKey, resumeExecuting } from '../../src/app/orders/execute-orders.js';
+import { executeCrossed, expireOrders, orderKey, RESUME_MARGIN_MS, resumeExecuting } from '../../src/app/orders/execute-orders.js';
 import { cancelMessage, cancelOrder, getOrderBook, listOrders } from '../../src/app/orders/order-reads.js';
 import { checkPlaceOrder, placeOrder, type PlaceOrderInput } from '../../src/app/orders/place-order.js';
 import { moveOrder } from '../../src/app/orders/move-order.js';
 import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
 import { createToken } from '../../src/app/use-cases/create-token.js';
 import { sellToken } from '../../src/app/use-cases/sell-token.js';
+import { OrderExecutor } from '../../src/app/workers/order-executor.js';
+import { quoteSell } from '../../src/domain/curve.js';
+import { pricingParams } from '../../src/domain/token.js';
 import { makeDeps, WALLET_A, WALLET_B } from '../support/app-harness.js';
 import { accountOf, settleTokens, signSell } from '../support/onchain.js';
 
@@ -103,6 +106,9 @@ async function refusal(p: Promise<unknown>): Promise<string> {
   return 'OK';
 }
 
+/** Past the chain wait and its margin: an EXECUTING order untouched since is no longer in anyone's hands. */
+const settle = (deps: Deps) => deps.clock.advance(deps.settings.pullWaitMs + RESUME_MARGIN_MS + 1);
+
 const usdcOf = (deps: Deps, wallet: string) => deps.tokenIssuer.balanceOf(TESTNET, USDC.address, wallet);
 
 describe('placing an order', () => {
@@ -120,6 +126,22 @@ describe('placing an order', () => {
     expect(await check(await orderInput(deps, tokenId, { kind: 'stop_loss', trigger, tokens: held + 1n }))).toBe('INSUFFICIENT_BALANCE');
     expect(await check(await orderInput(deps, tokenId, { kind: 'limit_buy', trigger, usd: 500_000_000n }))).toBe('INSUFFICIENT_BALANCE');
     expect(deps.uow.db.orders.size).toBe(0);
+  });
+});
+
+describe('one authorization, one order', () => {
+  it('refuses, before any payment, an authorization another OPEN order holds (used); once that order is gone, it may be placed again', async () => {
+    const { deps, tokenId } = await setup();
+    const buyInput = await orderInput(deps, tokenId, { kind: 'limit_buy', trigger: await priceAt(deps, tokenId, 9_000n), usd: 5_000_000n });
+    const first = await place(deps, buyInput);
+    expect(await refusal(checkPlaceOrder(deps, { ...buyInput, triggerPrice: buyInput.triggerPrice - 1n }, { wallet: WALLET_A, network: TESTNET }))).toBe('HELD_AUTHORIZATION_INVALID:used');
+    const tokens = (await deps.uow.run((s) => s.positions.get(TESTNET, WALLET_A, tokenId)))!.balance / 4n;
+    const sellInput = await orderInput(deps, tokenId, { kind: 'stop_loss', trigger: await priceAt(deps, tokenId, 9_000n), tokens });
+    await place(deps, sellInput);
+    expect(await refusal(checkPlaceOrder(deps, { ...sellInput, kind: 'take_profit', triggerPrice: await priceAt(deps, tokenId, 12_000n) }, { wallet: WALLET_A, network: TESTNET }))).toBe('HELD_AUTHORIZATION_INVALID:used');
+    expect(deps.uow.db.orders.size).toBe(2);
+    await deps.uow.transaction((s) => moveOrder(s, deps.uow.db.orders.get(first.orderId)!, 'OPEN', 'CANCELLED', deps.clock.now()));
+    expect(await refusal(checkPlaceOrder(deps, buyInput, { wallet: WALLET_A, network: TESTNET }))).toBe('OK');
   });
 });
 
@@ -212,11 +234,32 @@ describe('executing orders', () => {
     await deps.uow.transaction((s) => moveOrder(s, stored, 'OPEN', 'EXECUTING', deps.clock.now()));
     await collectHeld(deps, orderKey(stored), TESTNET, USDC.address, stored.authorization, tokenId); // then the crash
     const broadcasts = deps.tokenIssuer.broadcasts;
+    expect(await resumeExecuting(deps)).toBe(0); // too young: it may be another process's, still waiting on the chain
+    settle(deps);
     expect(await resumeExecuting(deps)).toBe(1);
     expect((await stateOf(deps, order.orderId)).state).toBe('EXECUTED');
     expect(await resumeExecuting(deps)).toBe(0);
     expect(await usdcOf(deps, WALLET_A)).toBe(95_000_000n);
     expect(deps.tokenIssuer.broadcasts - broadcasts).toBeLessThanOrEqual(1); // the recorded collect, broadcast again at most
+  });
+});
+
+describe('a limit buy never pays more than its trigger', () => {
+  it('resumed after the price rose past its trigger, it is refused and its collected USDC refunded in full', async () => {
+    const { deps, tokenId } = await setup();
+    const order = await place(deps, await orderInput(deps, tokenId, { kind: 'limit_buy', trigger: await priceAt(deps, tokenId, 9_990n), usd: 5_000_000n }));
+    await sellDown(deps, tokenId, 50n); // crossed
+    const stored = await stateOf(deps, order.orderId);
+    await deps.uow.transaction((s) => moveOrder(s, stored, 'OPEN', 'EXECUTING', deps.clock.now()));
+    await collectHeld(deps, orderKey(stored), TESTNET, USDC.address, stored.authorization, tokenId); // then the crash
+    await buy(deps, tokenId, WALLET_B, 60_000_000n); // meanwhile the price rises past the trigger
+    expect(await priceAt(deps, tokenId, 10_000n)).toBeGreaterThan(stored.triggerPrice);
+    const trades = deps.uow.db.trades.length;
+    settle(deps);
+    expect(await resumeExecuting(deps)).toBe(1);
+    expect(await stateOf(deps, order.orderId)).toMatchObject({ state: 'FAILED', reason: 'refunded:SLIPPAGE_EXCEEDED', tradeId: null });
+    expect(deps.uow.db.trades).toHaveLength(trades);
+    expect([...deps.uow.db.payouts.values()].filter((p) => p.sourceId === orderKey(stored))).toEqual([expect.objectContaining({ wallet: WALLET_A, reason: 'refund', amount: 5_000_000n })]);
   });
 });
 
@@ -228,11 +271,83 @@ describe('a chain that stalls', () => {
     deps.tokenIssuer.scriptNext('hold');
     expect(await executeCrossed(deps, tokenId)).toBe(0);
     expect((await stateOf(deps, order.orderId)).state).toBe('EXECUTING');
+    settle(deps);
     expect(await resumeExecuting(deps)).toBe(0); // still not mined: it waits
     await deps.tokenIssuer.unblock(TESTNET, '0x');
     expect(await resumeExecuting(deps)).toBe(1);
     expect((await stateOf(deps, order.orderId)).state).toBe('EXECUTED');
     expect(await usdcOf(deps, WALLET_A)).toBe(95_000_000n);
+  });
+});
+
+describe('one order, one execution', () => {
+  /** A stop-loss of a quarter of A's tokens, crossed now, whose minUsdOut is exactly what it pays now: a second sell after it would slip. */
+  async function tightStop(deps: Deps, tokenId: string) {
+    const tokens = (await deps.uow.run((s) => s.positions.get(TESTNET, WALLET_A, tokenId)))!.balance / 4n;
+    const t = await tokenOf(deps, tokenId);
+    const minUsdOut = quoteSell(pricingParams(t, deps.clock.now()), t.curve, tokens).usdOut;
+    const order = await place(deps, { ...(await orderInput(deps, tokenId, { kind: 'stop_loss', trigger: await priceAt(deps, tokenId, 10_100n), tokens })), minUsdOut });
+    return { order, tokens };
+  }
+
+  /** Until the held pull is broadcast and every copy waiting on it has had its turn. */
+  async function pullHeld(deps: Deps, broadcasts: number) {
+    while (deps.tokenIssuer.broadcasts === broadcasts) await new Promise((r) => setTimeout(r, 1));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  }
+
+  const returns = (deps: Deps, orderId: string) => [...deps.uow.db.deliveries.values()].filter((d) => d.sourceId === `return:order:${orderId}`);
+
+  it('a worker pass while a woken drain waits on the pull does not carry the same sell on beside it: it sells once and returns nothing', async () => {
+    const { deps, tokenId } = await setup();
+    deps.settings.pullWaitMs = 2_000;
+    const { order } = await tightStop(deps, tokenId);
+    const executor = new OrderExecutor(deps);
+    const broadcasts = deps.tokenIssuer.broadcasts;
+    deps.tokenIssuer.scriptNext('hold');
+    executor.wake(tokenId);
+    await pullHeld(deps, broadcasts);
+    settle(deps); // even an order old enough to resume is not taken up while this process carries it
+    const pass = executor.runOnce();
+    await pullHeld(deps, broadcasts);
+    await deps.tokenIssuer.unblock(TESTNET, '0x');
+    await pass;
+    const done = await stateOf(deps, order.orderId);
+    expect(done).toMatchObject({ state: 'EXECUTED', reason: null });
+    expect(deps.uow.db.trades.filter((t) => t.tradeId === done.tradeId)).toHaveLength(1);
+    expect(returns(deps, order.orderId)).toHaveLength(0);
+  });
+
+  it('two processes carrying on one EXECUTING sell: the copy refused after the other sold sends back nothing', async () => {
+    const { deps, tokenId } = await setup();
+    deps.settings.pullWaitMs = 2_000;
+    const { order } = await tightStop(deps, tokenId);
+    const stored = await stateOf(deps, order.orderId);
+    await deps.uow.transaction((s) => moveOrder(s, stored, 'OPEN', 'EXECUTING', deps.clock.now())); // then the crash
+    settle(deps);
+    const broadcasts = deps.tokenIssuer.broadcasts;
+    deps.tokenIssuer.scriptNext('hold');
+    const other = { ...deps }; // another process: its own in-flight orders, the same database and chain
+    const both = Promise.all([resumeExecuting(deps), resumeExecuting(other)]);
+    await pullHeld(deps, broadcasts);
+    await deps.tokenIssuer.unblock(TESTNET, '0x');
+    await both;
+    const done = await stateOf(deps, order.orderId);
+    expect(done).toMatchObject({ state: 'EXECUTED', reason: null });
+    expect(deps.uow.db.trades.filter((t) => t.tradeId === done.tradeId)).toHaveLength(1);
+    expect(returns(deps, order.orderId)).toHaveLength(0);
+  });
+
+  it('a sell refused after its pull fails refunded:SLIPPAGE_EXCEEDED and sends the tokens back, once', async () => {
+    const { deps, tokenId } = await setup();
+    const { order, tokens } = await tightStop(deps, tokenId);
+    const stored = await stateOf(deps, order.orderId);
+    const claimed = (await deps.uow.transaction((s) => moveOrder(s, stored, 'OPEN', 'EXECUTING', deps.clock.now())))!;
+    await sellDown(deps, tokenId, 10n); // the price moves past minUsdOut between the claim and the sell
+    settle(deps);
+    expect(await resumeExecuting(deps)).toBe(1);
+    expect(await stateOf(deps, claimed.orderId)).toMatchObject({ state: 'FAILED', reason: 'refunded:SLIPPAGE_EXCEEDED', tradeId: null });
+    expect(returns(deps, order.orderId)).toEqual([expect.objectContaining({ wallet: WALLET_A, amount: tokens })]);
   });
 });
 

@@ -56,6 +56,9 @@ export function orderStoreContract(name: string, make: UowFactory) {
         expect(await uow.run((s) => s.orders.get('ord_9'))).toBeNull();
         expect(await uow.run((s) => s.orders.byWallet(WALLET.toLowerCase(), 10))).toEqual([b, a]);
         expect(await uow.run((s) => s.orders.byWallet(WALLET, 1))).toEqual([b]);
+        expect(await uow.run((s) => s.orders.openOf(WALLET.toLowerCase()))).toEqual([a, b]);
+        await uow.transaction((s) => s.orders.transition({ ...a, state: 'EXECUTING' }, 'OPEN'));
+        expect(await uow.run((s) => s.orders.openOf(WALLET))).toEqual([b]);
       }));
 
     it('moves state by compare-and-set: of two movers from OPEN only one wins', () =>

@@ -58,6 +58,7 @@ export function raiseStoreContract(name: string, make: UowFactory) {
         expect(await uow.run((s) => s.raises.getPledge('pld_none'))).toBeNull();
         expect((await uow.run((s) => s.raises.pledgesOf('tok_a'))).map((p) => p.pledgeId)).toEqual([p2.pledgeId, p1.pledgeId, p3.pledgeId]);
         expect((await uow.run((s) => s.raises.pledgesOf('tok_a', WALLET.toLowerCase()))).map((p) => p.pledgeId)).toEqual([p1.pledgeId, p3.pledgeId]);
+        expect((await uow.run((s) => s.raises.pledgedBy(WALLET.toLowerCase()))).map((p) => p.pledgeId).sort()).toEqual([p1.pledgeId, p3.pledgeId, other.pledgeId].sort());
         const collected = transitionPledge(p1, 'COLLECTED', at(9));
         expect(await uow.run((s) => s.raises.updatePledge(collected, 'PLEDGED'))).toBe(true);
         expect(await uow.run((s) => s.raises.updatePledge(transitionPledge(p1, 'CANCELLED', at(10)), 'PLEDGED'))).toBe(false);

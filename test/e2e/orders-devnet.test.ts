@@ -16,7 +16,7 @@ import { startService, type RunningService } from '../../src/bootstrap/compose.j
 import { formatAmount, parseAmount, parseUsd } from '../../src/domain/money.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
 import { collectHeld } from '../../src/app/held/collect.js';
-import { orderKey } from '../../src/app/orders/execute-orders.js';
+import { orderKey, RESUME_MARGIN_MS } from '../../src/app/orders/execute-orders.js';
 import { moveOrder } from '../../src/app/orders/move-order.js';
 import { expectBooksEqualChain, TREASURY, waitUntilFinished } from '../support/books.js';
 import { testDatabases } from '../support/databases.js';
@@ -196,7 +196,7 @@ describe(`orders on the devnet, on ${name}`, () => {
   });
 
   it('a process that died right after the collect: the order is carried on once, its USDC collected once', async () => {
-    const order = await place(orderer, { kind: 'limit_buy', triggerPriceUsd: await priceAt(9_000n), usdAmount: '2' });
+    const order = await place(orderer, { kind: 'limit_buy', triggerPriceUsd: await priceAt(9_990n), usdAmount: '2' });
     const deps = service.application.deps;
     const stored = (await deps.uow.run((s) => s.orders.get(order.orderId)))!;
     // What a process does before it dies: the claim, then the collect mined on chain — and nothing more.
@@ -204,6 +204,8 @@ describe(`orders on the devnet, on ${name}`, () => {
     const before = await usdc(orderer.address);
     await collectHeld(deps, orderKey(stored), TESTNET, NETWORKS[TESTNET].usdc, stored.authorization, tokenId);
     expect(await usdc(orderer.address)).toBe(before - parseUsd('2'));
+    await sellDown(30n); // the price its claim saw crossed (a limit buy never pays more than its trigger)
+    clock.offsetMs += deps.settings.pullWaitMs + RESUME_MARGIN_MS + 1; // past the wait of a process that might still hold it
     await drain(3); // the next process's passes carry it on
     expect(await orderOf(order.orderId)).toMatchObject({ state: 'EXECUTED', reason: null });
     expect(await usdc(orderer.address)).toBe(before - parseUsd('2'));

@@ -82,10 +82,7 @@ export async function sendExactlyOnce<T extends CustodyTransaction>(deps: Sender
   const deadline = Date.now() + deps.settings.pullWaitMs;
   const signsHere = () => deps.custody?.signing() ?? true;
   let tx: T | null = await deps.uow.run((s) => send.store(s).get(key));
-  if (!tx) {
-    await send.beforeSigning?.();
-    tx = signsHere() ? await signFirst(deps, send) : await askSigner(deps, send, null, deadline);
-  }
+  if (!tx) tx = (await checkBeforeSigning(deps, send)) ?? (signsHere() ? await signFirst(deps, send) : await askSigner(deps, send, null, deadline));
   for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
     await chain.broadcast(network, tx.rawTx).catch(() => undefined); // the status below tells
     const status = await chain.status(network, tx.txHash, tx.rawTx);
@@ -97,6 +94,23 @@ export async function sendExactlyOnce<T extends CustodyTransaction>(deps: Sender
     }
     if (Date.now() >= deadline) throw send.pending(tx.txHash);
     await new Promise((r) => setTimeout(r, delay));
+  }
+}
+
+/**
+ * The checks before the first signature. They read the chain after the record was read: another
+ * process may have recorded, broadcast and mined the transaction in between (its nonce now used,
+ * the balance moved), so a refusal stands only while nothing is recorded for the key; otherwise
+ * the recorded transaction is followed, never refused after it moved the money. Null: sign.
+ */
+async function checkBeforeSigning<T extends CustodyTransaction>(deps: Pick<SenderDeps, 'uow'>, send: ExactlyOnce<T>): Promise<T | null> {
+  try {
+    await send.beforeSigning?.();
+    return null;
+  } catch (e) {
+    const recorded = await deps.uow.run((s) => send.store(s).get(send.key));
+    if (recorded) return recorded;
+    throw e;
   }
 }
 

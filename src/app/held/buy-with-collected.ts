@@ -15,7 +15,7 @@ import type { Network, PaymentAsset } from '../../domain/network.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../deps.js';
 import { tradedToken } from '../trading/load-token.js';
-import type { BuyPlan, BuyResult } from '../trading/venues/trade-venue.js';
+import type { BuyPlan, BuyResult, TradePhase } from '../trading/venues/trade-venue.js';
 import { venueFor, venueNamed } from '../trading/venues/venue-for.js';
 
 export interface CollectedBuy {
@@ -39,14 +39,25 @@ export interface CollectedBuy {
  * No bounds on the buy's size: an order's size was checked when it was placed, a raise's total
  * is whatever its pledges add up to.
  */
-export async function planCollectedBuy(deps: AppDeps, b: Pick<CollectedBuy, 'tokenId' | 'network' | 'usdAmount' | 'minTokensOut'>): Promise<BuyPlan> {
+export async function planCollectedBuy(
+  deps: AppDeps,
+  b: Pick<CollectedBuy, 'tokenId' | 'network' | 'usdAmount' | 'minTokensOut'>,
+  phase: TradePhase = 'price',
+): Promise<BuyPlan> {
   const token = await deps.uow.run((s) => tradedToken(s, b.tokenId, 'buy', b.network));
-  return venueFor(deps, token, 'buy').planBuy(token, { grossUsd: b.usdAmount, minTokensOut: b.minTokensOut, quoteId: null }, 'price');
+  return venueFor(deps, token, 'buy').planBuy(token, { grossUsd: b.usdAmount, minTokensOut: b.minTokensOut, quoteId: null }, phase);
 }
 
-/** Plans and executes the buy; resolves with the booked result (as token_buy_usd answers, `payment` null). */
+/**
+ * Plans and executes the buy; resolves with the booked result (as token_buy_usd answers, `payment` null).
+ * A retry whose pool swap is recorded already (a crash between the mined swap and the booking)
+ * is not priced again — the pool now holds its own swap, and a refusal would refund USDC whose
+ * tokens are in custody: it books the recorded swap, as a settled payment's apply does (the
+ * swap was signed with its own bound, so the plan's is never used again).
+ */
 export async function buyWithCollected(deps: AppDeps, b: CollectedBuy): Promise<BuyResult> {
-  const plan = await planCollectedBuy(deps, b);
+  const swapped = await deps.uow.run((s) => s.swaps.get(b.key));
+  const plan = swapped ? await planCollectedBuy(deps, { ...b, minTokensOut: b.minTokensOut ?? 0n }, 'apply') : await planCollectedBuy(deps, b);
   return venueNamed(deps, plan.venue ?? 'curve').buy(
     { plan, buyer: b.buyer, network: b.network, referrer: b.referrer },
     { key: b.key, ...(b.onBooked ? { onApplied: b.onBooked } : {}) },

@@ -27,6 +27,23 @@ export class CollectPending extends Error {
   }
 }
 
+/**
+ * Why `authorization` (of the stablecoin at `assetAddress`) cannot be collected now — its window
+ * closed, its nonce used or cancelled on chain, its wallet's money spent — or null. Read from the
+ * chain, before anything is signed (a collect, a raise's end).
+ */
+export async function heldUnusable(
+  deps: Pick<AppDeps, 'clock' | 'tokenIssuer'>,
+  network: Network,
+  assetAddress: string,
+  a: HeldAuthorization,
+): Promise<{ reason: 'expired' | 'used' | 'balance'; detail: string } | null> {
+  if (a.validBefore <= BigInt(Math.floor(deps.clock.now().getTime() / 1000))) return { reason: 'expired', detail: 'it expired' };
+  const [used, balance] = await Promise.all([deps.tokenIssuer.authorizationState(network, assetAddress, a.from, a.nonce), deps.tokenIssuer.balanceOf(network, assetAddress, a.from)]);
+  if (used) return { reason: 'used', detail: 'its nonce was used or cancelled on chain' };
+  return balance < a.value ? { reason: 'balance', detail: `the wallet holds ${formatUsd(balance)}, less than ${formatUsd(a.value)}` } : null;
+}
+
 const unusable = (why: string, detail: string) =>
   new HeldAuthorizationInvalid('unusable', `The held authorization can no longer be used: ${detail}; nothing was taken.`, { why });
 
@@ -56,17 +73,11 @@ export async function collectHeld(
   return sendExactlyOnce(deps, {
     ...send,
     // Read first, so a wallet that spent its money or cancelled its authorization gets its reason
-    // and custody pays no gas for a transaction that must revert.
+    // and custody pays no gas for a transaction that must revert (a refusal stands only while no
+    // collect is recorded for the key: exactly-once-sender.ts).
     beforeSigning: async () => {
-      const a = authorization;
-      const now = BigInt(Math.floor(deps.clock.now().getTime() / 1000));
-      if (a.validBefore <= now) throw unusable('expired', 'it expired');
-      const [used, balance] = await Promise.all([
-        deps.tokenIssuer.authorizationState(network, assetAddress, a.from, a.nonce),
-        deps.tokenIssuer.balanceOf(network, assetAddress, a.from),
-      ]);
-      if (used) throw unusable('used', 'its nonce was used or cancelled on chain');
-      if (balance < a.value) throw unusable('balance', `the wallet holds ${formatUsd(balance)}, less than ${formatUsd(a.value)}`);
+      const why = await heldUnusable(deps, network, assetAddress, authorization);
+      if (why) throw unusable(why.reason, why.detail);
     },
   });
 }

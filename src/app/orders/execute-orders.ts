@@ -16,16 +16,19 @@
  *   collect or pull not mined yet ─▶ stays EXECUTING; `resumeExecuting` takes it up again
  */
 import { DomainError, HeldAuthorizationInvalid, TokenAuthorizationInvalid } from '../../domain/errors.js';
-import { nextCrossed, type Order, type SpotPrice } from '../../domain/order.js';
+import { feeOn } from '../../domain/fees.js';
+import { nextCrossed, tokensAtTrigger, type Order, type SpotPrice } from '../../domain/order.js';
+import { feeBpsOf } from '../../domain/token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import { PullPending } from '../custody/token-pull.js';
 import type { AppDeps } from '../deps.js';
 import { buyWithCollected, planCollectedBuy, refundCollected } from '../held/buy-with-collected.js';
 import { collectHeld, CollectPending } from '../held/collect.js';
 import type { AppMetrics } from '../metrics.js';
+import { RefusedInCustody } from '../paid.js';
 import { loadToken } from '../trading/load-token.js';
 import { venueFor } from '../trading/venues/venue-for.js';
-import { sellToken } from '../use-cases/sell-token.js';
+import { queueTokenReturn, sellToken } from '../use-cases/sell-token.js';
 import { orderAssetAddress } from './place-order.js';
 import { moveOrder as move } from './move-order.js';
 import { spotOf } from './order-view.js';
@@ -39,6 +42,27 @@ export const orderKey = (o: Pick<Order, 'orderId'>): string => `order:${o.orderI
 
 /** Another process moved the order first: this one's transaction rolls back. */
 class OrderMoved extends Error {}
+
+/**
+ * How much older than the collect's or pull's wait an EXECUTING order must be before a resume
+ * takes it up: a younger one may be in another process's hands, still waiting on the chain.
+ */
+export const RESUME_MARGIN_MS = 10_000;
+
+/** The orders this process (one `deps`: the executor's) is carrying out now: a resume never runs a second copy of one. */
+const inFlight = new WeakMap<object, Set<string>>();
+
+async function exclusively(deps: OrderDeps, order: Order, work: () => Promise<ExecutionOutcome>): Promise<ExecutionOutcome> {
+  let mine = inFlight.get(deps);
+  if (!mine) inFlight.set(deps, (mine = new Set()));
+  if (mine.has(order.orderId)) return 'lost';
+  mine.add(order.orderId);
+  try {
+    return await work();
+  } finally {
+    mine.delete(order.orderId);
+  }
+}
 
 /**
  * Executes the OPEN orders of `tokenId` that the price crosses, one at a time, best first; an
@@ -72,20 +96,25 @@ export async function executeOrder(deps: OrderDeps, order: Order, _spot: SpotPri
   }
   const claimed = await deps.uow.run((s) => move(s, order, 'OPEN', 'EXECUTING', deps.clock.now()));
   if (!claimed) return 'lost';
-  return carryOut(deps, claimed);
+  return exclusively(deps, claimed, () => carryOut(deps, claimed));
 }
 
-/** The orders left EXECUTING (a crash, a collect not mined yet): carried on from where they stopped. */
+/**
+ * The orders left EXECUTING (a crash, a collect not mined yet): carried on from where they
+ * stopped. Only those untouched for longer than the collect's or pull's wait: a younger one may
+ * be another process's, still in its hands; and never one this process is carrying out now.
+ */
 export async function resumeExecuting(deps: OrderDeps, limit = 20): Promise<number> {
-  const stuck = await deps.uow.run((s) => s.orders.executing(limit));
+  const settled = deps.clock.now().getTime() - deps.settings.pullWaitMs - RESUME_MARGIN_MS;
+  const stuck = (await deps.uow.run((s) => s.orders.executing(limit))).filter((o) => o.updatedAt.getTime() < settled);
   let done = 0;
   for (const order of stuck) {
     // One order the chain cannot carry on now (an RPC down) does not hold up the others.
-    const outcome = await carryOut(deps, order).catch((e: unknown) => {
+    const outcome = await exclusively(deps, order, () => carryOut(deps, order)).catch((e: unknown) => {
       deps.logger?.warn('an executing order could not be carried on; will retry', { orderId: order.orderId, error: (e as Error).message });
       return 'pending' as const;
     });
-    if (outcome !== 'pending') done += 1;
+    if (outcome !== 'pending' && outcome !== 'lost') done += 1;
   }
   return done;
 }
@@ -101,11 +130,24 @@ export async function expireOrders(deps: OrderDeps, limit = 100): Promise<number
 
 async function checkBound(deps: OrderDeps, order: Order): Promise<void> {
   if (order.kind === 'limit_buy') {
-    await planCollectedBuy(deps, { tokenId: order.tokenId, network: order.network, usdAmount: order.usdAmount!, minTokensOut: order.minTokensOut ?? undefined });
+    await planCollectedBuy(deps, { tokenId: order.tokenId, network: order.network, usdAmount: order.usdAmount!, minTokensOut: await limitBound(deps, order) });
     return;
   }
   const token = await deps.uow.run((s) => loadToken(s, order.tokenId));
   await venueFor(deps, token, 'sell').checkSell(token, order.tokens!, order.minUsdOut ?? undefined);
+}
+
+/**
+ * A limit buy's bound at execution (docs/api.md "Orders"): it never pays more per token than its
+ * trigger — at least the tokens its USD less the fee in force buys at exactly the trigger, or its
+ * own minTokensOut when higher. A price that moved past the trigger (a resume, a price that moved
+ * between the crossing and the buy) misses it: left OPEN before the collect, refunded after.
+ */
+async function limitBound(deps: OrderDeps, order: Order): Promise<bigint> {
+  const token = await deps.uow.run((s) => loadToken(s, order.tokenId));
+  const usd = order.usdAmount!;
+  const atTrigger = tokensAtTrigger(order.triggerPrice, usd - feeOn(usd, feeBpsOf(token, deps.clock.now())));
+  return order.minTokensOut !== null && order.minTokensOut > atTrigger ? order.minTokensOut : atTrigger;
 }
 
 async function carryOut(deps: OrderDeps, order: Order): Promise<ExecutionOutcome> {
@@ -133,17 +175,17 @@ async function buy(deps: OrderDeps, order: Order): Promise<string | null> {
       network: order.network,
       buyer: order.wallet,
       usdAmount: order.usdAmount!,
-      minTokensOut: order.minTokensOut ?? undefined,
+      minTokensOut: await limitBound(deps, order),
       onBooked: (stores, r) => executed(deps, stores, order, r.trade.tradeId),
     });
     return result.trade.tradeId;
   } catch (e) {
-    if (e instanceof DomainError && !(e instanceof HeldAuthorizationInvalid) && e.code !== 'INTERNAL_ERROR') throw new CollectedButRefused(e);
+    if (e instanceof DomainError && !(e instanceof HeldAuthorizationInvalid) && e.code !== 'INTERNAL_ERROR') throw new RefusedInCustody(e, 'usdc');
     throw e;
   }
 }
 
-/** The order's sell, as token_sell sells (pull, venue, USDC payout; tokens sent back on a refusal after the pull). */
+/** The order's sell, as token_sell sells (pull, venue, USDC payout); a refusal after the pull sends the tokens back with the FAILED. */
 async function sell(deps: OrderDeps, order: Order): Promise<string | null> {
   const result = await sellToken(
     deps,
@@ -157,22 +199,18 @@ async function executed(deps: OrderDeps, stores: Stores, order: Order, tradeId: 
   if (!(await move(stores, order, 'EXECUTING', 'EXECUTED', deps.clock.now(), { tradeId }))) throw new OrderMoved();
 }
 
-/** A buy refused after its USDC was collected: the USDC goes back with the order's FAILED. */
-class CollectedButRefused extends DomainError {
-  readonly code: string;
-  constructor(refused: DomainError) {
-    super(refused.message, refused.details, { cause: refused });
-    this.code = refused.code;
-  }
-}
-
-/** FAILED with the refusal's reason; a buy refused after its collect pays the USDC back in the same transaction. */
+/**
+ * FAILED with the refusal's reason; an order refused after custody took its money (a buy's USDC
+ * collected, a sell's tokens pulled) gives it back in the same transaction, so only the copy
+ * whose compare-and-set wins gives anything back.
+ */
 async function fail(deps: OrderDeps, order: Order, e: DomainError): Promise<void> {
   const reason = e instanceof HeldAuthorizationInvalid || e instanceof TokenAuthorizationInvalid ? `${String(e.details?.['reason'])}${e.details?.['why'] ? `:${String(e.details['why'])}` : ''}` : e.code;
   await deps.uow.transaction(async (stores) => {
-    const failed = await move(stores, order, 'EXECUTING', 'FAILED', deps.clock.now(), { reason: e instanceof CollectedButRefused ? `refunded:${reason}` : reason });
-    if (!failed || !(e instanceof CollectedButRefused)) return;
-    await refundCollected(deps, stores, { network: order.network, wallet: order.wallet, asset: order.asset ?? 'USDC', amount: order.usdAmount!, sourceId: orderKey(order) });
+    const failed = await move(stores, order, 'EXECUTING', 'FAILED', deps.clock.now(), { reason: e instanceof RefusedInCustody ? `refunded:${reason}` : reason });
+    if (!failed || !(e instanceof RefusedInCustody)) return;
+    if (e.taken === 'tokens') await queueTokenReturn(deps, stores, { network: order.network, tokenId: order.tokenId, seller: order.wallet, tokens: order.tokens! }, orderKey(order));
+    else await refundCollected(deps, stores, { network: order.network, wallet: order.wallet, asset: order.asset ?? 'USDC', amount: order.usdAmount!, sourceId: orderKey(order) });
   });
 }
 

@@ -6,7 +6,7 @@
  * on chain, balance now) — so a refusal charges nothing. Applying the payment stores the order
  * OPEN with its event, in the payment's transaction.
  */
-import { ValidationError } from '../../domain/errors.js';
+import { HeldAuthorizationInvalid, ValidationError } from '../../domain/errors.js';
 import { NETWORKS, type Network, type PaymentAsset } from '../../domain/network.js';
 import { isBuyOrder, MAX_ORDER_LIFETIME_MS, type Order, type OrderKind } from '../../domain/order.js';
 import { receiveAuthorizationTypedData, type TokenAuthorization } from '../../domain/token-authorization.js';
@@ -102,7 +102,28 @@ export async function checkPlaceOrder(
   const check = { network: token.network, wallet: caller?.wallet ?? input.authorization.from, amount, authorization: input.authorization, validUntil: input.expiresAt };
   if (isBuyOrder(input)) await checkHeldAuthorization(deps, { ...check, asset: ORDER_ASSET });
   else await checkHeldTokenAuthorization(deps, { ...check, token: { address: token.address, name: token.name } });
+  await checkNotHeldAlready(deps, input, token.network);
   return { network: token.network };
+}
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * HELD_AUTHORIZATION_INVALID `used` when an OPEN order or a PLEDGED pledge of the signer holds
+ * this very authorization (the same contract, signer and nonce): only one of them could ever
+ * collect it, and the other would fail after its fee was paid.
+ */
+async function checkNotHeldAlready(deps: AppDeps, input: PlaceOrderInput, network: Network): Promise<void> {
+  const a = input.authorization;
+  const sameNonce = (b: { from: string; nonce: string }) => same(b.from, a.from) && same(b.nonce, a.nonce);
+  // A buy's authorization is on the stablecoin's contract (an order's, a pledge's); a sell's on its token's.
+  const usdc = isBuyOrder(input) ? orderAssetAddress({ network, asset: ORDER_ASSET }) : null;
+  const orders = await deps.uow.run((s) => s.orders.openOf(a.from));
+  const pledges = usdc ? await deps.uow.run((s) => s.raises.pledgedBy(a.from)) : [];
+  const held =
+    orders.some((o) => o.network === network && sameNonce(o.authorization) && (usdc ? isBuyOrder(o) && same(orderAssetAddress(o), usdc) : !isBuyOrder(o) && o.tokenId === input.tokenId)) ||
+    pledges.some((p) => p.network === network && sameNonce(p.authorization) && same(stablecoin(p.network, p.authorization.asset).address, usdc!));
+  if (held) throw new HeldAuthorizationInvalid('used', 'This authorization is held already by another open order or pledge; sign a fresh one (a new nonce).');
 }
 
 /** order_place's `execute`: the order stored OPEN with its `order.placed` event, with the payment applied. */

@@ -18,9 +18,10 @@ import { DomainError, InsufficientBalance, TokenAuthorizationInvalid } from '../
 import { formatTokens } from '../../domain/money.js';
 import type { Network } from '../../domain/network.js';
 import type { Token } from '../../domain/token.js';
+import type { Stores } from '../../ports/unit-of-work.js';
 import { pullTokens } from '../custody/token-pull.js';
 import type { AppDeps } from '../deps.js';
-import { fundingKey, type Funding } from '../paid.js';
+import { fundingKey, RefusedInCustody, type Funding } from '../paid.js';
 import { deployedToken, tradedToken, type DeployedToken } from '../trading/load-token.js';
 import type { SellCommand, SellRequest, SellResult, TradePhase } from '../trading/venues/trade-venue.js';
 import { venueFor } from '../trading/venues/venue-for.js';
@@ -87,26 +88,29 @@ export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Funding<
     const current = await deps.uow.run((s) => tradedToken(s, cmd.tokenId, 'sell', cmd.network));
     return await venueFor(deps, current, 'sell').sell(current, cmd, { key, pullTx: pull.txHash }, paid);
   } catch (e) {
+    if (!(e instanceof DomainError) || e.code === 'INTERNAL_ERROR') throw e;
     // The tokens are in custody but the sell is refused now (the price moved past minUsdOut, the
-    // token graduated): they go back to the seller. Queued once per payment, however often this
-    // runs; the payment flow refunds the fee.
-    if (e instanceof DomainError && e.code !== 'INTERNAL_ERROR') await returnTokens(deps, cmd, key);
+    // token graduated): they go back to the seller. A held sell (an order) leaves the return to
+    // its owner, inside the compare-and-set that fails it: a second copy of the order refused
+    // after the first sold must not send back tokens already sold.
+    if (paid?.key !== undefined) throw new RefusedInCustody(e, 'tokens');
+    // Queued once per payment, however often this runs; the payment flow refunds the fee.
+    await deps.uow.transaction((stores) => queueTokenReturn(deps, stores, cmd, key));
     throw e;
   }
 }
 
-async function returnTokens(deps: AppDeps, cmd: SellCommand, key: string): Promise<void> {
-  await deps.uow.transaction((stores) =>
-    stores.deliveries.enqueue(
-      newDelivery({
-        deliveryId: deps.ids.next('dlv'),
-        network: cmd.network,
-        tokenId: cmd.tokenId,
-        wallet: cmd.seller,
-        amount: cmd.tokens,
-        sourceId: `return:${key}`,
-        now: deps.clock.now(),
-      }),
-    ),
+/** The pulled tokens back to the seller, in the caller's transaction; queued once per key. */
+export async function queueTokenReturn(deps: AppDeps, stores: Stores, cmd: Pick<SellCommand, 'network' | 'tokenId' | 'seller' | 'tokens'>, key: string): Promise<void> {
+  await stores.deliveries.enqueue(
+    newDelivery({
+      deliveryId: deps.ids.next('dlv'),
+      network: cmd.network,
+      tokenId: cmd.tokenId,
+      wallet: cmd.seller,
+      amount: cmd.tokens,
+      sourceId: `return:${key}`,
+      now: deps.clock.now(),
+    }),
   );
 }

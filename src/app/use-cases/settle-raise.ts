@@ -30,7 +30,7 @@ import {
 import { opensTrading, withCurve, type Token } from '../../domain/token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../deps.js';
-import { collectHeld, CollectPending } from '../held/collect.js';
+import { collectHeld, CollectPending, heldUnusable } from '../held/collect.js';
 import { refundCollected } from '../held/buy-with-collected.js';
 import { stablecoin, type HeldAuthorization } from '../held/usdc-authorization.js';
 import { graduate } from '../trading/graduate.js';
@@ -73,12 +73,7 @@ export async function settleRaise(deps: AppDeps, raise: Raise): Promise<RaiseSte
  * cancelled on chain, its wallet's USDC spent), or null: read before anything is collected.
  */
 async function unusableNow(deps: AppDeps, p: Pledge): Promise<string | null> {
-  const a = p.authorization;
-  if (a.validBefore <= BigInt(Math.floor(deps.clock.now().getTime() / 1000))) return 'expired';
-  const usdc = stablecoin(p.network, a.asset).address;
-  const [used, balance] = await Promise.all([deps.tokenIssuer.authorizationState(p.network, usdc, a.from, a.nonce), deps.tokenIssuer.balanceOf(p.network, usdc, a.from)]);
-  if (used) return 'used';
-  return balance < a.value ? 'balance' : null;
+  return (await heldUnusable(deps, p.network, stablecoin(p.network, p.authorization.asset).address, p.authorization))?.reason ?? null;
 }
 
 /** RAISING → FAILED or COLLECTING, by the pledges still usable at the end (read from the chain first, outside any transaction). */

@@ -6,8 +6,10 @@
  * OPEN orders (a price the service did not trade itself: a pool moved by outsiders), carries on
  * the orders left EXECUTING, and expires the orders past their time.
  *
- * One execution runs at a time in this process; two processes racing for one order are kept
- * apart by the order's compare-and-set (OPEN → EXECUTING), so an order executes once.
+ * One execution runs at a time in this process: the carrying on of EXECUTING orders queues behind
+ * a drain (whose collect or pull may be waiting on the chain) and never beside it; two processes
+ * racing for one order are kept apart by the order's compare-and-set (OPEN → EXECUTING) and by
+ * the resume taking up only orders older than the chain wait (orders/execute-orders.ts).
  */
 import type { ChangeFeed } from '../../ports/change-feed.js';
 import type { AppDeps } from '../deps.js';
@@ -18,7 +20,8 @@ type Deps = AppDeps & { metrics?: AppMetrics };
 
 export class OrderExecutor {
   private readonly woken = new Set<string>();
-  private running: Promise<void> = Promise.resolve();
+  /** The work of this process, one piece after the other: drains and resumes never overlap. */
+  private queue: Promise<void> = Promise.resolve();
   private draining = false;
   private unsubscribe: (() => void) | null = null;
 
@@ -35,23 +38,24 @@ export class OrderExecutor {
     this.woken.add(tokenId);
     if (this.draining) return;
     this.draining = true;
-    this.running = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain());
+    void this.serial(() => new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain()));
   }
 
   /** Resolves once every woken token has been looked at (tests wait for this). */
   async idle(): Promise<void> {
-    while (this.draining) await this.running;
+    do await this.queue;
+    while (this.draining);
   }
 
   /** A worker pass: expire, carry on EXECUTING orders, then every token with OPEN orders. */
   async runOnce(): Promise<void> {
     // An order that cannot move now (the chain does not answer) never holds up the other workers of the pass.
     await expireOrders(this.deps).catch((e: unknown) => this.warn('expiring orders failed', e));
-    await resumeExecuting(this.deps).catch((e: unknown) => this.warn('carrying on executing orders failed', e));
+    await this.serial(() => resumeExecuting(this.deps).then(() => undefined)).catch((e: unknown) => this.warn('carrying on executing orders failed', e));
     for (const tokenId of await this.deps.uow.run((s) => s.orders.tokensWithOpen())) this.woken.add(tokenId);
     if (!this.draining) {
       this.draining = true;
-      this.running = this.drain();
+      void this.serial(() => this.drain());
     }
     await this.idle();
   }
@@ -64,6 +68,13 @@ export class OrderExecutor {
 
   private warn(what: string, e: unknown, fields: Record<string, unknown> = {}): void {
     this.deps.logger?.warn(`${what}; the next pass retries`, { ...fields, error: (e as Error).message });
+  }
+
+  /** Runs `work` once everything queued before it is done; its failure does not stop what follows. */
+  private serial(work: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(work);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   private async drain(): Promise<void> {

@@ -31,6 +31,11 @@ export class MemoryOrderStore implements OrderStore {
     return this.all((o) => o.wallet.toLowerCase() === lower).reverse().slice(0, limit);
   }
 
+  async openOf(wallet: string): Promise<Order[]> {
+    const lower = wallet.toLowerCase();
+    return this.all((o) => o.state === 'OPEN' && o.wallet.toLowerCase() === lower);
+  }
+
   async ofToken(tokenId: string, state: OrderState): Promise<Order[]> {
     return this.all((o) => o.tokenId === tokenId && o.state === state);
   }

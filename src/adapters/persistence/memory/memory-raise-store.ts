@@ -56,6 +56,11 @@ export class MemoryRaiseStore implements RaiseStore {
       .sort(byTime((p: Pledge) => p.pledgeId));
   }
 
+  async pledgedBy(wallet: string): Promise<Pledge[]> {
+    const w = wallet.toLowerCase();
+    return [...this.db.pledges.values()].filter((p) => p.state === 'PLEDGED' && p.wallet.toLowerCase() === w).sort(byTime((p: Pledge) => p.pledgeId));
+  }
+
   async updatePledge(next: Pledge, from: PledgeState): Promise<boolean> {
     const current = this.db.pledges.get(next.pledgeId);
     if (!current || current.state !== from) return false;

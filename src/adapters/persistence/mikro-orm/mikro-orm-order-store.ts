@@ -90,6 +90,10 @@ export class MikroOrmOrderStore implements OrderStore {
     return this.where('wallet_lower = ? order by created_at desc, order_id desc limit ?', [wallet.toLowerCase(), limit]);
   }
 
+  openOf(wallet: string): Promise<Order[]> {
+    return this.where(`wallet_lower = ? and state = 'OPEN' order by created_at, order_id`, [wallet.toLowerCase()]);
+  }
+
   ofToken(tokenId: string, state: OrderState): Promise<Order[]> {
     return this.where('token_id = ? and state = ? order by created_at, order_id', [tokenId, state]);
   }

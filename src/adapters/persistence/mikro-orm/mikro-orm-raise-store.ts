@@ -142,6 +142,11 @@ export class MikroOrmRaiseStore implements RaiseStore {
     return rows.map(PLEDGES.fromRow);
   }
 
+  async pledgedBy(wallet: string): Promise<Pledge[]> {
+    const rows = await this.sql.all(`select ${PLEDGES.select(this.sql)} from pledges where wallet_lower = ? and state = 'PLEDGED' order by created_at, pledge_id`, [wallet.toLowerCase()]);
+    return rows.map(PLEDGES.fromRow);
+  }
+
   async updatePledge(next: Pledge, from: PledgeState): Promise<boolean> {
     const rows = await this.sql.all(`${PLEDGES.update(PLEDGE_UPDATED)} where pledge_id = ? and state = ? returning pledge_id`, [
       ...PLEDGES.valuesOf(PLEDGE_UPDATED, next),
