@@ -77,6 +77,13 @@ export class TransferIndexer {
   /** Pairs found on chain, by network and token id: a pair never moves once created. */
   private readonly pairs = new Map<string, string>();
 
+  /**
+   * Per network, the head at which this process last found the cursor's block still on chain
+   * with nothing left to read: while the head stays there, a pass has nothing to book and the
+   * check waits for the head to move (it runs before any step reads past the cursor).
+   */
+  private readonly checkedAtHead = new Map<Network, { head: bigint; blockHash: string }>();
+
   constructor(private readonly deps: TransferIndexerDeps) {}
 
   /** One pass over every network; returns how many transfers it booked. */
@@ -99,8 +106,15 @@ export class TransferIndexer {
     const safe = head - BigInt(this.deps.confirmations);
     let cursor = (await uow.run((s) => s.transfers.cursor(network))) ?? (await this.begin(network, safe, head));
     if (!cursor) return 0;
+    const caughtUp = cursor.blockNumber >= safe && cursor.headBlock === head;
+    const checked = this.checkedAtHead.get(network);
+    // The chain has not moved since the last pass found it all read: no RPC, no step (an idle chain).
+    if (caughtUp && checked?.head === head && checked.blockHash === cursor.blockHash) return 0;
+    const found = cursor;
     cursor = await this.checkReorg(network, cursor, head);
     if (!cursor) return 0;
+    if (caughtUp && cursor === found && cursor.blockHash !== null) this.checkedAtHead.set(network, { head, blockHash: cursor.blockHash });
+    else this.checkedAtHead.delete(network);
     let booked = 0;
     for (let step = 0; step < (this.deps.maxStepsPerPass ?? 10) && cursor.blockNumber < safe; step++) {
       const fromBlock = cursor.blockNumber + 1n;

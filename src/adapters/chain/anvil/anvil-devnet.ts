@@ -25,6 +25,12 @@ import { chooseStartState, saveState } from './state-file.js';
 
 /** How often each chain's state is saved (anvil's own `--state-interval` was 5 s too). */
 const SAVE_EVERY_MS = 5_000;
+/**
+ * A chain whose head has not moved since its last save is saved again only this long after it:
+ * its state moves with blocks, but for anvil's cheat calls (setBalance, setCode) made without a
+ * block after them, which this bounds (the journal never held them either).
+ */
+const RESAVE_UNMOVED_MS = 60_000;
 
 export interface DevnetOptions {
   port: number;
@@ -88,6 +94,8 @@ export class AnvilDevnet {
   private saver: NodeJS.Timeout | null = null;
   /** The save under way (one at a time: they share each chain's temporary file). */
   private saving: Promise<void> = Promise.resolve();
+  /** Each chain's head when its state was last saved, and when: an unmoved chain is not saved again. */
+  private readonly savedHeads = new Map<ChainProcess, { hash: string | null; at: number }>();
 
   private constructor(
     readonly chains: Record<Network, DevnetChain>,
@@ -109,7 +117,12 @@ export class AnvilDevnet {
 
   private async save(p: ChainProcess): Promise<void> {
     try {
+      // A dump is megabytes fetched, decoded and synced: none while the chain has not moved.
+      const head = await createPublicClient({ transport: http(p.upstreamUrl) }).getBlock({ blockTag: 'latest' });
+      const last = this.savedHeads.get(p);
+      if (last && last.hash === head.hash && Date.now() - last.at < RESAVE_UNMOVED_MS) return;
       await saveState(p.upstreamUrl, p.statePath!);
+      this.savedHeads.set(p, { hash: head.hash, at: Date.now() });
     } catch (e) {
       // A chain that went down is logged as such; a stop saves on its own (stopChainProcess).
       if (!this.stopping.now && p.child.exitCode === null) this.logger.warn(`devnet ${p.network}: state not saved (${(e as Error).message}); the journal keeps what it lacks`);

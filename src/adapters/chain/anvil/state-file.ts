@@ -10,7 +10,7 @@
  * start loaded, which the journal covers every transaction since — or from genesis.
  */
 import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
@@ -112,10 +112,13 @@ export async function saveState(upstreamUrl: string, statePath: string): Promise
     signal: AbortSignal.timeout(30_000),
   });
   const answer = (await response.json()) as { result?: unknown; error?: { message?: string } };
-  if (typeof answer.result !== 'string' || !/^0x[0-9a-fA-F]*$/.test(answer.result)) {
+  // Hex decoding stops at the first character that is not hex: a short buffer is a bad answer
+  // (checked so, not by a regular expression over megabytes on the event loop).
+  const gzipped = typeof answer.result === 'string' && answer.result.startsWith('0x') ? Buffer.from(answer.result.slice(2), 'hex') : null;
+  if (!gzipped || gzipped.length * 2 !== (answer.result as string).length - 2) {
     throw new Error(`anvil_dumpState: ${answer.error?.message ?? 'no state in the answer'}`);
   }
-  const json = await gunzipAsync(Buffer.from(answer.result.slice(2), 'hex'));
+  const json = await gunzipAsync(gzipped);
   const tmp = `${statePath}.tmp`;
   const fh = await open(tmp, 'w');
   try {
@@ -124,6 +127,21 @@ export async function saveState(upstreamUrl: string, statePath: string): Promise
   } finally {
     await fh.close();
   }
-  renameSync(tmp, statePath);
-  syncDirectory(statePath);
+  // Off the event loop: a periodic save must not stall the requests served meanwhile.
+  await rename(tmp, statePath);
+  await syncDirectoryAsync(statePath);
+}
+
+/** syncDirectory without blocking the event loop. */
+async function syncDirectoryAsync(path: string): Promise<void> {
+  try {
+    const dir = await open(dirname(path), 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  } catch {
+    // Windows cannot open a directory: the rename is still atomic, only not yet durable.
+  }
 }

@@ -110,10 +110,10 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   // The page and its assets: static and cached, so served before the free-request budget is counted.
   const pageRouter = new Router();
   if (options.page) for (const path of ['/', '/assets/:file']) pageRouter.get(path, options.page);
-  app.use(pageRouter.routes());
+  app.use(onlyWhere(/^\/(?:\/?$|assets\/)/i, pageRouter.routes()));
   // Token images: immutable bytes by their hash, before the free budget like the page's assets.
   const images = imageRoutes(deps.uow);
-  app.use(images.routes());
+  app.use(onlyWhere(/^\/images\//i, images.routes()));
   for (const m of options.before ?? []) app.use(m);
   app.use(router.routes());
   app.use(nothingAnswered([pageRouter, images, router]));
@@ -209,6 +209,15 @@ function healthRoutes(router: Router, application: Application): void {
     ok(ctx, 'health', report, required ? 200 : 503);
     if (!required) ctx.set('Retry-After', '5');
   });
+}
+
+/**
+ * `middleware` only for the paths `serves` could match (case-blind, as the routers are): a router
+ * that cannot match a path (an API read, the bulk of the traffic) is not asked to, as it would
+ * match the path against its layers on every request only to pass it on.
+ */
+function onlyWhere(serves: RegExp, middleware: ReturnType<Router['routes']>): Koa.Middleware {
+  return (ctx, next) => (serves.test(ctx.path) ? middleware(ctx as Parameters<typeof middleware>[0], next) : next());
 }
 
 /** Nothing answered: a known path with another method is 405, anything else 404. */
