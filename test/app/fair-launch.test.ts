@@ -154,6 +154,19 @@ describe('pledging', () => {
     expect(await refusal(pledgeAuthorization(deps, { tokenId, wallet: WALLET_C, usdAmount: usd(20) }))).toBe('RAISE_CLOSED');
   });
 
+  it('refuses, before any payment, an authorization a pledge to another raise holds already (one of them could never collect it)', async () => {
+    const deps = withUsdc(makeDeps());
+    const first = await fairToken(deps);
+    const second = await fairToken(deps);
+    const held = { tokenId: first, usdAmount: usd(30), authorization: await signedPledge(deps, first, WALLET_A, usd(30)) };
+    await checkPledge(deps, held);
+    await placePledge(deps, held);
+    const again = { tokenId: second, usdAmount: usd(30), authorization: await signedPledge(deps, second, WALLET_A, usd(30), { nonce: held.authorization.nonce }) };
+    expect(await refusal(checkPledge(deps, again))).toBe('HELD_AUTHORIZATION_INVALID:used');
+    const fresh = { tokenId: second, usdAmount: usd(30), authorization: await signedPledge(deps, second, WALLET_A, usd(30)) };
+    expect(await refusal(checkPledge(deps, fresh))).toBe('OK');
+  });
+
   it('a cancel proven by the pledger takes the pledge out; another wallet cannot, nor anyone after the end', async () => {
     const deps = withUsdc(makeDeps());
     const tokenId = await fairToken(deps);

@@ -102,7 +102,7 @@ export async function checkPlaceOrder(
   const check = { network: token.network, wallet: caller?.wallet ?? input.authorization.from, amount, authorization: input.authorization, validUntil: input.expiresAt };
   if (isBuyOrder(input)) await checkHeldAuthorization(deps, { ...check, asset: ORDER_ASSET });
   else await checkHeldTokenAuthorization(deps, { ...check, token: { address: token.address, name: token.name } });
-  await checkNotHeldAlready(deps, input, token.network);
+  await refuseIfHeld(deps, token.network, input.authorization, isBuyOrder(input) ? { usdc: orderAssetAddress({ network: token.network, asset: ORDER_ASSET }) } : { sellOf: input.tokenId });
   return { network: token.network };
 }
 
@@ -111,17 +111,15 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 /**
  * HELD_AUTHORIZATION_INVALID `used` when an OPEN order or a PLEDGED pledge of the signer holds
  * this very authorization (the same contract, signer and nonce): only one of them could ever
- * collect it, and the other would fail after its fee was paid.
+ * collect it, and the other would fail after its fee was paid. A new order and a new pledge both
+ * ask it. `contract`: a stablecoin's (a limit buy's, a pledge's), or the token a sell order sells.
  */
-async function checkNotHeldAlready(deps: AppDeps, input: PlaceOrderInput, network: Network): Promise<void> {
-  const a = input.authorization;
+export async function refuseIfHeld(deps: AppDeps, network: Network, a: { from: string; nonce: string }, contract: { usdc: string } | { sellOf: string }): Promise<void> {
   const sameNonce = (b: { from: string; nonce: string }) => same(b.from, a.from) && same(b.nonce, a.nonce);
-  // A buy's authorization is on the stablecoin's contract (an order's, a pledge's); a sell's on its token's.
-  const usdc = isBuyOrder(input) ? orderAssetAddress({ network, asset: ORDER_ASSET }) : null;
-  const orders = await deps.uow.run((s) => s.orders.openOf(a.from));
-  const pledges = usdc ? await deps.uow.run((s) => s.raises.pledgedBy(a.from)) : [];
+  const usdc = 'usdc' in contract ? contract.usdc : null;
+  const { orders, pledges } = await deps.uow.run(async (s) => ({ orders: await s.orders.openOf(a.from), pledges: usdc ? await s.raises.pledgedBy(a.from) : [] }));
   const held =
-    orders.some((o) => o.network === network && sameNonce(o.authorization) && (usdc ? isBuyOrder(o) && same(orderAssetAddress(o), usdc) : !isBuyOrder(o) && o.tokenId === input.tokenId)) ||
+    orders.some((o) => o.network === network && sameNonce(o.authorization) && (usdc ? isBuyOrder(o) && same(orderAssetAddress(o), usdc) : !isBuyOrder(o) && 'sellOf' in contract && o.tokenId === contract.sellOf)) ||
     pledges.some((p) => p.network === network && sameNonce(p.authorization) && same(stablecoin(p.network, p.authorization.asset).address, usdc!));
   if (held) throw new HeldAuthorizationInvalid('used', 'This authorization is held already by another open order or pledge; sign a fresh one (a new nonce).');
 }

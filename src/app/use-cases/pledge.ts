@@ -15,6 +15,7 @@ import type { Stores } from '../../ports/unit-of-work.js';
 import { readChain } from '../availability.js';
 import type { AppDeps } from '../deps.js';
 import { checkHeldAuthorization, heldAuthorizationTypedData, stablecoin, type HeldAuthorization } from '../held/usdc-authorization.js';
+import { refuseIfHeld } from '../orders/place-order.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
 import { loadToken } from '../trading/load-token.js';
 import { loadRaise, pledgeView, raiseView, type PledgeView, type RaiseView } from './get-raise.js';
@@ -82,6 +83,8 @@ export async function checkPledge(deps: AppDeps, req: PledgeRequest, phase: 'ask
   if (phase !== 'apply') {
     const validUntil = new Date(raise.endsAt.getTime() + PLEDGE_SETTLE_WINDOW_MS);
     await checkHeldAuthorization(deps, { network: token.network, asset: 'USDC', wallet: req.authorization.from, amount: req.usdAmount, authorization: req.authorization, validUntil });
+    // Held by a pledge of another raise or an open limit buy: only one could ever collect it.
+    await refuseIfHeld(deps, token.network, req.authorization, { usdc: stablecoin(token.network, 'USDC').address });
   }
   return { token, raise };
 }
