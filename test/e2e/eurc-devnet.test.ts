@@ -19,7 +19,7 @@ import { DEMO_BALANCE, TREASURY_FLOAT, USDC_ABI } from '../../src/adapters/chain
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
 import { parseUsd } from '../../src/domain/money.js';
 import { NETWORKS, TESTNET, type PaymentAsset } from '../../src/domain/network.js';
-import type { TokenIssuer } from '../../src/ports/token-issuer.js';
+import { crashOnceAfterMined } from '../support/crash-after-mined.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { devnetTools } from '../support/devnet.js';
 import { signedSellBody } from '../support/onchain.js';
@@ -32,24 +32,6 @@ const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 
 const databases = testDatabases('eurc');
 
-/** The service's token issuer, made to "crash" once right after a pull is seen mined. */
-function crashingAfterPull(issuer: TokenIssuer, fault: { armed: boolean }): TokenIssuer {
-  return new Proxy(issuer, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      if (prop !== 'status') return value.bind(target);
-      return async (...args: unknown[]) => {
-        const status = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        if (status === 'confirmed' && fault.armed) {
-          fault.armed = false;
-          throw new Error('simulated crash right after the pull was mined, before the trade was written');
-        }
-        return status;
-      };
-    },
-  });
-}
 
 describe.each(databases)('EURC on the devnet, on %s', (_name, openStore) => {
   const clock = new ShiftableClock();
@@ -72,7 +54,7 @@ describe.each(databases)('EURC on the devnet, on %s', (_name, openStore) => {
       // moves only by their own payments and proceeds.
       EARNINGS_PAYOUT_MIN_USD: '1000000',
     });
-    service = await startService(config, { ports: { clock, uow }, wrapTokenIssuer: (issuer) => crashingAfterPull(issuer, fault) });
+    service = await startService(config, { ports: { clock, uow }, wrapTokenIssuer: (issuer) => crashOnceAfterMined(issuer, fault, 'the pull') });
   }, 60_000);
 
   afterAll(async () => {

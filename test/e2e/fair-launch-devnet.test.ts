@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { erc20Abi, type Hex, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import type { TokenIssuer } from '../../src/ports/token-issuer.js';
+import { crashOnceAfterMined } from '../support/crash-after-mined.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
 import { parseTokens, parseUsd } from '../../src/domain/money.js';
@@ -35,24 +35,6 @@ const usdcBefore = new Map<string, bigint>();
 let treasuryBefore: bigint;
 const fault = { armed: false };
 
-/** The service's token issuer, made to "crash" once right after a custody transaction is seen mined (the first: a pledge's collect). */
-function crashingAfterMined(issuer: TokenIssuer): TokenIssuer {
-  return new Proxy(issuer, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      if (prop !== 'status') return value.bind(target);
-      return async (...args: unknown[]) => {
-        const status = await (value as (...x: unknown[]) => Promise<unknown>).apply(target, args);
-        if (status === 'confirmed' && fault.armed) {
-          fault.armed = false;
-          throw new Error('simulated crash right after a collect was mined, before it was booked');
-        }
-        return status;
-      };
-    },
-  });
-}
 
 beforeAll(async () => {
   const store = await openStore();
@@ -60,7 +42,7 @@ beforeAll(async () => {
   cleanup = store.cleanup;
   // Creators' fee shares stay owed: each wallet's USDC moves only by its own payments and pledges.
   const config = await devnetConfig(dataDir, { EARNINGS_PAYOUT_MIN_USD: '1000000' });
-  service = await startService(config, { ports: { clock, uow: store.uow }, wrapTokenIssuer: crashingAfterMined });
+  service = await startService(config, { ports: { clock, uow: store.uow }, wrapTokenIssuer: (issuer) => crashOnceAfterMined(issuer, fault, "a pledge's collect") });
   chain = service.devnet!.publicClient(TESTNET) as PublicClient;
   for (const w of WALLETS) usdcBefore.set(w, await usdcOf(chain, w));
   treasuryBefore = await usdcOf(chain, TREASURY);
