@@ -6,7 +6,6 @@ import type { Server } from 'node:http';
 import { parseTrustProxy } from '../adapters/http/koa/client-ip.js';
 import { createHttpApp } from '../adapters/http/koa/http-app.js';
 import { PortInUse } from '../adapters/http/koa/port-in-use.js';
-import { rateLimit } from '../adapters/http/koa/rate-limit.js';
 import { close, DEFAULT_TIMEOUTS, listen } from '../adapters/http/koa/server.js';
 import { McpEndpoint, MCP_PATH } from '../adapters/mcp/sdk/mcp-endpoint.js';
 import { loadPageFiles } from '../adapters/web/esbuild/page-files.js';
@@ -27,12 +26,11 @@ export async function serveHttp(config: Config, application: Application, closer
   const limiter = deps.rateLimiter;
   const trustProxy = parseTrustProxy(config.trustProxy);
   const budget = limiter ? { limiter, limit: config.rateLimitPerMinute, windowSeconds: 60 } : null;
-  // The MCP endpoint keeps the free budget itself: whether a call is paid is in its body.
-  const before = budget ? [rateLimit({ ...budget, trustProxy, selfLimitedPaths: [MCP_PATH] })] : [];
   const shutdown = new AbortController();
   const page = pageRoute(loadPageFiles, deps.logger, { chain: config.chain });
   const app = createHttpApp(application, {
-    before,
+    // The MCP endpoint keeps the free budget itself: whether a call is paid is in its body.
+    ...(budget ? { freeBudget: { ...budget, trustProxy, selfLimitedPaths: [MCP_PATH] } } : {}),
     shutdown: shutdown.signal,
     trustProxy,
     eventStream: { maxTotal: config.maxEventStreams, maxPerClient: config.maxEventStreamsPerClient },

@@ -33,6 +33,13 @@ export function loggerContract(name: string, make: MakeLogger) {
       expect(await silent.lines()).toEqual([]);
     });
 
+    it('says which levels it writes, so a caller can skip making fields nobody reads', () => {
+      const enabled = (level: Level) => (l: 'debug' | 'info' | 'warn' | 'error') => make(level).logger.enabled?.(l);
+      expect((['debug', 'info', 'warn', 'error'] as const).map(enabled('warn'))).toEqual([false, false, true, true]);
+      expect(enabled('silent')('error')).toBe(false);
+      expect(enabled('debug')('debug')).toBe(true);
+    });
+
     it('writes amounts as exact decimal strings, never as rounded numbers', async () => {
       const { logger, lines } = make('info');
       logger.info('payout', { amount: 123456789012345678901234567890n, parts: [1n, { fee: 2n }] });

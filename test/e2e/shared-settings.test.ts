@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 const errors: { message: string; fields: Record<string, unknown> | undefined }[] = [];
-const logger: Logger = { debug() {}, info() {}, warn() {}, error: (message, fields) => void errors.push({ message, fields }) };
+const logger: Logger = { debug() {}, info() {}, warn() {}, error: (message, fields) => void errors.push({ message, fields }), enabled: (level) => level === 'error' };
 
 const start = async (factory: string, env: Record<string, string> = {}) => {
   const service = await startTestService(

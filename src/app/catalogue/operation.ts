@@ -70,6 +70,12 @@ export interface Read<S extends z.ZodObject = z.ZodObject> {
   outputSchema: z.ZodType;
   price: { kind: 'free' };
   run(deps: ReadDeps, input: z.output<S>, call: ReadCall): Promise<unknown>;
+  /**
+   * The answer this process keeps for `input` and may give with no I/O at all (a token's view the
+   * change feed vouches for), else undefined: what `run` would answer this instant. The HTTP
+   * adapter answers a plain request for it before the framework (decision 0052).
+   */
+  kept?(deps: ReadDeps, input: z.output<S>): object | undefined;
 }
 
 /** A read of any input: the catalogue is heterogeneous by nature. */

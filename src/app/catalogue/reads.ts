@@ -20,7 +20,7 @@ import { getPayment } from '../use-cases/get-payment.js';
 import { getPayout } from '../use-cases/get-payout.js';
 import { getPrices } from '../use-cases/get-prices.js';
 import { getStats } from '../use-cases/get-stats.js';
-import { getToken } from '../use-cases/get-token.js';
+import { getToken, keptToken } from '../use-cases/get-token.js';
 import { listHolders } from '../use-cases/list-holders.js';
 import { detectWalletNetwork, listPositions } from '../use-cases/list-positions.js';
 import { listTokens } from '../use-cases/list-tokens.js';
@@ -58,6 +58,7 @@ export function reads(): AnyRead[] {
       inputSchema: z.strictObject({ tokenId: tokenIdSchema }),
       outputSchema: tokenOutput,
       run: (deps, q, call) => getToken(deps, q.tokenId, { fresh: call.fresh ?? false }),
+      kept: (deps, q) => keptToken(deps, q.tokenId),
     }),
     read({
       operation: 'list_positions',

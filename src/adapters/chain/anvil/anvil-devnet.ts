@@ -84,6 +84,7 @@ const stderrLogger: Logger = {
   info: (message, fields) => writeLog('info', message, fields),
   warn: (message, fields) => writeLog('warn', message, fields),
   error: (message, fields) => writeLog('error', message, fields),
+  enabled: (level) => level !== 'debug',
 };
 function writeLog(level: string, message: string, fields?: Record<string, unknown>): void {
   process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, message, ...fields })}\n`);

@@ -2,6 +2,7 @@
  * The Koa adapter: the routes of docs/api.md over the Application. Koa and the router stay here;
  * handlers translate HTTP to use-case calls and results to envelopes.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import type { Application } from '../../../app/application.js';
@@ -27,11 +28,15 @@ import { isPaidRoute, paidRoute } from './paid-routes.js';
 import { readRoutes } from './read-routes.js';
 import { imageRoutes } from './image-routes.js';
 import { requestContext } from './request-context.js';
+import { keptAnswers, type NodeHandler } from './kept-answers.js';
+import { rateLimit, type RateLimitOptions } from './rate-limit.js';
 import { paymentRequiredExtensions } from '../../kit/x402/x402-extensions.js';
 
 export interface HttpOptions {
-  /** Extra middleware run before routing (e.g. the rate limiter), in order. */
+  /** Extra middleware run before routing, in order (after the page, before the free budget). */
   before?: Koa.Middleware[];
+  /** The free budget (docs/rate-limits.md) every request but a verified payment counts against; none when omitted. */
+  freeBudget?: RateLimitOptions;
   eventStream?: Partial<EventStreamOptions>;
   /** The open-stream registry (tests read it); one is made when omitted. */
   streams?: EventStreams;
@@ -115,8 +120,24 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   const images = imageRoutes(deps.uow);
   app.use(onlyWhere(/^\/images\//i, images.routes()));
   for (const m of options.before ?? []) app.use(m);
+  if (options.freeBudget) app.use(rateLimit(options.freeBudget));
   app.use(router.routes());
   app.use(nothingAnswered([pageRouter, images, router]));
+  // What a read keeps (a token's view) is answered before all of the above (kept-answers.ts).
+  const kept = keptAnswers({
+    deps,
+    reads: application.reads,
+    ids: deps.ids,
+    logger: application.logger,
+    metrics: application.metrics,
+    trustProxy,
+    budget: options.freeBudget,
+  });
+  const koaCallback = app.callback.bind(app);
+  app.callback = () => {
+    const handle = koaCallback();
+    return (req, res) => kept(req as IncomingMessage, res as ServerResponse, handle as NodeHandler) as Promise<void>;
+  };
   return app;
 }
 

@@ -5,18 +5,23 @@
  * verify, buys nothing. A request to a paid route that carries a payment is counted after it is answered
  * (whether it verifies is known only then); one without is counted, and may be refused, first.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Context, Next } from 'koa';
 import { RateLimited } from '../../../domain/errors.js';
-import type { RateLimiter } from '../../../ports/rate-limiter.js';
+import type { RateLimitDecision, RateLimiter } from '../../../ports/rate-limiter.js';
 import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
 import { isPaidRoute } from './paid-routes.js';
 import { carriesPayment } from './payment-headers.js';
 
-export interface RateLimitOptions {
+/** The free budget: how many free requests a client may make per window, kept by `limiter`. */
+export interface FreeBudget {
   limiter: RateLimiter;
   limit: number;
   windowSeconds: number;
   trustProxy: TrustProxy;
+}
+
+export interface RateLimitOptions extends FreeBudget {
   /** POSTs to these paths keep the budget themselves (the MCP endpoint: whether a call was paid is in its body). */
   selfLimitedPaths?: readonly string[];
 }
@@ -24,17 +29,33 @@ export interface RateLimitOptions {
 /** An operator's probes and scraper (load balancers poll them every few seconds): never counted. */
 const PROBES = new Set(['/livez', '/readyz', '/metrics']);
 
+/** The decision a request was counted with already (kept-answers.ts counts before handing a refused request on). */
+const COUNTED = Symbol('free budget decision');
+type Counted = IncomingMessage & { [COUNTED]?: RateLimitDecision };
+
+/** Counts `req` against the budget once: the decision it was counted with already, else a new count. */
+export async function countOnce(budget: FreeBudget, req: IncomingMessage, key: string): Promise<RateLimitDecision> {
+  const counted = req as Counted;
+  return (counted[COUNTED] ??= await budget.limiter.consume(key));
+}
+
+/** The RateLimit headers (IETF draft) of a decision. */
+export function budgetHeaders(budget: FreeBudget, decision: RateLimitDecision): [string, string][] {
+  return [
+    ['RateLimit-Policy', `"free";q=${budget.limit};w=${budget.windowSeconds}`],
+    ['RateLimit', `"free";r=${decision.remaining};t=${decision.resetSeconds}`],
+  ];
+}
+
 export function rateLimit(options: RateLimitOptions) {
-  const policy = `"free";q=${options.limit};w=${options.windowSeconds}`;
   const selfLimited = new Set(options.selfLimitedPaths ?? []);
   return async function limitFree(ctx: Context, next: Next): Promise<void> {
     if (ctx.method === 'POST' && selfLimited.has(ctx.path.replace(/(.)\/+$/, '$1'))) return next();
     if (ctx.method === 'GET' && PROBES.has(ctx.path)) return next();
     const key = rateLimitKey(clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, options.trustProxy));
     const consume = async () => {
-      const decision = await options.limiter.consume(key);
-      ctx.set('RateLimit-Policy', policy);
-      ctx.set('RateLimit', `"free";r=${decision.remaining};t=${decision.resetSeconds}`);
+      const decision = await countOnce(options, ctx.req, key);
+      for (const [name, value] of budgetHeaders(options, decision)) ctx.set(name, value);
       return decision;
     };
     // x402 v1 hook (decision 0046): a payment in either version's header is counted after the answer.

@@ -27,12 +27,25 @@ export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$
 /** A wallet proven with Sign-In-With-X, for a read that lets a caller prove its wallet instead of naming it. */
 export type ProvenWallet = (ctx: Context, proofRequired?: boolean) => Promise<string>;
 
+/** Envelopes already serialised, per operation, by the answer object they carry. */
+const serialised = new WeakMap<AnyRead, WeakMap<object, Buffer>>();
+
+/**
+ * The success envelope of `answer` as bytes. A kept answer (a token's view) is the same object for
+ * every reader until it changes: its envelope is serialised once, not per response.
+ */
+export function envelopeBytes(op: AnyRead, answer: object): Buffer {
+  let bodies = serialised.get(op);
+  if (!bodies) serialised.set(op, (bodies = new WeakMap()));
+  let body = bodies.get(answer);
+  if (body === undefined) bodies.set(answer, (body = Buffer.from(JSON.stringify(successEnvelope(op.operation, answer)))));
+  return body;
+}
+
 export function readRoutes(router: Router, deps: ReadDeps, reads: readonly AnyRead[], provenWallet: ProvenWallet): void {
   for (const op of reads) {
     const query = queryOf(op);
     const params = pathParams(op.http);
-    // A kept view (a token's) is the same object for every reader: its envelope is serialised once, not per response.
-    const bodies = new WeakMap<object, string>();
     if (op.http.method === 'post') {
       postRoute(router, deps, op, provenWallet);
       continue;
@@ -51,10 +64,8 @@ export function readRoutes(router: Router, deps: ReadDeps, reads: readonly AnyRe
         ctx.body = successEnvelope(op.operation, result);
         return;
       }
-      let body = bodies.get(result);
-      if (body === undefined) bodies.set(result, (body = JSON.stringify(successEnvelope(op.operation, result))));
       ctx.set('Content-Type', 'application/json; charset=utf-8'); // what `ctx.type = 'application/json'` sets, without its lookups
-      ctx.body = body;
+      ctx.body = envelopeBytes(op, result);
     });
   }
 }

@@ -31,8 +31,12 @@ export class MemoryLogger implements Logger {
     this.log('error', message, fields);
   }
 
+  enabled(level: LogLine['level']): boolean {
+    return RANK[level] >= RANK[this.level];
+  }
+
   private log(level: LogLine['level'], message: string, fields: LogFields = {}): void {
-    if (RANK[level] < RANK[this.level]) return;
+    if (!this.enabled(level)) return;
     this.lines.push({ level, message, fields: JSON.parse(JSON.stringify(fields, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as LogFields });
   }
 }

@@ -50,6 +50,10 @@ export class PinoLogger implements Logger {
     this.pino.error(fields ?? {}, message);
   }
 
+  enabled(level: 'debug' | 'info' | 'warn' | 'error'): boolean {
+    return this.pino.isLevelEnabled(level);
+  }
+
   /** Writes out what is buffered (before the process exits). */
   flush(): Promise<void> {
     return new Promise((resolve) => this.pino.flush(() => resolve()));

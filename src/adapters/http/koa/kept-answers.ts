@@ -1,0 +1,116 @@
+/**
+ * Kept answers, before the framework (decision 0052): a plain `GET` of a catalogue read that keeps
+ * its answer (`kept` in src/app/catalogue/operation.ts — a token's view the change feed vouches
+ * for) is answered here, on Node's request, with the bytes the Koa route would send and the
+ * headers it would set: X-Request-Id, API-Version, `Vary: Origin`, the free budget's RateLimit
+ * headers, the latency observation and the access line. It is what the hottest read of the API
+ * (a page or an agent polling a token) costs: no context, no middleware chain, no router walk.
+ *
+ * Anything else goes on to Koa untouched: another method or path, a query string, an escaped or
+ * invalid parameter, an Origin (CORS is Koa's), `Cache-Control: no-cache` (a fresh read), no kept
+ * answer this instant, or a request the free budget refuses — which Koa's limiter then refuses
+ * with the decision already taken here (rate-limit.ts), so a request is counted once.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AnyRead, ReadDeps } from '../../../app/catalogue/operation.js';
+import type { IdGenerator } from '../../../ports/id-generator.js';
+import type { Logger } from '../../../ports/logger.js';
+import type { Metrics } from '../../../ports/metrics.js';
+import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
+import { recordAnswered } from './observe-requests.js';
+import { budgetHeaders, countOnce, type FreeBudget } from './rate-limit.js';
+import { envelopeBytes } from './read-routes.js';
+import { API_VERSION, requestIdOf } from './request-context.js';
+
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+export interface KeptAnswersOptions {
+  deps: ReadDeps;
+  reads: readonly AnyRead[];
+  ids: IdGenerator;
+  logger: Logger;
+  metrics: Metrics;
+  trustProxy: TrustProxy;
+  /** The free budget (docs/rate-limits.md) a kept answer is counted against, as any free read is. */
+  budget?: FreeBudget | undefined;
+}
+
+interface KeptRoute {
+  op: AnyRead & { kept: NonNullable<AnyRead['kept']> };
+  /** The path, anchored, one group per path parameter. */
+  pattern: RegExp;
+  /** The input field each group fills, in order. */
+  fields: string[];
+}
+
+/** The handler in front of Koa's: answers what it can, hands everything else to `next` as it came. */
+export function keptAnswers(o: KeptAnswersOptions): (req: IncomingMessage, res: ServerResponse, next: NodeHandler) => unknown {
+  const routes = o.reads.flatMap((op): KeptRoute[] => (op.kept && (op.http.method ?? 'get') === 'get' ? [keptRoute(op as KeptRoute['op'])] : []));
+  if (routes.length === 0) return (req, res, next) => next(req, res);
+  return (req, res, next) => {
+    const found = req.method === 'GET' ? answerOf(routes, req, o.deps) : undefined;
+    if (!found) return next(req, res);
+    return o.budget ? counted(o, o.budget, found, req, res, next) : send(o, found, req, res, process.hrtime.bigint(), []);
+  };
+}
+
+/** The route and the kept answer of a plain request, or undefined for anything Koa should see. */
+function answerOf(routes: KeptRoute[], req: IncomingMessage, deps: ReadDeps): { route: KeptRoute; answer: object } | undefined {
+  const url = req.url ?? '';
+  const h = req.headers;
+  if (url.includes('?') || url.includes('%') || h.origin !== undefined || (h['cache-control'] !== undefined && /\bno-cache\b/i.test(h['cache-control']))) return undefined;
+  for (const route of routes) {
+    const m = route.pattern.exec(url);
+    if (!m) continue;
+    const input: Record<string, string> = {};
+    route.fields.forEach((field, i) => (input[field] = m[i + 1]!));
+    const parsed = route.op.inputSchema.safeParse(input);
+    const answer = parsed.success ? route.op.kept(deps, parsed.data) : undefined;
+    return answer ? { route, answer } : undefined;
+  }
+  return undefined;
+}
+
+/** Counted against the free budget first; a request it refuses goes to Koa with the decision, to be refused there. */
+async function counted(o: KeptAnswersOptions, budget: FreeBudget, found: { route: KeptRoute; answer: object }, req: IncomingMessage, res: ServerResponse, next: NodeHandler) {
+  const started = process.hrtime.bigint();
+  const key = rateLimitKey(clientIp(req.socket.remoteAddress, forwardedFor(req), budget.trustProxy));
+  // A budget that cannot be asked (its store down) is Koa's to answer, as for any other request.
+  const decision = await countOnce(budget, req, key).catch(() => undefined);
+  if (!decision?.allowed) return next(req, res);
+  send(o, found, req, res, started, budgetHeaders(budget, decision));
+}
+
+function send(o: KeptAnswersOptions, found: { route: KeptRoute; answer: object }, req: IncomingMessage, res: ServerResponse, started: bigint, budget: [string, string][]): void {
+  const requestId = requestIdOf(single(req.headers['x-request-id']), o.ids);
+  const body = envelopeBytes(found.route.op, found.answer);
+  res.statusCode = 200;
+  res.setHeader('X-Request-Id', requestId);
+  res.setHeader('API-Version', API_VERSION);
+  res.setHeader('Vary', 'Origin');
+  for (const [name, value] of budget) res.setHeader(name, value);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+  recordAnswered(o.logger, o.metrics, {
+    requestId,
+    method: 'GET',
+    path: req.url ?? '',
+    route: found.route.op.http.path,
+    status: 200,
+    seconds: Number(process.hrtime.bigint() - started) / 1e9,
+    client: () => clientIp(req.socket.remoteAddress, forwardedFor(req), o.trustProxy),
+  });
+}
+
+function keptRoute(op: KeptRoute['op']): KeptRoute {
+  const fields: string[] = [];
+  const source = op.http.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, (_, name: string) => {
+    fields.push(op.http.params?.[name] ?? name);
+    return '([^/]+)';
+  });
+  return { op, pattern: new RegExp(`^${source}$`), fields };
+}
+
+const single = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+const forwardedFor = (req: IncomingMessage): string | undefined => single(req.headers['x-forwarded-for']) || undefined;

@@ -1,0 +1,128 @@
+/**
+ * Kept answers before the framework (src/adapters/http/koa/kept-answers.ts, decision 0052): a
+ * plain GET of a token whose view the change feed vouches for is answered on Node's request with
+ * the very bytes and headers Koa's route sends — counted once against the free budget, observed
+ * and logged like any request — and everything else goes on to Koa untouched.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keptAnswers } from '../../src/adapters/http/koa/kept-answers.js';
+import { MemoryLogger } from '../../src/adapters/logging/memory/memory-logger.js';
+import type { RunningService } from '../../src/bootstrap/compose.js';
+import { parseExposition } from '../contract/metrics.contract.js';
+import { json, startTestService } from '../support/service.js';
+import { devAccount, payingFetch } from '../support/x402-client.js';
+
+const wallet = devAccount(7);
+const logger = new MemoryLogger('info');
+let service: RunningService;
+let tokenId: string;
+/** The service's own application behind a bare Node server: the lane in front of a `next` that only records. */
+let lane: { url: string; server: Server; handedOn: string[] };
+
+const BUDGET = 30;
+
+beforeAll(async () => {
+  service = await startTestService({ ports: { logger } }, { RATE_LIMIT_FREE_PER_MINUTE: String(BUDGET) });
+  const created = await payingFetch(wallet)(`${service.url}/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+    body: JSON.stringify({ name: 'Kept', symbol: 'KEPT' }),
+  });
+  expect(created.status).toBe(201);
+  tokenId = (await json(created)).data.tokenId;
+  const { application } = service;
+  const answer = keptAnswers({
+    deps: application.deps,
+    reads: application.reads,
+    ids: application.deps.ids,
+    logger: application.logger,
+    metrics: application.metrics,
+    trustProxy: { kind: 'none' },
+  });
+  const handedOn: string[] = [];
+  const next = (req: IncomingMessage, res: ServerResponse) => {
+    handedOn.push(`${req.method} ${req.url}`);
+    res.end('koa');
+  };
+  const server = createServer((req, res) => void answer(req, res, next));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  lane = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, handedOn };
+});
+afterAll(async () => {
+  await new Promise((r) => lane.server.close(r));
+  await service.stop();
+});
+
+/** Reads the token until its view is kept (a first read builds it). */
+async function warm(): Promise<void> {
+  await fetch(`${service.url}/tokens/${tokenId}`);
+  expect(service.application.reads.find((r) => r.operation === 'get_token')!.kept!(service.application.deps, { tokenId })).toBeDefined();
+}
+
+describe('kept answers', () => {
+  it('are the bytes and headers Koa sends for the same read', async () => {
+    await warm();
+    const viaLane = await fetch(`${service.url}/tokens/${tokenId}`, { headers: { 'x-request-id': 'kept-1' } });
+    // Cache-Control: no-cache is Koa's (a fresh read): with nothing changed, the same view.
+    const viaKoa = await fetch(`${service.url}/tokens/${tokenId}`, { headers: { 'x-request-id': 'koa-1', 'cache-control': 'no-cache' } });
+    expect(viaLane.status).toBe(200);
+    expect(await viaLane.text()).toBe(await viaKoa.text());
+    const names = (r: Response) => [...r.headers.keys()].filter((k) => k !== 'date').sort();
+    expect(names(viaLane)).toEqual(names(viaKoa));
+    for (const h of ['api-version', 'vary', 'content-type', 'content-length', 'ratelimit-policy']) expect(viaLane.headers.get(h)).toBe(viaKoa.headers.get(h));
+    expect(viaLane.headers.get('x-request-id')).toBe('kept-1');
+    expect(viaLane.headers.get('vary')).toBe('Origin');
+  });
+
+  it('answer only a plain GET of a kept view; everything else goes on to Koa as it came', async () => {
+    await warm();
+    const served = await fetch(`${lane.url}/tokens/${tokenId}`);
+    expect(served.status).toBe(200);
+    expect((await json(served)).data.tokenId).toBe(tokenId);
+    expect(served.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(lane.handedOn).toEqual([]);
+
+    const handedOn = [
+      fetch(`${lane.url}/tokens/${tokenId}?fresh=1`),
+      fetch(`${lane.url}/tokens/${tokenId}`, { headers: { origin: 'https://elsewhere.example' } }),
+      fetch(`${lane.url}/tokens/${tokenId}`, { headers: { 'cache-control': 'no-cache' } }),
+      fetch(`${lane.url}/tokens/${tokenId}`, { method: 'POST' }),
+      fetch(`${lane.url}/tokens/${tokenId}/`),
+      fetch(`${lane.url}/tokens/tok_00000000000000000000000000`),
+      fetch(`${lane.url}/tokens/not-a-token`),
+      fetch(`${lane.url}/tokens/${tokenId.slice(0, 4)}%5F${tokenId.slice(5)}`),
+      fetch(`${lane.url}/tokens`),
+    ];
+    for (const res of await Promise.all(handedOn)) expect(await res.text()).toBe('koa');
+    expect(lane.handedOn).toHaveLength(handedOn.length);
+  });
+
+  it('are counted once against the free budget, with its headers; the one it refuses is refused by Koa with the decision taken', async () => {
+    await warm();
+    const remaining = async () => {
+      const res = await fetch(`${service.url}/tokens/${tokenId}`);
+      return { status: res.status, left: /r=(\d+)/.exec(res.headers.get('ratelimit') ?? '')?.[1], body: await json(res) };
+    };
+    const first = await remaining();
+    expect(first.status).toBe(200);
+    const second = await remaining();
+    expect(Number(second.left)).toBe(Number(first.left) - 1);
+    let last = second;
+    for (let i = 0; i < BUDGET && last.status === 200; i++) last = await remaining();
+    expect(last.status).toBe(429);
+    expect(last.body).toMatchObject({ success: false, error: { code: 'RATE_LIMITED', details: { limit: BUDGET } } });
+  });
+
+  it('are observed and logged as any request: the route template, the status, the request id', async () => {
+    await warm();
+    const before = parseExposition(await (await fetch(`${service.url}/metrics`)).text());
+    const count = (m: Map<string, number>) => m.get('launchpad_http_request_duration_seconds_count{method="GET",route="/tokens/:id",status="200"}') ?? 0;
+    await fetch(`${lane.url}/tokens/${tokenId}`, { headers: { 'x-request-id': 'kept-logged' } });
+    const after = parseExposition(await (await fetch(`${service.url}/metrics`)).text());
+    expect(count(after)).toBe(count(before) + 1);
+    const line = logger.lines.find((l) => l.message === 'request' && l.fields.requestId === 'kept-logged');
+    expect(line?.fields).toMatchObject({ method: 'GET', path: `/tokens/${tokenId}`, route: '/tokens/:id', status: 200, client: '127.0.0.1' });
+  });
+});
