@@ -337,7 +337,8 @@ describe('a signer that fails', () => {
       const unpaid = await fetch(url, init);
       expect(unpaid.status).toBe(402);
       const extensions = (await json(unpaid)).error.details.extensions;
-      expect(Object.keys(extensions).sort()).toEqual(['bazaar', 'payment-identifier', 'sign-in-with-x']);
+      // No offers (the signer failed); no Sign-In-With-X challenge either: the wallet named itself (decision 0052).
+      expect(Object.keys(extensions).sort()).toEqual(['bazaar', 'payment-identifier']);
       const paid = await payingFetch(other)(url, init);
       expect(paid.status).toBe(201);
       expect(extractReceiptFromResponse(paid)).toBeUndefined();

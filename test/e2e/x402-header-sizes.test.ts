@@ -70,7 +70,10 @@ describe('x402 headers pass default proxy buffers', () => {
     ['buy', '/entrypoints/token_buy_usd', { tokenId, usdAmount: '12.5' }, {}],
     ['buy by tokens', '/entrypoints/token_buy_tokens', { tokenId, tokens: '1000000' }, {}],
     ['info', '/entrypoints/token_info', { tokenId }, {}],
+    ['info, the wallet named', '/entrypoints/token_info', { tokenId }, { 'x-wallet-address': wallet.address }],
   ] as const;
+  /** A client that named its wallet gets no Sign-In-With-X challenge (decision 0052), but where a proof later grants access (token_info). */
+  const challenged = (name: string) => !name.includes('the wallet named') || name.startsWith('info');
 
   it('PAYMENT-REQUIRED and the official client\u2019s PAYMENT-SIGNATURE stay under 8 KiB; the 402 header block under 4 KiB', async () => {
     const sizes: Record<string, { required: number; signature: number; block: number }> = {};
@@ -84,8 +87,9 @@ describe('x402 headers pass default proxy buffers', () => {
       expect(signature.length, name).toBeLessThan(HEADER_LIMIT);
       expect(res.block, name).toBeLessThan(RESPONSE_HEADER_BLOCK_LIMIT);
       // The body keeps everything the header leaves out.
-      expect(Object.keys(res.body.error.details.extensions).sort(), name).toEqual(['bazaar', 'offer-receipt', 'payment-identifier', 'sign-in-with-x']);
-      expect(Object.keys(decodeBase64Json<any>(header).extensions).sort(), name).toEqual(['payment-identifier', 'sign-in-with-x']);
+      const siwx = challenged(name) ? ['sign-in-with-x'] : [];
+      expect(Object.keys(res.body.error.details.extensions).sort(), name).toEqual(['bazaar', 'offer-receipt', 'payment-identifier', ...siwx]);
+      expect(Object.keys(decodeBase64Json<any>(header).extensions).sort(), name).toEqual(['payment-identifier', ...siwx]);
     }
     console.info('x402 header sizes (bytes)', sizes);
   });

@@ -178,9 +178,9 @@ function paidRoutes(router: Router, application: Application, enrich: PaymentReq
 /** The per-402 extensions, where a failure is logged and the 402 goes out without them. */
 function guarded(made: PaymentRequiredEnricher | undefined, application: Application): PaymentRequiredEnricher | undefined {
   if (!made) return undefined;
-  return async (required) => {
+  return async (required, wanted) => {
     try {
-      return await made(required);
+      return await made(required, wanted);
     } catch (e) {
       application.logger.warn('402 extensions could not be made; the 402 goes out without them', {
         error: e instanceof Error ? e.message : String(e),

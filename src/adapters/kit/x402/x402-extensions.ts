@@ -20,7 +20,11 @@ export { PAYMENT_IDENTIFIER };
  * Extensions a 402 declares that depend on the 402 itself (its resource and its accepts): signed
  * offers, a fresh Sign-In-With-X challenge. Every transport's 402 is enriched with them.
  */
-export type PaymentRequiredEnricher = (required: { resource: { url: string }; accepts: unknown[] }) => Promise<Record<string, unknown>>;
+export type PaymentRequiredEnricher = (
+  required: { resource: { url: string }; accepts: unknown[] },
+  /** `signInWithX: false`: this 402 goes to a client that named its wallet already (no challenge rides along). */
+  wanted?: { signInWithX?: boolean },
+) => Promise<Record<string, unknown>>;
 
 /** A payment payload's `payment-identifier`: absent, a valid id, or present but malformed. */
 export type PaymentIdentifierReading = { id: string } | { id: null } | { id: null; invalid: string[] };
@@ -73,10 +77,10 @@ export function paymentRequiredExtensions(
   logger: Logger,
   options: { signInWithX: boolean } = { signInWithX: true },
 ): PaymentRequiredEnricher {
-  return async (required) => {
+  return async (required, wanted = {}) => {
     const accepts = required.accepts as PaymentRequirements[];
     const networks = [...new Set(accepts.map((a) => a.network))].filter(isNetwork);
-    const made: [string, Promise<unknown>][] = options.signInWithX ? [[SIGN_IN_WITH_X, makers.walletProofs.challenge(required.resource.url, networks)]] : [];
+    const made: [string, Promise<unknown>][] = options.signInWithX && wanted.signInWithX !== false ? [[SIGN_IN_WITH_X, makers.walletProofs.challenge(required.resource.url, networks)]] : [];
     if (makers.receiptSigner && accepts.length > 0) made.push([OFFER_RECEIPT_KEY, makers.receiptSigner.signOffers(required.resource.url, accepts)]);
     const settled = await Promise.allSettled(made.map(([, p]) => p));
     const extensions: Record<string, unknown> = paymentIdentifierDeclaration();
