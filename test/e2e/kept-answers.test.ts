@@ -64,9 +64,23 @@ async function warm(): Promise<void> {
 describe('kept answers', () => {
   it('are the bytes and headers Koa sends for the same read', async () => {
     await warm();
-    const viaLane = await fetch(`${service.url}/tokens/${tokenId}`, { headers: { 'x-request-id': 'kept-1' } });
-    // Cache-Control: no-cache is Koa's (a fresh read): with nothing changed, the same view.
-    const viaKoa = await fetch(`${service.url}/tokens/${tokenId}`, { headers: { 'x-request-id': 'koa-1', 'cache-control': 'no-cache' } });
+    // The lane asks the entry for its kept answer; Koa's route never does: counted, the lane answered.
+    const entry = service.application.reads.find((r) => r.operation === 'get_token')!;
+    const kept = entry.kept!;
+    let asked = 0;
+    entry.kept = (deps, input) => (asked++, kept(deps, input));
+    let viaLane: Response;
+    let viaKoa: Response;
+    try {
+      viaLane = await fetch(`${service.url}/tokens/${tokenId}`, { headers: { 'x-request-id': 'kept-1' } });
+      expect(asked).toBeGreaterThan(0);
+      asked = 0;
+      // Cache-Control: no-cache is Koa's (a fresh read): with nothing changed, the same view.
+      viaKoa = await fetch(`${service.url}/tokens/${tokenId}`, { headers: { 'x-request-id': 'koa-1', 'cache-control': 'no-cache' } });
+      expect(asked).toBe(0);
+    } finally {
+      entry.kept = kept;
+    }
     expect(viaLane.status).toBe(200);
     expect(await viaLane.text()).toBe(await viaKoa.text());
     const names = (r: Response) => [...r.headers.keys()].filter((k) => k !== 'date').sort();
@@ -97,6 +111,18 @@ describe('kept answers', () => {
     ];
     for (const res of await Promise.all(handedOn)) expect(await res.text()).toBe('koa');
     expect(lane.handedOn).toHaveLength(handedOn.length);
+
+    // An entry that fails to say what it keeps is no answer here: Koa's route runs (and reports it).
+    const entry = service.application.reads.find((r) => r.operation === 'get_token')!;
+    const kept = entry.kept!;
+    entry.kept = () => {
+      throw new Error('broken');
+    };
+    try {
+      expect(await (await fetch(`${lane.url}/tokens/${tokenId}`)).text()).toBe('koa');
+    } finally {
+      entry.kept = kept;
+    }
   });
 
   it('are counted once against the free budget, with its headers; the one it refuses is refused by Koa with the decision taken', async () => {

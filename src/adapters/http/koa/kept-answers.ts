@@ -43,6 +43,12 @@ interface KeptRoute {
   fields: string[];
 }
 
+/** A request's route and the answer kept for it. */
+interface Found {
+  route: KeptRoute;
+  answer: object;
+}
+
 /** The handler in front of Koa's: answers what it can, hands everything else to `next` as it came. */
 export function keptAnswers(o: KeptAnswersOptions): (req: IncomingMessage, res: ServerResponse, next: NodeHandler) => unknown {
   const routes = o.reads.flatMap((op): KeptRoute[] => (op.kept && (op.http.method ?? 'get') === 'get' ? [keptRoute(op as KeptRoute['op'])] : []));
@@ -50,12 +56,12 @@ export function keptAnswers(o: KeptAnswersOptions): (req: IncomingMessage, res: 
   return (req, res, next) => {
     const found = req.method === 'GET' ? answerOf(routes, req, o.deps) : undefined;
     if (!found) return next(req, res);
-    return o.budget ? counted(o, o.budget, found, req, res, next) : send(o, found, req, res, process.hrtime.bigint(), []);
+    return o.budget ? counted(o, o.budget, routes, req, res, next) : guarded(o, found, req, res, next, process.hrtime.bigint(), []);
   };
 }
 
 /** The route and the kept answer of a plain request, or undefined for anything Koa should see. */
-function answerOf(routes: KeptRoute[], req: IncomingMessage, deps: ReadDeps): { route: KeptRoute; answer: object } | undefined {
+function answerOf(routes: KeptRoute[], req: IncomingMessage, deps: ReadDeps): Found | undefined {
   const url = req.url ?? '';
   const h = req.headers;
   if (url.includes('?') || url.includes('%') || h.origin !== undefined || (h['cache-control'] !== undefined && /\bno-cache\b/i.test(h['cache-control']))) return undefined;
@@ -65,23 +71,48 @@ function answerOf(routes: KeptRoute[], req: IncomingMessage, deps: ReadDeps): { 
     const input: Record<string, string> = {};
     route.fields.forEach((field, i) => (input[field] = m[i + 1]!));
     const parsed = route.op.inputSchema.safeParse(input);
-    const answer = parsed.success ? route.op.kept(deps, parsed.data) : undefined;
+    const answer = parsed.success ? keptOrNothing(route.op, deps, parsed.data) : undefined;
     return answer ? { route, answer } : undefined;
   }
   return undefined;
 }
 
+/** The entry's kept answer; one that fails to say is no answer here (Koa's route runs and reports it). */
+function keptOrNothing(op: KeptRoute['op'], deps: ReadDeps, input: unknown): object | undefined {
+  try {
+    return op.kept(deps, input);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Counted against the free budget first; a request it refuses goes to Koa with the decision, to be refused there. */
-async function counted(o: KeptAnswersOptions, budget: FreeBudget, found: { route: KeptRoute; answer: object }, req: IncomingMessage, res: ServerResponse, next: NodeHandler) {
+async function counted(o: KeptAnswersOptions, budget: FreeBudget, routes: KeptRoute[], req: IncomingMessage, res: ServerResponse, next: NodeHandler) {
   const started = process.hrtime.bigint();
   const key = rateLimitKey(clientIp(req.socket.remoteAddress, forwardedFor(req), budget.trustProxy));
   // A budget that cannot be asked (its store down) is Koa's to answer, as for any other request.
   const decision = await countOnce(budget, req, key).catch(() => undefined);
   if (!decision?.allowed) return next(req, res);
-  send(o, found, req, res, started, budgetHeaders(budget, decision));
+  // The answer as kept now, after the count's round trip (Redis): what Koa's route would read at this point.
+  const found = answerOf(routes, req, o.deps);
+  if (!found) return next(req, res);
+  guarded(o, found, req, res, next, started, budgetHeaders(budget, decision));
 }
 
-function send(o: KeptAnswersOptions, found: { route: KeptRoute; answer: object }, req: IncomingMessage, res: ServerResponse, started: bigint, budget: [string, string][]): void {
+/** `send`, never throwing: a failure before anything was written is Koa's to answer (the request is counted already). */
+function guarded(o: KeptAnswersOptions, found: Found, req: IncomingMessage, res: ServerResponse, next: NodeHandler, started: bigint, budget: [string, string][]): unknown {
+  try {
+    send(o, found, req, res, started, budget);
+    return undefined;
+  } catch (e) {
+    o.logger.error('a kept answer failed', { path: req.url, answered: res.headersSent, error: e instanceof Error ? e.message : String(e) });
+    if (res.headersSent) return undefined; // answered; only its metric or access line is missing
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    return next(req, res);
+  }
+}
+
+function send(o: KeptAnswersOptions, found: Found, req: IncomingMessage, res: ServerResponse, started: bigint, budget: [string, string][]): void {
   const requestId = requestIdOf(single(req.headers['x-request-id']), o.ids);
   const body = envelopeBytes(found.route.op, found.answer);
   res.statusCode = 200;
