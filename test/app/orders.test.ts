@@ -297,6 +297,13 @@ describe('one order, one execution', () => {
   }
 
   const returns = (deps: Deps, orderId: string) => [...deps.uow.db.deliveries.values()].filter((d) => d.sourceId === `return:order:${orderId}`);
+  /** The order sold once (one trade) and sent no tokens back. */
+  async function expectSoldOnceNothingReturned(deps: Deps, orderId: string) {
+    const done = await stateOf(deps, orderId);
+    expect(done).toMatchObject({ state: 'EXECUTED', reason: null });
+    expect(deps.uow.db.trades.filter((t) => t.tradeId === done.tradeId)).toHaveLength(1);
+    expect(returns(deps, orderId)).toHaveLength(0);
+  }
 
   it('a worker pass while a woken drain waits on the pull does not carry the same sell on beside it: it sells once and returns nothing', async () => {
     const { deps, tokenId } = await setup();
@@ -312,10 +319,7 @@ describe('one order, one execution', () => {
     await pullHeld(deps, broadcasts);
     await deps.tokenIssuer.unblock(TESTNET, '0x');
     await pass;
-    const done = await stateOf(deps, order.orderId);
-    expect(done).toMatchObject({ state: 'EXECUTED', reason: null });
-    expect(deps.uow.db.trades.filter((t) => t.tradeId === done.tradeId)).toHaveLength(1);
-    expect(returns(deps, order.orderId)).toHaveLength(0);
+    await expectSoldOnceNothingReturned(deps, order.orderId);
   });
 
   it('two processes carrying on one EXECUTING sell: the copy refused after the other sold sends back nothing', async () => {
@@ -332,10 +336,7 @@ describe('one order, one execution', () => {
     await pullHeld(deps, broadcasts);
     await deps.tokenIssuer.unblock(TESTNET, '0x');
     await both;
-    const done = await stateOf(deps, order.orderId);
-    expect(done).toMatchObject({ state: 'EXECUTED', reason: null });
-    expect(deps.uow.db.trades.filter((t) => t.tradeId === done.tradeId)).toHaveLength(1);
-    expect(returns(deps, order.orderId)).toHaveLength(0);
+    await expectSoldOnceNothingReturned(deps, order.orderId);
   });
 
   it('a sell refused after its pull fails refunded:SLIPPAGE_EXCEEDED and sends the tokens back, once', async () => {
