@@ -9,7 +9,7 @@ import type { Context } from 'koa';
 import type { Application } from '../../../app/application.js';
 import type { AnyEntrypoint } from '../../../app/entrypoints.js';
 import { BODY_LIMIT_BYTES, readJsonBody } from './body.js';
-import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
+import { clientKeyOf, type TrustProxy } from './client-ip.js';
 import { llmsTxt } from './llms-txt.js';
 
 /**
@@ -67,7 +67,7 @@ export function agentRoutes(router: Router, application: Application, options: A
       for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
     }
     const request = new Request(`${ctx.protocol}://${ctx.host}${ctx.url}`, { method: 'POST', headers });
-    const client = rateLimitKey(clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, options.trustProxy));
+    const client = clientKeyOf(ctx.req, options.trustProxy);
     const res = await mcp.handle(request, body, { client, requestId: ctx.state.requestId as string });
     ctx.status = res.status;
     res.headers.forEach((value, name) => ctx.set(name, value));

@@ -35,6 +35,17 @@ export function clientIp(socketAddress: string | undefined, forwardedFor: string
   return isIP(ip) === 0 ? peer : ip;
 }
 
+/** The client of a request: its socket peer, or what X-Forwarded-For says past the trusted proxies. */
+export function clientOf(req: IncomingMessage, trust: TrustProxy): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  return clientIp(req.socket.remoteAddress, (Array.isArray(forwarded) ? forwarded.join(', ') : forwarded) || undefined, trust);
+}
+
+/** The rate-limit key of a request's client (clientOf, then rateLimitKey). */
+export function clientKeyOf(req: IncomingMessage, trust: TrustProxy): string {
+  return rateLimitKey(clientOf(req, trust));
+}
+
 /** The rate-limit key: the IPv4 address, or the /64 prefix of an IPv6 address. */
 export function rateLimitKey(ip: string): string {
   if (isIP(ip) !== 6) return ip;

@@ -17,7 +17,7 @@ import { agentRoutes, type HttpMount } from './agent-routes.js';
 import { discoveryDocument, WELL_KNOWN_X402 } from './discovery.js';
 import { MethodNotAllowed } from './http-errors.js';
 import { errorHandler, type PaymentRequiredEnricher } from './errors.js';
-import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
+import { clientKeyOf, clientOf, type TrustProxy } from './client-ip.js';
 import { cors, refuseForeignRequests, type CorsOptions } from './cors.js';
 import { OriginPolicy } from './origin-policy.js';
 import { DEFAULT_STREAM, EventStreams, streamEvents, type EventStreamOptions } from './events-stream.js';
@@ -90,7 +90,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   });
   router.get('/api/events', async (ctx) => {
     const q = parseQuery(eventsQuery, ctx.query as Record<string, unknown>);
-    const client = rateLimitKey(clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, trustProxy));
+    const client = clientKeyOf(ctx.req, trustProxy);
     await streamEvents(ctx, deps, q, streams, client, streamOptions, options.shutdown);
   });
 
@@ -103,7 +103,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   app.use(
     observeRequests(application.logger, application.metrics, {
       route: (ctx) => routeOf(router, ctx),
-      client: (ctx) => clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, trustProxy),
+      client: (ctx) => clientOf(ctx.req, trustProxy),
     }),
   );
   app.use(errorHandler(application.logger));

@@ -16,7 +16,7 @@ import type { AnyRead, ReadDeps } from '../../../app/catalogue/operation.js';
 import type { IdGenerator } from '../../../ports/id-generator.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { Metrics } from '../../../ports/metrics.js';
-import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
+import { clientKeyOf, clientOf, type TrustProxy } from './client-ip.js';
 import { recordAnswered } from './observe-requests.js';
 import { budgetHeaders, countOnce, type FreeBudget } from './rate-limit.js';
 import { envelopeBytes } from './read-routes.js';
@@ -89,7 +89,7 @@ function keptOrNothing(op: KeptRoute['op'], deps: ReadDeps, input: unknown): obj
 /** Counted against the free budget first; a request it refuses goes to Koa with the decision, to be refused there. */
 async function counted(o: KeptAnswersOptions, budget: FreeBudget, routes: KeptRoute[], req: IncomingMessage, res: ServerResponse, next: NodeHandler) {
   const started = process.hrtime.bigint();
-  const key = rateLimitKey(clientIp(req.socket.remoteAddress, forwardedFor(req), budget.trustProxy));
+  const key = clientKeyOf(req, budget.trustProxy);
   // A budget that cannot be asked (its store down) is Koa's to answer, as for any other request.
   const decision = await countOnce(budget, req, key).catch(() => undefined);
   if (!decision?.allowed) return next(req, res);
@@ -130,7 +130,7 @@ function send(o: KeptAnswersOptions, found: Found, req: IncomingMessage, res: Se
     route: found.route.op.http.path,
     status: 200,
     seconds: Number(process.hrtime.bigint() - started) / 1e9,
-    client: () => clientIp(req.socket.remoteAddress, forwardedFor(req), o.trustProxy),
+    client: () => clientOf(req, o.trustProxy),
   });
 }
 
@@ -144,4 +144,3 @@ function keptRoute(op: KeptRoute['op']): KeptRoute {
 }
 
 const single = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
-const forwardedFor = (req: IncomingMessage): string | undefined => single(req.headers['x-forwarded-for']) || undefined;

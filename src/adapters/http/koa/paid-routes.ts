@@ -37,8 +37,8 @@ export function paidRoute(application: Application, enrich: PaymentRequiredEnric
     // A client that named its wallet (X-Wallet-Address) has done what the Sign-In-With-X challenge
     // is for: its 402 carries none, nor does the payment that echoes it (decision 0052) — unless
     // the operation grants access to a wallet that proves itself later (token_info).
-    const named = ctx.get('x-wallet-address') !== '' && !entrypoint.grantsAccess;
-    if (enrich) ctx.state.x402Enrich = named ? ((required) => enrich(required, { signInWithX: false })) satisfies PaymentRequiredEnricher : enrich;
+    const challengeLeftOut = ctx.get('x-wallet-address') !== '' && !entrypoint.grantsAccess;
+    if (enrich) ctx.state.x402Enrich = challengeLeftOut ? ((required) => enrich(required, { signInWithX: false })) satisfies PaymentRequiredEnricher : enrich;
     const input = unwrapInput(await readJsonBody(ctx, entrypoint.bodyLimit));
     const resource = { url: `${ctx.protocol}://${ctx.host}${ctx.path}`, description: entrypoint.description, mimeType: 'application/json' };
     const get = (header: string) => ctx.get(header);

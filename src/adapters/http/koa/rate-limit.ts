@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Context, Next } from 'koa';
 import { RateLimited } from '../../../domain/errors.js';
 import type { RateLimitDecision, RateLimiter } from '../../../ports/rate-limiter.js';
-import { clientIp, rateLimitKey, type TrustProxy } from './client-ip.js';
+import { clientKeyOf, type TrustProxy } from './client-ip.js';
 import { isPaidRoute } from './paid-routes.js';
 import { carriesPayment } from './payment-headers.js';
 
@@ -52,7 +52,7 @@ export function rateLimit(options: RateLimitOptions) {
   return async function limitFree(ctx: Context, next: Next): Promise<void> {
     if (ctx.method === 'POST' && selfLimited.has(ctx.path.replace(/(.)\/+$/, '$1'))) return next();
     if (ctx.method === 'GET' && PROBES.has(ctx.path)) return next();
-    const key = rateLimitKey(clientIp(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, options.trustProxy));
+    const key = clientKeyOf(ctx.req, options.trustProxy);
     const consume = async () => {
       const decision = await countOnce(options, ctx.req, key);
       for (const [name, value] of budgetHeaders(options, decision)) ctx.set(name, value);
