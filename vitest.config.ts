@@ -1,14 +1,33 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Files that intercept HTTP with nock: nock patches node:http and fetch for the process it is
+ * loaded in, so these run in a fresh module graph each (isolated); every other file shares its
+ * worker's modules with the files before it (docs/decisions/0053-test-run-shared-modules.md).
+ */
+const INTERCEPTING = ['test/**/*.nock.test.ts', 'test/adapters/network/network-detection.test.ts'];
 
 // `vitest run --mode no-services` (npm run test:no-services): the tests that need PostgreSQL or
 // Redis are skipped (test/support/services.ts), and the global setup does not look for them.
-export default defineConfig(({ mode }) => ({
-  test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
-    globalSetup: ['test/support/global-setup.ts'],
-    env: mode === 'no-services' ? { TEST_SERVICES: 'none' } : {},
-  },
-}));
+// The global setup runs once for the whole run, beside the projects: it reads the runner's own
+// environment; the files get each project's `env`.
+export default defineConfig(({ mode }) => {
+  const env = mode === 'no-services' ? { TEST_SERVICES: 'none' } : {};
+  Object.assign(process.env, env);
+  return {
+    test: {
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+      pool: 'forks',
+      // One file more than the cores: the devnet files spend much of their time waiting on the chain.
+      maxWorkers: availableParallelism() + 1,
+      globalSetup: ['test/support/global-setup.ts'],
+      env,
+      projects: [
+        { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: INTERCEPTING, isolate: false } },
+        { extends: true, test: { name: 'isolated', include: INTERCEPTING, isolate: true } },
+      ],
+    },
+  };
+});
