@@ -9,7 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keptAnswers } from '../../src/adapters/http/koa/kept-answers.js';
 import { MemoryLogger } from '../../src/adapters/logging/memory/memory-logger.js';
+import { MemoryRateLimiter } from '../../src/adapters/rate-limit/memory/memory-rate-limiter.js';
 import type { RunningService } from '../../src/bootstrap/compose.js';
+import type { RateLimiter } from '../../src/ports/rate-limiter.js';
 import { parseExposition } from '../contract/metrics.contract.js';
 import { json, startTestService } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
@@ -139,6 +141,42 @@ describe('kept answers', () => {
     for (let i = 0; i < BUDGET && last.status === 200; i++) last = await remaining();
     expect(last.status).toBe(429);
     expect(last.body).toMatchObject({ success: false, error: { code: 'RATE_LIMITED', details: { limit: BUDGET } } });
+  });
+
+  it('a count whose store fails after its increment landed is not made again by Koa: the request fails there, counted once', async () => {
+    const memory = new MemoryRateLimiter({ points: 1_000, durationSeconds: 60 });
+    let failing = false;
+    let counts = 0;
+    // Counts, then fails: a store whose answer was lost after the increment was made.
+    const limiter: RateLimiter = {
+      consume: async (key) => {
+        counts++;
+        const decision = await memory.consume(key);
+        if (failing) throw new Error('the store answered too late');
+        return decision;
+      },
+      health: () => memory.health(),
+      close: () => memory.close(),
+    };
+    const own = await startTestService({ ports: { rateLimiter: limiter } }, { RATE_LIMIT_FREE_PER_MINUTE: '1000' });
+    try {
+      const created = await payingFetch(wallet)(`${own.url}/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+        body: JSON.stringify({ name: 'Counted', symbol: 'CNTD' }),
+      });
+      const id = (await json(created)).data.tokenId;
+      expect((await fetch(`${own.url}/tokens/${id}`)).status).toBe(200); // the view is kept from here on
+      expect((await fetch(`${own.url}/tokens/${id}`)).headers.get('ratelimit')).toMatch(/r=\d+/);
+      failing = true;
+      counts = 0;
+      const res = await fetch(`${own.url}/tokens/${id}`);
+      expect(res.status).toBe(500);
+      expect((await json(res)).success).toBe(false);
+      expect(counts).toBe(1);
+    } finally {
+      await own.stop();
+    }
   });
 
   it('are observed and logged as any request: the route template, the status, the request id', async () => {

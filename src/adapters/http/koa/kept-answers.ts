@@ -90,7 +90,7 @@ function keptOrNothing(op: KeptRoute['op'], deps: ReadDeps, input: unknown): obj
 async function counted(o: KeptAnswersOptions, budget: FreeBudget, routes: KeptRoute[], req: IncomingMessage, res: ServerResponse, next: NodeHandler) {
   const started = process.hrtime.bigint();
   const key = clientKeyOf(req, budget.trustProxy);
-  // A budget that cannot be asked (its store down) is Koa's to answer, as for any other request.
+  // A budget that cannot be asked (its store down) is Koa's to answer, with the same failure, as for any other request.
   const decision = await countOnce(budget, req, key).catch(() => undefined);
   if (!decision?.allowed) return next(req, res);
   // The answer as kept now, after the count's round trip (Redis): what Koa's route would read at this point.

@@ -29,14 +29,18 @@ export interface RateLimitOptions extends FreeBudget {
 /** An operator's probes and scraper (load balancers poll them every few seconds): never counted. */
 const PROBES = new Set(['/livez', '/readyz', '/metrics']);
 
-/** The decision a request was counted with already (kept-answers.ts counts before handing a refused request on). */
-const COUNTED = Symbol('free budget decision');
-type Counted = IncomingMessage & { [COUNTED]?: RateLimitDecision };
+/** The count a request was made with already (kept-answers.ts counts before handing a request on). */
+const COUNTED = Symbol('free budget count');
+type Counted = IncomingMessage & { [COUNTED]?: Promise<RateLimitDecision> };
 
-/** Counts `req` against the budget once: the decision it was counted with already, else a new count. */
-export async function countOnce(budget: FreeBudget, req: IncomingMessage, key: string): Promise<RateLimitDecision> {
+/**
+ * Counts `req` against the budget once: the count it was made with already, else a new one. The
+ * count itself is kept, not only its decision: a store that failed after its increment landed
+ * fails the request again where it is handed on, never counting it twice.
+ */
+export function countOnce(budget: FreeBudget, req: IncomingMessage, key: string): Promise<RateLimitDecision> {
   const counted = req as Counted;
-  return (counted[COUNTED] ??= await budget.limiter.consume(key));
+  return (counted[COUNTED] ??= budget.limiter.consume(key));
 }
 
 /** The RateLimit headers (IETF draft) of a decision. */
