@@ -67,6 +67,24 @@ describe('event streams', () => {
     }
   }, 60_000);
 
+  it('more than ten open streams are no listener leak to Node: no MaxListenersExceededWarning while within the cap', async () => {
+    const warned: string[] = [];
+    const onWarning = (w: Error) => warned.push(w.name);
+    process.on('warning', onWarning);
+    const s = await serve({ maxPerClient: 20, maxTotal: 1_000 });
+    try {
+      const twelve = await Promise.all(Array.from({ length: 12 }, () => open(s.url)));
+      expect(twelve.every((b) => b.res.status === 200)).toBe(true);
+      expect(getEventListeners(s.shutdown.signal, 'abort')).toHaveLength(12);
+      await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+      expect(warned).not.toContain('MaxListenersExceededWarning');
+      for (const b of twelve) b.hangUp();
+    } finally {
+      process.off('warning', onWarning);
+      await s.close();
+    }
+  });
+
   it('caps streams per client address: 429 RATE_LIMITED beyond, a slot frees when one closes', async () => {
     const s = await serve({ maxPerClient: 10, maxTotal: 1_000 });
     try {

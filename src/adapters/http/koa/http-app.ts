@@ -2,6 +2,7 @@
  * The Koa adapter: the routes of docs/api.md over the Application. Koa and the router stay here;
  * handlers translate HTTP to use-case calls and results to envelopes.
  */
+import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
@@ -69,6 +70,9 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   const router = new Router();
   const streamOptions = { ...DEFAULT_STREAM, ...options.eventStream };
   const streams = options.streams ?? new EventStreams(streamOptions);
+  // Every open event stream listens for the shutdown: up to the streams' cap of them is the
+  // service at work, not the listener leak Node warns of past its default of 10.
+  if (options.shutdown) setMaxListeners(streamOptions.maxTotal + 1, options.shutdown);
   const trustProxy: TrustProxy = options.trustProxy ?? { kind: 'none' };
   const enrich = guarded(options.paymentRequiredExtensions ?? paymentRequiredExtensions(deps, application.logger), application);
   healthRoutes(router, application);
