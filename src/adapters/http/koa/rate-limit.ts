@@ -40,7 +40,14 @@ type Counted = IncomingMessage & { [COUNTED]?: Promise<RateLimitDecision> };
  */
 export function countOnce(budget: FreeBudget, req: IncomingMessage, key: string): Promise<RateLimitDecision> {
   const counted = req as Counted;
-  return (counted[COUNTED] ??= budget.limiter.consume(key));
+  if (!counted[COUNTED]) {
+    try {
+      counted[COUNTED] = budget.limiter.consume(key);
+    } catch (e) {
+      counted[COUNTED] = Promise.reject(e as Error); // a limiter that throws before its promise fails the same way
+    }
+  }
+  return counted[COUNTED];
 }
 
 /** The RateLimit headers (IETF draft) of a decision. */
