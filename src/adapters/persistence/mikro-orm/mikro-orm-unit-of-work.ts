@@ -10,7 +10,7 @@ import { MikroORM } from '@mikro-orm/core';
 import type { EntityManager as KnexEntityManager } from '@mikro-orm/knex';
 import type { ChangeFeed } from '../../../ports/change-feed.js';
 import type { Stores, UnitOfWork } from '../../../ports/unit-of-work.js';
-import { createSchema, ormOptionsFor } from './orm-options.js';
+import { createSchema, migrateUp, ormOptionsFor } from './orm-options.js';
 import { PostgresChangeFeed } from './postgres-change-feed.js';
 import { PostgresSignerLocks } from './postgres-signer-locks.js';
 import { finalizePrepared, runnerFor, Sql, type Dialect, type Runner } from './sql.js';
@@ -83,7 +83,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     const { options: ormOptions, dialect, schema, clientUrl } = ormOptionsFor(options.url, options.poolSize ?? 10);
     if (dialect === 'postgresql' && schema) await createSchema(ormOptions, schema);
     const orm = await MikroORM.init(ormOptions);
-    await orm.getMigrator().up();
+    await migrateUp(orm);
     // The pool's client, taken once: a unit of work needs a connection, not an EntityManager.
     const client = (orm.em as unknown as KnexEntityManager).getKnex().client as KnexClient;
     const readers = dialect === 'sqlite' ? SqliteReaders.open(client, ormOptions.dbName!, options.sqliteReaders ?? 2) : null;
@@ -203,13 +203,13 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
 
   /** Applies pending migrations (idempotent); returns how many ran. */
   async migrate(): Promise<number> {
-    if (!this.writer) return (await this.orm.getMigrator().up()).length;
+    if (!this.writer) return migrateUp(this.orm);
     // SQLite: the migrator needs the pool's one connection; it is lent back for the while.
     const { release } = await this.acquire();
     try {
       await this.client.releaseConnection(this.writer.connection);
       try {
-        return (await this.orm.getMigrator().up()).length;
+        return await migrateUp(this.orm);
       } finally {
         this.writer.connection = await guard(this.client.acquireConnection());
       }

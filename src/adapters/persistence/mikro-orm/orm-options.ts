@@ -78,3 +78,26 @@ export async function createSchema(options: Options, schema: string): Promise<vo
     await bootstrap.close(true);
   }
 }
+
+/**
+ * Runs the pending migrations; returns how many ran. MikroORM's migrator first lists every table
+ * of the database — every schema's, not only ours — casting each name to a regclass, so a table
+ * or schema that another client drops meanwhile (another application on a shared PostgreSQL,
+ * another test's schema) fails the listing with "… does not exist". Migrations are idempotent
+ * and each runs in a transaction, so the run is tried again (up to 5 times) after such a failure.
+ */
+export async function migrateUp(orm: MikroORM, pauseMs = 50): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await orm.getMigrator().up()).length;
+    } catch (e) {
+      if (attempt >= 5 || !catalogChangedUnderListing(e)) throw e;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs * attempt));
+    }
+  }
+}
+
+/** The migrator's listing of all tables failed because one vanished while it ran. */
+export function catalogChangedUnderListing(e: unknown): boolean {
+  return e instanceof Error && /information_schema\.tables/.test(e.message) && /\bdoes not exist\b/.test(e.message);
+}
