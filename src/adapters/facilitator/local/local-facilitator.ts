@@ -11,6 +11,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/facilitator';
 import { createWalletClient, publicActions, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { CodeMemo } from './code-memo.js';
 import { SettlementSender, type SettlementLog, type WriteContractArgs } from './settlement-sender.js';
 import { FacilitatorError } from '../../../domain/errors.js';
 import type { Network } from '../../../domain/network.js';
@@ -46,6 +47,8 @@ export interface LocalFacilitatorOptions {
   receiptPollMs?: number;
   /** Told when a settlement is signed again because another transaction took its nonce. */
   log?: SettlementLog;
+  /** How long an account's code, once read, answers the scheme's repeated questions (code-memo.ts; default 5 s). */
+  codeMemoMs?: number;
 }
 
 type CoreFacilitatorTypes = Parameters<x402Facilitator['verify']>;
@@ -72,10 +75,12 @@ export class LocalFacilitator implements Facilitator {
         pollingInterval: pollMs,
       }).extend(publicActions);
       const sender = this.sender;
+      const codes = new CodeMemo((address) => client.getCode({ address }), { ttlMs: options.codeMemoMs ?? 5_000 });
       const signer = toFacilitatorEvmSigner(
         {
           ...client,
           address: account.address,
+          getCode: (args: { address: Hex }) => codes.code(args.address),
           writeContract: (args: WriteContractArgs) => sender.writeContract(network, args),
           waitForTransactionReceipt: (args: { hash: Hex; timeout?: number }) => sender.waitForTransactionReceipt(network, args.hash, args.timeout ?? 30_000),
         } as unknown as Parameters<typeof toFacilitatorEvmSigner>[0],

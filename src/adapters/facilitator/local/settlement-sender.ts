@@ -16,7 +16,7 @@
  */
 import { concat, encodeFunctionData, WaitForTransactionReceiptTimeoutError, type Abi, type Hex, type TransactionReceipt } from 'viem';
 import type { Network } from '../../../domain/network.js';
-import { SignedTransactions, type Call, type NonceQueue, type SignedTransaction } from '../../kit/evm/signed-transactions.js';
+import { SignedTransactions, type Call, type Fees, type NonceQueue, type SignedTransaction } from '../../kit/evm/signed-transactions.js';
 
 const NONCE_TAKEN = /nonce too low|replacement transaction underpriced|nonce.*already used|already used/i;
 const ALREADY_KNOWN = /already known|known transaction|already imported/i;
@@ -62,10 +62,9 @@ export class SettlementSender {
   /** Signs and sends the call; returns its hash (the one the scheme waits for). */
   async writeContract(network: Network, args: WriteContractArgs): Promise<Hex> {
     const data = concat([encodeFunctionData({ abi: args.abi as Abi, functionName: args.functionName, args: args.args ?? [] }), args.dataSuffix ?? '0x']);
-    const { publicClient } = this.txs.client(network);
-    const gas = await publicClient.estimateGas({ account: this.txs.account, to: args.address, data });
-    const call = { to: args.address, data, gas };
-    const signed = await this.send(network, call);
+    // Gas and fees in one question; a settlement signed again (its nonce taken) asks fees anew.
+    const { call, fees } = await this.txs.price(network, args.address, data);
+    const signed = await this.send(network, call, fees);
     const now = Date.now();
     for (const [hash, s] of this.sent) if (now - s.at > KEEP_MS) this.sent.delete(hash);
     this.sent.set(signed.txHash, { network, call, current: signed, at: now });
@@ -78,11 +77,9 @@ export class SettlementSender {
     if (!sent) return this.txs.client(network).publicClient.waitForTransactionReceipt({ hash, timeout: timeoutMs, pollingInterval: this.options.pollMs });
     const deadline = Date.now() + timeoutMs;
     for (let round = 0; ; round++) {
-      const status = await this.txs.status(network, sent.current.txHash, sent.current.rawTx).catch(() => 'pending' as const);
-      if (status === 'confirmed' || status === 'reverted') {
-        const receipt = await this.txs.receipt(network, sent.current.txHash);
-        if (receipt) return receipt;
-      } else if (status === 'dropped') {
+      const { status, receipt } = await this.txs.look(network, sent.current.txHash, sent.current.rawTx).catch(() => ({ status: 'pending' as const, receipt: null }));
+      if (receipt) return receipt;
+      if (status === 'dropped') {
         const dropped = sent.current.txHash;
         sent.current = await this.send(network, sent.call);
         this.options.log('a settlement was dropped (its nonce taken by another transaction); signed again', { network, dropped, txHash: sent.current.txHash });
@@ -105,10 +102,10 @@ export class SettlementSender {
   }
 
   /** Signs with the queue's next nonce and sends; a nonce another transaction took is signed again with the next. */
-  private async send(network: Network, call: Call): Promise<SignedTransaction> {
+  private async send(network: Network, call: Call, fees?: Fees): Promise<SignedTransaction> {
     const { publicClient } = this.txs.client(network);
     for (let signature = 1; ; signature++) {
-      const signed = await this.txs.sign(network, call);
+      const signed = await this.txs.sign(network, call, undefined, signature === 1 ? fees : undefined);
       try {
         await publicClient.sendRawTransaction({ serializedTransaction: signed.rawTx });
         return signed;

@@ -45,6 +45,12 @@ export interface Call {
   gas: bigint;
 }
 
+/** EIP-1559 fees to offer; asked of the node when a signature is not given them. */
+export interface Fees {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
 /**
  * `confirmed`: mined and succeeded. `reverted`: mined and failed (nothing moved).
  * `pending`: not mined yet (known to the node, or its nonce not reached). `dropped`: never
@@ -93,7 +99,7 @@ export class SignedTransactions {
   }
 
   /** Signs `call` with the account's next nonce; nothing is sent. */
-  async sign(network: Network, call: Call, nonce?: number): Promise<SignedTransaction> {
+  async sign(network: Network, call: Call, nonce?: number, fees?: Fees): Promise<SignedTransaction> {
     const { publicClient, wallet } = this.client(network);
     const chainId = NETWORKS[network].chainId;
     const n = nonce ?? (await this.nonces.consume({ address: this.account.address, chainId, client: publicClient }));
@@ -103,15 +109,34 @@ export class SignedTransactions {
         chain: wallet.chain,
         to: call.to,
         data: call.data,
+        chainId,
         gas: call.gas,
         nonce: n,
+        ...fees,
       });
-      const rawTx = await wallet.signTransaction(request as Parameters<WalletClient['signTransaction']>[0]);
+      // Signed by the key itself: a wallet client's signTransaction asks the node for its chain id
+      // on every call, one more RPC per transaction (the chain id is ours, NETWORKS; the chain probe checks the node's).
+      const rawTx = await this.account.signTransaction({ ...(request as Parameters<PrivateKeyAccount['signTransaction']>[0]), chainId }, {
+        serializer: wallet.chain?.serializers?.transaction,
+      });
       return { rawTx, txHash: keccak256(rawTx), nonce: n };
     } catch (e) {
       if (nonce === undefined) this.release(network);
       throw e;
     }
+  }
+
+  /**
+   * A call's gas and the fees to offer for it now, in one question to the node where it answers
+   * `eth_fillTransaction` (viem asks for each apart where it does not). Asked before a nonce is
+   * taken, so a call that would revert fails here and leaves no hole in the queue.
+   */
+  async price(network: Network, to: Hex, data: Hex): Promise<{ call: Call; fees?: Fees }> {
+    const { wallet } = this.client(network);
+    const request = await wallet.prepareTransactionRequest({ account: this.account, chain: wallet.chain, to, data, parameters: ['gas', 'fees'] });
+    const { maxFeePerGas, maxPriorityFeePerGas } = request as { maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint };
+    const fees = typeof maxFeePerGas === 'bigint' && typeof maxPriorityFeePerGas === 'bigint' ? { maxFeePerGas, maxPriorityFeePerGas } : undefined;
+    return { call: { to, data, gas: request.gas! }, ...(fees ? { fees } : {}) };
   }
 
   /**
@@ -153,16 +178,21 @@ export class SignedTransactions {
    * and sent again.
    */
   async status(network: Network, txHash: string, rawTx: string): Promise<SignedTransactionStatus> {
+    return (await this.look(network, txHash, rawTx)).status;
+  }
+
+  /** `status`, with the receipt it read when the transaction is mined (no second call for it). */
+  async look(network: Network, txHash: string, rawTx: string): Promise<{ status: SignedTransactionStatus; receipt: TransactionReceipt | null }> {
     const { publicClient } = this.client(network);
-    const mined = (receipt: TransactionReceipt) => (receipt.status === 'success' ? 'confirmed' : 'reverted');
+    const mined = (receipt: TransactionReceipt) => ({ status: receipt.status === 'success' ? ('confirmed' as const) : ('reverted' as const), receipt });
     const receipt = await this.receipt(network, txHash);
     if (receipt) return mined(receipt);
     const nonce = parseTransaction(rawTx as Hex).nonce ?? 0;
     const used = await publicClient.getTransactionCount({ address: this.account.address, blockTag: 'latest' });
-    if (used <= nonce) return 'pending';
+    if (used <= nonce) return { status: 'pending', receipt: null };
     // Its nonce is used: by this transaction, mined since the first look, or by another — then it can never be mined.
     const again = await this.receipt(network, txHash);
-    return again ? mined(again) : 'dropped';
+    return again ? mined(again) : { status: 'dropped', receipt: null };
   }
 
   /**

@@ -1,9 +1,14 @@
 /**
- * The settlement path survives a nonce taken elsewhere (docs/decisions/0031), on the devnet:
- * another transaction of the settlement key takes the nonce a settlement was about to use, or
- * replaces it in the node's pool before it is mined — the payment settles all the same, once,
- * and the facilitator names the transaction that moved the money.
+ * The in-process facilitator on the devnet.
+ *
+ * The settlement path survives a nonce taken elsewhere (docs/decisions/0031): another transaction
+ * of the settlement key takes the nonce a settlement was about to use, or replaces it in the
+ * node's pool before it is mined — the payment settles all the same, once, and the facilitator
+ * names the transaction that moved the money.
+ *
+ * And a payment's verify and settle ask the chain only what they need (decision 0054): counted.
  */
+import { createServer, type Server } from 'node:http';
 import { createTestClient, createWalletClient, http, type Hex } from 'viem';
 import { expect, it } from 'vitest';
 import { devnetAccount, USDC_ABI } from '../../../src/adapters/chain/anvil/devnet-constants.js';
@@ -93,5 +98,50 @@ it('a settlement replaced in the pool before it is mined (dropped) is signed aga
     expect(await used(payload)).toBe(true);
   } finally {
     await anvil().setAutomine(true);
+  }
+}, 30_000);
+
+/** A JSON-RPC proxy to the devnet that counts the calls through it by method. */
+async function countingRpc(target: string): Promise<{ url: string; calls: Record<string, number>; close: () => Promise<void> }> {
+  const calls: Record<string, number> = {};
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString();
+    const parsed = JSON.parse(body) as { method: string } | { method: string }[];
+    for (const { method } of Array.isArray(parsed) ? parsed : [parsed]) calls[method] = (calls[method] ?? 0) + 1;
+    const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    calls,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+it("a payment's verify and settle make six calls to the chain: the payer's code once, no chain id, one fill, one receipt", async () => {
+  const rpc = await countingRpc(devnet.chains[TESTNET].rpcUrl);
+  try {
+    const facilitator = new LocalFacilitator({ settlementKey: KEY, rpcUrls: { [TESTNET]: rpc.url } });
+    const { r, payload } = await payment();
+    expect(await facilitator.verify(payload, r)).toMatchObject({ isValid: true });
+    const settled = await facilitator.settle(payload, r);
+    expect(settled).toMatchObject({ success: true, network: TESTNET });
+    expect(await used(payload)).toBe(true);
+    // Eleven before decision 0054: the exact scheme asked for the payer's code four times (twice
+    // in verify, twice in settle's own verify), gas and fees were two fills, the wallet client
+    // asked for the chain id to sign, and the receipt was read twice (to see it mined, to return it).
+    expect(rpc.calls).toEqual({
+      eth_getCode: 1, // the payer: an account or a smart wallet?
+      eth_call: 1, // verify's simulation of the transfer
+      eth_fillTransaction: 1, // the settlement's gas and fees
+      eth_getTransactionCount: 1, // the settlement key's nonce
+      eth_sendRawTransaction: 1,
+      eth_getTransactionReceipt: 1,
+    });
+  } finally {
+    await rpc.close();
   }
 }, 30_000);
