@@ -56,6 +56,16 @@ describe('CodeMemo', () => {
     expect(r.calls).toHaveLength(2);
   });
 
+  it('lets go of expired entries as soon as another address is asked', async () => {
+    let now = 0;
+    const r = reader();
+    const memo = new CodeMemo(r.read, { ttlMs: 5_000, now: () => now });
+    await memo.code(A);
+    now += 5_000;
+    await memo.code(B);
+    expect(memo.size).toBe(1);
+  });
+
   it('holds at most maxEntries addresses, forgetting the oldest first', async () => {
     const r = reader();
     const memo = new CodeMemo(r.read, { ttlMs: 60_000, maxEntries: 3 });

@@ -10,7 +10,8 @@
  * span one payment's verify and settle, short enough that an account that gains code (an EIP-7702
  * delegation) is seen as such on its next payment.
  *
- * Concurrent questions for one address share one call; a failed call is not kept.
+ * Concurrent questions for one address share one call; a failed call is not kept; at most
+ * `maxEntries` (1,000) addresses are held, none past its time once another is added.
  */
 import type { Hex } from 'viem';
 
@@ -28,9 +29,11 @@ export class CodeMemo {
     const kept = this.entries.get(key);
     if (kept && kept.until > now) return kept.code;
     this.entries.delete(key); // re-inserted last: the map stays in order of expiry
-    const max = this.options.maxEntries ?? 10_000;
-    for (const oldest of this.entries.keys()) {
-      if (this.entries.size < max) break;
+    // Expired entries go as soon as anything is added (an entry holds a whole contract's code, and
+    // payers are named by unauthenticated payloads); past the bound the oldest go first.
+    const max = this.options.maxEntries ?? 1_000;
+    for (const [oldest, entry] of this.entries) {
+      if (entry.until > now && this.entries.size < max) break;
       this.entries.delete(oldest);
     }
     const entry = { code: this.read(address), until: now + this.options.ttlMs };
