@@ -101,18 +101,22 @@ it('a settlement replaced in the pool before it is mined (dropped) is signed aga
   }
 }, 30_000);
 
-/** A JSON-RPC proxy to the devnet that counts the calls through it by method. */
-async function countingRpc(target: string): Promise<{ url: string; calls: Record<string, number>; codeOf: string[]; close: () => Promise<void> }> {
+/** A JSON-RPC proxy to the devnet that counts the calls through it by method, and answers `refuse`d methods as a node without them does. */
+async function countingRpc(target: string, refuse: string[] = []): Promise<{ url: string; calls: Record<string, number>; codeOf: string[]; close: () => Promise<void> }> {
   const calls: Record<string, number> = {};
   const codeOf: string[] = [];
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString();
-    const parsed = JSON.parse(body) as { method: string; params?: unknown[] } | { method: string; params?: unknown[] }[];
+    const parsed = JSON.parse(body) as { id: number; method: string; params?: unknown[] } | { id: number; method: string; params?: unknown[] }[];
     for (const { method, params } of Array.isArray(parsed) ? parsed : [parsed]) {
       calls[method] = (calls[method] ?? 0) + 1;
       if (method === 'eth_getCode') codeOf.push(String(params?.[0]).toLowerCase());
+    }
+    if (!Array.isArray(parsed) && refuse.includes(parsed.method)) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: parsed.id, error: { code: -32601, message: `the method ${parsed.method} does not exist/is not available` } }));
+      return;
     }
     const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
@@ -151,6 +155,21 @@ it("a payment's verify and settle make six calls to the chain: the payer's code 
     // answer the send a moment before its block) also counts the nonces: receipts = counts.
     expect(eth_getTransactionCount).toBeGreaterThanOrEqual(1);
     expect(eth_getTransactionReceipt).toBe(eth_getTransactionCount);
+  } finally {
+    await rpc.close();
+  }
+}, 30_000);
+
+it('a node without eth_fillTransaction: the settlement asks for gas and fees apart, and settles', async () => {
+  const rpc = await countingRpc(devnet.chains[TESTNET].rpcUrl, ['eth_fillTransaction']);
+  try {
+    const facilitator = new LocalFacilitator({ settlementKey: KEY, rpcUrls: { [TESTNET]: rpc.url } });
+    const { r, payload } = await payment();
+    const settled = await facilitator.settle(payload, r);
+    expect(settled).toMatchObject({ success: true, network: TESTNET });
+    expect(await used(payload)).toBe(true);
+    expect(rpc.calls.eth_estimateGas).toBe(1);
+    expect(rpc.calls.eth_sendRawTransaction).toBe(1);
   } finally {
     await rpc.close();
   }
