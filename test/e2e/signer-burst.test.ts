@@ -44,20 +44,27 @@ it('a burst of settlements beside running payouts: no payment fails, no payout i
   };
   await Promise.all(tokens.map((id) => until(async () => (await read(`/tokens/${id}`)).deployment.state === 'DEPLOYED')));
   const statuses: number[] = [];
+  /** What a call that was not a 200 answered (its reason says which step did not finish). */
+  const unfinished: string[] = [];
+  const answered = async (what: string, res: Response) => {
+    statuses.push(res.status);
+    const body = await json(res);
+    if (res.status !== 200) unfinished.push(`${what}: ${res.status} ${JSON.stringify(body)}`);
+    return body;
+  };
   await Promise.all(
     wallets.map(async (w, i) => {
       for (let round = 0; round < 6; round++) {
-        const buy = await call(w, '/entrypoints/token_buy_usd', { tokenId: tokens[i], usdAmount: '0.5' });
-        statuses.push(buy.status);
+        const buy = await answered('buy', await call(w, '/entrypoints/token_buy_usd', { tokenId: tokens[i], usdAmount: '0.5' }));
+        if (!buy.data?.delivery) continue;
         // Settlements, deliveries, pulls and payouts: every transaction on the one key.
-        const { deliveryId } = (await json(buy)).data.delivery;
+        const { deliveryId } = buy.data.delivery;
         await until(async () => (await read(`/api/deliveries/${deliveryId}`)).state === 'CONFIRMED');
-        const sell = await call(w, '/entrypoints/token_sell', await signedSellBody(service.url, w, tokens[i], '100'));
-        statuses.push(sell.status);
+        await answered('sell', await call(w, '/entrypoints/token_sell', await signedSellBody(service.url, w, tokens[i], '100')));
       }
     }),
   );
-  expect(statuses.filter((s) => s !== 200)).toEqual([]);
+  expect(statuses.filter((s) => s !== 200), unfinished.join('\n')).toEqual([]);
   for (let i = 0; i < 200 && [...uow.db.payouts.values()].some((p) => p.state !== 'CONFIRMED'); i++) {
     await new Promise((r) => setTimeout(r, 50));
   }
