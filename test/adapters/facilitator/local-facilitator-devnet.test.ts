@@ -75,6 +75,31 @@ it('a settlement whose nonce another transaction took is signed again with the n
   expect(await used(payload)).toBe(true);
 }, 30_000);
 
+it('a settlement whose nonce was taken goes on past it: it never takes the nonce another signer of the key holds and has not sent', async () => {
+  const queue = newNonceQueue();
+  const chainId = NETWORKS[TESTNET].chainId;
+  // The outbox between signing and broadcasting: it holds the next nonce, not yet on the chain.
+  const held = await queue.consume({ address: SETTLER, chainId, client: chain() });
+  // The settlement's first nonce is one the chain used long ago (another transaction of the key took it).
+  let once = true;
+  const nonces: NonceQueue = { ...queue, consume: async (p) => (once ? ((once = false), 0) : queue.consume(p)) };
+  const logs: string[] = [];
+  const facilitator = new LocalFacilitator({ settlementKey: KEY, rpcUrls: rpcUrls(), nonces, log: (m) => logs.push(m) });
+  const { r, payload } = await payment();
+  const settling = facilitator.settle(payload, r);
+  for (let i = 0; i < 200 && logs.length === 0; i++) await new Promise((res) => setTimeout(res, 10));
+  await new Promise((res) => setTimeout(res, 100)); // the second signature reaches the node
+  // The holder broadcasts its nonce: it is still its own (resetting the queue handed it out again,
+  // the settlement took it, and this send was refused as "nonce too low").
+  const other = createWalletClient({ account: devnetAccount(0), chain: viemChain(TESTNET, devnet.chains[TESTNET].rpcUrl), transport: http(devnet.chains[TESTNET].rpcUrl) });
+  const filler = await other.sendTransaction({ to: SETTLER, value: 0n, nonce: held });
+  expect((await chain().waitForTransactionReceipt({ hash: filler })).status).toBe('success');
+  const settled = await settling;
+  expect(settled).toMatchObject({ success: true, network: TESTNET });
+  expect(logs).toEqual([expect.stringContaining('nonce was taken')]);
+  expect((await chain().getTransaction({ hash: settled.transaction as Hex })).nonce).toBe(held + 1);
+}, 30_000);
+
 it('a settlement replaced in the pool before it is mined (dropped) is signed again, and the facilitator names the one mined', async () => {
   const logs: string[] = [];
   const facilitator = new LocalFacilitator({ settlementKey: KEY, rpcUrls: rpcUrls(), receiptPollMs: 50, log: (m) => logs.push(m) });

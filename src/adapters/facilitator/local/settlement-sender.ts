@@ -112,8 +112,14 @@ export class SettlementSender {
       } catch (e) {
         const message = (e as Error).message;
         if (ALREADY_KNOWN.test(message)) return signed;
-        this.txs.release(network); // never sent: the queue asks the chain again
-        if (!NONCE_TAKEN.test(message) || signature >= MAX_SIGNATURES) throw e;
+        const taken = NONCE_TAKEN.test(message);
+        // Refused for anything else, the nonce is a hole: the queue asks the chain again. A nonce
+        // another transaction took is none, and resetting the queue then would hand out again the
+        // nonces other signers of the key hold and have not sent yet (the outbox records before it
+        // broadcasts) — one collision making the next. The queue goes on past it: it asks the chain
+        // with every nonce it hands out and never goes below what it handed out last.
+        if (!taken) this.txs.release(network);
+        if (!taken || signature >= MAX_SIGNATURES) throw e;
         this.options.log('a settlement nonce was taken by another transaction; signed again with the next', { network, nonce: signed.nonce });
       }
     }
