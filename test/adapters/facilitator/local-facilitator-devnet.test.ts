@@ -199,3 +199,23 @@ it('a node without eth_fillTransaction: the settlement asks for gas and fees apa
     await rpc.close();
   }
 }, 30_000);
+
+it('a settlement waiting for its block: each look reads the receipt, and only every fourth also asks whether its nonce was taken', async () => {
+  const rpc = await countingRpc(devnet.chains[TESTNET].rpcUrl);
+  const facilitator = new LocalFacilitator({ settlementKey: KEY, rpcUrls: { [TESTNET]: rpc.url }, receiptPollMs: 25 });
+  const { r, payload } = await payment();
+  await anvil().setAutomine(false);
+  try {
+    const settling = facilitator.settle(payload, r);
+    for (let i = 0; i < 400 && (rpc.calls.eth_getTransactionReceipt ?? 0) < 12; i++) await new Promise((res) => setTimeout(res, 10));
+    await anvil().mine({ blocks: 1 });
+    expect(await settling).toMatchObject({ success: true, network: TESTNET });
+  } finally {
+    await anvil().setAutomine(true);
+    await rpc.close();
+  }
+  const looks = rpc.calls.eth_getTransactionReceipt!;
+  expect(looks).toBeGreaterThanOrEqual(12);
+  // The key's nonce once, then one count per fourth look (two calls for every look before).
+  expect(rpc.calls.eth_getTransactionCount).toBeLessThanOrEqual(1 + Math.ceil(looks / 4));
+}, 30_000);
