@@ -80,11 +80,9 @@ export class SettlementSender {
       // Every look reads the receipt; whether the nonce went to another transaction (dropped) is
       // asked every fourth: on a chain of 2-second blocks a settlement is looked at ≈ 8 times, and
       // each full look while it is pending is two calls to the node.
-      const look =
-        round % 4 === 3
-          ? this.txs.look(network, sent.current.txHash, sent.current.rawTx)
-          : this.txs.receipt(network, sent.current.txHash).then((receipt) => ({ status: receipt ? ('mined' as const) : ('pending' as const), receipt }));
-      const { status, receipt } = await look.catch(() => ({ status: 'pending' as const, receipt: null }));
+      const { status, receipt } = await this.txs
+        .look(network, sent.current.txHash, sent.current.rawTx, round % 4 === 3)
+        .catch(() => ({ status: 'pending' as const, receipt: null }));
       if (receipt) return receipt;
       if (status === 'dropped') {
         const dropped = sent.current.txHash;

@@ -181,12 +181,16 @@ export class SignedTransactions {
     return (await this.look(network, txHash, rawTx)).status;
   }
 
-  /** `status`, with the receipt it read when the transaction is mined (no second call for it). */
-  async look(network: Network, txHash: string, rawTx: string): Promise<{ status: SignedTransactionStatus; receipt: TransactionReceipt | null }> {
+  /**
+   * `status`, with the receipt it read when the transaction is mined (no second call for it).
+   * Without `askDropped` a transaction with no receipt is `pending` at once: one call, not two.
+   */
+  async look(network: Network, txHash: string, rawTx: string, askDropped = true): Promise<{ status: SignedTransactionStatus; receipt: TransactionReceipt | null }> {
     const { publicClient } = this.client(network);
     const mined = (receipt: TransactionReceipt) => ({ status: receipt.status === 'success' ? ('confirmed' as const) : ('reverted' as const), receipt });
     const receipt = await this.receipt(network, txHash);
     if (receipt) return mined(receipt);
+    if (!askDropped) return { status: 'pending', receipt: null };
     const nonce = parseTransaction(rawTx as Hex).nonce ?? 0;
     const used = await publicClient.getTransactionCount({ address: this.account.address, blockTag: 'latest' });
     if (used <= nonce) return { status: 'pending', receipt: null };
