@@ -69,7 +69,8 @@ export function applyInUnitOfWork<R>(
     const result = await work(stores, now);
     if (paid?.payment) {
       const applied = transitionPayment(paid.payment, 'APPLIED', now);
-      if (!(await stores.payments.update(applied, 'SETTLED', paid.answer?.(result)))) throw new PaymentAlreadyApplied(paid.payment.paymentId);
+      const { paymentId } = paid.payment;
+      await stores.payments.move(applied, 'SETTLED', paid.answer?.(result), () => new PaymentAlreadyApplied(paymentId));
     }
     await paid?.onApplied?.(stores, result);
     return result;

@@ -6,11 +6,15 @@ export interface EventFilter {
   network?: Network | undefined;
 }
 
-/** The outbox of docs/api.md "Events": appended in the transaction of the change it describes. */
+/**
+ * The outbox of docs/api.md "Events": appended in the transaction of the change it describes.
+ * An append answers nothing back (its id is the log's to give): a store may send it with the
+ * unit's other writes, and a failure then fails the unit at its next statement or its commit.
+ */
 export interface EventLog {
-  append(event: NewEvent): Promise<StoredEvent>;
+  append(event: NewEvent): Promise<void>;
   /** Appends `events` in their order (consecutive ids) — as `append` one by one, in one statement where the store can. */
-  appendAll(events: readonly NewEvent[]): Promise<StoredEvent[]>;
+  appendAll(events: readonly NewEvent[]): Promise<void>;
   /** Events with id > afterId, ascending, at most `limit`. */
   readAfter(afterId: number, filter: EventFilter, limit: number): Promise<StoredEvent[]>;
   /** The last id (0 when none): of the whole log, or of one token's events. */

@@ -7,6 +7,13 @@ import type { OutboxFields, OutboxState } from '../domain/outbox.js';
 export interface OutboxStore<T extends OutboxFields> {
   /** Inserts the item; a second item for the same `sourceId` is not added, the first is returned. */
   enqueue(item: T): Promise<T>;
+  /**
+   * Inserts an item for a source that has none yet (a trade made in this transaction): nothing
+   * is answered back, and an item already there for `sourceId` fails the transaction — at once,
+   * or where the store sends a transaction's writes together (decision 0055) at its next
+   * statement or its commit.
+   */
+  add(item: T): Promise<void>;
   get(id: string): Promise<T | null>;
   findBySource(sourceId: string): Promise<T | null>;
   /** Compare-and-set on the state: stores `next` only if the stored state is still `from`. */

@@ -36,6 +36,13 @@ export interface PaymentStore {
    * stored in the same step (as `saveResponse` would), and only if the move is made.
    */
   update(next: Payment, from: PaymentState, response?: StoredResponse): Promise<boolean>;
+  /**
+   * `update` for a move whose loss fails the transaction it is made in (the application's
+   * SETTLED → APPLIED): nothing is answered back, and a lost compare-and-set rejects with
+   * `lost()` — at once, or where the store sends a transaction's writes together (decision
+   * 0055) at the unit's next statement or its commit, which then rolls back.
+   */
+  move(next: Payment, from: PaymentState, response: StoredResponse | undefined, lost: () => Error): Promise<void>;
   saveResponse(paymentId: string, response: StoredResponse): Promise<void>;
   getResponse(paymentId: string): Promise<StoredResponse | null>;
   /** Payments in `state` last updated at or before `updatedBefore`, oldest first. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import { transitionPayment } from '../../src/domain/payment.js';
-import { at, payment, WALLET } from '../support/fixtures.js';
+import { at, payment, token, WALLET } from '../support/fixtures.js';
 import { withUow, type UowFactory } from './uow-factory.js';
 
 export function paymentStoreContract(name: string, make: UowFactory) {
@@ -75,6 +75,33 @@ export function paymentStoreContract(name: string, make: UowFactory) {
         expect(await uow.transaction((s) => s.payments.update(applied, 'SETTLED', answer))).toBe(true);
         expect(await uow.run((s) => s.payments.get(p.paymentId))).toEqual(applied);
         expect(await uow.run((s) => s.payments.getResponse(p.paymentId))).toEqual(answer);
+      }));
+
+    it('moves a payment whose loss fails its transaction: the answer stored with it, or the loser rolled back', () =>
+      withUow(make, async (uow) => {
+        const p = payment();
+        const t = token();
+        await uow.run((s) => s.payments.claim(p));
+        const settled = transitionPayment(transitionPayment(p, 'SETTLING', at(1)), 'SETTLED', at(2), { settlementTx: '0xabc' });
+        const applied = transitionPayment(settled, 'APPLIED', at(3));
+        const answer = { status: 200, body: { success: true, data: { tokensReceived: '1.5' } }, headers: {}, settlement: { success: true, transaction: '0xabc', network: p.network, payer: p.payer } };
+        const lost = () => new Error('lost the move');
+        // still VERIFIED: the move is lost and what the transaction wrote beside it does not stand
+        await expect(
+          uow.transaction(async (s) => {
+            await s.tokens.insert(t);
+            await s.payments.move(applied, 'SETTLED', answer, lost);
+          }),
+        ).rejects.toThrow('lost the move');
+        expect(await uow.run((s) => s.tokens.get(t.tokenId))).toBeNull();
+        expect(await uow.run((s) => s.payments.get(p.paymentId))).toEqual(p);
+        expect(await uow.run((s) => s.payments.getResponse(p.paymentId))).toBeNull();
+        await uow.run((s) => s.payments.update(settled, 'VERIFIED'));
+        await uow.transaction((s) => s.payments.move(applied, 'SETTLED', answer, lost));
+        expect(await uow.run((s) => s.payments.get(p.paymentId))).toEqual(applied);
+        expect(await uow.run((s) => s.payments.getResponse(p.paymentId))).toEqual(answer);
+        // a second applier loses, whatever it wrote first
+        await expect(uow.transaction((s) => s.payments.move(applied, 'SETTLED', undefined, lost))).rejects.toThrow('lost the move');
       }));
 
     it('lists payments in a state, last updated before a time, oldest first', () =>

@@ -15,6 +15,24 @@ export function payoutStoreContract(name: string, make: UowFactory) {
         expect(await uow.run((s) => s.payouts.get('pout_missing'))).toBeNull();
       }));
 
+    it('adds a payout for a new source; one for a known source fails its transaction, with nothing of it left', () =>
+      withUow(make, async (uow) => {
+        const p = payout();
+        await uow.transaction((s) => s.payouts.add(p));
+        expect(await uow.run((s) => s.payouts.get(p.payoutId))).toEqual(p);
+        const other = payout({ sourceId: 'src_other' });
+        const twice = payout({ sourceId: p.sourceId });
+        await expect(
+          uow.transaction(async (s) => {
+            await s.payouts.add(other);
+            await s.payouts.add(twice);
+          }),
+        ).rejects.toThrow();
+        expect(await uow.run((s) => s.payouts.get(other.payoutId))).toBeNull();
+        expect(await uow.run((s) => s.payouts.get(twice.payoutId))).toBeNull();
+        expect(await uow.run((s) => s.payouts.findBySource(p.sourceId))).toEqual(p);
+      }));
+
     it('keeps the asset a payout pays back in', () =>
       withUow(make, async (uow) => {
         const p = payout({ asset: 'EURC', amount: 2_269_684n, reason: 'refund' });

@@ -4,7 +4,7 @@
  * can answer anyone — so this process never serves a view older than its own writes. A feed
  * across processes (PostgreSQL LISTEN/NOTIFY) adds the other processes' commits to it.
  */
-import type { NewEvent, StoredEvent } from '../../../domain/event.js';
+import type { NewEvent } from '../../../domain/event.js';
 import type { ChangeFeed } from '../../../ports/change-feed.js';
 import type { EventLog } from '../../../ports/event-log.js';
 
@@ -36,15 +36,13 @@ export class CommitFeed implements ChangeFeed {
 /** An event log that notes the token of every event appended through it (for CommitFeed.committed). */
 export function notingTokens(events: EventLog, touched: Set<string>): EventLog {
   return {
-    append: async (e: NewEvent): Promise<StoredEvent> => {
-      const stored = await events.append(e);
+    append: async (e: NewEvent): Promise<void> => {
+      await events.append(e);
       if (e.tokenId) touched.add(e.tokenId);
-      return stored;
     },
-    appendAll: async (es: readonly NewEvent[]): Promise<StoredEvent[]> => {
-      const stored = await events.appendAll(es);
+    appendAll: async (es: readonly NewEvent[]): Promise<void> => {
+      await events.appendAll(es);
       for (const e of es) if (e.tokenId) touched.add(e.tokenId);
-      return stored;
     },
     readAfter: (afterId, filter, limit) => events.readAfter(afterId, filter, limit),
     lastId: (tokenId) => events.lastId(tokenId),

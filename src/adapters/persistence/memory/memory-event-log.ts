@@ -8,16 +8,12 @@ export class MemoryEventLog implements EventLog {
     private readonly tx: MemoryTx | null,
   ) {}
 
-  async append(event: NewEvent): Promise<StoredEvent> {
-    const stored: StoredEvent = { ...event, id: this.db.events.length + 1 };
-    this.db.push(this.tx, this.db.events, stored);
-    return stored;
+  async append(event: NewEvent): Promise<void> {
+    this.db.push(this.tx, this.db.events, { ...event, id: this.db.events.length + 1 });
   }
 
-  async appendAll(events: readonly NewEvent[]): Promise<StoredEvent[]> {
-    const stored: StoredEvent[] = [];
-    for (const e of events) stored.push(await this.append(e));
-    return stored;
+  async appendAll(events: readonly NewEvent[]): Promise<void> {
+    for (const e of events) await this.append(e);
   }
 
   async readAfter(afterId: number, filter: EventFilter, limit: number): Promise<StoredEvent[]> {

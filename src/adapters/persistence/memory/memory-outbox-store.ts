@@ -27,6 +27,11 @@ export class MemoryOutboxStore<T extends OutboxFields> implements OutboxStore<T>
     return item;
   }
 
+  async add(item: T): Promise<void> {
+    if (this.table.sources.has(item.sourceId)) throw new Error(`an item for ${item.sourceId} is already queued`);
+    await this.enqueue(item);
+  }
+
   async get(id: string): Promise<T | null> {
     return this.table.items.get(id) ?? null;
   }

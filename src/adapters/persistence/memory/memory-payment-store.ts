@@ -38,6 +38,10 @@ export class MemoryPaymentStore implements PaymentStore {
     return true;
   }
 
+  async move(next: Payment, from: PaymentState, response: StoredResponse | undefined, lost: () => Error): Promise<void> {
+    if (!(await this.update(next, from, response))) throw lost();
+  }
+
   async saveResponse(paymentId: string, response: StoredResponse): Promise<void> {
     this.db.set(this.tx, this.db.responses, paymentId, structuredClone(response));
   }

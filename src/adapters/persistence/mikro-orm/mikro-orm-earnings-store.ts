@@ -10,14 +10,14 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 export class MikroOrmEarningsStore implements EarningsStore {
   constructor(private readonly sql: Sql) {}
 
+  /** A trade's shares in one insert. */
   async accrue(earnings: readonly Earning[]): Promise<void> {
-    for (const e of earnings) {
-      await this.sql.all(
-        `insert into earnings (earning_id, network, wallet, wallet_lower, role, token_id, trade_id, amount, created_at, payout_id)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [e.earningId, e.network, e.wallet, e.wallet.toLowerCase(), e.role, e.tokenId, e.tradeId, e.amount.toString(), e.createdAt.getTime(), e.payoutId],
-      );
-    }
+    if (earnings.length === 0) return;
+    await this.sql.write(
+      `insert into earnings (earning_id, network, wallet, wallet_lower, role, token_id, trade_id, amount, created_at, payout_id)
+       values ${earnings.map(() => `(${marks(10)})`).join(', ')}`,
+      earnings.flatMap((e) => [e.earningId, e.network, e.wallet, e.wallet.toLowerCase(), e.role, e.tokenId, e.tradeId, e.amount.toString(), e.createdAt.getTime(), e.payoutId]),
+    );
   }
 
   async unpaid(roles: readonly FeeRole[], atLeast: bigint, limit: number): Promise<UnpaidEarnings[]> {

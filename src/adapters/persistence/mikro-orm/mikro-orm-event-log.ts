@@ -17,53 +17,37 @@ export class MikroOrmEventLog implements EventLog {
 
   /**
    * Gapless ids without a sequence: on PostgreSQL a counter row bumped in the appending
-   * transaction (concurrent appenders queue on the row, a rollback burns nothing), in one
-   * statement; on SQLite the transaction already holds the database write lock, so max + 1 is
-   * safe.
+   * transaction by the events' number (concurrent appenders queue on the row, a rollback burns
+   * nothing); on SQLite the transaction already holds the database write lock, so the max read
+   * once is safe. One statement for any number of events (a trade's and its fee shares', a
+   * batch's deliveries), held with the unit's other writes on PostgreSQL (decision 0055).
    */
-  async append(e: NewEvent): Promise<StoredEvent> {
-    const values = [e.type, e.network, e.tokenId, JSON.stringify(e.data), e.createdAt.getTime()];
-    const r =
-      this.sql.dialect === 'postgresql'
-        ? await this.sql.one(
-            `with c as (update event_counter set last_id = last_id + 1 where id = 1 returning last_id)
-             insert into events (id, type, network, token_id, data, created_at) select c.last_id, ?, ?, ?, ?, ? from c returning id`,
-            values,
-          )
-        : await this.sql.one(
-            `insert into events (id, type, network, token_id, data, created_at)
-             values ((select coalesce(max(id), 0) + 1 from events), ?, ?, ?, ?, ?) returning id`,
-            values,
-          );
-    return { ...e, id: Number(r!.id) };
+  append(e: NewEvent): Promise<void> {
+    return this.appendAll([e]);
   }
 
-  /**
-   * Several events in one statement, with the same gapless ids: the counter bumped by their
-   * number (PostgreSQL), or the max read once for all of them (SQLite) — a trade's event and its
-   * fee shares', a batch's deliveries.
-   */
-  async appendAll(events: readonly NewEvent[]): Promise<StoredEvent[]> {
-    if (events.length <= 1) return Promise.all(events.map((e) => this.append(e)));
+  async appendAll(events: readonly NewEvent[]): Promise<void> {
     const n = events.length;
+    if (n === 0) return;
     const values = events.flatMap((e) => [e.type, e.network, e.tokenId, JSON.stringify(e.data), e.createdAt.getTime()]);
-    const rows =
-      this.sql.dialect === 'postgresql'
-        ? await this.sql.all(
-            `with c as (update event_counter set last_id = last_id + ${n} where id = 1 returning last_id)
-             insert into events (id, type, network, token_id, data, created_at)
-             ${events.map((_, i) => `select c.last_id - ${n - 1 - i}, ?, ?, ?, ?::text, ?::bigint from c`).join(' union all ')} returning id`,
-            values,
-          )
-        : await this.sql.all(
-            `with m as (select coalesce(max(id), 0) as base from events)
-             insert into events (id, type, network, token_id, data, created_at)
-             ${events.map((_, i) => `select m.base + ${i + 1}, ?, ?, ?, ?, ? from m`).join(' union all ')} returning id`,
-            values,
-          );
-    const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
-    if (ids.length !== n) throw new Error(`appended ${ids.length} of ${n} events`);
-    return events.map((e, i) => ({ ...e, id: ids[i]! }));
+    const check = (rows: number) => {
+      if (rows !== n) throw new Error(`appended ${rows} of ${n} events`);
+    };
+    if (this.sql.dialect === 'postgresql') {
+      await this.sql.write(
+        `insert into events (id, type, network, token_id, data, created_at)
+         ${events.map((_, i) => `select event_ids.last_id - ${n - 1 - i}, ?, ?, ?, ?::text, ?::bigint from event_ids`).join(' union all ')} returning id`,
+        values,
+        { key: 'event_counter', with: `event_ids as (update event_counter set last_id = last_id + ${n} where id = 1 returning last_id)`, check },
+      );
+    } else {
+      await this.sql.write(
+        `insert into events (id, type, network, token_id, data, created_at)
+         ${events.map((_, i) => `select m.base + ${i + 1}, ?, ?, ?, ?, ? from m`).join(' union all ')} returning id`,
+        values,
+        { with: 'm as (select coalesce(max(id), 0) as base from events)', check },
+      );
+    }
   }
 
   async readAfter(afterId: number, filter: EventFilter, limit: number): Promise<StoredEvent[]> {

@@ -80,17 +80,16 @@ export class MikroOrmPaymentStore implements PaymentStore {
   }
 
   async update(next: Payment, from: PaymentState, response?: StoredResponse): Promise<boolean> {
-    // With its answer, one statement: the move and the answer a replay gets (one round trip fewer on a paid request).
-    const rows = response
-      ? await this.sql.all(
-          `update payments set state = ?, settlement_tx = ?, updated_at = ?, response = ? where payment_id = ? and state = ? returning payment_id`,
-          [next.state, next.settlementTx, next.updatedAt.getTime(), JSON.stringify(response), next.paymentId, from],
-        )
-      : await this.sql.all(
-          `update payments set state = ?, settlement_tx = ?, updated_at = ? where payment_id = ? and state = ? returning payment_id`,
-          [next.state, next.settlementTx, next.updatedAt.getTime(), next.paymentId, from],
-        );
-    return rows.length === 1;
+    return (await this.sql.all(...moveOf(next, from, response))).length === 1;
+  }
+
+  async move(next: Payment, from: PaymentState, response: StoredResponse | undefined, lost: () => Error): Promise<void> {
+    await this.sql.write(...moveOf(next, from, response), {
+      key: 'payments',
+      check: (rows) => {
+        if (rows !== 1) throw lost();
+      },
+    });
   }
 
   async saveResponse(paymentId: string, response: StoredResponse): Promise<void> {
@@ -119,4 +118,17 @@ export class MikroOrmPaymentStore implements PaymentStore {
     );
     return rows.map(PAYMENTS.fromRow);
   }
+}
+
+/**
+ * A payment's compare-and-set on its state; with its answer, one statement: the move and the
+ * answer a replay gets (one round trip fewer on a paid request).
+ */
+function moveOf(next: Payment, from: PaymentState, response: StoredResponse | undefined): [string, unknown[]] {
+  return response
+    ? [
+        `update payments set state = ?, settlement_tx = ?, updated_at = ?, response = ? where payment_id = ? and state = ? returning payment_id`,
+        [next.state, next.settlementTx, next.updatedAt.getTime(), JSON.stringify(response), next.paymentId, from],
+      ]
+    : [`update payments set state = ?, settlement_tx = ?, updated_at = ? where payment_id = ? and state = ? returning payment_id`, [next.state, next.settlementTx, next.updatedAt.getTime(), next.paymentId, from]];
 }

@@ -74,7 +74,7 @@ export class MikroOrmPositionRepository implements PositionRepository {
   }
 
   async save(p: Position): Promise<void> {
-    await this.sql.all(SAVE, POSITIONS.values(p));
+    await this.sql.write(SAVE, POSITIONS.values(p), { key: 'positions' });
   }
 
   async listByWallet(network: Network, wallet: string): Promise<Position[]> {

@@ -149,8 +149,12 @@ export class MikroOrmTokenRepository implements TokenRepository {
   }
 
   async update(t: Token): Promise<void> {
-    const rows = await this.sql.all(UPDATE, [...TOKENS.valuesOf(UPDATED, t), t.tokenId]);
-    if (rows.length !== 1) throw new Error(`unknown token ${t.tokenId}`);
+    await this.sql.write(UPDATE, [...TOKENS.valuesOf(UPDATED, t), t.tokenId], {
+      key: 'tokens',
+      check: (rows) => {
+        if (rows !== 1) throw new Error(`unknown token ${t.tokenId}`);
+      },
+    });
   }
 
   async setImage(tokenId: string, image: TokenImageUrls): Promise<void> {

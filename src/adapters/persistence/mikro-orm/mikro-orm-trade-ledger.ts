@@ -43,7 +43,7 @@ export class MikroOrmTradeLedger implements TradeLedger {
   constructor(private readonly sql: Sql) {}
 
   async record(t: Trade): Promise<void> {
-    await this.sql.all(TRADES.insert, TRADES.values(t));
+    await this.sql.write(TRADES.insert, TRADES.values(t));
   }
 
   async listByToken(tokenId: string, page: PageRequest): Promise<Page<Trade>> {

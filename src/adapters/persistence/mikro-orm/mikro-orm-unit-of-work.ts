@@ -112,7 +112,10 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
       await run(this.dialect === 'sqlite' ? 'begin immediate' : 'begin', []);
       const touched = new Set<string>();
       try {
-        const result = await work(stores(new Sql(run, this.dialect), touched));
+        // PostgreSQL: the unit's writes after its last read go to the server together (decision 0055).
+        const sql = new Sql(run, this.dialect, this.dialect === 'postgresql');
+        const result = await work(stores(sql, touched));
+        await sql.flush();
         await run('commit', []);
         this.checkpointer?.wrote();
         this.changes?.feed.committed(touched);

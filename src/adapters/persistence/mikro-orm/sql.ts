@@ -138,14 +138,88 @@ export function runnerFor(dialect: Dialect, connection: unknown): Runner {
 /** The last statement sent on each PostgreSQL connection, which the next one waits for. */
 const pgTails = new WeakMap<PgConnection, Promise<unknown>>();
 
+/** How a held write is sent and checked (`Sql.write`). */
+export interface WriteOptions {
+  /**
+   * What the write changes beyond its own new rows (a table it updates or upserts into): two
+   * writes with one key are never sent in one statement, so no row is changed twice in one
+   * statement (PostgreSQL would keep one of the changes, unpredictably).
+   */
+  key?: string;
+  /**
+   * PostgreSQL: common table expressions the write's statement reads (`name as (…)`, no
+   * parameters), hoisted into the statement it is sent in — a write inside a WITH cannot have
+   * one of its own.
+   */
+  with?: string;
+  /** Told how many rows the write returned; throws to fail the unit of work (a lost compare-and-set). */
+  check?: (rows: number) => void;
+}
+
+interface HeldWrite {
+  sql: string;
+  params: readonly unknown[];
+  options: WriteOptions;
+}
+
 export class Sql {
+  /** PostgreSQL, inside a transaction: writes held until the unit's next statement or its commit. */
+  private held: HeldWrite[] = [];
+
   constructor(
     private readonly run: Runner,
     readonly dialect: Dialect,
+    /** Hold writes and send them together (decision 0055): PostgreSQL transactions only. */
+    private readonly holding = false,
   ) {}
 
   all(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return this.run(sql, params);
+    if (this.held.length === 0) return this.run(sql, params);
+    return this.flush().then(() => this.run(sql, params));
+  }
+
+  /**
+   * A write whose caller needs nothing back but that it took effect (`check`). Outside a
+   * PostgreSQL transaction it runs now. Inside one it is held, and the writes held together go
+   * as one statement — each a member of one WITH — before the unit's next statement or its
+   * commit (decision 0055): a trade's seven writes are one round trip to the server instead of
+   * seven. A held write's failure (a constraint, a `check`) fails the unit there, and the unit
+   * rolls back as it would have had the write failed at once; nothing outside the transaction
+   * sees a write before its commit either way.
+   */
+  async write(sql: string, params: readonly unknown[], options: WriteOptions = {}): Promise<void> {
+    if (!this.holding) {
+      const rows = await this.all(options.with ? `with ${options.with} ${sql}` : sql, params);
+      options.check?.(rows.length);
+      return;
+    }
+    if (options.key !== undefined && this.held.some((w) => w.options.key === options.key)) await this.flush();
+    this.held.push({ sql, params, options });
+  }
+
+  /** Sends the held writes, if any: one statement whatever their number; runs their checks. */
+  flush(): Promise<void> {
+    const writes = this.held;
+    if (writes.length === 0) return Promise.resolve();
+    this.held = [];
+    if (writes.length === 1) {
+      const [w] = writes as [HeldWrite];
+      return this.run(w.options.with ? `with ${w.options.with} ${w.sql}` : w.sql, w.params).then((rows) => w.options.check?.(rows.length));
+    }
+    const members: string[] = [];
+    const counted: string[] = [];
+    writes.forEach((w, i) => {
+      if (w.options.with) members.push(w.options.with);
+      members.push(`w${i} as (${w.sql})`);
+      if (w.options.check) counted.push(`(select count(*) from w${i}) as w${i}`);
+    });
+    const sql = `with ${members.join(', ')} select ${counted.length > 0 ? counted.join(', ') : '1'}`;
+    return this.run(
+      sql,
+      writes.flatMap((w) => w.params),
+    ).then(([counts]) => {
+      writes.forEach((w, i) => w.options.check?.(Number(counts?.[`w${i}`])));
+    });
   }
 
   async one(sql: string, params: readonly unknown[] = []): Promise<Row | null> {

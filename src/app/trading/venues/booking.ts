@@ -51,11 +51,11 @@ export async function bookBuy(deps: BookingDeps, stores: Stores, buyer: string, 
 }
 
 /** The tokens are the buyer's in the ledger now; on chain they follow through the delivery outbox. */
-export function deliverBought(deps: BookingDeps, stores: Stores, buyer: string, booked: Booked, now: Date): Promise<Delivery> {
+export async function deliverBought(deps: BookingDeps, stores: Stores, buyer: string, booked: Booked, now: Date): Promise<Delivery> {
   const { trade } = booked;
-  return stores.deliveries.enqueue(
-    newDelivery({ deliveryId: deps.ids.next('dlv'), network: trade.network, tokenId: trade.tokenId, wallet: buyer, amount: trade.tokenAmount, sourceId: trade.tradeId, now }),
-  );
+  const delivery = newDelivery({ deliveryId: deps.ids.next('dlv'), network: trade.network, tokenId: trade.tokenId, wallet: buyer, amount: trade.tokenAmount, sourceId: trade.tradeId, now });
+  await stores.deliveries.add(delivery); // the trade was made in this transaction: its source is new
+  return delivery;
 }
 
 export function buyResult(booked: Booked, delivery: Delivery, spotPriceUsd: string, paid: Funding<BuyResult> | undefined): BuyResult {
@@ -90,18 +90,17 @@ export async function bookSell(deps: BookingDeps, stores: Stores, seller: string
   const held = (await stores.positions.get(token.network, seller, token.tokenId)) ?? emptyPosition(token.network, seller, token.tokenId, now);
   const position = applySell(withTransfersIn(held, m.tokens, now), m.tokens, usdOut, now);
   const written = await recordTrade(deps, stores, { ...m, position, side: 'sell', usdAmount: m.grossUsd, tokenAmount: m.tokens });
-  const payout = await stores.payouts.enqueue(
-    newPayout({
-      payoutId: deps.ids.next('pout'),
-      network: token.network,
-      wallet: seller,
-      asset: 'USDC',
-      amount: usdOut,
-      reason: 'sell',
-      sourceId: written.trade.tradeId,
-      now,
-    }),
-  );
+  const payout = newPayout({
+    payoutId: deps.ids.next('pout'),
+    network: token.network,
+    wallet: seller,
+    asset: 'USDC',
+    amount: usdOut,
+    reason: 'sell',
+    sourceId: written.trade.tradeId,
+    now,
+  });
+  await stores.payouts.add(payout); // the trade was made in this transaction: its source is new
   return { ...written, position, payout };
 }
 
