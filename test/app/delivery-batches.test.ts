@@ -12,15 +12,19 @@ import { DeliveryWorker, type DeliveryWorkerDeps } from '../../src/app/workers/t
 import { newDelivery } from '../../src/domain/delivery.js';
 import { TESTNET } from '../../src/domain/network.js';
 import type { TokenIssuer } from '../../src/ports/token-issuer.js';
+import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
+import { testDatabases } from '../support/databases.js';
 import { token as tokenFixture } from '../support/fixtures.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const SUPPLY = 10n ** 27n;
 const WALLETS = ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8', '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', '0x90F79bf6EB2c4f870365E785982E1f101E93b906'];
 
-async function setup(over: Partial<DeliveryWorkerDeps> & { batchTransfers?: boolean } = {}) {
+/** The worker over the fake chain, on memory unless `real` (a database's unit of work) is given. */
+async function setup(over: Partial<DeliveryWorkerDeps> & { batchTransfers?: boolean } = {}, real?: UnitOfWork) {
   const clock = new FakeClock('2026-01-01T00:00:00Z');
-  const uow = new MemoryUnitOfWork();
+  const memory = new MemoryUnitOfWork();
+  const uow = real ?? memory;
   const ids = new SequentialIdGenerator();
   const issuer = new FakeTokenIssuer({ clock, ...(over.batchTransfers === false ? { batchTransfers: false } : {}) });
   const deps: DeliveryWorkerDeps = {
@@ -58,18 +62,18 @@ async function setup(over: Partial<DeliveryWorkerDeps> & { batchTransfers?: bool
     return d.deliveryId;
   }
 
-  const delivery = (id: string) => uow.db.deliveries.get(id)!;
-  const batches = () => [...uow.db.deliveryBatches.values()];
+  const delivery = (id: string) => memory.db.deliveries.get(id)!;
+  const batches = () => [...memory.db.deliveryBatches.values()];
   const pass = async (ms = 1_000) => {
     clock.advance(ms);
     return worker.runOnce();
   };
-  return { clock, uow, issuer, worker, deployed, owe, delivery, batches, pass, deps };
+  return { clock, uow, memory, issuer, worker, deployed, owe, delivery, batches, pass, deps };
 }
 
 describe('deliveries in batches', () => {
   it('the deliveries ready together go out as one transaction, every amount exact, then all CONFIRMED', async () => {
-    const { issuer, deployed, owe, delivery, batches, pass, uow } = await setup();
+    const { issuer, deployed, owe, delivery, batches, pass, memory } = await setup();
     const [a, b] = [await deployed('Alpha'), await deployed('Beta')];
     const ids = [await owe(a.tokenId, WALLETS[0]!, 100n), await owe(b.tokenId, WALLETS[1]!, 200n), await owe(a.tokenId, WALLETS[0]!, 300n)];
     const before = issuer.broadcasts;
@@ -84,7 +88,7 @@ describe('deliveries in batches', () => {
     for (const id of ids) expect(delivery(id)).toMatchObject({ state: 'CONFIRMED', txHash: batch!.txHash });
     expect(await issuer.balanceOf(TESTNET, a.address, WALLETS[0]!)).toBe(400n);
     expect(await issuer.balanceOf(TESTNET, b.address, WALLETS[1]!)).toBe(200n);
-    expect(uow.db.events.map((e) => e.type)).toEqual([...ids.map(() => 'delivery.sent'), ...ids.map(() => 'delivery.confirmed')]);
+    expect(memory.db.events.map((e) => e.type)).toEqual([...ids.map(() => 'delivery.sent'), ...ids.map(() => 'delivery.confirmed')]);
   });
 
   it('a delivery ready alone is sent alone; a backlog past the batch size goes out in several batches', async () => {
@@ -218,5 +222,69 @@ describe('deliveries in batches', () => {
     expect(delivery(later)).toMatchObject({ state: 'PENDING', attempts: 0 });
     await pass();
     for (const id of ids) expect(delivery(id).state).toBe('CONFIRMED');
+  });
+});
+
+/**
+ * The same moves on the real databases, where a batch's members move in one transaction (and on
+ * PostgreSQL in one statement, decision 0055): all of them or, when one was taken, none.
+ */
+describe.each(testDatabases('batches', { changeFeed: false }))('deliveries in batches (%s)', (_name, open) => {
+  it("a batch's members move together: SENT in the transaction that records it, then CONFIRMED, each event once", async () => {
+    const { uow, cleanup } = await open();
+    try {
+      const { issuer, deployed, owe, pass } = await setup({}, uow);
+      const get = (id: string) => uow.run((s) => s.deliveries.get(id));
+      const t = await deployed();
+      const ids = [await owe(t.tokenId, WALLETS[0]!, 11n), await owe(t.tokenId, WALLETS[1]!, 12n), await owe(t.tokenId, WALLETS[2]!, 13n)];
+      await pass(0);
+      const sent = await Promise.all(ids.map(get));
+      const batchId = sent[0]!.batchId!;
+      expect(await uow.run((s) => s.deliveryBatches.get(batchId))).toMatchObject({ state: 'SENT', size: 3 });
+      for (const d of sent) expect(d).toMatchObject({ state: 'SENT', batchId, attempts: 1 });
+      await pass();
+      for (const d of await Promise.all(ids.map(get))) expect(d!.state).toBe('CONFIRMED');
+      const events = await uow.run((s) => s.events.readAfter(0, { tokenId: t.tokenId }, 100));
+      expect(events.map((e) => e.type).sort()).toEqual([...Array(3).fill('delivery.confirmed'), ...Array(3).fill('delivery.sent')]);
+      expect(await issuer.balanceOf(TESTNET, t.address, WALLETS[2]!)).toBe(13n);
+    } finally {
+      await uow.close();
+      await cleanup();
+    }
+  });
+
+  it('another worker takes one member meanwhile: none of this batch is recorded, its nonce goes back, every delivery lands once', async () => {
+    const { uow, cleanup } = await open();
+    try {
+      const { issuer, deployed, owe, pass, deps } = await setup({}, uow);
+      const get = (id: string) => uow.run((s) => s.deliveries.get(id));
+      const t = await deployed();
+      const ids = [await owe(t.tokenId, WALLETS[0]!, 21n), await owe(t.tokenId, WALLETS[1]!, 22n)];
+      // While this worker signs its batch, the second delivery is sent alone by someone else.
+      const slow = new Proxy(issuer, {
+        get(target, prop, receiver) {
+          const value = Reflect.get(target, prop, receiver) as unknown;
+          if (prop !== 'prepareBatchTransfer') return typeof value === 'function' ? value.bind(target) : value;
+          return async (...args: Parameters<TokenIssuer['prepareBatchTransfer']>) => {
+            const d = (await get(ids[1]!))!;
+            await uow.run((s) => s.deliveries.update({ ...d, state: 'SENT', txHash: '0xalone', attempts: 1 }, 'PENDING'));
+            return target.prepareBatchTransfer(...args);
+          };
+        },
+      });
+      const releases = issuer.releases;
+      await new DeliveryWorker({ ...deps, issuer: slow }).runOnce();
+      expect(issuer.releases - releases).toBe(1); // the batch's nonce
+      // The first delivery's move rolled back with the lost one: no batch holds it, it goes alone.
+      expect(await get(ids[0]!)).toMatchObject({ batchId: null });
+      expect(await get(ids[1]!)).toMatchObject({ state: 'SENT', txHash: '0xalone', batchId: null });
+      await pass(0);
+      await pass();
+      expect(await get(ids[0]!)).toMatchObject({ state: 'CONFIRMED', batchId: null, attempts: 1 });
+      expect(await issuer.balanceOf(TESTNET, t.address, WALLETS[0]!)).toBe(21n);
+    } finally {
+      await uow.close();
+      await cleanup();
+    }
   });
 });

@@ -33,6 +33,31 @@ export function payoutStoreContract(name: string, make: UowFactory) {
         expect(await uow.run((s) => s.payouts.findBySource(p.sourceId))).toEqual(p);
       }));
 
+    it('moves payouts whose loss fails their transaction: all of them, or none when one is lost', () =>
+      withUow(make, async (uow) => {
+        const [a, b] = [payout(), payout()];
+        await uow.transaction(async (s) => {
+          await s.payouts.add(a);
+          await s.payouts.add(b);
+        });
+        const sent = (p: typeof a) => transitionPayout(p, 'SENT', at(1), { txHash: `0x${p.payoutId}`, rawTx: '0xraw', attempts: 1, nextAttemptAt: at(1_001) });
+        const lost = () => new Error('moved elsewhere');
+        await uow.run((s) => s.payouts.update(sent(b), 'PENDING')); // b moves on its own
+        await expect(
+          uow.transaction(async (s) => {
+            await s.payouts.move(sent(a), 'PENDING', lost);
+            await s.payouts.move(sent(b), 'PENDING', lost);
+          }),
+        ).rejects.toThrow('moved elsewhere');
+        expect(await uow.run((s) => s.payouts.get(a.payoutId))).toEqual(a);
+        await uow.transaction(async (s) => {
+          await s.payouts.move(sent(a), 'PENDING', lost);
+          await s.payouts.move(transitionPayout(sent(b), 'CONFIRMED', at(2)), 'SENT', lost);
+        });
+        expect(await uow.run((s) => s.payouts.get(a.payoutId))).toEqual(sent(a));
+        expect((await uow.run((s) => s.payouts.get(b.payoutId)))!.state).toBe('CONFIRMED');
+      }));
+
     it('keeps the asset a payout pays back in', () =>
       withUow(make, async (uow) => {
         const p = payout({ asset: 'EURC', amount: 2_269_684n, reason: 'refund' });

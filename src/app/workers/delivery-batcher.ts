@@ -160,7 +160,7 @@ export class DeliveryBatcher {
                 ...transitionOutbox(delivery, 'SENT', now, { txHash: batch.txHash, rawTx: null, attempts: delivery.attempts + 1, nextAttemptAt: batch.nextAttemptAt, lastError: null }),
                 batchId: batch.batchId,
               };
-              if (!(await stores.deliveries.update(sent, 'PENDING'))) throw new Taken();
+              await stores.deliveries.move(sent, 'PENDING', () => new Taken());
               events.push(deliveryEvent('delivery.sent', sent, now));
             }
             await stores.events.appendAll(events);
@@ -211,7 +211,7 @@ export class DeliveryBatcher {
         const events: NewEvent[] = [];
         for (const d of await this.members(stores, batch)) {
           const confirmed = transitionOutbox(d, 'CONFIRMED', now);
-          if (!(await stores.deliveries.update(confirmed, 'SENT'))) throw new InvariantViolation(`delivery ${d.deliveryId} of batch ${batch.batchId} moved on its own`);
+          await stores.deliveries.move(confirmed, 'SENT', () => movedAlone(d, batch));
           events.push(deliveryEvent('delivery.confirmed', confirmed, now));
         }
         await stores.events.appendAll(events);
@@ -229,7 +229,7 @@ export class DeliveryBatcher {
         const next: Delivery = exhausted
           ? { ...transitionOutbox(d, 'FAILED', now, { lastError: error }), batchId: null }
           : { ...transitionOutbox(d, 'PENDING', now, { lastError: error, txHash: null, rawTx: null, nextAttemptAt: new Date(now.getTime() + delay) }), batchId: null };
-        if (!(await stores.deliveries.update(next, 'SENT'))) throw new InvariantViolation(`delivery ${d.deliveryId} of batch ${batch.batchId} moved on its own`);
+        await stores.deliveries.move(next, 'SENT', () => movedAlone(d, batch));
         if (exhausted) failed.push(deliveryEvent('delivery.failed', next, now));
       }
       await stores.events.appendAll(failed);
@@ -247,3 +247,6 @@ export class DeliveryBatcher {
     return members;
   }
 }
+
+/** A member of a batch found out of the state its batch left it in: nothing else moves a batched delivery. */
+const movedAlone = (d: Delivery, batch: DeliveryBatch) => new InvariantViolation(`delivery ${d.deliveryId} of batch ${batch.batchId} moved on its own`);

@@ -49,6 +49,10 @@ export class MemoryOutboxStore<T extends OutboxFields> implements OutboxStore<T>
     return true;
   }
 
+  async move(next: T, from: OutboxState, lost: () => Error): Promise<void> {
+    if (!(await this.update(next, from))) throw lost();
+  }
+
   async due(now: Date, limit: number): Promise<T[]> {
     return [...this.table.items.values()]
       .filter((p) => (p.state === 'PENDING' || p.state === 'SENT') && p.nextAttemptAt <= now && (this.table.dueWhen?.(p) ?? true))

@@ -35,7 +35,7 @@ export class MikroOrmDeliveryBatchStore implements DeliveryBatchStore {
   constructor(private readonly sql: Sql) {}
 
   async record(b: DeliveryBatch): Promise<void> {
-    await this.sql.all(`${BATCHES.insert} returning batch_id`, BATCHES.values(b));
+    await this.sql.write(BATCHES.insert, BATCHES.values(b));
   }
 
   async get(batchId: string): Promise<DeliveryBatch | null> {

@@ -86,20 +86,32 @@ export class MikroOrmOutboxStore<T extends OutboxFields> implements OutboxStore<
   }
 
   async update(next: T, from: OutboxState): Promise<boolean> {
-    // The outbox columns move; of the table's own, only those marked mutable would (none today
-    // but a deployment's block number, written as it is confirmed).
+    return (await this.sql.all(...this.moveOf(next, from))).length === 1;
+  }
+
+  async move(next: T, from: OutboxState, lost: () => Error): Promise<void> {
+    await this.sql.write(...this.moveOf(next, from), {
+      key: `${this.t.table}:${this.t.columns[0]!.value(next)}`,
+      check: (rows) => {
+        if (rows !== 1) throw lost();
+      },
+    });
+  }
+
+  /** The compare-and-set on an item's state: the outbox columns move; of the table's own, only those marked mutable would (none today but a deployment's block number, written as it is confirmed). */
+  private moveOf(next: T, from: OutboxState): [string, unknown[]] {
     const own = this.t.columns.slice(1);
     const sets = [...own.map((c) => `${c.name} = ?`), 'state = ?', 'tx_hash = ?', 'raw_tx = ?', 'attempts = ?', 'next_attempt_at = ?', 'last_error = ?', 'updated_at = ?'];
-    const rows = await this.sql.all(
+    return [
       `update ${this.t.table} set ${sets.join(', ')} where ${this.t.id} = ? and state = ? returning ${this.t.id}`,
       [
         ...own.map((c) => c.value(next)),
         next.state, next.txHash, next.rawTx, next.attempts, next.nextAttemptAt.getTime(), next.lastError, next.updatedAt.getTime(),
         this.t.columns[0]!.value(next), from,
       ],
-    );
-    return rows.length === 1;
+    ];
   }
+
 
   async due(now: Date, limit: number): Promise<T[]> {
     const also = this.t.dueWhere ? ` and ${this.t.dueWhere}` : '';

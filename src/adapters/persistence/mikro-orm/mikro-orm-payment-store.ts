@@ -85,7 +85,7 @@ export class MikroOrmPaymentStore implements PaymentStore {
 
   async move(next: Payment, from: PaymentState, response: StoredResponse | undefined, lost: () => Error): Promise<void> {
     await this.sql.write(...moveOf(next, from, response), {
-      key: 'payments',
+      key: `payments:${next.paymentId}`,
       check: (rows) => {
         if (rows !== 1) throw lost();
       },

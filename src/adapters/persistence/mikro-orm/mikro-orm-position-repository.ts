@@ -74,7 +74,7 @@ export class MikroOrmPositionRepository implements PositionRepository {
   }
 
   async save(p: Position): Promise<void> {
-    await this.sql.write(SAVE, POSITIONS.values(p), { key: 'positions' });
+    await this.sql.write(SAVE, POSITIONS.values(p), { key: `positions:${p.network}:${p.wallet.toLowerCase()}:${p.tokenId}` });
   }
 
   async listByWallet(network: Network, wallet: string): Promise<Position[]> {

@@ -150,7 +150,7 @@ export class MikroOrmTokenRepository implements TokenRepository {
 
   async update(t: Token): Promise<void> {
     await this.sql.write(UPDATE, [...TOKENS.valuesOf(UPDATED, t), t.tokenId], {
-      key: 'tokens',
+      key: `tokens:${t.tokenId}`,
       check: (rows) => {
         if (rows !== 1) throw new Error(`unknown token ${t.tokenId}`);
       },

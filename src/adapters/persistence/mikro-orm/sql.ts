@@ -141,9 +141,9 @@ const pgTails = new WeakMap<PgConnection, Promise<unknown>>();
 /** How a held write is sent and checked (`Sql.write`). */
 export interface WriteOptions {
   /**
-   * What the write changes beyond its own new rows (a table it updates or upserts into): two
-   * writes with one key are never sent in one statement, so no row is changed twice in one
-   * statement (PostgreSQL would keep one of the changes, unpredictably).
+   * The row the write changes, beyond rows of its own making (`table:id` of a row it updates or
+   * upserts into): two writes with one key are never sent in one statement, so no row is changed
+   * twice in one statement (PostgreSQL would keep one of the changes, unpredictably).
    */
   key?: string;
   /**
