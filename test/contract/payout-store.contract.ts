@@ -56,6 +56,13 @@ export function payoutStoreContract(name: string, make: UowFactory) {
         });
         expect(await uow.run((s) => s.payouts.get(a.payoutId))).toEqual(sent(a));
         expect((await uow.run((s) => s.payouts.get(b.payoutId)))!.state).toBe('CONFIRMED');
+        // added and moved in one transaction: the move finds the row its unit added
+        const c = payout();
+        await uow.transaction(async (s) => {
+          await s.payouts.add(c);
+          await s.payouts.move(sent(c), 'PENDING', lost);
+        });
+        expect(await uow.run((s) => s.payouts.get(c.payoutId))).toEqual(sent(c));
       }));
 
     it('keeps the asset a payout pays back in', () =>

@@ -89,6 +89,31 @@ export function unitOfWorkContract(name: string, make: UowFactory) {
         expect((await uow.run((s) => s.events.readAfter(0, { tokenId: t.tokenId }, 10))).map((e) => e.id)).toEqual([1, 2, 3]);
       }));
 
+    it('writes made at once (a Promise.all) to one row stand in the order they were made', () =>
+      withUow(make, async (uow) => {
+        const t = token();
+        await uow.transaction((s) => s.tokens.insert(t));
+        const sold = (n: bigint) => ({ ...t, curve: { ...t.curve, tokensSold: n } });
+        const p = position({ tokenId: t.tokenId });
+        await uow.transaction(async (s) => {
+          await s.tokens.update(sold(1n));
+          await Promise.all([s.tokens.update(sold(2n)), s.positions.save({ ...p, balance: 1n }), s.tokens.update(sold(3n)), s.positions.save({ ...p, balance: 2n })]);
+        });
+        expect((await uow.run((s) => s.tokens.get(t.tokenId)))!.curve.tokensSold).toBe(3n);
+        expect((await uow.run((s) => s.positions.get(TESTNET, WALLET, t.tokenId)))!.balance).toBe(2n);
+      }));
+
+    it('a unit that writes more than one statement can bind: every write stands', () =>
+      withUow(make, async (uow) => {
+        const t = token();
+        await uow.transaction((s) => s.tokens.insert(t));
+        const since = new Date(0);
+        await uow.transaction(async (s) => {
+          for (let i = 0; i < 3_000; i++) await s.trades.record(trade({ tokenId: t.tokenId, usdAmount: 1n })); // 36,000 parameters
+        });
+        expect(await uow.run((s) => s.trades.activitySince(t.tokenId, since))).toMatchObject({ trades: 3_000 });
+      }));
+
     it('a write that fails after others fails its transaction, and none of them stands', () =>
       withUow(make, async (uow) => {
         const t = token();

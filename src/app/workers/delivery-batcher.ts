@@ -220,7 +220,7 @@ export class DeliveryBatcher {
     }
     // Reverted (all or none: nothing moved) or dropped (never mined): each delivery goes back, to be sent alone.
     const error = status === 'reverted' ? 'batch reverted' : 'batch dropped';
-    return uow.transaction(async (stores) => {
+    const split = await uow.transaction(async (stores) => {
       if (!(await stores.deliveryBatches.update(transitionDeliveryBatch(batch, status === 'reverted' ? 'REVERTED' : 'DROPPED', now), 'SENT'))) return false;
       const failed: NewEvent[] = [];
       for (const d of await this.members(stores, batch)) {
@@ -233,9 +233,10 @@ export class DeliveryBatcher {
         if (exhausted) failed.push(deliveryEvent('delivery.failed', next, now));
       }
       await stores.events.appendAll(failed);
-      this.deps.logger.warn('delivery batch not mined; its deliveries are sent alone', { batchId: batch.batchId, error, size: batch.size });
       return true;
     });
+    if (split) this.deps.logger.warn('delivery batch not mined; its deliveries are sent alone', { batchId: batch.batchId, error, size: batch.size });
+    return split;
   }
 
   /** The batch's deliveries, every one still SENT in it. */

@@ -69,10 +69,13 @@ export class MikroOrmOutboxStore<T extends OutboxFields> implements OutboxStore<
 
   async add(item: T): Promise<void> {
     // A second item for the source breaks its unique index: the unit fails, as the port says.
-    await this.sql.write(`insert into ${this.t.table} (${this.names.join(', ')}) values (${this.names.map(() => '?').join(', ')})`, [
-      ...this.t.columns.map((c) => c.value(item)),
-      ...outboxValues(item),
-    ]);
+    // Keyed by its row like a move, so a move of it in the same unit is never sent beside it
+    // (the move would not see the row its own statement inserts).
+    await this.sql.write(
+      `insert into ${this.t.table} (${this.names.join(', ')}) values (${this.names.map(() => '?').join(', ')})`,
+      [...this.t.columns.map((c) => c.value(item)), ...outboxValues(item)],
+      { key: `${this.t.table}:${this.t.columns[0]!.value(item)}` },
+    );
   }
 
   async get(id: string): Promise<T | null> {

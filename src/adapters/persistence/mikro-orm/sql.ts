@@ -156,6 +156,9 @@ export interface WriteOptions {
   check?: (rows: number) => void;
 }
 
+/** Bind parameters per statement of held writes: PostgreSQL takes at most 65,535. */
+const MAX_PARAMS = 30_000;
+
 interface HeldWrite {
   sql: string;
   params: readonly unknown[];
@@ -165,6 +168,8 @@ interface HeldWrite {
 export class Sql {
   /** PostgreSQL, inside a transaction: writes held until the unit's next statement or its commit. */
   private held: HeldWrite[] = [];
+  /** Held writes on their way to the server: the unit's next statements wait for them. */
+  private sending: Promise<void> | null = null;
 
   constructor(
     private readonly run: Runner,
@@ -174,7 +179,7 @@ export class Sql {
   ) {}
 
   all(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    if (this.held.length === 0) return this.run(sql, params);
+    if (this.held.length === 0 && this.sending === null) return this.run(sql, params);
     return this.flush().then(() => this.run(sql, params));
   }
 
@@ -193,15 +198,47 @@ export class Sql {
       options.check?.(rows.length);
       return;
     }
-    if (options.key !== undefined && this.held.some((w) => w.options.key === options.key)) await this.flush();
-    this.held.push({ sql, params, options });
+    const write = { sql, params, options };
+    if (options.key !== undefined && this.held.some((w) => w.options.key === options.key)) {
+      // Held after the flush has taken the others, before awaiting it: a write made meanwhile
+      // (a Promise.all of writes) finds this one held, never an empty batch.
+      const flushed = this.flush();
+      this.held.push(write);
+      return flushed;
+    }
+    this.held.push(write);
   }
 
-  /** Sends the held writes, if any: one statement whatever their number; runs their checks. */
+  /**
+   * Sends the held writes, if any: one statement whatever their number (but for the server's
+   * limit of bind parameters: a statement more per MAX_PARAMS); runs their checks.
+   */
   flush(): Promise<void> {
     const writes = this.held;
-    if (writes.length === 0) return Promise.resolve();
+    if (writes.length === 0) return this.sending ?? Promise.resolve();
     this.held = [];
+    const groups: HeldWrite[][] = [[]];
+    let params = 0;
+    for (const w of writes) {
+      if (params + w.params.length > MAX_PARAMS && groups.at(-1)!.length > 0) {
+        groups.push([]);
+        params = 0;
+      }
+      groups.at(-1)!.push(w);
+      params += w.params.length;
+    }
+    // Until the last of them is done every statement of the unit waits (`all`), so none runs
+    // between two of them, nor before the first.
+    const sending = groups.reduce((sent, group) => sent.then(() => this.send(group)), this.sending ?? Promise.resolve());
+    this.sending = sending;
+    const done = () => {
+      if (this.sending === sending) this.sending = null;
+    };
+    sending.then(done, done);
+    return sending;
+  }
+
+  private send(writes: readonly HeldWrite[]): Promise<void> {
     if (writes.length === 1) {
       const [w] = writes as [HeldWrite];
       return this.run(w.options.with ? `with ${w.options.with} ${w.sql}` : w.sql, w.params).then((rows) => w.options.check?.(rows.length));
