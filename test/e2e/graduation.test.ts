@@ -176,7 +176,7 @@ describe('graduation on the devnet', () => {
     const beforeRefund = await devnetTools(service.devnet!).usdcBalance(TESTNET, wallet.address);
     const refusedAfterPay = await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '10' });
     const refusedBody = await json(refusedAfterPay);
-    expect(refusedBody.error.code).toBe('SLIPPAGE_EXCEEDED');
+    expect(refusedBody.error?.code, `${refusedAfterPay.status} ${JSON.stringify(refusedBody)}`).toBe('SLIPPAGE_EXCEEDED');
     expect(refusedBody.error.details.refund).toBeDefined();
     await drainWorkers(4);
     expect(await devnetTools(service.devnet!).usdcBalance(TESTNET, wallet.address)).toBe(beforeRefund);
