@@ -41,6 +41,8 @@ export function payoutSenderContract(name: string, make: () => Promise<PayoutSen
       await h.sender.broadcast(TESTNET, prepared.rawTx);
       await h.sender.broadcast(TESTNET, prepared.rawTx);
       await h.sender.broadcast(TESTNET, prepared.rawTx);
+      // Mined before the balance is read: a node mines what it accepted after it answers.
+      expect(await settled(h.sender, prepared)).toBe('confirmed');
       expect(await h.balance(TESTNET, wallet)).toBe(before + 1_000_000n);
     });
 
