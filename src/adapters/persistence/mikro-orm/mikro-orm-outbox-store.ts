@@ -5,7 +5,7 @@
 import type { Network } from '../../../domain/network.js';
 import type { OutboxFields, OutboxState } from '../../../domain/outbox.js';
 import type { OutboxBacklog, OutboxStore } from '../../../ports/outbox-store.js';
-import { ms, type Row, type Sql } from './sql.js';
+import { exactlyOne, ms, type Row, type Sql } from './sql.js';
 
 const OUTBOX_COLUMNS = ['network', 'state', 'tx_hash', 'raw_tx', 'source_id', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'updated_at'];
 
@@ -95,9 +95,7 @@ export class MikroOrmOutboxStore<T extends OutboxFields> implements OutboxStore<
   async move(next: T, from: OutboxState, lost: () => Error): Promise<void> {
     await this.sql.write(...this.moveOf(next, from), {
       key: `${this.t.table}:${this.t.columns[0]!.value(next)}`,
-      check: (rows) => {
-        if (rows !== 1) throw lost();
-      },
+      check: exactlyOne(lost),
     });
   }
 

@@ -3,7 +3,7 @@ import { formatUsdPrice, parseUsdPrice } from '../../../domain/usd-price.js';
 import type { Payment, PaymentState } from '../../../domain/payment.js';
 import type { ClaimResult, PaymentStore, StoredResponse } from '../../../ports/payment-store.js';
 import { big } from './exact-bigint-type.js';
-import { json, ms, type Sql } from './sql.js';
+import { exactlyOne, json, ms, type Sql } from './sql.js';
 import { exactInt, Table, writeOnly } from './table.js';
 
 const PAYMENTS = new Table<Payment>(
@@ -86,9 +86,7 @@ export class MikroOrmPaymentStore implements PaymentStore {
   async move(next: Payment, from: PaymentState, response: StoredResponse | undefined, lost: () => Error): Promise<void> {
     await this.sql.write(...moveOf(next, from, response), {
       key: `payments:${next.paymentId}`,
-      check: (rows) => {
-        if (rows !== 1) throw lost();
-      },
+      check: exactlyOne(lost),
     });
   }
 

@@ -7,7 +7,7 @@ import { decodeCursor, encodeCursor } from '../kit/cursor.js';
 import { sortKey } from '../kit/token-order.js';
 import { big, num } from './exact-bigint-type.js';
 import { positionColumns, positionOfRow, type PrefetchedPositions } from './mikro-orm-position-repository.js';
-import { ms, type Sql } from './sql.js';
+import { exactlyOne, ms, type Sql } from './sql.js';
 import { exactInt, Table, writeOnly } from './table.js';
 
 const paramsJson = (t: Pick<Token, 'params' | 'launchFee' | 'launchMode'>) =>
@@ -151,9 +151,7 @@ export class MikroOrmTokenRepository implements TokenRepository {
   async update(t: Token): Promise<void> {
     await this.sql.write(UPDATE, [...TOKENS.valuesOf(UPDATED, t), t.tokenId], {
       key: `tokens:${t.tokenId}`,
-      check: (rows) => {
-        if (rows !== 1) throw new Error(`unknown token ${t.tokenId}`);
-      },
+      check: exactlyOne(() => new Error(`unknown token ${t.tokenId}`)),
     });
   }
 

@@ -156,6 +156,13 @@ export interface WriteOptions {
   check?: (rows: number) => void;
 }
 
+/** A write's check that it changed exactly one row, failing the unit with `fail()` otherwise (a lost compare-and-set, a missing row). */
+export const exactlyOne =
+  (fail: () => Error) =>
+  (rows: number): void => {
+    if (rows !== 1) throw fail();
+  };
+
 /** Bind parameters per statement of held writes: PostgreSQL takes at most 65,535. */
 const MAX_PARAMS = 30_000;
 
