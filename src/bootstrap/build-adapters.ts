@@ -50,25 +50,25 @@ export function uniswapOf(config: Config, host: Pick<Host, 'devnet'>): Partial<R
 
 export function buildChainAdapters(config: Config, options: ServiceOptions, host: Host): ChainAdapters {
   const given = options.ports ?? {};
-  const { clock, logger, treasuryKey, treasuryNonces, launchFactories } = host;
+  const { clock, logger, treasuryKey, treasuryNonces, launchFactories, droppedAfterBlocks } = host;
   const rpc = host.rpc!;
   const facilitator =
     given.facilitator ??
     (config.facilitatorUrl
       ? new HttpFacilitator({ url: config.facilitatorUrl })
-      : new LocalFacilitator({ settlementKey: host.settlementKey, rpcUrls: rpc, nonces: host.settlementNonces, log: (message, fields) => logger.warn(message, fields) }));
+      : new LocalFacilitator({ settlementKey: host.settlementKey, rpcUrls: rpc, nonces: host.settlementNonces, droppedAfterBlocks, log: (message, fields) => logger.warn(message, fields) }));
   const detector =
     given.detector ??
     new CachingNetworkDetector(new ViemNetworkDetector({ mainnetRpcUrls: config.rpcUrls[PRODUCTION] ?? [rpc[PRODUCTION]], clock }), { clock });
-  const issuer = given.tokenIssuer ?? new ViemTokenIssuer({ custodyKey: treasuryKey, rpcUrls: rpc, factories: launchFactories, nonces: treasuryNonces });
+  const issuer = given.tokenIssuer ?? new ViemTokenIssuer({ custodyKey: treasuryKey, rpcUrls: rpc, factories: launchFactories, nonces: treasuryNonces, droppedAfterBlocks });
   const uniswap = uniswapOf(config, host);
   return {
     facilitator,
     detector,
     tokenIssuer: options.wrapTokenIssuer ? options.wrapTokenIssuer(issuer) : issuer,
     // The LaunchFactory seeds graduation pools too (decision 0023).
-    dexRouter: given.dexRouter ?? new ViemDexRouter({ custodyKey: treasuryKey, rpcUrls: host.rpc ?? {}, uniswap, seeders: launchFactories, nonces: treasuryNonces }),
-    payoutSender: given.payoutSender ?? new ViemPayoutSender({ treasuryKey, rpcUrls: rpc, nonces: treasuryNonces }),
+    dexRouter: given.dexRouter ?? new ViemDexRouter({ custodyKey: treasuryKey, rpcUrls: host.rpc ?? {}, uniswap, seeders: launchFactories, nonces: treasuryNonces, droppedAfterBlocks }),
+    payoutSender: given.payoutSender ?? new ViemPayoutSender({ treasuryKey, rpcUrls: rpc, nonces: treasuryNonces, droppedAfterBlocks }),
     authorizations: given.authorizations ?? new ViemAuthorizationReader({ rpcUrls: rpc }),
     transferLogs: given.transferLogs ?? new ViemTransferLogReader({ rpcUrls: host.rpc ?? {} }),
     chainProbe: given.chainProbe !== undefined ? given.chainProbe : host.rpc ? new ViemChainProbe({ rpcUrls: host.rpc }) : null,

@@ -33,6 +33,8 @@ export interface Host {
   treasuryNonces: NonceQueue;
   settlementNonces: NonceQueue;
   launchFactories: Partial<Record<Network, string>>;
+  /** Blocks a nonce must be used below the head before one of our transactions is called dropped (decision 0056). */
+  droppedAfterBlocks: number;
 }
 
 const devnetKey = (): Hex => `0x${Buffer.from(devnetAccount(0).getHdKey().privateKey!).toString('hex')}`;
@@ -98,5 +100,5 @@ export async function openHost(config: Config, options: ServiceOptions, closers:
   const settlementNonces = settlementKey.toLowerCase() === treasuryKey.toLowerCase() ? treasuryNonces : newNonceQueue();
   // Custody of launched tokens is the treasury key: its transactions share the treasury's nonces.
   const launchFactories = devnet ? { [PRODUCTION]: LAUNCH_FACTORY_ADDRESS, [TESTNET]: LAUNCH_FACTORY_ADDRESS } : config.launchFactories;
-  return { clock, logger, rpc, devnet, treasuryKey, settlementKey, treasuryNonces, settlementNonces, launchFactories };
+  return { clock, logger, rpc, devnet, treasuryKey, settlementKey, treasuryNonces, settlementNonces, launchFactories, droppedAfterBlocks: config.droppedAfterBlocks };
 }

@@ -167,15 +167,19 @@ describe('graduation on the devnet', () => {
       const url = service.devnet!.chains[TESTNET].rpcUrl;
       const w = createWalletClient({ account: trader, chain: viemChain(TESTNET, url), transport: http(url) });
       const usdc = NETWORKS[TESTNET].usdc as Hex;
-      await client().waitForTransactionReceipt({ hash: await w.writeContract({ address: usdc, abi: erc20Abi, functionName: 'approve', args: [DEVNET_UNISWAP_V2.router, parseUsd('2000')] }) });
+      const mined = async (hash: Hex) => expect((await client().waitForTransactionReceipt({ hash })).status).toBe('success');
+      await mined(await w.writeContract({ address: usdc, abi: erc20Abi, functionName: 'approve', args: [DEVNET_UNISWAP_V2.router, parseUsd('2000')] }));
       const deadline = (await client().getBlock()).timestamp + 600n;
-      await client().waitForTransactionReceipt({
-        hash: await w.writeContract({ address: DEVNET_UNISWAP_V2.router, abi: UNISWAP_V2_ROUTER.abi, functionName: 'swapExactTokensForTokens', args: [parseUsd('2000'), 0n, [usdc, address], trader.address, deadline] }),
-      });
+      await mined(await w.writeContract({ address: DEVNET_UNISWAP_V2.router, abi: UNISWAP_V2_ROUTER.abi, functionName: 'swapExactTokensForTokens', args: [parseUsd('2000'), 0n, [usdc, address], trader.address, deadline] }));
+      const [m0, m1] = (await client().readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'getReserves' })) as readonly [bigint, bigint, number];
+      expect(usdFirst ? m0 : m1).toBe(reserves.usd + parseUsd('9.9') + parseUsd('2000'));
+      moved = true;
     };
+    let moved = false;
     const beforeRefund = await devnetTools(service.devnet!).usdcBalance(TESTNET, wallet.address);
     const refusedAfterPay = await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '10' });
     const refusedBody = await json(refusedAfterPay);
+    expect({ moved, status: refusedAfterPay.status }, JSON.stringify(refusedBody)).toEqual({ moved: true, status: 409 });
     expect(refusedBody.error?.code, `${refusedAfterPay.status} ${JSON.stringify(refusedBody)}`).toBe('SLIPPAGE_EXCEEDED');
     expect(refusedBody.error.details.refund).toBeDefined();
     await drainWorkers(4);

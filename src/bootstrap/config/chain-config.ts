@@ -25,6 +25,7 @@ export const chainEnv = {
   UNISWAP_V2_ROUTER_84532: address.optional(),
   UNISWAP_V2_FACTORY_84532: address.optional(),
   NETWORK_DETECTION_FAIL_CLOSED: flag.default(false),
+  DROPPED_AFTER_BLOCKS: z.coerce.number().int().min(1).max(1000).optional(),
 };
 
 type ChainEnv = Parsed<typeof chainEnv>;
@@ -58,6 +59,12 @@ export interface ChainConfig {
   /** Chain access: the embedded devnet unless RPC URLs are given. */
   chain: 'devnet' | 'rpc';
   detectionFailClosed: boolean;
+  /**
+   * How deep a nonce of ours must be used, with no receipt for its transaction, before that
+   * transaction is called dropped and signed again (decision 0056): 1 block on the devnet (it stores
+   * its blocks in order), 5 on real RPCs (10 s of Base: room for the nodes behind one URL to lag).
+   */
+  droppedAfterBlocks: number;
 }
 
 /** What real money needs, checked together: the default treasury is anvil's account #0, whose key is public. */
@@ -105,6 +112,7 @@ export function readChain(e: ChainEnv): ChainConfig {
     },
     chain: isRealChain(e) ? 'rpc' : 'devnet',
     detectionFailClosed: e.NETWORK_DETECTION_FAIL_CLOSED,
+    droppedAfterBlocks: e.DROPPED_AFTER_BLOCKS ?? (isRealChain(e) ? 5 : 1),
   };
 }
 

@@ -115,6 +115,8 @@ it('a settlement replaced in the pool before it is mined (dropped) is signed aga
     await other.sendTransaction({ to: SETTLER, value: 0n, nonce: latest, maxFeePerGas: fees.maxFeePerGas * 3n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas * 3n + 1n });
     await anvil().mine({ blocks: 1 });
     await anvil().setAutomine(true);
+    // Dropped once the nonce's use is a block deep (decision 0056): the next block makes it so.
+    await anvil().mine({ blocks: 1 });
     const settled = await settling;
     expect(settled).toMatchObject({ success: true, network: TESTNET });
     expect(logs).toEqual([expect.stringContaining('dropped')]);

@@ -27,11 +27,13 @@ export interface ViemDexRouterOptions {
   seeders: Partial<Record<Network, string>>;
   /** Custody's nonce queue, shared with every other signer of that key in the process. */
   nonces?: NonceQueue;
+  /** Blocks a nonce must be used below the head before a transaction is called dropped (signed-transactions.ts). */
+  droppedAfterBlocks?: number;
 }
 
 export class ViemDexRouter extends SignedTransactionSender implements DexRouter {
   constructor(private readonly options: ViemDexRouterOptions) {
-    super(options.custodyKey, options.rpcUrls, options.nonces);
+    super(options.custodyKey, options.rpcUrls, options);
   }
 
   supports(network: Network): boolean {

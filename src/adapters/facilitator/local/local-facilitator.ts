@@ -47,6 +47,8 @@ export interface LocalFacilitatorOptions {
   receiptPollMs?: number;
   /** Told when a settlement is signed again because another transaction took its nonce. */
   log?: SettlementLog;
+  /** Blocks a nonce must be used below the head before a settlement is called dropped (signed-transactions.ts). */
+  droppedAfterBlocks?: number;
   /** How long an account's code, once read, answers the scheme's repeated questions (code-memo.ts; default 5 s). */
   codeMemoMs?: number;
 }
@@ -64,7 +66,11 @@ export class LocalFacilitator implements Facilitator {
     const account = privateKeyToAccount(options.settlementKey, { nonceManager: nonces });
     const pollMs = options.receiptPollMs ?? 250;
     // Settlements are sent by us, so a nonce another transaction took is signed again (settlement-sender.ts).
-    this.sender = new SettlementSender(options.settlementKey, options.rpcUrls, nonces, { pollMs, log: options.log ?? (() => undefined) });
+    this.sender = new SettlementSender(options.settlementKey, options.rpcUrls, nonces, {
+      pollMs,
+      log: options.log ?? (() => undefined),
+      ...(options.droppedAfterBlocks ? { droppedAfterBlocks: options.droppedAfterBlocks } : {}),
+    });
     this.networks = Object.keys(options.rpcUrls) as Network[];
     for (const network of this.networks) {
       const rpcUrl = options.rpcUrls[network]!;

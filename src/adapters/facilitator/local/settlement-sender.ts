@@ -7,8 +7,9 @@
  * - refused because its nonce is taken (another transaction of the key, from anywhere, got there
  *   first): the queue asks the chain again and it is signed again, at once;
  * - accepted but never mined because another transaction took its nonce meanwhile ("dropped",
- *   the outbox's own rule: its nonce used and no receipt): the same call is signed again while
- *   the scheme waits for the receipt, and the receipt of the one mined is returned.
+ *   the outbox's own rule, `SignedTransactions.look`: its nonce used a block deep and no receipt):
+ *   the same call is signed again while the scheme waits for the receipt, and the receipt of the
+ *   one mined is returned.
  *
  * Signing again is safe: an EIP-3009 authorization moves money once, whatever carries it, and a
  * transaction whose nonce another took can never be mined. `finalHash` tells the facilitator
@@ -50,9 +51,9 @@ export class SettlementSender {
     key: Hex,
     rpcUrls: Partial<Record<Network, string>>,
     nonces: NonceQueue,
-    private readonly options: { pollMs: number; log: SettlementLog },
+    private readonly options: { pollMs: number; log: SettlementLog; droppedAfterBlocks?: number },
   ) {
-    this.txs = new SignedTransactions(key, rpcUrls, { nonces });
+    this.txs = new SignedTransactions(key, rpcUrls, { nonces, ...(options.droppedAfterBlocks ? { droppedAfterBlocks: options.droppedAfterBlocks } : {}) });
   }
 
   get address(): Hex {

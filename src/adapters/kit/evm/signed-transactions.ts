@@ -13,6 +13,7 @@ import {
   createWalletClient,
   keccak256,
   parseTransaction,
+  TransactionNotFoundError,
   TransactionReceiptNotFoundError,
   type Hex,
   type TransactionReceipt,
@@ -58,6 +59,19 @@ export interface Fees {
  */
 export type SignedTransactionStatus = 'confirmed' | 'reverted' | 'pending' | 'dropped';
 
+export interface SignedTransactionsOptions {
+  /** The key's one queue in this process (see above); a new one when not given. */
+  nonces?: NonceQueue;
+  /** Per RPC call (default 10 s). */
+  timeoutMs?: number;
+  /**
+   * How many blocks below the head a transaction's nonce must already have been used, with no
+   * receipt for it, before it is called dropped (at least 1, the default; decision 0056). A node
+   * can show an account's new nonce before it serves the receipts of the block that used it.
+   */
+  droppedAfterBlocks?: number;
+}
+
 const ALREADY_SENT = /already known|known transaction|nonce too low|already imported|replacement transaction underpriced|nonce.*already used/i;
 
 export class SignedTransactions {
@@ -69,14 +83,16 @@ export class SignedTransactions {
   constructor(
     key: Hex,
     private readonly rpcUrls: Partial<Record<Network, string>>,
-    options: { nonces?: NonceQueue; timeoutMs?: number } = {},
+    options: SignedTransactionsOptions = {},
   ) {
     this.nonces = options.nonces ?? newNonceQueue();
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.droppedAfterBlocks = BigInt(Math.max(1, options.droppedAfterBlocks ?? 1));
     this.account = privateKeyToAccount(key, { nonceManager: this.nonces });
   }
 
   private readonly timeoutMs: number;
+  private readonly droppedAfterBlocks: bigint;
 
   get address(): Hex {
     return this.account.address;
@@ -172,10 +188,9 @@ export class SignedTransactions {
   }
 
   /**
-   * One call when the transaction is mined (its receipt), two while it is pending, three to call
-   * it dropped: the receipt is asked again after the nonce count, so a transaction mined between
-   * a first "no receipt" and the count is never taken for one whose nonce another took (dropped)
-   * and sent again.
+   * One call when the transaction is mined (its receipt), two while it is pending (its receipt,
+   * the key's nonce count), six to call it dropped (below). A wrong "dropped" is signed again with
+   * a new nonce and would pay twice, so every doubt answers `pending`.
    */
   async status(network: Network, txHash: string, rawTx: string): Promise<SignedTransactionStatus> {
     return (await this.look(network, txHash, rawTx)).status;
@@ -184,19 +199,36 @@ export class SignedTransactions {
   /**
    * `status`, with the receipt it read when the transaction is mined (no second call for it).
    * Without `askDropped` a transaction with no receipt is `pending` at once: one call, not two.
+   *
+   * Dropped means: no receipt, the key's nonce count past its nonce already `droppedAfterBlocks`
+   * below the head (so whatever used the nonce is in a block the node has stored with its
+   * receipts), still no receipt after that, and the node knows it in no block. A node can show
+   * the new count before the block's receipts (anvil does while it stores a block; behind a load
+   * balancer one node's count can come before another's receipts), and a count read at `latest`
+   * alone took a mined transaction for dropped (decision 0056).
    */
   async look(network: Network, txHash: string, rawTx: string, askDropped = true): Promise<{ status: SignedTransactionStatus; receipt: TransactionReceipt | null }> {
     const { publicClient } = this.client(network);
     const mined = (receipt: TransactionReceipt) => ({ status: receipt.status === 'success' ? ('confirmed' as const) : ('reverted' as const), receipt });
+    const pending = { status: 'pending' as const, receipt: null };
     const receipt = await this.receipt(network, txHash);
     if (receipt) return mined(receipt);
-    if (!askDropped) return { status: 'pending', receipt: null };
+    if (!askDropped) return pending;
     const nonce = parseTransaction(rawTx as Hex).nonce ?? 0;
-    const used = await publicClient.getTransactionCount({ address: this.account.address, blockTag: 'latest' });
-    if (used <= nonce) return { status: 'pending', receipt: null };
+    const address = this.account.address;
+    if ((await publicClient.getTransactionCount({ address, blockTag: 'latest' })) <= nonce) return pending;
     // Its nonce is used: by this transaction, mined since the first look, or by another — then it can never be mined.
+    const head = await publicClient.getBlockNumber({ cacheTime: 0 });
+    if (head < this.droppedAfterBlocks) return pending;
+    if ((await publicClient.getTransactionCount({ address, blockNumber: head - this.droppedAfterBlocks })) <= nonce) return pending;
     const again = await this.receipt(network, txHash);
-    return again ? mined(again) : { status: 'dropped', receipt: null };
+    if (again) return mined(again);
+    // Mined in a block whose receipt this node does not serve yet: it is not dropped.
+    const known = await publicClient.getTransaction({ hash: txHash as Hex }).catch((e: unknown) => {
+      if (e instanceof TransactionNotFoundError) return null;
+      throw e;
+    });
+    return known?.blockNumber != null ? pending : { status: 'dropped', receipt: null };
   }
 
   /**
@@ -232,8 +264,8 @@ export class SignedTransactions {
 export abstract class SignedTransactionSender implements TransactionSender {
   protected readonly txs: SignedTransactions;
 
-  constructor(key: Hex, rpcUrls: Partial<Record<Network, string>>, nonces?: NonceQueue) {
-    this.txs = new SignedTransactions(key, rpcUrls, { ...(nonces ? { nonces } : {}) });
+  constructor(key: Hex, rpcUrls: Partial<Record<Network, string>>, options: Pick<SignedTransactionsOptions, 'nonces' | 'droppedAfterBlocks'> = {}) {
+    this.txs = new SignedTransactions(key, rpcUrls, options);
   }
 
   release(network: Network): void {

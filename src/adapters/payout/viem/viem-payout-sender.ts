@@ -14,11 +14,13 @@ export interface ViemPayoutSenderOptions {
   rpcUrls: Partial<Record<Network, string>>;
   /** The treasury key's nonce queue, shared with every other signer of that key in the process. */
   nonces?: NonceQueue;
+  /** Blocks a nonce must be used below the head before a transaction is called dropped (signed-transactions.ts). */
+  droppedAfterBlocks?: number;
 }
 
 export class ViemPayoutSender extends SignedTransactionSender implements PayoutSender {
   constructor(options: ViemPayoutSenderOptions) {
-    super(options.treasuryKey, options.rpcUrls, options.nonces);
+    super(options.treasuryKey, options.rpcUrls, options);
   }
 
   get treasury(): Hex {

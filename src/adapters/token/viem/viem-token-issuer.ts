@@ -45,6 +45,8 @@ export interface ViemTokenIssuerOptions {
   factories: Partial<Record<Network, string>>;
   /** Custody's nonce queue, shared with every other signer of that key in the process. */
   nonces?: NonceQueue;
+  /** Blocks a nonce must be used below the head before a transaction is called dropped (signed-transactions.ts). */
+  droppedAfterBlocks?: number;
 }
 
 export class ViemTokenIssuer extends SignedTransactionSender implements TokenIssuer {
@@ -58,7 +60,7 @@ export class ViemTokenIssuer extends SignedTransactionSender implements TokenIss
   private readonly approved = new Set<string>();
 
   constructor(private readonly options: ViemTokenIssuerOptions) {
-    super(options.custodyKey, options.rpcUrls, options.nonces);
+    super(options.custodyKey, options.rpcUrls, options);
   }
 
   custody(_network: Network): Hex {
