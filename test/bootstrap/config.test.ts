@@ -48,6 +48,12 @@ describe('configuration', () => {
     expect(loadConfig({}).settings.graduationFeeUsd).toBe(0n);
   });
 
+  it('calls a transaction dropped a block deep on the devnet, five with real RPCs, or as deep as told (decision 0056)', () => {
+    expect(loadConfig({}).droppedAfterBlocks).toBe(1);
+    expect(loadConfig(REAL).droppedAfterBlocks).toBe(5);
+    expect(loadConfig({ ...REAL, DROPPED_AFTER_BLOCKS: '12' }).droppedAfterBlocks).toBe(12);
+  });
+
   it.each([
     ['a Uniswap router without its factory', { ...REAL, UNISWAP_V2_ROUTER_84532: '0x6666666666666666666666666666666666666666' }],
     ['a Uniswap router that is not an address', { ...REAL, UNISWAP_V2_ROUTER_8453: '0x12', UNISWAP_V2_FACTORY_8453: '0x7777777777777777777777777777777777777777' }],
@@ -91,6 +97,7 @@ describe('configuration', () => {
     [{ RATE_LIMIT_FREE_PER_MINUTE: '-5' }, 'Invalid configuration: RATE_LIMIT_FREE_PER_MINUTE is "-5", but it must be a whole number, at least 0.'],
     [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL is "loud", but it must be one of debug, info, warn, error, silent.'],
     [{ PAY_TO_8453: '0x12' }, 'Invalid configuration: PAY_TO_8453 is "0x12", but it must be a 0x address.'],
+    [{ DROPPED_AFTER_BLOCKS: '0' }, 'Invalid configuration: DROPPED_AFTER_BLOCKS is "0", but it must be a whole number from 1 to 1000.'],
     [{ CURVE_SUPPLY: '2000000000' }, 'Invalid configuration: CURVE_SUPPLY must be in (0, CURVE_TOTAL_SUPPLY]; CURVE_VIRTUAL_TOKENS must exceed CURVE_SUPPLY.'],
   ])('a bad setting is one sentence naming it: %o', (env, message) => {
     expect(refusal(env)).toBe(message);
