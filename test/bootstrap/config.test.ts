@@ -97,7 +97,7 @@ describe('configuration', () => {
     [{ RATE_LIMIT_FREE_PER_MINUTE: '-5' }, 'Invalid configuration: RATE_LIMIT_FREE_PER_MINUTE is "-5", but it must be a whole number, at least 0.'],
     [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL is "loud", but it must be one of debug, info, warn, error, silent.'],
     [{ PAY_TO_8453: '0x12' }, 'Invalid configuration: PAY_TO_8453 is "0x12", but it must be a 0x address.'],
-    [{ DROPPED_AFTER_BLOCKS: '0' }, 'Invalid configuration: DROPPED_AFTER_BLOCKS is "0", but it must be a whole number from 1 to 1000.'],
+    [{ DROPPED_AFTER_BLOCKS: '0' }, 'Invalid configuration: DROPPED_AFTER_BLOCKS is "0", but it must be a whole number from 1 to 64.'],
     [{ CURVE_SUPPLY: '2000000000' }, 'Invalid configuration: CURVE_SUPPLY must be in (0, CURVE_TOTAL_SUPPLY]; CURVE_VIRTUAL_TOKENS must exceed CURVE_SUPPLY.'],
   ])('a bad setting is one sentence naming it: %o', (env, message) => {
     expect(refusal(env)).toBe(message);

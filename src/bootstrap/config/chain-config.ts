@@ -25,7 +25,7 @@ export const chainEnv = {
   UNISWAP_V2_ROUTER_84532: address.optional(),
   UNISWAP_V2_FACTORY_84532: address.optional(),
   NETWORK_DETECTION_FAIL_CLOSED: flag.default(false),
-  DROPPED_AFTER_BLOCKS: z.coerce.number().int().min(1).max(1000).optional(),
+  DROPPED_AFTER_BLOCKS: z.coerce.number().int().min(1).max(64).optional(),
 };
 
 type ChainEnv = Parsed<typeof chainEnv>;

@@ -109,6 +109,16 @@ describe('SignedTransactions.status', () => {
     expect(await new SignedTransactions(KEY, { [TESTNET]: pooled.url }, { timeoutMs: 2_000 }).status(TESTNET, signed.txHash, signed.rawTx)).toBe('dropped');
   });
 
+  it('a node that fails to answer whether it holds the transaction is an error; one that cannot give the count below the head: "pending"', async () => {
+    const signed = await signedWithNonce3();
+    const failing = (method: string) => (m: string, p: unknown[]) => (m === method && (m !== 'eth_getTransactionCount' || p[1] !== 'latest') ? { error: { code: -32602, message: 'BlockOutOfRangeError' } } : chain({ countBelow: '0x10' })(m, p));
+    const byHash = await node(failing('eth_getTransactionByHash'));
+    await expect(new SignedTransactions(KEY, { [TESTNET]: byHash.url }, { timeoutMs: 2_000 }).status(TESTNET, signed.txHash, signed.rawTx)).rejects.toThrow();
+    server!.close();
+    const below = await node(failing('eth_getTransactionCount'));
+    expect(await new SignedTransactions(KEY, { [TESTNET]: below.url }, { timeoutMs: 2_000 }).status(TESTNET, signed.txHash, signed.rawTx)).toBe('pending');
+  });
+
   it('mined between the first look for its receipt and the nonce counts: "confirmed", never "dropped"', async () => {
     const signed = await signedWithNonce3();
     const { url, calls } = await node(chain({ countBelow: '0x10', receipt: (n) => (n === 1 ? null : receiptOf(signed.txHash)) }));

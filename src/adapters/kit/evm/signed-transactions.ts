@@ -220,7 +220,10 @@ export class SignedTransactions {
     // Its nonce is used: by this transaction, mined since the first look, or by another — then it can never be mined.
     const head = await publicClient.getBlockNumber({ cacheTime: 0 });
     if (head < this.droppedAfterBlocks) return pending;
-    if ((await publicClient.getTransactionCount({ address, blockNumber: head - this.droppedAfterBlocks })) <= nonce) return pending;
+    // A node without that block's state (anvil just after it loaded a saved chain, a node that
+    // keeps few old states) cannot say: not dropped, for now.
+    const usedBelow = await publicClient.getTransactionCount({ address, blockNumber: head - this.droppedAfterBlocks }).catch(() => null);
+    if (usedBelow === null || usedBelow <= nonce) return pending;
     const again = await this.receipt(network, txHash);
     if (again) return mined(again);
     // Mined in a block whose receipt this node does not serve yet: it is not dropped.
@@ -265,7 +268,9 @@ export abstract class SignedTransactionSender implements TransactionSender {
   protected readonly txs: SignedTransactions;
 
   constructor(key: Hex, rpcUrls: Partial<Record<Network, string>>, options: Pick<SignedTransactionsOptions, 'nonces' | 'droppedAfterBlocks'> = {}) {
-    this.txs = new SignedTransactions(key, rpcUrls, options);
+    // Only these two: an adapter's other options are not the signer's.
+    const { nonces, droppedAfterBlocks } = options;
+    this.txs = new SignedTransactions(key, rpcUrls, { ...(nonces ? { nonces } : {}), ...(droppedAfterBlocks ? { droppedAfterBlocks } : {}) });
   }
 
   release(network: Network): void {
