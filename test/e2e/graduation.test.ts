@@ -17,7 +17,7 @@ import { parseTokens, parseUsd } from '../../src/domain/money.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
 import { getAmountOut } from '../../src/domain/pool.js';
 import { devnetTools } from '../support/devnet.js';
-import { devnetConfig, drainWorkers as drain, json, ShiftableClock } from '../support/service.js';
+import { devnetConfig, drainUntil, drainWorkers as drain, json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 import { signedSellBody } from '../support/onchain.js';
 
@@ -219,7 +219,9 @@ describe('graduation on the devnet', () => {
         body: JSON.stringify({ tokenId, usdAmount: '1' }),
       });
       expect(bought.status).toBe(200);
-      await drainWorkers(4);
+      const { deliveryId } = (await json(bought)).data.delivery;
+      // Deployed, then delivered: as many passes as the chain's receipts take under load.
+      await drainUntil(service, clock, async () => (await json(await fetch(`${service.url}/api/deliveries/${deliveryId}`))).data.state === 'CONFIRMED');
       const address = (await json(await fetch(`${service.url}/tokens/${tokenId}`))).data.address as Hex;
       const griefTokens = await balanceOf(address, griefer.address);
       expect(griefTokens).toBeGreaterThan(0n);

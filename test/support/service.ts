@@ -89,3 +89,11 @@ export async function drainWorkers(service: Pick<RunningService, 'runWorkers'>, 
     await service.runWorkers();
   }
 }
+
+/**
+ * Worker passes until `done` holds, at most `passes` (then `done`'s last answer stands for the
+ * test to assert): for a step whose passes depend on the chain's pace, not on the service's rules.
+ */
+export async function drainUntil(service: Pick<RunningService, 'runWorkers'>, clock: ShiftableClock, done: () => Promise<boolean>, passes = 12): Promise<void> {
+  for (let i = 0; i < passes && !(await done()); i++) await drainWorkers(service, clock, 1);
+}
