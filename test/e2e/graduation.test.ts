@@ -167,15 +167,25 @@ describe('graduation on the devnet', () => {
       const url = service.devnet!.chains[TESTNET].rpcUrl;
       const w = createWalletClient({ account: trader, chain: viemChain(TESTNET, url), transport: http(url) });
       const usdc = NETWORKS[TESTNET].usdc as Hex;
-      const mined = async (hash: Hex) => expect((await client().waitForTransactionReceipt({ hash })).status).toBe('success');
-      await mined(await w.writeContract({ address: usdc, abi: erc20Abi, functionName: 'approve', args: [DEVNET_UNISWAP_V2.router, parseUsd('2000')] }));
-      const deadline = (await client().getBlock()).timestamp + 600n;
-      await mined(await w.writeContract({ address: DEVNET_UNISWAP_V2.router, abi: UNISWAP_V2_ROUTER.abi, functionName: 'swapExactTokensForTokens', args: [parseUsd('2000'), 0n, [usdc, address], trader.address, deadline] }));
-      const [m0, m1] = (await client().readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'getReserves' })) as readonly [bigint, bigint, number];
-      expect(usdFirst ? m0 : m1).toBe(reserves.usd + parseUsd('9.9') + parseUsd('2000'));
-      moved = true;
+      // What went wrong, if anything, is reported by the assertion after the call (a throw here would only be a 500).
+      try {
+        const approve = { address: usdc, abi: erc20Abi, functionName: 'approve', args: [DEVNET_UNISWAP_V2.router, parseUsd('2000')] } as const;
+        const approved = await client().waitForTransactionReceipt({ hash: await w.writeContract(approve) });
+        if (approved.status !== 'success') throw new Error(`the outsider's approve ${approved.transactionHash} reverted`);
+        const deadline = (await client().getBlock()).timestamp + 600n;
+        const swap = { address: DEVNET_UNISWAP_V2.router, abi: UNISWAP_V2_ROUTER.abi, functionName: 'swapExactTokensForTokens', args: [parseUsd('2000'), 0n, [usdc, address], trader.address, deadline] } as const;
+        const swapped = await client().waitForTransactionReceipt({ hash: await w.writeContract(swap) });
+        if (swapped.status !== 'success') {
+          const why = await client().simulateContract({ ...swap, account: trader.address, blockNumber: swapped.blockNumber - 1n }).then(() => 'no revert when simulated', (e: Error) => e.message.split('\n')[0]);
+          throw new Error(`the outsider's swap ${swapped.transactionHash} reverted (deadline ${deadline}): ${why}`);
+        }
+        const [m0, m1] = (await client().readContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'getReserves' })) as readonly [bigint, bigint, number];
+        moved = (usdFirst ? m0 : m1) === reserves.usd + parseUsd('9.9') + parseUsd('2000') || `reserves after the outsider's swap: ${m0}, ${m1}`;
+      } catch (e) {
+        moved = (e as Error).message;
+      }
     };
-    let moved = false;
+    let moved: boolean | string = 'the hook after settlement did not run';
     const beforeRefund = await devnetTools(service.devnet!).usdcBalance(TESTNET, wallet.address);
     const refusedAfterPay = await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '10' });
     const refusedBody = await json(refusedAfterPay);
