@@ -2,8 +2,8 @@
  * The chain adapters pass the same contracts as their fakes, on the embedded devnet. HttpFacilitator
  * talks to the official x402 facilitator behind an in-process HTTP server, settling on the devnet.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { createTestClient, createWalletClient, encodeFunctionData, http, parseAbi, type Hex } from 'viem';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createPublicClient, createTestClient, createWalletClient, encodeFunctionData, http, parseAbi, parseTransaction, type Hex } from 'viem';
 import { DEVNET_PRICE_FEEDS, devnetAccount, LAUNCH_FACTORY_ADDRESS, MULTICALL3_ADDRESS } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { ViemTransferLogReader } from '../../src/adapters/chain/viem/viem-transfer-log-reader.js';
 import { SystemClock } from '../../src/adapters/clock/system/system-clock.js';
@@ -38,6 +38,7 @@ import { transferLogReaderContract } from './transfer-log-reader.contract.js';
 const MULTICALL_ABI = parseAbi(['struct Call { address target; bytes callData; }', 'struct Result { bool success; bytes returnData; }', 'function tryAggregate(bool requireSuccess, Call[] calls) returns (Result[] returnData)']);
 
 import { TestDevnet } from '../support/devnet.js';
+import { payout } from '../support/fixtures.js';
 import { freePorts } from '../support/free-ports.js';
 import { startX402FacilitatorServer, type X402FacilitatorServer } from '../support/x402-facilitator-server.js';
 
@@ -277,4 +278,22 @@ transferLogReaderContract('ViemTransferLogReader (on the devnet)', async () => {
       await createTestClient({ mode: 'anvil', transport: http(url) }).mine({ blocks });
     },
   };
+});
+
+describe('SignedTransactions on anvil (decision 0056)', () => {
+  it('a transfer whose nonce another took is pending while that one is the newest block, and dropped once a block lies over it', async () => {
+    const ours = new ViemPayoutSender({ treasuryKey: SERVICE_KEY, rpcUrls: rpcUrls() });
+    const mine = await ours.prepare(payout({ wallet: '0x000000000000000000000000000000000000d00d', amount: 1n, network: TESTNET }));
+    // Another signer of the key (its own nonce queue) takes the same nonce, and is mined.
+    const other = new ViemPayoutSender({ treasuryKey: SERVICE_KEY, rpcUrls: rpcUrls() });
+    const theirs = await other.prepare(payout({ wallet: '0x000000000000000000000000000000000000d00e', amount: 2n, network: TESTNET }));
+    expect(parseTransaction(theirs.rawTx as Hex).nonce).toBe(parseTransaction(mine.rawTx as Hex).nonce);
+    await other.broadcast(TESTNET, theirs.rawTx);
+    await createPublicClient({ transport: http(devnet.chains[TESTNET].rpcUrl) }).waitForTransactionReceipt({ hash: theirs.txHash as Hex });
+    // Its nonce is used, but only in the newest block: a node may not serve that block's receipts yet.
+    expect(await ours.status(TESTNET, mine.txHash, mine.rawTx)).toBe('pending');
+    await createTestClient({ mode: 'anvil', transport: http(devnet.chains[TESTNET].rpcUrl) }).mine({ blocks: 1 });
+    expect(await ours.status(TESTNET, mine.txHash, mine.rawTx)).toBe('dropped');
+    expect(await other.status(TESTNET, theirs.txHash, theirs.rawTx)).toBe('confirmed');
+  });
 });
