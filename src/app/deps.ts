@@ -11,6 +11,7 @@ import type { CustodyRole } from './custody/custody-lease.js';
 import type { AppMetrics } from './metrics.js';
 import type { ImageIntake } from './images/image-intake.js';
 import type { Settings } from './settings.js';
+import type { TokenRowCache } from './token-rows.js';
 import type { TokenViewCache } from './token-view-cache.js';
 
 /** What every use case may use: ports and settings, never an adapter. */
@@ -30,6 +31,8 @@ export interface AppDeps {
   settings: Settings;
   /** Hot token views, checked against the event log on every read (none: every read builds the view). */
   tokenViews?: TokenViewCache;
+  /** Token rows for the checks before a trade, kept while the change feed vouches for them (token-rows.ts; none: every check reads). */
+  tokenRows?: TokenRowCache;
   /** Whether each network's chain and the facilitator answer (none: taken as answering): 503 before a payment is asked for. */
   availability?: Availability;
   /**

@@ -12,6 +12,7 @@ import { Application } from '../app/application.js';
 import { Availability } from '../app/availability.js';
 import type { CustodyLease } from '../app/custody/custody-lease.js';
 import { collectGauges, METRICS } from '../app/metrics.js';
+import { TokenRowCache } from '../app/token-rows.js';
 import { TokenViewCache } from '../app/token-view-cache.js';
 import { ImageIntake } from '../app/images/image-intake.js';
 import { SharpImageProcessor } from '../adapters/image/sharp/sharp-image-processor.js';
@@ -73,6 +74,7 @@ export function buildApplication(config: Config, options: ServiceOptions, parts:
     settings: config.settings,
     ownAccounts: ownAccounts(host, uniswapOf(config, host)),
     tokenViews: given.tokenViews ?? new TokenViewCache(undefined, uow.changeFeed ?? null),
+    tokenRows: new TokenRowCache(uow.changeFeed ?? null),
     facilitator: chain.facilitator,
     detector: chain.detector,
     logger,

@@ -16,17 +16,21 @@ import { decodeBase64Json, devAccount, payingFetch, signPayment } from '../suppo
  * Statements per paid trade, its 402 and its paid request apart (docs/performance.md lists each).
  * SQLite reads the trader's position with the token's lock; PostgreSQL cannot (decision 0051),
  * but sends the trade's writes — token, position, trade, fee shares, events, delivery or payout,
- * the payment's move — as one statement (decision 0055).
+ * the payment's move — as one statement (decision 0055). The rules before and after the claim
+ * read the token the 402 read, while the change feed vouches nothing changed it (decision 0057).
  */
 const BUDGETS: Record<string, { buy: { challenge: number; paid: number }; sell: { challenge: number; paid: number } }> = {
-  SQLite: { buy: { challenge: 2, paid: 16 }, sell: { challenge: 3, paid: 21 } },
-  PostgreSQL: { buy: { challenge: 2, paid: 11 }, sell: { challenge: 3, paid: 16 } },
+  SQLite: { buy: { challenge: 2, paid: 14 }, sell: { challenge: 3, paid: 19 } },
+  PostgreSQL: { buy: { challenge: 2, paid: 9 }, sell: { challenge: 3, paid: 14 } },
 };
 
 const wallet = devAccount(6);
 
 let counting: string[] | null = null;
-const databases = testDatabases('budget', { changeFeed: false, onStatement: (sql) => counting?.push(sql) });
+/** The SQLite change feed's own reads of the event log's tail (every 50 ms, whatever the service does): not the paid path's. */
+const FEED_TAIL = /^select (coalesce\(max\(id\), 0\) as id from events|id, token_id from events where id > \?)/;
+// With the change feed, as the service runs: the rules before and after the claim read the token it vouches for (decision 0057).
+const databases = testDatabases('budget', { onStatement: (sql) => (FEED_TAIL.test(sql) ? undefined : counting?.push(sql)) });
 
 describe.each(databases)('statements per paid trade (%s)', (name, open) => {
   const BUDGET = BUDGETS[name]!;
@@ -50,6 +54,9 @@ describe.each(databases)('statements per paid trade (%s)', (name, open) => {
 
   /** The 402 and the paid request of one call, counted apart. */
   async function paidCall(path: string, body: unknown): Promise<{ challenge: string[]; paid: string[]; status: number }> {
+    // The feed has told of every earlier commit (SQLite's tail reads every 50 ms; PostgreSQL's
+    // notifications echo this process's own): none arrives between the calls counted.
+    await new Promise((r) => setTimeout(r, 200));
     let required: unknown;
     const challenge = await count(async () => {
       const res = await post(path, body);

@@ -2,7 +2,8 @@ import { TokenNetworkMismatch, TokenNotDeployed, TokenNotFound } from '../../dom
 import type { Network } from '../../domain/network.js';
 import type { Token } from '../../domain/token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
-import { venueNameFor } from './venues/trade-venue.js';
+import type { AppDeps } from '../deps.js';
+import { venueNameFor, type TradePhase } from './venues/trade-venue.js';
 
 /** The token; locked for the unit of work with `forUpdate` (`positionOf`: the wallet whose position the unit reads next). */
 export async function loadToken(stores: Stores, tokenId: string, forUpdate = false, positionOf?: string): Promise<Token> {
@@ -38,6 +39,27 @@ export async function tradedToken(
   positionOf?: string,
 ): Promise<Token> {
   const token = onCallerNetwork(await loadToken(stores, tokenId, forUpdate, positionOf), callerNetwork);
+  venueNameFor(token, side);
+  return token;
+}
+
+/**
+ * `tradedToken` for the checks before a trade — a 402 (`ask`), the rules before and after the
+ * claim (`price`): the row kept while the change feed vouches for it (token-rows.ts, decision
+ * 0057). A settled payment being applied (`apply`) reads it, as the trade itself does.
+ */
+export async function checkedToken(
+  deps: Pick<AppDeps, 'tokenRows' | 'clock'>,
+  stores: Stores,
+  tokenId: string,
+  side: 'buy' | 'sell',
+  callerNetwork: Network | undefined,
+  phase: TradePhase,
+): Promise<Token> {
+  const read = () => stores.tokens.get(tokenId);
+  const token = phase !== 'apply' && deps.tokenRows ? await deps.tokenRows.get(tokenId, deps.clock.now(), read) : await read();
+  if (!token) throw new TokenNotFound(tokenId);
+  onCallerNetwork(token, callerNetwork);
   venueNameFor(token, side);
   return token;
 }

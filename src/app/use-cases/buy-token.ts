@@ -11,7 +11,7 @@ import type { Quote } from '../../domain/quote.js';
 import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
 import type { Paid } from '../paid.js';
-import { tradedToken } from '../trading/load-token.js';
+import { checkedToken } from '../trading/load-token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { BuyCommand, BuyPlan, BuyResult, TradePhase, TradeVenue } from '../trading/venues/trade-venue.js';
 import { venueFor, venueNamed } from '../trading/venues/venue-for.js';
@@ -64,10 +64,10 @@ export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Ne
       if (!quote) throw new QuoteNotFound(req.quoteId);
       if (quote.side !== 'buy') throw ValidationError.of('quoteId', 'is a sell quote; use token_sell');
       if (quote.expiresAt <= now) throw new QuoteExpired(quote.quoteId, quote.expiresAt.toISOString());
-      const token = await tradedToken(stores, quote.tokenId, 'buy', callerNetwork);
+      const token = await checkedToken(deps, stores, quote.tokenId, 'buy', callerNetwork, phase);
       return venueFor(deps, token, 'buy').planBuy(token, { grossUsd: quote.usdAmount, minTokensOut: quote.minOut, quoteId: quote.quoteId }, phase);
     }
-    const token = await tradedToken(stores, req.tokenId, 'buy', callerNetwork);
+    const token = await checkedToken(deps, stores, req.tokenId, 'buy', callerNetwork, phase);
     const venue = venueFor(deps, token, 'buy');
     if (req.kind === 'usd') {
       checkBuySize(deps, req.usdAmount, { usdAmount: req.usdAmount });

@@ -22,7 +22,7 @@ import type { Stores } from '../../ports/unit-of-work.js';
 import { pullTokens } from '../custody/token-pull.js';
 import type { AppDeps } from '../deps.js';
 import { fundingKey, RefusedInCustody, type Funding } from '../paid.js';
-import { deployedToken, tradedToken, type DeployedToken } from '../trading/load-token.js';
+import { checkedToken, deployedToken, tradedToken, type DeployedToken } from '../trading/load-token.js';
 import type { SellCommand, SellRequest, SellResult, TradePhase } from '../trading/venues/trade-venue.js';
 import { venueFor } from '../trading/venues/venue-for.js';
 
@@ -40,7 +40,7 @@ export async function checkSell(
   seller?: { wallet: string; network: Network },
   phase: TradePhase = 'price',
 ): Promise<{ network: Network; token: DeployedToken }> {
-  const token = deployedToken(await deps.uow.run((stores) => tradedToken(stores, req.tokenId, 'sell', seller?.network)));
+  const token = deployedToken(await deps.uow.run((stores) => checkedToken(deps, stores, req.tokenId, 'sell', seller?.network, phase)));
   await checkAuthorization(deps, token, req, seller, phase);
   // The slippage bound is checked once the seller is known (a 402 asks nothing of it).
   await venueFor(deps, token, 'sell').checkSell(token, req.tokens, seller ? req.minUsdOut : undefined);
