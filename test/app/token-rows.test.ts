@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { CommitFeed } from '../../src/adapters/persistence/kit/commit-feed.js';
 import type { Token } from '../../src/domain/token.js';
 import { TokenRowCache } from '../../src/app/token-rows.js';
+import { checkedToken } from '../../src/app/trading/load-token.js';
+import type { Stores, UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { token } from '../support/fixtures.js';
 
 const at = (ms: number) => new Date(1_800_000_000_000 + ms);
@@ -71,6 +73,37 @@ describe('TokenRowCache', () => {
     store.during = null;
     expect((await cache.get('tok_a', at(1), store.read))?.name).toBe('Second');
     expect(store.reads).toBe(2);
+  });
+
+  it('does not keep a row read while the feed lost track of everything, or stopped being live', async () => {
+    let live = true;
+    const feed = new CommitFeed(() => live);
+    const cache = new TokenRowCache(feed);
+    const store = rows(token({ tokenId: 'tok_a' }));
+    store.during = () => feed.emit(null);
+    await cache.get('tok_a', at(0), store.read);
+    store.during = () => (live = false);
+    await cache.get('tok_a', at(1), store.read);
+    live = true;
+    store.during = null;
+    await cache.get('tok_a', at(2), store.read);
+    expect(store.reads).toBe(3);
+    await cache.get('tok_a', at(3), store.read);
+    expect(store.reads).toBe(3);
+  });
+
+  it('checkedToken serves the kept row to a 402 and the rules, never to a settled payment being applied', async () => {
+    const feed = new CommitFeed();
+    const tokenRows = new TokenRowCache(feed);
+    let reads = 0;
+    const row = token({ tokenId: 'tok_a' });
+    const uow = { run: async <T>(work: (s: Stores) => Promise<T>) => work({ tokens: { get: async () => (reads++, row) } } as unknown as Stores) } as UnitOfWork;
+    const deps = { tokenRows, clock: { now: () => at(0) }, uow };
+    for (const phase of ['ask', 'price', 'price'] as const) await checkedToken(deps, 'tok_a', 'buy', undefined, phase);
+    expect(reads).toBe(1);
+    await checkedToken(deps, 'tok_a', 'buy', undefined, 'apply');
+    expect(reads).toBe(2);
+    await expect(checkedToken(deps, 'tok_a', 'buy', 'eip155:1' as never, 'price')).rejects.toMatchObject({ code: 'TOKEN_NETWORK_MISMATCH' });
   });
 
   it('keeps nothing without a live feed, or without a feed', async () => {

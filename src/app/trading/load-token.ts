@@ -46,17 +46,19 @@ export async function tradedToken(
 /**
  * `tradedToken` for the checks before a trade — a 402 (`ask`), the rules before and after the
  * claim (`price`): the row kept while the change feed vouches for it (token-rows.ts, decision
- * 0057). A settled payment being applied (`apply`) reads it, as the trade itself does.
+ * 0057). A settled payment being applied (`apply`) reads it, as the trade itself does. `stores`:
+ * the caller's unit of work, when it has one open.
  */
 export async function checkedToken(
-  deps: Pick<AppDeps, 'tokenRows' | 'clock'>,
-  stores: Stores,
+  deps: Pick<AppDeps, 'tokenRows' | 'clock' | 'uow'>,
   tokenId: string,
   side: 'buy' | 'sell',
   callerNetwork: Network | undefined,
   phase: TradePhase,
+  stores?: Stores,
 ): Promise<Token> {
-  const read = () => stores.tokens.get(tokenId);
+  // Without the caller's unit of work, a kept row takes no connection at all.
+  const read = () => (stores ? stores.tokens.get(tokenId) : deps.uow.run((s) => s.tokens.get(tokenId)));
   const token = phase !== 'apply' && deps.tokenRows ? await deps.tokenRows.get(tokenId, deps.clock.now(), read) : await read();
   if (!token) throw new TokenNotFound(tokenId);
   onCallerNetwork(token, callerNetwork);

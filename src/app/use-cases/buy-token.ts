@@ -58,21 +58,23 @@ export function checkBuySize(deps: AppDeps, usd: bigint, asked: { usdAmount: big
  */
 export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Network, phase: TradePhase = 'price', wallet?: string): Promise<BuyPlan> {
   const now = deps.clock.now();
+  if (req.kind === 'usd') {
+    // No unit of work of its own: the token the feed vouches for takes no connection (decision 0057).
+    const token = await checkedToken(deps, req.tokenId, 'buy', callerNetwork, phase);
+    checkBuySize(deps, req.usdAmount, { usdAmount: req.usdAmount });
+    return venueFor(deps, token, 'buy').planBuy(token, { grossUsd: req.usdAmount, minTokensOut: req.minTokensOut, quoteId: null }, phase);
+  }
   return deps.uow.run(async (stores) => {
     if (req.kind === 'quote') {
       const quote = await stores.quotes.get(req.quoteId);
       if (!quote) throw new QuoteNotFound(req.quoteId);
       if (quote.side !== 'buy') throw ValidationError.of('quoteId', 'is a sell quote; use token_sell');
       if (quote.expiresAt <= now) throw new QuoteExpired(quote.quoteId, quote.expiresAt.toISOString());
-      const token = await checkedToken(deps, stores, quote.tokenId, 'buy', callerNetwork, phase);
+      const token = await checkedToken(deps, quote.tokenId, 'buy', callerNetwork, phase, stores);
       return venueFor(deps, token, 'buy').planBuy(token, { grossUsd: quote.usdAmount, minTokensOut: quote.minOut, quoteId: quote.quoteId }, phase);
     }
-    const token = await checkedToken(deps, stores, req.tokenId, 'buy', callerNetwork, phase);
+    const token = await checkedToken(deps, req.tokenId, 'buy', callerNetwork, phase, stores);
     const venue = venueFor(deps, token, 'buy');
-    if (req.kind === 'usd') {
-      checkBuySize(deps, req.usdAmount, { usdAmount: req.usdAmount });
-      return venue.planBuy(token, { grossUsd: req.usdAmount, minTokensOut: req.minTokensOut, quoteId: null }, phase);
-    }
     const quote = await tokensPrice(deps, stores, { venue, token, tokens: req.tokens, wallet, phase, now });
     if (req.maxUsd !== undefined && quote.usdAmount > req.maxUsd) {
       throw new SlippageExceeded('The tokens cost more than maxUsd.', formatUsd(req.maxUsd), formatUsd(quote.usdAmount), { quoteId: quote.quoteId });

@@ -40,7 +40,7 @@ export async function checkSell(
   seller?: { wallet: string; network: Network },
   phase: TradePhase = 'price',
 ): Promise<{ network: Network; token: DeployedToken }> {
-  const token = deployedToken(await deps.uow.run((stores) => checkedToken(deps, stores, req.tokenId, 'sell', seller?.network, phase)));
+  const token = deployedToken(await checkedToken(deps, req.tokenId, 'sell', seller?.network, phase));
   await checkAuthorization(deps, token, req, seller, phase);
   // The slippage bound is checked once the seller is known (a 402 asks nothing of it).
   await venueFor(deps, token, 'sell').checkSell(token, req.tokens, seller ? req.minUsdOut : undefined);

@@ -44,6 +44,9 @@ export class MemoryUnitOfWork implements UnitOfWork {
         return await work(this.stores(tx, touched));
       } catch (error) {
         tx.rollback();
+        // Its writes were seen in place while it ran (reads here share the maps): whatever a
+        // reader kept of them is untrue now (the row caches, decision 0057).
+        this.changeFeed.emit(null);
         throw error;
       }
     });
