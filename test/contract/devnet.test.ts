@@ -37,7 +37,7 @@ import { transferLogReaderContract } from './transfer-log-reader.contract.js';
 
 const MULTICALL_ABI = parseAbi(['struct Call { address target; bytes callData; }', 'struct Result { bool success; bytes returnData; }', 'function tryAggregate(bool requireSuccess, Call[] calls) returns (Result[] returnData)']);
 
-import { TestDevnet } from '../support/devnet.js';
+import { OUTSIDER_GAS, TestDevnet } from '../support/devnet.js';
 import { payout } from '../support/fixtures.js';
 import { freePorts } from '../support/free-ports.js';
 import { startX402FacilitatorServer, type X402FacilitatorServer } from '../support/x402-facilitator-server.js';
@@ -173,6 +173,7 @@ dexRouterContract('ViemDexRouter (Uniswap v2 on the devnet)', async () => {
         abi: UNISWAP_V2_ROUTER.abi,
         functionName: 'swapExactTokensForTokens',
         args: [usdIn, 0n, [usdc, token as Hex], trader.address, deadline],
+        gas: OUTSIDER_GAS.swap,
       });
       expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success');
     },
@@ -198,6 +199,7 @@ dexRouterContract('ViemDexRouter (Uniswap v2 on the devnet)', async () => {
             abi: UNISWAP_V2_ROUTER.abi,
             functionName: 'addLiquidity',
             args: [token as Hex, usdc, fill.tokens, fill.usd, 0n, 0n, outsider.address, deadline],
+            gas: OUTSIDER_GAS.liquidity,
           }),
         );
         return outsider.address;
@@ -206,7 +208,7 @@ dexRouterContract('ViemDexRouter (Uniswap v2 on the devnet)', async () => {
       const pair = (await client.readContract({ address: DEVNET_UNISWAP_V2.factory, abi: UNISWAP_V2_FACTORY.abi, functionName: 'getPair', args: [token as Hex, usdc] })) as Hex;
       await ok(await wallet.writeContract({ address: token as Hex, abi: erc20Abi, functionName: 'transfer', args: [pair, fill.tokens] }));
       await ok(await wallet.writeContract({ address: usdc, abi: erc20Abi, functionName: 'transfer', args: [pair, fill.usd] }));
-      await ok(await wallet.writeContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'sync' }));
+      await ok(await wallet.writeContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'sync', gas: OUTSIDER_GAS.swap }));
       return outsider.address;
     },
   };

@@ -16,7 +16,7 @@ import { startService, type RunningService } from '../../src/bootstrap/compose.j
 import { parseTokens, parseUsd } from '../../src/domain/money.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
 import { getAmountOut } from '../../src/domain/pool.js';
-import { devnetTools } from '../support/devnet.js';
+import { devnetTools, OUTSIDER_GAS } from '../support/devnet.js';
 import { devnetConfig, drainUntil, drainWorkers as drain, json, ShiftableClock } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 import { signedSellBody } from '../support/onchain.js';
@@ -173,7 +173,7 @@ describe('graduation on the devnet', () => {
         const approved = await client().waitForTransactionReceipt({ hash: await w.writeContract(approve) });
         if (approved.status !== 'success') throw new Error(`the outsider's approve ${approved.transactionHash} reverted`);
         const deadline = (await client().getBlock()).timestamp + 600n;
-        const swap = { address: DEVNET_UNISWAP_V2.router, abi: UNISWAP_V2_ROUTER.abi, functionName: 'swapExactTokensForTokens', args: [parseUsd('2000'), 0n, [usdc, address], trader.address, deadline] } as const;
+        const swap = { address: DEVNET_UNISWAP_V2.router, abi: UNISWAP_V2_ROUTER.abi, functionName: 'swapExactTokensForTokens', args: [parseUsd('2000'), 0n, [usdc, address], trader.address, deadline], gas: OUTSIDER_GAS.swap } as const;
         const swapped = await client().waitForTransactionReceipt({ hash: await w.writeContract(swap) });
         if (swapped.status !== 'success') {
           const why = await client().simulateContract({ ...swap, account: trader.address, blockNumber: swapped.blockNumber - 1n }).then(() => 'no revert when simulated', (e: Error) => e.message.split('\n')[0]);
@@ -243,7 +243,7 @@ describe('graduation on the devnet', () => {
         const pair = (await client().readContract({ address: DEVNET_UNISWAP_V2.factory, abi: UNISWAP_V2_FACTORY.abi, functionName: 'getPair', args: [address, usdc] })) as Hex;
         await ok(await g.writeContract({ address, abi: erc20Abi, functionName: 'transfer', args: [pair, 1n] }));
         await ok(await g.writeContract({ address: usdc, abi: erc20Abi, functionName: 'transfer', args: [pair, 1n] }));
-        await ok(await g.writeContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'sync' }));
+        await ok(await g.writeContract({ address: pair, abi: UNISWAP_V2_PAIR.abi, functionName: 'sync', gas: OUTSIDER_GAS.swap }));
       } else {
         for (const asset of [address, usdc]) await ok(await g.writeContract({ address: asset, abi: erc20Abi, functionName: 'approve', args: [DEVNET_UNISWAP_V2.router, griefTokens] }));
         const deadline = (await client().getBlock()).timestamp + 600n;
@@ -253,6 +253,7 @@ describe('graduation on the devnet', () => {
             abi: UNISWAP_V2_ROUTER.abi,
             functionName: 'addLiquidity',
             args: [address, usdc, griefTokens / 2n, parseUsd('0.05'), 0n, 0n, griefer.address, deadline],
+            gas: OUTSIDER_GAS.liquidity,
           }),
         );
       }

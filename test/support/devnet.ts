@@ -132,3 +132,12 @@ export function devnetPerFile(setup?: (devnet: TestDevnet) => Promise<void>, opt
     },
   });
 }
+
+/**
+ * Gas for an outsider's own calls to a Uniswap v2 pair or router in tests. An estimate is not
+ * enough: the pair writes its price accumulators only when the block's second differs from its
+ * last update's, so a swap estimated in one second and mined in the next runs out of gas and
+ * reverts (seen in CI under load). The service signs its own swaps with fixed limits
+ * (viem-dex-router.ts); `liquidity` covers the router creating the pair.
+ */
+export const OUTSIDER_GAS = { swap: 500_000n, liquidity: 6_000_000n } as const;
