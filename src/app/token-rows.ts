@@ -12,33 +12,25 @@
  */
 import type { Token } from '../domain/token.js';
 import type { ChangeFeed } from '../ports/change-feed.js';
+import { ReadWatches } from './read-watches.js';
 
 interface Kept {
   token: Token;
   readAt: number;
 }
 
-/** A read under way: whether the feed announced a change of its token (or of everything) meanwhile. */
-interface Read {
-  changed: boolean;
-}
-
 export class TokenRowCache {
   private readonly kept = new Map<string, Kept>();
-  private readonly reads = new Map<string, Set<Read>>();
+  private readonly reads = new ReadWatches();
 
   constructor(
     private readonly feed: ChangeFeed | null,
     private readonly options: { maxEntries: number; maxAgeMs: number } = { maxEntries: 10_000, maxAgeMs: 1_000 },
   ) {
     feed?.subscribe((tokenId) => {
-      if (tokenId === null) {
-        this.kept.clear();
-        for (const reads of this.reads.values()) for (const r of reads) r.changed = true;
-        return;
-      }
-      this.kept.delete(tokenId);
-      for (const r of this.reads.get(tokenId) ?? []) r.changed = true;
+      this.reads.announced(tokenId);
+      if (tokenId === null) this.kept.clear();
+      else this.kept.delete(tokenId);
     });
   }
 
@@ -52,11 +44,7 @@ export class TokenRowCache {
     }
     if (!live) return read();
     // Watched from before the read: an announcement that arrives while it runs may be of a commit it did not see.
-    const watch: Read = { changed: false };
-    let watching = this.reads.get(tokenId);
-    if (!watching) this.reads.set(tokenId, (watching = new Set()));
-    watching.add(watch);
-    try {
+    return this.reads.watch(tokenId, false, async (watch) => {
       const token = await read();
       if (token && !watch.changed && this.feed?.live) {
         this.kept.delete(tokenId);
@@ -64,9 +52,6 @@ export class TokenRowCache {
         this.kept.set(tokenId, { token, readAt: now.getTime() });
       }
       return token;
-    } finally {
-      watching.delete(watch);
-      if (watching.size === 0) this.reads.delete(tokenId);
-    }
+    });
   }
 }

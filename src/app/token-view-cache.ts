@@ -15,6 +15,7 @@
  */
 import type { ChangeFeed } from '../ports/change-feed.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { ReadWatches } from './read-watches.js';
 import type { TokenView } from './views.js';
 
 interface Entry {
@@ -26,11 +27,6 @@ interface Entry {
   fed: boolean;
 }
 
-/** A build under way: whether the feed announced a change of its token (or everything) meanwhile. */
-interface Build {
-  changed: boolean;
-}
-
 interface Lookups {
   running: Promise<number> | null;
   next: Promise<number> | null;
@@ -39,7 +35,7 @@ interface Lookups {
 export class TokenViewCache {
   private readonly entries = new Map<string, Entry>();
   private readonly lookups = new Map<string, Lookups>();
-  private readonly builds = new Map<string, Set<Build>>();
+  private readonly builds = new ReadWatches();
 
   /**
    * With a live `feed` (PostgreSQL LISTEN/NOTIFY, a SQLite file's event-log tail, or the memory
@@ -54,14 +50,13 @@ export class TokenViewCache {
     private readonly feed: ChangeFeed | null = null,
   ) {
     feed?.subscribe((tokenId) => {
+      this.builds.announced(tokenId);
       if (tokenId === null) {
         for (const entry of this.entries.values()) entry.fed = false;
-        for (const builds of this.builds.values()) for (const b of builds) b.changed = true;
         return;
       }
       const entry = this.entries.get(tokenId);
       if (entry) entry.fed = false;
-      for (const b of this.builds.get(tokenId) ?? []) b.changed = true;
     });
   }
 
@@ -80,11 +75,7 @@ export class TokenViewCache {
     if (kept) return kept;
     // Watch for announcements from before the event log is read: one that arrives while the
     // view is built makes it unfit to serve on the feed's word.
-    const watch: Build = { changed: !this.feed?.live };
-    let watching = this.builds.get(tokenId);
-    if (!watching) this.builds.set(tokenId, (watching = new Set()));
-    watching.add(watch);
-    try {
+    return this.builds.watch(tokenId, !this.feed?.live, async (watch) => {
       // Read before building: a change committed after this read has a larger id, so a view built
       // from newer data is at worst rebuilt once more, never served stale.
       const eventId = await this.lastEventId(uow, tokenId);
@@ -102,10 +93,7 @@ export class TokenViewCache {
         this.entries.set(tokenId, { view, eventId, builtAt: now.getTime(), fed: !watch.changed && Boolean(this.feed?.live) });
       }
       return view;
-    } finally {
-      watching.delete(watch);
-      if (watching.size === 0) this.builds.delete(tokenId);
-    }
+    });
   }
 
   /** Built less than `maxAgeMs` before `now` (the 24-hour figures move with time alone). */

@@ -38,8 +38,12 @@ export async function tradedToken(
   forUpdate = false,
   positionOf?: string,
 ): Promise<Token> {
-  const token = onCallerNetwork(await loadToken(stores, tokenId, forUpdate, positionOf), callerNetwork);
-  venueNameFor(token, side);
+  return tradable(await loadToken(stores, tokenId, forUpdate, positionOf), side, callerNetwork);
+}
+
+/** The token, if it lives on the caller's network and has a venue for `side`. */
+function tradable(token: Token, side: 'buy' | 'sell', callerNetwork: Network | undefined): Token {
+  venueNameFor(onCallerNetwork(token, callerNetwork), side);
   return token;
 }
 
@@ -61,7 +65,5 @@ export async function checkedToken(
   const read = () => (stores ? stores.tokens.get(tokenId) : deps.uow.run((s) => s.tokens.get(tokenId)));
   const token = phase !== 'apply' && deps.tokenRows ? await deps.tokenRows.get(tokenId, deps.clock.now(), read) : await read();
   if (!token) throw new TokenNotFound(tokenId);
-  onCallerNetwork(token, callerNetwork);
-  venueNameFor(token, side);
-  return token;
+  return tradable(token, side, callerNetwork);
 }

@@ -8,7 +8,7 @@ import { NETWORKS, type Network } from '../../../domain/network.js';
 import type { DexRouter, PoolState, SeedOutcome, SeedPool, SwapExactIn, SwapOutcome } from '../../../ports/dex-router.js';
 import type { PreparedTransaction } from '../../../ports/token-issuer.js';
 import { LAUNCH_FACTORY_ABI } from '../../kit/evm/contracts/launch-contracts.js';
-import { SignedTransactionSender, type NonceQueue } from '../../kit/evm/signed-transactions.js';
+import { SignedTransactionSender, type NonceQueue, type SignerOptions } from '../../kit/evm/signed-transactions.js';
 import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR, UNISWAP_V2_ROUTER, type UniswapV2Addresses } from '../../kit/evm/contracts/uniswap-v2.js';
 
 // Fixed gas limits (signed before sending; estimating fails exactly for the reverts we want mined
@@ -18,7 +18,7 @@ const APPROVE_GAS = 100_000n;
 const SEED_POOL_GAS = 4_500_000n;
 const SWAP_GAS = 300_000n;
 
-export interface ViemDexRouterOptions {
+export interface ViemDexRouterOptions extends SignerOptions {
   custodyKey: Hex;
   rpcUrls: Partial<Record<Network, string>>;
   /** Uniswap v2 per network; a network without one is not supported. */
@@ -27,8 +27,6 @@ export interface ViemDexRouterOptions {
   seeders: Partial<Record<Network, string>>;
   /** Custody's nonce queue, shared with every other signer of that key in the process. */
   nonces?: NonceQueue;
-  /** Blocks a nonce must be used below the head before a transaction is called dropped (signed-transactions.ts). */
-  droppedAfterBlocks?: number;
 }
 
 export class ViemDexRouter extends SignedTransactionSender implements DexRouter {

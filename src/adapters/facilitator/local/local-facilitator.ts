@@ -24,12 +24,12 @@ import {
   type SupportedKind,
   type VerifyResult,
 } from '../../../ports/facilitator.js';
-import { newNonceQueue, type NonceQueue } from '../../kit/evm/signed-transactions.js';
+import { newNonceQueue, type NonceQueue, type SignerOptions } from '../../kit/evm/signed-transactions.js';
 import { viemChain } from '../../kit/evm/viem-chain.js';
 import { rpcTransport } from '../../kit/evm/rpc-transport.js';
 import { facilitatorRequest, fromV1Network, v1NetworkName } from '../../kit/x402/v1-wire.js';
 
-export interface LocalFacilitatorOptions {
+export interface LocalFacilitatorOptions extends Pick<SignerOptions, 'droppedAfterBlocks'> {
   /** Private key of the account that submits settlements and pays their gas. */
   settlementKey: Hex;
   /** JSON-RPC URL per network. */
@@ -47,8 +47,6 @@ export interface LocalFacilitatorOptions {
   receiptPollMs?: number;
   /** Told when a settlement is signed again because another transaction took its nonce. */
   log?: SettlementLog;
-  /** Blocks a nonce must be used below the head before a settlement is called dropped (signed-transactions.ts). */
-  droppedAfterBlocks?: number;
   /** How long an account's code, once read, answers the scheme's repeated questions (code-memo.ts; default 5 s). */
   codeMemoMs?: number;
 }
@@ -66,11 +64,7 @@ export class LocalFacilitator implements Facilitator {
     const account = privateKeyToAccount(options.settlementKey, { nonceManager: nonces });
     const pollMs = options.receiptPollMs ?? 250;
     // Settlements are sent by us, so a nonce another transaction took is signed again (settlement-sender.ts).
-    this.sender = new SettlementSender(options.settlementKey, options.rpcUrls, nonces, {
-      pollMs,
-      log: options.log ?? (() => undefined),
-      ...(options.droppedAfterBlocks ? { droppedAfterBlocks: options.droppedAfterBlocks } : {}),
-    });
+    this.sender = new SettlementSender(options.settlementKey, options.rpcUrls, nonces, { pollMs, log: options.log ?? (() => undefined), droppedAfterBlocks: options.droppedAfterBlocks });
     this.networks = Object.keys(options.rpcUrls) as Network[];
     for (const network of this.networks) {
       const rpcUrl = options.rpcUrls[network]!;

@@ -17,7 +17,7 @@
  */
 import { concat, encodeFunctionData, WaitForTransactionReceiptTimeoutError, type Abi, type Hex, type TransactionReceipt } from 'viem';
 import type { Network } from '../../../domain/network.js';
-import { SignedTransactions, type Call, type Fees, type NonceQueue, type SignedTransaction } from '../../kit/evm/signed-transactions.js';
+import { SignedTransactions, type Call, type Fees, type NonceQueue, type SignedTransaction, type SignerOptions } from '../../kit/evm/signed-transactions.js';
 
 const NONCE_TAKEN = /nonce too low|replacement transaction underpriced|nonce.*already used|already used/i;
 const ALREADY_KNOWN = /already known|known transaction|already imported/i;
@@ -51,9 +51,9 @@ export class SettlementSender {
     key: Hex,
     rpcUrls: Partial<Record<Network, string>>,
     nonces: NonceQueue,
-    private readonly options: { pollMs: number; log: SettlementLog; droppedAfterBlocks?: number },
+    private readonly options: { pollMs: number; log: SettlementLog } & Pick<SignerOptions, 'droppedAfterBlocks'>,
   ) {
-    this.txs = new SignedTransactions(key, rpcUrls, { nonces, ...(options.droppedAfterBlocks ? { droppedAfterBlocks: options.droppedAfterBlocks } : {}) });
+    this.txs = new SignedTransactions(key, rpcUrls, { nonces, droppedAfterBlocks: options.droppedAfterBlocks });
   }
 
   get address(): Hex {

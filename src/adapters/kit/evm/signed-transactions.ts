@@ -72,6 +72,9 @@ export interface SignedTransactionsOptions {
   droppedAfterBlocks?: number;
 }
 
+/** What an adapter that signs with a key hands its `SignedTransactions` (and nothing else of its options). */
+export type SignerOptions = Pick<SignedTransactionsOptions, 'nonces' | 'droppedAfterBlocks'>;
+
 const ALREADY_SENT = /already known|known transaction|nonce too low|already imported|replacement transaction underpriced|nonce.*already used/i;
 
 export class SignedTransactions {
@@ -267,10 +270,9 @@ export class SignedTransactions {
 export abstract class SignedTransactionSender implements TransactionSender {
   protected readonly txs: SignedTransactions;
 
-  constructor(key: Hex, rpcUrls: Partial<Record<Network, string>>, options: Pick<SignedTransactionsOptions, 'nonces' | 'droppedAfterBlocks'> = {}) {
+  constructor(key: Hex, rpcUrls: Partial<Record<Network, string>>, options: SignerOptions = {}) {
     // Only these two: an adapter's other options are not the signer's.
-    const { nonces, droppedAfterBlocks } = options;
-    this.txs = new SignedTransactions(key, rpcUrls, { ...(nonces ? { nonces } : {}), ...(droppedAfterBlocks ? { droppedAfterBlocks } : {}) });
+    this.txs = new SignedTransactions(key, rpcUrls, { nonces: options.nonces, droppedAfterBlocks: options.droppedAfterBlocks });
   }
 
   release(network: Network): void {

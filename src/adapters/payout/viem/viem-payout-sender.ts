@@ -6,16 +6,14 @@ import { encodeFunctionData, type Hex } from 'viem';
 import { assetAddress, type Network } from '../../../domain/network.js';
 import type { Payout } from '../../../domain/payout.js';
 import type { PayoutSender, PreparedTransfer } from '../../../ports/payout-sender.js';
-import { SignedTransactionSender, type NonceQueue } from '../../kit/evm/signed-transactions.js';
+import { SignedTransactionSender, type NonceQueue, type SignerOptions } from '../../kit/evm/signed-transactions.js';
 import { ERC20_ABI } from '../../kit/evm/viem-chain.js';
 
-export interface ViemPayoutSenderOptions {
+export interface ViemPayoutSenderOptions extends SignerOptions {
   treasuryKey: Hex;
   rpcUrls: Partial<Record<Network, string>>;
   /** The treasury key's nonce queue, shared with every other signer of that key in the process. */
   nonces?: NonceQueue;
-  /** Blocks a nonce must be used below the head before a transaction is called dropped (signed-transactions.ts). */
-  droppedAfterBlocks?: number;
 }
 
 export class ViemPayoutSender extends SignedTransactionSender implements PayoutSender {

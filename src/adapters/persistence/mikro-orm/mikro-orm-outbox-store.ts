@@ -74,7 +74,7 @@ export class MikroOrmOutboxStore<T extends OutboxFields> implements OutboxStore<
     await this.sql.write(
       `insert into ${this.t.table} (${this.names.join(', ')}) values (${this.names.map(() => '?').join(', ')})`,
       [...this.t.columns.map((c) => c.value(item)), ...outboxValues(item)],
-      { key: `${this.t.table}:${this.t.columns[0]!.value(item)}` },
+      { key: this.rowKey(item) },
     );
   }
 
@@ -93,10 +93,12 @@ export class MikroOrmOutboxStore<T extends OutboxFields> implements OutboxStore<
   }
 
   async move(next: T, from: OutboxState, lost: () => Error): Promise<void> {
-    await this.sql.write(...this.moveOf(next, from), {
-      key: `${this.t.table}:${this.t.columns[0]!.value(next)}`,
-      check: exactlyOne(lost),
-    });
+    await this.sql.write(...this.moveOf(next, from), { key: this.rowKey(next), check: exactlyOne(lost) });
+  }
+
+  /** The held-write key of an item's row (`Sql.write`): its table and id. */
+  private rowKey(item: T): string {
+    return `${this.t.table}:${this.t.columns[0]!.value(item)}`;
   }
 
   /** The compare-and-set on an item's state: the outbox columns move; of the table's own, only those marked mutable would (none today but a deployment's block number, written as it is confirmed). */
@@ -112,7 +114,6 @@ export class MikroOrmOutboxStore<T extends OutboxFields> implements OutboxStore<
       ],
     ];
   }
-
 
   async due(now: Date, limit: number): Promise<T[]> {
     const also = this.t.dueWhere ? ` and ${this.t.dueWhere}` : '';

@@ -10,7 +10,7 @@ import { LAUNCH_TOKEN_EIP712_VERSION, type Eip3009Token, type TokenAuthorization
 import type { CustodyTransfer, OnChainToken, PreparedTransaction, TokenIssuer, TokenSpec } from '../../../ports/token-issuer.js';
 import { LAUNCH_FACTORY_ABI, LAUNCH_TOKEN_ABI, predictLaunchTokenAddress } from '../../kit/evm/contracts/launch-contracts.js';
 import { isWellFormedAuthorization, recoverReceiveAuthorizer } from '../../kit/evm/receive-authorization.js';
-import { SignedTransactionSender, type NonceQueue } from '../../kit/evm/signed-transactions.js';
+import { SignedTransactionSender, type NonceQueue, type SignerOptions } from '../../kit/evm/signed-transactions.js';
 
 // Fixed gas limits: a transaction is signed before it is sent, and estimating would fail exactly
 // for the calls whose revert we want mined and seen. Only the gas used is paid.
@@ -37,7 +37,7 @@ const PERMIT_TYPES = {
   ],
 } as const;
 
-export interface ViemTokenIssuerOptions {
+export interface ViemTokenIssuerOptions extends SignerOptions {
   /** Custody: receives every supply, sends deliveries, submits pulls. The treasury key. */
   custodyKey: Hex;
   rpcUrls: Partial<Record<Network, string>>;
@@ -45,8 +45,6 @@ export interface ViemTokenIssuerOptions {
   factories: Partial<Record<Network, string>>;
   /** Custody's nonce queue, shared with every other signer of that key in the process. */
   nonces?: NonceQueue;
-  /** Blocks a nonce must be used below the head before a transaction is called dropped (signed-transactions.ts). */
-  droppedAfterBlocks?: number;
 }
 
 export class ViemTokenIssuer extends SignedTransactionSender implements TokenIssuer {
