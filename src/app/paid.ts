@@ -1,8 +1,7 @@
 /**
  * Running an operation's writes in one unit of work, and — when it was paid for — moving its
- * payment to APPLIED in that same transaction, from the state it was applied in (SETTLING with
- * the settlement its request saw, or SETTLED; decision 0058). The compare-and-set on the payment
- * is what makes applying twice impossible: a second applier's transaction rolls back.
+ * payment SETTLED → APPLIED in that same transaction. The compare-and-set on the payment is
+ * what makes applying twice impossible: a second applier's transaction rolls back.
  */
 import { DomainError, InvariantViolation } from '../domain/errors.js';
 import { transitionPayment, type Payment } from '../domain/payment.js';
@@ -11,7 +10,7 @@ import type { Stores } from '../ports/unit-of-work.js';
 import type { AppDeps } from './deps.js';
 
 export interface Paid<R> {
-  /** This operation's payment, settled on chain: SETTLING with its settlement's transaction, or SETTLED. */
+  /** A SETTLED payment for this operation. */
   payment: Payment;
   key?: undefined;
   /** The answer stored with the payment for replays, written with its move to APPLIED. */
@@ -56,7 +55,7 @@ export const fundingKey = (funding: { payment?: Payment | undefined; key?: strin
 
 export class PaymentAlreadyApplied extends InvariantViolation {
   constructor(paymentId: string) {
-    super(`payment ${paymentId} moved while it was applied; it was applied or refunded elsewhere`);
+    super(`payment ${paymentId} is no longer SETTLED; it was applied or refunded elsewhere`);
   }
 }
 
@@ -71,7 +70,7 @@ export function applyInUnitOfWork<R>(
     if (paid?.payment) {
       const applied = transitionPayment(paid.payment, 'APPLIED', now);
       const { paymentId } = paid.payment;
-      await stores.payments.move(applied, paid.payment.state, paid.answer?.(result), () => new PaymentAlreadyApplied(paymentId));
+      await stores.payments.move(applied, 'SETTLED', paid.answer?.(result), () => new PaymentAlreadyApplied(paymentId));
     }
     await paid?.onApplied?.(stores, result);
     return result;

@@ -2,9 +2,7 @@
  * The x402 payment lifecycle of docs/payments.md as an explicit transition table.
  *
  *   VERIFIED → SETTLING → SETTLED → APPLIED
- *       │          │  │       └────→ REFUNDED (settled, but the operation could not be applied)
- *       │          │  └──→ APPLIED (its request saw the settlement succeed and applied it at once,
- *       │          │       with the settlement's transaction: decision 0058)
+ *       │          │          └────→ REFUNDED (settled, but the operation could not be applied)
  *       │          └──→ FAILED (the chain proves the authorization unused and unusable: nothing charged)
  *       └──→ REJECTED (a rule failed after verification: never settled, nothing charged)
  *
@@ -19,7 +17,7 @@ export type PaymentState = 'VERIFIED' | 'SETTLING' | 'SETTLED' | 'APPLIED' | 'RE
 
 export const PAYMENT_TRANSITIONS: Readonly<Record<PaymentState, readonly PaymentState[]>> = {
   VERIFIED: ['SETTLING', 'REJECTED'],
-  SETTLING: ['SETTLED', 'APPLIED', 'FAILED'],
+  SETTLING: ['SETTLED', 'FAILED'],
   SETTLED: ['APPLIED', 'REFUNDED'],
   APPLIED: [],
   REFUNDED: [],
@@ -82,10 +80,7 @@ export function transitionPayment(
   patch: { settlementTx?: string | null } = {},
 ): Payment {
   if (!canTransition(p.state, to)) throw new IllegalPaymentTransition(p.state, to);
-  const next = { ...p, ...patch, state: to, updatedAt: now };
-  // Applied straight from SETTLING only with the transaction that settled it.
-  if (p.state === 'SETTLING' && to === 'APPLIED' && !next.settlementTx) throw new IllegalPaymentTransition(p.state, to);
-  return next;
+  return { ...p, ...patch, state: to, updatedAt: now };
 }
 
 /** An EIP-3009 authorization as the chain knows it, read at one block. */

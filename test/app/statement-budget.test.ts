@@ -18,12 +18,10 @@ import { decodeBase64Json, devAccount, payingFetch, signPayment } from '../suppo
  * but sends the trade's writes — token, position, trade, fee shares, events, delivery or payout,
  * the payment's move — as one statement (decision 0055). The rules before and after the claim
  * read the token the 402 read, while the change feed vouches nothing changed it (decision 0057).
- * A settlement the request saw succeed is not written on its own: the trade's transaction moves
- * the payment SETTLING → APPLIED (decision 0058).
  */
 const BUDGETS: Record<string, { buy: { challenge: number; paid: number }; sell: { challenge: number; paid: number } }> = {
-  SQLite: { buy: { challenge: 2, paid: 13 }, sell: { challenge: 3, paid: 18 } },
-  PostgreSQL: { buy: { challenge: 2, paid: 8 }, sell: { challenge: 3, paid: 13 } },
+  SQLite: { buy: { challenge: 2, paid: 14 }, sell: { challenge: 3, paid: 19 } },
+  PostgreSQL: { buy: { challenge: 2, paid: 9 }, sell: { challenge: 3, paid: 14 } },
 };
 
 const wallet = devAccount(6);

@@ -38,8 +38,6 @@ const LEGAL = new Set([
   'VERIFIED>REJECTED',
   'SETTLING>SETTLED',
   'SETTLING>FAILED',
-  // its own request saw the settlement succeed and applies it at once (decision 0058)
-  'SETTLING>APPLIED',
   'SETTLED>APPLIED',
   'SETTLED>REFUNDED',
   // the safety net: a closed, never-settled payment found used on chain is paid back
@@ -62,13 +60,6 @@ describe('payment lifecycle', () => {
     const settled = transitionPayment(settling, 'SETTLED', new Date(2), { settlementTx: '0xabc' });
     const applied = transitionPayment(settled, 'APPLIED', new Date(3));
     expect(applied).toMatchObject({ state: 'APPLIED', settlementTx: '0xabc', updatedAt: new Date(3) });
-  });
-
-  it('applies straight from SETTLING only with the transaction that settled it (decision 0058)', () => {
-    const settling = transitionPayment(payment, 'SETTLING', new Date(1));
-    expect(() => transitionPayment(settling, 'APPLIED', new Date(2))).toThrow(IllegalPaymentTransition);
-    expect(() => transitionPayment(settling, 'APPLIED', new Date(2), { settlementTx: '' })).toThrow(IllegalPaymentTransition);
-    expect(transitionPayment({ ...settling, settlementTx: '0xabc' }, 'APPLIED', new Date(2))).toMatchObject({ state: 'APPLIED', settlementTx: '0xabc' });
   });
 
   it('throws on an illegal transition, e.g. applying an unsettled payment', () => {

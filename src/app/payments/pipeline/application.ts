@@ -1,12 +1,9 @@
 /**
- * Step 5, the application: the operation runs with its settled payment, and in the operation's own
- * transaction the payment moves to APPLIED (from SETTLING when its own request saw the settlement,
- * decision 0058; from SETTLED when the reconciler recorded it), the answer is stored with the
- * settlement and its signed receipt, and paid access is granted. The compare-and-set on the
- * payment makes applying twice impossible (paid.ts). An application that fails leaves the payment
- * SETTLED (`keepSettled`) for the reconciler, which runs this step again from the stored payment
- * (`resumeApplication`); a process that dies leaves it SETTLING, which the reconciler settles
- * from the chain first.
+ * Step 5, the application: the operation runs with its SETTLED payment, and in the operation's own
+ * transaction the payment moves to APPLIED, the answer is stored with the settlement and its
+ * signed receipt, and paid access is granted. The compare-and-set on the payment makes applying
+ * twice impossible (paid.ts). A crash leaves the payment SETTLED for the reconciler, which runs
+ * this step again from the stored payment (`resumeApplication`).
  *
  * Compensation: `refund`. An operation refused after the money moved (the curve moved past the
  * bound, the token graduated) is paid back in the asset that paid, in one transaction. What the
@@ -28,7 +25,7 @@ import { PAYMENT_REASONS } from '../payment-reasons.js';
 import type { PipelineDeps } from './deps.js';
 import { countPayment } from '../../metrics.js';
 import { pendingResponse, type Outcome } from './outcome.js';
-import { keepSettled, markSettled, type Settled } from './settlement.js';
+import type { Settled } from './settlement.js';
 import { replayOwn } from './stored-answer.js';
 
 export type ApplicationOutcome = Outcome<'applied' | 'refunded' | 'pending' | 'replayed'>;
@@ -47,14 +44,8 @@ export async function apply(deps: PipelineDeps, s: Settled): Promise<Application
     return { kind: 'applied', response: answer(result), paymentId: payment.paymentId };
   } catch (e) {
     if (e instanceof PaymentAlreadyApplied) return { kind: 'replayed', response: await replayOwn(deps, payment), verified: true, paymentId: payment.paymentId };
-    if (isRefusal(e)) {
-      // Refunds start from SETTLED: the money moved, and the store says so before it is paid back.
-      const settled = payment.state === 'SETTLING' ? await markSettled(deps, payment, payment.settlementTx) : payment;
-      if (!settled) return { kind: 'replayed', response: await replayOwn(deps, payment), verified: true, paymentId: payment.paymentId };
-      return refund(deps, settled, e, settlement);
-    }
-    // A crash while applying: the payment is left SETTLED and the reconciler finishes it.
-    await keepSettled(deps, payment);
+    if (isRefusal(e)) return refund(deps, payment, e, settlement);
+    // A crash while applying: the payment stays SETTLED and the reconciler finishes it.
     deps.logger.error('applying a settled payment failed; left for the reconciler', {
       paymentId: payment.paymentId,
       error: e instanceof Error ? e.message : String(e),

@@ -1,13 +1,7 @@
 /**
  * Step 4, the settlement: the payment moves to SETTLING and the facilitator settles it, with no
- * database transaction open. Only an answer of success moves it on; anything else is the FAILED
- * rule — the payment stays SETTLING and the caller gets 202 with where to look.
- *
- * A success is not written on its own (decision 0058): the application's transaction moves the
- * payment SETTLING → APPLIED with the settlement's transaction, one commit fewer per paid call.
- * Only when the request cannot apply it (refused now, a chain still mining, any failure) does it
- * write SETTLED first (`keepSettled`); a process that dies in between leaves SETTLING, which the
- * reconciler settles from the chain as it does any settlement whose answer was lost.
+ * database transaction open. Only an answer of success moves it on (SETTLED); anything else is the
+ * FAILED rule — the payment stays SETTLING and the caller gets 202 with where to look.
  *
  * Compensation: none. Whether money moved is a fact of the chain, not of this request: the
  * reconciler reads the authorization and either settles the payment here (`markSettled`) and
@@ -23,14 +17,11 @@ import type { Claimed } from './claim.js';
 import type { PipelineDeps } from './deps.js';
 import { pendingResponse, type Outcome } from './outcome.js';
 import { countPayment } from '../../metrics.js';
+import { replayOwn } from './stored-answer.js';
 
-/** A payment settled on chain and what applying it takes: the application step's input. */
+/** A SETTLED payment and what applying it takes: the application step's input. */
 export interface Settled {
   kind: 'settled';
-  /**
-   * The payment with its settlement's transaction: still SETTLING in the store when its own
-   * request saw the settlement succeed, SETTLED when the reconciler recorded it from the chain.
-   */
   payment: Payment;
   entrypoint: AnyEntrypoint;
   input: unknown;
@@ -40,7 +31,7 @@ export interface Settled {
   settlement: SettlementReceipt;
 }
 
-export async function settle(deps: PipelineDeps, c: Claimed): Promise<Settled | Outcome<'pending'>> {
+export async function settle(deps: PipelineDeps, c: Claimed): Promise<Settled | Outcome<'pending' | 'replayed'>> {
   const settling = transitionPayment(c.payment, 'SETTLING', deps.clock.now());
   if (!(await deps.uow.run((s) => s.payments.update(settling, c.payment.state)))) throw new PaymentAlreadyApplied(c.payment.paymentId);
   let settled: SettleResult;
@@ -57,13 +48,10 @@ export async function settle(deps: PipelineDeps, c: Claimed): Promise<Settled | 
   if (!settled.success) {
     return pending(deps, settling, settled.errorReason ?? PAYMENT_REASONS.settlementUnknown, settled.errorMessage, settled.transaction);
   }
-  const done: Payment = { ...settling, settlementTx: settled.transaction };
-  try {
-    await deps.hooks?.afterSettle?.(done);
-  } catch (e) {
-    await keepSettled(deps, done);
-    throw e;
-  }
+  const done = await markSettled(deps, settling, settled.transaction);
+  // The reconciler found the settlement on chain first and is applying it.
+  if (!done) return { kind: 'replayed', response: await replayOwn(deps, settling), verified: true, paymentId: settling.paymentId };
+  await deps.hooks?.afterSettle?.(done);
   return {
     kind: 'settled',
     payment: done,
@@ -79,23 +67,6 @@ export async function settle(deps: PipelineDeps, c: Claimed): Promise<Settled | 
 export async function markSettled(deps: Pick<PipelineDeps, 'uow' | 'clock'>, settling: Payment, transaction: string | null): Promise<Payment | null> {
   const done = transitionPayment(settling, 'SETTLED', deps.clock.now(), { settlementTx: transaction });
   return (await deps.uow.run((s) => s.payments.update(done, 'SETTLING'))) ? done : null;
-}
-
-/**
- * A settled payment its request leaves unapplied: SETTLED with its transaction, so the reconciler
- * applies it without asking the chain. A store that cannot take the write now leaves it SETTLING,
- * which the reconciler settles from the chain: this is a shortcut, never the only record.
- */
-export async function keepSettled(deps: Pick<PipelineDeps, 'uow' | 'clock' | 'logger'>, p: Payment): Promise<void> {
-  if (p.state !== 'SETTLING') return;
-  try {
-    await markSettled(deps, p, p.settlementTx);
-  } catch (e) {
-    deps.logger.warn('a settled payment could not be marked SETTLED; the reconciler reads it from the chain', {
-      paymentId: p.paymentId,
-      error: e instanceof Error ? e.message : String(e),
-    });
-  }
 }
 
 /** The settlement did not answer success: the money may or may not move. 202, stored for replays. */
