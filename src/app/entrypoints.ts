@@ -73,8 +73,9 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
   prepare(deps: AppDeps, input: I, caller?: Caller, phase?: 'ask' | 'price' | 'apply'): Promise<P>;
   /**
    * The operation, applied with its payment (paid.ts); returns the result whose answer `paid.answer` stores.
-   * On a refusal (a domain error) it undoes what it did itself (a sell returns the tokens it
-   * pulled); the payment pipeline then refunds the payment (payments/pipeline/application.ts).
+   * On a refusal after it took something into custody (a sell's pulled tokens) it throws a
+   * `RefusedInCustody` naming what to give back; the payment pipeline refunds the payment and
+   * gives it back in one transaction (payments/pipeline/application.ts).
    */
   execute(deps: AppDeps, input: I, prepared: P, caller: Caller, paid: Paid<R>): Promise<R>;
   /**

@@ -33,17 +33,23 @@ export interface Held<R> {
 }
 
 /**
- * A held trade refused after custody took the money in (the USDC collected, the tokens pulled):
- * the refusal, with its code, for the holder to give the money back as it records the refusal.
+ * A trade refused after custody took the money in (the USDC collected, the tokens pulled): the
+ * refusal, with its code and status, for whoever records the refusal to give the money back in
+ * the same transaction — a held trade's holder inside the compare-and-set that fails its order, a
+ * paid one's refund inside the payment's compare-and-set (`giveBack`, run by application.ts). A
+ * refusal that loses its compare-and-set (another copy of the trade applied it) gives nothing back.
  */
 export class RefusedInCustody extends DomainError {
   readonly code: string;
+  readonly status: number | undefined;
   constructor(
     refused: DomainError,
     readonly taken: 'usdc' | 'tokens',
+    readonly giveBack?: (stores: Stores) => Promise<void>,
   ) {
     super(refused.message, refused.details, { cause: refused });
     this.code = refused.code;
+    this.status = (refused as { status?: number }).status;
   }
 }
 

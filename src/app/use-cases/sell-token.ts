@@ -10,7 +10,8 @@
  *   pull mined        → trade + payout (+ payment APPLIED)
  *   pull reverted     → TOKEN_AUTHORIZATION_INVALID: the fee is refunded, nothing was pulled
  *   pull not mined yet→ the payment stays SETTLED (202); the reconciler comes back to it
- *   mined but refused → the tokens go back to the seller (a delivery) and the fee is refunded
+ *   mined but refused → the tokens go back to the seller (a delivery), queued in the transaction
+ *                       that refunds the fee — never when another copy of the sell applied it
  */
 import { readChain } from '../availability.js';
 import { newDelivery } from '../../domain/delivery.js';
@@ -90,11 +91,14 @@ export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Funding<
   } catch (e) {
     if (!(e instanceof DomainError) || e.code === 'INTERNAL_ERROR') throw e;
     // The tokens are in custody but the sell is refused now (the price moved past minUsdOut, the
-    // token graduated): they go back to the seller. A held sell (an order) leaves the return to
-    // its owner, inside the compare-and-set that fails it: a second copy of the order refused
-    // after the first sold must not send back tokens already sold.
+    // token graduated): they go back to the seller, given back where the refusal is recorded — a
+    // held sell (an order) by its owner inside the compare-and-set that fails it, a paid one by
+    // the fee's refund inside the payment's compare-and-set. A second copy of the sell (the
+    // reconciler's, or the order's) refused after the first sold must not send back tokens
+    // already sold: its compare-and-set fails, and nothing is given back.
     if (paid?.key !== undefined) throw new RefusedInCustody(e, 'tokens');
-    // Queued once per payment, however often this runs; the payment flow refunds the fee.
+    if (paid?.payment) throw new RefusedInCustody(e, 'tokens', (stores) => queueTokenReturn(deps, stores, cmd, key));
+    // Not paid for (a direct call): queued once per key, however often this runs.
     await deps.uow.transaction((stores) => queueTokenReturn(deps, stores, cmd, key));
     throw e;
   }

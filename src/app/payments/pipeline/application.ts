@@ -7,8 +7,9 @@
  *
  * Compensation: `refund`. An operation refused after the money moved (the curve moved past the
  * bound, the token graduated) is paid back in the asset that paid, in one transaction. What the
- * operation itself did before refusing (a sell's pulled tokens) it undoes itself, beside the step
- * that did it.
+ * operation took into custody before refusing (a sell's pulled tokens) it names with its refusal
+ * (`RefusedInCustody.giveBack`), and the refund gives it back in the same transaction, behind the
+ * payment's compare-and-set: a copy of the operation that lost the race to another gives nothing back.
  */
 import { isRefusal, PaymentInvalid, type DomainError } from '../../../domain/errors.js';
 import { transitionPayment, type Payment } from '../../../domain/payment.js';
@@ -18,7 +19,7 @@ import type { Stores } from '../../../ports/unit-of-work.js';
 import type { AnyEntrypoint } from '../../entrypoints.js';
 import { errorEnvelope, statusOfError, successEnvelope } from '../../error-status.js';
 import { withReceipt } from '../../extensions/receipts.js';
-import { PaymentAlreadyApplied } from '../../paid.js';
+import { PaymentAlreadyApplied, RefusedInCustody } from '../../paid.js';
 import { amountAtQuote } from '../../pricing/asset-pricing.js';
 import { payoutView } from '../../views.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';
@@ -44,13 +45,23 @@ export async function apply(deps: PipelineDeps, s: Settled): Promise<Application
     return { kind: 'applied', response: answer(result), paymentId: payment.paymentId };
   } catch (e) {
     if (e instanceof PaymentAlreadyApplied) return { kind: 'replayed', response: await replayOwn(deps, payment), verified: true, paymentId: payment.paymentId };
-    if (isRefusal(e)) return refund(deps, payment, e, settlement);
+    if (isRefusal(e)) return refundUnlessMoved(deps, payment, e, settlement);
     // A crash while applying: the payment stays SETTLED and the reconciler finishes it.
     deps.logger.error('applying a settled payment failed; left for the reconciler', {
       paymentId: payment.paymentId,
       error: e instanceof Error ? e.message : String(e),
     });
     return { kind: 'pending', response: pendingResponse(payment.paymentId, PAYMENT_REASONS.applyPending), paymentId: payment.paymentId };
+  }
+}
+
+/** The refusal's refund; when another copy of the operation (the reconciler's) moved the payment first, its stored answer. */
+async function refundUnlessMoved(deps: PipelineDeps, payment: Payment, error: DomainError, settlement: SettlementReceipt): Promise<ApplicationOutcome> {
+  try {
+    return await refund(deps, payment, error, settlement);
+  } catch (e) {
+    if (!(e instanceof PaymentAlreadyApplied)) throw e;
+    return { kind: 'replayed', response: await replayOwn(deps, payment), verified: true, paymentId: payment.paymentId };
   }
 }
 
@@ -100,6 +111,9 @@ export async function refund(
     const refunded = transitionPayment({ ...payment, state: from }, 'REFUNDED', now);
     // Moved first (compare-and-set); its answer, which names the payout, is stored after it below.
     if (!(await stores.payments.update(refunded, from))) throw new PaymentAlreadyApplied(payment.paymentId);
+    // What the operation took into custody before it was refused (a sell's pulled tokens) goes
+    // back with the refund, or not at all: a payment another copy applied is not refunded here.
+    if (error instanceof RefusedInCustody) await error.giveBack?.(stores);
     const payout = await stores.payouts.enqueue(
       newPayout({
         payoutId: deps.ids.next('pout'),

@@ -1,0 +1,99 @@
+/**
+ * A paid sell refused once its tokens are pulled sends them back with the fee's refund, in one
+ * transaction behind the payment's compare-and-set (decision 0058). The race it closes: a request
+ * slower than the reconciler's grace, whose payment the reconciler applies meanwhile (the same
+ * pull, sold on the curve); the request's own copy, refused then because the first copy moved the
+ * price past its minUsdOut, used to queue the tokens back in a transaction of its own — the seller
+ * paid for the tokens and sent them too.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
+import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
+import type { RunningService } from '../../src/bootstrap/compose.js';
+import type { Payment } from '../../src/domain/payment.js';
+import { signedSellBody } from '../support/onchain.js';
+import { json, settle, ShiftableClock, startTestService } from '../support/service.js';
+import { devAccount, payingFetch } from '../support/x402-client.js';
+
+const seller = devAccount(6);
+const clock = new ShiftableClock();
+const uow = new MemoryUnitOfWork();
+const facilitator = new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n });
+/** What the next paid request meets right after its settlement was recorded. */
+let afterSettle: ((p: Payment) => Promise<void>) | null = null;
+let service: RunningService;
+let tokenId: string;
+
+beforeAll(async () => {
+  service = await startTestService({
+    ports: { clock, uow, facilitator },
+    hooks: {
+      afterSettle: async (p) => {
+        const f = afterSettle;
+        afterSettle = null;
+        await f?.(p);
+      },
+    },
+  });
+  tokenId = (await json(await post('/tokens', { name: 'Fence', symbol: 'FNCE' }))).data.tokenId;
+  expect((await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '50' })).status).toBe(200);
+  await settle(service);
+});
+afterAll(() => service?.stop());
+
+function post(path: string, body: unknown): Promise<Response> {
+  return payingFetch(seller)(`${service.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-wallet-address': seller.address },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The reconciler's pass, past its grace; then the clock back, so later payments are not signed in its past. */
+async function reconcile(): Promise<void> {
+  const now = clock.offsetMs;
+  clock.offsetMs += 31_000;
+  await service.runWorkers();
+  clock.offsetMs = now;
+}
+
+/** A sell of `tokens` whose minUsdOut is exactly what it gets now: any earlier sell moves it past the bound. */
+async function tightSell(tokens: string) {
+  const quote = (await json(await fetch(`${service.url}/api/quote?tokenId=${tokenId}&side=sell&tokens=${tokens}&slippageBps=0`))).data;
+  return signedSellBody(service.url, seller, tokenId, tokens, { minUsdOut: quote.minUsdOut });
+}
+
+const booksOf = (paymentId: string) => ({
+  state: uow.db.payments.get(paymentId)?.state,
+  trades: uow.db.trades.filter((t) => t.paymentId === paymentId).length,
+  returns: [...uow.db.deliveries.values()].filter((d) => d.sourceId === `return:${paymentId}`).map((d) => d.amount),
+  refunds: [...uow.db.payouts.values()].filter((p) => p.sourceId === paymentId && p.reason === 'refund').length,
+});
+
+describe('a paid sell refused after its pull (decision 0058)', () => {
+  it('that the reconciler applied meanwhile sends nothing back: the slow copy answers what the reconciler stored', async () => {
+    let paymentId = '';
+    afterSettle = async (p) => {
+      paymentId = p.paymentId;
+      await reconcile(); // the request is slower than the grace: the reconciler sells first
+      expect(uow.db.payments.get(p.paymentId)!.state).toBe('APPLIED');
+    };
+    const res = await post('/entrypoints/token_sell', await tightSell('100000'));
+    expect(res.status).toBe(200);
+    expect((await json(res)).data.tokensSold).toBe('100000');
+    expect(booksOf(paymentId)).toEqual({ state: 'APPLIED', trades: 1, returns: [], refunds: 0 });
+  });
+
+  it('refused on its own sends the tokens back and refunds the fee, together', async () => {
+    let paymentId = '';
+    afterSettle = async (p) => {
+      paymentId = p.paymentId;
+      // Someone else sells first: this sell's bound is now missed.
+      expect((await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '5000'))).status).toBe(200);
+    };
+    const res = await post('/entrypoints/token_sell', await tightSell('100000'));
+    expect(res.status).toBe(409);
+    expect((await json(res)).error.code).toBe('SLIPPAGE_EXCEEDED');
+    expect(booksOf(paymentId)).toEqual({ state: 'REFUNDED', trades: 0, returns: [100_000n * 10n ** 18n], refunds: 1 });
+  });
+});
