@@ -22,16 +22,25 @@ interface Kept {
 export class TokenRowCache {
   private readonly kept = new Map<string, Kept>();
   private readonly reads = new ReadWatches();
+  private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly feed: ChangeFeed | null,
+    private feed: ChangeFeed | null,
     private readonly options: { maxEntries: number; maxAgeMs: number } = { maxEntries: 10_000, maxAgeMs: 1_000 },
   ) {
-    feed?.subscribe((tokenId) => {
-      this.reads.announced(tokenId);
-      if (tokenId === null) this.kept.clear();
-      else this.kept.delete(tokenId);
-    });
+    this.unsubscribe =
+      feed?.subscribe((tokenId) => {
+        this.reads.announced(tokenId);
+        if (tokenId === null) this.kept.clear();
+        else this.kept.delete(tokenId);
+      }) ?? (() => undefined);
+  }
+
+  /** Stops listening to the feed and forgets every row; from then on every read goes to the store (the service's stop: a store may outlive it). */
+  close(): void {
+    this.unsubscribe();
+    this.feed = null;
+    this.kept.clear();
   }
 
   /** The token: the kept row while the feed vouches for it, else `read()` (kept when nothing was announced while it ran). */

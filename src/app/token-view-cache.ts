@@ -36,6 +36,7 @@ export class TokenViewCache {
   private readonly entries = new Map<string, Entry>();
   private readonly lookups = new Map<string, Lookups>();
   private readonly builds = new ReadWatches();
+  private readonly unsubscribe: () => void;
 
   /**
    * With a live `feed` (PostgreSQL LISTEN/NOTIFY, a SQLite file's event-log tail, or the memory
@@ -47,17 +48,25 @@ export class TokenViewCache {
    */
   constructor(
     private readonly options: { maxEntries: number; maxAgeMs: number } = { maxEntries: 10_000, maxAgeMs: 1_000 },
-    private readonly feed: ChangeFeed | null = null,
+    private feed: ChangeFeed | null = null,
   ) {
-    feed?.subscribe((tokenId) => {
-      this.builds.announced(tokenId);
-      if (tokenId === null) {
-        for (const entry of this.entries.values()) entry.fed = false;
-        return;
-      }
-      const entry = this.entries.get(tokenId);
-      if (entry) entry.fed = false;
-    });
+    this.unsubscribe =
+      feed?.subscribe((tokenId) => {
+        this.builds.announced(tokenId);
+        if (tokenId === null) {
+          for (const entry of this.entries.values()) entry.fed = false;
+          return;
+        }
+        const entry = this.entries.get(tokenId);
+        if (entry) entry.fed = false;
+      }) ?? (() => undefined);
+  }
+
+  /** Stops listening to the feed and forgets every view; from then on every read checks the event log (the service's stop: a store may outlive it). */
+  close(): void {
+    this.unsubscribe();
+    this.feed = null;
+    this.entries.clear();
   }
 
   /**

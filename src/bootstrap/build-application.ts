@@ -61,6 +61,11 @@ export function buildApplication(config: Config, options: ServiceOptions, parts:
   const rateLimiter = given.rateLimiter !== undefined ? given.rateLimiter : buildRateLimiter(config);
   if (rateLimiter) closers.push('rate limiter', () => rateLimiter.close());
   const { afterSettle } = options.hooks ?? {};
+  // The caches listen to the store's change feed; the store may outlive this application (tests reuse one).
+  const tokenViews = given.tokenViews ?? new TokenViewCache(undefined, uow.changeFeed ?? null);
+  const tokenRows = new TokenRowCache(uow.changeFeed ?? null);
+  if (!given.tokenViews) closers.push('token view cache', () => tokenViews.close());
+  closers.push('token row cache', () => tokenRows.close());
   const application = new Application({
     uow,
     clock,
@@ -73,8 +78,8 @@ export function buildApplication(config: Config, options: ServiceOptions, parts:
     tokenIssuer: chain.tokenIssuer,
     settings: config.settings,
     ownAccounts: ownAccounts(host, uniswapOf(config, host)),
-    tokenViews: given.tokenViews ?? new TokenViewCache(undefined, uow.changeFeed ?? null),
-    tokenRows: new TokenRowCache(uow.changeFeed ?? null),
+    tokenViews,
+    tokenRows,
     facilitator: chain.facilitator,
     detector: chain.detector,
     logger,

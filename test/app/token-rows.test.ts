@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CommitFeed } from '../../src/adapters/persistence/kit/commit-feed.js';
 import type { Token } from '../../src/domain/token.js';
 import { TokenRowCache } from '../../src/app/token-rows.js';
+import { TokenViewCache } from '../../src/app/token-view-cache.js';
 import { checkedToken } from '../../src/app/trading/load-token.js';
 import type { Stores, UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { token } from '../support/fixtures.js';
@@ -137,5 +138,39 @@ describe('TokenRowCache', () => {
     expect(reads).toBe(0);
     await cache.get('tok_1', at(3), read('tok_1'));
     expect(reads).toBe(1);
+  });
+});
+
+describe('the caches on the change feed, closed', () => {
+  it('stop listening when the service stops (a store may outlive it), and forget what they kept', async () => {
+    const feed = new CommitFeed();
+    let listening = 0;
+    const counted = {
+      get live() {
+        return feed.live;
+      },
+      subscribe(listener: (tokenId: string | null) => void) {
+        listening += 1;
+        const off = feed.subscribe(listener);
+        return () => {
+          listening -= 1;
+          off();
+        };
+      },
+    };
+    const rowCache = new TokenRowCache(counted);
+    const viewCache = new TokenViewCache(undefined, counted);
+    expect(listening).toBe(2);
+    const store = rows(token({ tokenId: 'tok_a' }));
+    await rowCache.get('tok_a', at(0), store.read);
+    await rowCache.get('tok_a', at(1), store.read);
+    expect(store.reads).toBe(1); // kept
+    rowCache.close();
+    viewCache.close();
+    expect(listening).toBe(0);
+    // Closed, it keeps nothing more: no feed would tell it of a change.
+    await rowCache.get('tok_a', at(2), store.read);
+    await rowCache.get('tok_a', at(3), store.read);
+    expect(store.reads).toBe(3);
   });
 });
