@@ -179,10 +179,14 @@ it("a payment's verify and settle make six calls to the chain: the payer's code 
     // The payer's code once (the asset's too when @x402/evm's own 15-minute cache of it is cold).
     expect(rpc.codeOf.filter((a) => a === wallet.address.toLowerCase())).toHaveLength(1);
     expect(eth_getCode).toBeLessThanOrEqual(2);
-    // The key's nonce, then one receipt per look; a look that finds it not mined yet (anvil can
-    // answer the send a moment before its block) also counts the nonces: receipts = counts.
-    expect(eth_getTransactionCount).toBeGreaterThanOrEqual(1);
-    expect(eth_getTransactionReceipt).toBe(eth_getTransactionCount);
+    // The key's nonce once, then one receipt per look: one when the first look finds it mined.
+    // Anvil can answer the send a moment before its block's receipt is there (more likely on a
+    // loaded machine): then it is looked at again, and every fourth look also counts the nonces.
+    const looks = eth_getTransactionReceipt ?? 0;
+    expect(looks).toBeGreaterThanOrEqual(1);
+    const asks = Math.floor((looks - 1) / 4); // looks that missed and asked whether it was dropped
+    if (asks === 0) expect(eth_getTransactionCount).toBe(1);
+    else expect(eth_getTransactionCount).toBeLessThanOrEqual(1 + 2 * asks);
   } finally {
     await rpc.close();
   }
