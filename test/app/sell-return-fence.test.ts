@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
+import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import type { Payment } from '../../src/domain/payment.js';
 import { signedSellBody } from '../support/onchain.js';
@@ -19,6 +20,23 @@ const seller = devAccount(6);
 const clock = new ShiftableClock();
 const uow = new MemoryUnitOfWork();
 const facilitator = new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n });
+const issuer = new FakeTokenIssuer({ clock });
+/** The request dies right after its pull is mined, before the trade is written. */
+let crashAfterPullMined = false;
+const tokenIssuer = new Proxy(issuer, {
+  get(target, prop, receiver) {
+    const value = Reflect.get(target, prop, receiver) as unknown;
+    if (prop !== 'status' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+    return async (...args: unknown[]) => {
+      const status = await (value as (...a: unknown[]) => Promise<string>).apply(target, args);
+      if (status === 'confirmed' && crashAfterPullMined) {
+        crashAfterPullMined = false;
+        throw new Error('simulated crash right after the pull was mined');
+      }
+      return status;
+    };
+  },
+});
 /** What the next paid request meets right after its settlement was recorded. */
 let afterSettle: ((p: Payment) => Promise<void>) | null = null;
 let service: RunningService;
@@ -26,7 +44,7 @@ let tokenId: string;
 
 beforeAll(async () => {
   service = await startTestService({
-    ports: { clock, uow, facilitator },
+    ports: { clock, uow, facilitator, tokenIssuer },
     hooks: {
       afterSettle: async (p) => {
         const f = afterSettle;
@@ -82,6 +100,18 @@ describe('a paid sell refused after its pull (decision 0058)', () => {
     expect(res.status).toBe(200);
     expect((await json(res)).data.tokensSold).toBe('100000');
     expect(booksOf(paymentId)).toEqual({ state: 'APPLIED', trades: 1, returns: [], refunds: 0 });
+  });
+
+  it('whose request died after the pull and whose price moved meanwhile: the reconciler refunds the fee and sends the tokens back', async () => {
+    crashAfterPullMined = true;
+    const res = await post('/entrypoints/token_sell', await tightSell('100000'));
+    expect(res.status).toBe(202);
+    const { paymentId } = (await json(res)).data;
+    expect(booksOf(paymentId)).toEqual({ state: 'SETTLED', trades: 0, returns: [], refunds: 0 });
+    // Someone else sells: the dead request's bound is now missed.
+    expect((await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '5000'))).status).toBe(200);
+    await reconcile();
+    expect(booksOf(paymentId)).toEqual({ state: 'REFUNDED', trades: 0, returns: [100_000n * 10n ** 18n], refunds: 1 });
   });
 
   it('refused on its own sends the tokens back and refunds the fee, together', async () => {

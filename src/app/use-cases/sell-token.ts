@@ -23,7 +23,7 @@ import type { Stores } from '../../ports/unit-of-work.js';
 import { pullTokens } from '../custody/token-pull.js';
 import type { AppDeps } from '../deps.js';
 import { fundingKey, RefusedInCustody, type Funding } from '../paid.js';
-import { checkedToken, deployedToken, tradedToken, type DeployedToken } from '../trading/load-token.js';
+import { checkedToken, deployedToken, loadToken, onCallerNetwork, tradedToken, type DeployedToken } from '../trading/load-token.js';
 import type { SellCommand, SellRequest, SellResult, TradePhase } from '../trading/venues/trade-venue.js';
 import { venueFor } from '../trading/venues/venue-for.js';
 
@@ -34,15 +34,26 @@ export const MIN_AUTHORIZATION_WINDOW_SECONDS = 120n;
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/** The checks a sell must pass before a payment is asked for (and, as `apply`, before it is applied). */
+/**
+ * The checks a sell must pass before a payment is asked for — and, as `apply`, before a settled
+ * one is applied by the reconciler. Its pull may be mined by then, so `apply` leaves to the sell
+ * what it checks itself once it holds the tokens (where the token trades, the slippage bound): a
+ * refusal there sends them back with the fee's refund, where a refusal here would refund the fee
+ * and keep them.
+ */
 export async function checkSell(
   deps: AppDeps,
   req: SellRequest,
   seller?: { wallet: string; network: Network },
   phase: TradePhase = 'price',
 ): Promise<{ network: Network; token: DeployedToken }> {
-  const token = deployedToken(await checkedToken(deps, req.tokenId, 'sell', seller?.network, phase));
+  const token = deployedToken(
+    phase === 'apply'
+      ? onCallerNetwork(await deps.uow.run((s) => loadToken(s, req.tokenId)), seller?.network)
+      : await checkedToken(deps, req.tokenId, 'sell', seller?.network, phase),
+  );
   await checkAuthorization(deps, token, req, seller, phase);
+  if (phase === 'apply') return { network: token.network, token };
   // The slippage bound is checked once the seller is known (a 402 asks nothing of it).
   await venueFor(deps, token, 'sell').checkSell(token, req.tokens, seller ? req.minUsdOut : undefined);
   return { network: token.network, token };
