@@ -51,7 +51,7 @@ describe.each(withoutServices(databases))('kill -9 at a delivery batch, on %s', 
     const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-batch-crash-'));
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
     const databaseUrl = await database(dataDir);
-    const { env, devnetPort } = await serviceProcessEnv(dataDir, databaseUrl, { RECONCILER_GRACE_SECONDS: '2' });
+    const { env, devnetPort } = await serviceProcessEnv(dataDir, databaseUrl, { RECONCILER_GRACE_SECONDS: '2', LOG_LEVEL: 'warn' });
     let service: ServiceProcess = await startServiceProcess({ ...env, CRASH_AT: moment }, 60_000, CRASHING);
     cleanups.push(() => service.killAll());
     const died = new Promise<void>((resolve) => service.child.once('exit', () => resolve()));
@@ -68,17 +68,22 @@ describe.each(withoutServices(databases))('kill -9 at a delivery batch, on %s', 
     const created = (await (await call(WALLETS[0]!, '/tokens', { name: 'Batch Crash', symbol: 'BCR' })).json()) as { data: { tokenId: string } };
     const tokenId = created.data.tokenId;
     let running = true;
+    const answered: Record<number, number> = {};
     const burst = WALLETS.map(async (w) => {
       while (running) {
         try {
-          await (await call(w, '/entrypoints/token_buy_usd', { tokenId, usdAmount: '0.5' })).arrayBuffer();
+          const res = await call(w, '/entrypoints/token_buy_usd', { tokenId, usdAmount: '0.5' });
+          answered[res.status] = (answered[res.status] ?? 0) + 1;
+          await res.arrayBuffer();
         } catch {
           if (running) await new Promise((r) => setTimeout(r, 50)); // the service is gone
         }
       }
     });
     const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 60_000));
-    expect(await Promise.race([died.then(() => 'died' as const), timeout])).toBe('died');
+    const outcome = await Promise.race([died.then(() => 'died' as const), timeout]);
+    // Never reached the moment: say where the burst and the books stood, and what the service logged.
+    expect(outcome, outcome === 'died' ? '' : await whereItStood(databaseUrl, answered, service.output())).toBe('died');
     running = false;
     await Promise.all(burst);
     await service.killAll(); // what is left of its group, if anything
@@ -140,3 +145,15 @@ describe.each(withoutServices(databases))('kill -9 at a delivery batch, on %s', 
     await service.stop();
   }, 180_000);
 });
+
+/** What a run that never reached its crash left: the burst's answers, the books' states, the service's last words. */
+async function whereItStood(databaseUrl: string, answered: Record<number, number>, output: string): Promise<string> {
+  const states = async (table: string) =>
+    JSON.stringify(await queryDatabase<{ state: string; n: number }>(databaseUrl, `select state, count(*) as n from ${table} group by state`).catch((e: Error) => e.message));
+  const tokens = JSON.stringify(await queryDatabase(databaseUrl, 'select state, deployment_state from tokens').catch((e: Error) => e.message));
+  return [
+    `no crash within 60 s; buys answered ${JSON.stringify(answered)}`,
+    `payments ${await states('payments')}, deliveries ${await states('deliveries')}, delivery_batches ${await states('delivery_batches')}, tokens ${tokens}`,
+    `service output (last 4,000 characters):\n${output.slice(-4_000)}`,
+  ].join('\n');
+}
