@@ -9,7 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
+import { MemoryTokenRepository } from '../../src/adapters/persistence/memory/memory-token-repository.js';
 import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
+import { ServiceUnavailable } from '../../src/domain/errors.js';
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import type { Payment } from '../../src/domain/payment.js';
 import { signedSellBody } from '../support/onchain.js';
@@ -23,6 +25,8 @@ const facilitator = new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n
 const issuer = new FakeTokenIssuer({ clock });
 /** The request dies right after its pull is mined, before the trade is written. */
 let crashAfterPullMined = false;
+/** Right after the pull is mined, the database is unavailable for the trade's transaction. */
+let outageAfterPullMined = false;
 const tokenIssuer = new Proxy(issuer, {
   get(target, prop, receiver) {
     const value = Reflect.get(target, prop, receiver) as unknown;
@@ -32,6 +36,15 @@ const tokenIssuer = new Proxy(issuer, {
       if (status === 'confirmed' && crashAfterPullMined) {
         crashAfterPullMined = false;
         throw new Error('simulated crash right after the pull was mined');
+      }
+      if (status === 'confirmed' && outageAfterPullMined) {
+        outageAfterPullMined = false;
+        // The booking's transaction meets the database gone (mapped to SERVICE_UNAVAILABLE).
+        const transaction = uow.transaction.bind(uow);
+        uow.transaction = async () => {
+          uow.transaction = transaction;
+          throw new ServiceUnavailable('The database is unavailable.');
+        };
       }
       return status;
     };
@@ -112,6 +125,35 @@ describe('a paid sell refused after its pull (decision 0058)', () => {
     expect((await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '5000'))).status).toBe(200);
     await reconcile();
     expect(booksOf(paymentId)).toEqual({ state: 'REFUNDED', trades: 0, returns: [100_000n * 10n ** 18n], refunds: 1 });
+  });
+
+  it('that meets an outage with its tokens pulled gives nothing back: it stays SETTLED (202), and the reconciler sells it once', async () => {
+    outageAfterPullMined = true;
+    const res = await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '20000'));
+    expect(res.status).toBe(202);
+    const { paymentId } = (await json(res)).data;
+    expect(booksOf(paymentId)).toEqual({ state: 'SETTLED', trades: 0, returns: [], refunds: 0 });
+    await reconcile();
+    expect(booksOf(paymentId)).toEqual({ state: 'APPLIED', trades: 1, returns: [], refunds: 0 });
+  });
+
+  it('resumed by the reconciler while the database fails its reads is left SETTLED, not refunded, and sold on a later pass', async () => {
+    crashAfterPullMined = true;
+    const res = await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '20000'));
+    expect(res.status).toBe(202);
+    const { paymentId } = (await json(res)).data;
+    const get = MemoryTokenRepository.prototype.get;
+    MemoryTokenRepository.prototype.get = async () => {
+      throw new ServiceUnavailable('The database is unavailable.');
+    };
+    try {
+      await reconcile();
+    } finally {
+      MemoryTokenRepository.prototype.get = get;
+    }
+    expect(booksOf(paymentId)).toEqual({ state: 'SETTLED', trades: 0, returns: [], refunds: 0 });
+    await reconcile();
+    expect(booksOf(paymentId)).toEqual({ state: 'APPLIED', trades: 1, returns: [], refunds: 0 });
   });
 
   it('refused on its own sends the tokens back and refunds the fee, together', async () => {

@@ -28,7 +28,7 @@ import type { AppMetrics } from '../metrics.js';
 import { RefusedInCustody } from '../paid.js';
 import { loadToken } from '../trading/load-token.js';
 import { venueFor } from '../trading/venues/venue-for.js';
-import { queueTokenReturn, sellToken } from '../use-cases/sell-token.js';
+import { queueTokenReturn, SellInterrupted, sellToken } from '../use-cases/sell-token.js';
 import { orderAssetAddress } from './place-order.js';
 import { moveOrder as move } from './move-order.js';
 import { spotOf } from './order-view.js';
@@ -156,7 +156,8 @@ async function carryOut(deps: OrderDeps, order: Order): Promise<ExecutionOutcome
     if (tradeId === null) return 'lost';
     return counted(deps, order, 'executed');
   } catch (e) {
-    if (e instanceof CollectPending || e instanceof PullPending) return counted(deps, order, 'pending');
+    // Not mined yet, or an outage with the money in custody: carried on by a later pass, never given back now.
+    if (e instanceof CollectPending || e instanceof PullPending || e instanceof SellInterrupted) return counted(deps, order, 'pending');
     if (e instanceof OrderMoved) return 'lost';
     if (!(e instanceof DomainError) || e.code === 'INTERNAL_ERROR') throw e;
     await fail(deps, order, e);

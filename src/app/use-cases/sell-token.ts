@@ -10,12 +10,13 @@
  *   pull mined        → trade + payout (+ payment APPLIED)
  *   pull reverted     → TOKEN_AUTHORIZATION_INVALID: the fee is refunded, nothing was pulled
  *   pull not mined yet→ the payment stays SETTLED (202); the reconciler comes back to it
+ *   an outage after   → the same: nothing is given back (a swap may be on its way)
  *   mined but refused → the tokens go back to the seller (a delivery), queued in the transaction
  *                       that refunds the fee — never when another copy of the sell applied it
  */
 import { readChain } from '../availability.js';
 import { newDelivery } from '../../domain/delivery.js';
-import { DomainError, InsufficientBalance, TokenAuthorizationInvalid } from '../../domain/errors.js';
+import { DomainError, InsufficientBalance, ServiceUnavailable, TokenAuthorizationInvalid } from '../../domain/errors.js';
 import { formatTokens } from '../../domain/money.js';
 import type { Network } from '../../domain/network.js';
 import type { Token } from '../../domain/token.js';
@@ -101,6 +102,9 @@ export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Funding<
     return await venueFor(deps, current, 'sell').sell(current, cmd, { key, pullTx: pull.txHash }, paid);
   } catch (e) {
     if (!(e instanceof DomainError) || e.code === 'INTERNAL_ERROR') throw e;
+    // An outage (the pool's RPC, the database) is no refusal: a swap may be on its way, so nothing
+    // is given back; the payment stays SETTLED (202) and the reconciler finishes the sell.
+    if (e instanceof ServiceUnavailable) throw new SellInterrupted(key, e);
     // The tokens are in custody but the sell is refused now (the price moved past minUsdOut, the
     // token graduated): they go back to the seller, given back where the refusal is recorded — a
     // held sell (an order) by its owner inside the compare-and-set that fails it, a paid one by
@@ -112,6 +116,14 @@ export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Funding<
     // Not paid for (a direct call): queued once per key, however often this runs.
     await deps.uow.transaction((stores) => queueTokenReturn(deps, stores, cmd, key));
     throw e;
+  }
+}
+
+/** A sell that met an outage with the seller's tokens in custody: not a refusal — it is finished later, never given back. */
+export class SellInterrupted extends Error {
+  constructor(key: string, cause: ServiceUnavailable) {
+    super(`the sell of ${key} met an outage with its tokens in custody (${cause.message}); it is finished later`, { cause });
+    this.name = 'SellInterrupted';
   }
 }
 

@@ -11,7 +11,7 @@
  * (`RefusedInCustody.giveBack`), and the refund gives it back in the same transaction, behind the
  * payment's compare-and-set: a copy of the operation that lost the race to another gives nothing back.
  */
-import { isRefusal, PaymentInvalid, type DomainError } from '../../../domain/errors.js';
+import { isRefusal, PaymentInvalid, ServiceUnavailable, type DomainError } from '../../../domain/errors.js';
 import { transitionPayment, type Payment } from '../../../domain/payment.js';
 import { newPayout } from '../../../domain/payout.js';
 import type { SettlementReceipt, StoredResponse } from '../../../ports/payment-store.js';
@@ -83,7 +83,9 @@ export async function resumeApplication(deps: PipelineDeps, ep: AnyEntrypoint, p
       throw new PaymentInvalid('The price changed before the payment could be applied.', { reason: PAYMENT_REASONS.priceChanged });
     }
   } catch (e) {
-    if (!isRefusal(e)) throw e;
+    // An outage is no refusal: what could not be checked now is checked on a later pass (an
+    // operation may hold the payer's money in custody already: a sell's pulled tokens).
+    if (!isRefusal(e) || e instanceof ServiceUnavailable) throw e;
     return refund(deps, payment, e, settlement);
   }
   return apply(deps, { kind: 'settled', payment, entrypoint: ep, input, prepared, caller, settlement });
