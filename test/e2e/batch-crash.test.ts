@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPublicClient, erc20Abi, http, type Hex } from 'viem';
+import { createPublicClient, erc20Abi, http, type Hex, type PublicClient } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { USDC_ABI } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
@@ -83,7 +83,7 @@ describe.each(withoutServices(databases))('kill -9 at a delivery batch, on %s', 
     const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 60_000));
     const outcome = await Promise.race([died.then(() => 'died' as const), timeout]);
     // Never reached the moment: say where the burst and the books stood, and what the service logged.
-    expect(outcome, outcome === 'died' ? '' : await whereItStood(databaseUrl, answered, service.output())).toBe('died');
+    expect(outcome, outcome === 'died' ? '' : await whereItStood(databaseUrl, answered, service.output(), chain)).toBe('died');
     running = false;
     await Promise.all(burst);
     await service.killAll(); // what is left of its group, if anything
@@ -147,13 +147,19 @@ describe.each(withoutServices(databases))('kill -9 at a delivery batch, on %s', 
 });
 
 /** What a run that never reached its crash left: the burst's answers, the books' states, the service's last words. */
-async function whereItStood(databaseUrl: string, answered: Record<number, number>, output: string): Promise<string> {
+async function whereItStood(databaseUrl: string, answered: Record<number, number>, output: string, chain: PublicClient): Promise<string> {
   const states = async (table: string) =>
     JSON.stringify(await queryDatabase<{ state: string; n: number }>(databaseUrl, `select state, count(*) as n from ${table} group by state`).catch((e: Error) => e.message));
-  const tokens = JSON.stringify(await queryDatabase(databaseUrl, 'select state, deployment_state from tokens').catch((e: Error) => e.message));
+  const rows = async (sql: string) => JSON.stringify(await queryDatabase(databaseUrl, sql).catch((e: Error) => e.message));
+  // The treasury signs settlements, deployments and deliveries from one nonce queue: a gap shows as pending > latest with nothing mined.
+  const nonces = await Promise.all(
+    (['latest', 'pending'] as const).map((blockTag) => chain.getTransactionCount({ address: TREASURY, blockTag }).catch((e: Error) => e.message)),
+  );
   return [
     `no crash within 60 s; buys answered ${JSON.stringify(answered)}`,
-    `payments ${await states('payments')}, deliveries ${await states('deliveries')}, delivery_batches ${await states('delivery_batches')}, tokens ${tokens}`,
+    `payments ${await states('payments')}, deliveries ${await states('deliveries')}, delivery_batches ${await states('delivery_batches')}, tokens ${await rows('select state, deployment_state from tokens')}`,
+    `deployments ${await rows('select state, tx_hash, attempts, last_error, created_at, updated_at from deployments')}`,
+    `treasury nonce: latest ${nonces[0]}, pending ${nonces[1]}`,
     `service output (last 4,000 characters):\n${output.slice(-4_000)}`,
   ].join('\n');
 }
