@@ -27,7 +27,7 @@ import type { PipelineDeps } from './deps.js';
 import { countPayment } from '../../metrics.js';
 import { pendingResponse, type Outcome } from './outcome.js';
 import type { Settled } from './settlement.js';
-import { replayOwn } from './stored-answer.js';
+import { movedFirst } from './stored-answer.js';
 
 export type ApplicationOutcome = Outcome<'applied' | 'refunded' | 'pending' | 'replayed'>;
 
@@ -44,7 +44,7 @@ export async function apply(deps: PipelineDeps, s: Settled): Promise<Application
     countPayment(deps.metrics, payment, 'applied');
     return { kind: 'applied', response: answer(result), paymentId: payment.paymentId };
   } catch (e) {
-    if (e instanceof PaymentAlreadyApplied) return { kind: 'replayed', response: await replayOwn(deps, payment), verified: true, paymentId: payment.paymentId };
+    if (e instanceof PaymentAlreadyApplied) return movedFirst(deps, payment);
     if (isRefusal(e)) return refundUnlessMoved(deps, payment, e, settlement);
     // A crash while applying: the payment stays SETTLED and the reconciler finishes it.
     deps.logger.error('applying a settled payment failed; left for the reconciler', {
@@ -61,7 +61,7 @@ async function refundUnlessMoved(deps: PipelineDeps, payment: Payment, error: Do
     return await refund(deps, payment, error, settlement);
   } catch (e) {
     if (!(e instanceof PaymentAlreadyApplied)) throw e;
-    return { kind: 'replayed', response: await replayOwn(deps, payment), verified: true, paymentId: payment.paymentId };
+    return movedFirst(deps, payment);
   }
 }
 

@@ -17,7 +17,7 @@ import type { Claimed } from './claim.js';
 import type { PipelineDeps } from './deps.js';
 import { pendingResponse, type Outcome } from './outcome.js';
 import { countPayment } from '../../metrics.js';
-import { replayOwn } from './stored-answer.js';
+import { movedFirst } from './stored-answer.js';
 
 /** A SETTLED payment and what applying it takes: the application step's input. */
 export interface Settled {
@@ -50,7 +50,7 @@ export async function settle(deps: PipelineDeps, c: Claimed): Promise<Settled | 
   }
   const done = await markSettled(deps, settling, settled.transaction);
   // The reconciler found the settlement on chain first and is applying it.
-  if (!done) return { kind: 'replayed', response: await replayOwn(deps, settling), verified: true, paymentId: settling.paymentId };
+  if (!done) return movedFirst(deps, settling);
   await deps.hooks?.afterSettle?.(done);
   return {
     kind: 'settled',

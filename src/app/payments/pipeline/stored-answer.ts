@@ -9,7 +9,7 @@ import type { StoredResponse } from '../../../ports/payment-store.js';
 import { matchPaymentIdentifier, type PaymentIdentifierMatch } from '../../extensions/payment-identifier.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';
 import type { PipelineDeps } from './deps.js';
-import { pendingResponse } from './outcome.js';
+import { pendingResponse, type Outcome } from './outcome.js';
 
 /**
  * The stored answer for a payment already seen. Only the very same signed authorization gets it:
@@ -28,6 +28,11 @@ export async function replay(deps: PipelineDeps, existing: Payment, requestHash:
 /** The same payment again, as the request or worker ahead of this one left it. */
 export function replayOwn(deps: PipelineDeps, payment: Payment): Promise<StoredResponse> {
   return replay(deps, payment, payment.requestHash, payment.signatureHash);
+}
+
+/** A payment this request verified and another request or worker moved first: answered as that one left it. */
+export async function movedFirst(deps: PipelineDeps, payment: Payment): Promise<Outcome<'replayed'>> {
+  return { kind: 'replayed', response: await replayOwn(deps, payment), verified: true, paymentId: payment.paymentId };
 }
 
 /**
