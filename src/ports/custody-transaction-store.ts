@@ -13,10 +13,29 @@ export interface CustodyTransaction {
   readonly createdAt: Date;
 }
 
+/**
+ * Custody's decision, taken before anything was signed, that the operation sends no transaction
+ * (its checks refused it: a pool that moved past the bound). It stands for the payment as a
+ * transaction would: a second copy of the operation that passed its checks a moment earlier (the
+ * request, slower than the reconciler's grace) cannot record one after it — the refusal's refund
+ * never meets a swap of the same money (docs/decisions/0059).
+ */
+export interface NotSent {
+  readonly paymentId: string;
+  readonly network: string;
+  readonly tokenId: string;
+  readonly notSent: true;
+  readonly createdAt: Date;
+}
+
+export const isNotSent = (r: CustodyTransaction | NotSent): r is NotSent => 'notSent' in r;
+
 export interface CustodyTransactionStore<T extends CustodyTransaction> {
-  /** Records the transaction unless the payment has one; returns the one that stands. */
-  record(tx: T): Promise<T>;
-  get(paymentId: string): Promise<T | null>;
+  /** Records the transaction unless the payment has one (or its refusal); returns what stands. */
+  record(tx: T): Promise<T | NotSent>;
+  /** Records that the payment sends none, unless it has a transaction already; returns what stands. */
+  refuse(refusal: NotSent): Promise<T | NotSent>;
+  get(paymentId: string): Promise<T | NotSent | null>;
   /**
    * Swaps a transaction that can never be mined (dropped) for a new one, by compare-and-set on
    * the old hash.

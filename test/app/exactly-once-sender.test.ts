@@ -3,14 +3,17 @@
  * chain: the signed transaction is recorded before it is broadcast; a retry after a crash
  * follows the recorded one and signs nothing; a dropped one is signed again exactly once, however
  * many retries race; a record that fails hands its nonce back, so the next transaction custody
- * signs is not stuck behind a nonce that will never be used.
+ * signs is not stuck behind a nonce that will never be used; a refusal of the checks before the
+ * first signature is recorded in the transaction's place, so two copies of one operation that
+ * checked a moment apart never both refuse and send (docs/decisions/0059).
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { sendExactlyOnce, type ExactlyOnce } from '../../src/app/custody/exactly-once-sender.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
+import { ServiceUnavailable, SlippageExceeded } from '../../src/domain/errors.js';
 import { TESTNET } from '../../src/domain/network.js';
-import type { CustodyTransaction } from '../../src/ports/custody-transaction-store.js';
+import { isNotSent, type CustodyTransaction } from '../../src/ports/custody-transaction-store.js';
 import type { TransferStatus } from '../../src/ports/transaction-sender.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { T0 } from '../support/fixtures.js';
@@ -35,15 +38,20 @@ class ScriptedChain {
 
 class Pending extends Error {}
 class Reverted extends Error {}
+class RefusedBefore extends Error {}
 
-function sending(uow: UnitOfWork, chain: ScriptedChain, key = 'pay_1') {
+/** `checks`: the operation's checks before its first signature; `signing`: awaited before each signature. */
+function sending(uow: UnitOfWork, chain: ScriptedChain, key = 'pay_1', over: { checks?: () => Promise<void>; signing?: Promise<void> } = {}) {
   const signed: CustodyTransaction[] = [];
   const send: ExactlyOnce<CustodyTransaction> = {
     key,
     network: TESTNET,
+    tokenId: 'tok_X',
     chain,
     store: (s) => s.swaps,
+    ...(over.checks ? { beforeSigning: { check: over.checks, refusedBefore: () => new RefusedBefore() } } : {}),
     async sign() {
+      await over.signing;
       const n = (chain.nonce += 1);
       const tx = { paymentId: key, network: TESTNET, tokenId: 'tok_X', txHash: `0x${String(n).padStart(64, '0')}`, rawTx: `0xraw${n}`, createdAt: T0 };
       signed.push(tx);
@@ -52,38 +60,46 @@ function sending(uow: UnitOfWork, chain: ScriptedChain, key = 'pay_1') {
     reverted: () => new Reverted(),
     pending: () => new Pending(),
   };
-  const deps = { uow, settings: { ...DEFAULT_SETTINGS, pullWaitMs: 0 } };
+  const deps = { uow, settings: { ...DEFAULT_SETTINGS, pullWaitMs: 0 }, clock: { now: () => T0 } };
   return { signed, run: () => sendExactlyOnce(deps, send) };
 }
+
+/** The transaction recorded for `key` (none, or a refusal, fails the test). */
+async function recorded(uow: UnitOfWork, key = 'pay_1'): Promise<CustodyTransaction> {
+  const r = await uow.run((s) => s.swaps.get(key));
+  if (!r || isNotSent(r)) throw new Error(`no transaction recorded for ${key}: ${JSON.stringify(r)}`);
+  return r;
+}
+
+const slipped = () => Promise.reject(new SlippageExceeded('The pool has moved.', '$1.00', '$0.90'));
 
 describe('the exactly-once sender', () => {
   it('records before it broadcasts; a retry after a crash broadcasts the recorded transaction and signs nothing', async () => {
     const uow = new MemoryUnitOfWork();
     const chain = new ScriptedChain();
-    const first = sending(uow, chain);
-    await expect(first.run()).rejects.toBeInstanceOf(Pending); // not mined within the wait: the request ends
-    const recorded = (await uow.run((s) => s.swaps.get('pay_1')))!;
-    expect(chain.broadcasts).toEqual([recorded.rawTx]);
+    await expect(sending(uow, chain).run()).rejects.toBeInstanceOf(Pending); // not mined within the wait: the request ends
+    const first = await recorded(uow);
+    expect(chain.broadcasts).toEqual([first.rawTx]);
 
-    chain.statuses.set(recorded.txHash, 'confirmed');
+    chain.statuses.set(first.txHash, 'confirmed');
     const retry = sending(uow, chain); // the reconciler, in a fresh process
-    expect(await retry.run()).toEqual(recorded);
+    expect(await retry.run()).toEqual(first);
     expect(retry.signed).toEqual([]);
-    expect(chain.broadcasts).toEqual([recorded.rawTx, recorded.rawTx]);
+    expect(chain.broadcasts).toEqual([first.rawTx, first.rawTx]);
   });
 
   it('signs a dropped transaction again exactly once, whoever else retries it', async () => {
     const uow = new MemoryUnitOfWork();
     const chain = new ScriptedChain();
     await expect(sending(uow, chain).run()).rejects.toBeInstanceOf(Pending);
-    const dropped = (await uow.run((s) => s.swaps.get('pay_1')))!;
+    const dropped = await recorded(uow);
     chain.statuses.set(dropped.txHash, 'dropped');
 
     // Two retries race: both see the dropped one and sign again; one replacement stands.
     const [a, b] = [sending(uow, chain), sending(uow, chain)];
     const results = await Promise.allSettled([a.run(), b.run()]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']); // the replacement is pending
-    const standing = (await uow.run((s) => s.swaps.get('pay_1')))!;
+    const standing = await recorded(uow);
     expect(standing.txHash).not.toBe(dropped.txHash);
     expect([...a.signed, ...b.signed].map((t) => t.txHash)).toContain(standing.txHash);
     // Every signature but the standing one handed its nonce back: custody's next nonce follows it.
@@ -115,5 +131,56 @@ describe('the exactly-once sender', () => {
     const again = sending(uow, chain);
     await expect(again.run()).rejects.toBeInstanceOf(Reverted);
     expect(again.signed).toEqual([]);
+  });
+
+  it('a refusal of the checks is recorded: a copy that passed them a moment earlier cannot record its transaction after it, hands its nonce back and answers the refusal', async () => {
+    const uow = new MemoryUnitOfWork();
+    const chain = new ScriptedChain();
+    // The request checked the pool and passed; before it signs, the reconciler's copy checks, refuses (and refunds).
+    let signNow!: () => void;
+    const late = sending(uow, chain, 'pay_1', { checks: async () => undefined, signing: new Promise((r) => (signNow = r)) });
+    const running = late.run();
+    await new Promise((r) => setTimeout(r, 0));
+    await expect(sending(uow, chain, 'pay_1', { checks: slipped }).run()).rejects.toBeInstanceOf(SlippageExceeded);
+    expect(await uow.run((s) => s.swaps.get('pay_1'))).toMatchObject({ paymentId: 'pay_1', notSent: true });
+
+    signNow();
+    await expect(running).rejects.toBeInstanceOf(RefusedBefore);
+    expect(late.signed).toHaveLength(1);
+    expect(chain.released).toBe(1);
+    expect(chain.nonce).toBe(0);
+    expect(chain.broadcasts).toEqual([]);
+    // Any later copy answers the recorded refusal without checking or signing again.
+    const later = sending(uow, chain, 'pay_1', { checks: async () => undefined });
+    await expect(later.run()).rejects.toBeInstanceOf(RefusedBefore);
+    expect(later.signed).toEqual([]);
+  });
+
+  it('checks that refuse after another copy recorded its transaction follow that transaction: nothing refused, nothing recorded in its place', async () => {
+    const uow = new MemoryUnitOfWork();
+    const chain = new ScriptedChain();
+    await expect(sending(uow, chain, 'pay_1', { checks: async () => undefined }).run()).rejects.toBeInstanceOf(Pending);
+    const swap = await recorded(uow);
+    chain.statuses.set(swap.txHash, 'confirmed');
+    // A copy that read the record before the other wrote it, and the pool after the swap moved it.
+    let readBefore = true;
+    const slow: UnitOfWork = {
+      ...uow,
+      run: async (w) => (readBefore ? ((readBefore = false), null) : uow.run(w)) as never,
+      transaction: (w) => uow.transaction(w),
+      close: () => uow.close(),
+    };
+    expect(await sending(slow, chain, 'pay_1', { checks: slipped }).run()).toEqual(swap);
+    expect(await recorded(uow)).toEqual(swap);
+  });
+
+  it('an outage in the checks records nothing: a later copy checks again and sends', async () => {
+    const uow = new MemoryUnitOfWork();
+    const chain = new ScriptedChain();
+    const outage = () => Promise.reject(new ServiceUnavailable('The pool could not be read; try again shortly.', 5));
+    await expect(sending(uow, chain, 'pay_1', { checks: outage }).run()).rejects.toBeInstanceOf(ServiceUnavailable);
+    expect(await uow.run((s) => s.swaps.get('pay_1'))).toBeNull();
+    chain.statuses.set(`0x${'1'.padStart(64, '0')}`, 'confirmed');
+    expect((await sending(uow, chain, 'pay_1', { checks: async () => undefined }).run()).txHash).toBe(`0x${'1'.padStart(64, '0')}`);
   });
 });

@@ -434,6 +434,50 @@ describe('sells of a graduated token swap on its pool', () => {
   });
 });
 
+describe('two copies of one pool sell that check the pool a moment apart (decision 0059)', () => {
+  it('the copy that refused records its refusal first: the other, which had passed its check, sends no swap after it', async () => {
+    const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
+    const dex = new FakeDexRouter({ clock: deps.clock });
+    const tokenId = await graduated(deps);
+    await settleTokens(deps);
+    await rest(worker(deps, dex));
+    const app = { ...deps, poolQuoter: new UniswapV2TradeQuoter(dex), dex };
+    const token = await tokenOf(deps, tokenId);
+    const tokens = parseTokens('1000000');
+    // A bound the pool meets exactly now, and no longer once someone sells on it directly.
+    const bound = poolSell((await dex.reserves(TESTNET, token.address!))!, tokens, 100n).usdOut;
+    const authorization = await signSell({ wallet: WALLET_A, token: { network: TESTNET, address: token.address!, name: token.name }, custody: deps.tokenIssuer.custody(TESTNET), tokens, now: deps.clock.now() });
+    const cmd = { tokenId, tokens, minUsdOut: bound, seller: WALLET_A, network: TESTNET as typeof TESTNET, authorization };
+    const paid = { key: 'pay_slow', onApplied: async () => undefined };
+
+    // The request passed its check and is about to sign (slower than the reconciler's grace)…
+    let signNow!: () => void;
+    const gate = new Promise<void>((r) => (signNow = r));
+    const prepare = dex.prepareSwap.bind(dex);
+    dex.prepareSwap = async (...args) => {
+      await gate;
+      return prepare(...args);
+    };
+    const request = sellToken(app, cmd, paid);
+    while (!(await deps.uow.run((s) => s.pulls.get('pay_slow')))) await new Promise((r) => setTimeout(r, 1));
+    await new Promise((r) => setTimeout(r, 5));
+    // …when the pool moves and the reconciler's copy checks it: refused (its refund gives the tokens back).
+    dex.trade(TESTNET, token.address!, 'sell', parseTokens('50000000'));
+    const moved = (await dex.reserves(TESTNET, token.address!))!;
+    dex.prepareSwap = prepare;
+    expect(await codeOf(sellToken(app, cmd, paid))).toBe('SLIPPAGE_EXCEEDED');
+    expect(await deps.uow.run((s) => s.swaps.get('pay_slow'))).toMatchObject({ notSent: true });
+
+    const sent = dex.broadcasts;
+    signNow();
+    expect(await codeOf(request)).toBe('SLIPPAGE_EXCEEDED');
+    // Nothing was swapped: the pool is as the outsider left it, no swap was broadcast, no sell booked.
+    expect(dex.broadcasts).toBe(sent);
+    expect(await dex.reserves(TESTNET, token.address!)).toEqual(moved);
+    expect(deps.uow.db.trades.filter((t) => t.side === 'sell')).toHaveLength(0);
+  });
+});
+
 describe('a pool swap on a slow chain', () => {
   it('not mined in time: pending (the payment stays SETTLED); the retry follows the same swap and applies it once', async () => {
     const deps = makeDeps({ maxBuyUsd: parseUsd('20000'), pullWaitMs: 0 });

@@ -1,11 +1,12 @@
 /**
  * The stores of custody's exactly-once transactions (pulls, swaps): one transaction per payment,
  * the first recorded stands, a dropped one is replaced only from the hash it had, and a rollback
- * forgets a record — so a retry follows the same transaction and never signs a second one.
+ * forgets a record — so a retry follows the same transaction and never signs a second one. A
+ * refusal recorded before any signature (NotSent) holds the payment's place the same way.
  */
 import { describe, expect, it } from 'vitest';
 import { TESTNET } from '../../src/domain/network.js';
-import type { CustodyTransaction, CustodyTransactionStore } from '../../src/ports/custody-transaction-store.js';
+import type { CustodyTransaction, CustodyTransactionStore, NotSent } from '../../src/ports/custody-transaction-store.js';
 import type { Stores } from '../../src/ports/unit-of-work.js';
 import { T0, at } from '../support/fixtures.js';
 import { withUow, type UowFactory } from './uow-factory.js';
@@ -19,6 +20,8 @@ const signed = (paymentId: string, hash: string, over: Partial<CustodyTransactio
   createdAt: T0,
   ...over,
 });
+
+const refusal = (paymentId: string, createdAt = T0): NotSent => ({ paymentId, network: TESTNET, tokenId: 'tok_X', notSent: true, createdAt });
 
 export function custodyTransactionStoreContract(name: string, make: UowFactory) {
   const stores: [string, (s: Stores) => CustodyTransactionStore<CustodyTransaction>][] = [
@@ -49,6 +52,21 @@ export function custodyTransactionStoreContract(name: string, make: UowFactory) 
         expect(await uow.run((s) => store(s).get('pay_9'))).toBeNull();
       }));
 
+    it('records a refusal in the transaction’s place: whichever comes first stands, and a refusal is never replaced', () =>
+      withUow(make, async (uow) => {
+        const refused = refusal('pay_1');
+        expect(await uow.transaction((s) => store(s).refuse(refused))).toEqual(refused);
+        expect(await uow.transaction((s) => store(s).record(signed('pay_1', '1a')))).toEqual(refused);
+        expect(await uow.transaction((s) => store(s).refuse(refusal('pay_1', at(1))))).toEqual(refused);
+        expect(await uow.transaction((s) => store(s).replace(signed('pay_1', '2b'), ''))).toBe(false);
+        expect(await uow.run((s) => store(s).get('pay_1'))).toEqual(refused);
+
+        const first = signed('pay_2', '3c');
+        await uow.transaction((s) => store(s).record(first));
+        expect(await uow.transaction((s) => store(s).refuse(refusal('pay_2')))).toEqual(first);
+        expect(await uow.run((s) => store(s).get('pay_2'))).toEqual(first);
+      }));
+
     it('forgets a record when its unit of work rolls back', () =>
       withUow(make, async (uow) => {
         await expect(
@@ -73,6 +91,10 @@ export function custodyTransactionStoreContract(name: string, make: UowFactory) 
         expect(await uow.run((s) => s.pulls.get('pay_1'))).toEqual(pull);
         expect(await uow.run((s) => s.swaps.get('pay_1'))).toEqual(swap);
         expect(await uow.run((s) => s.pulls.byTransaction(TESTNET, swap.txHash))).toBeNull();
+        // A refusal has no transaction: no hash finds it, not even an empty one.
+        await uow.transaction((s) => s.pulls.refuse(refusal('pay_2')));
+        expect(await uow.run((s) => s.pulls.byTransaction(TESTNET, ''))).toBeNull();
+        expect(await uow.run((s) => s.pulls.byTransaction(TESTNET, pull.txHash))).toEqual(pull);
       }));
   });
 }

@@ -11,7 +11,7 @@
  *                    └ otherwise: nothing to sign ─────────────────────────────────────────────┘
  */
 import type { CustodyIntent, CustodyIntentKind } from '../../ports/custody-intent-store.js';
-import type { CustodyTransaction } from '../../ports/custody-transaction-store.js';
+import { isNotSent, type CustodyTransaction, type NotSent } from '../../ports/custody-transaction-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { AppDeps } from '../deps.js';
 import { signAgain, signFirst, type ExactlyOnce } from './exactly-once-sender.js';
@@ -51,14 +51,15 @@ export async function answerIntents(deps: AppDeps & { logger: Logger }, limit = 
 async function answer(deps: AppDeps & { logger: Logger }, intent: CustodyIntent): Promise<void> {
   const send = KINDS[intent.kind](deps, intent);
   const recorded = await deps.uow.run((s) => send.store(s).get(intent.paymentId));
-  let signed: CustodyTransaction;
+  let stands: CustodyTransaction | NotSent;
   if (!recorded) {
-    signed = await signFirst(deps, send);
-  } else if (intent.replaces === recorded.txHash && (await send.chain.status(send.network, recorded.txHash, recorded.rawTx)) === 'dropped') {
-    signed = await signAgain(deps, send, recorded);
+    stands = await signFirst(deps, send);
+  } else if (!isNotSent(recorded) && intent.replaces === recorded.txHash && (await send.chain.status(send.network, recorded.txHash, recorded.rawTx)) === 'dropped') {
+    stands = await signAgain(deps, send, recorded);
   } else {
-    return; // signed already, or replaced already: the asker follows the record
+    return; // signed already, replaced already, or refused before signing: the asker follows the record
   }
+  if (isNotSent(stands)) return; // a copy of the operation refused it meanwhile: nothing to send
   // The asker broadcasts too; this one saves it a round.
-  await send.chain.broadcast(send.network, signed.rawTx).catch(() => undefined);
+  await send.chain.broadcast(send.network, stands.rawTx).catch(() => undefined);
 }

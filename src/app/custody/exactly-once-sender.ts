@@ -17,10 +17,17 @@
  *
  * "sign" and "sign again" happen only in the process that signs for custody; another asks it
  * (an intent, custody-intents.ts) and follows what it records (docs/decisions/0031).
+ *
+ * A refusal of the checks is recorded for the key too (the store's `NotSent`), in the record's
+ * place: two copies of one operation (a request slower than the reconciler's grace, and the
+ * reconciler's) can check a moment apart and disagree — one refused and refunded, the other
+ * signing a swap of the same money. Whichever is recorded first stands; the other follows it
+ * (docs/decisions/0059).
  */
+import { DomainError, ServiceUnavailable } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
 import type { CustodyIntentKind } from '../../ports/custody-intent-store.js';
-import type { CustodyTransaction, CustodyTransactionStore } from '../../ports/custody-transaction-store.js';
+import { isNotSent, type CustodyTransaction, type CustodyTransactionStore, type NotSent } from '../../ports/custody-transaction-store.js';
 import type { TransactionSender } from '../../ports/transaction-sender.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../deps.js';
@@ -52,12 +59,18 @@ export interface ExactlyOnce<T extends CustodyTransaction> {
   /** The operation's payment: one transaction per payment and store. */
   key: string;
   network: Network;
+  /** What the record is filed under. */
+  tokenId: string;
   chain: Pick<TransactionSender, 'release' | 'broadcast' | 'status'>;
   store(stores: Stores): CustodyTransactionStore<T>;
   /** Signs a fresh transaction (nothing is sent). */
   sign(): Promise<T>;
-  /** Runs once, before the first signature: throws to send nothing at all. */
-  beforeSigning?(): Promise<void>;
+  /**
+   * The checks before the first signature: `check` throws to send nothing at all. Its refusal (a
+   * domain error; an outage is none) is recorded for the key, and a copy of the operation that
+   * finds it recorded answers `refusedBefore()` — without checking again.
+   */
+  beforeSigning?: { check(): Promise<void>; refusedBefore(): Error };
   /** Mined and failed: nothing moved. */
   reverted(): Error;
   /** Not mined within the wait: the payment stays as it is and the reconciler comes back. */
@@ -69,7 +82,7 @@ export interface ExactlyOnce<T extends CustodyTransaction> {
   intent?: { kind: CustodyIntentKind; tokenId: string; request: string };
 }
 
-type SenderDeps = Pick<AppDeps, 'uow' | 'settings' | 'custody' | 'logger'>;
+type SenderDeps = Pick<AppDeps, 'uow' | 'settings' | 'custody' | 'logger' | 'clock'>;
 
 /**
  * Sends the operation's transaction (or follows the one it has) until it is mined; returns its
@@ -81,15 +94,18 @@ export async function sendExactlyOnce<T extends CustodyTransaction>(deps: Sender
   const { chain, network, key } = send;
   const deadline = Date.now() + deps.settings.pullWaitMs;
   const signsHere = () => deps.custody?.signing() ?? true;
-  let tx: T | null = await deps.uow.run((s) => send.store(s).get(key));
-  if (!tx) tx = (await checkBeforeSigning(deps, send)) ?? (signsHere() ? await signFirst(deps, send) : await askSigner(deps, send, null, deadline));
+  const recorded = await deps.uow.run((s) => send.store(s).get(key));
+  let tx = sendable(
+    send,
+    recorded ?? (await checkBeforeSigning(deps, send)) ?? (signsHere() ? await signFirst(deps, send) : await askSigner(deps, send, null, deadline)),
+  );
   for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
     await chain.broadcast(network, tx.rawTx).catch(() => undefined); // the status below tells
     const status = await chain.status(network, tx.txHash, tx.rawTx);
     if (status === 'confirmed') return tx;
     if (status === 'reverted') throw send.reverted();
     if (status === 'dropped') {
-      tx = signsHere() ? await signAgain(deps, send, tx) : await askSigner(deps, send, tx.txHash, deadline);
+      tx = sendable(send, signsHere() ? await signAgain(deps, send, tx) : await askSigner(deps, send, tx.txHash, deadline));
       continue;
     }
     if (Date.now() >= deadline) throw send.pending(tx.txHash);
@@ -97,27 +113,36 @@ export async function sendExactlyOnce<T extends CustodyTransaction>(deps: Sender
   }
 }
 
+/** The recorded transaction to follow; a recorded refusal is answered as the refusal. */
+function sendable<T extends CustodyTransaction>(send: ExactlyOnce<T>, recorded: T | NotSent): T {
+  if (!isNotSent(recorded)) return recorded;
+  throw send.beforeSigning?.refusedBefore() ?? new Error(`payment ${send.key}: a refusal is recorded for a transaction that has no checks`);
+}
+
 /**
  * The checks before the first signature. They read the chain after the record was read: another
  * process may have recorded, broadcast and mined the transaction in between (its nonce now used,
- * the balance moved), so a refusal stands only while nothing is recorded for the key; otherwise
- * the recorded transaction is followed, never refused after it moved the money. Null: sign.
+ * the balance moved), so a refusal stands only once it is recorded for the key — where a
+ * transaction is recorded already, that one is followed, never refused after it moved the money.
+ * An outage records nothing: a later copy checks again. Null: sign.
  */
-async function checkBeforeSigning<T extends CustodyTransaction>(deps: Pick<SenderDeps, 'uow'>, send: ExactlyOnce<T>): Promise<T | null> {
+async function checkBeforeSigning<T extends CustodyTransaction>(deps: Pick<SenderDeps, 'uow' | 'clock'>, send: ExactlyOnce<T>): Promise<T | NotSent | null> {
   try {
-    await send.beforeSigning?.();
+    await send.beforeSigning?.check();
     return null;
   } catch (e) {
-    const recorded = await deps.uow.run((s) => send.store(s).get(send.key));
-    if (recorded) return recorded;
+    const refusal = e instanceof DomainError && !(e instanceof ServiceUnavailable) && e.code !== 'INTERNAL_ERROR';
+    const notSent: NotSent = { paymentId: send.key, network: send.network, tokenId: send.tokenId, notSent: true, createdAt: deps.clock.now() };
+    const stands = await (refusal ? deps.uow.transaction((s) => send.store(s).refuse(notSent)) : deps.uow.run((s) => send.store(s).get(send.key)));
+    if (stands && !isNotSent(stands)) return stands;
     throw e;
   }
 }
 
-/** Signs the operation's first transaction and records it; returns the one that stands (a racing signer's, if it won). */
-export async function signFirst<T extends CustodyTransaction>(deps: Pick<SenderDeps, 'uow'>, send: ExactlyOnce<T>): Promise<T> {
+/** Signs the operation's first transaction and records it; returns what stands (a racing signer's, or a racing refusal, if it won). */
+export async function signFirst<T extends CustodyTransaction>(deps: Pick<SenderDeps, 'uow'>, send: ExactlyOnce<T>): Promise<T | NotSent> {
   const signed = await send.sign();
-  return recordSigned(send.chain, send.network, () => deps.uow.transaction((s) => send.store(s).record(signed)), (r) => r.txHash === signed.txHash);
+  return recordSigned(send.chain, send.network, () => deps.uow.transaction((s) => send.store(s).record(signed)), (r) => !isNotSent(r) && r.txHash === signed.txHash);
 }
 
 /**
@@ -125,7 +150,7 @@ export async function signFirst<T extends CustodyTransaction>(deps: Pick<SenderD
  * compare-and-set; returns the one that stands. Logged: a nonce custody lost to another
  * transaction is something an operator wants to see.
  */
-export async function signAgain<T extends CustodyTransaction>(deps: Pick<SenderDeps, 'uow' | 'logger'>, send: ExactlyOnce<T>, dropped: T): Promise<T> {
+export async function signAgain<T extends CustodyTransaction>(deps: Pick<SenderDeps, 'uow' | 'logger'>, send: ExactlyOnce<T>, dropped: T): Promise<T | NotSent> {
   const resigned = await send.sign();
   const replaced = await recordSigned(send.chain, send.network, () => deps.uow.transaction((s) => send.store(s).replace(resigned, dropped.txHash)), (ok: boolean) => ok);
   if (!replaced) return (await deps.uow.run((s) => send.store(s).get(send.key)))!;
@@ -143,14 +168,14 @@ export async function signAgain<T extends CustodyTransaction>(deps: Pick<SenderD
  * one to replace `replaces`, seen dropped — and waits until it is recorded. Should this process
  * take custody over meanwhile (the signer died), it signs itself.
  */
-async function askSigner<T extends CustodyTransaction>(deps: SenderDeps, send: ExactlyOnce<T>, replaces: string | null, deadline: number): Promise<T> {
+async function askSigner<T extends CustodyTransaction>(deps: SenderDeps, send: ExactlyOnce<T>, replaces: string | null, deadline: number): Promise<T | NotSent> {
   if (!send.intent) throw new Error(`payment ${send.key}: this process does not sign for custody, and this transaction cannot be asked of the one that does`);
   const { kind, tokenId, request } = send.intent;
   await deps.uow.transaction((s) => s.intents.request({ kind, paymentId: send.key, network: send.network, tokenId, request, replaces, requestedAt: new Date() }));
   // A read of one row by its key, often at first: the signer answers within tens of milliseconds.
   for (let delay = 20; ; delay = Math.min(delay + 10, 250)) {
     const tx = await deps.uow.run((s) => send.store(s).get(send.key));
-    if (tx && tx.txHash !== replaces) return tx;
+    if (tx && (isNotSent(tx) || tx.txHash !== replaces)) return tx;
     if (deps.custody?.signing() ?? true) return tx ? signAgain(deps, send, tx) : signFirst(deps, send);
     if (Date.now() >= deadline) throw send.pending(replaces ?? 'not signed yet');
     await new Promise((r) => setTimeout(r, delay));

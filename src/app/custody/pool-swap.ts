@@ -58,11 +58,12 @@ function decode(json: string): SwapRequest {
 }
 
 /** The swap as custody signs it: valid SWAP_DEADLINE_SECONDS from its signature, proceeds to custody. */
-function swapOf(deps: AppDeps, key: string, network: Network, r: SwapRequest, refused: (got: bigint, why: string) => Error): ExactlyOnce<PoolSwap> {
+function swapOf(deps: AppDeps, key: string, network: Network, r: SwapRequest, refused: (got: bigint | null, why: string) => Error): ExactlyOnce<PoolSwap> {
   const dex = dexOf(deps);
   return {
     key,
     network,
+    tokenId: r.tokenId,
     chain: dex,
     store: (s) => s.swaps,
     async sign() {
@@ -92,16 +93,20 @@ export async function swapOnPool(deps: AppDeps, key: string, token: Token, args:
   const network = token.network;
   const address = token.address!;
   const [tokenIn, tokenOut] = args.side === 'buy' ? [dex.usdc(network), address] : [address, dex.usdc(network)];
-  const refused = (got: bigint, why: string) => new SlippageExceeded(why, args.describe(args.amountOutMin), args.describe(got));
+  const refused = (got: bigint | null, why: string) => new SlippageExceeded(why, args.describe(args.amountOutMin), got === null ? '' : args.describe(got));
   const swap = await sendExactlyOnce(deps, {
     ...swapOf(deps, key, network, { tokenId: token.tokenId, tokenIn, tokenOut, amountIn: args.amountIn, amountOutMin: args.amountOutMin }, refused),
-    async beforeSigning() {
-      const pool = await dex.reserves(network, address).catch((e: unknown) => {
-        throw new ServiceUnavailable('The pool could not be read; try again shortly.', 5, undefined, { cause: e });
-      });
-      if (!pool) throw new ServiceUnavailable('The pool has no liquidity.', 60);
-      const out = args.side === 'buy' ? getAmountOut(args.amountIn, pool.usd, pool.tokens) : getAmountOut(args.amountIn, pool.tokens, pool.usd);
-      if (out < args.amountOutMin) throw refused(out, 'The pool has moved: the swap would give less than the bound; it was not sent.');
+    beforeSigning: {
+      async check() {
+        const pool = await dex.reserves(network, address).catch((e: unknown) => {
+          throw new ServiceUnavailable('The pool could not be read; try again shortly.', 5, undefined, { cause: e });
+        });
+        if (!pool) throw new ServiceUnavailable('The pool has no liquidity.', 60);
+        const out = args.side === 'buy' ? getAmountOut(args.amountIn, pool.usd, pool.tokens) : getAmountOut(args.amountIn, pool.tokens, pool.usd);
+        if (out < args.amountOutMin) throw refused(out, 'The pool has moved: the swap would give less than the bound; it was not sent.');
+      },
+      // A copy of this trade checked the pool a moment earlier and refused (docs/decisions/0059).
+      refusedBefore: () => refused(null, 'The pool had moved past the bound when the swap was checked; it was not sent.'),
     },
   });
   const outcome = await dex.swapOutcome(network, swap.txHash);

@@ -64,6 +64,7 @@ export function receiveOf(deps: AppDeps, key: string, network: Network, r: PullR
   return {
     key,
     network,
+    tokenId: r.tokenId,
     chain: issuer,
     store: (s) => s.pulls,
     sign: async () => ({

@@ -75,9 +75,13 @@ export async function collectHeld(
     // Read first, so a wallet that spent its money or cancelled its authorization gets its reason
     // and custody pays no gas for a transaction that must revert (a refusal stands only while no
     // collect is recorded for the key: exactly-once-sender.ts).
-    beforeSigning: async () => {
-      const why = await heldUnusable(deps, network, assetAddress, authorization);
-      if (why) throw unusable(why.reason, why.detail);
+    beforeSigning: {
+      async check() {
+        const why = await heldUnusable(deps, network, assetAddress, authorization);
+        if (why) throw unusable(why.reason, why.detail);
+      },
+      // Another copy of this collect found it unusable a moment earlier (docs/decisions/0059).
+      refusedBefore: () => unusable('refused', 'it was found unusable when it was checked'),
     },
   });
 }

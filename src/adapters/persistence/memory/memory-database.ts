@@ -20,6 +20,7 @@ import type { Pledge, Raise } from '../../../domain/raise.js';
 import type { Token } from '../../../domain/token.js';
 import type { Trade } from '../../../domain/trade.js';
 import type { CustodyIntent } from '../../../ports/custody-intent-store.js';
+import type { NotSent } from '../../../ports/custody-transaction-store.js';
 import type { PaymentIdentifierRecord } from '../../../ports/payment-identifier-store.js';
 import type { SharedSetting } from '../../../ports/shared-settings-store.js';
 import type { StoredResponse } from '../../../ports/payment-store.js';
@@ -62,8 +63,8 @@ export class MemoryDatabase {
   readonly deliveries = new Map<string, Delivery>();
   readonly deliverySources = new Map<string, string>();
   readonly deliveryBatches = new Map<string, DeliveryBatch>();
-  readonly pulls = new Map<string, TokenPull>();
-  readonly swaps = new Map<string, PoolSwap>();
+  readonly pulls = new Map<string, TokenPull | NotSent>();
+  readonly swaps = new Map<string, PoolSwap | NotSent>();
   readonly graduations = new Map<string, Graduation>();
   readonly graduationSources = new Map<string, string>();
   readonly transferCursors = new Map<string, TransferCursor>();

@@ -1,3 +1,4 @@
+import { isNotSent } from '../../../ports/custody-transaction-store.js';
 import type { TokenPull, TokenPullStore } from '../../../ports/token-pull-store.js';
 import { MemoryCustodyTransactionStore } from './memory-custody-transaction-store.js';
 import type { MemoryDatabase, MemoryTx } from './memory-database.js';
@@ -9,6 +10,7 @@ export class MemoryTokenPullStore extends MemoryCustodyTransactionStore<TokenPul
 
   async byTransaction(network: string, txHash: string): Promise<TokenPull | null> {
     const hash = txHash.toLowerCase();
-    return [...this.table.values()].find((p) => p.network === network && p.txHash.toLowerCase() === hash) ?? null;
+    for (const p of this.table.values()) if (!isNotSent(p) && p.network === network && p.txHash.toLowerCase() === hash) return p;
+    return null;
   }
 }

@@ -1,33 +1,35 @@
 /** Any custody transaction table (token_pulls, pool_swaps): one transaction per payment, replaced by compare-and-set. */
-import type { CustodyTransaction, CustodyTransactionStore } from '../../../ports/custody-transaction-store.js';
+import { isNotSent, type CustodyTransaction, type CustodyTransactionStore, type NotSent } from '../../../ports/custody-transaction-store.js';
 import { ms, type Sql } from './sql.js';
 import { Table } from './table.js';
 
+/**
+ * A refusal (`NotSent`) is a row with no transaction: empty `tx_hash` and `raw_tx`, which no
+ * signed transaction has — so it holds the payment's key like one, and no hash ever finds it.
+ */
+const NONE = '';
+
 /** token_pulls and pool_swaps share one shape. */
 const tableOf = (name: 'token_pulls' | 'pool_swaps') =>
-  new Table<CustodyTransaction>(
+  new Table<CustodyTransaction | NotSent>(
     name,
     {
       payment_id: (t) => t.paymentId,
       network: (t) => t.network,
       token_id: (t) => t.tokenId,
-      tx_hash: (t) => t.txHash,
-      raw_tx: (t) => t.rawTx,
+      tx_hash: (t) => (isNotSent(t) ? NONE : t.txHash),
+      raw_tx: (t) => (isNotSent(t) ? NONE : t.rawTx),
       created_at: (t) => t.createdAt.getTime(),
     },
-    (r) => ({
-      paymentId: String(r.payment_id),
-      network: String(r.network),
-      tokenId: String(r.token_id),
-      txHash: String(r.tx_hash),
-      rawTx: String(r.raw_tx),
-      createdAt: ms(r.created_at),
-    }),
+    (r) => {
+      const recorded = { paymentId: String(r.payment_id), network: String(r.network), tokenId: String(r.token_id), createdAt: ms(r.created_at) };
+      return r.tx_hash === NONE ? { ...recorded, notSent: true as const } : { ...recorded, txHash: String(r.tx_hash), rawTx: String(r.raw_tx) };
+    },
   );
 const TABLES = { token_pulls: tableOf('token_pulls'), pool_swaps: tableOf('pool_swaps') };
 
 export class MikroOrmCustodyTransactionStore<T extends CustodyTransaction> implements CustodyTransactionStore<T> {
-  private readonly table: Table<CustodyTransaction>;
+  private readonly table: Table<CustodyTransaction | NotSent>;
 
   constructor(
     protected readonly sql: Sql,
@@ -37,21 +39,26 @@ export class MikroOrmCustodyTransactionStore<T extends CustodyTransaction> imple
     this.table = TABLES[name];
   }
 
-  protected async one(where: string, params: unknown[]): Promise<T | null> {
+  protected async one(where: string, params: unknown[]): Promise<T | NotSent | null> {
     const r = await this.sql.one(`select ${this.table.select(this.sql)} from ${this.table.name} where ${where}`, params);
-    return r ? (this.table.fromRow(r) as T) : null;
+    return r ? (this.table.fromRow(r) as T | NotSent) : null;
   }
 
-  async record(t: T): Promise<T> {
+  async record(t: T | NotSent): Promise<T | NotSent> {
     const inserted = await this.sql.all(`${this.table.insert} on conflict (payment_id) do nothing returning payment_id`, this.table.values(t));
     return inserted.length === 1 ? t : (await this.get(t.paymentId))!;
   }
 
-  get(paymentId: string): Promise<T | null> {
+  refuse(refusal: NotSent): Promise<T | NotSent> {
+    return this.record(refusal);
+  }
+
+  get(paymentId: string): Promise<T | NotSent | null> {
     return this.one('payment_id = ?', [paymentId]);
   }
 
   async replace(next: T, fromTxHash: string): Promise<boolean> {
+    if (fromTxHash === NONE) return false; // a refusal is never replaced
     const rows = await this.sql.all(
       `update ${this.table.name} set tx_hash = ?, raw_tx = ?, created_at = ? where payment_id = ? and tx_hash = ? returning payment_id`,
       [next.txHash, next.rawTx, next.createdAt.getTime(), next.paymentId, fromTxHash],

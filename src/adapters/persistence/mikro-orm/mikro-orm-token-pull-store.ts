@@ -1,3 +1,4 @@
+import { isNotSent } from '../../../ports/custody-transaction-store.js';
 import type { TokenPull, TokenPullStore } from '../../../ports/token-pull-store.js';
 import { MikroOrmCustodyTransactionStore } from './mikro-orm-custody-transaction-store.js';
 import type { Sql } from './sql.js';
@@ -7,8 +8,10 @@ export class MikroOrmTokenPullStore extends MikroOrmCustodyTransactionStore<Toke
     super(sql, 'token_pulls');
   }
 
-  byTransaction(network: string, txHash: string): Promise<TokenPull | null> {
-    // Hashes are stored as the signer wrote them (lower-case hex); compared in one case.
-    return this.one('network = ? and tx_hash = ?', [network, txHash.toLowerCase()]);
+  async byTransaction(network: string, txHash: string): Promise<TokenPull | null> {
+    // Hashes are stored as the signer wrote them (lower-case hex); compared in one case. A
+    // refusal's empty hash is no hash.
+    const pull = txHash ? await this.one('network = ? and tx_hash = ?', [network, txHash.toLowerCase()]) : null;
+    return pull && !isNotSent(pull) ? pull : null;
   }
 }
