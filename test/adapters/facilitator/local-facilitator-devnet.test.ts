@@ -100,6 +100,26 @@ it('a settlement whose nonce was taken goes on past it: it never takes the nonce
   expect((await chain().getTransaction({ hash: settled.transaction as Hex })).nonce).toBe(held + 1);
 }, 30_000);
 
+it('a settlement behind a nonce of the key that was given out and never sent fills it, and settles — not a minute later, when the outbox would', async () => {
+  const queue = newNonceQueue();
+  const chainId = NETWORKS[TESTNET].chainId;
+  // A signer of the key took a nonce and died before sending (or its send failed and the queue went on past it).
+  const hole = await queue.consume({ address: SETTLER, chainId, client: chain() });
+  const logs: { message: string; fields: Record<string, unknown> }[] = [];
+  const facilitator = new LocalFacilitator({ settlementKey: KEY, rpcUrls: rpcUrls(), nonces: queue, receiptPollMs: 25, holeAfterMs: 200, log: (message, fields) => logs.push({ message, fields }) });
+  const { r, payload } = await payment();
+  const settled = await facilitator.settle(payload, r);
+  expect(settled).toMatchObject({ success: true, network: TESTNET });
+  expect((await chain().getTransaction({ hash: settled.transaction as Hex })).nonce).toBe(hole + 1);
+  expect(logs).toEqual([{ message: expect.stringContaining('filled it'), fields: { network: TESTNET, nonce: hole } }]);
+  // The hole holds a transfer of nothing to the key itself.
+  const block = await chain().getBlock({ blockTag: 'latest', includeTransactions: true });
+  const filler = (await Promise.all(Array.from({ length: 3 }, (_, i) => chain().getBlock({ blockNumber: block.number - BigInt(i), includeTransactions: true }))))
+    .flatMap((b) => b.transactions)
+    .find((t) => t.from.toLowerCase() === SETTLER.toLowerCase() && t.nonce === hole);
+  expect(filler).toMatchObject({ to: SETTLER.toLowerCase(), value: 0n });
+}, 30_000);
+
 it('a settlement replaced in the pool before it is mined (dropped) is signed again, and the facilitator names the one mined', async () => {
   const logs: string[] = [];
   const facilitator = new LocalFacilitator({ settlementKey: KEY, rpcUrls: rpcUrls(), receiptPollMs: 50, log: (m) => logs.push(m) });
@@ -208,7 +228,7 @@ it('a node without eth_fillTransaction: the settlement asks for gas and fees apa
 
 it('a settlement waiting for its block: each look reads the receipt, and only every fourth also asks whether its nonce was taken', async () => {
   const rpc = await countingRpc(devnet.chains[TESTNET].rpcUrl);
-  const facilitator = new LocalFacilitator({ settlementKey: KEY, rpcUrls: { [TESTNET]: rpc.url }, receiptPollMs: 25 });
+  const facilitator = new LocalFacilitator({ settlementKey: KEY, rpcUrls: { [TESTNET]: rpc.url }, receiptPollMs: 25, holeAfterMs: 60_000 });
   const { r, payload } = await payment();
   await anvil().setAutomine(false);
   try {

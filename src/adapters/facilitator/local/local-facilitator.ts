@@ -45,6 +45,12 @@ export interface LocalFacilitatorOptions extends Pick<SignerOptions, 'droppedAft
    * same key — stalled its request for 4 s.
    */
   receiptPollMs?: number;
+  /**
+   * A settlement not mined this long is checked for a nonce below it that was never sent, which
+   * is then filled (settlement-sender.ts; default 2 s: past a block on a chain of 2-second blocks,
+   * far past one on the devnet, which mines at once).
+   */
+  holeAfterMs?: number;
   /** Told when a settlement is signed again because another transaction took its nonce. */
   log?: SettlementLog;
   /** How long an account's code, once read, answers the scheme's repeated questions (code-memo.ts; default 5 s). */
@@ -64,7 +70,12 @@ export class LocalFacilitator implements Facilitator {
     const account = privateKeyToAccount(options.settlementKey, { nonceManager: nonces });
     const pollMs = options.receiptPollMs ?? 250;
     // Settlements are sent by us, so a nonce another transaction took is signed again (settlement-sender.ts).
-    this.sender = new SettlementSender(options.settlementKey, options.rpcUrls, nonces, { pollMs, log: options.log ?? (() => undefined), droppedAfterBlocks: options.droppedAfterBlocks });
+    this.sender = new SettlementSender(options.settlementKey, options.rpcUrls, nonces, {
+      pollMs,
+      holeAfterMs: options.holeAfterMs ?? 2_000,
+      log: options.log ?? (() => undefined),
+      droppedAfterBlocks: options.droppedAfterBlocks,
+    });
     this.networks = Object.keys(options.rpcUrls) as Network[];
     for (const network of this.networks) {
       const rpcUrl = options.rpcUrls[network]!;

@@ -51,7 +51,7 @@ export class SettlementSender {
     key: Hex,
     rpcUrls: Partial<Record<Network, string>>,
     nonces: NonceQueue,
-    private readonly options: { pollMs: number; log: SettlementLog } & Pick<SignerOptions, 'droppedAfterBlocks'>,
+    private readonly options: { pollMs: number; holeAfterMs: number; log: SettlementLog } & Pick<SignerOptions, 'droppedAfterBlocks'>,
   ) {
     this.txs = new SignedTransactions(key, rpcUrls, { nonces, droppedAfterBlocks: options.droppedAfterBlocks });
   }
@@ -77,6 +77,7 @@ export class SettlementSender {
     const sent = this.sent.get(hash);
     if (!sent) return this.txs.client(network).publicClient.waitForTransactionReceipt({ hash, timeout: timeoutMs, pollingInterval: this.options.pollMs });
     const deadline = Date.now() + timeoutMs;
+    let since = Date.now();
     for (let round = 0; ; round++) {
       // Every look reads the receipt; whether the nonce went to another transaction (dropped) is
       // asked every fourth: on a chain of 2-second blocks a settlement is looked at ≈ 8 times, and
@@ -88,14 +89,25 @@ export class SettlementSender {
       if (status === 'dropped') {
         const dropped = sent.current.txHash;
         sent.current = await this.send(network, sent.call);
+        since = Date.now();
         this.options.log('a settlement was dropped (its nonce taken by another transaction); signed again', { network, dropped, txHash: sent.current.txHash });
         continue;
-      } else if (round % 8 === 7) {
-        await this.txs.broadcast(network, sent.current.rawTx).catch(() => undefined); // a node that forgot it
       }
+      if (round % 8 === 7) await this.txs.broadcast(network, sent.current.rawTx).catch(() => undefined); // a node that forgot it
+      if (round % 4 === 3 && Date.now() - since >= this.options.holeAfterMs) await this.fillHole(network, sent.current.rawTx);
       if (Date.now() >= deadline) throw new WaitForTransactionReceiptTimeoutError({ hash: sent.current.txHash });
       await new Promise((r) => setTimeout(r, this.options.pollMs));
     }
+  }
+
+  /**
+   * A settlement not mined for `holeAfterMs` may wait behind a nonce of the key that was given out
+   * and never sent: every settlement, deployment and delivery of the key would wait behind it
+   * until the outbox fills gaps (a minute). Filled here, one nonce per look (SignedTransactions.fillHole).
+   */
+  private async fillHole(network: Network, rawTx: Hex): Promise<void> {
+    const filled = await this.txs.fillHole(network, rawTx).catch(() => null);
+    if (filled !== null) this.options.log('a settlement waited behind a nonce never sent; filled it', { network, nonce: filled });
   }
 
   /** The transaction that settled what was first sent as `hash`. */

@@ -238,6 +238,31 @@ export class SignedTransactions {
   }
 
   /**
+   * A transaction the node holds and cannot run, because a nonce below it was given out and
+   * never sent (a send refused after its signature, a record lost, a reset queue racing a
+   * signature in flight): fills that one nonce with a zero-value transfer to ourselves, and
+   * returns it — or null when nothing below `rawTx` is missing. The key's `pending` count names
+   * it: the node runs every transaction below that count and holds none it can run at it (anvil
+   * and geth count only what can run), so the filler takes no transaction's place the node has.
+   * One that was still on its way is refused as taken and signed again by its sender, like any
+   * nonce another transaction took. One nonce per call: a wait that finds another fills it next.
+   */
+  async fillHole(network: Network, rawTx: string): Promise<number | null> {
+    const { publicClient } = this.client(network);
+    const nonce = parseTransaction(rawTx as Hex).nonce ?? 0;
+    const missing = await publicClient.getTransactionCount({ address: this.account.address, blockTag: 'pending' });
+    if (missing >= nonce) return null;
+    const filler = await this.sign(network, { to: this.account.address, data: '0x', gas: 21_000n }, missing);
+    try {
+      await publicClient.sendRawTransaction({ serializedTransaction: filler.rawTx });
+      return missing;
+    } catch (e) {
+      if (ALREADY_SENT.test((e as Error).message)) return null; // it arrived meanwhile
+      throw e;
+    }
+  }
+
+  /**
    * A transaction waits behind nonces nobody will fill (a signed transaction whose record was
    * lost, a node that forgot its pool): fill each nonce below it that the node has nothing for
    * with a zero-value transfer to ourselves. A filler never displaces a transaction the node
