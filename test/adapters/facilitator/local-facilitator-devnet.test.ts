@@ -13,6 +13,7 @@ import { createTestClient, createWalletClient, http, type Hex } from 'viem';
 import { expect, it } from 'vitest';
 import { devnetAccount, USDC_ABI } from '../../../src/adapters/chain/anvil/devnet-constants.js';
 import { LocalFacilitator } from '../../../src/adapters/facilitator/local/local-facilitator.js';
+import { lookDelay } from '../../../src/adapters/facilitator/local/settlement-sender.js';
 import { newNonceQueue, type NonceQueue } from '../../../src/adapters/kit/evm/signed-transactions.js';
 import { viemChain } from '../../../src/adapters/kit/evm/viem-chain.js';
 import { requirementsFor } from '../../../src/app/payments/requirements.js';
@@ -225,6 +226,11 @@ it('a node without eth_fillTransaction: the settlement asks for gas and fees apa
     await rpc.close();
   }
 }, 30_000);
+
+it('a settlement not mined at its first look is looked at again after 25, 50, 100, 200 ms, then every poll interval', () => {
+  expect(Array.from({ length: 7 }, (_, round) => lookDelay(round, 250))).toEqual([25, 50, 100, 200, 250, 250, 250]);
+  expect(Array.from({ length: 3 }, (_, round) => lookDelay(round, 25))).toEqual([25, 25, 25]);
+});
 
 it('a settlement waiting for its block: each look reads the receipt, and only every fourth also asks whether its nonce was taken', async () => {
   const rpc = await countingRpc(devnet.chains[TESTNET].rpcUrl);

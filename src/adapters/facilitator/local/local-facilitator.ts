@@ -39,8 +39,9 @@ export interface LocalFacilitatorOptions extends Pick<SignerOptions, 'droppedAft
   /** Bound on waiting for a settlement receipt; past it the outcome is indeterminate. */
   confirmationTimeoutMs?: number;
   /**
-   * How often a settlement not mined at the first look is looked for again (default 250 ms).
-   * viem's default for a chain of unknown block time is 4 s: a settlement that reached the node a
+   * How often a settlement not mined at the first look is looked for again, at most (default
+   * 250 ms; the first looks again come sooner, `lookDelay` in settlement-sender.ts). viem's
+   * default for a chain of unknown block time is 4 s: a settlement that reached the node a
    * moment after its receipt was first asked for — one that waited behind a lower nonce of the
    * same key — stalled its request for 4 s.
    */

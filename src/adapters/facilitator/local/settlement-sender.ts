@@ -25,6 +25,17 @@ const ALREADY_KNOWN = /already known|known transaction|already imported/i;
 const MAX_SIGNATURES = 4;
 /** Kept at most this long: the scheme asks for a receipt right after its write. */
 const KEEP_MS = 10 * 60_000;
+/** The first wait before a settlement is looked at again; each next one doubles, up to the poll interval. */
+const FIRST_LOOK_AGAIN_MS = 25;
+
+/**
+ * How long a settlement not mined at look `round` (0: the look right after it was sent) waits
+ * for the next: 25, 50, 100, 200 ms, then every `pollMs`. The devnet mines at once but can answer
+ * the send a moment before its block's receipt is there; a flat 250 ms then held half of the
+ * paid requests under load for a full interval. On a chain of 2-second blocks it costs ≈ 2 more
+ * receipt reads per settlement.
+ */
+export const lookDelay = (round: number, pollMs: number): number => Math.min(pollMs, FIRST_LOOK_AGAIN_MS * 2 ** round);
 
 export interface WriteContractArgs {
   address: Hex;
@@ -80,8 +91,8 @@ export class SettlementSender {
     let since = Date.now();
     for (let round = 0; ; round++) {
       // Every look reads the receipt; whether the nonce went to another transaction (dropped) is
-      // asked every fourth: on a chain of 2-second blocks a settlement is looked at ≈ 8 times, and
-      // each full look while it is pending is two calls to the node.
+      // asked every fourth: on a chain of 2-second blocks a settlement is looked at ≈ 11 times
+      // (lookDelay), and each full look while it is pending is two calls to the node.
       const { status, receipt } = await this.txs
         .look(network, sent.current.txHash, sent.current.rawTx, round % 4 === 3)
         .catch(() => ({ status: 'pending' as const, receipt: null }));
@@ -96,7 +107,7 @@ export class SettlementSender {
       if (round % 8 === 7) await this.txs.broadcast(network, sent.current.rawTx).catch(() => undefined); // a node that forgot it
       if (round % 4 === 3 && Date.now() - since >= this.options.holeAfterMs) await this.fillHole(network, sent.current.rawTx);
       if (Date.now() >= deadline) throw new WaitForTransactionReceiptTimeoutError({ hash: sent.current.txHash });
-      await new Promise((r) => setTimeout(r, this.options.pollMs));
+      await new Promise((r) => setTimeout(r, lookDelay(round, this.options.pollMs)));
     }
   }
 
