@@ -37,6 +37,12 @@ import { PRICE_DECIMALS } from '../domain/order.js';
 export interface Caller {
   wallet: string;
   network: Network;
+  /**
+   * Applying a settled payment (phase `apply`): when it was paid. What the payment was offered
+   * at — a quote, a held price — is checked as of then, not now: a payment the reconciler
+   * finishes after its quote expired was made while it held (its pool swap may be mined already).
+   */
+  paidAt?: Date;
 }
 
 export interface Prepared {
@@ -135,7 +141,7 @@ function buyEntrypoint(
     },
     async prepare(deps, input, caller, phase) {
       await checkReferrer(deps, 'referrer', input.referrer);
-      const plan = await planBuy(deps, input, caller?.network, phase, caller?.wallet);
+      const plan = await planBuy(deps, input, caller?.network, phase, caller?.wallet, caller?.paidAt);
       return { amount: plan.grossUsd, network: plan.network, plan };
     },
     execute: (deps, input, prepared, caller, paid) =>

@@ -33,6 +33,20 @@ export interface Held<R> {
 }
 
 /**
+ * An outage (the pool's RPC, the database) met once the payer's money is custody's to trade — a
+ * sell's pulled tokens, a pool buy's settled USDC about to be swapped: not a refusal. Nothing is
+ * given back (a transaction may be on its way): the payment stays SETTLED (202), an order
+ * EXECUTING, and the trade is finished later. A refund here could meet a slower copy of the
+ * trade swapping the same money (decision 0059).
+ */
+export class InterruptedInCustody extends Error {
+  constructor(key: string, cause: DomainError) {
+    super(`the trade of ${key} met an outage with its money in custody (${cause.message}); it is finished later`, { cause });
+    this.name = 'InterruptedInCustody';
+  }
+}
+
+/**
  * A trade refused after custody took the money in (the USDC collected, the tokens pulled): the
  * refusal, with its code and status, for whoever records the refusal to give the money back in
  * the same transaction — a held trade's holder inside the compare-and-set that fails its order, a

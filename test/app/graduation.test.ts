@@ -319,17 +319,19 @@ describe('quotes of a graduated token come from its pool', () => {
   });
 });
 
+/** A graduated token whose pool is seeded, and the app that trades on it. */
+async function pooledToken(settings: Parameters<typeof makeDeps>[0] = {}) {
+  const deps = makeDeps({ maxBuyUsd: parseUsd('20000'), ...settings });
+  const dex = new FakeDexRouter({ clock: deps.clock });
+  const tokenId = await graduated(deps);
+  await settleTokens(deps);
+  await rest(worker(deps, dex));
+  const app = { ...deps, poolQuoter: new UniswapV2TradeQuoter(dex), dex };
+  const token = await tokenOf(deps, tokenId);
+  return { deps, dex, app, tokenId, token };
+}
+
 describe('buys of a graduated token swap on its pool', () => {
-  async function pooledToken() {
-    const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
-    const dex = new FakeDexRouter({ clock: deps.clock });
-    const tokenId = await graduated(deps);
-    await settleTokens(deps);
-    await rest(worker(deps, dex));
-    const app = { ...deps, poolQuoter: new UniswapV2TradeQuoter(dex), dex };
-    const token = await tokenOf(deps, tokenId);
-    return { deps, dex, app, tokenId, token };
-  }
 
   it('swaps the USDC less our fee with the bound as amountOutMin, books exactly what came out (venue uniswap-v2), delivers it', async () => {
     const { deps, dex, app, tokenId, token } = await pooledToken();
@@ -383,13 +385,7 @@ describe('buys of a graduated token swap on its pool', () => {
 
 describe('sells of a graduated token swap on its pool', () => {
   async function setup() {
-    const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
-    const dex = new FakeDexRouter({ clock: deps.clock });
-    const tokenId = await graduated(deps);
-    await settleTokens(deps);
-    await rest(worker(deps, dex));
-    const app = { ...deps, poolQuoter: new UniswapV2TradeQuoter(dex), dex };
-    const token = await tokenOf(deps, tokenId);
+    const { deps, dex, app, tokenId, token } = await pooledToken();
     const sellOf = async (tokens: bigint, minUsdOut?: bigint) => ({
       tokenId,
       tokens,
@@ -436,13 +432,7 @@ describe('sells of a graduated token swap on its pool', () => {
 
 describe('two copies of one pool sell that check the pool a moment apart (decision 0059)', () => {
   it('the copy that refused records its refusal first: the other, which had passed its check, sends no swap after it', async () => {
-    const deps = makeDeps({ maxBuyUsd: parseUsd('20000') });
-    const dex = new FakeDexRouter({ clock: deps.clock });
-    const tokenId = await graduated(deps);
-    await settleTokens(deps);
-    await rest(worker(deps, dex));
-    const app = { ...deps, poolQuoter: new UniswapV2TradeQuoter(dex), dex };
-    const token = await tokenOf(deps, tokenId);
+    const { deps, dex, app, tokenId, token } = await pooledToken();
     const tokens = parseTokens('1000000');
     // A bound the pool meets exactly now, and no longer once someone sells on it directly.
     const bound = poolSell((await dex.reserves(TESTNET, token.address!))!, tokens, 100n).usdOut;
@@ -480,12 +470,7 @@ describe('two copies of one pool sell that check the pool a moment apart (decisi
 
 describe('a pool swap on a slow chain', () => {
   it('not mined in time: pending (the payment stays SETTLED); the retry follows the same swap and applies it once', async () => {
-    const deps = makeDeps({ maxBuyUsd: parseUsd('20000'), pullWaitMs: 0 });
-    const dex = new FakeDexRouter({ clock: deps.clock });
-    const tokenId = await graduated(deps);
-    await settleTokens(deps);
-    await rest(worker(deps, dex));
-    const app = { ...deps, poolQuoter: new UniswapV2TradeQuoter(dex), dex };
+    const { deps, dex, app, tokenId } = await pooledToken({ pullWaitMs: 0 });
     const now = deps.clock.now();
     const verified: Payment = {
       paymentId: deps.ids.next('pay'),

@@ -25,10 +25,10 @@ import type { AppDeps } from '../deps.js';
 import { buyWithCollected, planCollectedBuy, refundCollected } from '../held/buy-with-collected.js';
 import { collectHeld, CollectPending } from '../held/collect.js';
 import type { AppMetrics } from '../metrics.js';
-import { RefusedInCustody } from '../paid.js';
+import { InterruptedInCustody, RefusedInCustody } from '../paid.js';
 import { loadToken } from '../trading/load-token.js';
 import { venueFor } from '../trading/venues/venue-for.js';
-import { queueTokenReturn, SellInterrupted, sellToken } from '../use-cases/sell-token.js';
+import { queueTokenReturn, sellToken } from '../use-cases/sell-token.js';
 import { orderAssetAddress } from './place-order.js';
 import { moveOrder as move } from './move-order.js';
 import { spotOf } from './order-view.js';
@@ -157,7 +157,7 @@ async function carryOut(deps: OrderDeps, order: Order): Promise<ExecutionOutcome
     return counted(deps, order, 'executed');
   } catch (e) {
     // Not mined yet, or an outage with the money in custody: carried on by a later pass, never given back now.
-    if (e instanceof CollectPending || e instanceof PullPending || e instanceof SellInterrupted) return counted(deps, order, 'pending');
+    if (e instanceof CollectPending || e instanceof PullPending || e instanceof InterruptedInCustody) return counted(deps, order, 'pending');
     if (e instanceof OrderMoved) return 'lost';
     if (!(e instanceof DomainError) || e.code === 'INTERNAL_ERROR') throw e;
     await fail(deps, order, e);

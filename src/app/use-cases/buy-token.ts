@@ -54,10 +54,19 @@ export function checkBuySize(deps: AppDeps, usd: bigint, asked: { usdAmount: big
 /**
  * The price and bound of a buy, checked on the token's venue now; nothing is written except held
  * quotes. `phase` `ask`: the 402 of a request without payment; `apply`: a settled payment being
- * applied (the reconciler's retry). `wallet`: who asks or pays, when known.
+ * applied (the reconciler's retry) — its quote or held price as of `paidAt`, when it was paid.
+ * `wallet`: who asks or pays, when known.
  */
-export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Network, phase: TradePhase = 'price', wallet?: string): Promise<BuyPlan> {
+export async function planBuy(
+  deps: AppDeps,
+  req: BuyRequest,
+  callerNetwork?: Network,
+  phase: TradePhase = 'price',
+  wallet?: string,
+  paidAt?: Date,
+): Promise<BuyPlan> {
   const now = deps.clock.now();
+  const offeredAt = phase === 'apply' && paidAt ? paidAt : now;
   if (req.kind === 'usd') {
     // No unit of work of its own: the token the feed vouches for takes no connection (decision 0057).
     const token = await checkedToken(deps, req.tokenId, 'buy', callerNetwork, phase);
@@ -69,13 +78,13 @@ export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Ne
       const quote = await stores.quotes.get(req.quoteId);
       if (!quote) throw new QuoteNotFound(req.quoteId);
       if (quote.side !== 'buy') throw ValidationError.of('quoteId', 'is a sell quote; use token_sell');
-      if (quote.expiresAt <= now) throw new QuoteExpired(quote.quoteId, quote.expiresAt.toISOString());
+      if (quote.expiresAt <= offeredAt) throw new QuoteExpired(quote.quoteId, quote.expiresAt.toISOString());
       const token = await checkedToken(deps, quote.tokenId, 'buy', callerNetwork, phase, stores);
       return venueFor(deps, token, 'buy').planBuy(token, { grossUsd: quote.usdAmount, minTokensOut: quote.minOut, quoteId: quote.quoteId }, phase);
     }
     const token = await checkedToken(deps, req.tokenId, 'buy', callerNetwork, phase, stores);
     const venue = venueFor(deps, token, 'buy');
-    const quote = await tokensPrice(deps, stores, { venue, token, tokens: req.tokens, wallet, phase, now });
+    const quote = await tokensPrice(deps, stores, { venue, token, tokens: req.tokens, wallet, phase, now, offeredAt });
     if (req.maxUsd !== undefined && quote.usdAmount > req.maxUsd) {
       throw new SlippageExceeded('The tokens cost more than maxUsd.', formatUsd(req.maxUsd), formatUsd(quote.usdAmount), { quoteId: quote.quoteId });
     }
@@ -94,13 +103,13 @@ export async function planBuy(deps: AppDeps, req: BuyRequest, callerNetwork?: Ne
 async function tokensPrice(
   deps: AppDeps,
   stores: Stores,
-  a: { venue: TradeVenue; token: Token; tokens: bigint; wallet: string | undefined; phase: TradePhase; now: Date },
+  a: { venue: TradeVenue; token: Token; tokens: bigint; wallet: string | undefined; phase: TradePhase; now: Date; offeredAt: Date },
 ): Promise<Quote> {
   const own = holdKey(a.token.tokenId, a.tokens, a.wallet);
-  const held = await stores.quotes.getHeld(own, a.now);
+  const held = await stores.quotes.getHeld(own, a.offeredAt);
   if (a.phase !== 'ask') {
     if (held) return held;
-    const unnamed = a.wallet ? await stores.quotes.getHeld(holdKey(a.token.tokenId, a.tokens, undefined), a.now) : null;
+    const unnamed = a.wallet ? await stores.quotes.getHeld(holdKey(a.token.tokenId, a.tokens, undefined), a.offeredAt) : null;
     if (unnamed) {
       const taken = { ...unnamed, quoteId: deps.ids.next('qte') };
       await stores.quotes.save(taken, own);

@@ -23,7 +23,7 @@ import type { Token } from '../../domain/token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import { pullTokens } from '../custody/token-pull.js';
 import type { AppDeps } from '../deps.js';
-import { fundingKey, RefusedInCustody, type Funding } from '../paid.js';
+import { fundingKey, InterruptedInCustody, RefusedInCustody, type Funding } from '../paid.js';
 import { checkedToken, deployedToken, loadToken, onCallerNetwork, tradedToken, type DeployedToken } from '../trading/load-token.js';
 import type { SellCommand, SellRequest, SellResult, TradePhase } from '../trading/venues/trade-venue.js';
 import { venueFor } from '../trading/venues/venue-for.js';
@@ -104,7 +104,7 @@ export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Funding<
     if (!(e instanceof DomainError) || e.code === 'INTERNAL_ERROR') throw e;
     // An outage (the pool's RPC, the database) is no refusal: a swap may be on its way, so nothing
     // is given back; the payment stays SETTLED (202) and the reconciler finishes the sell.
-    if (e instanceof ServiceUnavailable) throw new SellInterrupted(key, e);
+    if (e instanceof ServiceUnavailable) throw new InterruptedInCustody(key, e);
     // The tokens are in custody but the sell is refused now (the price moved past minUsdOut, the
     // token graduated): they go back to the seller, given back where the refusal is recorded — a
     // held sell (an order) by its owner inside the compare-and-set that fails it, a paid one by
@@ -116,14 +116,6 @@ export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Funding<
     // Not paid for (a direct call): queued once per key, however often this runs.
     await deps.uow.transaction((stores) => queueTokenReturn(deps, stores, cmd, key));
     throw e;
-  }
-}
-
-/** A sell that met an outage with the seller's tokens in custody: not a refusal — it is finished later, never given back. */
-export class SellInterrupted extends Error {
-  constructor(key: string, cause: ServiceUnavailable) {
-    super(`the sell of ${key} met an outage with its tokens in custody (${cause.message}); it is finished later`, { cause });
-    this.name = 'SellInterrupted';
   }
 }
 

@@ -5,18 +5,19 @@
  * on the USD side: off the USD swapped in on a buy, off the USD swapped out on a sell.
  */
 import { averagePriceUsd, spotPriceUsd } from '../../../domain/curve.js';
-import { TokenGraduated } from '../../../domain/errors.js';
+import { DomainError, ServiceUnavailable, TokenGraduated } from '../../../domain/errors.js';
 import { feeOn } from '../../../domain/fees.js';
 import { formatTokens, formatUsd } from '../../../domain/money.js';
 import { minOut } from '../../../domain/pool.js';
 import { feeBpsOf, pricingParams, type Token } from '../../../domain/token.js';
+import { isNotSent } from '../../../ports/custody-transaction-store.js';
 import type { TradeQuoter } from '../../../ports/trade-quoter.js';
 import { dexOf, swapOnPool } from '../../custody/pool-swap.js';
 import type { AppDeps } from '../../deps.js';
-import { applyInUnitOfWork, fundingKey } from '../../paid.js';
+import { applyInUnitOfWork, fundingKey, InterruptedInCustody, type Funding } from '../../paid.js';
 import { loadToken, tradedToken } from '../load-token.js';
 import { bookBuy, bookSell, buyResult, deliverBought, sellResult } from './booking.js';
-import { buySlippage, sellSlippage, type TradeVenue } from './trade-venue.js';
+import { buySlippage, sellSlippage, type BuyCommand, type BuyResult, type TradeVenue } from './trade-venue.js';
 
 /** Smallest gross USD whose proceeds after our fee reach `usdOut`. */
 function grossFor(usdOut: bigint, feeBps: bigint): bigint {
@@ -53,6 +54,45 @@ export function poolVenue(deps: AppDeps): TradeVenue {
     return (locked: Token) => (pool ? averagePriceUsd(pool.usd, pool.tokens) : spotPriceUsd(locked.curve));
   };
 
+  /**
+   * A paid buy refused (or met by an outage) before its swap moved anything is refunded — but
+   * only once no copy of it can swap after: its refusal is recorded in the swap's place
+   * (decision 0059). Where a swap is recorded instead, it decides: reverted, the refusal stands
+   * (nothing moved); otherwise the buy is finished later (202), never refunded while that swap
+   * can move the USDC. A refusal that cannot be recorded (the database is down) waits likewise.
+   */
+  const fencedRefusal = async (cmd: BuyCommand, key: string, refusal: DomainError): Promise<Error> => {
+    const refused = { paymentId: key, network: cmd.network, tokenId: cmd.plan.tokenId, notSent: true as const, createdAt: deps.clock.now() };
+    const stands = await deps.uow.transaction((s) => s.swaps.refuse(refused)).catch(() => null);
+    if (stands && isNotSent(stands)) return refusal;
+    if (stands && (await dexOf(deps).status(cmd.network, stands.txHash, stands.rawTx).catch(() => null)) === 'reverted') return refusal;
+    return new InterruptedInCustody(key, refusal);
+  };
+
+  /** Custody's swap of the buy's USDC (less our fee) on the pool, then the booking; `swapped` is told once the swap is mined. */
+  const buyOnPool = async (cmd: BuyCommand, paid: Funding<BuyResult> | undefined, key: string, swapped: () => void): Promise<BuyResult> => {
+    const token = await deps.uow.run((s) => tradedToken(s, cmd.plan.tokenId, 'buy', cmd.network));
+    const feeUsd = feeOn(cmd.plan.grossUsd, feeBpsOf(token, deps.clock.now())); // the fee in force, never more than priced
+    const swap = await swapOnPool(deps, key, token, { side: 'buy', amountIn: cmd.plan.grossUsd - feeUsd, amountOutMin: cmd.plan.minTokensOut, describe: formatTokens });
+    swapped();
+    const spotOf = await spot(token);
+    return applyInUnitOfWork(deps, paid, async (stores, now) => {
+      const locked = await loadToken(stores, token.tokenId, true);
+      const booked = await bookBuy(deps, stores, cmd.buyer, {
+        referrer: cmd.referrer,
+        token: locked,
+        venue: 'uniswap-v2',
+        grossUsd: cmd.plan.grossUsd,
+        feeUsd,
+        tokens: swap.amountOut,
+        payment: paid?.payment,
+        now,
+      });
+      const delivery = await deliverBought(deps, stores, cmd.buyer, booked, now);
+      return buyResult(booked, delivery, spotOf(locked), paid);
+    });
+  };
+
   return {
     name: 'uniswap-v2',
     price,
@@ -69,25 +109,15 @@ export function poolVenue(deps: AppDeps): TradeVenue {
 
     async buy(cmd, paid) {
       const key = fundingKey(paid) ?? deps.ids.next('pay');
-      const token = await deps.uow.run((s) => tradedToken(s, cmd.plan.tokenId, 'buy', cmd.network));
-      const feeUsd = feeOn(cmd.plan.grossUsd, feeBpsOf(token, deps.clock.now())); // the fee in force, never more than priced
-      const swap = await swapOnPool(deps, key, token, { side: 'buy', amountIn: cmd.plan.grossUsd - feeUsd, amountOutMin: cmd.plan.minTokensOut, describe: formatTokens });
-      const spotOf = await spot(token);
-      return applyInUnitOfWork(deps, paid, async (stores, now) => {
-        const locked = await loadToken(stores, token.tokenId, true);
-        const booked = await bookBuy(deps, stores, cmd.buyer, {
-          referrer: cmd.referrer,
-          token: locked,
-          venue: 'uniswap-v2',
-          grossUsd: cmd.plan.grossUsd,
-          feeUsd,
-          tokens: swap.amountOut,
-          payment: paid?.payment,
-          now,
-        });
-        const delivery = await deliverBought(deps, stores, cmd.buyer, booked, now);
-        return buyResult(booked, delivery, spotOf(locked), paid);
-      });
+      let swapped = false;
+      try {
+        return await buyOnPool(cmd, paid, key, () => (swapped = true));
+      } catch (e) {
+        if ((!paid?.payment && paid?.key === undefined) || !(e instanceof DomainError) || e.code === 'INTERNAL_ERROR') throw e;
+        // The swap moved the USDC: an outage now is no refusal — the buy is booked later (202).
+        if (swapped) throw e instanceof ServiceUnavailable ? new InterruptedInCustody(key, e) : e;
+        throw await fencedRefusal(cmd, key, e);
+      }
     },
 
     async checkSell(token, tokens, minUsdOut) {

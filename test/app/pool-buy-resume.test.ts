@@ -1,0 +1,135 @@
+/**
+ * A paid buy on a graduated token's pool, refused or interrupted off its happy path (decision
+ * 0059): nothing may refund it while its swap can still move the USDC.
+ *
+ * - Refused, or met by an outage, before its swap moved anything (the pool's RPC at the swap's
+ *   check): refunded only once its refusal is recorded in the swap's place — a slower copy of
+ *   the buy then sends no swap after the refund.
+ * - Met by an outage once the swap is mined (the booking's database): no refusal — 202, and
+ *   the buy is booked once later.
+ * - The reconciler checks a payment's quote, or its held price, as of when it was paid: a swap
+ *   pending past the quote's minute is applied when it is mined, not refunded.
+ */
+import { describe, expect, it } from 'vitest';
+import { FakeDexRouter } from '../../src/adapters/dex/fake/fake-dex-router.js';
+import { UniswapV2TradeQuoter } from '../../src/adapters/quotes/uniswap-v2/uniswap-v2-trade-quoter.js';
+import { entrypoints, type AnyEntrypoint, type Caller } from '../../src/app/entrypoints.js';
+import { apply, resumeApplication } from '../../src/app/payments/pipeline/application.js';
+import { createQuote } from '../../src/app/use-cases/create-quote.js';
+import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
+import { createToken } from '../../src/app/use-cases/create-token.js';
+import { GraduationWorker } from '../../src/app/workers/graduation-worker.js';
+import { ServiceUnavailable } from '../../src/domain/errors.js';
+import { parseTokens, parseUsd } from '../../src/domain/money.js';
+import { TESTNET } from '../../src/domain/network.js';
+import { transitionPayment } from '../../src/domain/payment.js';
+import { validateTokenMetadata } from '../../src/domain/token.js';
+import { isNotSent } from '../../src/ports/custody-transaction-store.js';
+import type { PipelineDeps } from '../../src/app/payments/pipeline/deps.js';
+import { makeDeps, WALLET_A } from '../support/app-harness.js';
+import { payment as fixturePayment } from '../support/fixtures.js';
+import { settleTokens } from '../support/onchain.js';
+
+const errors: string[] = [];
+const logger = { debug() {}, info() {}, warn() {}, error: (m: string) => void errors.push(m) };
+const metrics = { increment() {}, observe() {}, set() {} };
+const caller: Caller = { wallet: WALLET_A, network: TESTNET };
+const settlement = { success: true, transaction: '0xsettled', network: TESTNET, payer: WALLET_A };
+
+async function pooled(settings: Parameters<typeof makeDeps>[0] = {}) {
+  const deps = makeDeps({ maxBuyUsd: parseUsd('20000'), pullWaitMs: 0, ...settings });
+  const dex = new FakeDexRouter({ clock: deps.clock });
+  const created = await createToken(deps, { metadata: validateTokenMetadata({ name: 'Moon', symbol: 'MOON' }), creator: WALLET_A, network: TESTNET });
+  const plan = await planBuy(deps, { kind: 'tokens', tokenId: created.tokenId, tokens: parseTokens('793100000') }, TESTNET);
+  await buyToken(deps, { plan, buyer: WALLET_A, network: TESTNET });
+  await settleTokens(deps);
+  const silent = { debug() {}, info() {}, warn() {}, error() {} };
+  const graduation = new GraduationWorker({ uow: deps.uow, clock: deps.clock, ids: deps.ids, logger: silent, dex, maxAttempts: 5, backoffBaseMs: 0, backoffMaxMs: 0, confirmPollMs: 0, stuckAfterMs: 60_000 });
+  for (let i = 0; i < 20 && (await graduation.runOnce()) > 0; i++);
+  const app = { ...deps, poolQuoter: new UniswapV2TradeQuoter(dex), dex, logger, metrics, receiptSigner: null } as unknown as PipelineDeps & typeof deps;
+  errors.length = 0;
+  return { deps, dex, app, tokenId: created.tokenId };
+}
+
+const entrypoint = (name: string) => entrypoints().find((e) => e.name === name)! as AnyEntrypoint;
+
+/** A payment for `raw` on `ep`, settled and stored as its request would have left it. */
+async function settledPayment(app: PipelineDeps, ep: AnyEntrypoint, raw: Record<string, unknown>) {
+  const input = ep.parse(raw);
+  const prepared = await ep.prepare(app, input, caller, 'price');
+  const now = app.clock.now();
+  const verified = fixturePayment({ payer: WALLET_A, amount: prepared.amount, usdValue: prepared.amount, resource: ep.name, input: raw, createdAt: now, updatedAt: now });
+  const payment = transitionPayment(transitionPayment(verified, 'SETTLING', now), 'SETTLED', now, { settlementTx: '0xsettled' });
+  await app.uow.run((s) => s.payments.claim(payment));
+  const request = () => apply(app, { kind: 'settled', payment, entrypoint: ep, input, prepared, caller, settlement });
+  const stateOf = async () => (await app.uow.run((s) => s.payments.get(payment.paymentId)))!;
+  return { payment, request, stateOf };
+}
+
+const refunds = (deps: ReturnType<typeof makeDeps>) => [...deps.uow.db.payouts.values()].filter((p) => p.reason === 'refund');
+const poolTrades = (deps: ReturnType<typeof makeDeps>) => deps.uow.db.trades.filter((t) => t.venue === 'uniswap-v2');
+
+describe('a paid pool buy off its happy path (decision 0059)', () => {
+  it('an outage at its swap’s check is refunded only with its refusal recorded: a slower copy sends no swap after the refund', async () => {
+    const { deps, dex, app, tokenId } = await pooled();
+    const { payment, request, stateOf } = await settledPayment(app, entrypoint('token_buy_usd'), { tokenId, usdAmount: '10' });
+    const reserves = dex.reserves.bind(dex);
+    dex.reserves = async () => Promise.reject(new Error('rpc down'));
+    const refused = await request();
+    dex.reserves = reserves;
+    expect(refused).toMatchObject({ kind: 'refunded', response: { status: 503 } });
+    expect(await deps.uow.run((s) => s.swaps.get(payment.paymentId))).toMatchObject({ notSent: true });
+
+    // The request's own copy, slower than the reconciler's grace, passes the check a moment later.
+    const sent = dex.broadcasts;
+    expect((await request()).kind).toBe('replayed');
+    expect(dex.broadcasts).toBe(sent);
+    expect((await stateOf()).state).toBe('REFUNDED');
+    expect(poolTrades(deps)).toEqual([]);
+    expect(refunds(deps)).toHaveLength(1);
+  });
+
+  it('an outage once its swap is mined (the booking’s database) is no refusal: 202, then booked once, nothing refunded', async () => {
+    const { deps, dex, app, tokenId } = await pooled();
+    const { payment, request, stateOf } = await settledPayment(app, entrypoint('token_buy_usd'), { tokenId, usdAmount: '10' });
+    // Right after the swap is mined (its outcome read), the booking's transaction meets the database gone.
+    const transaction = deps.uow.transaction.bind(deps.uow);
+    const outcome = dex.swapOutcome.bind(dex);
+    dex.swapOutcome = async (...args) => {
+      deps.uow.transaction = async () => {
+        deps.uow.transaction = transaction;
+        throw new ServiceUnavailable('The database is unavailable.');
+      };
+      dex.swapOutcome = outcome;
+      return outcome(...args);
+    };
+    expect((await request()).kind).toBe('pending');
+    expect((await stateOf()).state).toBe('SETTLED');
+    const swap = await deps.uow.run((s) => s.swaps.get(payment.paymentId));
+    expect((await request()).kind).toBe('applied');
+    expect(await deps.uow.run((s) => s.swaps.get(payment.paymentId))).toEqual(swap); // the same swap, followed: none signed again
+    expect(poolTrades(deps)).toHaveLength(1);
+    expect(refunds(deps)).toEqual([]);
+  });
+
+  it.each([
+    ['token_buy_quote', 'quote'],
+    ['token_buy_tokens', 'held price'],
+  ])('%s: a swap pending past its %s’s minute is applied when the reconciler finds it mined, not refunded', async (name) => {
+    const { deps, dex, app, tokenId } = await pooled();
+    const raw = name === 'token_buy_quote' ? { quoteId: (await createQuote(app, { tokenId, side: 'buy', usdAmount: parseUsd('10'), slippageBps: 100n })).quoteId } : { tokenId, tokens: '1000000' };
+    const { payment, request, stateOf } = await settledPayment(app, entrypoint(name), raw);
+    dex.scriptNext('hold');
+    expect((await request()).kind).toBe('pending'); // 202: the swap is not mined yet
+    const swap = await deps.uow.run((s) => s.swaps.get(payment.paymentId));
+    expect(swap && !isNotSent(swap)).toBe(true);
+
+    await dex.unblock(TESTNET);
+    deps.clock.advance(61_000); // the quote (or the held price) has expired since
+    const resumed = await resumeApplication(app, entrypoint(name), await stateOf());
+    expect(resumed.kind).toBe('applied');
+    expect((await stateOf()).state).toBe('APPLIED');
+    expect(poolTrades(deps)).toHaveLength(1);
+    expect(refunds(deps)).toEqual([]);
+  });
+});
