@@ -5,6 +5,7 @@
  * - Refused, or met by an outage, before its swap moved anything (the pool's RPC at the swap's
  *   check): refunded only once its refusal is recorded in the swap's place — a slower copy of
  *   the buy then sends no swap after the refund.
+ * - Refunded any other way (the reconciler): nothing custody has not recorded is sent after.
  * - Met by an outage once the swap is mined (the booking's database): no refusal — 202, and
  *   the buy is booked once later.
  * - The reconciler checks a payment's quote, or its held price, as of when it was paid: a swap
@@ -14,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeDexRouter } from '../../src/adapters/dex/fake/fake-dex-router.js';
 import { UniswapV2TradeQuoter } from '../../src/adapters/quotes/uniswap-v2/uniswap-v2-trade-quoter.js';
 import { entrypoints, type AnyEntrypoint, type Caller } from '../../src/app/entrypoints.js';
-import { apply, resumeApplication } from '../../src/app/payments/pipeline/application.js';
+import { apply, refund, resumeApplication } from '../../src/app/payments/pipeline/application.js';
 import { createQuote } from '../../src/app/use-cases/create-quote.js';
 import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
 import { createToken } from '../../src/app/use-cases/create-token.js';
@@ -87,6 +88,19 @@ describe('a paid pool buy off its happy path (decision 0059)', () => {
     expect((await stateOf()).state).toBe('REFUNDED');
     expect(poolTrades(deps)).toEqual([]);
     expect(refunds(deps)).toHaveLength(1);
+  });
+
+  it('a refund fences custody: a copy of the buy that comes after it (a custody intent answered late, a slow request) sends no swap', async () => {
+    const { deps, dex, app, tokenId } = await pooled();
+    const { payment, request, stateOf } = await settledPayment(app, entrypoint('token_buy_usd'), { tokenId, usdAmount: '10' });
+    // Refunded with nothing recorded for it (the reconciler's give-up, a re-check that refused).
+    await refund(app, payment, new ServiceUnavailable('The operation could not be applied; the payment is refunded.', 5));
+    expect(await deps.uow.run((s) => s.swaps.get(payment.paymentId))).toMatchObject({ notSent: true });
+    const sent = dex.broadcasts;
+    expect((await request()).kind).toBe('replayed');
+    expect(dex.broadcasts).toBe(sent);
+    expect((await stateOf()).state).toBe('REFUNDED');
+    expect(poolTrades(deps)).toEqual([]);
   });
 
   it('an outage once its swap is mined (the booking’s database) is no refusal: 202, then booked once, nothing refunded', async () => {

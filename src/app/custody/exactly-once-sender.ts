@@ -113,10 +113,11 @@ export async function sendExactlyOnce<T extends CustodyTransaction>(deps: Sender
   }
 }
 
-/** The recorded transaction to follow; a recorded refusal is answered as the refusal. */
+/** The recorded transaction to follow; a recorded refusal (its checks', or its payment's refund) is answered as the refusal. */
 function sendable<T extends CustodyTransaction>(send: ExactlyOnce<T>, recorded: T | NotSent): T {
   if (!isNotSent(recorded)) return recorded;
-  throw send.beforeSigning?.refusedBefore() ?? new Error(`payment ${send.key}: a refusal is recorded for a transaction that has no checks`);
+  // Without checks of its own, only a refund records it (application.ts): the payment is closed.
+  throw send.beforeSigning?.refusedBefore() ?? new Error(`payment ${send.key} was refunded before its transaction was sent; nothing is sent`);
 }
 
 /**

@@ -113,6 +113,12 @@ export async function refund(
     const refunded = transitionPayment({ ...payment, state: from }, 'REFUNDED', now);
     // Moved first (compare-and-set); its answer, which names the payout, is stored after it below.
     if (!(await stores.payments.update(refunded, from))) throw new PaymentAlreadyApplied(payment.paymentId);
+    // Nothing custody has not recorded for the payment yet is sent after its refund — a custody
+    // intent the signer answers later, a slower copy of the trade: its refusal stands in the place
+    // of a pull and a swap (a no-op where one is recorded; decision 0059).
+    const notSent = { paymentId: payment.paymentId, network: payment.network, tokenId: '', notSent: true as const, createdAt: now };
+    await stores.swaps.refuse(notSent);
+    await stores.pulls.refuse(notSent);
     // What the operation took into custody before it was refused (a sell's pulled tokens) goes
     // back with the refund, or not at all: a payment another copy applied is not refunded here.
     if (error instanceof RefusedInCustody) await error.giveBack?.(stores);
