@@ -31,3 +31,12 @@ export async function freePorts(count = 2): Promise<number> {
   }
   throw new Error('no free port pair found');
 }
+
+/**
+ * Waits (at most `timeoutMs`) until `port` can be bound again: a service killed with -9 whose
+ * launcher has exited may still hold its listening socket for a moment while the kernel tears
+ * the process down, and a restart on the same PORT then meets EADDRINUSE (seen on a loaded CI).
+ */
+export async function portFreed(port: number, timeoutMs = 10_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline && !(await canBind(port)); ) await new Promise((r) => setTimeout(r, 50));
+}

@@ -8,7 +8,7 @@ import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { BetterSqliteDriver } from '@mikro-orm/better-sqlite';
 import { join } from 'node:path';
-import { freePorts } from './free-ports.js';
+import { freePorts, portFreed } from './free-ports.js';
 
 /**
  * The environment of a service process of its own on `dataDir` and `databaseUrl`: free ports for
@@ -78,6 +78,8 @@ export async function spawnListening(
 
 /** `entry`: src/main.ts, or a test's variant of it (test/support/crashing-service.ts). */
 export async function startServiceProcess(env: Record<string, string>, timeoutMs = 60_000, entry = join('src', 'main.ts')): Promise<ServiceProcess> {
+  // A restart on the PORT of a process just killed: its socket may outlive it by a moment.
+  if (env.PORT) await portFreed(Number(env.PORT));
   const { child, url, output, exited } = await spawnListening([join('node_modules', 'tsx', 'dist', 'cli.mjs'), entry], env, 'service', timeoutMs);
   return {
     child,
