@@ -20,7 +20,7 @@ import { buyOutput, commentOutput, createTokenOutput, pledgeOutput, sellOutput, 
 import { IMAGE_BODY_LIMIT_BYTES, type PreparedImage } from './images/image-intake.js';
 import { checkTokenImage, imageIntake, setTokenImage } from './use-cases/set-token-image.js';
 import { checkPledge, placePledge, type PledgeRequest } from './use-cases/pledge.js';
-import { buyToken, planBuy, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
+import { buyToken, planBuy, recordedBuyPlan, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
 import { checkComment, postComment, type CheckedComment, type CommentRequest } from './use-cases/comments.js';
 import { checkFairLaunch, checkInitialBuy, createToken } from './use-cases/create-token.js';
 import { checkReferrer } from './trading/check-referrer.js';
@@ -43,6 +43,8 @@ export interface Caller {
    * finishes after its quote expired was made while it held (its pool swap may be mined already).
    */
   paidAt?: Date;
+  /** Applying a settled payment: its id, to find what custody recorded for it (a buy's pool swap, decision 0061). */
+  paymentId?: string;
 }
 
 export interface Prepared {
@@ -140,6 +142,9 @@ function buyEntrypoint(
       return { ...toRequest(v), referrer: referrerOf(v) };
     },
     async prepare(deps, input, caller, phase) {
+      // A settled buy whose swap custody recorded is that swap: nothing is checked again (decision 0061).
+      const recorded = phase === 'apply' && caller?.paymentId ? await recordedBuyPlan(deps, caller.paymentId, caller.network) : null;
+      if (recorded) return { amount: recorded.grossUsd, network: recorded.network, plan: recorded };
       await checkReferrer(deps, 'referrer', input.referrer);
       const plan = await planBuy(deps, input, caller?.network, phase, caller?.wallet, caller?.paidAt);
       return { amount: plan.grossUsd, network: plan.network, plan };

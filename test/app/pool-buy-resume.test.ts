@@ -10,10 +10,15 @@
  *   the buy is booked once later.
  * - The reconciler checks a payment's quote, or its held price, as of when it was paid: a swap
  *   pending past the quote's minute is applied when it is mined, not refunded.
+ * - A buy whose swap custody recorded is that swap (decision 0061): the reconciler books it at
+ *   the terms recorded with it — its gross, and as our fee what the swap left — without pricing
+ *   the buy again, so a quote purged, a held price gone, a rule changed or a fee decayed since
+ *   neither refunds a swapped buy nor books another fee than the one custody kept.
  */
 import { describe, expect, it } from 'vitest';
 import { FakeDexRouter } from '../../src/adapters/dex/fake/fake-dex-router.js';
 import { UniswapV2TradeQuoter } from '../../src/adapters/quotes/uniswap-v2/uniswap-v2-trade-quoter.js';
+import { answerIntents } from '../../src/app/custody/custody-intents.js';
 import { entrypoints, type AnyEntrypoint, type Caller } from '../../src/app/entrypoints.js';
 import { apply, refund, resumeApplication } from '../../src/app/payments/pipeline/application.js';
 import { createQuote } from '../../src/app/use-cases/create-quote.js';
@@ -27,7 +32,7 @@ import { transitionPayment } from '../../src/domain/payment.js';
 import { validateTokenMetadata } from '../../src/domain/token.js';
 import { isNotSent } from '../../src/ports/custody-transaction-store.js';
 import type { PipelineDeps } from '../../src/app/payments/pipeline/deps.js';
-import { makeDeps, WALLET_A } from '../support/app-harness.js';
+import { makeDeps, WALLET_A, WALLET_B } from '../support/app-harness.js';
 import { payment as fixturePayment } from '../support/fixtures.js';
 import { settleTokens } from '../support/onchain.js';
 
@@ -145,5 +150,82 @@ describe('a paid pool buy off its happy path (decision 0059)', () => {
     expect((await stateOf()).state).toBe('APPLIED');
     expect(poolTrades(deps)).toHaveLength(1);
     expect(refunds(deps)).toEqual([]);
+  });
+
+  /** A paid buy whose swap is signed, recorded and held unmined: its request answered 202. */
+  async function swapPending(name: 'token_buy_usd' | 'token_buy_quote' | 'token_buy_tokens', whileHeld?: (app: PipelineDeps, tokenId: string) => Promise<unknown>) {
+    const setup = await pooled();
+    const { deps, dex, app, tokenId } = setup;
+    const raw =
+      name === 'token_buy_quote'
+        ? { quoteId: (await createQuote(app, { tokenId, side: 'buy', usdAmount: parseUsd('10'), slippageBps: 100n })).quoteId }
+        : name === 'token_buy_tokens'
+          ? { tokenId, tokens: '1000000' }
+          : { tokenId, usdAmount: '10' };
+    const paid = await settledPayment(app, entrypoint(name), raw);
+    dex.scriptNext('hold');
+    expect((await paid.request()).kind).toBe('pending');
+    const swap = (await deps.uow.run((s) => s.swaps.get(paid.payment.paymentId)))!;
+    if (isNotSent(swap)) throw new Error('no swap recorded');
+    expect(swap.buy).toEqual({ grossUsd: paid.payment.amount, minTokensOut: expect.any(BigInt) });
+    await whileHeld?.(app, tokenId);
+    await dex.unblock(TESTNET);
+    return { ...setup, ...paid, swap };
+  }
+
+  it.each([
+    ['token_buy_quote', 'its quote purged', (deps: ReturnType<typeof makeDeps>) => deps.uow.db.quotes.clear()],
+    ['token_buy_tokens', 'its held price gone', (deps: ReturnType<typeof makeDeps>) => (deps.uow.db.quotes.clear(), deps.uow.db.heldQuotes.clear())],
+    ['token_buy_usd', 'the maximum buy lowered below it', (deps: ReturnType<typeof makeDeps>) => void ((deps.settings as { maxBuyUsd: bigint }).maxBuyUsd = parseUsd('1'))],
+  ] as const)('%s, %s before the reconciler comes back: its recorded swap is booked, nothing refunded', async (name, _what, change) => {
+    const { deps, app, payment, stateOf } = await swapPending(name);
+    change(deps);
+    deps.clock.advance(11 * 60_000);
+    const resumed = await resumeApplication(app, entrypoint(name), await stateOf());
+    expect(resumed.kind).toBe('applied');
+    expect((await stateOf()).state).toBe('APPLIED');
+    expect(poolTrades(deps)).toHaveLength(1);
+    expect(poolTrades(deps)[0]!.usdAmount).toBe(payment.amount);
+    expect(refunds(deps)).toEqual([]);
+  });
+
+  it('a fee changed between the swap’s signature and its booking: booked at what the swap left, the fee custody kept', async () => {
+    const { deps, dex, app, payment, stateOf, swap, tokenId } = await swapPending('token_buy_usd');
+    const outcome = (await dex.swapOutcome(TESTNET, swap.txHash))!;
+    const kept = payment.amount - outcome.amountIn;
+    expect(kept).toBeGreaterThan(0n);
+    const token = deps.uow.db.tokens.get(tokenId)!;
+    deps.uow.db.tokens.set(tokenId, { ...token, params: { ...token.params, feeBps: 0n } });
+    const resumed = await resumeApplication(app, entrypoint('token_buy_usd'), await stateOf());
+    expect(resumed.kind).toBe('applied');
+    expect(poolTrades(deps)).toMatchObject([{ usdAmount: payment.amount, feeUsd: kept, tokenAmount: outcome.amountOut }]);
+  });
+
+  it('a swap recorded but reverted on chain is no purchase: the re-check’s refusal stands and the buy is refunded once', async () => {
+    // A large buy moves the pool past the held swap's bound before it is mined: it reverts.
+    const { deps, dex, app, stateOf, swap, payment } = await swapPending('token_buy_quote', async (app, tokenId) => {
+      const plan = await planBuy(app, { kind: 'usd', tokenId, usdAmount: parseUsd('5000') }, TESTNET);
+      await buyToken(app, { plan, buyer: WALLET_B, network: TESTNET });
+    });
+    expect(await dex.status(TESTNET, swap.txHash, swap.rawTx)).toBe('reverted');
+    deps.uow.db.quotes.clear();
+    const resumed = await resumeApplication(app, entrypoint('token_buy_quote'), await stateOf());
+    expect(resumed).toMatchObject({ kind: 'refunded', response: { status: 409 } });
+    expect(poolTrades(deps).filter((t) => t.paymentId === payment.paymentId)).toEqual([]);
+    expect(refunds(deps)).toHaveLength(1);
+  });
+
+  it('a swap asked of custody’s signer by another process is recorded with its buy’s terms, and booked at them', async () => {
+    const { deps, app, tokenId } = await pooled();
+    const asker = { ...app, custody: { signing: () => false } } as typeof app;
+    const { payment, stateOf } = await settledPayment(asker, entrypoint('token_buy_usd'), { tokenId, usdAmount: '10' });
+    // The asker waits no longer than its (zero) pull wait: 202 until the signer answers.
+    const asked = await resumeApplication(asker, entrypoint('token_buy_usd'), await stateOf());
+    expect(asked.kind).toBe('pending');
+    expect(await answerIntents(app)).toBe(1);
+    const swap = await deps.uow.run((s) => s.swaps.get(payment.paymentId));
+    expect(swap).toMatchObject({ buy: { grossUsd: payment.amount } });
+    expect((await resumeApplication(asker, entrypoint('token_buy_usd'), await stateOf())).kind).toBe('applied');
+    expect(poolTrades(deps)).toMatchObject([{ usdAmount: payment.amount }]);
   });
 });

@@ -96,5 +96,20 @@ export function custodyTransactionStoreContract(name: string, make: UowFactory) 
         expect(await uow.run((s) => s.pulls.byTransaction(TESTNET, ''))).toBeNull();
         expect(await uow.run((s) => s.pulls.byTransaction(TESTNET, pull.txHash))).toEqual(pull);
       }));
+
+    it('keeps a buy swap’s terms, exactly, through its replacement; a sell’s swap has none (decision 0061)', () =>
+      withUow(make, async (uow) => {
+        const buy = { grossUsd: 123_456_789_012_345_678_901_234_567n, minTokensOut: 10n ** 30n + 7n };
+        const swap = { ...signed('pay_1', '1a'), buy };
+        await uow.transaction((s) => s.swaps.record(swap));
+        expect(await uow.run((s) => s.swaps.get('pay_1'))).toEqual(swap);
+        const resigned = { ...signed('pay_1', '2b', { createdAt: at(5) }), buy };
+        expect(await uow.transaction((s) => s.swaps.replace(resigned, swap.txHash))).toBe(true);
+        expect(await uow.run((s) => s.swaps.get('pay_1'))).toEqual(resigned);
+        const sell = signed('pay_2', '3c');
+        await uow.transaction((s) => s.swaps.record(sell));
+        expect(await uow.run((s) => s.swaps.get('pay_2'))).toEqual(sell);
+        expect(await uow.run((s) => s.swaps.get('pay_2'))).not.toHaveProperty('buy');
+      }));
   });
 }

@@ -32,6 +32,8 @@ export interface PoolSwapArgs {
   side: 'buy' | 'sell';
   amountIn: bigint;
   amountOutMin: bigint;
+  /** A buy's terms, recorded with the swap (decision 0061): its gross USD (`amountIn` is all but our fee), and `amountOutMin`. */
+  grossUsd?: bigint | undefined;
   /** Formats amounts for the caller's error (dollars or tokens). */
   describe: (amount: bigint) => string;
 }
@@ -48,13 +50,14 @@ interface SwapRequest {
   tokenOut: string;
   amountIn: bigint;
   amountOutMin: bigint;
+  grossUsd?: bigint | undefined;
 }
 
-const encode = (r: SwapRequest) => JSON.stringify({ ...r, amountIn: r.amountIn.toString(), amountOutMin: r.amountOutMin.toString() });
+const encode = (r: SwapRequest) => JSON.stringify({ ...r, amountIn: r.amountIn.toString(), amountOutMin: r.amountOutMin.toString(), grossUsd: r.grossUsd?.toString() });
 
 function decode(json: string): SwapRequest {
-  const r = JSON.parse(json) as Omit<SwapRequest, 'amountIn' | 'amountOutMin'> & { amountIn: string; amountOutMin: string };
-  return { ...r, amountIn: BigInt(r.amountIn), amountOutMin: BigInt(r.amountOutMin) };
+  const r = JSON.parse(json) as Omit<SwapRequest, 'amountIn' | 'amountOutMin' | 'grossUsd'> & { amountIn: string; amountOutMin: string; grossUsd?: string };
+  return { ...r, amountIn: BigInt(r.amountIn), amountOutMin: BigInt(r.amountOutMin), grossUsd: r.grossUsd === undefined ? undefined : BigInt(r.grossUsd) };
 }
 
 /** The swap as custody signs it: valid SWAP_DEADLINE_SECONDS from its signature, proceeds to custody. */
@@ -76,7 +79,8 @@ function swapOf(deps: AppDeps, key: string, network: Network, r: SwapRequest, re
         to: dex.custody(network),
         deadline: now + SWAP_DEADLINE_SECONDS,
       });
-      return { paymentId: key, network, tokenId: r.tokenId, ...prepared, createdAt: deps.clock.now() };
+      const buy = r.grossUsd === undefined ? {} : { buy: { grossUsd: r.grossUsd, minTokensOut: r.amountOutMin } };
+      return { paymentId: key, network, tokenId: r.tokenId, ...prepared, ...buy, createdAt: deps.clock.now() };
     },
     reverted: () => refused(0n, 'The pool moved past the bound before the swap was mined; nothing was swapped.'),
     pending: (txHash) => new SwapPending(key, txHash),
@@ -88,14 +92,15 @@ function swapOf(deps: AppDeps, key: string, network: Network, r: SwapRequest, re
 export const swapOfIntent = (deps: AppDeps, intent: CustodyIntent): ExactlyOnce<PoolSwap> =>
   swapOf(deps, intent.paymentId, intent.network, decode(intent.request), (_got, why) => new SlippageExceeded(why, '', ''));
 
-export async function swapOnPool(deps: AppDeps, key: string, token: Token, args: PoolSwapArgs): Promise<SwapOutcome & { txHash: string }> {
+/** What the swap moved, its hash, and — a buy's — the terms recorded with it. */
+export async function swapOnPool(deps: AppDeps, key: string, token: Token, args: PoolSwapArgs): Promise<SwapOutcome & Pick<PoolSwap, 'txHash' | 'buy'>> {
   const dex = dexOf(deps);
   const network = token.network;
   const address = token.address!;
   const [tokenIn, tokenOut] = args.side === 'buy' ? [dex.usdc(network), address] : [address, dex.usdc(network)];
   const refused = (got: bigint | null, why: string) => new SlippageExceeded(why, args.describe(args.amountOutMin), got === null ? '' : args.describe(got));
   const swap = await sendExactlyOnce(deps, {
-    ...swapOf(deps, key, network, { tokenId: token.tokenId, tokenIn, tokenOut, amountIn: args.amountIn, amountOutMin: args.amountOutMin }, refused),
+    ...swapOf(deps, key, network, { tokenId: token.tokenId, tokenIn, tokenOut, amountIn: args.amountIn, amountOutMin: args.amountOutMin, grossUsd: args.grossUsd }, refused),
     beforeSigning: {
       async check() {
         const pool = await dex.reserves(network, address).catch((e: unknown) => {
@@ -111,5 +116,5 @@ export async function swapOnPool(deps: AppDeps, key: string, token: Token, args:
   });
   const outcome = await dex.swapOutcome(network, swap.txHash);
   if (!outcome) throw new Error(`swap ${swap.txHash} is mined but shows no Swap event`);
-  return { ...outcome, txHash: swap.txHash };
+  return { ...outcome, txHash: swap.txHash, buy: swap.buy };
 }

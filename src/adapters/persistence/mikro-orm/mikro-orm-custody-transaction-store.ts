@@ -1,7 +1,9 @@
 /** Any custody transaction table (token_pulls, pool_swaps): one transaction per payment, replaced by compare-and-set. */
 import { isNotSent, type CustodyTransaction, type CustodyTransactionStore, type NotSent } from '../../../ports/custody-transaction-store.js';
+import type { PoolSwap } from '../../../ports/pool-swap-store.js';
+import { big } from './exact-bigint-type.js';
 import { ms, type Sql } from './sql.js';
-import { Table } from './table.js';
+import { exactInt, Table } from './table.js';
 
 /**
  * A refusal (`NotSent`) is a row with no transaction: empty `tx_hash` and `raw_tx`, which no
@@ -9,9 +11,12 @@ import { Table } from './table.js';
  */
 const NONE = '';
 
-/** token_pulls and pool_swaps share one shape. */
+/** A buy swap's terms, as written (decision 0061); null for a pull, a sell's swap, a refusal. */
+const termsOf = (t: PoolSwap | NotSent) => (isNotSent(t) ? undefined : t.buy);
+
+/** token_pulls and pool_swaps share one shape; a swap also keeps a buy's terms. */
 const tableOf = (name: 'token_pulls' | 'pool_swaps') =>
-  new Table<CustodyTransaction | NotSent>(
+  new Table<PoolSwap | NotSent>(
     name,
     {
       payment_id: (t) => t.paymentId,
@@ -20,16 +25,24 @@ const tableOf = (name: 'token_pulls' | 'pool_swaps') =>
       tx_hash: (t) => (isNotSent(t) ? NONE : t.txHash),
       raw_tx: (t) => (isNotSent(t) ? NONE : t.rawTx),
       created_at: (t) => t.createdAt.getTime(),
+      ...(name === 'pool_swaps'
+        ? {
+            gross_usd: exactInt<PoolSwap | NotSent>((t) => termsOf(t)?.grossUsd ?? null),
+            min_tokens_out: exactInt<PoolSwap | NotSent>((t) => termsOf(t)?.minTokensOut ?? null),
+          }
+        : {}),
     },
     (r) => {
       const recorded = { paymentId: String(r.payment_id), network: String(r.network), tokenId: String(r.token_id), createdAt: ms(r.created_at) };
-      return r.tx_hash === NONE ? { ...recorded, notSent: true as const } : { ...recorded, txHash: String(r.tx_hash), rawTx: String(r.raw_tx) };
+      if (r.tx_hash === NONE) return { ...recorded, notSent: true as const };
+      const tx = { ...recorded, txHash: String(r.tx_hash), rawTx: String(r.raw_tx) };
+      return r.gross_usd === null || r.gross_usd === undefined ? tx : { ...tx, buy: { grossUsd: big(r.gross_usd), minTokensOut: big(r.min_tokens_out) } };
     },
   );
 const TABLES = { token_pulls: tableOf('token_pulls'), pool_swaps: tableOf('pool_swaps') };
 
 export class MikroOrmCustodyTransactionStore<T extends CustodyTransaction> implements CustodyTransactionStore<T> {
-  private readonly table: Table<CustodyTransaction | NotSent>;
+  private readonly table: Table<PoolSwap | NotSent>;
 
   constructor(
     protected readonly sql: Sql,

@@ -72,7 +72,7 @@ async function refundUnlessMoved(deps: PipelineDeps, payment: Payment, error: Do
  * URL its 402 named.
  */
 export async function resumeApplication(deps: PipelineDeps, ep: AnyEntrypoint, payment: Payment): Promise<ApplicationOutcome> {
-  const caller = { wallet: payment.payer, network: payment.network, paidAt: payment.createdAt };
+  const caller = { wallet: payment.payer, network: payment.network, paidAt: payment.createdAt, paymentId: payment.paymentId };
   const settlement = settledOnChain(payment, payment.settlementTx);
   let input: unknown;
   let prepared;

@@ -72,9 +72,17 @@ export function poolVenue(deps: AppDeps): TradeVenue {
   /** Custody's swap of the buy's USDC (less our fee) on the pool, then the booking; `swapped` is told once the swap is mined. */
   const buyOnPool = async (cmd: BuyCommand, paid: Funding<BuyResult> | undefined, key: string, swapped: () => void): Promise<BuyResult> => {
     const token = await deps.uow.run((s) => tradedToken(s, cmd.plan.tokenId, 'buy', cmd.network));
-    const feeUsd = feeOn(cmd.plan.grossUsd, feeBpsOf(token, deps.clock.now())); // the fee in force, never more than priced
-    const swap = await swapOnPool(deps, key, token, { side: 'buy', amountIn: cmd.plan.grossUsd - feeUsd, amountOutMin: cmd.plan.minTokensOut, describe: formatTokens });
+    const { grossUsd: planned } = cmd.plan;
+    const fee = feeOn(planned, feeBpsOf(token, deps.clock.now())); // the fee in force, never more than priced
+    const swap = await swapOnPool(deps, key, token, { side: 'buy', amountIn: planned - fee, amountOutMin: cmd.plan.minTokensOut, grossUsd: planned, describe: formatTokens });
     swapped();
+    // Booked as the swap custody recorded was signed (decision 0061): its gross, and as our fee
+    // what it left of it — the fee when it was signed, also for a copy of the buy (the
+    // reconciler's) that comes after the fee decayed. A swap recorded before the gross was kept
+    // is booked at the plan's.
+    const grossUsd = swap.buy?.grossUsd ?? planned;
+    const feeUsd = grossUsd - swap.amountIn;
+    if (feeUsd < 0n) throw new Error(`the pool swap of ${key} swapped ${swap.amountIn}, more than the buy's gross ${grossUsd}`);
     const spotOf = await spot(token);
     return applyInUnitOfWork(deps, paid, async (stores, now) => {
       const locked = await loadToken(stores, token.tokenId, true);
@@ -82,7 +90,7 @@ export function poolVenue(deps: AppDeps): TradeVenue {
         referrer: cmd.referrer,
         token: locked,
         venue: 'uniswap-v2',
-        grossUsd: cmd.plan.grossUsd,
+        grossUsd,
         feeUsd,
         tokens: swap.amountOut,
         payment: paid?.payment,

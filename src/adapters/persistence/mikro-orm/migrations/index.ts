@@ -21,6 +21,7 @@ import { Migration0016Orders } from './migration-0016-orders.js';
 import { Migration0017FairLaunches } from './migration-0017-fair-launches.js';
 import { Migration0018TokenImages } from './migration-0018-token-images.js';
 import { Migration0019Comments } from './migration-0019-comments.js';
+import { Migration0020BuySwapTerms } from './migration-0020-buy-swap-terms.js';
 
 export const MIGRATIONS = [
   { name: 'Migration0001Initial', class: Migration0001Initial },
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   { name: 'Migration0017FairLaunches', class: Migration0017FairLaunches },
   { name: 'Migration0018TokenImages', class: Migration0018TokenImages },
   { name: 'Migration0019Comments', class: Migration0019Comments },
+  { name: 'Migration0020BuySwapTerms', class: Migration0020BuySwapTerms },
 ];
