@@ -91,4 +91,33 @@ describe('orders on the pool', () => {
     expect([...deps.uow.db.payouts.values()].filter((p) => p.sourceId === orderKey(order))).toHaveLength(0); // no refund
     expect(await deps.tokenIssuer.balanceOf(TESTNET, USDC.address, WALLET_B)).toBe(95_000_000n);
   });
+
+  it('a limit buy resumed in two processes: the one whose check refuses after the other recorded its swap books that swap, not a refund', async () => {
+    const { deps, dex, tokenId, token, above } = await graduated();
+    const reserves = (await dex.reserves(TESTNET, token.address!))!;
+    const net = 5_000_000n - feeOn(5_000_000n, feeBpsOf(token, deps.clock.now()));
+    const minTokensOut = getAmountOut(net, reserves.usd, reserves.tokens); // exactly what it gets now: nothing after its own swap
+    const input = { tokenId, kind: 'limit_buy' as const, triggerPrice: above, usdAmount: 5_000_000n, minTokensOut, expiresAt: new Date(deps.clock.now().getTime() + 3_600_000), authorization: await signedUsdc(deps) };
+    await checkPlaceOrder(deps, input, { wallet: WALLET_B, network: TESTNET });
+    const placed = await placeOrder(deps, input, { wallet: WALLET_B, network: TESTNET });
+    const order = (await deps.uow.run((s) => s.orders.get(placed.orderId)))!;
+    await deps.uow.transaction((s) => moveOrder(s, order, 'OPEN', 'EXECUTING', deps.clock.now()));
+    await collectHeld(deps, orderKey(order), TESTNET, USDC.address, order.authorization, tokenId);
+    // The other process's copy records and mines the order's swap (the pool moves) just after
+    // this one looked for it and found none: this one's check then refuses on the moved pool.
+    const other = await swapOnPool(deps, orderKey(order), token, { side: 'buy', amountIn: net, amountOutMin: minTokensOut, grossUsd: 5_000_000n, describe: String });
+    const swaps = deps.uow.db.swaps;
+    const get = swaps.get.bind(swaps);
+    swaps.get = () => {
+      swaps.get = get;
+      return undefined;
+    };
+    deps.clock.advance(deps.settings.pullWaitMs + RESUME_MARGIN_MS + 1);
+    expect(await resumeExecuting(deps)).toBe(1);
+    expect(swaps.get).toBe(get); // this process did look, and found nothing
+    const done = (await deps.uow.run((s) => s.orders.get(order.orderId)))!;
+    expect(done).toMatchObject({ state: 'EXECUTED', reason: null });
+    expect(deps.uow.db.trades.find((t) => t.tradeId === done.tradeId)).toMatchObject({ venue: 'uniswap-v2', usdAmount: 5_000_000n, tokenAmount: other.amountOut });
+    expect([...deps.uow.db.payouts.values()].filter((p) => p.sourceId === orderKey(order))).toHaveLength(0); // no refund
+  });
 });

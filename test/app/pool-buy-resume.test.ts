@@ -173,10 +173,11 @@ describe('a paid pool buy off its happy path (decision 0059)', () => {
     return { ...setup, ...paid, swap };
   }
 
+  type Deps = ReturnType<typeof makeDeps>;
   it.each([
-    ['token_buy_quote', 'its quote purged', (deps: ReturnType<typeof makeDeps>) => deps.uow.db.quotes.clear()],
-    ['token_buy_tokens', 'its held price gone', (deps: ReturnType<typeof makeDeps>) => (deps.uow.db.quotes.clear(), deps.uow.db.heldQuotes.clear())],
-    ['token_buy_usd', 'the maximum buy lowered below it', (deps: ReturnType<typeof makeDeps>) => void ((deps.settings as { maxBuyUsd: bigint }).maxBuyUsd = parseUsd('1'))],
+    ['token_buy_quote', 'its quote purged', (deps: Deps): void => deps.uow.db.quotes.clear()],
+    ['token_buy_tokens', 'its held price gone', (deps: Deps): void => (deps.uow.db.quotes.clear(), deps.uow.db.heldQuotes.clear())],
+    ['token_buy_usd', 'the maximum buy lowered below it', (deps: Deps): void => void ((deps.settings as { maxBuyUsd: bigint }).maxBuyUsd = parseUsd('1'))],
   ] as const)('%s, %s before the reconciler comes back: its recorded swap is booked, nothing refunded', async (name, _what, change) => {
     const { deps, app, payment, stateOf } = await swapPending(name);
     change(deps);

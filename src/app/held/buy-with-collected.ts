@@ -10,13 +10,17 @@
  *   buyWithCollected  → the buy executed and booked (the plan checked again)
  *   refundCollected   → in the caller's transaction: the collected amount queued back to the wallet
  */
+import { isRefusal, ServiceUnavailable } from '../../domain/errors.js';
 import { newPayout, type Payout } from '../../domain/payout.js';
+import { isNotSent, type NotSent } from '../../ports/custody-transaction-store.js';
+import type { PoolSwap } from '../../ports/pool-swap-store.js';
 import type { Network, PaymentAsset } from '../../domain/network.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../deps.js';
 import { tradedToken } from '../trading/load-token.js';
 import type { BuyPlan, BuyResult, TradePhase } from '../trading/venues/trade-venue.js';
 import { venueFor, venueNamed } from '../trading/venues/venue-for.js';
+import { buyPlanOfSwap } from '../use-cases/buy-token.js';
 
 export interface CollectedBuy {
   /** The collect's key (e.g. `order:<id>`): it also keys the pool swap, so a retry swaps once. */
@@ -50,18 +54,39 @@ export async function planCollectedBuy(
 
 /**
  * Plans and executes the buy; resolves with the booked result (as token_buy_usd answers, `payment` null).
- * A retry whose pool swap is recorded already (a crash between the mined swap and the booking)
- * is not priced again — the pool now holds its own swap, and a refusal would refund USDC whose
- * tokens are in custody: it books the recorded swap, as a settled payment's apply does (the
- * swap was signed with its own bound, so the plan's is never used again).
+ * A retry whose pool swap is recorded already (a crash between the mined swap and the booking,
+ * another process resuming the same order) is not priced again — the pool now holds its own
+ * swap, and a refusal would refund USDC whose tokens are in custody: it books the recorded swap
+ * at the terms recorded with it (decision 0061), as a settled payment's apply does.
  */
 export async function buyWithCollected(deps: AppDeps, b: CollectedBuy): Promise<BuyResult> {
-  const swapped = await deps.uow.run((s) => s.swaps.get(b.key));
-  const plan = swapped ? await planCollectedBuy(deps, { ...b, minTokensOut: b.minTokensOut ?? 0n }, 'apply') : await planCollectedBuy(deps, b);
+  const plan = await collectedPlan(deps, b);
   return venueNamed(deps, plan.venue ?? 'curve').buy(
     { plan, buyer: b.buyer, network: b.network, referrer: b.referrer },
     { key: b.key, ...(b.onBooked ? { onApplied: b.onBooked } : {}) },
   );
+}
+
+/**
+ * The plan of a collected buy: its recorded swap's terms; the venue's check now when nothing is
+ * recorded. A refusal of that check stands only once it is recorded for the key in the swap's
+ * place (decision 0059): a copy of the buy in another process may have recorded and sent its swap
+ * since this one looked — then that swap is the plan, and the refusal never refunds its USDC.
+ */
+async function collectedPlan(deps: AppDeps, b: CollectedBuy): Promise<BuyPlan> {
+  const recorded = await deps.uow.run((s) => s.swaps.get(b.key));
+  const swapped = (stands: PoolSwap | NotSent) =>
+    buyPlanOfSwap(stands, b.network) ?? planCollectedBuy(deps, { ...b, minTokensOut: b.minTokensOut ?? 0n }, 'apply'); // a refusal, or a swap recorded without its terms
+  if (recorded) return swapped(recorded);
+  try {
+    return await planCollectedBuy(deps, b);
+  } catch (e) {
+    if (!isRefusal(e) || e instanceof ServiceUnavailable) throw e;
+    const refusal: NotSent = { paymentId: b.key, network: b.network, tokenId: b.tokenId, notSent: true, createdAt: deps.clock.now() };
+    const stands = await deps.uow.transaction((s) => s.swaps.refuse(refusal));
+    if (isNotSent(stands)) throw e;
+    return swapped(stands);
+  }
 }
 
 /**

@@ -12,7 +12,8 @@ import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
 import type { Paid } from '../paid.js';
 import { checkedToken } from '../trading/load-token.js';
-import { isNotSent } from '../../ports/custody-transaction-store.js';
+import { isNotSent, type NotSent } from '../../ports/custody-transaction-store.js';
+import type { PoolSwap } from '../../ports/pool-swap-store.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { BuyCommand, BuyPlan, BuyResult, TradePhase, TradeVenue } from '../trading/venues/trade-venue.js';
 import { venueFor, venueNamed } from '../trading/venues/venue-for.js';
@@ -152,17 +153,22 @@ export function buyQuote(
 }
 
 /**
- * The plan of a settled buy whose pool swap custody recorded (decision 0061): the swap's own terms
- * — its gross USD, its bound — on its token. Applying the payment again (the reconciler's retry)
- * books that swap and prices nothing: a quote purged since, a held price replaced, a rule changed
- * would refuse a buy whose USDC the swap may have moved already, and refund it too. Null when
- * nothing is recorded for the payment, or only a refusal: the buy is planned as usual.
+ * The plan of a buy whose pool swap custody recorded (decision 0061): the swap's own terms — its
+ * gross USD, its bound — on its token. A settled payment applied again (the reconciler's retry),
+ * or a held buy resumed, books that swap and prices nothing: a quote purged since, a held price
+ * replaced, a rule changed would refuse a buy whose USDC the swap may have moved already, and
+ * refund it too. Null when nothing is recorded for the key, only a refusal, or a swap recorded
+ * before its terms were kept: the buy is planned as usual.
  */
+export function buyPlanOfSwap(recorded: PoolSwap | NotSent | null, network: Network): BuyPlan | null {
+  if (!recorded || isNotSent(recorded) || !recorded.buy) return null;
+  const { grossUsd, minTokensOut } = recorded.buy;
+  return { tokenId: recorded.tokenId, network, grossUsd, minTokensOut, quoteId: null, venue: 'uniswap-v2' };
+}
+
+/** `buyPlanOfSwap` of the swap recorded for a payment. */
 export async function recordedBuyPlan(deps: Pick<AppDeps, 'uow'>, paymentId: string, network: Network): Promise<BuyPlan | null> {
-  const swap = await deps.uow.run((s) => s.swaps.get(paymentId));
-  if (!swap || isNotSent(swap) || !swap.buy) return null;
-  const { grossUsd, minTokensOut } = swap.buy;
-  return { tokenId: swap.tokenId, network, grossUsd, minTokensOut, quoteId: null, venue: 'uniswap-v2' };
+  return buyPlanOfSwap(await deps.uow.run((s) => s.swaps.get(paymentId)), network);
 }
 
 /** Executes a planned buy on the venue that planned it (a curve plan on a token graduated meanwhile: TOKEN_GRADUATED). */
