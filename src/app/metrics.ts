@@ -27,6 +27,7 @@ export const METRICS = {
       labels: ['entrypoint', 'code', 'asset', 'network'],
     },
     payments_used_after_close_total: { help: 'Payments closed as unsettled and then found used on chain (refunded by the safety net).', labels: [] },
+    payments_stuck_in_custody_total: { help: 'Passes that found a settled payment unapplied past the give-up with a pull or swap custody sent for it: not refunded, left for an operator.', labels: [] },
     payment_quotes_moved_total: { help: 'Payments refused because the held EURC (or depegged USDC) price moved past the spread bound.', labels: [] },
     payment_identifier_replays_total: { help: 'Retries answered from a payment identifier seen before.', labels: [] },
     network_detection_total: { help: 'Network detection that could not answer: failure (every one), fallback (to the payment network).', labels: ['result'] },
@@ -105,6 +106,7 @@ const HEALTH_COUNTERS: Readonly<Record<string, readonly [CounterName, Record<str
   'payments.refunded': ['payments_total', { outcome: 'refunded' }],
   'payments.settlement_pending': ['payments_total', { outcome: 'pending' }],
   'payments.used_after_close': ['payments_used_after_close_total', {}],
+  'payments.stuck_in_custody': ['payments_stuck_in_custody_total', {}],
   'siwx.accepted': ['siwx_proofs_total', { result: 'accepted' }],
   'siwx.ignored': ['siwx_proofs_total', { result: 'ignored' }],
 };

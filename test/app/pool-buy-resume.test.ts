@@ -25,6 +25,7 @@ import { createQuote } from '../../src/app/use-cases/create-quote.js';
 import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
 import { createToken } from '../../src/app/use-cases/create-token.js';
 import { GraduationWorker } from '../../src/app/workers/graduation-worker.js';
+import { PaymentReconciler } from '../../src/app/workers/payment-reconciler.js';
 import { ServiceUnavailable } from '../../src/domain/errors.js';
 import { parseTokens, parseUsd } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';
@@ -228,5 +229,41 @@ describe('a paid pool buy off its happy path (decision 0059)', () => {
     expect(swap).toMatchObject({ buy: { grossUsd: payment.amount } });
     expect((await resumeApplication(asker, entrypoint('token_buy_usd'), await stateOf())).kind).toBe('applied');
     expect(poolTrades(deps)).toMatchObject([{ usdAmount: payment.amount }]);
+  });
+
+  it('the reconciler’s give-up never refunds a buy whose swap custody sent and that did not revert: left for an operator, behind the others', async () => {
+    const { deps, dex, app, tokenId } = await pooled();
+    const { payment, request, stateOf } = await settledPayment(app, entrypoint('token_buy_usd'), { tokenId, usdAmount: '10' });
+    dex.scriptNext('hold'); // sent, never mined while the reconciler looks
+    expect((await request()).kind).toBe('pending');
+    const counted: string[] = [];
+    const chain = { authorization: () => Promise.reject(new Error('not asked for a SETTLED payment')) };
+    const reconciler = new PaymentReconciler({
+      ...app,
+      metrics: { ...metrics, increment: (name: string) => void counted.push(name) },
+      entrypoints: new Map([['token_buy_usd', entrypoint('token_buy_usd')]]),
+      chain,
+      graceMs: 30_000,
+      refundAfterMs: 15 * 60_000,
+    } as unknown as ConstructorParameters<typeof PaymentReconciler>[0]);
+    deps.clock.advance(16 * 60_000);
+    expect(await reconciler.runOnce()).toBe(0);
+    const after = await stateOf();
+    expect(after.state).toBe('SETTLED');
+    expect(after.updatedAt).toEqual(deps.clock.now()); // to the back of the batch, its give-up clock started over
+    expect(refunds(deps)).toEqual([]);
+    expect(counted).toContain('payments_stuck_in_custody_total');
+    expect(errors.some((m) => /an operator must finish it/.test(m))).toBe(true);
+
+    // Mined at last — past its 5-minute deadline, so reverted: nothing moved, and the next pass
+    // past the grace refunds it, once.
+    const swap = (await deps.uow.run((s) => s.swaps.get(payment.paymentId)))!;
+    await dex.unblock(TESTNET);
+    expect(isNotSent(swap) ? null : await dex.status(TESTNET, swap.txHash, swap.rawTx)).toBe('reverted');
+    deps.clock.advance(31_000);
+    expect(await reconciler.runOnce()).toBe(1);
+    expect((await stateOf()).state).toBe('REFUNDED');
+    expect(poolTrades(deps)).toEqual([]);
+    expect(refunds(deps)).toHaveLength(1);
   });
 });

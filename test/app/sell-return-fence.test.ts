@@ -168,4 +168,28 @@ describe('a paid sell refused after its pull (decision 0058)', () => {
     expect((await json(res)).error.code).toBe('SLIPPAGE_EXCEEDED');
     expect(booksOf(paymentId)).toEqual({ state: 'REFUNDED', trades: 0, returns: [100_000n * 10n ** 18n], refunds: 1 });
   });
+
+  it('whose booking still fails past the reconciler’s give-up, its tokens pulled, is not refunded: left for an operator, sold once it books (decision 0061)', async () => {
+    crashAfterPullMined = true;
+    const res = await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '20000'));
+    expect(res.status).toBe(202);
+    const { paymentId } = (await json(res)).data;
+    const getForUpdate = MemoryTokenRepository.prototype.getForUpdate;
+    MemoryTokenRepository.prototype.getForUpdate = async () => {
+      throw new Error('a bug in the booking');
+    };
+    const now = clock.offsetMs;
+    try {
+      clock.offsetMs = now + 16 * 60_000; // past the 15-minute give-up
+      await service.runWorkers();
+      expect(booksOf(paymentId)).toEqual({ state: 'SETTLED', trades: 0, returns: [], refunds: 0 });
+      MemoryTokenRepository.prototype.getForUpdate = getForUpdate; // fixed
+      clock.offsetMs = now + 16 * 60_000 + 31_000; // the next pass past its grace
+      await service.runWorkers();
+    } finally {
+      MemoryTokenRepository.prototype.getForUpdate = getForUpdate;
+      clock.offsetMs = now;
+    }
+    expect(booksOf(paymentId)).toEqual({ state: 'APPLIED', trades: 1, returns: [], refunds: 0 });
+  });
 });

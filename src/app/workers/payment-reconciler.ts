@@ -10,7 +10,9 @@
  *                                             block past validBefore) → released FAILED, nothing charged
  *                                             unused and still usable → wait: it may be mined
  *   SETTLED   (died after settling)         → the application step: applied, or refunded when
- *                                             refused now
+ *                                             refused now; still failing 15 minutes on: refunded,
+ *                                             unless custody sent a pull or swap of it that did
+ *                                             not revert — then left for an operator
  *
  * Safety net: FAILED and REJECTED payments of the last day are read on chain again, slowly; an
  * authorization found used after all (a bug, or a third party submitting the signed
@@ -21,6 +23,7 @@
 import { DomainError, PaymentInvalid, ServiceUnavailable } from '../../domain/errors.js';
 import { settlementOutcome, type Payment, type PaymentState } from '../../domain/payment.js';
 import type { AuthorizationReader } from '../../ports/authorization-reader.js';
+import { isNotSent } from '../../ports/custody-transaction-store.js';
 import type { AnyEntrypoint } from '../entrypoints.js';
 import { refund, resumeApplication, settledOnChain } from '../payments/pipeline/application.js';
 import { release } from '../payments/pipeline/claim.js';
@@ -113,11 +116,44 @@ export class PaymentReconciler {
     if (!ep) throw new Error(`payment ${p.paymentId} names an unknown entrypoint ${p.resource}`);
     const outcome = await resumeApplication(this.deps, ep, p);
     if (outcome.kind !== 'pending') return true;
-    if (this.deps.clock.now().getTime() - p.updatedAt.getTime() < this.deps.refundAfterMs) return false;
+    const now = this.deps.clock.now();
+    if (now.getTime() - p.updatedAt.getTime() < this.deps.refundAfterMs) return false;
+    const sent = await this.sentByCustody(p);
+    if (sent) {
+      // Never given up while custody's transaction of it may have moved money: a refund beside a
+      // mined swap pays twice, beside a mined pull keeps the seller's tokens (decision 0061). It
+      // is an operator's — counted, logged — and moves to the back of the batch, so that such
+      // payments never crowd out the ones behind them; the reconciler still tries it each pass.
+      this.deps.metrics.increment('payments_stuck_in_custody_total');
+      this.deps.logger.error('a settled payment could not be applied for too long, and custody sent its transaction: not refunded; an operator must finish it', {
+        paymentId: p.paymentId,
+        transaction: sent,
+      });
+      await this.deps.uow.transaction((s) => s.payments.update({ ...p, updatedAt: now }, 'SETTLED'));
+      return false;
+    }
     this.deps.logger.error('a settled payment could not be applied for too long; refunding it', { paymentId: p.paymentId });
     const error = new ServiceUnavailable('The operation could not be applied; the payment is refunded.', 5, { reason: PAYMENT_REASONS.applyFailed });
     await refund(this.deps, p, error, settledOnChain(p, p.settlementTx));
     return true;
+  }
+
+  /**
+   * The hash of a pull or swap custody recorded for the payment that may have moved its money:
+   * any not seen reverted on chain (mined, pending, dropped — a dropped one is signed again by the
+   * next copy — or unreadable now). Null when nothing was sent, only refused, or every one reverted.
+   */
+  private async sentByCustody(p: Payment): Promise<string | null> {
+    const [pull, swap] = await this.deps.uow.run(async (s) => [await s.pulls.get(p.paymentId), await s.swaps.get(p.paymentId)] as const);
+    for (const [tx, chain] of [
+      [pull, this.deps.tokenIssuer],
+      [swap, this.deps.dex],
+    ] as const) {
+      if (!tx || isNotSent(tx)) continue;
+      const status = chain ? await chain.status(p.network, tx.txHash, tx.rawTx).catch(() => null) : null;
+      if (status !== 'reverted') return tx.txHash;
+    }
+    return null;
   }
 
   /** Re-reads closed, never-settled payments on chain, a few per pass, one sweep per interval. */
