@@ -30,6 +30,9 @@ export interface NotSent {
 
 export const isNotSent = (r: CustodyTransaction | NotSent): r is NotSent => 'notSent' in r;
 
+/** The refusal of `paymentId`'s transaction, recorded at `createdAt`. */
+export const notSent = (paymentId: string, network: string, tokenId: string, createdAt: Date): NotSent => ({ paymentId, network, tokenId, notSent: true, createdAt });
+
 export interface CustodyTransactionStore<T extends CustodyTransaction> {
   /** Records the transaction unless the payment has one (or its refusal); returns what stands. */
   record(tx: T): Promise<T | NotSent>;

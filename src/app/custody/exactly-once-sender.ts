@@ -24,10 +24,10 @@
  * signing a swap of the same money. Whichever is recorded first stands; the other follows it
  * (docs/decisions/0059).
  */
-import { DomainError, ServiceUnavailable } from '../../domain/errors.js';
+import { isRefusal, ServiceUnavailable } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
 import type { CustodyIntentKind } from '../../ports/custody-intent-store.js';
-import { isNotSent, type CustodyTransaction, type CustodyTransactionStore, type NotSent } from '../../ports/custody-transaction-store.js';
+import { isNotSent, notSent, type CustodyTransaction, type CustodyTransactionStore, type NotSent } from '../../ports/custody-transaction-store.js';
 import type { TransactionSender } from '../../ports/transaction-sender.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../deps.js';
@@ -132,9 +132,8 @@ async function checkBeforeSigning<T extends CustodyTransaction>(deps: Pick<Sende
     await send.beforeSigning?.check();
     return null;
   } catch (e) {
-    const refusal = e instanceof DomainError && !(e instanceof ServiceUnavailable) && e.code !== 'INTERNAL_ERROR';
-    const notSent: NotSent = { paymentId: send.key, network: send.network, tokenId: send.tokenId, notSent: true, createdAt: deps.clock.now() };
-    const stands = await (refusal ? deps.uow.transaction((s) => send.store(s).refuse(notSent)) : deps.uow.run((s) => send.store(s).get(send.key)));
+    const refused = notSent(send.key, send.network, send.tokenId, deps.clock.now());
+    const stands = await (isRefusal(e) && !(e instanceof ServiceUnavailable) ? deps.uow.transaction((s) => send.store(s).refuse(refused)) : deps.uow.run((s) => send.store(s).get(send.key)));
     if (stands && !isNotSent(stands)) return stands;
     throw e;
   }

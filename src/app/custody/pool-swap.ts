@@ -14,6 +14,7 @@ import { getAmountOut } from '../../domain/pool.js';
 import type { Token } from '../../domain/token.js';
 import type { CustodyIntent } from '../../ports/custody-intent-store.js';
 import type { SwapOutcome } from '../../ports/dex-router.js';
+import { isNotSent, notSent } from '../../ports/custody-transaction-store.js';
 import type { PoolSwap } from '../../ports/pool-swap-store.js';
 import type { AppDeps } from '../deps.js';
 import { sendExactlyOnce, type ExactlyOnce } from './exactly-once-sender.js';
@@ -86,6 +87,16 @@ function swapOf(deps: AppDeps, key: string, network: Network, r: SwapRequest, re
     pending: (txHash) => new SwapPending(key, txHash),
     intent: { kind: 'swap', tokenId: r.tokenId, request: encode(r) },
   };
+}
+
+/**
+ * Records that the payment's swap is refused, in the swap's place (decision 0059), unless a swap
+ * is recorded there already. Null: the refusal stands, and no copy of the trade swaps after it;
+ * otherwise the swap that stands instead, which decides.
+ */
+export async function refuseSwap(deps: Pick<AppDeps, 'uow' | 'clock'>, key: string, network: Network, tokenId: string): Promise<PoolSwap | null> {
+  const stands = await deps.uow.transaction((s) => s.swaps.refuse(notSent(key, network, tokenId, deps.clock.now())));
+  return isNotSent(stands) ? null : stands;
 }
 
 /** The swap an intent asks for, as custody's signer signs it (custody-intents.ts). */

@@ -12,11 +12,12 @@
  */
 import { isRefusal, ServiceUnavailable } from '../../domain/errors.js';
 import { newPayout, type Payout } from '../../domain/payout.js';
-import { isNotSent, type NotSent } from '../../ports/custody-transaction-store.js';
+import type { NotSent } from '../../ports/custody-transaction-store.js';
 import type { PoolSwap } from '../../ports/pool-swap-store.js';
 import type { Network, PaymentAsset } from '../../domain/network.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../deps.js';
+import { refuseSwap } from '../custody/pool-swap.js';
 import { tradedToken } from '../trading/load-token.js';
 import type { BuyPlan, BuyResult, TradePhase } from '../trading/venues/trade-venue.js';
 import { venueFor, venueNamed } from '../trading/venues/venue-for.js';
@@ -82,9 +83,8 @@ async function collectedPlan(deps: AppDeps, b: CollectedBuy): Promise<BuyPlan> {
     return await planCollectedBuy(deps, b);
   } catch (e) {
     if (!isRefusal(e) || e instanceof ServiceUnavailable) throw e;
-    const refusal: NotSent = { paymentId: b.key, network: b.network, tokenId: b.tokenId, notSent: true, createdAt: deps.clock.now() };
-    const stands = await deps.uow.transaction((s) => s.swaps.refuse(refusal));
-    if (isNotSent(stands)) throw e;
+    const stands = await refuseSwap(deps, b.key, b.network, b.tokenId);
+    if (!stands) throw e;
     return swapped(stands);
   }
 }

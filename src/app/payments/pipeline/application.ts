@@ -14,6 +14,7 @@
 import { isRefusal, PaymentInvalid, ServiceUnavailable, type DomainError } from '../../../domain/errors.js';
 import { transitionPayment, type Payment } from '../../../domain/payment.js';
 import { newPayout } from '../../../domain/payout.js';
+import { notSent } from '../../../ports/custody-transaction-store.js';
 import type { SettlementReceipt, StoredResponse } from '../../../ports/payment-store.js';
 import type { Stores } from '../../../ports/unit-of-work.js';
 import type { AnyEntrypoint } from '../../entrypoints.js';
@@ -116,9 +117,9 @@ export async function refund(
     // Nothing custody has not recorded for the payment yet is sent after its refund — a custody
     // intent the signer answers later, a slower copy of the trade: its refusal stands in the place
     // of a pull and a swap (a no-op where one is recorded; decision 0059).
-    const notSent = { paymentId: payment.paymentId, network: payment.network, tokenId: '', notSent: true as const, createdAt: now };
-    await stores.swaps.refuse(notSent);
-    await stores.pulls.refuse(notSent);
+    const refused = notSent(payment.paymentId, payment.network, '', now);
+    await stores.swaps.refuse(refused);
+    await stores.pulls.refuse(refused);
     // What the operation took into custody before it was refused (a sell's pulled tokens) goes
     // back with the refund, or not at all: a payment another copy applied is not refunded here.
     if (error instanceof RefusedInCustody) await error.giveBack?.(stores);

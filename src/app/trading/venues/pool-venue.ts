@@ -5,14 +5,13 @@
  * on the USD side: off the USD swapped in on a buy, off the USD swapped out on a sell.
  */
 import { averagePriceUsd, spotPriceUsd } from '../../../domain/curve.js';
-import { DomainError, ServiceUnavailable, TokenGraduated } from '../../../domain/errors.js';
+import { isRefusal, ServiceUnavailable, TokenGraduated, type DomainError } from '../../../domain/errors.js';
 import { feeOn } from '../../../domain/fees.js';
 import { formatTokens, formatUsd } from '../../../domain/money.js';
 import { minOut } from '../../../domain/pool.js';
 import { feeBpsOf, pricingParams, type Token } from '../../../domain/token.js';
-import { isNotSent } from '../../../ports/custody-transaction-store.js';
 import type { TradeQuoter } from '../../../ports/trade-quoter.js';
-import { dexOf, swapOnPool } from '../../custody/pool-swap.js';
+import { dexOf, refuseSwap, swapOnPool } from '../../custody/pool-swap.js';
 import type { AppDeps } from '../../deps.js';
 import { applyInUnitOfWork, fundingKey, InterruptedInCustody, type Funding } from '../../paid.js';
 import { loadToken, tradedToken } from '../load-token.js';
@@ -62,9 +61,8 @@ export function poolVenue(deps: AppDeps): TradeVenue {
    * can move the USDC. A refusal that cannot be recorded (the database is down) waits likewise.
    */
   const fencedRefusal = async (cmd: BuyCommand, key: string, refusal: DomainError): Promise<Error> => {
-    const refused = { paymentId: key, network: cmd.network, tokenId: cmd.plan.tokenId, notSent: true as const, createdAt: deps.clock.now() };
-    const stands = await deps.uow.transaction((s) => s.swaps.refuse(refused)).catch(() => null);
-    if (stands && isNotSent(stands)) return refusal;
+    const stands = await refuseSwap(deps, key, cmd.network, cmd.plan.tokenId).catch(() => undefined);
+    if (stands === null) return refusal;
     if (stands && (await dexOf(deps).status(cmd.network, stands.txHash, stands.rawTx).catch(() => null)) === 'reverted') return refusal;
     return new InterruptedInCustody(key, refusal);
   };
@@ -121,7 +119,7 @@ export function poolVenue(deps: AppDeps): TradeVenue {
       try {
         return await buyOnPool(cmd, paid, key, () => (swapped = true));
       } catch (e) {
-        if ((!paid?.payment && paid?.key === undefined) || !(e instanceof DomainError) || e.code === 'INTERNAL_ERROR') throw e;
+        if ((!paid?.payment && paid?.key === undefined) || !isRefusal(e)) throw e;
         // The swap moved the USDC: an outage now is no refusal — the buy is booked later (202).
         if (swapped) throw e instanceof ServiceUnavailable ? new InterruptedInCustody(key, e) : e;
         throw await fencedRefusal(cmd, key, e);
