@@ -47,6 +47,23 @@ export class InterruptedInCustody extends Error {
 }
 
 /**
+ * A refund that met a transaction custody sent for its payment — a swap, a pull — that the chain
+ * has not shown moved nothing (decision 0061): it is not made. Refunded beside a mined swap, the
+ * payment would be paid twice; beside a mined pull, the seller's tokens kept. The payment stays
+ * SETTLED (202); the reconciler finishes it from that transaction, or refunds it once the chain
+ * shows the transaction reverted.
+ */
+export class RefundBesideCustody extends Error {
+  constructor(
+    paymentId: string,
+    readonly transaction: string,
+  ) {
+    super(`payment ${paymentId} is not refunded: custody sent ${transaction} for it, which may have moved its money`);
+    this.name = 'RefundBesideCustody';
+  }
+}
+
+/**
  * A trade refused after custody took the money in (the USDC collected, the tokens pulled): the
  * refusal, with its code and status, for whoever records the refusal to give the money back in
  * the same transaction — a held trade's holder inside the compare-and-set that fails its order, a

@@ -2,12 +2,15 @@ import type { CustodyTransaction, CustodyTransactionStore } from './custody-tran
 
 /**
  * A buy's terms, recorded with its swap (docs/decisions/0061): the gross USD its payment brought,
- * of which the swap swaps all but our fee, and the least tokens it accepts. A copy of the buy that
- * finds the swap recorded books it at these — and signs it again at these, should it be dropped —
- * without pricing the buy again.
+ * the USDC the swap was signed to swap (the gross less our fee: what is left of it is the fee
+ * custody keeps), and the least tokens it accepts. A copy of the buy that finds the swap recorded
+ * books it at these — and signs it again at this gross and bound, should it be dropped — without
+ * pricing the buy again. Replaced with the swap's transaction (a swap signed again may swap
+ * another amount: the fee in force then).
  */
 export interface BuySwapTerms {
   readonly grossUsd: bigint;
+  readonly amountIn: bigint;
   readonly minTokensOut: bigint;
 }
 

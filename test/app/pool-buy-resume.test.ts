@@ -168,7 +168,7 @@ describe('a paid pool buy off its happy path (decision 0059)', () => {
     expect((await paid.request()).kind).toBe('pending');
     const swap = (await deps.uow.run((s) => s.swaps.get(paid.payment.paymentId)))!;
     if (isNotSent(swap)) throw new Error('no swap recorded');
-    expect(swap.buy).toEqual({ grossUsd: paid.payment.amount, minTokensOut: expect.any(BigInt) });
+    expect(swap.buy).toEqual({ grossUsd: paid.payment.amount, amountIn: expect.any(BigInt), minTokensOut: expect.any(BigInt) });
     await whileHeld?.(app, tokenId);
     await dex.unblock(TESTNET);
     return { ...setup, ...paid, swap };
@@ -201,6 +201,51 @@ describe('a paid pool buy off its happy path (decision 0059)', () => {
     const resumed = await resumeApplication(app, entrypoint('token_buy_usd'), await stateOf());
     expect(resumed.kind).toBe('applied');
     expect(poolTrades(deps)).toMatchObject([{ usdAmount: payment.amount, feeUsd: kept, tokenAmount: outcome.amountOut }]);
+  });
+
+  it('booked from what custody signed, not from the Swap event: what else sat unsynced in the pair (a donation) counts there as input', async () => {
+    const { deps, dex, app, tokenId } = await pooled();
+    const { payment, request } = await settledPayment(app, entrypoint('token_buy_usd'), { tokenId, usdAmount: '10' });
+    const outcome = dex.swapOutcome.bind(dex);
+    dex.swapOutcome = async (...args) => {
+      const o = (await outcome(...args))!;
+      return { ...o, amountIn: o.amountIn + 10n ** 12n }; // a speck of the token donated to the pair
+    };
+    expect((await request()).kind).toBe('applied');
+    const swap = (await deps.uow.run((s) => s.swaps.get(payment.paymentId)))!;
+    if (isNotSent(swap) || !swap.buy) throw new Error('no swap terms recorded');
+    expect(poolTrades(deps)).toMatchObject([{ usdAmount: payment.amount, feeUsd: payment.amount - swap.buy.amountIn }]);
+  });
+
+  it('a re-check that refuses just after the reconciler found no swap, one recorded meanwhile by a slow copy, refunds nothing: 202, booked later', async () => {
+    const { deps, dex, app, tokenId } = await pooled();
+    const { payment, request, stateOf } = await settledPayment(app, entrypoint('token_buy_usd'), { tokenId, usdAmount: '10' });
+    // The request's swap is mined; its booking meets an outage: 202, SETTLED, the swap recorded.
+    const transaction = deps.uow.transaction.bind(deps.uow);
+    const outcome = dex.swapOutcome.bind(dex);
+    dex.swapOutcome = async (...args) => {
+      deps.uow.transaction = async () => {
+        deps.uow.transaction = transaction;
+        throw new ServiceUnavailable('The database is unavailable.');
+      };
+      dex.swapOutcome = outcome;
+      return outcome(...args);
+    };
+    expect((await request()).kind).toBe('pending');
+    // A rule changed (a restart), and the reconciler looked for the swap just before it was recorded.
+    (deps.settings as { maxBuyUsd: bigint }).maxBuyUsd = parseUsd('1');
+    const swaps = deps.uow.db.swaps;
+    const get = swaps.get.bind(swaps);
+    swaps.get = () => ((swaps.get = get), undefined);
+    const resumed = await resumeApplication(app, entrypoint('token_buy_usd'), await stateOf());
+    expect(swaps.get).toBe(get);
+    expect(resumed.kind).toBe('pending');
+    expect((await stateOf()).state).toBe('SETTLED');
+    expect(refunds(deps)).toEqual([]);
+    // The next pass finds the swap: booked at its terms.
+    expect((await resumeApplication(app, entrypoint('token_buy_usd'), await stateOf())).kind).toBe('applied');
+    expect(poolTrades(deps)).toMatchObject([{ usdAmount: payment.amount }]);
+    expect(refunds(deps)).toEqual([]);
   });
 
   it('a swap recorded but reverted on chain is no purchase: the re-check’s refusal stands and the buy is refunded once', async () => {

@@ -97,13 +97,14 @@ export function custodyTransactionStoreContract(name: string, make: UowFactory) 
         expect(await uow.run((s) => s.pulls.byTransaction(TESTNET, pull.txHash))).toEqual(pull);
       }));
 
-    it('keeps a buy swap’s terms, exactly, through its replacement; a sell’s swap has none (decision 0061)', () =>
+    it('keeps a buy swap’s terms, exactly, and replaces them with its transaction; a sell’s swap has none (decision 0061)', () =>
       withUow(make, async (uow) => {
-        const buy = { grossUsd: 123_456_789_012_345_678_901_234_567n, minTokensOut: 10n ** 30n + 7n };
+        const buy = { grossUsd: 123_456_789_012_345_678_901_234_567n, amountIn: 122_222_221_122_222_222_111_111_111n, minTokensOut: 10n ** 30n + 7n };
         const swap = { ...signed('pay_1', '1a'), buy };
         await uow.transaction((s) => s.swaps.record(swap));
         expect(await uow.run((s) => s.swaps.get('pay_1'))).toEqual(swap);
-        const resigned = { ...signed('pay_1', '2b', { createdAt: at(5) }), buy };
+        // Signed again later, at the fee in force then: another amount in.
+        const resigned = { ...signed('pay_1', '2b', { createdAt: at(5) }), buy: { ...buy, amountIn: buy.amountIn + 1n } };
         expect(await uow.transaction((s) => s.swaps.replace(resigned, swap.txHash))).toBe(true);
         expect(await uow.run((s) => s.swaps.get('pay_1'))).toEqual(resigned);
         const sell = signed('pay_2', '3c');

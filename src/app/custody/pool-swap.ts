@@ -80,7 +80,7 @@ function swapOf(deps: AppDeps, key: string, network: Network, r: SwapRequest, re
         to: dex.custody(network),
         deadline: now + SWAP_DEADLINE_SECONDS,
       });
-      const buy = r.grossUsd === undefined ? {} : { buy: { grossUsd: r.grossUsd, minTokensOut: r.amountOutMin } };
+      const buy = r.grossUsd === undefined ? {} : { buy: { grossUsd: r.grossUsd, amountIn: r.amountIn, minTokensOut: r.amountOutMin } };
       return { paymentId: key, network, tokenId: r.tokenId, ...prepared, ...buy, createdAt: deps.clock.now() };
     },
     reverted: () => refused(0n, 'The pool moved past the bound before the swap was mined; nothing was swapped.'),

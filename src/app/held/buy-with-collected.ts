@@ -1,8 +1,9 @@
 /**
  * A buy paid by USDC custody has collected (collect.ts) instead of an x402 payment — an order's
- * limit buy, a raise's one buy of its total. It goes to the token's venue like any buy (its curve,
- * its pool once graduated: trading/venues), at the fee in force and with the same fee shares
- * (record-trade.ts); the trade row has no payment. `onBooked` runs inside the transaction that
+ * limit buy (a raise refunds pledges with `refundCollected`, and books its buy on the curve
+ * itself). It goes to the token's venue like any buy (its curve, its pool once graduated:
+ * trading/venues), at the fee in force and with the same fee shares (record-trade.ts); the trade
+ * row has no payment. `onBooked` runs inside the transaction that
  * books the trade, so the caller's own state (an order's EXECUTED) commits with it, or neither.
  *
  *   planCollectedBuy  → the plan, checked on the venue now (SLIPPAGE_EXCEEDED when minTokensOut is
@@ -41,8 +42,7 @@ export interface CollectedBuy {
 
 /**
  * The buy's plan on the token's venue now, or its refusal (TOKEN_GRADUATED, SLIPPAGE_EXCEEDED…).
- * No bounds on the buy's size: an order's size was checked when it was placed, a raise's total
- * is whatever its pledges add up to.
+ * No bounds on the buy's size: an order's size was checked when it was placed.
  */
 export async function planCollectedBuy(
   deps: AppDeps,

@@ -23,12 +23,12 @@
 import { DomainError, PaymentInvalid, ServiceUnavailable } from '../../domain/errors.js';
 import { settlementOutcome, type Payment, type PaymentState } from '../../domain/payment.js';
 import type { AuthorizationReader } from '../../ports/authorization-reader.js';
-import { isNotSent } from '../../ports/custody-transaction-store.js';
 import type { AnyEntrypoint } from '../entrypoints.js';
 import { refund, resumeApplication, settledOnChain } from '../payments/pipeline/application.js';
 import { release } from '../payments/pipeline/claim.js';
 import type { PipelineDeps } from '../payments/pipeline/deps.js';
 import { markSettled } from '../payments/pipeline/settlement.js';
+import { RefundBesideCustody } from '../paid.js';
 import { PAYMENT_REASONS } from '../payments/payment-reasons.js';
 
 export interface ReconcilerDeps extends PipelineDeps {
@@ -118,8 +118,11 @@ export class PaymentReconciler {
     if (outcome.kind !== 'pending') return true;
     const now = this.deps.clock.now();
     if (now.getTime() - p.updatedAt.getTime() < this.deps.refundAfterMs) return false;
-    const sent = await this.sentByCustody(p);
-    if (sent) {
+    const error = new ServiceUnavailable('The operation could not be applied; the payment is refunded.', 5, { reason: PAYMENT_REASONS.applyFailed });
+    try {
+      await refund(this.deps, p, error, settledOnChain(p, p.settlementTx));
+    } catch (e) {
+      if (!(e instanceof RefundBesideCustody)) throw e;
       // Never given up while custody's transaction of it may have moved money: a refund beside a
       // mined swap pays twice, beside a mined pull keeps the seller's tokens (decision 0061). It
       // is an operator's — counted, logged — and moves to the back of the batch, so that such
@@ -127,33 +130,13 @@ export class PaymentReconciler {
       this.deps.metrics.increment('payments_stuck_in_custody_total');
       this.deps.logger.error('a settled payment could not be applied for too long, and custody sent its transaction: not refunded; an operator must finish it', {
         paymentId: p.paymentId,
-        transaction: sent,
+        transaction: e.transaction,
       });
       await this.deps.uow.transaction((s) => s.payments.update({ ...p, updatedAt: now }, 'SETTLED'));
       return false;
     }
-    this.deps.logger.error('a settled payment could not be applied for too long; refunding it', { paymentId: p.paymentId });
-    const error = new ServiceUnavailable('The operation could not be applied; the payment is refunded.', 5, { reason: PAYMENT_REASONS.applyFailed });
-    await refund(this.deps, p, error, settledOnChain(p, p.settlementTx));
+    this.deps.logger.error('a settled payment could not be applied for too long; refunded', { paymentId: p.paymentId });
     return true;
-  }
-
-  /**
-   * The hash of a pull or swap custody recorded for the payment that may have moved its money:
-   * any not seen reverted on chain (mined, pending, dropped — a dropped one is signed again by the
-   * next copy — or unreadable now). Null when nothing was sent, only refused, or every one reverted.
-   */
-  private async sentByCustody(p: Payment): Promise<string | null> {
-    const [pull, swap] = await this.deps.uow.run(async (s) => [await s.pulls.get(p.paymentId), await s.swaps.get(p.paymentId)] as const);
-    for (const [tx, chain] of [
-      [pull, this.deps.tokenIssuer],
-      [swap, this.deps.dex],
-    ] as const) {
-      if (!tx || isNotSent(tx)) continue;
-      const status = chain ? await chain.status(p.network, tx.txHash, tx.rawTx).catch(() => null) : null;
-      if (status !== 'reverted') return tx.txHash;
-    }
-    return null;
   }
 
   /** Re-reads closed, never-settled payments on chain, a few per pass, one sweep per interval. */

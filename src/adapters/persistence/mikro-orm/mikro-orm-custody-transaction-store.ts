@@ -28,6 +28,7 @@ const tableOf = (name: 'token_pulls' | 'pool_swaps') =>
       ...(name === 'pool_swaps'
         ? {
             gross_usd: exactInt<PoolSwap | NotSent>((t) => termsOf(t)?.grossUsd ?? null),
+            amount_in: exactInt<PoolSwap | NotSent>((t) => termsOf(t)?.amountIn ?? null),
             min_tokens_out: exactInt<PoolSwap | NotSent>((t) => termsOf(t)?.minTokensOut ?? null),
           }
         : {}),
@@ -36,7 +37,7 @@ const tableOf = (name: 'token_pulls' | 'pool_swaps') =>
       const recorded = { paymentId: String(r.payment_id), network: String(r.network), tokenId: String(r.token_id), createdAt: ms(r.created_at) };
       if (r.tx_hash === NONE) return { ...recorded, notSent: true as const };
       const tx = { ...recorded, txHash: String(r.tx_hash), rawTx: String(r.raw_tx) };
-      return r.gross_usd === null || r.gross_usd === undefined ? tx : { ...tx, buy: { grossUsd: big(r.gross_usd), minTokensOut: big(r.min_tokens_out) } };
+      return r.gross_usd === null || r.gross_usd === undefined ? tx : { ...tx, buy: { grossUsd: big(r.gross_usd), amountIn: big(r.amount_in), minTokensOut: big(r.min_tokens_out) } };
     },
   );
 const TABLES = { token_pulls: tableOf('token_pulls'), pool_swaps: tableOf('pool_swaps') };
@@ -70,12 +71,15 @@ export class MikroOrmCustodyTransactionStore<T extends CustodyTransaction> imple
     return this.one('payment_id = ?', [paymentId]);
   }
 
+  /** The record's every column but its key is the new transaction's (a swap's terms with it). */
   async replace(next: T, fromTxHash: string): Promise<boolean> {
     if (fromTxHash === NONE) return false; // a refusal is never replaced
-    const rows = await this.sql.all(
-      `update ${this.table.name} set tx_hash = ?, raw_tx = ?, created_at = ? where payment_id = ? and tx_hash = ? returning payment_id`,
-      [next.txHash, next.rawTx, next.createdAt.getTime(), next.paymentId, fromTxHash],
-    );
+    const columns = this.table.columns.filter((c) => c !== 'payment_id');
+    const rows = await this.sql.all(`${this.table.update(columns)} where payment_id = ? and tx_hash = ? returning payment_id`, [
+      ...this.table.valuesOf(columns, next),
+      next.paymentId,
+      fromTxHash,
+    ]);
     return rows.length === 1;
   }
 }

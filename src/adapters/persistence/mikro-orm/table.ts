@@ -46,6 +46,11 @@ export class Table<T> {
     this.insert = `insert into ${name} (${names.join(', ')}) values (${names.map(() => '?').join(', ')})`;
   }
 
+  /** Every column's name, in `insert`'s order. */
+  get columns(): string[] {
+    return this.specs.map(([c]) => c);
+  }
+
   /** The values of `insert`, in its columns' order. */
   values(v: T): unknown[] {
     return this.specs.map(([, spec]) => spec.write(v));

@@ -14,13 +14,14 @@
 import { isRefusal, PaymentInvalid, ServiceUnavailable, type DomainError } from '../../../domain/errors.js';
 import { transitionPayment, type Payment } from '../../../domain/payment.js';
 import { newPayout } from '../../../domain/payout.js';
-import { notSent } from '../../../ports/custody-transaction-store.js';
+import { isNotSent, notSent, type CustodyTransaction } from '../../../ports/custody-transaction-store.js';
 import type { SettlementReceipt, StoredResponse } from '../../../ports/payment-store.js';
+import type { TokenIssuer } from '../../../ports/token-issuer.js';
 import type { Stores } from '../../../ports/unit-of-work.js';
 import type { AnyEntrypoint } from '../../entrypoints.js';
 import { errorEnvelope, statusOfError, successEnvelope } from '../../error-status.js';
 import { withReceipt } from '../../extensions/receipts.js';
-import { PaymentAlreadyApplied, RefusedInCustody } from '../../paid.js';
+import { PaymentAlreadyApplied, RefundBesideCustody, RefusedInCustody } from '../../paid.js';
 import { amountAtQuote } from '../../pricing/asset-pricing.js';
 import { payoutView } from '../../views.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';
@@ -56,13 +57,23 @@ export async function apply(deps: PipelineDeps, s: Settled): Promise<Application
   }
 }
 
-/** The refusal's refund; when another copy of the operation (the reconciler's) moved the payment first, its stored answer. */
+/**
+ * The refusal's refund; when another copy of the operation (the reconciler's) moved the payment
+ * first, its stored answer; when custody sent a transaction of it that may have moved its money,
+ * no refund: 202, finished from that transaction later.
+ */
 async function refundUnlessMoved(deps: PipelineDeps, payment: Payment, error: DomainError, settlement: SettlementReceipt): Promise<ApplicationOutcome> {
   try {
     return await refund(deps, payment, error, settlement);
   } catch (e) {
-    if (!(e instanceof PaymentAlreadyApplied)) throw e;
-    return movedFirst(deps, payment);
+    if (e instanceof PaymentAlreadyApplied) return movedFirst(deps, payment);
+    if (!(e instanceof RefundBesideCustody)) throw e;
+    deps.logger.warn('a refusal met a transaction custody sent for its payment: not refunded; left for the reconciler', {
+      paymentId: payment.paymentId,
+      code: error.code,
+      transaction: e.transaction,
+    });
+    return { kind: 'pending', response: pendingResponse(payment.paymentId, PAYMENT_REASONS.applyPending), paymentId: payment.paymentId };
   }
 }
 
@@ -87,7 +98,7 @@ export async function resumeApplication(deps: PipelineDeps, ep: AnyEntrypoint, p
     // An outage is no refusal: what could not be checked now is checked on a later pass (an
     // operation may hold the payer's money in custody already: a sell's pulled tokens).
     if (!isRefusal(e) || e instanceof ServiceUnavailable) throw e;
-    return refund(deps, payment, e, settlement);
+    return refundUnlessMoved(deps, payment, e, settlement);
   }
   return apply(deps, { kind: 'settled', payment, entrypoint: ep, input, prepared, caller, settlement });
 }
@@ -101,6 +112,12 @@ export function settledOnChain(payment: Payment, transaction: string | null): Se
  * The application's compensation: the operation was refused after the money moved (or money
  * moved that should not have): the payment is REFUNDED and a payout of exactly what was paid, in
  * the asset that paid, is queued — in one transaction. `from` is the state the payment is in now.
+ *
+ * Never beside custody's own transaction of the payment (decision 0061): a swap or pull recorded
+ * for it must be one the chain shows reverted, or a pull whose tokens the refusal gives back —
+ * read before the transaction, and held to inside it, where the refusal is recorded in their
+ * place: one recorded meanwhile by another copy of the operation (a slow request, a custody
+ * intent) rolls the refund back (`RefundBesideCustody`).
  */
 export async function refund(
   deps: PipelineDeps,
@@ -110,16 +127,18 @@ export async function refund(
   from: 'SETTLED' | 'FAILED' | 'REJECTED' = 'SETTLED',
 ): Promise<Outcome<'refunded'>> {
   const now = deps.clock.now();
+  const undone = await undoneInCustody(deps, payment, error);
   const response = await deps.uow.transaction(async (stores) => {
     const refunded = transitionPayment({ ...payment, state: from }, 'REFUNDED', now);
     // Moved first (compare-and-set); its answer, which names the payout, is stored after it below.
     if (!(await stores.payments.update(refunded, from))) throw new PaymentAlreadyApplied(payment.paymentId);
     // Nothing custody has not recorded for the payment yet is sent after its refund — a custody
     // intent the signer answers later, a slower copy of the trade: its refusal stands in the place
-    // of a pull and a swap (a no-op where one is recorded; decision 0059).
+    // of a pull and a swap (decision 0059). Where one is recorded, it must be one that moved nothing.
     const refused = notSent(payment.paymentId, payment.network, '', now);
-    await stores.swaps.refuse(refused);
-    await stores.pulls.refuse(refused);
+    for (const stands of [await stores.swaps.refuse(refused), await stores.pulls.refuse(refused)]) {
+      if (!isNotSent(stands) && !undone.has(stands.txHash)) throw new RefundBesideCustody(payment.paymentId, stands.txHash);
+    }
     // What the operation took into custody before it was refused (a sell's pulled tokens) goes
     // back with the refund, or not at all: a payment another copy applied is not refunded here.
     if (error instanceof RefusedInCustody) await error.giveBack?.(stores);
@@ -151,6 +170,21 @@ export async function refund(
   countPayment(deps.metrics, payment, 'refunded');
   deps.logger.info('payment refunded', { paymentId: payment.paymentId, payer: payment.payer, code: error.code });
   return { kind: 'refunded', response, paymentId: payment.paymentId };
+}
+
+/**
+ * The transactions custody recorded for the payment that its refund may stand beside: those the
+ * chain shows reverted (nothing moved), and a pull whose tokens the refusal gives back with it.
+ * A chain that cannot be read vouches for nothing.
+ */
+async function undoneInCustody(deps: PipelineDeps, payment: Payment, error: DomainError): Promise<Set<string>> {
+  const [pull, swap] = await deps.uow.run(async (s) => [await s.pulls.get(payment.paymentId), await s.swaps.get(payment.paymentId)] as const);
+  const undone = new Set<string>();
+  const reverted = async (chain: Pick<TokenIssuer, 'status'> | undefined, tx: CustodyTransaction) =>
+    (await chain?.status(payment.network, tx.txHash, tx.rawTx).catch(() => null)) === 'reverted';
+  if (pull && !isNotSent(pull) && ((error instanceof RefusedInCustody && error.giveBack) || (await reverted(deps.tokenIssuer, pull)))) undone.add(pull.txHash);
+  if (swap && !isNotSent(swap) && (await reverted(deps.dex, swap))) undone.add(swap.txHash);
+  return undone;
 }
 
 /** The settlement signed for its payer; without a receipt when there is no signer or signing fails. */

@@ -76,11 +76,11 @@ export function poolVenue(deps: AppDeps): TradeVenue {
     swapped();
     // Booked as the swap custody recorded was signed (decision 0061): its gross, and as our fee
     // what it left of it — the fee when it was signed, also for a copy of the buy (the
-    // reconciler's) that comes after the fee decayed. A swap recorded before the gross was kept
-    // is booked at the plan's.
-    const grossUsd = swap.buy?.grossUsd ?? planned;
-    const feeUsd = grossUsd - swap.amountIn;
-    if (feeUsd < 0n) throw new Error(`the pool swap of ${key} swapped ${swap.amountIn}, more than the buy's gross ${grossUsd}`);
+    // reconciler's) that comes after the fee decayed. From what custody signed, not from the
+    // pair's Swap event, whose amountIn counts whatever else sat unsynced in the pair. A swap
+    // recorded before its terms were kept is booked at the plan's gross and the fee now.
+    const { grossUsd, amountIn } = swap.buy ?? { grossUsd: planned, amountIn: planned - fee };
+    const feeUsd = grossUsd - amountIn;
     const spotOf = await spot(token);
     return applyInUnitOfWork(deps, paid, async (stores, now) => {
       const locked = await loadToken(stores, token.tokenId, true);
