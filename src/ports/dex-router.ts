@@ -42,9 +42,14 @@ export interface SwapExactIn {
   deadline: bigint;
 }
 
-/** What a mined swap moved. */
+/** What a mined swap moved, as the pair's Swap event reports it. */
 export interface SwapOutcome {
+  /**
+   * The input the pair counted: whatever sat in it unsynced (a donation) counts too, so it is not
+   * what custody swapped — the amount it signed is (decision 0061). Not used for booking.
+   */
   amountIn: bigint;
+  /** What the swap paid out, to custody. */
   amountOut: bigint;
 }
 
