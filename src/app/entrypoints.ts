@@ -14,7 +14,8 @@ import { validateTokenMetadata, type TokenMetadata } from '../domain/token.js';
 import type { PriceRule } from './catalogue/operation.js';
 import type { AppDeps } from './deps.js';
 import type { Settings } from './settings.js';
-import { applyInUnitOfWork, type Paid } from './paid.js';
+import type { Payment } from '../domain/payment.js';
+import { applyInUnitOfWork, type Paid, type RefusedInCustody } from './paid.js';
 import { buyQuoteInput, buyTokensInput, buyUsdInput, commentInput, createTokenInput, parseWith, pledgeInput, sellInput, tokenImageInput, tokenInfoInput } from './schemas.js';
 import { buyOutput, commentOutput, createTokenOutput, pledgeOutput, sellOutput, tokenInfoOutput, tokenOutput } from './output-schemas.js';
 import { IMAGE_BODY_LIMIT_BYTES, type PreparedImage } from './images/image-intake.js';
@@ -25,7 +26,7 @@ import { checkComment, postComment, type CheckedComment, type CommentRequest } f
 import { checkFairLaunch, checkInitialBuy, createToken } from './use-cases/create-token.js';
 import { checkReferrer } from './trading/check-referrer.js';
 import { loadToken, type DeployedToken } from './trading/load-token.js';
-import { checkSell, sellToken, type SellRequest } from './use-cases/sell-token.js';
+import { checkSell, pulledTokens, sellToken, type SellRequest } from './use-cases/sell-token.js';
 import { tokenInfoFrom } from './use-cases/token-info.js';
 import { specOf } from './orders/order-catalogue.js';
 import { orderOutput, placeOrderInput } from './orders/order-schemas.js';
@@ -86,6 +87,12 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
    * gives it back in one transaction (payments/pipeline/application.ts).
    */
   execute(deps: AppDeps, input: I, prepared: P, caller: Caller, paid: Paid<R>): Promise<R>;
+  /**
+   * What custody took in for a settled payment of it before its request stopped — a sell's pulled
+   * tokens, once the pull is mined — for a refusal met when the payment is applied again (a rule
+   * changed since) to give back with its refund (decision 0061). Null: nothing taken.
+   */
+  takenInCustody?(deps: AppDeps, input: I, payment: Payment): Promise<Pick<RefusedInCustody, 'taken' | 'giveBack'> | null>;
   /**
    * Paid access that outlives the request (docs/api.md, "Sign-In-With-X"): a payer who proves
    * its wallet with Sign-In-With-X is served again without paying for INFO_ACCESS_SECONDS. Only
@@ -343,6 +350,7 @@ export function entrypoints(): AnyEntrypoint[] {
     // The token as the rules were checked, moments before: what the pull needs of it cannot have changed.
     execute: (deps, input, prepared, caller, paid) =>
       sellToken(deps, { ...input, seller: caller.wallet, network: caller.network }, paid, prepared.token),
+    takenInCustody: (deps, input, payment) => pulledTokens(deps, { ...input, seller: payment.payer, network: payment.network }, payment.paymentId),
   };
   const info: Entrypoint<{ tokenId: string }> = {
     kind: 'paid',

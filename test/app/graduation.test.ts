@@ -22,6 +22,10 @@ import { settleTokens, signSell } from '../support/onchain.js';
 import { checkSell, sellToken } from '../../src/app/use-cases/sell-token.js';
 import { transitionPayment, type Payment } from '../../src/domain/payment.js';
 import { SwapPending } from '../../src/app/custody/pool-swap.js';
+import { entrypoints, type AnyEntrypoint, type Caller } from '../../src/app/entrypoints.js';
+import { apply } from '../../src/app/payments/pipeline/application.js';
+import type { PipelineDeps } from '../../src/app/payments/pipeline/deps.js';
+import { payment as fixturePayment } from '../support/fixtures.js';
 
 type Deps = ReturnType<typeof makeDeps>;
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -426,6 +430,30 @@ describe('sells of a graduated token swap on its pool', () => {
     const back = [...deps.uow.db.deliveries.values()].filter((d) => d.sourceId.startsWith('return:'));
     expect(back).toHaveLength(1);
     expect(back[0]).toMatchObject({ wallet: WALLET_A, amount: parseTokens('1000000') });
+    expect(deps.uow.db.trades.filter((t) => t.side === 'sell')).toHaveLength(0);
+  });
+});
+
+describe('a paid pool sell whose swap reverts after its pull (decision 0061)', () => {
+  it('is refunded with its tokens sent back, together, once: the pull is given back and the swap moved nothing', async () => {
+    const { deps, dex, app, tokenId, token } = await pooledToken();
+    const pipeline = { ...app, logger: silent, metrics: { increment() {}, observe() {}, set() {} }, receiptSigner: null } as unknown as PipelineDeps;
+    const ep = entrypoints().find((e) => e.name === 'token_sell')! as AnyEntrypoint;
+    const caller: Caller = { wallet: WALLET_A, network: TESTNET };
+    const tokens = parseTokens('1000000');
+    const authorization = await signSell({ wallet: WALLET_A, token: { network: TESTNET, address: token.address!, name: token.name }, custody: deps.tokenIssuer.custody(TESTNET), tokens, now: deps.clock.now() });
+    const input = { tokenId, tokens, authorization, referrer: null };
+    const prepared = await ep.prepare(pipeline, input, caller, 'price');
+    const now = deps.clock.now();
+    const verified = fixturePayment({ payer: WALLET_A, amount: prepared.amount, usdValue: prepared.amount, resource: ep.name, input: {}, createdAt: now, updatedAt: now });
+    const payment = transitionPayment(transitionPayment(verified, 'SETTLING', now), 'SETTLED', now, { settlementTx: '0xsettled' });
+    await deps.uow.run((s) => s.payments.claim(payment));
+    dex.scriptNext('reverted');
+    const settlement = { success: true, transaction: '0xsettled', network: TESTNET, payer: WALLET_A };
+    const outcome = await apply(pipeline, { kind: 'settled', payment, entrypoint: ep, input, prepared, caller, settlement });
+    expect(outcome).toMatchObject({ kind: 'refunded', response: { status: 409, body: { error: { code: 'SLIPPAGE_EXCEEDED' } } } });
+    expect([...deps.uow.db.deliveries.values()].filter((d) => d.sourceId === `return:${payment.paymentId}`)).toMatchObject([{ wallet: WALLET_A, amount: tokens }]);
+    expect([...deps.uow.db.payouts.values()].filter((p) => p.sourceId === payment.paymentId && p.reason === 'refund')).toHaveLength(1);
     expect(deps.uow.db.trades.filter((t) => t.side === 'sell')).toHaveLength(0);
   });
 });

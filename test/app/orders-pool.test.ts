@@ -54,6 +54,24 @@ async function signedUsdc(deps: Awaited<ReturnType<typeof graduated>>['deps']) {
   });
 }
 
+/**
+ * A $5 limit buy on the pool whose bound is exactly what the pool gives now (nothing after its own
+ * swap), taken to EXECUTING with its USDC collected: where its execution stopped before the swap.
+ */
+async function collectedLimitBuy() {
+  const { deps, dex, tokenId, token, above } = await graduated();
+  const reserves = (await dex.reserves(TESTNET, token.address!))!;
+  const net = 5_000_000n - feeOn(5_000_000n, feeBpsOf(token, deps.clock.now()));
+  const minTokensOut = getAmountOut(net, reserves.usd, reserves.tokens);
+  const input = { tokenId, kind: 'limit_buy' as const, triggerPrice: above, usdAmount: 5_000_000n, minTokensOut, expiresAt: new Date(deps.clock.now().getTime() + 3_600_000), authorization: await signedUsdc(deps) };
+  await checkPlaceOrder(deps, input, { wallet: WALLET_B, network: TESTNET });
+  const placed = await placeOrder(deps, input, { wallet: WALLET_B, network: TESTNET });
+  const order = (await deps.uow.run((s) => s.orders.get(placed.orderId)))!;
+  await deps.uow.transaction((s) => moveOrder(s, order, 'OPEN', 'EXECUTING', deps.clock.now()));
+  await collectHeld(deps, orderKey(order), TESTNET, USDC.address, order.authorization, tokenId);
+  return { deps, token, order, net, minTokensOut };
+}
+
 describe('orders on the pool', () => {
   it('a limit buy crossed on the pool swaps there with the usual fee, once', async () => {
     const { deps, tokenId, above } = await graduated();
@@ -72,16 +90,7 @@ describe('orders on the pool', () => {
   });
 
   it('a limit buy whose swap was mined before a crash is booked on resume, not refunded, even with its own swap now in the pool', async () => {
-    const { deps, dex, tokenId, token, above } = await graduated();
-    const reserves = (await dex.reserves(TESTNET, token.address!))!;
-    const net = 5_000_000n - feeOn(5_000_000n, feeBpsOf(token, deps.clock.now()));
-    const minTokensOut = getAmountOut(net, reserves.usd, reserves.tokens); // exactly what it gets now: nothing after its own swap
-    const input = { tokenId, kind: 'limit_buy' as const, triggerPrice: above, usdAmount: 5_000_000n, minTokensOut, expiresAt: new Date(deps.clock.now().getTime() + 3_600_000), authorization: await signedUsdc(deps) };
-    await checkPlaceOrder(deps, input, { wallet: WALLET_B, network: TESTNET });
-    const placed = await placeOrder(deps, input, { wallet: WALLET_B, network: TESTNET });
-    const order = (await deps.uow.run((s) => s.orders.get(placed.orderId)))!;
-    await deps.uow.transaction((s) => moveOrder(s, order, 'OPEN', 'EXECUTING', deps.clock.now()));
-    await collectHeld(deps, orderKey(order), TESTNET, USDC.address, order.authorization, tokenId);
+    const { deps, token, order, net, minTokensOut } = await collectedLimitBuy();
     const swap = await swapOnPool(deps, orderKey(order), token, { side: 'buy', amountIn: net, amountOutMin: minTokensOut, describe: String }); // then the crash
     deps.clock.advance(deps.settings.pullWaitMs + RESUME_MARGIN_MS + 1);
     expect(await resumeExecuting(deps)).toBe(1);
@@ -93,16 +102,7 @@ describe('orders on the pool', () => {
   });
 
   it('a limit buy resumed in two processes: the one whose check refuses after the other recorded its swap books that swap, not a refund', async () => {
-    const { deps, dex, tokenId, token, above } = await graduated();
-    const reserves = (await dex.reserves(TESTNET, token.address!))!;
-    const net = 5_000_000n - feeOn(5_000_000n, feeBpsOf(token, deps.clock.now()));
-    const minTokensOut = getAmountOut(net, reserves.usd, reserves.tokens); // exactly what it gets now: nothing after its own swap
-    const input = { tokenId, kind: 'limit_buy' as const, triggerPrice: above, usdAmount: 5_000_000n, minTokensOut, expiresAt: new Date(deps.clock.now().getTime() + 3_600_000), authorization: await signedUsdc(deps) };
-    await checkPlaceOrder(deps, input, { wallet: WALLET_B, network: TESTNET });
-    const placed = await placeOrder(deps, input, { wallet: WALLET_B, network: TESTNET });
-    const order = (await deps.uow.run((s) => s.orders.get(placed.orderId)))!;
-    await deps.uow.transaction((s) => moveOrder(s, order, 'OPEN', 'EXECUTING', deps.clock.now()));
-    await collectHeld(deps, orderKey(order), TESTNET, USDC.address, order.authorization, tokenId);
+    const { deps, token, order, net, minTokensOut } = await collectedLimitBuy();
     // The other process's copy records and mines the order's swap (the pool moves) just after
     // this one looked for it and found none: this one's check then refuses on the moved pool.
     const other = await swapOnPool(deps, orderKey(order), token, { side: 'buy', amountIn: net, amountOutMin: minTokensOut, grossUsd: 5_000_000n, describe: String });

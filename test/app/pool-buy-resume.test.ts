@@ -73,6 +73,20 @@ async function settledPayment(app: PipelineDeps, ep: AnyEntrypoint, raw: Record<
   return { payment, request, stateOf };
 }
 
+/** Right after the next swap is mined (its outcome read), the booking's transaction meets the database gone. */
+function outageAtBooking(deps: ReturnType<typeof makeDeps>, dex: FakeDexRouter): void {
+  const transaction = deps.uow.transaction.bind(deps.uow);
+  const outcome = dex.swapOutcome.bind(dex);
+  dex.swapOutcome = async (...args) => {
+    deps.uow.transaction = async () => {
+      deps.uow.transaction = transaction;
+      throw new ServiceUnavailable('The database is unavailable.');
+    };
+    dex.swapOutcome = outcome;
+    return outcome(...args);
+  };
+}
+
 const refunds = (deps: ReturnType<typeof makeDeps>) => [...deps.uow.db.payouts.values()].filter((p) => p.reason === 'refund');
 const poolTrades = (deps: ReturnType<typeof makeDeps>) => deps.uow.db.trades.filter((t) => t.venue === 'uniswap-v2');
 
@@ -113,16 +127,7 @@ describe('a paid pool buy off its happy path (decision 0059)', () => {
     const { deps, dex, app, tokenId } = await pooled();
     const { payment, request, stateOf } = await settledPayment(app, entrypoint('token_buy_usd'), { tokenId, usdAmount: '10' });
     // Right after the swap is mined (its outcome read), the booking's transaction meets the database gone.
-    const transaction = deps.uow.transaction.bind(deps.uow);
-    const outcome = dex.swapOutcome.bind(dex);
-    dex.swapOutcome = async (...args) => {
-      deps.uow.transaction = async () => {
-        deps.uow.transaction = transaction;
-        throw new ServiceUnavailable('The database is unavailable.');
-      };
-      dex.swapOutcome = outcome;
-      return outcome(...args);
-    };
+    outageAtBooking(deps, dex);
     expect((await request()).kind).toBe('pending');
     expect((await stateOf()).state).toBe('SETTLED');
     const swap = await deps.uow.run((s) => s.swaps.get(payment.paymentId));
@@ -221,24 +226,21 @@ describe('a paid pool buy off its happy path (decision 0059)', () => {
     const { deps, dex, app, tokenId } = await pooled();
     const { payment, request, stateOf } = await settledPayment(app, entrypoint('token_buy_usd'), { tokenId, usdAmount: '10' });
     // The request's swap is mined; its booking meets an outage: 202, SETTLED, the swap recorded.
-    const transaction = deps.uow.transaction.bind(deps.uow);
-    const outcome = dex.swapOutcome.bind(dex);
-    dex.swapOutcome = async (...args) => {
-      deps.uow.transaction = async () => {
-        deps.uow.transaction = transaction;
-        throw new ServiceUnavailable('The database is unavailable.');
-      };
-      dex.swapOutcome = outcome;
-      return outcome(...args);
-    };
+    outageAtBooking(deps, dex);
     expect((await request()).kind).toBe('pending');
-    // A rule changed (a restart), and the reconciler looked for the swap just before it was recorded.
+    // A rule changed (a restart), and the reconciler looked for the swap — to plan from it, and
+    // again before its refund's transaction — just before it was recorded: only the refund's
+    // transaction, where it records its refusal in the swap's place, meets it.
     (deps.settings as { maxBuyUsd: bigint }).maxBuyUsd = parseUsd('1');
     const swaps = deps.uow.db.swaps;
     const get = swaps.get.bind(swaps);
-    swaps.get = () => ((swaps.get = get), undefined);
+    let hidden = 2;
+    swaps.get = () => {
+      if (--hidden === 0) swaps.get = get;
+      return undefined;
+    };
     const resumed = await resumeApplication(app, entrypoint('token_buy_usd'), await stateOf());
-    expect(swaps.get).toBe(get);
+    expect(hidden).toBe(0);
     expect(resumed.kind).toBe('pending');
     expect((await stateOf()).state).toBe('SETTLED');
     expect(refunds(deps)).toEqual([]);

@@ -192,4 +192,31 @@ describe('a paid sell refused after its pull (decision 0058)', () => {
     }
     expect(booksOf(paymentId)).toEqual({ state: 'APPLIED', trades: 1, returns: [], refunds: 0 });
   });
+
+  it('whose price changed before the reconciler applied it, its tokens pulled: the fee refunded and the tokens sent back, together (decision 0061)', async () => {
+    crashAfterPullMined = true;
+    const res = await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '20000'));
+    expect(res.status).toBe(202);
+    const { paymentId } = (await json(res)).data;
+    const prices = service.application.deps.settings.prices as { sell: bigint };
+    const price = prices.sell;
+    prices.sell = price + 1n; // the re-check refuses: the price changed
+    try {
+      await reconcile();
+    } finally {
+      prices.sell = price;
+    }
+    expect(booksOf(paymentId)).toEqual({ state: 'REFUNDED', trades: 0, returns: [20_000n * 10n ** 18n], refunds: 1 });
+  });
+
+  it('whose pull reverted is refunded, nothing sent back: the chain shows the pull moved nothing', async () => {
+    let paymentId = '';
+    afterSettle = async (p) => {
+      paymentId = p.paymentId;
+      issuer.scriptNext('reverted');
+    };
+    const res = await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '20000'));
+    expect((await json(res)).error.code).toBe('TOKEN_AUTHORIZATION_INVALID');
+    expect(booksOf(paymentId)).toEqual({ state: 'REFUNDED', trades: 0, returns: [], refunds: 1 });
+  });
 });

@@ -20,6 +20,7 @@ import { DomainError, InsufficientBalance, ServiceUnavailable, TokenAuthorizatio
 import { formatTokens } from '../../domain/money.js';
 import type { Network } from '../../domain/network.js';
 import type { Token } from '../../domain/token.js';
+import { isNotSent } from '../../ports/custody-transaction-store.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import { pullTokens } from '../custody/token-pull.js';
 import type { AppDeps } from '../deps.js';
@@ -117,6 +118,23 @@ export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Funding<
     await deps.uow.transaction((stores) => queueTokenReturn(deps, stores, cmd, key));
     throw e;
   }
+}
+
+/**
+ * A settled sell's pulled tokens, to give back with the refund of a refusal met when its payment
+ * is applied again (decision 0061): the pull recorded for it, mined. Null: nothing was pulled —
+ * none recorded, refused, reverted, or not mined yet (the chain cannot tell now): a refund then
+ * stands beside the pull only once it is seen reverted.
+ */
+export async function pulledTokens(
+  deps: AppDeps,
+  cmd: Pick<SellCommand, 'network' | 'tokenId' | 'seller' | 'tokens'>,
+  key: string,
+): Promise<Pick<RefusedInCustody, 'taken' | 'giveBack'> | null> {
+  const pull = await deps.uow.run((s) => s.pulls.get(key));
+  if (!pull || isNotSent(pull)) return null;
+  if ((await deps.tokenIssuer.status(cmd.network, pull.txHash, pull.rawTx).catch(() => null)) !== 'confirmed') return null;
+  return { taken: 'tokens', giveBack: (stores) => queueTokenReturn(deps, stores, cmd, key) };
 }
 
 /** The pulled tokens back to the seller, in the caller's transaction; queued once per key. */

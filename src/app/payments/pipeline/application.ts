@@ -80,8 +80,9 @@ async function refundUnlessMoved(deps: PipelineDeps, payment: Payment, error: Do
 /**
  * The application step for a SETTLED payment whose request did not finish it: the input and the
  * rules as the payer again, the price in the paid asset at the payment's own quote; a refusal now
- * is refunded, anything else is applied as its request would have, receipted for the resource
- * URL its 402 named.
+ * is refunded — with what custody took in for it (a sell's mined pull) given back, never beside a
+ * swap it sent (decision 0061) — anything else is applied as its request would have, receipted
+ * for the resource URL its 402 named.
  */
 export async function resumeApplication(deps: PipelineDeps, ep: AnyEntrypoint, payment: Payment): Promise<ApplicationOutcome> {
   const caller = { wallet: payment.payer, network: payment.network, paidAt: payment.createdAt, paymentId: payment.paymentId };
@@ -98,7 +99,9 @@ export async function resumeApplication(deps: PipelineDeps, ep: AnyEntrypoint, p
     // An outage is no refusal: what could not be checked now is checked on a later pass (an
     // operation may hold the payer's money in custody already: a sell's pulled tokens).
     if (!isRefusal(e) || e instanceof ServiceUnavailable) throw e;
-    return refundUnlessMoved(deps, payment, e, settlement);
+    // What custody took in before the request stopped (a sell's mined pull) goes back with the refund.
+    const taken = input === undefined ? null : await ep.takenInCustody?.(deps, input, payment);
+    return refundUnlessMoved(deps, payment, taken ? new RefusedInCustody(e, taken.taken, taken.giveBack) : e, settlement);
   }
   return apply(deps, { kind: 'settled', payment, entrypoint: ep, input, prepared, caller, settlement });
 }
