@@ -350,7 +350,7 @@ export function entrypoints(): AnyEntrypoint[] {
     // The token as the rules were checked, moments before: what the pull needs of it cannot have changed.
     execute: (deps, input, prepared, caller, paid) =>
       sellToken(deps, { ...input, seller: caller.wallet, network: caller.network }, paid, prepared.token),
-    takenInCustody: (deps, input, payment) => pulledTokens(deps, { ...input, seller: payment.payer, network: payment.network }, payment.paymentId),
+    takenInCustody: (deps, input, payment) => pulledTokens(deps, { network: payment.network, authorization: input.authorization }, payment.paymentId),
   };
   const info: Entrypoint<{ tokenId: string }> = {
     kind: 'paid',

@@ -9,7 +9,7 @@ import { createToken } from '../../src/app/use-cases/create-token.js';
 import { createQuote } from '../../src/app/use-cases/create-quote.js';
 import { UniswapV2TradeQuoter } from '../../src/adapters/quotes/uniswap-v2/uniswap-v2-trade-quoter.js';
 import { getAmountOut, poolBuyWithUsd, poolSell } from '../../src/domain/pool.js';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError, ServiceUnavailable } from '../../src/domain/errors.js';
 import { GraduationWorker } from '../../src/app/workers/graduation-worker.js';
 import { quoteSell, realUsdReserve } from '../../src/domain/curve.js';
 import type { Graduation } from '../../src/domain/graduation.js';
@@ -23,9 +23,10 @@ import { checkSell, sellToken } from '../../src/app/use-cases/sell-token.js';
 import { transitionPayment, type Payment } from '../../src/domain/payment.js';
 import { SwapPending } from '../../src/app/custody/pool-swap.js';
 import { entrypoints, type AnyEntrypoint, type Caller } from '../../src/app/entrypoints.js';
-import { apply } from '../../src/app/payments/pipeline/application.js';
+import { apply, resumeApplication } from '../../src/app/payments/pipeline/application.js';
 import type { PipelineDeps } from '../../src/app/payments/pipeline/deps.js';
 import { payment as fixturePayment } from '../support/fixtures.js';
+import { authorizationToText } from '../../src/domain/token-authorization.js';
 
 type Deps = ReturnType<typeof makeDeps>;
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -434,27 +435,59 @@ describe('sells of a graduated token swap on its pool', () => {
   });
 });
 
-describe('a paid pool sell whose swap reverts after its pull (decision 0061)', () => {
-  it('is refunded with its tokens sent back, together, once: the pull is given back and the swap moved nothing', async () => {
+describe('a paid pool sell off its happy path (decision 0061)', () => {
+  /** A paid token_sell of 1,000,000 tokens on the pool, settled and stored as its request leaves it. */
+  async function paidPoolSell() {
     const { deps, dex, app, tokenId, token } = await pooledToken();
     const pipeline = { ...app, logger: silent, metrics: { increment() {}, observe() {}, set() {} }, receiptSigner: null } as unknown as PipelineDeps;
     const ep = entrypoints().find((e) => e.name === 'token_sell')! as AnyEntrypoint;
     const caller: Caller = { wallet: WALLET_A, network: TESTNET };
     const tokens = parseTokens('1000000');
     const authorization = await signSell({ wallet: WALLET_A, token: { network: TESTNET, address: token.address!, name: token.name }, custody: deps.tokenIssuer.custody(TESTNET), tokens, now: deps.clock.now() });
-    const input = { tokenId, tokens, authorization, referrer: null };
+    const raw = { tokenId, tokens: '1000000', tokenAuthorization: authorizationToText(authorization) };
+    const input = ep.parse(raw);
     const prepared = await ep.prepare(pipeline, input, caller, 'price');
     const now = deps.clock.now();
-    const verified = fixturePayment({ payer: WALLET_A, amount: prepared.amount, usdValue: prepared.amount, resource: ep.name, input: {}, createdAt: now, updatedAt: now });
+    const verified = fixturePayment({ payer: WALLET_A, amount: prepared.amount, usdValue: prepared.amount, resource: ep.name, input: raw, createdAt: now, updatedAt: now });
     const payment = transitionPayment(transitionPayment(verified, 'SETTLING', now), 'SETTLED', now, { settlementTx: '0xsettled' });
     await deps.uow.run((s) => s.payments.claim(payment));
-    dex.scriptNext('reverted');
     const settlement = { success: true, transaction: '0xsettled', network: TESTNET, payer: WALLET_A };
-    const outcome = await apply(pipeline, { kind: 'settled', payment, entrypoint: ep, input, prepared, caller, settlement });
-    expect(outcome).toMatchObject({ kind: 'refunded', response: { status: 409, body: { error: { code: 'SLIPPAGE_EXCEEDED' } } } });
-    expect([...deps.uow.db.deliveries.values()].filter((d) => d.sourceId === `return:${payment.paymentId}`)).toMatchObject([{ wallet: WALLET_A, amount: tokens }]);
-    expect([...deps.uow.db.payouts.values()].filter((p) => p.sourceId === payment.paymentId && p.reason === 'refund')).toHaveLength(1);
-    expect(deps.uow.db.trades.filter((t) => t.side === 'sell')).toHaveLength(0);
+    const request = () => apply(pipeline, { kind: 'settled', payment, entrypoint: ep, input, prepared, caller, settlement });
+    const books = () => ({
+      state: deps.uow.db.payments.get(payment.paymentId)!.state,
+      returns: [...deps.uow.db.deliveries.values()].filter((d) => d.sourceId === `return:${payment.paymentId}`).map((d) => d.amount),
+      refunds: [...deps.uow.db.payouts.values()].filter((p) => p.sourceId === payment.paymentId && p.reason === 'refund').length,
+      sells: deps.uow.db.trades.filter((t) => t.side === 'sell').length,
+    });
+    return { deps, dex, pipeline, ep, payment, tokens, request, books };
+  }
+
+  it('whose swap reverts after its pull is refunded with its tokens sent back, together: the pull given back, the swap moved nothing', async () => {
+    const { dex, request, books, tokens } = await paidPoolSell();
+    dex.scriptNext('reverted');
+    expect(await request()).toMatchObject({ kind: 'refunded', response: { status: 409, body: { error: { code: 'SLIPPAGE_EXCEEDED' } } } });
+    expect(books()).toEqual({ state: 'REFUNDED', returns: [tokens], refunds: 1, sells: 0 });
+  });
+
+  it('whose swap is mined but not booked, refused when applied again (its price changed): neither refunded nor its sold tokens sent back', async () => {
+    const { deps, pipeline, ep, payment, request, books } = await paidPoolSell();
+    // Right after the swap is mined, the booking's transaction meets the database gone: 202.
+    const transaction = deps.uow.transaction.bind(deps.uow);
+    const outcome = pipeline.dex!.swapOutcome.bind(pipeline.dex);
+    pipeline.dex!.swapOutcome = async (...args) => {
+      deps.uow.transaction = async () => {
+        deps.uow.transaction = transaction;
+        throw new ServiceUnavailable('The database is unavailable.');
+      };
+      pipeline.dex!.swapOutcome = outcome;
+      return outcome(...args);
+    };
+    expect((await request()).kind).toBe('pending');
+    const prices = deps.settings.prices as { sell: bigint };
+    prices.sell += 1n;
+    const resumed = await resumeApplication(pipeline, ep, deps.uow.db.payments.get(payment.paymentId)!);
+    expect(resumed.kind).toBe('pending');
+    expect(books()).toEqual({ state: 'SETTLED', returns: [], refunds: 0, sells: 0 });
   });
 });
 

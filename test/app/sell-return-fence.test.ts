@@ -13,6 +13,7 @@ import { MemoryTokenRepository } from '../../src/adapters/persistence/memory/mem
 import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
 import { ServiceUnavailable } from '../../src/domain/errors.js';
 import type { RunningService } from '../../src/bootstrap/compose.js';
+import { TESTNET } from '../../src/domain/network.js';
 import type { Payment } from '../../src/domain/payment.js';
 import { signedSellBody } from '../support/onchain.js';
 import { json, settle, ShiftableClock, startTestService } from '../support/service.js';
@@ -218,5 +219,28 @@ describe('a paid sell refused after its pull (decision 0058)', () => {
     const res = await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '20000'));
     expect((await json(res)).error.code).toBe('TOKEN_AUTHORIZATION_INVALID');
     expect(booksOf(paymentId)).toEqual({ state: 'REFUNDED', trades: 0, returns: [], refunds: 1 });
+  });
+
+  it('whose pull is not mined yet, refused when applied again (its price changed): nothing sent back, nothing refunded, until the chain decides', async () => {
+    let paymentId = '';
+    afterSettle = async (p) => {
+      paymentId = p.paymentId;
+      issuer.scriptNext('hold'); // the pull is sent, and not mined
+    };
+    const res = await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '20000'));
+    expect(res.status).toBe(202);
+    const prices = service.application.deps.settings.prices as { sell: bigint };
+    const price = prices.sell;
+    prices.sell = price + 1n;
+    try {
+      await reconcile();
+      expect(booksOf(paymentId)).toEqual({ state: 'SETTLED', trades: 0, returns: [], refunds: 0 });
+      // Mined now: the tokens are custody's, and go back with the refund.
+      await issuer.unblock(TESTNET);
+      await reconcile();
+    } finally {
+      prices.sell = price;
+    }
+    expect(booksOf(paymentId)).toEqual({ state: 'REFUNDED', trades: 0, returns: [20_000n * 10n ** 18n], refunds: 1 });
   });
 });

@@ -122,19 +122,21 @@ export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Funding<
 
 /**
  * A settled sell's pulled tokens, to give back with the refund of a refusal met when its payment
- * is applied again (decision 0061): the pull recorded for it, mined. Null: nothing was pulled —
+ * is applied again (decision 0061): the pull recorded for it, mined — what it moved, from whom,
+ * as its authorization says (not the parsed input's other fields). Null: nothing was pulled —
  * none recorded, refused, reverted, or not mined yet (the chain cannot tell now): a refund then
  * stands beside the pull only once it is seen reverted.
  */
 export async function pulledTokens(
   deps: AppDeps,
-  cmd: Pick<SellCommand, 'network' | 'tokenId' | 'seller' | 'tokens'>,
+  pulled: { network: Network; authorization: Pick<SellCommand['authorization'], 'from' | 'value'> },
   key: string,
 ): Promise<Pick<RefusedInCustody, 'taken' | 'giveBack'> | null> {
   const pull = await deps.uow.run((s) => s.pulls.get(key));
   if (!pull || isNotSent(pull)) return null;
-  if ((await deps.tokenIssuer.status(cmd.network, pull.txHash, pull.rawTx).catch(() => null)) !== 'confirmed') return null;
-  return { taken: 'tokens', giveBack: (stores) => queueTokenReturn(deps, stores, cmd, key) };
+  if ((await deps.tokenIssuer.status(pulled.network, pull.txHash, pull.rawTx).catch(() => null)) !== 'confirmed') return null;
+  const back = { network: pulled.network, tokenId: pull.tokenId, seller: pulled.authorization.from, tokens: pulled.authorization.value };
+  return { taken: 'tokens', giveBack: (stores) => queueTokenReturn(deps, stores, back, key) };
 }
 
 /** The pulled tokens back to the seller, in the caller's transaction; queued once per key. */
