@@ -22,6 +22,7 @@ import { IMAGE_BODY_LIMIT_BYTES, type PreparedImage } from './images/image-intak
 import { checkTokenImage, imageIntake, setTokenImage } from './use-cases/set-token-image.js';
 import { checkPledge, placePledge, type PledgeRequest } from './use-cases/pledge.js';
 import { buyToken, planBuy, recordedBuyPlan, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
+import { swapRecorded } from './custody/pool-swap.js';
 import { checkComment, postComment, type CheckedComment, type CommentRequest } from './use-cases/comments.js';
 import { checkFairLaunch, checkInitialBuy, createToken } from './use-cases/create-token.js';
 import { checkReferrer } from './trading/check-referrer.js';
@@ -53,6 +54,12 @@ export interface Prepared {
   amount: bigint;
   /** The only network this operation can be paid on (a token's network), or null for either. */
   network: Network | null;
+  /**
+   * Applying a settled payment whose operation custody has carried out on chain already (a pool
+   * swap recorded for it, decision 0061): what was paid is what it costs — its price is not
+   * checked again — and it is booked as it was done.
+   */
+  done?: true;
 }
 
 export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unknown> {
@@ -151,7 +158,7 @@ function buyEntrypoint(
     async prepare(deps, input, caller, phase) {
       // A settled buy whose swap custody recorded is that swap: nothing is checked again (decision 0061).
       const recorded = phase === 'apply' && caller?.paymentId ? await recordedBuyPlan(deps, caller.paymentId, caller.network) : null;
-      if (recorded) return { amount: recorded.grossUsd, network: recorded.network, plan: recorded };
+      if (recorded) return { amount: recorded.grossUsd, network: recorded.network, plan: recorded, done: true };
       await checkReferrer(deps, 'referrer', input.referrer);
       const plan = await planBuy(deps, input, caller?.network, phase, caller?.wallet, caller?.paidAt);
       return { amount: plan.grossUsd, network: plan.network, plan };
@@ -343,9 +350,11 @@ export function entrypoints(): AnyEntrypoint[] {
       };
     },
     async prepare(deps, input, caller, phase) {
-      await checkReferrer(deps, 'referrer', input.referrer);
+      // A settled sell whose pool swap custody recorded is sold: only what the sell itself needs is checked (decision 0061).
+      const done = phase === 'apply' && caller?.paymentId ? await swapRecorded(deps, caller.paymentId) : false;
+      if (!done) await checkReferrer(deps, 'referrer', input.referrer);
       const { network, token } = await checkSell(deps, input, caller, phase);
-      return { amount: deps.settings.prices.sell, network, token };
+      return { amount: deps.settings.prices.sell, network, token, ...(done ? { done: true as const } : {}) };
     },
     // The token as the rules were checked, moments before: what the pull needs of it cannot have changed.
     execute: (deps, input, prepared, caller, paid) =>

@@ -9,7 +9,7 @@ import { createToken } from '../../src/app/use-cases/create-token.js';
 import { createQuote } from '../../src/app/use-cases/create-quote.js';
 import { UniswapV2TradeQuoter } from '../../src/adapters/quotes/uniswap-v2/uniswap-v2-trade-quoter.js';
 import { getAmountOut, poolBuyWithUsd, poolSell } from '../../src/domain/pool.js';
-import { DomainError, ServiceUnavailable } from '../../src/domain/errors.js';
+import { DomainError, ServiceUnavailable, SlippageExceeded } from '../../src/domain/errors.js';
 import { GraduationWorker } from '../../src/app/workers/graduation-worker.js';
 import { quoteSell, realUsdReserve } from '../../src/domain/curve.js';
 import type { Graduation } from '../../src/domain/graduation.js';
@@ -23,7 +23,8 @@ import { checkSell, sellToken } from '../../src/app/use-cases/sell-token.js';
 import { transitionPayment, type Payment } from '../../src/domain/payment.js';
 import { SwapPending } from '../../src/app/custody/pool-swap.js';
 import { entrypoints, type AnyEntrypoint, type Caller } from '../../src/app/entrypoints.js';
-import { apply, resumeApplication } from '../../src/app/payments/pipeline/application.js';
+import { apply, refund, resumeApplication } from '../../src/app/payments/pipeline/application.js';
+import { RefundBesideCustody, RefusedInCustody } from '../../src/app/paid.js';
 import type { PipelineDeps } from '../../src/app/payments/pipeline/deps.js';
 import { payment as fixturePayment } from '../support/fixtures.js';
 import { authorizationToText } from '../../src/domain/token-authorization.js';
@@ -469,7 +470,7 @@ describe('a paid pool sell off its happy path (decision 0061)', () => {
     expect(books()).toEqual({ state: 'REFUNDED', returns: [tokens], refunds: 1, sells: 0 });
   });
 
-  it('whose swap is mined but not booked, refused when applied again (its price changed): neither refunded nor its sold tokens sent back', async () => {
+  it('whose swap is mined but not booked is booked when applied again, its price changed meanwhile: sold, never refunded nor its sold tokens sent back', async () => {
     const { deps, pipeline, ep, payment, request, books } = await paidPoolSell();
     // Right after the swap is mined, the booking's transaction meets the database gone: 202.
     const transaction = deps.uow.transaction.bind(deps.uow);
@@ -483,11 +484,17 @@ describe('a paid pool sell off its happy path (decision 0061)', () => {
       return outcome(...args);
     };
     expect((await request()).kind).toBe('pending');
+    // No refusal refunds it now, not even one that names the pulled tokens to give back: they are sold.
+    const back = new RefusedInCustody(new SlippageExceeded('refused', '1', '0'), 'tokens', async () => {
+      throw new Error('sold tokens given back');
+    });
+    await expect(refund(pipeline, deps.uow.db.payments.get(payment.paymentId)!, back)).rejects.toBeInstanceOf(RefundBesideCustody);
+    expect(books()).toEqual({ state: 'SETTLED', returns: [], refunds: 0, sells: 0 });
     const prices = deps.settings.prices as { sell: bigint };
     prices.sell += 1n;
     const resumed = await resumeApplication(pipeline, ep, deps.uow.db.payments.get(payment.paymentId)!);
-    expect(resumed.kind).toBe('pending');
-    expect(books()).toEqual({ state: 'SETTLED', returns: [], refunds: 0, sells: 0 });
+    expect(resumed.kind).toBe('applied');
+    expect(books()).toEqual({ state: 'APPLIED', returns: [], refunds: 0, sells: 1 });
   });
 });
 

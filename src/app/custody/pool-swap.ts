@@ -99,6 +99,12 @@ export async function refuseSwap(deps: Pick<AppDeps, 'uow' | 'clock'>, key: stri
   return isNotSent(stands) ? null : stands;
 }
 
+/** Whether a swap (not a refusal) is recorded for the payment: custody has sent its trade. */
+export async function swapRecorded(deps: Pick<AppDeps, 'uow'>, key: string): Promise<boolean> {
+  const swap = await deps.uow.run((s) => s.swaps.get(key));
+  return swap !== null && !isNotSent(swap);
+}
+
 /** The swap an intent asks for, as custody's signer signs it (custody-intents.ts). */
 export const swapOfIntent = (deps: AppDeps, intent: CustodyIntent): ExactlyOnce<PoolSwap> =>
   swapOf(deps, intent.paymentId, intent.network, decode(intent.request), (_got, why) => new SlippageExceeded(why, '', ''));

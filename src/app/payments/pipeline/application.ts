@@ -92,7 +92,7 @@ export async function resumeApplication(deps: PipelineDeps, ep: AnyEntrypoint, p
   try {
     input = ep.parse(payment.input);
     prepared = await ep.prepare(deps, input, caller, 'apply');
-    if (amountAtQuote(payment.quotePrice, prepared.amount) !== payment.amount) {
+    if (!prepared.done && amountAtQuote(payment.quotePrice, prepared.amount) !== payment.amount) {
       throw new PaymentInvalid('The price changed before the payment could be applied.', { reason: PAYMENT_REASONS.priceChanged });
     }
   } catch (e) {
