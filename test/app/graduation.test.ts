@@ -470,6 +470,33 @@ describe('a paid pool sell off its happy path (decision 0061)', () => {
     expect(books()).toEqual({ state: 'REFUNDED', returns: [tokens], refunds: 1, sells: 0 });
   });
 
+  it('whose swap reverted and whose refund did not commit is refunded when applied again, its price changed meanwhile: the tokens back once', async () => {
+    const { deps, dex, pipeline, ep, payment, request, books, tokens } = await paidPoolSell();
+    dex.scriptNext('reverted');
+    // The refund's transaction meets the database gone: the payment stays SETTLED.
+    const status = dex.status.bind(dex);
+    dex.status = async (...args) => {
+      const seen = await status(...args);
+      if (seen === 'reverted') {
+        dex.status = status;
+        const transaction = deps.uow.transaction.bind(deps.uow);
+        deps.uow.transaction = async () => {
+          deps.uow.transaction = transaction;
+          throw new ServiceUnavailable('The database is unavailable.');
+        };
+      }
+      return seen;
+    };
+    await expect(request()).rejects.toBeInstanceOf(ServiceUnavailable);
+    expect(books()).toEqual({ state: 'SETTLED', returns: [], refunds: 0, sells: 0 });
+    (deps.settings.prices as { sell: bigint }).sell += 1n;
+    const resumed = await resumeApplication(pipeline, ep, deps.uow.db.payments.get(payment.paymentId)!);
+    expect(resumed).toMatchObject({ kind: 'refunded', response: { status: 409 } });
+    expect(books()).toEqual({ state: 'REFUNDED', returns: [tokens], refunds: 1, sells: 0 });
+    expect((await resumeApplication(pipeline, ep, deps.uow.db.payments.get(payment.paymentId)!)).kind).not.toBe('refunded');
+    expect(books()).toEqual({ state: 'REFUNDED', returns: [tokens], refunds: 1, sells: 0 });
+  });
+
   it('whose swap is mined but not booked is booked when applied again, its price changed meanwhile: sold, never refunded nor its sold tokens sent back', async () => {
     const { deps, pipeline, ep, payment, request, books } = await paidPoolSell();
     // Right after the swap is mined, the booking's transaction meets the database gone: 202.
