@@ -436,6 +436,12 @@ describe('sells of a graduated token swap on its pool', () => {
   });
 });
 
+/** The sell's call price up by a unit — on this test's settings, never on the defaults other tests share. */
+function raiseSellPrice(deps: Deps): void {
+  const settings = deps.settings as { prices: Deps['settings']['prices'] };
+  settings.prices = { ...settings.prices, sell: settings.prices.sell + 1n };
+}
+
 describe('a paid pool sell off its happy path (decision 0061)', () => {
   /** A paid token_sell of 1,000,000 tokens on the pool, settled and stored as its request leaves it. */
   async function paidPoolSell() {
@@ -489,7 +495,7 @@ describe('a paid pool sell off its happy path (decision 0061)', () => {
     };
     await expect(request()).rejects.toBeInstanceOf(ServiceUnavailable);
     expect(books()).toEqual({ state: 'SETTLED', returns: [], refunds: 0, sells: 0 });
-    (deps.settings.prices as { sell: bigint }).sell += 1n;
+    raiseSellPrice(deps);
     const resumed = await resumeApplication(pipeline, ep, deps.uow.db.payments.get(payment.paymentId)!);
     expect(resumed).toMatchObject({ kind: 'refunded', response: { status: 409 } });
     expect(books()).toEqual({ state: 'REFUNDED', returns: [tokens], refunds: 1, sells: 0 });
@@ -517,8 +523,7 @@ describe('a paid pool sell off its happy path (decision 0061)', () => {
     });
     await expect(refund(pipeline, deps.uow.db.payments.get(payment.paymentId)!, back)).rejects.toBeInstanceOf(RefundBesideCustody);
     expect(books()).toEqual({ state: 'SETTLED', returns: [], refunds: 0, sells: 0 });
-    const prices = deps.settings.prices as { sell: bigint };
-    prices.sell += 1n;
+    raiseSellPrice(deps);
     const resumed = await resumeApplication(pipeline, ep, deps.uow.db.payments.get(payment.paymentId)!);
     expect(resumed.kind).toBe('applied');
     expect(books()).toEqual({ state: 'APPLIED', returns: [], refunds: 0, sells: 1 });

@@ -95,6 +95,14 @@ async function tightSell(tokens: string) {
   return signedSellBody(service.url, seller, tokenId, tokens, { minUsdOut: quote.minUsdOut });
 }
 
+/** The sell's call price up by a unit, on the service's own settings (never the defaults other tests share); returns its undo. */
+function raiseSellPrice(): () => void {
+  const settings = service.application.deps.settings as { prices: typeof service.application.deps.settings.prices };
+  const before = settings.prices;
+  settings.prices = { ...before, sell: before.sell + 1n };
+  return () => void (settings.prices = before);
+}
+
 const booksOf = (paymentId: string) => ({
   state: uow.db.payments.get(paymentId)?.state,
   trades: uow.db.trades.filter((t) => t.paymentId === paymentId).length,
@@ -199,13 +207,11 @@ describe('a paid sell refused after its pull (decision 0058)', () => {
     const res = await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '20000'));
     expect(res.status).toBe(202);
     const { paymentId } = (await json(res)).data;
-    const prices = service.application.deps.settings.prices as { sell: bigint };
-    const price = prices.sell;
-    prices.sell = price + 1n; // the re-check refuses: the price changed
+    const restore = raiseSellPrice(); // the re-check refuses: the price changed
     try {
       await reconcile();
     } finally {
-      prices.sell = price;
+      restore();
     }
     expect(booksOf(paymentId)).toEqual({ state: 'REFUNDED', trades: 0, returns: [20_000n * 10n ** 18n], refunds: 1 });
   });
@@ -229,9 +235,7 @@ describe('a paid sell refused after its pull (decision 0058)', () => {
     };
     const res = await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '20000'));
     expect(res.status).toBe(202);
-    const prices = service.application.deps.settings.prices as { sell: bigint };
-    const price = prices.sell;
-    prices.sell = price + 1n;
+    const restore = raiseSellPrice();
     try {
       await reconcile();
       expect(booksOf(paymentId)).toEqual({ state: 'SETTLED', trades: 0, returns: [], refunds: 0 });
@@ -239,7 +243,7 @@ describe('a paid sell refused after its pull (decision 0058)', () => {
       await issuer.unblock(TESTNET);
       await reconcile();
     } finally {
-      prices.sell = price;
+      restore();
     }
     expect(booksOf(paymentId)).toEqual({ state: 'REFUNDED', trades: 0, returns: [20_000n * 10n ** 18n], refunds: 1 });
   });
