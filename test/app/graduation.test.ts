@@ -22,11 +22,11 @@ import { settleTokens, signSell } from '../support/onchain.js';
 import { checkSell, sellToken } from '../../src/app/use-cases/sell-token.js';
 import { transitionPayment, type Payment } from '../../src/domain/payment.js';
 import { SwapPending } from '../../src/app/custody/pool-swap.js';
-import { entrypoints, type AnyEntrypoint, type Caller } from '../../src/app/entrypoints.js';
-import { apply, refund, resumeApplication } from '../../src/app/payments/pipeline/application.js';
+import { entrypoints, type AnyEntrypoint } from '../../src/app/entrypoints.js';
+import { refund, resumeApplication } from '../../src/app/payments/pipeline/application.js';
 import { RefundBesideCustody, RefusedInCustody } from '../../src/app/paid.js';
 import type { PipelineDeps } from '../../src/app/payments/pipeline/deps.js';
-import { payment as fixturePayment } from '../support/fixtures.js';
+import { settledPayment } from '../support/settled-payment.js';
 import { authorizationToText } from '../../src/domain/token-authorization.js';
 
 type Deps = ReturnType<typeof makeDeps>;
@@ -448,18 +448,10 @@ describe('a paid pool sell off its happy path (decision 0061)', () => {
     const { deps, dex, app, tokenId, token } = await pooledToken();
     const pipeline = { ...app, logger: silent, metrics: { increment() {}, observe() {}, set() {} }, receiptSigner: null } as unknown as PipelineDeps;
     const ep = entrypoints().find((e) => e.name === 'token_sell')! as AnyEntrypoint;
-    const caller: Caller = { wallet: WALLET_A, network: TESTNET };
     const tokens = parseTokens('1000000');
     const authorization = await signSell({ wallet: WALLET_A, token: { network: TESTNET, address: token.address!, name: token.name }, custody: deps.tokenIssuer.custody(TESTNET), tokens, now: deps.clock.now() });
     const raw = { tokenId, tokens: '1000000', tokenAuthorization: authorizationToText(authorization) };
-    const input = ep.parse(raw);
-    const prepared = await ep.prepare(pipeline, input, caller, 'price');
-    const now = deps.clock.now();
-    const verified = fixturePayment({ payer: WALLET_A, amount: prepared.amount, usdValue: prepared.amount, resource: ep.name, input: raw, createdAt: now, updatedAt: now });
-    const payment = transitionPayment(transitionPayment(verified, 'SETTLING', now), 'SETTLED', now, { settlementTx: '0xsettled' });
-    await deps.uow.run((s) => s.payments.claim(payment));
-    const settlement = { success: true, transaction: '0xsettled', network: TESTNET, payer: WALLET_A };
-    const request = () => apply(pipeline, { kind: 'settled', payment, entrypoint: ep, input, prepared, caller, settlement });
+    const { payment, request } = await settledPayment(pipeline, ep, raw);
     const books = () => ({
       state: deps.uow.db.payments.get(payment.paymentId)!.state,
       returns: [...deps.uow.db.deliveries.values()].filter((d) => d.sourceId === `return:${payment.paymentId}`).map((d) => d.amount),

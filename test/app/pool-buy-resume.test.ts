@@ -19,8 +19,8 @@ import { describe, expect, it } from 'vitest';
 import { FakeDexRouter } from '../../src/adapters/dex/fake/fake-dex-router.js';
 import { UniswapV2TradeQuoter } from '../../src/adapters/quotes/uniswap-v2/uniswap-v2-trade-quoter.js';
 import { answerIntents } from '../../src/app/custody/custody-intents.js';
-import { entrypoints, type AnyEntrypoint, type Caller } from '../../src/app/entrypoints.js';
-import { apply, refund, resumeApplication } from '../../src/app/payments/pipeline/application.js';
+import { entrypoints, type AnyEntrypoint } from '../../src/app/entrypoints.js';
+import { refund, resumeApplication } from '../../src/app/payments/pipeline/application.js';
 import { createQuote } from '../../src/app/use-cases/create-quote.js';
 import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
 import { createToken } from '../../src/app/use-cases/create-token.js';
@@ -29,19 +29,16 @@ import { PaymentReconciler } from '../../src/app/workers/payment-reconciler.js';
 import { ServiceUnavailable } from '../../src/domain/errors.js';
 import { parseTokens, parseUsd } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';
-import { transitionPayment } from '../../src/domain/payment.js';
 import { validateTokenMetadata } from '../../src/domain/token.js';
 import { isNotSent } from '../../src/ports/custody-transaction-store.js';
 import type { PipelineDeps } from '../../src/app/payments/pipeline/deps.js';
 import { makeDeps, WALLET_A, WALLET_B } from '../support/app-harness.js';
-import { payment as fixturePayment } from '../support/fixtures.js';
+import { settledPayment } from '../support/settled-payment.js';
 import { settleTokens } from '../support/onchain.js';
 
 const errors: string[] = [];
 const logger = { debug() {}, info() {}, warn() {}, error: (m: string) => void errors.push(m) };
 const metrics = { increment() {}, observe() {}, set() {} };
-const caller: Caller = { wallet: WALLET_A, network: TESTNET };
-const settlement = { success: true, transaction: '0xsettled', network: TESTNET, payer: WALLET_A };
 
 async function pooled(settings: Parameters<typeof makeDeps>[0] = {}) {
   const deps = makeDeps({ maxBuyUsd: parseUsd('20000'), pullWaitMs: 0, ...settings });
@@ -59,19 +56,6 @@ async function pooled(settings: Parameters<typeof makeDeps>[0] = {}) {
 }
 
 const entrypoint = (name: string) => entrypoints().find((e) => e.name === name)! as AnyEntrypoint;
-
-/** A payment for `raw` on `ep`, settled and stored as its request would have left it. */
-async function settledPayment(app: PipelineDeps, ep: AnyEntrypoint, raw: Record<string, unknown>) {
-  const input = ep.parse(raw);
-  const prepared = await ep.prepare(app, input, caller, 'price');
-  const now = app.clock.now();
-  const verified = fixturePayment({ payer: WALLET_A, amount: prepared.amount, usdValue: prepared.amount, resource: ep.name, input: raw, createdAt: now, updatedAt: now });
-  const payment = transitionPayment(transitionPayment(verified, 'SETTLING', now), 'SETTLED', now, { settlementTx: '0xsettled' });
-  await app.uow.run((s) => s.payments.claim(payment));
-  const request = () => apply(app, { kind: 'settled', payment, entrypoint: ep, input, prepared, caller, settlement });
-  const stateOf = async () => (await app.uow.run((s) => s.payments.get(payment.paymentId)))!;
-  return { payment, request, stateOf };
-}
 
 /** Right after the next swap is mined (its outcome read), the booking's transaction meets the database gone. */
 function outageAtBooking(deps: ReturnType<typeof makeDeps>, dex: FakeDexRouter): void {
