@@ -96,6 +96,13 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
     async stop() {
       child.kill('SIGTERM');
       await exited;
+      // Whatever it started and left behind goes with it: a clean CI run once found the devnet's
+      // two anvils of the crash test's restarted service still running after its stop.
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // none left
+      }
     },
   };
 }
