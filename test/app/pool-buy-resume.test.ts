@@ -74,6 +74,15 @@ function outageAtBooking(deps: ReturnType<typeof makeDeps>, dex: FakeDexRouter):
 const refunds = (deps: ReturnType<typeof makeDeps>) => [...deps.uow.db.payouts.values()].filter((p) => p.reason === 'refund');
 const poolTrades = (deps: ReturnType<typeof makeDeps>) => deps.uow.db.trades.filter((t) => t.venue === 'uniswap-v2');
 
+/** The buy's slower copy (`request`), after its refund: answered the refund, no swap broadcast, nothing booked. */
+async function expectNothingSwappedAfter(deps: ReturnType<typeof makeDeps>, dex: FakeDexRouter, request: () => Promise<{ kind: string }>, stateOf: () => Promise<{ state: string }>) {
+  const sent = dex.broadcasts;
+  expect((await request()).kind).toBe('replayed');
+  expect(dex.broadcasts).toBe(sent);
+  expect((await stateOf()).state).toBe('REFUNDED');
+  expect(poolTrades(deps)).toEqual([]);
+}
+
 describe('a paid pool buy off its happy path (decision 0059)', () => {
   it('an outage at its swap’s check is refunded only with its refusal recorded: a slower copy sends no swap after the refund', async () => {
     const { deps, dex, app, tokenId } = await pooled();
@@ -86,11 +95,7 @@ describe('a paid pool buy off its happy path (decision 0059)', () => {
     expect(await deps.uow.run((s) => s.swaps.get(payment.paymentId))).toMatchObject({ notSent: true });
 
     // The request's own copy, slower than the reconciler's grace, passes the check a moment later.
-    const sent = dex.broadcasts;
-    expect((await request()).kind).toBe('replayed');
-    expect(dex.broadcasts).toBe(sent);
-    expect((await stateOf()).state).toBe('REFUNDED');
-    expect(poolTrades(deps)).toEqual([]);
+    await expectNothingSwappedAfter(deps, dex, request, stateOf);
     expect(refunds(deps)).toHaveLength(1);
   });
 
@@ -100,11 +105,7 @@ describe('a paid pool buy off its happy path (decision 0059)', () => {
     // Refunded with nothing recorded for it (the reconciler's give-up, a re-check that refused).
     await refund(app, payment, new ServiceUnavailable('The operation could not be applied; the payment is refunded.', 5));
     expect(await deps.uow.run((s) => s.swaps.get(payment.paymentId))).toMatchObject({ notSent: true });
-    const sent = dex.broadcasts;
-    expect((await request()).kind).toBe('replayed');
-    expect(dex.broadcasts).toBe(sent);
-    expect((await stateOf()).state).toBe('REFUNDED');
-    expect(poolTrades(deps)).toEqual([]);
+    await expectNothingSwappedAfter(deps, dex, request, stateOf);
   });
 
   it('an outage once its swap is mined (the booking’s database) is no refusal: 202, then booked once, nothing refunded', async () => {

@@ -89,6 +89,13 @@ async function reconcile(): Promise<void> {
   clock.offsetMs = now;
 }
 
+/** A sell of 20,000 tokens that its request leaves pending (202: the flag set before it cut it short); its payment. */
+async function pendingSell(): Promise<string> {
+  const res = await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '20000'));
+  expect(res.status).toBe(202);
+  return String((await json(res)).data.paymentId);
+}
+
 /** A sell of `tokens` whose minUsdOut is exactly what it gets now: any earlier sell moves it past the bound. */
 async function tightSell(tokens: string) {
   const quote = (await json(await fetch(`${service.url}/api/quote?tokenId=${tokenId}&side=sell&tokens=${tokens}&slippageBps=0`))).data;
@@ -138,9 +145,7 @@ describe('a paid sell refused after its pull (decision 0058)', () => {
 
   it('that meets an outage with its tokens pulled gives nothing back: it stays SETTLED (202), and the reconciler sells it once', async () => {
     outageAfterPullMined = true;
-    const res = await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '20000'));
-    expect(res.status).toBe(202);
-    const { paymentId } = (await json(res)).data;
+    const paymentId = await pendingSell();
     expect(booksOf(paymentId)).toEqual({ state: 'SETTLED', trades: 0, returns: [], refunds: 0 });
     await reconcile();
     expect(booksOf(paymentId)).toEqual({ state: 'APPLIED', trades: 1, returns: [], refunds: 0 });
@@ -148,9 +153,7 @@ describe('a paid sell refused after its pull (decision 0058)', () => {
 
   it('resumed by the reconciler while the database fails its reads is left SETTLED, not refunded, and sold on a later pass', async () => {
     crashAfterPullMined = true;
-    const res = await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '20000'));
-    expect(res.status).toBe(202);
-    const { paymentId } = (await json(res)).data;
+    const paymentId = await pendingSell();
     const get = MemoryTokenRepository.prototype.get;
     MemoryTokenRepository.prototype.get = async () => {
       throw new ServiceUnavailable('The database is unavailable.');
@@ -180,9 +183,7 @@ describe('a paid sell refused after its pull (decision 0058)', () => {
 
   it('whose booking still fails past the reconciler’s give-up, its tokens pulled, is not refunded: left for an operator, sold once it books (decision 0061)', async () => {
     crashAfterPullMined = true;
-    const res = await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '20000'));
-    expect(res.status).toBe(202);
-    const { paymentId } = (await json(res)).data;
+    const paymentId = await pendingSell();
     const getForUpdate = MemoryTokenRepository.prototype.getForUpdate;
     MemoryTokenRepository.prototype.getForUpdate = async () => {
       throw new Error('a bug in the booking');
@@ -204,9 +205,7 @@ describe('a paid sell refused after its pull (decision 0058)', () => {
 
   it('whose price changed before the reconciler applied it, its tokens pulled: the fee refunded and the tokens sent back, together (decision 0061)', async () => {
     crashAfterPullMined = true;
-    const res = await post('/entrypoints/token_sell', await signedSellBody(service.url, seller, tokenId, '20000'));
-    expect(res.status).toBe(202);
-    const { paymentId } = (await json(res)).data;
+    const paymentId = await pendingSell();
     const restore = raiseSellPrice(); // the re-check refuses: the price changed
     try {
       await reconcile();
