@@ -7,7 +7,7 @@ import type { Logger } from '../ports/logger.js';
 import type { NetworkDetector } from '../ports/network-detector.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Network } from '../domain/network.js';
-import { PROBE_CACHE_MS, type Availability, type CheckStatus } from './availability.js';
+import { PROBE_CACHE_MS, type Availability, type CheckStatus, type DependencyStatus } from './availability.js';
 import type { AnyRead } from './catalogue/operation.js';
 import { reads } from './catalogue/reads.js';
 import { entrypoints, type AnyEntrypoint } from './entrypoints.js';
@@ -23,6 +23,12 @@ export interface HealthReport {
   version: string;
   checks: { database: CheckStatus; chain: CheckStatus; facilitator: CheckStatus; rateLimiter: CheckStatus };
   counters: Record<string, number>;
+}
+
+/** GET /health's document, and whether the service can answer 200 (the database answers). */
+export interface HealthAnswer {
+  report: HealthReport;
+  required: boolean;
 }
 
 /** GET /readyz: what this process needs to do its job, each named (docs/operations.md, "Health"). */
@@ -52,6 +58,8 @@ export const HEALTH_CACHE_MS = PROBE_CACHE_MS;
 export class Application {
   readonly flow: PaymentFlow;
   private probed: { at: number; checks: Promise<OwnChecks> } | null = null;
+  /** The last health document and what it was made of: the same object while none of them moved. */
+  private lastHealth: { own: OwnChecks; deps: DependencyStatus; generation: number; result: HealthAnswer } | null = null;
   private readonly readinessChecks = new Map<string, () => CheckStatus | Promise<CheckStatus>>();
   /** The catalogue of operations (docs/decisions/0043): the paid entrypoints by name, and the free reads. */
   readonly entrypoints: ReadonlyMap<string, AnyEntrypoint>;
@@ -83,15 +91,20 @@ export class Application {
   /**
    * The database is required (503 when down); the others degrade the service. The probes run at
    * most once a second (callers within it share the round, in flight or done); the counters are
-   * always current.
+   * always current. While neither the rounds nor any counter moved, the answer is the same object
+   * (a caller may keep what it made of it: the HTTP adapter keeps its bytes, decision 0062).
    */
-  async health(): Promise<{ report: HealthReport; required: boolean }> {
-    const [{ database, rateLimiter }, deps] = await Promise.all([this.ownChecks(), this.deps.availability.fresh()]);
+  async health(): Promise<HealthAnswer> {
+    const [own, deps] = await Promise.all([this.ownChecks(), this.deps.availability.fresh()]);
+    // Read before the counters: a counter that moves while they are read makes the next call read them again.
+    const generation = this.deps.metrics.generation;
+    const last = this.lastHealth;
+    if (last && last.own === own && last.deps === deps && last.generation === generation) return last.result;
     const chains = Object.values(deps.chains);
     const chain: CheckStatus = chains.every((c) => c === 'ok') ? 'ok' : chains.some((c) => c === 'ok') ? 'degraded' : 'down';
-    const checks = { database, chain, facilitator: deps.facilitator, rateLimiter };
+    const checks = { database: own.database, chain, facilitator: deps.facilitator, rateLimiter: own.rateLimiter };
     const allOk = Object.values(checks).every((c) => c === 'ok');
-    return {
+    const result: HealthAnswer = {
       report: {
         status: allOk ? 'ok' : 'degraded',
         version: this.deps.settings.serviceVersion,
@@ -100,6 +113,8 @@ export class Application {
       },
       required: checks.database !== 'down',
     };
+    this.lastHealth = { own, deps, generation, result };
+    return result;
   }
 
   /**

@@ -42,6 +42,11 @@ export interface Metrics<C extends string = string, H extends string = string, G
   collect(gauge: G, read: GaugeReader): void;
   /** The sum of a counter's series whose labels include `match` (every series without one). */
   total(counter: C, match?: MetricLabels): Promise<number>;
+  /**
+   * A number that grows whenever a counter moves (an `increment` of a declared counter): totals
+   * read at one generation still hold while it stands (GET /health keeps its document so).
+   */
+  readonly generation: number;
   /** Everything, in the Prometheus text exposition format. */
   exposition(): Promise<{ contentType: string; text: string }>;
 }

@@ -1,6 +1,7 @@
 /**
  * GET /health probes the database, the chain and the facilitator at most once a second: a load
  * balancer polling it hard costs one round of probes a second, while the counters stay current.
+ * While neither moved, the document is the same object (its bytes are kept, decision 0062).
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
@@ -23,9 +24,18 @@ describe('GET /health', () => {
       expect([reads, chainProbes()]).toEqual([1, 1]);
       service.application.metrics.increment('siwx_proofs_total', { result: 'accepted' });
       expect((await json(await fetch(`${service.url}/health`))).data.counters['siwx.accepted']).toBe(1);
+      const kept = await service.application.health();
+      expect(await service.application.health()).toBe(kept);
+      service.application.metrics.increment('siwx_proofs_total', { result: 'accepted' });
+      const moved = await service.application.health();
+      expect(moved).not.toBe(kept);
+      expect(moved.report.counters['siwx.accepted']).toBe(2);
+      expect((await json(await fetch(`${service.url}/health`))).data.counters['siwx.accepted']).toBe(2);
       clock.offsetMs += 1_000;
       await fetch(`${service.url}/health`);
       expect([reads, chainProbes()]).toEqual([2, 2]);
+      // A new round is a new document, though nothing in it changed.
+      expect(await service.application.health()).not.toBe(moved);
     } finally {
       await service.stop();
     }

@@ -40,6 +40,21 @@ export function metricsContract(name: string, make: MakeMetrics) {
       expect(series.get('contract_plain_total')).toBe(1);
     });
 
+    it('a generation that grows whenever a counter moves, and stands while none does', async () => {
+      const m = make(CONTRACT_CATALOGUE);
+      const start = m.generation;
+      m.observe('wait_seconds', 0.1);
+      m.increment('unknown_total');
+      expect(m.generation).toBe(start);
+      m.increment('things_total', { kind: 'a' });
+      const moved = m.generation;
+      expect(moved).toBeGreaterThan(start);
+      expect(await m.total('things_total')).toBe(1);
+      expect(m.generation).toBe(moved);
+      m.increment('plain_total', {}, 0.5);
+      expect(m.generation).toBeGreaterThan(moved);
+    });
+
     it('never throws: undeclared labels are dropped, omitted ones are empty, unknown names ignored', async () => {
       const m = make(CONTRACT_CATALOGUE);
       m.increment('things_total', { kind: 'a', wallet: '0xabc' });

@@ -2,7 +2,8 @@
  * Kept answers before the framework (src/adapters/http/koa/kept-answers.ts, decision 0052): a
  * plain GET of a token whose view the change feed vouches for is answered on Node's request with
  * the very bytes and headers Koa's route sends — counted once against the free budget, observed
- * and logged like any request — and everything else goes on to Koa untouched.
+ * and logged like any request — and everything else goes on to Koa untouched. `GET /health` is
+ * answered there too when its report is a 200 (decision 0062).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +23,8 @@ let service: RunningService;
 let tokenId: string;
 /** The service's own application behind a bare Node server: the lane in front of a `next` that only records. */
 let lane: { url: string; server: Server; handedOn: string[] };
+/** What the lane's /health asks: the application's report unless a test says otherwise. */
+let laneHealth: () => Promise<{ report: object; required: boolean }>;
 
 const BUDGET = 30;
 
@@ -42,7 +45,9 @@ beforeAll(async () => {
     logger: application.logger,
     metrics: application.metrics,
     trustProxy: { kind: 'none' },
+    health: () => laneHealth(),
   });
+  laneHealth = () => application.health();
   const handedOn: string[] = [];
   const next = (req: IncomingMessage, res: ServerResponse) => {
     handedOn.push(`${req.method} ${req.url}`);
@@ -135,6 +140,47 @@ describe('kept answers', () => {
     }
   });
 
+  it("GET /health: the bytes and headers Koa sends, counted and observed; a 503 and anything not plain are Koa's", async () => {
+    const before = parseExposition(await (await fetch(`${service.url}/metrics`)).text());
+    const count = (m: Map<string, number>) => m.get('launchpad_http_request_duration_seconds_count{method="GET",route="/health",status="200"}') ?? 0;
+    const viaLane = await fetch(`${service.url}/health`, { headers: { 'x-request-id': 'health-kept' } });
+    // A query string is Koa's: its route answers the same report.
+    const viaKoa = await fetch(`${service.url}/health?via=koa`, { headers: { 'x-request-id': 'health-koa' } });
+    expect(viaLane.status).toBe(200);
+    const [lane200, koa200] = [await json(viaLane), await json(viaKoa)];
+    expect(lane200).toMatchObject({ success: true, operation: 'health', data: { status: 'ok', checks: { database: 'ok' } } });
+    expect(lane200).toEqual(koa200);
+    const names = (r: Response) => [...r.headers.keys()].filter((k) => k !== 'date').sort();
+    expect(names(viaLane)).toEqual(names(viaKoa));
+    for (const h of ['api-version', 'vary', 'content-type', 'ratelimit-policy']) expect(viaLane.headers.get(h)).toBe(viaKoa.headers.get(h));
+    expect(viaLane.headers.get('x-request-id')).toBe('health-kept');
+    // Counted against the free budget as Koa counts it: one each.
+    const left = (r: Response) => Number(/r=(\d+)/.exec(r.headers.get('ratelimit') ?? '')?.[1]);
+    expect(left(viaKoa)).toBe(left(viaLane) - 1);
+    const line = logger.lines.find((l) => l.message === 'request' && l.fields.requestId === 'health-kept');
+    expect(line?.fields).toMatchObject({ method: 'GET', path: '/health', route: '/health', status: 200 });
+    const after = parseExposition(await (await fetch(`${service.url}/metrics`)).text());
+    expect(count(after)).toBe(count(before) + 2);
+
+    // The lane answers /health itself; a report that is not a 200, or that fails, goes on to Koa (its 503 and Retry-After).
+    lane.handedOn.length = 0;
+    const served = await fetch(`${lane.url}/health`);
+    expect(served.status).toBe(200);
+    expect((await json(served)).operation).toBe('health');
+    laneHealth = async () => ({ report: { status: 'degraded' }, required: false });
+    try {
+      expect(await (await fetch(`${lane.url}/health`)).text()).toBe('koa');
+      laneHealth = () => Promise.reject(new Error('broken'));
+      expect(await (await fetch(`${lane.url}/health`)).text()).toBe('koa');
+    } finally {
+      laneHealth = () => service.application.health();
+    }
+    for (const res of await Promise.all([fetch(`${lane.url}/health/`), fetch(`${lane.url}/health`, { method: 'HEAD' }), fetch(`${lane.url}/health`, { headers: { origin: 'https://elsewhere.example' } })])) {
+      await res.text();
+    }
+    expect(lane.handedOn).toEqual(['GET /health', 'GET /health', 'GET /health/', 'HEAD /health', 'GET /health']);
+  });
+
   it('are counted once against the free budget, with its headers; the one it refuses is refused by Koa with the decision taken', async () => {
     await warm();
     const remaining = async () => {
@@ -198,4 +244,5 @@ describe('kept answers', () => {
     const line = logger.lines.find((l) => l.message === 'request' && l.fields.requestId === 'kept-logged');
     expect(line?.fields).toMatchObject({ method: 'GET', path: `/tokens/${tokenId}`, route: '/tokens/:id', status: 200, client: '127.0.0.1' });
   });
+
 });

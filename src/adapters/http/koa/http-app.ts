@@ -127,7 +127,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   if (options.freeBudget) app.use(rateLimit(options.freeBudget));
   app.use(router.routes());
   app.use(nothingAnswered([pageRouter, images, router]));
-  // What a read keeps (a token's view) is answered before all of the above (kept-answers.ts).
+  // What a read keeps (a token's view) and /health are answered before all of the above (kept-answers.ts).
   const kept = keptAnswers({
     deps,
     reads: application.reads,
@@ -136,6 +136,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     metrics: application.metrics,
     trustProxy,
     budget: options.freeBudget,
+    health: () => application.health(),
   });
   const koaCallback = app.callback.bind(app);
   app.callback = () => {

@@ -5,11 +5,15 @@
  * headers it would set: X-Request-Id, API-Version, `Vary: Origin`, the free budget's RateLimit
  * headers, the latency observation and the access line. It is what the hottest read of the API
  * (a page or an agent polling a token) costs: no context, no middleware chain, no router walk.
+ * `GET /health` is answered here too (decision 0062), when its report says 200: a load balancer
+ * polls it, and it costs what a kept read costs — its probes are at most a second old, its
+ * counters read as they stand.
  *
  * Anything else goes on to Koa untouched: another method or path, a query string, an escaped or
  * invalid parameter, an Origin (CORS is Koa's), `Cache-Control: no-cache` (a fresh read), no kept
- * answer this instant, or a request the free budget refuses — which Koa's limiter then refuses
- * with the decision already taken here (rate-limit.ts), so a request is counted once.
+ * answer this instant, a health report that is not 200 (Koa's 503 with its Retry-After), or a
+ * request the free budget refuses — which Koa's limiter then refuses with the decision already
+ * taken here (rate-limit.ts), so a request is counted once.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AnyRead, ReadDeps } from '../../../app/catalogue/operation.js';
@@ -19,6 +23,7 @@ import type { Metrics } from '../../../ports/metrics.js';
 import { clientKeyOf, clientOf, type TrustProxy } from './client-ip.js';
 import { recordAnswered } from './observe-requests.js';
 import { budgetHeaders, countOnce, type FreeBudget } from './rate-limit.js';
+import { successEnvelope } from '../../../app/error-status.js';
 import { envelopeBytes } from './read-routes.js';
 import { API_VERSION, requestIdOf } from './request-context.js';
 
@@ -33,6 +38,8 @@ export interface KeptAnswersOptions {
   trustProxy: TrustProxy;
   /** The free budget (docs/rate-limits.md) a kept answer is counted against, as any free read is. */
   budget?: FreeBudget | undefined;
+  /** `GET /health`'s report (the application's); left to Koa without it. */
+  health?: (() => Promise<{ report: object; required: boolean }>) | undefined;
 }
 
 interface KeptRoute {
@@ -43,66 +50,99 @@ interface KeptRoute {
   fields: string[];
 }
 
-/** A request's route and the answer kept for it. */
-interface Found {
-  route: KeptRoute;
-  answer: object;
+/** An answer sent here: the route template its metric and access line name, and its bytes. */
+interface Answer {
+  route: string;
+  body: Buffer;
 }
+
+/** A request answered here: its answer as it stands when asked (asked again after the budget's count), or none — Koa's to answer. */
+type Answering = () => Answer | undefined | Promise<Answer | undefined>;
+
+const HEALTH = '/health';
 
 /** The handler in front of Koa's: answers what it can, hands everything else to `next` as it came. */
 export function keptAnswers(o: KeptAnswersOptions): (req: IncomingMessage, res: ServerResponse, next: NodeHandler) => unknown {
   const routes = o.reads.flatMap((op): KeptRoute[] => (op.kept && (op.http.method ?? 'get') === 'get' ? [keptRoute(op as KeptRoute['op'])] : []));
-  if (routes.length === 0) return (req, res, next) => next(req, res);
+  if (routes.length === 0 && !o.health) return (req, res, next) => next(req, res);
   return (req, res, next) => {
-    const found = req.method === 'GET' ? answerOf(routes, req, o.deps) : undefined;
-    if (!found) return next(req, res);
-    return o.budget ? counted(o, o.budget, routes, req, res, next) : guarded(o, found, req, res, next, process.hrtime.bigint(), []);
+    const answering = req.method === 'GET' ? answeringOf(o, routes, req) : undefined;
+    if (!answering) return next(req, res);
+    if (o.budget) return counted(o, o.budget, answering, req, res, next);
+    const started = process.hrtime.bigint();
+    return answered(o, answering(), req, res, next, started, []);
   };
 }
 
-/** The route and the kept answer of a plain request, or undefined for anything Koa should see. */
-function answerOf(routes: KeptRoute[], req: IncomingMessage, deps: ReadDeps): Found | undefined {
+/** How a plain request is answered here, or undefined for anything Koa should see. */
+function answeringOf(o: KeptAnswersOptions, routes: KeptRoute[], req: IncomingMessage): Answering | undefined {
   const url = req.url ?? '';
   const h = req.headers;
   if (url.includes('?') || url.includes('%') || h.origin !== undefined || (h['cache-control'] !== undefined && /\bno-cache\b/i.test(h['cache-control']))) return undefined;
+  if (url === HEALTH && o.health) return healthAnswering(o.health);
   for (const route of routes) {
     const m = route.pattern.exec(url);
     if (!m) continue;
     const input: Record<string, string> = {};
     route.fields.forEach((field, i) => (input[field] = m[i + 1]!));
     const parsed = route.op.inputSchema.safeParse(input);
-    const answer = parsed.success ? keptOrNothing(route.op, deps, parsed.data) : undefined;
-    return answer ? { route, answer } : undefined;
+    if (!parsed.success) return undefined;
+    const answering = () => keptAnswer(route.op, o.deps, parsed.data);
+    // Nothing kept this instant: Koa's route reads it (and keeps it for the next request).
+    return answering() ? answering : undefined;
   }
   return undefined;
 }
 
 /** The entry's kept answer; one that fails to say is no answer here (Koa's route runs and reports it). */
-function keptOrNothing(op: KeptRoute['op'], deps: ReadDeps, input: unknown): object | undefined {
+function keptAnswer(op: KeptRoute['op'], deps: ReadDeps, input: unknown): Answer | undefined {
+  let answer: object | undefined;
   try {
-    return op.kept(deps, input);
+    answer = op.kept(deps, input);
   } catch {
     return undefined;
   }
+  return answer && { route: op.http.path, body: envelopeBytes(op, answer) };
 }
 
+/** The bytes of each health document: the application answers the same object while nothing in it moved. */
+const healthBodies = new WeakMap<object, Buffer>();
+
+/** /health's report when it is a 200; a 503 (the database down) or a report that fails is Koa's route's to answer. */
+const healthAnswering =
+  (health: NonNullable<KeptAnswersOptions['health']>): Answering =>
+  () =>
+    health().then(
+      ({ report, required }) => {
+        if (!required) return undefined;
+        let body = healthBodies.get(report);
+        if (!body) healthBodies.set(report, (body = Buffer.from(JSON.stringify(successEnvelope('health', report)))));
+        return { route: HEALTH, body };
+      },
+      () => undefined,
+    );
+
 /** Counted against the free budget first; a request it refuses goes to Koa with the decision, to be refused there. */
-async function counted(o: KeptAnswersOptions, budget: FreeBudget, routes: KeptRoute[], req: IncomingMessage, res: ServerResponse, next: NodeHandler) {
+async function counted(o: KeptAnswersOptions, budget: FreeBudget, answering: Answering, req: IncomingMessage, res: ServerResponse, next: NodeHandler) {
   const started = process.hrtime.bigint();
   const key = clientKeyOf(req, budget.trustProxy);
   // A budget that cannot be asked (its store down) is Koa's to answer, with the same failure, as for any other request.
   const decision = await countOnce(budget, req, key).catch(() => undefined);
   if (!decision?.allowed) return next(req, res);
-  // The answer as kept now, after the count's round trip (Redis): what Koa's route would read at this point.
-  const found = answerOf(routes, req, o.deps);
-  if (!found) return next(req, res);
-  guarded(o, found, req, res, next, started, budgetHeaders(budget, decision));
+  // The answer as it stands now, after the count's round trip (Redis): what Koa's route would read at this point.
+  return answered(o, answering(), req, res, next, started, budgetHeaders(budget, decision));
+}
+
+/** Sends `answer` once known; none is Koa's to answer. */
+function answered(o: KeptAnswersOptions, answer: ReturnType<Answering>, req: IncomingMessage, res: ServerResponse, next: NodeHandler, started: bigint, budget: [string, string][]): unknown {
+  if (answer instanceof Promise) return answer.then((known) => answered(o, known, req, res, next, started, budget));
+  return answer ? guarded(o, answer, req, res, next, started, budget) : next(req, res);
 }
 
 /** `send`, never throwing: a failure before anything was written is Koa's to answer (the request is counted already). */
-function guarded(o: KeptAnswersOptions, found: Found, req: IncomingMessage, res: ServerResponse, next: NodeHandler, started: bigint, budget: [string, string][]): unknown {
+function guarded(o: KeptAnswersOptions, answer: Answer, req: IncomingMessage, res: ServerResponse, next: NodeHandler, started: bigint, budget: [string, string][]): unknown {
   try {
-    send(o, found, req, res, started, budget);
+    send(o, answer, req, res, started, budget);
     return undefined;
   } catch (e) {
     o.logger.error('a kept answer failed', { path: req.url, answered: res.headersSent, error: e instanceof Error ? e.message : String(e) });
@@ -112,9 +152,9 @@ function guarded(o: KeptAnswersOptions, found: Found, req: IncomingMessage, res:
   }
 }
 
-function send(o: KeptAnswersOptions, found: Found, req: IncomingMessage, res: ServerResponse, started: bigint, budget: [string, string][]): void {
+function send(o: KeptAnswersOptions, answer: Answer, req: IncomingMessage, res: ServerResponse, started: bigint, budget: [string, string][]): void {
   const requestId = requestIdOf(single(req.headers['x-request-id']), o.ids);
-  const body = envelopeBytes(found.route.op, found.answer);
+  const { body } = answer;
   res.statusCode = 200;
   res.setHeader('X-Request-Id', requestId);
   res.setHeader('API-Version', API_VERSION);
@@ -127,7 +167,7 @@ function send(o: KeptAnswersOptions, found: Found, req: IncomingMessage, res: Se
     requestId,
     method: 'GET',
     path: req.url ?? '',
-    route: found.route.op.http.path,
+    route: answer.route,
     status: 200,
     seconds: Number(process.hrtime.bigint() - started) / 1e9,
     client: () => clientOf(req, o.trustProxy),

@@ -11,6 +11,7 @@ export class MemoryMetrics implements Metrics {
   private readonly counters = new Map<string, Series<number>>();
   private readonly histograms = new Map<string, Series<number[]>>();
   private readonly readers = new Map<string, GaugeReader>();
+  generation = 0;
 
   constructor(private readonly catalogue: MetricCatalogue) {}
 
@@ -21,6 +22,7 @@ export class MemoryMetrics implements Metrics {
     const l = normalize(def, labels);
     const key = keyOf(l);
     series.set(key, { labels: l, value: (series.get(key)?.value ?? 0) + by });
+    this.generation++;
   }
 
   observe(histogram: string, value: number, labels?: MetricLabels): void {

@@ -18,6 +18,7 @@ export class PromClientMetrics implements Metrics {
   private readonly counters = new Map<string, { counter: Counter; def: MetricDefinition }>();
   private readonly histograms = new Map<string, { histogram: Histogram; def: MetricDefinition }>();
   private readonly readers = new Map<string, GaugeReader>();
+  generation = 0;
 
   constructor(catalogue: MetricCatalogue, options: PromClientMetricsOptions = {}) {
     const registers = [this.registry];
@@ -52,7 +53,9 @@ export class PromClientMetrics implements Metrics {
 
   increment(counter: string, labels?: MetricLabels, by = 1): void {
     const c = this.counters.get(counter);
-    if (c) c.counter.inc(normalize(c.def, labels), by);
+    if (!c) return;
+    c.counter.inc(normalize(c.def, labels), by);
+    this.generation++;
   }
 
   observe(histogram: string, value: number, labels?: MetricLabels): void {
