@@ -11,9 +11,13 @@ export class MemoryMetrics implements Metrics {
   private readonly counters = new Map<string, Series<number>>();
   private readonly histograms = new Map<string, Series<number[]>>();
   private readonly readers = new Map<string, GaugeReader>();
-  generation = 0;
+  private moves = 0;
 
   constructor(private readonly catalogue: MetricCatalogue) {}
+
+  get generation(): number {
+    return this.moves;
+  }
 
   increment(counter: string, labels?: MetricLabels, by = 1): void {
     const def = this.catalogue.counters[counter];
@@ -22,7 +26,7 @@ export class MemoryMetrics implements Metrics {
     const l = normalize(def, labels);
     const key = keyOf(l);
     series.set(key, { labels: l, value: (series.get(key)?.value ?? 0) + by });
-    this.generation++;
+    this.moves++;
   }
 
   observe(histogram: string, value: number, labels?: MetricLabels): void {

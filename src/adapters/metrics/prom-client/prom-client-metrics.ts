@@ -18,7 +18,7 @@ export class PromClientMetrics implements Metrics {
   private readonly counters = new Map<string, { counter: Counter; def: MetricDefinition }>();
   private readonly histograms = new Map<string, { histogram: Histogram; def: MetricDefinition }>();
   private readonly readers = new Map<string, GaugeReader>();
-  generation = 0;
+  private moves = 0;
 
   constructor(catalogue: MetricCatalogue, options: PromClientMetricsOptions = {}) {
     const registers = [this.registry];
@@ -51,11 +51,15 @@ export class PromClientMetrics implements Metrics {
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
 
+  get generation(): number {
+    return this.moves;
+  }
+
   increment(counter: string, labels?: MetricLabels, by = 1): void {
     const c = this.counters.get(counter);
     if (!c) return;
     c.counter.inc(normalize(c.def, labels), by);
-    this.generation++;
+    this.moves++;
   }
 
   observe(histogram: string, value: number, labels?: MetricLabels): void {
