@@ -26,12 +26,32 @@ export interface NotSent {
   readonly tokenId: string;
   readonly notSent: true;
   readonly createdAt: Date;
+  /**
+   * What the refusal said, for a later copy of the operation to answer the same (decision 0063);
+   * absent where a refund recorded it (the payment is closed) and on refusals recorded before.
+   */
+  readonly refusal?: RecordedRefusal;
+}
+
+/** A refusal as its caller was answered: the error's code, message and details (and its own status, where it has one). */
+export interface RecordedRefusal {
+  readonly code: string;
+  readonly message: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+  readonly status?: number;
 }
 
 export const isNotSent = (r: CustodyTransaction | NotSent): r is NotSent => 'notSent' in r;
 
-/** The refusal of `paymentId`'s transaction, recorded at `createdAt`. */
-export const notSent = (paymentId: string, network: string, tokenId: string, createdAt: Date): NotSent => ({ paymentId, network, tokenId, notSent: true, createdAt });
+/** The refusal of `paymentId`'s transaction, recorded at `createdAt`, with what it said when a refusal of the checks made it. */
+export const notSent = (paymentId: string, network: string, tokenId: string, createdAt: Date, refusal?: RecordedRefusal): NotSent => ({
+  paymentId,
+  network,
+  tokenId,
+  notSent: true,
+  createdAt,
+  ...(refusal ? { refusal } : {}),
+});
 
 export interface CustodyTransactionStore<T extends CustodyTransaction> {
   /** Records the transaction unless the payment has one (or its refusal); returns what stands. */

@@ -9,9 +9,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
-import { sendExactlyOnce, type ExactlyOnce } from '../../src/app/custody/exactly-once-sender.js';
+import { answerRecorded, sendExactlyOnce, type ExactlyOnce } from '../../src/app/custody/exactly-once-sender.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
-import { ServiceUnavailable, SlippageExceeded } from '../../src/domain/errors.js';
+import { RefusedBefore, ServiceUnavailable, SlippageExceeded } from '../../src/domain/errors.js';
 import { TESTNET } from '../../src/domain/network.js';
 import { isNotSent, type CustodyTransaction } from '../../src/ports/custody-transaction-store.js';
 import type { TransferStatus } from '../../src/ports/transaction-sender.js';
@@ -38,7 +38,8 @@ class ScriptedChain {
 
 class Pending extends Error {}
 class Reverted extends Error {}
-class RefusedBefore extends Error {}
+/** A recorded refusal without its words (a refund's record). */
+class RefusedWithoutWords extends Error {}
 
 /** `checks`: the operation's checks before its first signature; `signing`: awaited before each signature. */
 function sending(uow: UnitOfWork, chain: ScriptedChain, key = 'pay_1', over: { checks?: () => Promise<void>; signing?: Promise<void> } = {}) {
@@ -49,7 +50,7 @@ function sending(uow: UnitOfWork, chain: ScriptedChain, key = 'pay_1', over: { c
     tokenId: 'tok_X',
     chain,
     store: (s) => s.swaps,
-    ...(over.checks ? { beforeSigning: { check: over.checks, refusedBefore: () => new RefusedBefore() } } : {}),
+    ...(over.checks ? { beforeSigning: { check: over.checks, refusedBefore: (recorded) => answerRecorded(recorded, () => new RefusedWithoutWords()) } } : {}),
     async sign() {
       await over.signing;
       const n = (chain.nonce += 1);
@@ -142,18 +143,29 @@ describe('the exactly-once sender', () => {
     const running = late.run();
     await new Promise((r) => setTimeout(r, 0));
     await expect(sending(uow, chain, 'pay_1', { checks: slipped }).run()).rejects.toBeInstanceOf(SlippageExceeded);
-    expect(await uow.run((s) => s.swaps.get('pay_1'))).toMatchObject({ paymentId: 'pay_1', notSent: true });
+    // Recorded with what it said (decision 0063).
+    const words = { code: 'SLIPPAGE_EXCEEDED', message: 'The pool has moved.', details: { expected: '$1.00', actual: '$0.90' } };
+    expect(await uow.run((s) => s.swaps.get('pay_1'))).toEqual({ paymentId: 'pay_1', network: TESTNET, tokenId: 'tok_X', notSent: true, createdAt: T0, refusal: words });
 
     signNow();
-    await expect(running).rejects.toBeInstanceOf(RefusedBefore);
+    // The slower copy answers that refusal in its own words: the code, message and details its caller would have had.
+    const answered = await running.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(answered).toBeInstanceOf(RefusedBefore);
+    expect(answered).toMatchObject(words);
     expect(late.signed).toHaveLength(1);
     expect(chain.released).toBe(1);
     expect(chain.nonce).toBe(0);
     expect(chain.broadcasts).toEqual([]);
     // Any later copy answers the recorded refusal without checking or signing again.
     const later = sending(uow, chain, 'pay_1', { checks: async () => undefined });
-    await expect(later.run()).rejects.toBeInstanceOf(RefusedBefore);
+    await expect(later.run()).rejects.toMatchObject(words);
     expect(later.signed).toEqual([]);
+    // A refusal recorded without words (a refund's, one from before decision 0063) is answered by the operation's own.
+    await uow.transaction((s) => s.swaps.refuse({ paymentId: 'pay_2', network: TESTNET, tokenId: 'tok_X', notSent: true, createdAt: T0 }));
+    await expect(sending(uow, chain, 'pay_2', { checks: async () => undefined }).run()).rejects.toBeInstanceOf(RefusedWithoutWords);
   });
 
   it('checks that refuse after another copy recorded its transaction follow that transaction: nothing refused, nothing recorded in its place', async () => {

@@ -547,12 +547,22 @@ describe('two copies of one pool sell that check the pool a moment apart (decisi
     dex.trade(TESTNET, token.address!, 'sell', parseTokens('50000000'));
     const moved = (await dex.reserves(TESTNET, token.address!))!;
     dex.prepareSwap = prepare;
-    expect(await codeOf(sellToken(app, cmd, paid))).toBe('SLIPPAGE_EXCEEDED');
-    expect(await deps.uow.run((s) => s.swaps.get('pay_slow'))).toMatchObject({ notSent: true });
+    const reconciler = await sellToken(app, cmd, paid).then(
+      () => null,
+      (e: { code: string; details?: unknown }) => e,
+    );
+    expect(reconciler?.code).toBe('SLIPPAGE_EXCEEDED');
+    expect(await deps.uow.run((s) => s.swaps.get('pay_slow'))).toMatchObject({ notSent: true, refusal: { code: 'SLIPPAGE_EXCEEDED', details: reconciler?.details } });
 
     const sent = dex.broadcasts;
     signNow();
-    expect(await codeOf(request)).toBe('SLIPPAGE_EXCEEDED');
+    // The request answers the reconciler's refusal in its words: the amount the pool would have given included (decision 0063).
+    const answered = await request.then(
+      () => null,
+      (e: { code: string; details?: Record<string, unknown> }) => e,
+    );
+    expect(answered).toMatchObject({ code: 'SLIPPAGE_EXCEEDED', details: reconciler?.details });
+    expect(answered?.details?.['actual']).not.toBe('');
     // Nothing was swapped: the pool is as the outsider left it, no swap was broadcast, no sell booked.
     expect(dex.broadcasts).toBe(sent);
     expect(await dex.reserves(TESTNET, token.address!)).toEqual(moved);

@@ -1,6 +1,6 @@
 /** Held USDC authorizations (src/app/held): the checks before payment, the exactly-once collect, a buy paid by collected USDC. */
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError, HeldAuthorizationInvalid } from '../../src/domain/errors.js';
 import { PRODUCTION, TESTNET, type PaymentAsset } from '../../src/domain/network.js';
 import type { TokenAuthorization } from '../../src/domain/token-authorization.js';
 import { createToken } from '../../src/app/use-cases/create-token.js';
@@ -115,6 +115,15 @@ describe('collectHeld', () => {
     deps.tokenIssuer.holderTransfer(TESTNET, USDC.address, WALLET_A, WALLET_B, 99_000_000n);
     const before = deps.tokenIssuer.broadcasts;
     expect(await refusal(collectHeld(deps, 'order:2', TESTNET, USDC.address, a))).toBe('HELD_AUTHORIZATION_INVALID:unusable');
+    expect(deps.tokenIssuer.broadcasts).toBe(before);
+    // A later copy (the money back in the wallet meanwhile) answers the recorded refusal, why and words included (decision 0063).
+    deps.tokenIssuer.holderTransfer(TESTNET, USDC.address, WALLET_B, WALLET_A, 99_000_000n);
+    const again = await collectHeld(deps, 'order:2', TESTNET, USDC.address, a).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(again).toBeInstanceOf(HeldAuthorizationInvalid);
+    expect(again).toMatchObject({ details: { reason: 'unusable', why: 'balance' }, message: expect.stringMatching(/^The held authorization can no longer be used: the wallet holds .+, less than .+; nothing was taken\.$/) });
     expect(deps.tokenIssuer.broadcasts).toBe(before);
   });
 

@@ -92,7 +92,8 @@ describe('a paid pool buy off its happy path (decision 0059)', () => {
     const refused = await request();
     dex.reserves = reserves;
     expect(refused).toMatchObject({ kind: 'refunded', response: { status: 503 } });
-    expect(await deps.uow.run((s) => s.swaps.get(payment.paymentId))).toMatchObject({ notSent: true });
+    // Recorded with what it said (decision 0063).
+    expect(await deps.uow.run((s) => s.swaps.get(payment.paymentId))).toMatchObject({ notSent: true, refusal: { code: 'SERVICE_UNAVAILABLE', message: 'The pool could not be read; try again shortly.' } });
 
     // The request's own copy, slower than the reconciler's grace, passes the check a moment later.
     await expectNothingSwappedAfter(deps, dex, request, stateOf);

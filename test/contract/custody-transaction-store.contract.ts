@@ -61,6 +61,11 @@ export function custodyTransactionStoreContract(name: string, make: UowFactory) 
         expect(await uow.transaction((s) => store(s).replace(signed('pay_1', '2b'), ''))).toBe(false);
         expect(await uow.run((s) => store(s).get('pay_1'))).toEqual(refused);
 
+        // What the refusal said is kept with it, exactly (decision 0063).
+        const said = { ...refusal('pay_3'), refusal: { code: 'SLIPPAGE_EXCEEDED', message: 'The pool has moved: “$0.90” < $1.00.', details: { expected: '$1.00', actual: '$0.90', nested: { n: 1 } }, status: 409 } };
+        expect(await uow.transaction((s) => store(s).refuse(said))).toEqual(said);
+        expect(await uow.run((s) => store(s).get('pay_3'))).toEqual(said);
+
         const first = signed('pay_2', '3c');
         await uow.transaction((s) => store(s).record(first));
         expect(await uow.transaction((s) => store(s).refuse(refusal('pay_2')))).toEqual(first);

@@ -24,10 +24,10 @@
  * signing a swap of the same money. Whichever is recorded first stands; the other follows it
  * (docs/decisions/0059).
  */
-import { isRefusal, ServiceUnavailable } from '../../domain/errors.js';
+import { isRefusal, RefusedBefore, ServiceUnavailable, type DomainError } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
 import type { CustodyIntentKind } from '../../ports/custody-intent-store.js';
-import { isNotSent, notSent, type CustodyTransaction, type CustodyTransactionStore, type NotSent } from '../../ports/custody-transaction-store.js';
+import { isNotSent, notSent, type CustodyTransaction, type CustodyTransactionStore, type NotSent, type RecordedRefusal } from '../../ports/custody-transaction-store.js';
 import type { TransactionSender } from '../../ports/transaction-sender.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../deps.js';
@@ -67,10 +67,11 @@ export interface ExactlyOnce<T extends CustodyTransaction> {
   sign(): Promise<T>;
   /**
    * The checks before the first signature: `check` throws to send nothing at all. Its refusal (a
-   * domain error; an outage is none) is recorded for the key, and a copy of the operation that
-   * finds it recorded answers `refusedBefore()` — without checking again.
+   * domain error; an outage is none) is recorded for the key with what it said, and a copy of the
+   * operation that finds it recorded answers `refusedBefore(recorded)` — without checking again:
+   * the recorded refusal's own words where it has them (`answerRecorded`, decision 0063).
    */
-  beforeSigning?: { check(): Promise<void>; refusedBefore(): Error };
+  beforeSigning?: { check(): Promise<void>; refusedBefore(recorded: NotSent): Error };
   /** Mined and failed: nothing moved. */
   reverted(): Error;
   /** Not mined within the wait: the payment stays as it is and the reconciler comes back. */
@@ -117,7 +118,7 @@ export async function sendExactlyOnce<T extends CustodyTransaction>(deps: Sender
 function sendable<T extends CustodyTransaction>(send: ExactlyOnce<T>, recorded: T | NotSent): T {
   if (!isNotSent(recorded)) return recorded;
   // Without checks of its own, only a refund records it (application.ts): the payment is closed.
-  throw send.beforeSigning?.refusedBefore() ?? new Error(`payment ${send.key} was refunded before its transaction was sent; nothing is sent`);
+  throw send.beforeSigning?.refusedBefore(recorded) ?? new Error(`payment ${send.key} was refunded before its transaction was sent; nothing is sent`);
 }
 
 /**
@@ -132,11 +133,23 @@ async function checkBeforeSigning<T extends CustodyTransaction>(deps: Pick<Sende
     await send.beforeSigning?.check();
     return null;
   } catch (e) {
-    const refused = notSent(send.key, send.network, send.tokenId, deps.clock.now());
-    const stands = await (isRefusal(e) && !(e instanceof ServiceUnavailable) ? deps.uow.transaction((s) => send.store(s).refuse(refused)) : deps.uow.run((s) => send.store(s).get(send.key)));
+    const refusal = isRefusal(e) && !(e instanceof ServiceUnavailable) ? notSent(send.key, send.network, send.tokenId, deps.clock.now(), recordOf(e)) : null;
+    const stands = await (refusal ? deps.uow.transaction((s) => send.store(s).refuse(refusal)) : deps.uow.run((s) => send.store(s).get(send.key)));
     if (stands && !isNotSent(stands)) return stands;
     throw e;
   }
+}
+
+/** What a refusal said, as it is recorded in the transaction's place (decision 0063). */
+export function recordOf(e: DomainError): RecordedRefusal {
+  const status = (e as { status?: number }).status;
+  return { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}), ...(status !== undefined ? { status } : {}) };
+}
+
+/** A recorded refusal answered again in its own words, or `otherwise` where none were recorded (a refund's record, an older row). */
+export function answerRecorded(recorded: NotSent, otherwise: () => Error): Error {
+  const r = recorded.refusal;
+  return r ? new RefusedBefore(r.code, r.message, r.details ? { ...r.details } : undefined, r.status) : otherwise();
 }
 
 /** Signs the operation's first transaction and records it; returns what stands (a racing signer's, or a racing refusal, if it won). */

@@ -8,7 +8,7 @@
  *   reverted              → SLIPPAGE_EXCEEDED: the pool moved past the bound (or the deadline passed); nothing moved
  *   not mined yet         → SwapPending: the payment stays SETTLED (202), the reconciler returns to it
  */
-import { ServiceUnavailable, SlippageExceeded } from '../../domain/errors.js';
+import { ServiceUnavailable, SlippageExceeded, type DomainError } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
 import { getAmountOut } from '../../domain/pool.js';
 import type { Token } from '../../domain/token.js';
@@ -17,7 +17,7 @@ import type { SwapOutcome } from '../../ports/dex-router.js';
 import { isNotSent, notSent } from '../../ports/custody-transaction-store.js';
 import type { PoolSwap } from '../../ports/pool-swap-store.js';
 import type { AppDeps } from '../deps.js';
-import { sendExactlyOnce, type ExactlyOnce } from './exactly-once-sender.js';
+import { answerRecorded, recordOf, sendExactlyOnce, type ExactlyOnce } from './exactly-once-sender.js';
 
 /** How long a signed swap stays valid on chain. */
 export const SWAP_DEADLINE_SECONDS = 300n;
@@ -94,8 +94,8 @@ function swapOf(deps: AppDeps, key: string, network: Network, r: SwapRequest, re
  * is recorded there already. Null: the refusal stands, and no copy of the trade swaps after it;
  * otherwise the swap that stands instead, which decides.
  */
-export async function refuseSwap(deps: Pick<AppDeps, 'uow' | 'clock'>, key: string, network: Network, tokenId: string): Promise<PoolSwap | null> {
-  const stands = await deps.uow.transaction((s) => s.swaps.refuse(notSent(key, network, tokenId, deps.clock.now())));
+export async function refuseSwap(deps: Pick<AppDeps, 'uow' | 'clock'>, key: string, network: Network, tokenId: string, refusal: DomainError): Promise<PoolSwap | null> {
+  const stands = await deps.uow.transaction((s) => s.swaps.refuse(notSent(key, network, tokenId, deps.clock.now(), recordOf(refusal))));
   return isNotSent(stands) ? null : stands;
 }
 
@@ -127,8 +127,8 @@ export async function swapOnPool(deps: AppDeps, key: string, token: Token, args:
         const out = args.side === 'buy' ? getAmountOut(args.amountIn, pool.usd, pool.tokens) : getAmountOut(args.amountIn, pool.tokens, pool.usd);
         if (out < args.amountOutMin) throw refused(out, 'The pool has moved: the swap would give less than the bound; it was not sent.');
       },
-      // A copy of this trade checked the pool a moment earlier and refused (docs/decisions/0059).
-      refusedBefore: () => refused(null, 'The pool had moved past the bound when the swap was checked; it was not sent.'),
+      // A copy of this trade refused a moment earlier (decisions 0059, 0063): its refusal, as it said it.
+      refusedBefore: (recorded) => answerRecorded(recorded, () => refused(null, 'The pool had moved past the bound when the swap was checked; it was not sent.')),
     },
   });
   const outcome = await dex.swapOutcome(network, swap.txHash);

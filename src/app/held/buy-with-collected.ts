@@ -83,7 +83,7 @@ async function collectedPlan(deps: AppDeps, b: CollectedBuy): Promise<BuyPlan> {
     return await planCollectedBuy(deps, b);
   } catch (e) {
     if (!isRefusal(e) || e instanceof ServiceUnavailable) throw e;
-    const stands = await refuseSwap(deps, b.key, b.network, b.tokenId);
+    const stands = await refuseSwap(deps, b.key, b.network, b.tokenId, e);
     if (!stands) throw e;
     return swapped(stands);
   }

@@ -80,8 +80,12 @@ export async function collectHeld(
         const why = await heldUnusable(deps, network, assetAddress, authorization);
         if (why) throw unusable(why.reason, why.detail);
       },
-      // Another copy of this collect found it unusable a moment earlier (docs/decisions/0059).
-      refusedBefore: () => unusable('refused', 'it was found unusable when it was checked'),
+      // Another copy of this collect found it unusable a moment earlier (decisions 0059, 0063):
+      // the same refusal, why included (an order's failure names it); a HELD_AUTHORIZATION_INVALID still.
+      refusedBefore: ({ refusal }) =>
+        refusal?.code === 'HELD_AUTHORIZATION_INVALID'
+          ? new HeldAuthorizationInvalid('unusable', refusal.message, { why: String(refusal.details?.['why'] ?? 'refused') })
+          : unusable('refused', 'it was found unusable when it was checked'),
     },
   });
 }

@@ -1,5 +1,5 @@
 /** Any custody transaction table (token_pulls, pool_swaps): one transaction per payment, replaced by compare-and-set. */
-import { isNotSent, type CustodyTransaction, type CustodyTransactionStore, type NotSent } from '../../../ports/custody-transaction-store.js';
+import { isNotSent, type CustodyTransaction, type CustodyTransactionStore, type NotSent, type RecordedRefusal } from '../../../ports/custody-transaction-store.js';
 import type { PoolSwap } from '../../../ports/pool-swap-store.js';
 import { big } from './exact-bigint-type.js';
 import { ms, type Sql } from './sql.js';
@@ -25,6 +25,7 @@ const tableOf = (name: 'token_pulls' | 'pool_swaps') =>
       tx_hash: (t) => (isNotSent(t) ? NONE : t.txHash),
       raw_tx: (t) => (isNotSent(t) ? NONE : t.rawTx),
       created_at: (t) => t.createdAt.getTime(),
+      refusal: (t) => (isNotSent(t) && t.refusal ? JSON.stringify(t.refusal) : null),
       ...(name === 'pool_swaps'
         ? {
             gross_usd: exactInt<PoolSwap | NotSent>((t) => termsOf(t)?.grossUsd ?? null),
@@ -35,7 +36,7 @@ const tableOf = (name: 'token_pulls' | 'pool_swaps') =>
     },
     (r) => {
       const recorded = { paymentId: String(r.payment_id), network: String(r.network), tokenId: String(r.token_id), createdAt: ms(r.created_at) };
-      if (r.tx_hash === NONE) return { ...recorded, notSent: true as const };
+      if (r.tx_hash === NONE) return { ...recorded, notSent: true as const, ...(typeof r.refusal === 'string' ? { refusal: JSON.parse(r.refusal) as RecordedRefusal } : {}) };
       const tx = { ...recorded, txHash: String(r.tx_hash), rawTx: String(r.raw_tx) };
       return r.gross_usd === null || r.gross_usd === undefined ? tx : { ...tx, buy: { grossUsd: big(r.gross_usd), amountIn: big(r.amount_in), minTokensOut: big(r.min_tokens_out) } };
     },

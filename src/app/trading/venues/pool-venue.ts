@@ -61,7 +61,7 @@ export function poolVenue(deps: AppDeps): TradeVenue {
    * can move the USDC. A refusal that cannot be recorded (the database is down) waits likewise.
    */
   const fencedRefusal = async (cmd: BuyCommand, key: string, refusal: DomainError): Promise<Error> => {
-    const stands = await refuseSwap(deps, key, cmd.network, cmd.plan.tokenId).catch(() => undefined);
+    const stands = await refuseSwap(deps, key, cmd.network, cmd.plan.tokenId, refusal).catch(() => undefined);
     if (stands === null) return refusal;
     if (stands && (await dexOf(deps).status(cmd.network, stands.txHash, stands.rawTx).catch(() => null)) === 'reverted') return refusal;
     return new InterruptedInCustody(key, refusal);

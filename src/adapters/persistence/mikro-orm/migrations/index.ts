@@ -22,6 +22,7 @@ import { Migration0017FairLaunches } from './migration-0017-fair-launches.js';
 import { Migration0018TokenImages } from './migration-0018-token-images.js';
 import { Migration0019Comments } from './migration-0019-comments.js';
 import { Migration0020BuySwapTerms } from './migration-0020-buy-swap-terms.js';
+import { Migration0021RecordedRefusals } from './migration-0021-recorded-refusals.js';
 
 export const MIGRATIONS = [
   { name: 'Migration0001Initial', class: Migration0001Initial },
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   { name: 'Migration0018TokenImages', class: Migration0018TokenImages },
   { name: 'Migration0019Comments', class: Migration0019Comments },
   { name: 'Migration0020BuySwapTerms', class: Migration0020BuySwapTerms },
+  { name: 'Migration0021RecordedRefusals', class: Migration0021RecordedRefusals },
 ];
