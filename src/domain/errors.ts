@@ -179,21 +179,6 @@ export class InvariantViolation extends DomainError {
 }
 
 /** A refusal of what the caller asked (any domain error but a broken invariant): answered, and after a payment stored with it. */
-/**
- * A refusal another copy of the same operation recorded before anything was sent (decision 0063),
- * answered again as it was: the same code, message and details, and status.
- */
-export class RefusedBefore extends DomainError {
-  constructor(
-    readonly code: string,
-    message: string,
-    details?: ErrorDetails,
-    readonly status?: number,
-  ) {
-    super(message, details);
-  }
-}
-
 export function isRefusal(e: unknown): e is DomainError {
   return e instanceof DomainError && e.code !== 'INTERNAL_ERROR';
 }

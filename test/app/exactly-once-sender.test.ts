@@ -9,9 +9,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
-import { answerRecorded, sendExactlyOnce, type ExactlyOnce } from '../../src/app/custody/exactly-once-sender.js';
+import { answerRecorded, RefusedBefore, sendExactlyOnce, type ExactlyOnce } from '../../src/app/custody/exactly-once-sender.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
-import { RefusedBefore, ServiceUnavailable, SlippageExceeded } from '../../src/domain/errors.js';
+import { ServiceUnavailable, SlippageExceeded } from '../../src/domain/errors.js';
 import { TESTNET } from '../../src/domain/network.js';
 import { isNotSent, type CustodyTransaction } from '../../src/ports/custody-transaction-store.js';
 import type { TransferStatus } from '../../src/ports/transaction-sender.js';

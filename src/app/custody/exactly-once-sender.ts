@@ -24,7 +24,7 @@
  * signing a swap of the same money. Whichever is recorded first stands; the other follows it
  * (docs/decisions/0059).
  */
-import { isRefusal, RefusedBefore, ServiceUnavailable, type DomainError } from '../../domain/errors.js';
+import { DomainError, isRefusal, ServiceUnavailable, type ErrorDetails } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
 import type { CustodyIntentKind } from '../../ports/custody-intent-store.js';
 import { isNotSent, notSent, type CustodyTransaction, type CustodyTransactionStore, type NotSent, type RecordedRefusal } from '../../ports/custody-transaction-store.js';
@@ -137,6 +137,22 @@ async function checkBeforeSigning<T extends CustodyTransaction>(deps: Pick<Sende
     const stands = await (refusal ? deps.uow.transaction((s) => send.store(s).refuse(refusal)) : deps.uow.run((s) => send.store(s).get(send.key)));
     if (stands && !isNotSent(stands)) return stands;
     throw e;
+  }
+}
+
+/**
+ * A refusal another copy of the same operation recorded before anything was sent (decision 0063),
+ * answered again as it was: the same code, message and details, and status — the envelope its
+ * first caller had. Not a class of the domain's error table: its code is the recorded one's.
+ */
+export class RefusedBefore extends DomainError {
+  constructor(
+    readonly code: string,
+    message: string,
+    details?: ErrorDetails,
+    readonly status?: number,
+  ) {
+    super(message, details);
   }
 }
 
