@@ -33,12 +33,13 @@ export interface NotSent {
   readonly refusal?: RecordedRefusal;
 }
 
-/** A refusal as its caller was answered: the error's code, message and details (and its own status, where it has one). */
+/** A refusal as its caller was answered: the error's code, message and details (JSON), its own status and Retry-After where it has them. */
 export interface RecordedRefusal {
   readonly code: string;
   readonly message: string;
   readonly details?: Readonly<Record<string, unknown>>;
   readonly status?: number;
+  readonly retryAfterSeconds?: number;
 }
 
 export const isNotSent = (r: CustodyTransaction | NotSent): r is NotSent => 'notSent' in r;

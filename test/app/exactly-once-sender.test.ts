@@ -9,7 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
-import { answerRecorded, RefusedBefore, sendExactlyOnce, type ExactlyOnce } from '../../src/app/custody/exactly-once-sender.js';
+import { answerRecorded, recordOf, RefusedBefore, sendExactlyOnce, type ExactlyOnce } from '../../src/app/custody/exactly-once-sender.js';
+import { refuseSwap } from '../../src/app/custody/pool-swap.js';
 import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
 import { ServiceUnavailable, SlippageExceeded } from '../../src/domain/errors.js';
 import { TESTNET } from '../../src/domain/network.js';
@@ -194,5 +195,43 @@ describe('the exactly-once sender', () => {
     expect(await uow.run((s) => s.swaps.get('pay_1'))).toBeNull();
     chain.statuses.set(`0x${'1'.padStart(64, '0')}`, 'confirmed');
     expect((await sending(uow, chain, 'pay_1', { checks: async () => undefined }).run()).txHash).toBe(`0x${'1'.padStart(64, '0')}`);
+  });
+
+  it('two copies whose checks both refuse: the refusal recorded first stands, and the other answers it in its words (decision 0063)', async () => {
+    const uow = new MemoryUnitOfWork();
+    const chain = new ScriptedChain();
+    // The request read the pool at $0.80 and is about to record; the reconciler read $0.90 and records first.
+    let refuseNow!: () => void;
+    const checked = new Promise<void>((r) => (refuseNow = r));
+    const request = sending(uow, chain, 'pay_1', { checks: () => checked.then(() => Promise.reject(new SlippageExceeded('The pool has moved.', '$1.00', '$0.80'))) }).run();
+    await expect(sending(uow, chain, 'pay_1', { checks: slipped }).run()).rejects.toBeInstanceOf(SlippageExceeded);
+    refuseNow();
+    const answered = await request.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(answered).toBeInstanceOf(RefusedBefore);
+    expect(answered).toMatchObject({ code: 'SLIPPAGE_EXCEEDED', details: { actual: '$0.90' } });
+    expect(await uow.run((s) => s.swaps.get('pay_1'))).toMatchObject({ refusal: { details: { actual: '$0.90' } } });
+    expect(chain.broadcasts).toEqual([]);
+  });
+
+  it('a pool venue’s refusal recorded in the swap’s place: the first stands, a later one answers it (refuseSwap)', async () => {
+    const deps = { uow: new MemoryUnitOfWork(), clock: { now: () => T0 } };
+    const first = new SlippageExceeded('The buy limit is no longer met.', '100 tokens', '90 tokens');
+    expect(await refuseSwap(deps, 'pay_1', TESTNET, 'tok_X', first)).toBe(first);
+    const later = await refuseSwap(deps, 'pay_1', TESTNET, 'tok_X', new ServiceUnavailable('The pool could not be read; try again shortly.', 5));
+    expect(later).toBeInstanceOf(RefusedBefore);
+    expect(later).toMatchObject({ code: 'SLIPPAGE_EXCEEDED', message: first.message, details: first.details });
+  });
+
+  it('what a refusal said is recorded as JSON holds it: an outage’s Retry-After kept, integers as text, details JSON cannot hold left out', () => {
+    expect(recordOf(new ServiceUnavailable('The pool has no liquidity.', 60))).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'The pool has no liquidity.', retryAfterSeconds: 60 });
+    const again = answerRecorded({ paymentId: 'pay_1', network: TESTNET, tokenId: 'tok_X', notSent: true, createdAt: T0, refusal: recordOf(new ServiceUnavailable('The pool has no liquidity.', 60)) }, () => new Error('none'));
+    expect(again).toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 60 });
+    expect(recordOf(new SlippageExceeded('moved', '1', '0', { amount: 10n ** 30n }))).toEqual({ code: 'SLIPPAGE_EXCEEDED', message: 'moved', details: { expected: '1', actual: '0', amount: '1000000000000000000000000000000' } });
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    expect(recordOf(new SlippageExceeded('moved', '1', '0', cyclic))).toEqual({ code: 'SLIPPAGE_EXCEEDED', message: 'moved' });
   });
 });

@@ -13,8 +13,10 @@ import { MemoryLogger } from '../../src/adapters/logging/memory/memory-logger.js
 import { MemoryRateLimiter } from '../../src/adapters/rate-limit/memory/memory-rate-limiter.js';
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import type { RateLimiter } from '../../src/ports/rate-limiter.js';
+import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
+import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { parseExposition } from '../contract/metrics.contract.js';
-import { json, startTestService } from '../support/service.js';
+import { json, ShiftableClock, startTestService } from '../support/service.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
 const wallet = devAccount(7);
@@ -245,4 +247,25 @@ describe('kept answers', () => {
     expect(line?.fields).toMatchObject({ method: 'GET', path: `/tokens/${tokenId}`, route: '/tokens/:id', status: 200, client: '127.0.0.1' });
   });
 
+  it("a /health that is not a 200 is Koa's: 503 with Retry-After, counted once against the budget", async () => {
+    const store = new MemoryUnitOfWork();
+    let down = false;
+    const uow: UnitOfWork = { run: (w) => (down ? Promise.reject(new Error('the database is down')) : store.run(w)), transaction: (w) => store.transaction(w), close: () => store.close() };
+    const clock = new ShiftableClock();
+    const own = await startTestService({ ports: { uow, clock } }, { RATE_LIMIT_FREE_PER_MINUTE: '30' });
+    try {
+      const left = (r: Response) => Number(/r=(\d+)/.exec(r.headers.get('ratelimit') ?? '')?.[1]);
+      const up = await fetch(`${own.url}/health`);
+      expect(up.status).toBe(200);
+      down = true;
+      clock.offsetMs += 1_000; // the next round of probes
+      const res = await fetch(`${own.url}/health`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(await json(res)).toMatchObject({ success: true, operation: 'health', data: { checks: { database: 'down' } } });
+      expect(left(res)).toBe(left(up) - 1);
+    } finally {
+      await own.stop();
+    }
+  });
 });

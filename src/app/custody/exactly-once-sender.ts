@@ -136,6 +136,8 @@ async function checkBeforeSigning<T extends CustodyTransaction>(deps: Pick<Sende
     const refusal = isRefusal(e) && !(e instanceof ServiceUnavailable) ? notSent(send.key, send.network, send.tokenId, deps.clock.now(), recordOf(e)) : null;
     const stands = await (refusal ? deps.uow.transaction((s) => send.store(s).refuse(refusal)) : deps.uow.run((s) => send.store(s).get(send.key)));
     if (stands && !isNotSent(stands)) return stands;
+    // Another copy's refusal was recorded first: it stands, in its words (decision 0063).
+    if (refusal && stands && stands !== refusal) throw send.beforeSigning!.refusedBefore(stands);
     throw e;
   }
 }
@@ -146,26 +148,46 @@ async function checkBeforeSigning<T extends CustodyTransaction>(deps: Pick<Sende
  * first caller had. Not a class of the domain's error table: its code is the recorded one's.
  */
 export class RefusedBefore extends DomainError {
+  readonly status: number | undefined;
+  readonly retryAfterSeconds: number | undefined;
   constructor(
     readonly code: string,
-    message: string,
-    details?: ErrorDetails,
-    readonly status?: number,
+    r: Pick<RecordedRefusal, 'message' | 'details' | 'status' | 'retryAfterSeconds'>,
   ) {
-    super(message, details);
+    super(r.message, r.details ? { ...r.details } : undefined);
+    this.status = r.status;
+    this.retryAfterSeconds = r.retryAfterSeconds;
   }
 }
 
-/** What a refusal said, as it is recorded in the transaction's place (decision 0063). */
+/**
+ * What a refusal said, as it is recorded in the transaction's place (decision 0063): its details
+ * as JSON keeps them (an integer as its decimal text), or none where JSON cannot hold them.
+ */
 export function recordOf(e: DomainError): RecordedRefusal {
-  const status = (e as { status?: number }).status;
-  return { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}), ...(status !== undefined ? { status } : {}) };
+  const { status, retryAfterSeconds } = e as { status?: unknown; retryAfterSeconds?: unknown };
+  const details = e.details === undefined ? undefined : asJson(e.details);
+  return {
+    code: e.code,
+    message: e.message,
+    ...(details ? { details } : {}),
+    ...(typeof status === 'number' ? { status } : {}),
+    ...(typeof retryAfterSeconds === 'number' ? { retryAfterSeconds } : {}),
+  };
+}
+
+function asJson(details: ErrorDetails): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(JSON.stringify(details, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A recorded refusal answered again in its own words, or `otherwise` where none were recorded (a refund's record, an older row). */
 export function answerRecorded(recorded: NotSent, otherwise: () => Error): Error {
   const r = recorded.refusal;
-  return r ? new RefusedBefore(r.code, r.message, r.details ? { ...r.details } : undefined, r.status) : otherwise();
+  return r ? new RefusedBefore(r.code, r) : otherwise();
 }
 
 /** Signs the operation's first transaction and records it; returns what stands (a racing signer's, or a racing refusal, if it won). */

@@ -90,13 +90,16 @@ function swapOf(deps: AppDeps, key: string, network: Network, r: SwapRequest, re
 }
 
 /**
- * Records that the payment's swap is refused, in the swap's place (decision 0059), unless a swap
- * is recorded there already. Null: the refusal stands, and no copy of the trade swaps after it;
- * otherwise the swap that stands instead, which decides.
+ * Records `refusal` in the swap's place (decision 0059), unless a swap or another copy's refusal
+ * is recorded there already. Answers what stands: a refusal — this one, or the one recorded
+ * before it, in its words (decision 0063) — after which no copy of the trade swaps; or the swap
+ * recorded instead, which decides.
  */
-export async function refuseSwap(deps: Pick<AppDeps, 'uow' | 'clock'>, key: string, network: Network, tokenId: string, refusal: DomainError): Promise<PoolSwap | null> {
-  const stands = await deps.uow.transaction((s) => s.swaps.refuse(notSent(key, network, tokenId, deps.clock.now(), recordOf(refusal))));
-  return isNotSent(stands) ? null : stands;
+export async function refuseSwap(deps: Pick<AppDeps, 'uow' | 'clock'>, key: string, network: Network, tokenId: string, refusal: DomainError): Promise<PoolSwap | Error> {
+  const ours = notSent(key, network, tokenId, deps.clock.now(), recordOf(refusal));
+  const stands = await deps.uow.transaction((s) => s.swaps.refuse(ours));
+  if (!isNotSent(stands)) return stands;
+  return stands === ours ? refusal : answerRecorded(stands, () => refusal);
 }
 
 /** Whether a swap (not a refusal) is recorded for the payment: custody has sent its trade. */

@@ -84,7 +84,7 @@ async function collectedPlan(deps: AppDeps, b: CollectedBuy): Promise<BuyPlan> {
   } catch (e) {
     if (!isRefusal(e) || e instanceof ServiceUnavailable) throw e;
     const stands = await refuseSwap(deps, b.key, b.network, b.tokenId, e);
-    if (!stands) throw e;
+    if (stands instanceof Error) throw stands; // this refusal, or another copy's recorded first
     return swapped(stands);
   }
 }

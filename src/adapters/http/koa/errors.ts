@@ -5,7 +5,7 @@
  * request id, its details only in the log.
  */
 import type { Context, Next } from 'koa';
-import { DomainError, NetworkDetectionUnavailable, RateLimited, ServiceUnavailable } from '../../../domain/errors.js';
+import { DomainError, RateLimited } from '../../../domain/errors.js';
 import { errorEnvelope, statusOfError, type ErrorEnvelope } from '../../../app/error-status.js';
 import type { Logger } from '../../../ports/logger.js';
 import { isTransportError, MethodNotAllowed, TRANSPORT_ERROR_STATUS } from './http-errors.js';
@@ -60,9 +60,9 @@ export async function renderError(ctx: Context, e: DomainError): Promise<void> {
   ctx.body = errorEnvelope(e.code, e.message, e.details);
   if (e instanceof MethodNotAllowed) ctx.set('Allow', e.allow.join(', '));
   if (e instanceof RateLimited) ctx.set('Retry-After', String(e.details?.retryAfterSeconds ?? 60));
-  if (e instanceof ServiceUnavailable || e instanceof NetworkDetectionUnavailable) {
-    ctx.set('Retry-After', String(e.retryAfterSeconds));
-  }
+  // An outage's, and one answered again as it was recorded (decision 0063).
+  const retryAfter = (e as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  if (typeof retryAfter === 'number') ctx.set('Retry-After', String(retryAfter));
   await addPaymentRequiredHeader(ctx);
 }
 

@@ -25,8 +25,7 @@ const tableOf = (name: 'token_pulls' | 'pool_swaps') =>
       tx_hash: (t) => (isNotSent(t) ? NONE : t.txHash),
       raw_tx: (t) => (isNotSent(t) ? NONE : t.rawTx),
       created_at: (t) => t.createdAt.getTime(),
-      // JSON; an amount a refusal names in its details as an integer is written as its decimal text.
-      refusal: (t) => (isNotSent(t) && t.refusal ? JSON.stringify(t.refusal, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) : null),
+      refusal: (t) => (isNotSent(t) && t.refusal ? JSON.stringify(t.refusal) : null), // JSON already (recordOf)
       ...(name === 'pool_swaps'
         ? {
             gross_usd: exactInt<PoolSwap | NotSent>((t) => termsOf(t)?.grossUsd ?? null),

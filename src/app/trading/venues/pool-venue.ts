@@ -62,7 +62,7 @@ export function poolVenue(deps: AppDeps): TradeVenue {
    */
   const fencedRefusal = async (cmd: BuyCommand, key: string, refusal: DomainError): Promise<Error> => {
     const stands = await refuseSwap(deps, key, cmd.network, cmd.plan.tokenId, refusal).catch(() => undefined);
-    if (stands === null) return refusal;
+    if (stands instanceof Error) return stands; // the refusal that stands: this one, or another copy's recorded first
     if (stands && (await dexOf(deps).status(cmd.network, stands.txHash, stands.rawTx).catch(() => null)) === 'reverted') return refusal;
     return new InterruptedInCustody(key, refusal);
   };
