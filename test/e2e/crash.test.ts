@@ -7,10 +7,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPublicClient, erc20Abi, http, type Hex } from 'viem';
+import { erc20Abi, type Hex } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
-import { USDC_ABI } from '../../src/adapters/chain/anvil/devnet-constants.js';
-import { NETWORKS, TESTNET } from '../../src/domain/network.js';
+import { TESTNET } from '../../src/domain/network.js';
+import { crashBooks, devnetChain, usdcOf } from '../support/crash-books.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
 import { withoutServices } from '../support/services.js';
 import { queryDatabase, serviceProcessEnv, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
@@ -19,7 +19,6 @@ import { devAccount, payingFetch } from '../support/x402-client.js';
 
 const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const WALLETS = [5, 6, 7, 8].map(devAccount);
-const INITIAL = 10_000_000_000n; // what the devnet funds each demo wallet with
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -51,10 +50,8 @@ describe.each(withoutServices(databases))('kill -9 of the service and both chain
     });
     let service: ServiceProcess = await startServiceProcess(env);
     cleanups.push(() => service.stop());
-    const chain = createPublicClient({ transport: http(`http://127.0.0.1:${devnetPort + 1}`) });
-    const usdc = (wallet: string) =>
-      chain.readContract({ address: NETWORKS[TESTNET].usdc, abi: USDC_ABI, functionName: 'balanceOf', args: [wallet as Hex] }) as Promise<bigint>;
-    const treasuryBefore = await usdc(TREASURY);
+    const chain = devnetChain(devnetPort);
+    const treasuryBefore = await usdcOf(chain, TREASURY);
 
     // Each wallet creates a token, then buys and sells it as fast as it can.
     const call = (wallet: (typeof WALLETS)[number], path: string, body: unknown) =>
@@ -98,64 +95,15 @@ describe.each(withoutServices(databases))('kill -9 of the service and both chain
 
     service = await startServiceProcess(env);
     // The reconciler and the payout worker finish what the crash left.
-    const rows = async () => ({
-      payments: await queryDatabase<{ payer: string; amount: string; state: string; nonce_lower: string }>(
-        databaseUrl,
-        `select payer, amount, state, nonce_lower from payments where network = '${TESTNET}'`,
-      ),
-      payouts: await queryDatabase<{ wallet: string; amount: string; state: string }>(
-        databaseUrl,
-        `select wallet, amount, state from payouts where network = '${TESTNET}'`,
-      ),
-    });
-    // A settlement the crash cut off before it reached the chain stays SETTLING until its
-    // authorization expires (the FAILED rule): it must then be unused on chain.
-    const authorizationUsed = (payer: string, nonce: string) =>
-      chain.readContract({
-        address: NETWORKS[TESTNET].usdc,
-        abi: USDC_ABI,
-        functionName: 'authorizationState',
-        args: [payer as Hex, nonce as Hex],
-      }) as Promise<boolean>;
-    const unfinished = async (b: Awaited<ReturnType<typeof rows>>) => {
-      const left = b.payments.filter((p) => ['VERIFIED', 'SETTLED'].includes(p.state)).length + b.payouts.filter((p) => p.state !== 'CONFIRMED').length;
-      let usedButSettling = 0;
-      for (const p of b.payments.filter((x) => x.state === 'SETTLING')) if (await authorizationUsed(p.payer, p.nonce_lower)) usedButSettling += 1;
-      return left + usedButSettling;
-    };
-    // Shares at or over the threshold that no payout has claimed yet: the earnings payer owes them.
-    const unpaidShares = async () =>
-      (await queryDatabase<{ amount: string }>(databaseUrl, `select sum(amount) as amount from earnings where payout_id is null group by wallet_lower`)).filter(
-        (r) => BigInt(String(r.amount)) >= 10_000n,
-      ).length;
-    let books = await rows();
-    const deliveriesLeft = async () =>
-      Number((await queryDatabase<{ n: number }>(databaseUrl, `select count(*) as n from deliveries where state <> 'CONFIRMED'`))[0]!.n) +
-      Number((await queryDatabase<{ n: number }>(databaseUrl, `select count(*) as n from deployments where state <> 'CONFIRMED'`))[0]!.n);
-    for (let i = 0; i < 240 && (await unfinished(books)) + (await deliveriesLeft()) + (await unpaidShares()) > 0; i++) {
-      await new Promise((r) => setTimeout(r, 250));
-      books = await rows();
-    }
-    expect(books.payouts.filter((p) => p.state !== 'CONFIRMED')).toEqual([]);
-    expect(books.payments.filter((p) => ['VERIFIED', 'SETTLED'].includes(p.state))).toEqual([]);
-    expect(await unfinished(books)).toBe(0);
-    expect(books.payments.length).toBeGreaterThan(WALLETS.length * 2);
-
-    const charged = (wallet: string) =>
-      books.payments
-        .filter((p) => p.payer.toLowerCase() === wallet.toLowerCase() && ['APPLIED', 'REFUNDED'].includes(p.state))
-        .reduce((s, p) => s + BigInt(p.amount), 0n);
-    const paidOut = (wallet: string) =>
-      books.payouts.filter((p) => p.wallet.toLowerCase() === wallet.toLowerCase()).reduce((s, p) => s + BigInt(p.amount), 0n);
-    for (const w of WALLETS) {
-      expect({ wallet: w.address, usdc: await usdc(w.address) }).toEqual({ wallet: w.address, usdc: INITIAL - charged(w.address) + paidOut(w.address) });
-    }
-    const allCharged = WALLETS.reduce((s, w) => s + charged(w.address), 0n);
-    const allPaidOut = WALLETS.reduce((s, w) => s + paidOut(w.address), 0n);
-    expect(await usdc(TREASURY)).toBe(treasuryBefore + allCharged - allPaidOut);
+    const books = crashBooks(databaseUrl, chain);
+    const settled = await books.settled();
+    expect(settled.payments.length).toBeGreaterThan(WALLETS.length * 2);
+    await books.expectUsdcEqualsChain(WALLETS.map((w) => w.address));
+    const allCharged = WALLETS.reduce((s, w) => s + books.charged(w.address), 0n);
+    const allPaidOut = WALLETS.reduce((s, w) => s + books.paidOut(w.address), 0n);
+    expect(await usdcOf(chain, TREASURY)).toBe(treasuryBefore + allCharged - allPaidOut);
 
     // Every creator share was paid by exactly one payout, for exactly what it claimed.
-    expect(await unpaidShares()).toBe(0);
     const earningsPayouts = await queryDatabase<{ payout_id: string; amount: string; claimed: string }>(
       databaseUrl,
       `select p.payout_id, p.amount, (select sum(e.amount) from earnings e where e.payout_id = p.payout_id) as claimed
@@ -165,29 +113,16 @@ describe.each(withoutServices(databases))('kill -9 of the service and both chain
     for (const p of earningsPayouts) expect({ payout: p.payout_id, claimed: BigInt(String(p.claimed)) }).toEqual({ payout: p.payout_id, claimed: BigInt(String(p.amount)) });
 
     // Tokens: every wallet holds on chain exactly what the ledger says it holds, and custody the rest.
-    expect(await deliveriesLeft()).toBe(0);
     const launched = await queryDatabase<{ token_id: string; address: string }>(databaseUrl, `select token_id, address from tokens where network = '${TESTNET}'`);
     expect(launched).toHaveLength(WALLETS.length);
-    const positions = await queryDatabase<{ wallet: string; token_id: string; balance: string }>(databaseUrl, `select wallet, token_id, balance from positions where network = '${TESTNET}'`);
     const erc20 = (address: string, owner: string) =>
       chain.readContract({ address: address as Hex, abi: erc20Abi, functionName: 'balanceOf', args: [owner as Hex] });
     for (const t of launched) {
-      let held = 0n;
-      for (const w of WALLETS) {
-        const ledger = BigInt(positions.find((p) => p.token_id === t.token_id && p.wallet.toLowerCase() === w.address.toLowerCase())?.balance ?? 0);
-        expect({ token: t.token_id, wallet: w.address, onChain: await erc20(t.address, w.address) }).toEqual({ token: t.token_id, wallet: w.address, onChain: ledger });
-        held += ledger;
-      }
+      const held = await books.expectTokensEqualChain({ tokenId: t.token_id, address: t.address }, WALLETS.map((w) => w.address));
       expect(await erc20(t.address, TREASURY)).toBe(1_000_000_000n * 10n ** 18n - held);
     }
 
-    // Every applied trade is in the ledger exactly once.
-    const applied = await queryDatabase<{ n: number }>(
-      databaseUrl,
-      `select count(*) as n from payments p where p.state = 'APPLIED' and p.resource <> 'token_create'
-         and (select count(*) from trades t where t.payment_id = p.payment_id) <> 1`,
-    );
-    expect(Number(applied[0]!.n)).toBe(0);
+    await books.expectEveryAppliedTradeOnce();
     await service.stop();
   }, 180_000);
 });
