@@ -58,8 +58,8 @@ export const HEALTH_CACHE_MS = PROBE_CACHE_MS;
 export class Application {
   readonly flow: PaymentFlow;
   private probed: { at: number; checks: Promise<OwnChecks> } | null = null;
-  /** The last health document and what it was made of: the same object while none of them moved. */
-  private lastHealth: { own: OwnChecks; deps: DependencyStatus; generation: number; result: HealthAnswer } | null = null;
+  /** The last health answer and what it was made of (the rounds, the counters' generation): the same while none of them moved. */
+  private lastHealth: LastHealth | null = null;
   private readonly readinessChecks = new Map<string, () => CheckStatus | Promise<CheckStatus>>();
   /** The catalogue of operations (docs/decisions/0043): the paid entrypoints by name, and the free reads. */
   readonly entrypoints: ReadonlyMap<string, AnyEntrypoint>;
@@ -91,20 +91,40 @@ export class Application {
   /**
    * The database is required (503 when down); the others degrade the service. The probes run at
    * most once a second (callers within it share the round, in flight or done); the counters are
-   * always current. While neither the rounds nor any counter moved, the answer is the same object
-   * (a caller may keep what it made of it: the HTTP adapter keeps its bytes, decision 0062).
+   * always current. While neither round nor any counter moved, the answer is the same promise of
+   * the same object (a caller may keep what it made of it: the HTTP adapter keeps its bytes,
+   * decision 0062) — a poll of /health costs a comparison.
    */
-  async health(): Promise<HealthAnswer> {
-    const [own, deps] = await Promise.all([this.ownChecks(), this.deps.availability.fresh()]);
-    // Read before the counters: a counter that moves while they are read makes the next call read them again.
+  health(): Promise<HealthAnswer> {
+    const own = this.ownChecks();
+    const deps = this.deps.availability.fresh();
+    // Read before the counters are: one that moves meanwhile makes the next call read them again.
     const generation = this.deps.metrics.generation;
     const last = this.lastHealth;
-    if (last && last.own === own && last.deps === deps && last.generation === generation) return last.result;
+    if (last && last.own === own && last.deps === deps && last.generation === generation) return last.answer;
+    const made: LastHealth = { own, deps, generation, answer: this.healthOf(own, deps) };
+    made.answer.then(
+      (result) => (made.result = result),
+      () => undefined, // the callers of `answer` see the failure
+    );
+    this.lastHealth = made;
+    return made.answer;
+  }
+
+  /** `health()`'s answer when it is known without waiting — made already, and nothing in it moved since — else undefined. */
+  healthNow(): HealthAnswer | undefined {
+    const last = this.lastHealth;
+    if (!last?.result) return undefined;
+    return last.own === this.ownChecks() && last.deps === this.deps.availability.fresh() && last.generation === this.deps.metrics.generation ? last.result : undefined;
+  }
+
+  private async healthOf(ownRound: Promise<OwnChecks>, depsRound: Promise<DependencyStatus>): Promise<HealthAnswer> {
+    const [own, deps] = await Promise.all([ownRound, depsRound]);
     const chains = Object.values(deps.chains);
     const chain: CheckStatus = chains.every((c) => c === 'ok') ? 'ok' : chains.some((c) => c === 'ok') ? 'degraded' : 'down';
     const checks = { database: own.database, chain, facilitator: deps.facilitator, rateLimiter: own.rateLimiter };
     const allOk = Object.values(checks).every((c) => c === 'ok');
-    const result: HealthAnswer = {
+    return {
       report: {
         status: allOk ? 'ok' : 'degraded',
         version: this.deps.settings.serviceVersion,
@@ -113,8 +133,6 @@ export class Application {
       },
       required: checks.database !== 'down',
     };
-    this.lastHealth = { own, deps, generation, result };
-    return result;
   }
 
   /**
@@ -150,6 +168,15 @@ export class Application {
 }
 
 type OwnChecks = { database: CheckStatus; rateLimiter: CheckStatus };
+
+/** The last health answer, what it was made of (the rounds, the counters' generation), and its result once known. */
+interface LastHealth {
+  own: Promise<OwnChecks>;
+  deps: Promise<DependencyStatus>;
+  generation: number;
+  answer: Promise<HealthAnswer>;
+  result?: HealthAnswer;
+}
 
 async function timed(probe: () => Promise<CheckStatus>): Promise<CheckStatus> {
   try {

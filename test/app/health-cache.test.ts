@@ -26,8 +26,12 @@ describe('GET /health', () => {
       expect((await json(await fetch(`${service.url}/health`))).data.counters['siwx.accepted']).toBe(1);
       const kept = await service.application.health();
       expect(await service.application.health()).toBe(kept);
+      // Known without waiting while nothing moved (the lane before Koa answers with it at once).
+      expect(service.application.healthNow()).toBe(kept);
       service.application.metrics.increment('siwx_proofs_total', { result: 'accepted' });
+      expect(service.application.healthNow()).toBeUndefined();
       const moved = await service.application.health();
+      expect(service.application.healthNow()).toBe(moved);
       expect(moved).not.toBe(kept);
       expect(moved.report.counters['siwx.accepted']).toBe(2);
       expect((await json(await fetch(`${service.url}/health`))).data.counters['siwx.accepted']).toBe(2);
@@ -35,6 +39,8 @@ describe('GET /health', () => {
       await fetch(`${service.url}/health`);
       expect([reads, chainProbes()]).toEqual([2, 2]);
       // A new round is a new document, though nothing in it changed.
+      clock.offsetMs += 1_000;
+      expect(service.application.healthNow()).toBeUndefined();
       expect(await service.application.health()).not.toBe(moved);
     } finally {
       await service.stop();

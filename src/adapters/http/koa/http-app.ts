@@ -136,7 +136,7 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     metrics: application.metrics,
     trustProxy,
     budget: options.freeBudget,
-    health: () => application.health(),
+    health: () => application.healthNow() ?? application.health(),
   });
   const koaCallback = app.callback.bind(app);
   app.callback = () => {

@@ -38,8 +38,8 @@ export interface KeptAnswersOptions {
   trustProxy: TrustProxy;
   /** The free budget (docs/rate-limits.md) a kept answer is counted against, as any free read is. */
   budget?: FreeBudget | undefined;
-  /** `GET /health`'s report (the application's); left to Koa without it. */
-  health?: (() => Promise<{ report: object; required: boolean }>) | undefined;
+  /** `GET /health`'s report (the application's), known at once or awaited; left to Koa without it. */
+  health?: (() => HealthReport | Promise<HealthReport>) | undefined;
 }
 
 interface KeptRoute {
@@ -108,19 +108,22 @@ function keptAnswer(op: KeptRoute['op'], deps: ReadDeps, input: unknown): Answer
 /** The bytes of each health document: the application answers the same object while nothing in it moved. */
 const healthBodies = new WeakMap<object, Buffer>();
 
+type HealthReport = { report: object; required: boolean };
+
 /** /health's report when it is a 200; a 503 (the database down) or a report that fails is Koa's route's to answer. */
 const healthAnswering =
   (health: NonNullable<KeptAnswersOptions['health']>): Answering =>
-  () =>
-    health().then(
-      ({ report, required }) => {
-        if (!required) return undefined;
-        let body = healthBodies.get(report);
-        if (!body) healthBodies.set(report, (body = Buffer.from(JSON.stringify(successEnvelope('health', report)))));
-        return { route: HEALTH, body };
-      },
-      () => undefined,
-    );
+  () => {
+    const known = health();
+    return known instanceof Promise ? known.then(healthAnswer, () => undefined) : healthAnswer(known);
+  };
+
+function healthAnswer({ report, required }: HealthReport): Answer | undefined {
+  if (!required) return undefined;
+  let body = healthBodies.get(report);
+  if (!body) healthBodies.set(report, (body = Buffer.from(JSON.stringify(successEnvelope('health', report)))));
+  return { route: HEALTH, body };
+}
 
 /** Counted against the free budget first; a request it refuses goes to Koa with the decision, to be refused there. */
 async function counted(o: KeptAnswersOptions, budget: FreeBudget, answering: Answering, req: IncomingMessage, res: ServerResponse, next: NodeHandler) {
