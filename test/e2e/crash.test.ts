@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { erc20Abi, type Hex } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TESTNET } from '../../src/domain/network.js';
-import { crashBooks, devnetChain, usdcOf } from '../support/crash-books.js';
+import { burstThenKill, crashBooks, devnetChain, usdcOf } from '../support/crash-books.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
 import { withoutServices } from '../support/services.js';
 import { queryDatabase, serviceProcessEnv, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
@@ -63,35 +63,22 @@ describe.each(withoutServices(databases))('kill -9 of the service and both chain
     const tokens = await Promise.all(
       WALLETS.map(async (w, i) => ((await (await call(w, '/tokens', { name: `Crash ${i}`, symbol: `CR${i}` })).json()) as { data: { tokenId: string } }).data.tokenId),
     );
-    let running = true;
-    let completed = 0;
-    let failures = 0;
-    const burst = WALLETS.map(async (w, i) => {
-      while (running) {
-        try {
-          const buy = await call(w, '/entrypoints/token_buy_usd', { tokenId: tokens[i], usdAmount: '1.5' });
-          const bought = ((await buy.json()) as { data?: { tokensReceived?: string } }).data;
-          completed += 1;
-          // Sells tokens already delivered: one signed before its token is deployed is refused
-          // (TOKEN_NOT_DEPLOYED) before any payment, and the loop goes on buying.
-          if (bought?.tokensReceived) {
-            const sell = await signedSellBody(service.url, w, tokens[i]!, '1000').catch(() => undefined);
-            if (sell) await call(w, '/entrypoints/token_sell', sell);
-            completed += 1;
-          }
-        } catch {
-          failures += 1; // the service is gone (or the call was cut off by the crash)
-          if (running) await new Promise((r) => setTimeout(r, 50));
+    await burstThenKill(
+      WALLETS,
+      async (w, i, done) => {
+        const buy = await call(w, '/entrypoints/token_buy_usd', { tokenId: tokens[i], usdAmount: '1.5' });
+        const bought = ((await buy.json()) as { data?: { tokensReceived?: string } }).data;
+        done();
+        // Sells tokens already delivered: one signed before its token is deployed is refused
+        // (TOKEN_NOT_DEPLOYED) before any payment, and the loop goes on buying.
+        if (bought?.tokensReceived) {
+          const sell = await signedSellBody(service.url, w, tokens[i]!, '1000').catch(() => undefined);
+          if (sell) await call(w, '/entrypoints/token_sell', sell);
+          done();
         }
-      }
-    });
-    while (completed < 12) {
-      if (failures > 40) throw new Error(`the burst keeps failing before the crash (${completed} calls done)`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    await service.killAll();
-    running = false;
-    await Promise.all(burst);
+      },
+      { atLeast: 12, kill: () => service.killAll() },
+    );
 
     service = await startServiceProcess(env);
     // The reconciler and the payout worker finish what the crash left.

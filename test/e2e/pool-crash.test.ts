@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Hex } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
-import { crashBooks, devnetChain } from '../support/crash-books.js';
+import { burstThenKill, crashBooks, devnetChain } from '../support/crash-books.js';
 import { withoutServices } from '../support/services.js';
 import { queryDatabase, serviceProcessEnv, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { signedSellBody } from '../support/onchain.js';
@@ -64,32 +64,18 @@ describe.each(withoutServices([['SQLite', `sqlite:${join(dataDir, 'service.db')}
       expect(launched.map((t) => t.pool?.state)).toEqual(WALLETS.map(() => 'CREATED'));
 
       // Pool buys and sells as fast as each wallet can, then everything dies at once.
-      let running = true;
-      let completed = 0;
-      let failures = 0;
-      const burst = WALLETS.map(async (w, i) => {
-        while (running) {
-          try {
-            await (await call(w, '/entrypoints/token_buy_usd', { tokenId: tokens[i], usdAmount: '2' })).arrayBuffer();
-            completed += 1;
-            const sell = await signedSellBody(service.url, w, tokens[i]!, '100000').catch(() => undefined);
-            if (sell) await (await call(w, '/entrypoints/token_sell', sell)).arrayBuffer();
-            completed += 1;
-          } catch {
-            failures += 1; // the service is gone (or the call was cut off by the crash)
-            if (running) await new Promise((r) => setTimeout(r, 50));
-          }
-        }
-      });
-      while (completed < 8) {
-        if (failures > 40) throw new Error(`the burst keeps failing before the crash (${completed} calls done)`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      // At any moment of the calls in flight: a payment settled, a swap or pull signed, sent, mined, booked.
-      await new Promise((r) => setTimeout(r, Math.random() * 300));
-      await service.killAll();
-      running = false;
-      await Promise.all(burst);
+      await burstThenKill(
+        WALLETS,
+        async (w, i, done) => {
+          await (await call(w, '/entrypoints/token_buy_usd', { tokenId: tokens[i], usdAmount: '2' })).arrayBuffer();
+          done();
+          const sell = await signedSellBody(service.url, w, tokens[i]!, '100000').catch(() => undefined);
+          if (sell) await (await call(w, '/entrypoints/token_sell', sell)).arrayBuffer();
+          done();
+        },
+        // At any moment of the calls in flight: a payment settled, a swap or pull signed, sent, mined, booked.
+        { atLeast: 8, jitterMs: 300, kill: () => service.killAll() },
+      );
 
       service = await startServiceProcess(env);
       const books = crashBooks(databaseUrl, chain);

@@ -9,6 +9,42 @@ import { USDC_ABI } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
 import { queryDatabase } from './service-process.js';
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Each wallet runs `round` over and over — telling `done()` of each call that completed — until
+ * `atLeast` calls are done; then (up to `jitterMs` later, at random) `kill()`: the calls in flight
+ * are cut off wherever they are. A round that throws (the service gone, a call cut off) is counted
+ * a failure; too many before the kill fail the test.
+ */
+export async function burstThenKill<W>(
+  wallets: readonly W[],
+  round: (wallet: W, index: number, done: () => void) => Promise<void>,
+  o: { atLeast: number; jitterMs?: number; kill: () => Promise<void> },
+): Promise<void> {
+  let running = true;
+  let completed = 0;
+  let failures = 0;
+  const burst = wallets.map(async (w, i) => {
+    while (running) {
+      try {
+        await round(w, i, () => (completed += 1));
+      } catch {
+        failures += 1;
+        if (running) await sleep(50);
+      }
+    }
+  });
+  while (completed < o.atLeast) {
+    if (failures > 40) throw new Error(`the burst keeps failing before the crash (${completed} calls done)`);
+    await sleep(25);
+  }
+  if (o.jitterMs) await sleep(Math.random() * o.jitterMs);
+  await o.kill();
+  running = false;
+  await Promise.all(burst);
+}
+
 /** What the devnet funds each demo wallet with. */
 export const INITIAL_USDC = 10_000_000_000n;
 
