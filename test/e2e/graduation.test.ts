@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { erc20Abi, type Hex } from 'viem';
+import { createTestClient, erc20Abi, http, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVNET_UNISWAP_V2 } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
@@ -307,4 +307,61 @@ describe('graduation on the devnet', () => {
       }
     }, 120_000);
   }
+
+  it('a pool buy whose swap waits on a stalled chain: 202 while it waits, never refunded beside it, booked once when the block comes', async () => {
+    const tokenId = (await json(await call('/tokens', { name: 'Stalled', symbol: 'STLD' }))).data.tokenId as string;
+    const refused = await fetch(`${service.url}/entrypoints/token_buy_usd`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+      body: JSON.stringify({ tokenId, usdAmount: '9000' }),
+    });
+    await json(await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: (await json(refused)).error.details.maxUsd }));
+    await drainUntil(service, clock, async () => (await json(await fetch(`${service.url}/tokens/${tokenId}`))).data.pool?.state === 'CREATED');
+    const address = (await json(await fetch(`${service.url}/tokens/${tokenId}`))).data.address as Hex;
+    await drainWorkers(4); // the buy-out's own deliveries
+    const tokensBefore = await balanceOf(address, wallet.address);
+    const usdBefore = await devnetTools(service.devnet!).usdcBalance(TESTNET, wallet.address);
+
+    // The chain stops mining right after the settlement: custody's swap is sent and waits.
+    const anvil = createTestClient({ mode: 'anvil', transport: http(service.devnet!.chains[TESTNET].rpcUrl) });
+    const settings = service.application.deps.settings;
+    const wait = settings.pullWaitMs;
+    settings.pullWaitMs = 1_000; // how long the request waits on custody's transaction before answering 202
+    moveThePoolAfterSettle = () => anvil.setAutomine(false);
+    let paymentId: string;
+    try {
+      const res = await call('/entrypoints/token_buy_usd', { tokenId, usdAmount: '10' });
+      expect(res.status, JSON.stringify(await res.clone().json())).toBe(202);
+      paymentId = (await json(res)).data.paymentId as string;
+      const payment = () => uow.db.payments.get(paymentId)!;
+      expect(payment().state).toBe('SETTLED');
+      expect(await devnetTools(service.devnet!).usdcBalance(TESTNET, wallet.address)).toBe(usdBefore - parseUsd('10'));
+      // The reconciler follows the swap while the chain stalls — past its grace, and past its
+      // 15-minute give-up: a swap stands, so the payment stays for the chain (or an operator), never refunded beside it.
+      clock.offsetMs += 31_000;
+      await service.runWorkers();
+      expect(payment().state).toBe('SETTLED');
+      clock.offsetMs += 16 * 60_000;
+      await service.runWorkers();
+      expect(payment().state).toBe('SETTLED');
+      expect([...uow.db.payouts.values()].filter((p) => p.sourceId === paymentId)).toEqual([]);
+      expect(await service.application.metrics.total('payments_stuck_in_custody_total')).toBeGreaterThan(0); // told to an operator
+    } finally {
+      await anvil.mine({ blocks: 1 });
+      await anvil.setAutomine(true);
+      settings.pullWaitMs = wait;
+    }
+    // The block comes: the reconciler's next look at the payment (its grace after the last) books it
+    // once, at the swap's terms; the tokens and the money where the books say.
+    clock.offsetMs += 31_000;
+    await drainUntil(service, clock, async () => uow.db.payments.get(paymentId)!.state === 'APPLIED');
+    expect(uow.db.payments.get(paymentId)!.state).toBe('APPLIED');
+    const trades = uow.db.trades.filter((t) => t.paymentId === paymentId);
+    expect(trades).toMatchObject([{ venue: 'uniswap-v2', side: 'buy', usdAmount: parseUsd('10') }]);
+    await drainWorkers(4);
+    expect(await balanceOf(address, wallet.address)).toBe(tokensBefore + trades[0]!.tokenAmount);
+    expect(await devnetTools(service.devnet!).usdcBalance(TESTNET, wallet.address)).toBe(usdBefore - parseUsd('10'));
+    const position = (await json(await fetch(`${service.url}/positions?wallet=${wallet.address}`))).data.items.find((p: { tokenId: string }) => p.tokenId === tokenId);
+    expect(parseTokens(position.balance)).toBe(await balanceOf(address, wallet.address));
+  }, 120_000);
 });
