@@ -42,14 +42,15 @@ export interface SwapExactIn {
   deadline: bigint;
 }
 
-/** What a mined swap moved, as the pair's Swap event reports it. */
+/** What a mined swap moved, as the pair's Swap event reports it, each on its own token's side. */
 export interface SwapOutcome {
   /**
-   * The input the pair counted: whatever sat in it unsynced (a donation) counts too, so it is not
-   * what custody swapped — the amount it signed is (decision 0061). Not used for booking.
+   * The input the pair counted of the token swapped in: whatever of that token sat in it unsynced
+   * (a donation) counts too, so it is not what custody swapped — the amount it signed is (decision
+   * 0061). Not used for booking.
    */
   amountIn: bigint;
-  /** What the swap paid out, to custody. */
+  /** What the swap paid out of the token swapped for, to custody. */
   amountOut: bigint;
 }
 
@@ -93,6 +94,9 @@ export interface DexRouter extends TransactionSender {
   seedOutcome(network: Network, txHash: string): Promise<SeedOutcome | null>;
   /** Signs `swapExactTokensForTokens(amountIn, amountOutMin, [tokenIn, tokenOut], to, deadline)`. */
   prepareSwap(network: Network, args: SwapExactIn): Promise<PreparedTransaction>;
-  /** What a mined, successful swap moved; null when it is not mined or reverted. */
-  swapOutcome(network: Network, txHash: string): Promise<SwapOutcome | null>;
+  /**
+   * What a mined, successful swap of `swap.tokenIn` for `swap.tokenOut` moved, each amount on its
+   * own token's side of the pair; null when it is not mined or reverted.
+   */
+  swapOutcome(network: Network, txHash: string, swap: Pick<SwapExactIn, 'tokenIn' | 'tokenOut'>): Promise<SwapOutcome | null>;
 }

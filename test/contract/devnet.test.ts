@@ -177,6 +177,13 @@ dexRouterContract('ViemDexRouter (Uniswap v2 on the devnet)', async () => {
       });
       expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success');
     },
+    async donate(token, side, amount) {
+      const pair = (await dex.reserves(TESTNET, token))!.pair;
+      if (side === 'usd') return void (await devnet.mint(TESTNET, pair as Hex, amount));
+      const sent = await issuer.prepareTransfer(TESTNET, token, pair, amount);
+      await issuer.broadcast(TESTNET, sent.rawTx);
+      expect((await client.waitForTransactionReceipt({ hash: sent.txHash as Hex })).status).toBe('success');
+    },
     async fillPair(token, fill) {
       const outsider = devnetAccount(5);
       const url = devnet.chains[TESTNET].rpcUrl;

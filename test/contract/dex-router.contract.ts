@@ -16,6 +16,8 @@ export interface DexRouterHarness {
    * sent and `sync`ed (no LP), or as liquidity (`liquidity: true`, LP to them). Their address.
    */
   fillPair(token: string, fill: { tokens: bigint; usd: bigint; liquidity: boolean }): Promise<string>;
+  /** Someone sends `amount` of the token (or of USDC) to the token's pair, without syncing it. */
+  donate(token: string, side: 'tokens' | 'usd', amount: bigint): Promise<void>;
 }
 
 const network = TESTNET;
@@ -162,7 +164,8 @@ export function dexRouterContract(name: string, make: () => Promise<DexRouterHar
         deadline: (await h.now()) + 600n,
       });
       expect(await mined(h, buy)).toBe('confirmed');
-      expect(await h.dex.swapOutcome(network, buy.txHash)).toEqual({ amountIn: usdIn, amountOut: expected });
+      const bought = { tokenIn: h.dex.usdc(network), tokenOut: token };
+      expect(await h.dex.swapOutcome(network, buy.txHash, bought)).toEqual({ amountIn: usdIn, amountOut: expected });
       expect(await h.dex.reserves(network, token)).toMatchObject({ usd: SEED.usd + usdIn, tokens: SEED.tokens - expected });
 
       const usdBack = getAmountOut(expected, SEED.tokens - expected, SEED.usd + usdIn);
@@ -176,7 +179,28 @@ export function dexRouterContract(name: string, make: () => Promise<DexRouterHar
         deadline: (await h.now()) + 600n,
       });
       expect(await mined(h, sell)).toBe('confirmed');
-      expect(await h.dex.swapOutcome(network, sell.txHash)).toEqual({ amountIn: expected, amountOut: usdBack });
+      expect(await h.dex.swapOutcome(network, sell.txHash, { tokenIn: token, tokenOut: h.dex.usdc(network) })).toEqual({ amountIn: expected, amountOut: usdBack });
+    });
+
+    it('reports a swap’s amounts on its own tokens’ sides, whatever of the other token sits unsynced in the pair', async () => {
+      const h = await make();
+      const token = await pooled(h);
+      // Someone sends tokens to the pair without syncing it: the pair's Swap event counts them as
+      // tokens in, beside the USDC the buy swaps in.
+      await h.donate(token, 'tokens', 1_000n * T);
+      const usdIn = 2n * USD;
+      const expected = getAmountOut(usdIn, SEED.usd, SEED.tokens);
+      await approveUsd(h, usdIn);
+      const buy = await h.dex.prepareSwap(network, {
+        tokenIn: h.dex.usdc(network),
+        tokenOut: token,
+        amountIn: usdIn,
+        amountOutMin: expected,
+        to: h.dex.custody(network),
+        deadline: (await h.now()) + 600n,
+      });
+      expect(await mined(h, buy)).toBe('confirmed');
+      expect(await h.dex.swapOutcome(network, buy.txHash, { tokenIn: h.dex.usdc(network), tokenOut: token })).toEqual({ amountIn: usdIn, amountOut: expected });
     });
 
     it('reverts a swap that would give less than amountOutMin, e.g. after someone else moved the pool; nothing moves', async () => {
@@ -196,7 +220,7 @@ export function dexRouterContract(name: string, make: () => Promise<DexRouterHar
         deadline: (await h.now()) + 600n,
       });
       expect(await mined(h, swap)).toBe('reverted');
-      expect(await h.dex.swapOutcome(network, swap.txHash)).toBeNull();
+      expect(await h.dex.swapOutcome(network, swap.txHash, { tokenIn: h.dex.usdc(network), tokenOut: token })).toBeNull();
       expect(await h.dex.reserves(network, token)).toEqual(moved);
     });
 

@@ -134,7 +134,7 @@ export async function swapOnPool(deps: AppDeps, key: string, token: Token, args:
       refusedBefore: (recorded) => answerRecorded(recorded, () => refused(null, 'The pool had moved past the bound when the swap was checked; it was not sent.')),
     },
   });
-  const outcome = await dex.swapOutcome(network, swap.txHash);
+  const outcome = await dex.swapOutcome(network, swap.txHash, { tokenIn, tokenOut });
   if (!outcome) throw new Error(`swap ${swap.txHash} is mined but shows no Swap event`);
   return { ...outcome, txHash: swap.txHash, buy: swap.buy };
 }

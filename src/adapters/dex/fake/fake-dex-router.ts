@@ -155,6 +155,7 @@ export class FakeDexRouter implements DexRouter {
     });
   }
 
+  /** The fake's pairs hold no unsynced balance: what it swapped is what it reports. */
   async swapOutcome(_network: Network, txHash: string): Promise<SwapOutcome | null> {
     this.reachable();
     return this.outcomes.get(lower(txHash)) ?? null;

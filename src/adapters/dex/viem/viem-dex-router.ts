@@ -122,16 +122,18 @@ export class ViemDexRouter extends SignedTransactionSender implements DexRouter 
     return this.sign(network, this.router(network), data, SWAP_GAS);
   }
 
-  async swapOutcome(network: Network, txHash: string): Promise<SwapOutcome | null> {
+  async swapOutcome(network: Network, txHash: string, swap: Pick<SwapExactIn, 'tokenIn' | 'tokenOut'>): Promise<SwapOutcome | null> {
     const receipt = await this.txs.receipt(network, txHash);
     if (!receipt || receipt.status !== 'success') return null;
-    // The pair's Swap event says what went in and out; token0 orders the amounts.
-    const [swap] = parseEventLogs({ abi: UNISWAP_V2_PAIR.abi, logs: receipt.logs, eventName: 'Swap' }) as unknown as {
+    // The pair's Swap event says what went in and out on each side; token0 is the lower address
+    // of the two (Uniswap v2 sorts them), so the swap's own tokens say which side is which.
+    const [event] = parseEventLogs({ abi: UNISWAP_V2_PAIR.abi, logs: receipt.logs, eventName: 'Swap' }) as unknown as {
       args: { amount0In: bigint; amount1In: bigint; amount0Out: bigint; amount1Out: bigint };
     }[];
-    if (!swap) return null;
-    const { amount0In, amount1In, amount0Out, amount1Out } = swap.args;
-    return { amountIn: amount0In + amount1In, amountOut: amount0Out + amount1Out };
+    if (!event) return null;
+    const { amount0In, amount1In, amount0Out, amount1Out } = event.args;
+    const inIsToken0 = BigInt(swap.tokenIn) < BigInt(swap.tokenOut);
+    return inIsToken0 ? { amountIn: amount0In, amountOut: amount1Out } : { amountIn: amount1In, amountOut: amount0Out };
   }
 
   private addresses(network: Network): UniswapV2Addresses {
