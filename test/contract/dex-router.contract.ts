@@ -66,6 +66,19 @@ export function dexRouterContract(name: string, make: () => Promise<DexRouterHar
       expect(await mined(h, await h.dex.prepareApprove(network, h.dex.usdc(network), h.dex.router(network), amount))).toBe('confirmed');
     }
 
+    /** Custody's buy of `token` with `usdIn` USDC on its pool, approved and signed (not sent); its deadline `deadlineIn` seconds from now. */
+    async function buySwap(h: DexRouterHarness, token: string, usdIn: bigint, amountOutMin: bigint, deadlineIn = 600n) {
+      await approveUsd(h, usdIn);
+      return h.dex.prepareSwap(network, {
+        tokenIn: h.dex.usdc(network),
+        tokenOut: token,
+        amountIn: usdIn,
+        amountOutMin,
+        to: h.dex.custody(network),
+        deadline: (await h.now()) + deadlineIn,
+      });
+    }
+
     /** What an LP position is worth in USD at the pool's price now (the pool's USD side counts twice). */
     async function lpValue(h: DexRouterHarness, token: string, holder: string) {
       const pool = (await h.dex.reserves(network, token))!;
@@ -154,15 +167,7 @@ export function dexRouterContract(name: string, make: () => Promise<DexRouterHar
       const token = await pooled(h);
       const usdIn = 1_234_567n;
       const expected = getAmountOut(usdIn, SEED.usd, SEED.tokens);
-      await approveUsd(h, usdIn);
-      const buy = await h.dex.prepareSwap(network, {
-        tokenIn: h.dex.usdc(network),
-        tokenOut: token,
-        amountIn: usdIn,
-        amountOutMin: expected,
-        to: h.dex.custody(network),
-        deadline: (await h.now()) + 600n,
-      });
+      const buy = await buySwap(h, token, usdIn, expected);
       expect(await mined(h, buy)).toBe('confirmed');
       const bought = { tokenIn: h.dex.usdc(network), tokenOut: token };
       expect(await h.dex.swapOutcome(network, buy.txHash, bought)).toEqual({ amountIn: usdIn, amountOut: expected });
@@ -190,15 +195,7 @@ export function dexRouterContract(name: string, make: () => Promise<DexRouterHar
       await h.donate(token, 'tokens', 1_000n * T);
       const usdIn = 2n * USD;
       const expected = getAmountOut(usdIn, SEED.usd, SEED.tokens);
-      await approveUsd(h, usdIn);
-      const buy = await h.dex.prepareSwap(network, {
-        tokenIn: h.dex.usdc(network),
-        tokenOut: token,
-        amountIn: usdIn,
-        amountOutMin: expected,
-        to: h.dex.custody(network),
-        deadline: (await h.now()) + 600n,
-      });
+      const buy = await buySwap(h, token, usdIn, expected);
       expect(await mined(h, buy)).toBe('confirmed');
       expect(await h.dex.swapOutcome(network, buy.txHash, { tokenIn: h.dex.usdc(network), tokenOut: token })).toEqual({ amountIn: usdIn, amountOut: expected });
     });
@@ -210,15 +207,7 @@ export function dexRouterContract(name: string, make: () => Promise<DexRouterHar
       const quoted = getAmountOut(usdIn, SEED.usd, SEED.tokens);
       await h.tradeDirectly(token, 1_000n * USD);
       const moved = await h.dex.reserves(network, token);
-      await approveUsd(h, usdIn);
-      const swap = await h.dex.prepareSwap(network, {
-        tokenIn: h.dex.usdc(network),
-        tokenOut: token,
-        amountIn: usdIn,
-        amountOutMin: quoted,
-        to: h.dex.custody(network),
-        deadline: (await h.now()) + 600n,
-      });
+      const swap = await buySwap(h, token, usdIn, quoted);
       expect(await mined(h, swap)).toBe('reverted');
       expect(await h.dex.swapOutcome(network, swap.txHash, { tokenIn: h.dex.usdc(network), tokenOut: token })).toBeNull();
       expect(await h.dex.reserves(network, token)).toEqual(moved);
@@ -227,15 +216,7 @@ export function dexRouterContract(name: string, make: () => Promise<DexRouterHar
     it('reverts a swap past its deadline', async () => {
       const h = await make();
       const token = await pooled(h);
-      await approveUsd(h, USD);
-      const swap = await h.dex.prepareSwap(network, {
-        tokenIn: h.dex.usdc(network),
-        tokenOut: token,
-        amountIn: USD,
-        amountOutMin: 0n,
-        to: h.dex.custody(network),
-        deadline: (await h.now()) - 10n,
-      });
+      const swap = await buySwap(h, token, USD, 0n, -10n);
       expect(await mined(h, swap)).toBe('reverted');
       expect(await h.dex.reserves(network, token)).toMatchObject({ usd: SEED.usd, tokens: SEED.tokens });
     });
