@@ -121,9 +121,11 @@ describe.each(withoutServices(databases))('kill -9 at a delivery batch, on %s', 
 
     // The batches the crash caught went out as recorded — the same transaction, mined — and
     // carried their deliveries once: none was sent again on its own.
-    for (const b of batchesAtCrash) {
+    for (const [i, b] of batchesAtCrash.entries()) {
       const receipt = await chain.getTransactionReceipt({ hash: b.tx_hash as Hex });
-      expect({ batch: b.batch_id, status: receipt.status }).toEqual({ batch: b.batch_id, status: 'success' });
+      // A batch that did not go out as recorded: say which, why the chain refused it, and what the restarted service logged.
+      const why = receipt.status === 'success' ? '' : await whyReverted(i, b.tx_hash as Hex, receipt.blockNumber, databaseUrl, service.output(), chain);
+      expect({ batch: b.batch_id, status: receipt.status }, why).toEqual({ batch: b.batch_id, status: 'success' });
       const carried = await queryDatabase<{ state: string; tx_hash: string; attempts: number }>(databaseUrl, `select state, tx_hash, attempts from deliveries where batch_id = '${b.batch_id}'`);
       expect(carried).toHaveLength(Number(b.size));
       for (const d of carried) expect({ state: d.state, txHash: d.tx_hash, attempts: Number(d.attempts) }).toEqual({ state: 'CONFIRMED', txHash: b.tx_hash, attempts: 1 });
@@ -161,5 +163,20 @@ async function whereItStood(databaseUrl: string, answered: Record<number, number
     `deployments ${await rows('select state, tx_hash, attempts, last_error, created_at, updated_at from deployments')}`,
     `treasury nonce: latest ${nonces[0]}, pending ${nonces[1]}`,
     `service output (last 4,000 characters):\n${output.slice(-4_000)}`,
+  ].join('\n');
+}
+
+/** Why a batch the crash caught was mined reverted: which it was, the chain's reason, the books' view of it, the service's last lines. */
+async function whyReverted(index: number, hash: Hex, block: bigint, databaseUrl: string, output: string, chain: PublicClient): Promise<string> {
+  const tx = await chain.getTransaction({ hash });
+  const reason = await chain
+    .call({ account: tx.from, to: tx.to!, data: tx.input, gas: tx.gas, blockNumber: block - 1n })
+    .then(() => 'no revert when called at the block before', (e: Error) => e.message.split('\n').slice(0, 3).join(' '));
+  const rows = async (sql: string) => JSON.stringify(await queryDatabase(databaseUrl, sql).catch((e: Error) => e.message));
+  return [
+    `batch #${index + 1} of the crash (${hash}, nonce ${tx.nonce}, gas ${tx.gas}, block ${block}) reverted: ${reason}`,
+    `batches ${await rows('select batch_id, tx_hash, state, size, created_at from delivery_batches order by created_at')}`,
+    `deployments ${await rows('select state, tx_hash, attempts, last_error from deployments')}`,
+    `service output after the restart (last 4,000 characters):\n${output.slice(-4_000)}`,
   ].join('\n');
 }
