@@ -96,13 +96,10 @@ export class Application {
    * decision 0062) — a poll of /health costs a comparison.
    */
   health(): Promise<HealthAnswer> {
-    const own = this.ownChecks();
-    const deps = this.deps.availability.fresh();
-    // Read before the counters are: one that moves meanwhile makes the next call read them again.
-    const generation = this.deps.metrics.generation;
+    const state = this.healthState();
     const last = this.lastHealth;
-    if (last && last.own === own && last.deps === deps && last.generation === generation) return last.answer;
-    const made: LastHealth = { own, deps, generation, answer: this.healthOf(own, deps) };
+    if (last && sameHealthState(last, state)) return last.answer;
+    const made: LastHealth = { ...state, answer: this.healthOf(state.own, state.deps) };
     made.answer.then(
       (result) => (made.result = result),
       () => undefined, // the callers of `answer` see the failure
@@ -114,8 +111,12 @@ export class Application {
   /** `health()`'s answer when it is known without waiting — made already, and nothing in it moved since — else undefined. */
   healthNow(): HealthAnswer | undefined {
     const last = this.lastHealth;
-    if (!last?.result) return undefined;
-    return last.own === this.ownChecks() && last.deps === this.deps.availability.fresh() && last.generation === this.deps.metrics.generation ? last.result : undefined;
+    return last?.result && sameHealthState(last, this.healthState()) ? last.result : undefined;
+  }
+
+  /** What a health answer is made of now: the probe rounds, and the counters' generation — read before the counters are, so one that moves meanwhile makes the next call read them again. */
+  private healthState(): HealthState {
+    return { own: this.ownChecks(), deps: this.deps.availability.fresh(), generation: this.deps.metrics.generation };
   }
 
   private async healthOf(ownRound: Promise<OwnChecks>, depsRound: Promise<DependencyStatus>): Promise<HealthAnswer> {
@@ -169,11 +170,17 @@ export class Application {
 
 type OwnChecks = { database: CheckStatus; rateLimiter: CheckStatus };
 
-/** The last health answer, what it was made of (the rounds, the counters' generation), and its result once known. */
-interface LastHealth {
+/** What a health answer is made of: the probe rounds (their promises, one per round), the counters' generation. */
+interface HealthState {
   own: Promise<OwnChecks>;
   deps: Promise<DependencyStatus>;
   generation: number;
+}
+
+const sameHealthState = (a: HealthState, b: HealthState): boolean => a.own === b.own && a.deps === b.deps && a.generation === b.generation;
+
+/** The last health answer, what it was made of, and its result once known. */
+interface LastHealth extends HealthState {
   answer: Promise<HealthAnswer>;
   result?: HealthAnswer;
 }

@@ -56,8 +56,11 @@ interface Answer {
   body: Buffer;
 }
 
-/** A request answered here: its answer as it stands when asked (asked again after the budget's count), or none — Koa's to answer. */
-type Answering = () => Answer | undefined | Promise<Answer | undefined>;
+/**
+ * A request answered here: its answer as first found, or — `afterCount`, a round trip to the free
+ * budget's store later — as it stands then; none is Koa's to answer.
+ */
+type Answering = (afterCount?: boolean) => Answer | undefined | Promise<Answer | undefined>;
 
 const HEALTH = '/health';
 
@@ -87,9 +90,9 @@ function answeringOf(o: KeptAnswersOptions, routes: KeptRoute[], req: IncomingMe
     route.fields.forEach((field, i) => (input[field] = m[i + 1]!));
     const parsed = route.op.inputSchema.safeParse(input);
     if (!parsed.success) return undefined;
-    const answering = () => keptAnswer(route.op, o.deps, parsed.data);
+    const found = keptAnswer(route.op, o.deps, parsed.data);
     // Nothing kept this instant: Koa's route reads it (and keeps it for the next request).
-    return answering() ? answering : undefined;
+    return found && ((afterCount) => (afterCount ? keptAnswer(route.op, o.deps, parsed.data) : found));
   }
   return undefined;
 }
@@ -133,7 +136,7 @@ async function counted(o: KeptAnswersOptions, budget: FreeBudget, answering: Ans
   const decision = await countOnce(budget, req, key).catch(() => undefined);
   if (!decision?.allowed) return next(req, res);
   // The answer as it stands now, after the count's round trip (Redis): what Koa's route would read at this point.
-  return answered(o, answering(), req, res, next, started, budgetHeaders(budget, decision));
+  return answered(o, answering(true), req, res, next, started, budgetHeaders(budget, decision));
 }
 
 /** Sends `answer` once known; none is Koa's to answer. */
