@@ -1,4 +1,5 @@
 import type { AccessGrantStore } from './access-grant-store.js';
+import type { ChainIdentityStore } from './chain-identity-store.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { CommentStore } from './comment-store.js';
 import type { CustodyIntentStore } from './custody-intent-store.js';
@@ -59,6 +60,8 @@ export interface Stores {
   intents: CustodyIntentStore;
   /** What every process on this database must agree on (docs/decisions/0032). */
   sharedSettings: SharedSettingsStore;
+  /** Which chain each network's books were kept on (docs/decisions/0066). */
+  chainIdentities: ChainIdentityStore;
   /** Comments on tokens, paid for by their authors, hidden by the tokens' creators (docs/api.md "Comments"). */
   comments: CommentStore;
   /** Token images, by the sha256 of their bytes (docs/decisions/0049). */

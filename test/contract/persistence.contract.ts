@@ -21,6 +21,7 @@ import { earningsStoreContract } from './earnings-store.contract.js';
 import type { UowFactory } from './uow-factory.js';
 import { custodyIntentStoreContract } from './custody-intent-store.contract.js';
 import { sharedSettingsStoreContract } from './shared-settings-store.contract.js';
+import { chainIdentityStoreContract } from './chain-identity-store.contract.js';
 import { orderStoreContract } from './order-store.contract.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
 
@@ -44,6 +45,7 @@ export function persistenceContracts(name: string, make: UowFactory) {
   commentStoreContract(name, make);
   custodyIntentStoreContract(name, make);
   sharedSettingsStoreContract(name, make);
+  chainIdentityStoreContract(name, make);
   deliveryBatchStoreContract(name, make);
   imageStoreContract(name, make);
   raiseStoreContract(name, make);

@@ -3,6 +3,7 @@
  * undo journal per transaction so a failed unit of work leaves nothing behind.
  */
 import type { AssetQuote } from '../../../domain/asset-quote.js';
+import type { ChainIdentity } from '../../../domain/chain-identity.js';
 import type { StoredEvent } from '../../../domain/event.js';
 import type { Order } from '../../../domain/order.js';
 import type { Payment } from '../../../domain/payment.js';
@@ -76,6 +77,8 @@ export class MemoryDatabase {
   readonly custodyIntents = new Map<string, CustodyIntent>();
   /** name → what every process must agree on. */
   readonly sharedSettings = new Map<string, SharedSetting>();
+  /** network → which chain its books were kept on. */
+  readonly chainIdentities = new Map<string, ChainIdentity>();
   /** commentId → a comment on a token (docs/api.md "Comments"). */
   readonly comments = new Map<string, Comment>();
   /** sha256 → a token image (content-addressed). */

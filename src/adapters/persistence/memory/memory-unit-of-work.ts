@@ -24,6 +24,7 @@ import { MemoryTransferStore } from './memory-transfer-store.js';
 import { MemoryCustodyIntentStore } from './memory-custody-intent-store.js';
 import { MemoryOrderStore } from './memory-order-store.js';
 import { MemorySharedSettingsStore } from './memory-shared-settings-store.js';
+import { MemoryChainIdentityStore } from './memory-chain-identity-store.js';
 
 /**
  * The in-memory unit of work: transactions run one at a time (so a token is always "locked")
@@ -89,6 +90,7 @@ export class MemoryUnitOfWork implements UnitOfWork {
       comments: new MemoryCommentStore(this.db, tx),
       intents: new MemoryCustodyIntentStore(this.db, tx),
       sharedSettings: new MemorySharedSettingsStore(this.db, tx),
+      chainIdentities: new MemoryChainIdentityStore(this.db, tx),
       images: new MemoryImageStore(this.db, tx),
       raises: new MemoryRaiseStore(this.db, tx),
       orders: new MemoryOrderStore(this.db, tx),

@@ -5,6 +5,7 @@ import { MikroOrmCommentStore } from './mikro-orm-comment-store.js';
 import { MikroOrmCustodyIntentStore } from './mikro-orm-custody-intent-store.js';
 import { MikroOrmOrderStore } from './mikro-orm-order-store.js';
 import { MikroOrmSharedSettingsStore } from './mikro-orm-shared-settings-store.js';
+import { MikroOrmChainIdentityStore } from './mikro-orm-chain-identity-store.js';
 import { MikroOrmEarningsStore } from './mikro-orm-earnings-store.js';
 import { MikroOrmAccessGrantStore } from './mikro-orm-access-grant-store.js';
 import { MikroOrmEventLog } from './mikro-orm-event-log.js';
@@ -53,6 +54,7 @@ export function stores(sql: Sql, touched: Set<string>): Stores {
     earnings: new MikroOrmEarningsStore(sql),
     intents: new MikroOrmCustodyIntentStore(sql),
     sharedSettings: new MikroOrmSharedSettingsStore(sql),
+    chainIdentities: new MikroOrmChainIdentityStore(sql),
     comments: new MikroOrmCommentStore(sql),
     images: new MikroOrmImageStore(sql),
     raises: new MikroOrmRaiseStore(sql),
