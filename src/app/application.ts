@@ -22,10 +22,12 @@ export interface HealthReport {
   status: 'ok' | 'degraded';
   version: string;
   checks: { database: CheckStatus; chain: CheckStatus; facilitator: CheckStatus; rateLimiter: CheckStatus };
+  /** Only when some network's chain is not the one its books were kept on (docs/decisions/0066): what differs, per network. */
+  foreignChains?: Partial<Record<Network, string>>;
   counters: Record<string, number>;
 }
 
-/** GET /health's document, and whether the service can answer 200 (the database answers). */
+/** GET /health's document, and whether the service can answer 200 (the database answers, and every chain is the books'). */
 export interface HealthAnswer {
   report: HealthReport;
   required: boolean;
@@ -130,9 +132,11 @@ export class Application {
         status: allOk ? 'ok' : 'degraded',
         version: this.deps.settings.serviceVersion,
         checks,
+        ...(deps.foreign ? { foreignChains: deps.foreign } : {}),
         counters: await healthCounters(this.deps.metrics),
       },
-      required: checks.database !== 'down',
+      // A chain that is not the books' is worse than one that is down: whatever is sent there is lost to them.
+      required: checks.database !== 'down' && !deps.foreign,
     };
   }
 

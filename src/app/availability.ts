@@ -10,19 +10,23 @@
  * that failed) asks for a fresh round first (`confirm`), so a client is never told its payment is
  * invalid because a node was down.
  */
+import { describeDifferences, identityDifferences, type ChainIdentity } from '../domain/chain-identity.js';
 import { DomainError, ServiceUnavailable } from '../domain/errors.js';
 import type { Network } from '../domain/network.js';
 import type { ChainProbe } from '../ports/chain-probe.js';
 import type { Clock } from '../ports/clock.js';
 import type { Facilitator } from '../ports/facilitator.js';
+import type { Logger } from '../ports/logger.js';
 
 export type CheckStatus = 'ok' | 'degraded' | 'down';
 
 export interface DependencyStatus {
-  /** Each network's chain: `ok` or `down`. */
+  /** Each network's chain: `ok` or `down` (a chain that is not the books' is down: nothing sent there reaches them). */
   chains: Partial<Record<Network, 'ok' | 'down'>>;
   /** `degraded`: it answers but supports no payment kind. */
   facilitator: CheckStatus;
+  /** Networks whose chain is not the one their books were kept on (docs/decisions/0066), with what differs. */
+  foreign?: Partial<Record<Network, string>>;
 }
 
 export interface AvailabilityDeps {
@@ -31,6 +35,13 @@ export interface AvailabilityDeps {
   facilitator: Facilitator;
   networks: readonly Network[];
   clock: Clock;
+  /**
+   * Which chain each network's books were kept on, as recorded (app/chain-identity.ts): the rounds
+   * compare the chain with it, at most every IDENTITY_EVERY_MS. Absent: not compared.
+   */
+  identities?: ReadonlyMap<Network, ChainIdentity>;
+  /** Where a chain found foreign (and back) is reported. */
+  logger?: Logger;
 }
 
 /** One round answers for this long: a probe hammered by load balancers costs one round a second. */
@@ -41,9 +52,18 @@ const STALE_MS = 10_000;
 const PROBE_TIMEOUT_MS = 2_000;
 /** What a 503 for an outage tells a client to wait. */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+/**
+ * A chain's identity is asked again in a round at most this often: three reads (its chain id,
+ * block 0, the factory's code) where the rounds' own check is one, and a chain that answers as
+ * itself changes identity only when its node is swapped (the chain id, asked every round, catches
+ * most of those at once).
+ */
+export const IDENTITY_EVERY_MS = 30_000;
 
 export class Availability {
   private round: { at: number; status: Promise<DependencyStatus> } | null = null;
+  /** Per network: when its identity was last asked in a round, and what it differed in (null: nothing). */
+  private readonly identityChecks = new Map<Network, { at: number; foreign: string | null }>();
 
   constructor(private readonly deps: AvailabilityDeps) {}
 
@@ -88,10 +108,47 @@ export class Availability {
   private async probe(): Promise<DependencyStatus> {
     const { chainProbe, facilitator, networks } = this.deps;
     const [chains, facilitatorStatus] = await Promise.all([
-      Promise.all(networks.map(async (n) => [n, chainProbe ? await timed(chainProbe.probe(n), 'down' as const) : ('ok' as const)] as const)),
+      Promise.all(
+        networks.map(async (n) => {
+          const status = chainProbe ? await timed(chainProbe.probe(n), 'down' as const) : ('ok' as const);
+          const foreign = status === 'ok' ? await this.foreignness(n) : (this.identityChecks.get(n)?.foreign ?? null);
+          return [n, foreign ? 'down' : status, foreign] as const;
+        }),
+      ),
       timed(facilitator.supported().then((kinds): CheckStatus => (kinds.length > 0 ? 'ok' : 'degraded')), 'down' as const),
     ]);
-    return { chains: Object.fromEntries(chains), facilitator: facilitatorStatus };
+    const foreign = Object.fromEntries(chains.filter(([, , f]) => f !== null).map(([n, , f]) => [n, f!]));
+    return {
+      chains: Object.fromEntries(chains.map(([n, status]) => [n, status])),
+      facilitator: facilitatorStatus,
+      ...(Object.keys(foreign).length > 0 ? { foreign } : {}),
+    };
+  }
+
+  /**
+   * What `network`'s chain differs in from the one its books were kept on (null: nothing), asked
+   * of the chain at most every IDENTITY_EVERY_MS; a chain that does not answer the question keeps
+   * the last answer. Reported when it changes.
+   */
+  private async foreignness(network: Network): Promise<string | null> {
+    const { chainProbe, identities, clock, logger } = this.deps;
+    const recorded = identities?.get(network);
+    if (!chainProbe || !recorded) return null;
+    const now = clock.now().getTime();
+    const last = this.identityChecks.get(network);
+    if (last && now - last.at < IDENTITY_EVERY_MS && now >= last.at) return last.foreign;
+    const previous = last?.foreign ?? null;
+    const foreign = await timed(
+      chainProbe.identity(network, recorded.factory).then((seen) => describeDifferences(identityDifferences(recorded, seen)) || null),
+      previous,
+    );
+    this.identityChecks.set(network, { at: now, foreign });
+    if (foreign && foreign !== previous) {
+      logger?.error(`the chain of ${network} is not the one this database's books were kept on (${foreign}): no payment is taken on it`, { network });
+    } else if (!foreign && previous) {
+      logger?.warn(`the chain of ${network} is the one its books were kept on again`, { network });
+    }
+    return foreign;
   }
 }
 
@@ -102,6 +159,14 @@ function usableIn(status: DependencyStatus, networks: readonly Network[]): Netwo
     });
   }
   const up = networks.filter((n) => status.chains[n] !== 'down');
+  const foreign = networks.filter((n) => status.foreign?.[n]);
+  if (up.length === 0 && foreign.length > 0) {
+    throw new ServiceUnavailable(
+      `The chain of ${foreign.join(' and ')} is not the one this service's books were kept on; nothing was charged.`,
+      OUTAGE_RETRY_AFTER_SECONDS,
+      { dependency: 'chain', networks: [...networks] },
+    );
+  }
   if (up.length === 0) {
     throw new ServiceUnavailable(
       `The chain of ${networks.join(' and ')} does not answer; nothing was charged. Try again shortly.`,

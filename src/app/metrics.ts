@@ -36,6 +36,10 @@ export const METRICS = {
     rate_limited_total: { help: 'Requests refused with 429 RATE_LIMITED, by route.', labels: ['route'] },
     nonce_retries_total: { help: 'Custody transactions signed again with a fresh nonce because theirs was taken (dropped), by kind.', labels: ['kind'] },
     transactions_reverted_total: { help: 'Custody transactions mined and reverted, by kind.', labels: ['kind'] },
+    transactions_without_effect_total: {
+      help: 'Custody and treasury transactions mined as a success without their effect (no Transfer log, no deployed token): not confirmed, held for an operator, by kind.',
+      labels: ['kind'],
+    },
     comments_total: { help: "Comments posted (paid) and hidden by their token's creator, by action.", labels: ['action'] },
     comment_refusals_total: { help: 'Comments, replies and hides refused (before any payment), by error code.', labels: ['code'] },
     image_uploads_total: {
@@ -107,6 +111,7 @@ const HEALTH_COUNTERS: Readonly<Record<string, readonly [CounterName, Record<str
   'payments.settlement_pending': ['payments_total', { outcome: 'pending' }],
   'payments.used_after_close': ['payments_used_after_close_total', {}],
   'payments.stuck_in_custody': ['payments_stuck_in_custody_total', {}],
+  'transactions.without_effect': ['transactions_without_effect_total', {}],
   'siwx.accepted': ['siwx_proofs_total', { result: 'accepted' }],
   'siwx.ignored': ['siwx_proofs_total', { result: 'ignored' }],
 };

@@ -17,7 +17,8 @@ import { TokenViewCache } from '../app/token-view-cache.js';
 import { ImageIntake } from '../app/images/image-intake.js';
 import { SharpImageProcessor } from '../adapters/image/sharp/sharp-image-processor.js';
 import { WorkerScheduler } from '../app/workers/worker-scheduler.js';
-import { ALL_NETWORKS } from '../domain/network.js';
+import type { ChainIdentity } from '../domain/chain-identity.js';
+import { ALL_NETWORKS, type Network } from '../domain/network.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { SignerLocks } from '../ports/signer-locks.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
@@ -49,13 +50,17 @@ export interface ApplicationParts {
   walletProofs: ServicePorts['walletProofs'];
   /** Where this process listens, once it does: the origin images are named on without PUBLIC_URL. */
   listening: { origin?: string };
+  /** Which chain each network's books were kept on (chain-check.ts): the probe rounds compare with it. */
+  identities?: ReadonlyMap<Network, ChainIdentity> | undefined;
 }
 
 export function buildApplication(config: Config, options: ServiceOptions, parts: ApplicationParts, closers: Closers): Application {
   const given = options.ports ?? {};
   const { host, uow, chain } = parts;
   const { clock, logger } = host;
-  const availability = given.availability ?? new Availability({ chainProbe: chain.chainProbe, facilitator: chain.facilitator, networks: ALL_NETWORKS, clock });
+  const availability =
+    given.availability ??
+    new Availability({ chainProbe: chain.chainProbe, facilitator: chain.facilitator, networks: ALL_NETWORKS, clock, logger, ...(parts.identities ? { identities: parts.identities } : {}) });
   const metrics = given.metrics ?? new PromClientMetrics(METRICS);
   const priceBoard = given.priceBoard ?? buildQuoteRouter(config, { rpcUrls: host.rpc, devnet: Boolean(host.devnet) }, clock, logger);
   const rateLimiter = given.rateLimiter !== undefined ? given.rateLimiter : buildRateLimiter(config);

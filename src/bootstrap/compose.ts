@@ -13,6 +13,7 @@ import type { Application } from '../app/application.js';
 import type { WorkerScheduler } from '../app/workers/worker-scheduler.js';
 import { buildApplication, startWorkers } from './build-application.js';
 import { buildChainAdapters, buildWalletProofs, openStore } from './build-adapters.js';
+import { checkChains } from './chain-check.js';
 import { Closers } from './closers.js';
 import type { Config } from './config/config.js';
 import { openHost } from './open-host.js';
@@ -47,9 +48,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const uow = await openStore(config, options, closers);
     const chain = buildChainAdapters(config, options, host);
     const { locks, custody } = await joinScaleOut(config, options, { host, uow, chain }, closers);
+    const identities = await checkChains(config, { host, uow, chain });
     const listening: { origin?: string } = {};
     const walletProofs = buildWalletProofs(config, options, listening);
-    const application = buildApplication(config, options, { host, uow, chain, custody, walletProofs, listening }, closers);
+    const application = buildApplication(config, options, { host, uow, chain, custody, walletProofs, listening, identities }, closers);
     const workers = startWorkers(config, options, { application, chain, custody, locks }, closers);
     const { server, url, page } = await serveHttp(config, application, closers, listening);
     return {

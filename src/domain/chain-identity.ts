@@ -25,18 +25,22 @@ export interface IdentityDifference {
   text: string;
 }
 
-/** How `seen` differs from `recorded` (empty: the same chain). */
+/**
+ * How `seen` differs from `recorded` (empty: the same chain). A factory recorded without code
+ * that has code now is no difference: it was deployed since, and no token can have come from it
+ * before.
+ */
 export function identityDifferences(recorded: ChainIdentity, seen: ChainIdentity): IdentityDifference[] {
   const out: IdentityDifference[] = [];
   if (seen.chainId !== recorded.chainId) out.push({ what: 'chain id', text: `chain id ${seen.chainId} here vs ${recorded.chainId} recorded` });
   if (seen.genesisHash !== recorded.genesisHash) out.push({ what: 'genesis', text: `genesis block ${seen.genesisHash} here vs ${recorded.genesisHash} recorded` });
-  if (seen.factoryCodeHash !== recorded.factoryCodeHash) {
+  if (recorded.factoryCodeHash !== null && seen.factoryCodeHash !== recorded.factoryCodeHash) {
     out.push({
       what: 'factory code',
       text:
         seen.factoryCodeHash === null
           ? `the LaunchFactory ${recorded.factory} has no code here`
-          : `the LaunchFactory ${recorded.factory}'s code hash is ${seen.factoryCodeHash} here vs ${recorded.factoryCodeHash ?? 'no code'} recorded`,
+          : `the LaunchFactory ${recorded.factory}'s code hash is ${seen.factoryCodeHash} here vs ${recorded.factoryCodeHash} recorded`,
     });
   }
   return out;

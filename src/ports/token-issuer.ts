@@ -21,11 +21,7 @@ export interface CustodyTransfer {
 /** A transaction signed by custody, known by its hash before it is broadcast. */
 export type PreparedTransaction = PreparedTransfer;
 
-/**
- * `confirmed`: mined and succeeded. `reverted`: mined and failed (nothing moved).
- * `pending`: not mined yet. `dropped`: never mined and its nonce is used by another
- * transaction, so it can never be mined.
- */
+/** As TransferStatus (transaction-sender.ts): `confirmed` only with the transaction's effect in its receipt. */
 export type TransactionStatus = TransferStatus;
 
 /** A LaunchToken as its contract reports it. */
@@ -61,7 +57,8 @@ export interface TokenIssuer {
   prepareDeploy(network: Network, spec: TokenSpec): Promise<PreparedTransaction>;
   /**
    * Signs a transfer of `amount` units of `token` from custody to `to`. Only for a deployed
-   * token: a call to an address without code is mined as a success that moves nothing.
+   * token: a call to an address without code is mined as a success that moves nothing (its
+   * status is `no-effect`, never `confirmed`).
    */
   prepareTransfer(network: Network, token: string, to: string, amount: bigint): Promise<PreparedTransaction>;
   /**

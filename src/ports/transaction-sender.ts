@@ -1,11 +1,14 @@
 import type { Network } from '../domain/network.js';
 
 /**
- * `confirmed`: mined and succeeded. `reverted`: mined and failed (nothing moved).
- * `pending`: not mined yet. `dropped`: never mined and its nonce is used by another transaction,
- * so it can never be mined.
+ * `confirmed`: mined, succeeded, and its receipt shows what it was signed to do (the Transfer of
+ * the token, amount and recipient; the deployed token's mint). `reverted`: mined and failed
+ * (nothing moved). `pending`: not mined yet. `dropped`: never mined and its nonce is used by
+ * another transaction, so it can never be mined. `no-effect`: mined as a success that did not do
+ * it — a call to an address without code succeeds and emits nothing: the chain is not the one
+ * the transaction was meant for (docs/decisions/0066). Never to be taken as done, nor sent again.
  */
-export type TransferStatus = 'confirmed' | 'reverted' | 'pending' | 'dropped';
+export type TransferStatus = 'confirmed' | 'reverted' | 'pending' | 'dropped' | 'no-effect';
 
 export interface PreparedTransfer {
   txHash: string;

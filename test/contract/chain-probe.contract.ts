@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRODUCTION, TESTNET, type Network } from '../../src/domain/network.js';
+import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../src/domain/network.js';
 import type { ChainProbe } from '../../src/ports/chain-probe.js';
 
 /**
@@ -11,6 +11,8 @@ export interface ChainProbeHarness {
   live: Network;
   dead: ChainProbe;
   wrong: ChainProbe;
+  /** An address with code on `live`'s chain (its LaunchFactory). */
+  factory: string;
 }
 
 export function chainProbeContract(name: string, make: () => Promise<ChainProbeHarness>) {
@@ -30,6 +32,28 @@ export function chainProbeContract(name: string, make: () => Promise<ChainProbeH
     it('a node that answers as another chain is down', async () => {
       const h = await make();
       expect(await h.wrong.probe(h.live)).toBe('down');
+    });
+
+    it("a chain's identity: its chain id, its genesis hash and the factory's code hash, the same each time; no code is null", async () => {
+      const h = await make();
+      const identity = await h.probe.identity(h.live, h.factory);
+      expect(identity).toEqual({
+        network: h.live,
+        chainId: NETWORKS[h.live].chainId,
+        genesisHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        factory: h.factory.toLowerCase(),
+        factoryCodeHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      });
+      expect(await h.probe.identity(h.live, h.factory)).toEqual(identity);
+      const nowhere = '0x00000000000000000000000000000000000b0b00';
+      expect(await h.probe.identity(h.live, nowhere)).toEqual({ ...identity, factory: nowhere, factoryCodeHash: null });
+    });
+
+    it('the identity of a chain that does not answer is an error, within seconds', async () => {
+      const h = await make();
+      const started = Date.now();
+      await expect(h.dead.identity(TESTNET, h.factory)).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(5_000);
     });
   });
 }

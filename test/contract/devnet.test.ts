@@ -74,6 +74,7 @@ chainProbeContract('ViemChainProbe (the devnet; a port nothing listens on; the U
     live: PRODUCTION,
     dead: new ViemChainProbe({ rpcUrls: { [PRODUCTION]: nothing, [TESTNET]: nothing } }),
     wrong: new ViemChainProbe({ rpcUrls: { [PRODUCTION]: devnet.chains[TESTNET].rpcUrl } }),
+    factory: LAUNCH_FACTORY_ADDRESS,
   };
 });
 
@@ -111,9 +112,14 @@ authorizationReaderContract('ViemAuthorizationReader, settled through HttpFacili
   cancel: (network, wallet, nonce) => devnet.cancelAuthorization(network, wallet, nonce as Hex),
 }));
 
+/** What a chain that is not the books' has at `address`: no code (undone by the revert after each test). */
+const removeCode = async (network: Network, address: string) =>
+  createTestClient({ mode: 'anvil', transport: http(devnet.chains[network].rpcUrl) }).setCode({ address: address as Hex, bytecode: '0x' });
+
 payoutSenderContract('ViemPayoutSender', async () => ({
   sender: new ViemPayoutSender({ treasuryKey: SERVICE_KEY, rpcUrls: rpcUrls() }),
   balance: (network, wallet) => devnet.usdcBalance(network, wallet as Hex),
+  removeAssetCode: (network) => removeCode(network, NETWORKS[network].usdc),
 }));
 
 tokenIssuerContract('ViemTokenIssuer', async () => ({
@@ -135,6 +141,7 @@ tokenIssuerContract('ViemTokenIssuer', async () => ({
     });
     await devnet.publicClient(network).waitForTransactionReceipt({ hash });
   },
+  removeCode,
 }));
 
 dexRouterContract('ViemDexRouter (Uniswap v2 on the devnet)', async () => {

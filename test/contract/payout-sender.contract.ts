@@ -6,6 +6,8 @@ import { payout } from '../support/fixtures.js';
 export interface PayoutSenderHarness {
   sender: PayoutSender;
   balance(network: Network, wallet: string): Promise<bigint>;
+  /** Takes the code away from the network's USDC: what a chain that is not the books' has there. */
+  removeAssetCode(network: Network): Promise<void>;
 }
 
 /** The status once the chain has had a moment to mine it (a node may answer `pending` briefly). */
@@ -44,6 +46,16 @@ export function payoutSenderContract(name: string, make: () => Promise<PayoutSen
       // Mined before the balance is read: a node mines what it accepted after it answers.
       expect(await settled(h.sender, prepared)).toBe('confirmed');
       expect(await h.balance(TESTNET, wallet)).toBe(before + 1_000_000n);
+    });
+
+    it('a transfer mined as a success without its Transfer log (USDC without code) is no-effect, never confirmed', async () => {
+      const h = await make();
+      const wallet = '0x000000000000000000000000000000000000f00d';
+      await h.removeAssetCode(TESTNET);
+      const prepared = await h.sender.prepare(payout({ wallet, amount: 1_000_000n, network: TESTNET }));
+      await h.sender.broadcast(TESTNET, prepared.rawTx);
+      expect(await settled(h.sender, prepared)).toBe('no-effect');
+      expect(await h.sender.status(TESTNET, prepared.txHash, prepared.rawTx)).toBe('no-effect');
     });
 
     it('a prepared transfer that was never broadcast is not confirmed', async () => {

@@ -75,7 +75,7 @@ authorizationReaderContract('FakeFacilitator (as the fake chain)', async () => {
 
 payoutSenderContract('FakePayoutSender', async () => {
   const sender = new FakePayoutSender();
-  return { sender, balance: async (network, wallet) => sender.balanceOf(network, wallet) };
+  return { sender, balance: async (network, wallet) => sender.balanceOf(network, wallet), removeAssetCode: async (network) => sender.removeAssetCode(network) };
 });
 
 tokenIssuerContract('FakeTokenIssuer', async () => {
@@ -85,6 +85,7 @@ tokenIssuerContract('FakeTokenIssuer', async () => {
     issuer,
     now: async () => BigInt(Math.floor(chainClock.now().getTime() / 1000)),
     cancel: (network, token, authorizer, nonce, signature) => issuer.cancelAuthorization(network, token, authorizer, nonce, signature),
+    removeCode: async (network, address) => issuer.removeCode(network, address),
   };
 });
 
@@ -138,7 +139,7 @@ chainProbeContract('FakeChainProbe', async () => {
     for (const n of ALL_NETWORKS) p.set(n, 'down');
     return p;
   };
-  return { probe: new FakeChainProbe(), live: TESTNET, dead: down(), wrong: down() };
+  return { probe: new FakeChainProbe(), live: TESTNET, dead: down(), wrong: down(), factory: '0x4C61756E6368466163746f727900000000000000' };
 });
 
 metricsContract('PromClientMetrics', (catalogue) => new PromClientMetrics(catalogue, { processMetrics: false }));

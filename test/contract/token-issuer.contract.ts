@@ -11,6 +11,8 @@ export interface TokenIssuerHarness {
   now(): Promise<bigint>;
   /** Submits a holder's signed EIP-3009 CancelAuthorization on `token` (anyone may submit it). */
   cancel(network: Network, token: string, authorizer: string, nonce: string, signature: string): Promise<void>;
+  /** Takes the code away from `address`: what a chain that is not the books' has there. */
+  removeCode(network: Network, address: string): Promise<void>;
 }
 
 const network = TESTNET;
@@ -177,13 +179,28 @@ export function tokenIssuerContract(name: string, make: () => Promise<TokenIssue
       h.issuer.release(network);
     });
 
-    it('a transfer of a token that is not deployed is mined as a success and moves nothing', async () => {
+    it('a transfer of a token that is not deployed is mined as a success that moves nothing: no-effect, never confirmed', async () => {
       const h = await make();
       const address = h.issuer.predictAddress(network, spec());
       const wallet = privateKeyToAccount(generatePrivateKey()).address;
-      expect(await mined(h, await h.issuer.prepareTransfer(network, address, wallet, 5n))).toBe('confirmed');
+      expect(await mined(h, await h.issuer.prepareTransfer(network, address, wallet, 5n))).toBe('no-effect');
       expect(await h.issuer.isDeployed(network, address)).toBe(false);
       expect(await h.issuer.balanceOf(network, address, wallet)).toBe(0n);
+    });
+
+    it('a batch, a deploy or a pull mined without its effect (the factory and the token without code) is no-effect, never confirmed', async () => {
+      const h = await make();
+      const token = await deploy(h);
+      const holder = await holderWith(h, token.address, 1_000n * 10n ** 18n);
+      const pull = await authorize(h, holder, token);
+      // Signed while the chain is still the books' (a batch is signed only where the factory can batch).
+      const batch = (await h.issuer.prepareBatchTransfer(network, [{ token, to: holder.address, amount: 5n }]))!;
+      // Then the chain is not the books': neither the factory nor the token has code there.
+      await h.removeCode(network, h.issuer.factory(network));
+      await h.removeCode(network, token.address);
+      expect(await mined(h, batch)).toBe('no-effect');
+      expect(await mined(h, await h.issuer.prepareDeploy(network, spec()))).toBe('no-effect');
+      expect(await mined(h, await h.issuer.prepareReceive(network, token.address, pull))).toBe('no-effect');
     });
 
     it('a receive with a valid authorization pulls exactly its value to custody and uses its nonce', async () => {

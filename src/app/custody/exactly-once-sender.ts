@@ -12,11 +12,16 @@
  *                                                   ▼
  *   ┌──────────────▶ broadcast (again) → status ── confirmed → the record
  *   │                                       ├──── reverted  → the caller's refusal (nothing moved)
+ *   │                                       ├──── no-effect → the caller's "pending", an error logged
  *   └─ wait ◀── pending (until pullWaitMs) ─┤──── pending past the wait → the caller's "pending"
  *   └─ sign again, replace (CAS) ◀─ dropped ┘
  *
  * "sign" and "sign again" happen only in the process that signs for custody; another asks it
  * (an intent, custody-intents.ts) and follows what it records (docs/decisions/0031).
+ *
+ * `no-effect` — mined as a success without the Transfer it was signed for — is the chain not being
+ * the books' (docs/decisions/0066): never taken as done, never signed again; the payment stays
+ * as it is (the caller's "pending") and an operator is told.
  *
  * A refusal of the checks is recorded for the key too (the store's `NotSent`), in the record's
  * place: two copies of one operation (a request slower than the reconciler's grace, and the
@@ -83,7 +88,7 @@ export interface ExactlyOnce<T extends CustodyTransaction> {
   intent?: { kind: CustodyIntentKind; tokenId: string; request: string };
 }
 
-type SenderDeps = Pick<AppDeps, 'uow' | 'settings' | 'custody' | 'logger' | 'clock'>;
+type SenderDeps = Pick<AppDeps, 'uow' | 'settings' | 'custody' | 'logger' | 'clock'> & Partial<Pick<AppDeps, 'metrics'>>;
 
 /**
  * Sends the operation's transaction (or follows the one it has) until it is mined; returns its
@@ -105,6 +110,14 @@ export async function sendExactlyOnce<T extends CustodyTransaction>(deps: Sender
     const status = await chain.status(network, tx.txHash, tx.rawTx);
     if (status === 'confirmed') return tx;
     if (status === 'reverted') throw send.reverted();
+    if (status === 'no-effect') {
+      deps.metrics?.increment('transactions_without_effect_total', { kind: send.intent?.kind ?? 'custody' });
+      deps.logger?.error(
+        'a custody transaction was mined as a success without its effect: the chain is not the one the books were kept on; not taken as done, not sent again — an operator must look (docs/operations.md, "The books know their chain")',
+        { paymentId: key, network, txHash: tx.txHash },
+      );
+      throw send.pending(tx.txHash);
+    }
     if (status === 'dropped') {
       tx = sendable(send, signsHere() ? await signAgain(deps, send, tx) : await askSigner(deps, send, tx.txHash, deadline));
       continue;

@@ -12,7 +12,11 @@
  *   another transaction); a batch is never signed again;
  * - **a failed batch is split**: its deliveries go back to PENDING and are each sent alone from
  *   then on (the single outbox takes any delivery with a past attempt), with its attempts,
- *   backoff and FAILED.
+ *   backoff and FAILED;
+ * - **confirmed by its effect**: a batch mined as a success without the Transfer log of each of
+ *   its deliveries (`no-effect`: the chain is not the books') is neither confirmed nor split: it
+ *   stays SENT with its deliveries, in the error log and the metric each time it is looked at
+ *   again, for an operator (docs/decisions/0066).
  *
  * Fewer than two ready deliveries on a network, or a network whose factory cannot batch, are
  * left to the single outbox (token-workers.ts), which runs right after.
@@ -29,6 +33,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { CustodyTransfer, TokenIssuer } from '../../ports/token-issuer.js';
 import type { Stores, UnitOfWork } from '../../ports/unit-of-work.js';
 import { recordSigned } from '../custody/exactly-once-sender.js';
+import type { AppMetrics } from '../metrics.js';
 import { deliveryView } from '../views.js';
 
 export interface DeliveryBatcherDeps {
@@ -51,6 +56,8 @@ export interface DeliveryBatcherDeps {
   afterRecord?: (batch: DeliveryBatch) => Promise<void>;
   /** Test-only: after a batch is broadcast. */
   afterBroadcast?: (batch: DeliveryBatch) => Promise<void>;
+  /** Batches mined without their effect (docs/operations.md, "Metrics"). */
+  metrics?: AppMetrics;
 }
 
 /** Batches a pass sends at most per network (a backlog drains over a few passes). */
@@ -204,6 +211,17 @@ export class DeliveryBatcher {
       }
       const later = transitionDeliveryBatch(batch, 'SENT', now, new Date(now.getTime() + this.deps.confirmPollMs));
       return uow.run((s) => s.deliveryBatches.update(later, 'SENT'));
+    }
+    if (status === 'no-effect') {
+      // Not delivered, whatever the status says; and not to be sent again: the chain is not the books'.
+      this.deps.metrics?.increment('transactions_without_effect_total', { kind: 'delivery_batch' });
+      this.deps.logger.error(
+        'delivery batch mined as a success without its Transfer logs: the chain is not the one the books were kept on; not confirmed, not sent again — an operator must look (docs/operations.md, "The books know their chain")',
+        { batchId: batch.batchId, network: batch.network, txHash: batch.txHash, size: batch.size },
+      );
+      const later = transitionDeliveryBatch(batch, 'SENT', now, new Date(now.getTime() + this.deps.backoffMaxMs));
+      await uow.run((s) => s.deliveryBatches.update(later, 'SENT'));
+      return false;
     }
     if (status === 'confirmed') {
       return uow.transaction(async (stores) => {

@@ -6,6 +6,13 @@
  *                                                                 ▼
  *                                    PENDING again (retry with backoff) or FAILED after maxAttempts
  *
+ * A transaction mined as a success without its effect (`no-effect`: no Transfer log of what it
+ * was to move, no token minted where it was to be deployed) is neither: the chain is not the one
+ * the books were kept on, or not the one it was signed for (docs/decisions/0066). It stays SENT —
+ * never CONFIRMED, never signed again (on the right chain the same transaction may still be
+ * mined) — with an error in the log and a metric each time it is looked at again, every
+ * `backoffMaxMs`, until an operator has put the chain right.
+ *
  * The signed transaction is recorded before it is broadcast, so a crash between the two is
  * healed by broadcasting the same transaction again — never a second one (custody's one rule for
  * what it sends: app/custody/exactly-once-sender.ts). A transaction that can never be mined (its
@@ -178,6 +185,20 @@ export class OutboxWorker<T extends OutboxFields> {
     });
   }
 
+  /** Mined as a success that did not do what it was signed for: held SENT for an operator, looked at again later. */
+  private async hold(item: T, now: Date): Promise<boolean> {
+    const error = 'mined as a success without its effect (no Transfer log of what it moves, or no token where it deploys): the chain is not the one the books were kept on';
+    this.deps.metrics?.increment('transactions_without_effect_total', { kind: this.kind.name });
+    this.deps.logger.error(`${this.kind.name} ${error}; not confirmed, not sent again — an operator must look (docs/operations.md, "The books know their chain")`, {
+      id: this.kind.idOf(item),
+      network: item.network,
+      txHash: item.txHash,
+    });
+    const later = { ...item, lastError: error, nextAttemptAt: new Date(now.getTime() + this.deps.backoffMaxMs) };
+    await this.deps.uow.run((s) => this.kind.update(s, later, 'SENT'));
+    return false;
+  }
+
   private async follow(item: T): Promise<boolean> {
     const now = this.deps.clock.now();
     const status = await this.deps.sender.status(item.network, item.txHash!, item.rawTx!);
@@ -188,6 +209,7 @@ export class OutboxWorker<T extends OutboxFields> {
       const later = { ...item, nextAttemptAt: new Date(now.getTime() + this.deps.confirmPollMs) };
       return this.deps.uow.run((s) => this.kind.update(s, later, 'SENT'));
     }
+    if (status === 'no-effect') return this.hold(item, now);
     if (status === 'confirmed') {
       const details = (await this.kind.minedDetails?.(item)) ?? {};
       const confirmed = await this.confirm(item, transitionOutbox({ ...item, ...details }, 'CONFIRMED', now), 'SENT', now);

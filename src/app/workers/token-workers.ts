@@ -119,11 +119,11 @@ export class DeliveryWorker extends OutboxWorker<Delivery> {
         onFailed: deliveryEvent('delivery.failed'),
       },
     });
-    const { uow, clock, logger, issuer, ids, batchMax = 0 } = deps;
+    const { uow, clock, logger, issuer, ids, metrics, batchMax = 0 } = deps;
     const { maxAttempts, backoffBaseMs, backoffMaxMs, confirmPollMs, stuckAfterMs } = deps;
     this.batches =
       ids && batchMax >= 2
-        ? new DeliveryBatcher({ uow, clock, logger, issuer, ids, maxBatch: batchMax, maxAttempts, backoffBaseMs, backoffMaxMs, confirmPollMs, stuckAfterMs, ...deps.batchHooks })
+        ? new DeliveryBatcher({ uow, clock, logger, issuer, ids, maxBatch: batchMax, maxAttempts, backoffBaseMs, backoffMaxMs, confirmPollMs, stuckAfterMs, ...(metrics ? { metrics } : {}), ...deps.batchHooks })
         : null;
   }
 

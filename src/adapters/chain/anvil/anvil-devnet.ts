@@ -11,7 +11,7 @@
  * (journal-replay.ts) — so even a kill -9 of the service and both chains loses no acknowledged
  * transaction. What each chain holds is in devnet-constants.ts, placed by devnet-provisioning.ts.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createPublicClient, createTestClient, http } from 'viem';
 import { NETWORKS, PRODUCTION, TESTNET, type Network } from '../../../domain/network.js';
@@ -21,7 +21,7 @@ import { DEVNET_UNISWAP_V2 } from './devnet-constants.js';
 import { provisionChain } from './devnet-provisioning.js';
 import { replayJournal } from './journal-replay.js';
 import { RpcPortInUse, startJournaledRpcThread, TransactionJournal, type JournaledRpc } from './journaled-rpc.js';
-import { chooseStartState, saveState } from './state-file.js';
+import { chooseStartState, genesisPath, readGenesis, saveState, writeGenesis } from './state-file.js';
 
 /** How often each chain's state is saved (anvil's own `--state-interval` was 5 s too). */
 const SAVE_EVERY_MS = 5_000;
@@ -75,6 +75,24 @@ export class DevnetPortInUse extends Error {
     const which = port === devnetPort ? `DEVNET_PORT ${port}` : `port ${port} (DEVNET_PORT + 1, chain 84532)`;
     super(`${which} is in use (another devnet?) — set DEVNET_PORT`);
     this.name = 'DevnetPortInUse';
+  }
+}
+
+/** Whether a journal holds anything to rebuild a chain from. */
+const hasEntries = (path: string): boolean => existsSync(path) && statSync(path).size > 0;
+
+/** Records which genesis block the chain has (genesis-<chainId>.json), for a rebuild to make it again. */
+async function recordGenesis(p: ChainProcess): Promise<void> {
+  const block = await createPublicClient({ transport: http(p.upstreamUrl) }).getBlock({ blockNumber: 0n });
+  writeGenesis(genesisPath(p.statePath!), { timestamp: Number(block.timestamp), hash: block.hash! });
+}
+
+/** Moves the chain's clock to now when its head is older than a second (a genesis made again at its own time). */
+async function catchUpClock(upstreamUrl: string): Promise<void> {
+  const head = await createPublicClient({ transport: http(upstreamUrl) }).getBlock({ blockTag: 'latest' });
+  const now = Math.floor(Date.now() / 1000);
+  if (Number(head.timestamp) < now - 1) {
+    await createTestClient({ mode: 'anvil', transport: http(upstreamUrl) }).request({ method: 'evm_setTime' as never, params: [now] as never });
   }
 }
 
@@ -166,6 +184,8 @@ export class AnvilDevnet {
       [TESTNET, options.port + 1],
     ];
     const processes: ChainProcess[] = [];
+    /** The chains started at their recorded genesis, to be rebuilt from their journals. */
+    const regenerated = new Set<ChainProcess>();
     const chains = {} as Record<Network, DevnetChain>;
     const proxies: { network: Network; port: number; upstreamPort: number; proxy: JournaledRpc; journal: TransactionJournal | null }[] = [];
     const abandon = async () => {
@@ -194,8 +214,12 @@ export class AnvilDevnet {
         if (pidFile && statePath && options.stateDirLocked) await stopOrphan(network, pidFile, statePath, logger);
         // After the orphan is stopped: one an earlier version started writes the file as it goes.
         const loadState = statePath ? chooseStartState(statePath, (line) => logger.warn(`devnet ${network}: ${line}`)) : undefined;
-        const child = spawnAnvil({ network, chainId, upstreamPort, statePath, loadState, pidFile, logger, stopping, onLog: options.onLog });
+        // Rebuilt from genesis and its journal: the chain's own genesis block again, so it is the same chain.
+        const genesis = statePath && !loadState && journal && hasEntries(journal.path) ? readGenesis(genesisPath(statePath)) : null;
+        if (genesis) logger.warn(`devnet ${network}: rebuilding from its own genesis block ${genesis.hash} (${genesisPath(statePath!)})`);
+        const child = spawnAnvil({ network, chainId, upstreamPort, statePath, loadState, genesisTimestamp: genesis?.timestamp, pidFile, logger, stopping, onLog: options.onLog });
         processes.push({ network, chainId, child, proxy, journal, statePath: statePath ?? null, pidFile, upstreamUrl: `http://127.0.0.1:${upstreamPort}` });
+        if (genesis) regenerated.add(processes.at(-1)!);
         chains[network] = { network, chainId, rpcUrl: `http://${host}:${port}`, uniswapV2: DEVNET_UNISWAP_V2 };
       }
       const devnet = new AnvilDevnet(chains, processes, stopping, logger);
@@ -204,6 +228,9 @@ export class AnvilDevnet {
       const restored = await Promise.all(processes.map((p) => createPublicClient({ transport: http(p.upstreamUrl) }).getBlock({ blockTag: 'latest' })));
       await Promise.all(processes.map((p) => provisionChain(p.network, chains[p.network].rpcUrl)));
       await Promise.all(processes.map((p, i) => replayJournal(p, restored[i]!, (line) => logger.warn(line))));
+      // A genesis made again runs the chain's clock from its time: back to now.
+      await Promise.all(processes.filter((p) => regenerated.has(p)).map((p) => catchUpClock(p.upstreamUrl)));
+      for (const p of processes) if (p.statePath) await recordGenesis(p);
       if (options.stateDir) {
         // At once: a chain rebuilt from its baseline or genesis has a whole state file again.
         await devnet.saveAll();

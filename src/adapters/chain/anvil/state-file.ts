@@ -9,9 +9,9 @@
  * on disk) is moved aside, kept, and the chain is rebuilt from the baseline — the last state a
  * start loaded, which the journal covers every transaction since — or from genesis.
  */
-import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 
@@ -29,6 +29,37 @@ export function stateFileProblem(path: string): string | null {
   if (typeof s.accounts !== 'object' || s.accounts === null || Array.isArray(s.accounts)) return 'no "accounts" object';
   if (!Array.isArray(s.blocks)) return 'no "blocks" list';
   return null;
+}
+
+/**
+ * The chain's genesis block (docs/decisions/0066), kept beside its state: block 0's timestamp and
+ * hash. anvil makes block 0 from its start time, so a chain rebuilt from genesis and its journal
+ * is started at the recorded timestamp — block 0 is then the same block, and the chain the same
+ * chain its books were kept on. A devnet whose state and journal are gone starts a new chain.
+ */
+export interface Genesis {
+  timestamp: number;
+  hash: string;
+}
+
+/** Where a chain's genesis is kept, beside its state file (`anvil-<chainId>.json` → `genesis-<chainId>.json`). */
+export const genesisPath = (statePath: string): string => join(dirname(statePath), basename(statePath).replace(/^anvil-/, 'genesis-'));
+
+/** The recorded genesis, or null when none is (or it cannot be read). */
+export function readGenesis(path: string): Genesis | null {
+  try {
+    const g = JSON.parse(readFileSync(path, 'utf8')) as Partial<Genesis>;
+    return typeof g.timestamp === 'number' && Number.isSafeInteger(g.timestamp) && typeof g.hash === 'string' ? { timestamp: g.timestamp, hash: g.hash } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Records `genesis` (synced, renamed over the last one) unless it is recorded already. */
+export function writeGenesis(path: string, genesis: Genesis): void {
+  const recorded = readGenesis(path);
+  if (recorded && recorded.timestamp === genesis.timestamp && recorded.hash === genesis.hash) return;
+  writeAtomically(path, (tmp) => writeFileSync(tmp, JSON.stringify(genesis) + '\n'));
 }
 
 /** The baseline kept beside a state file. */

@@ -2,8 +2,10 @@
  * The ChainProbe port over JSON-RPC: `eth_chainId` on each network's RPC, once, with a short
  * timeout and no retry (a probe reports; the callers decide what an outage means). A node that
  * answers with another chain id is as good as down: nothing sent there would reach the network.
+ * Its identity (docs/decisions/0066) is three reads: the chain id, block 0's hash, the factory's code.
  */
-import { createPublicClient, type PublicClient } from 'viem';
+import { createPublicClient, getAddress, keccak256, type PublicClient } from 'viem';
+import type { ChainIdentity } from '../../../domain/chain-identity.js';
 import { NETWORKS, type Network } from '../../../domain/network.js';
 import type { ChainProbe } from '../../../ports/chain-probe.js';
 import { rpcTransport } from '../../kit/evm/rpc-transport.js';
@@ -26,6 +28,23 @@ export class ViemChainProbe implements ChainProbe {
     } catch {
       return 'down';
     }
+  }
+
+  async identity(network: Network, factory: string): Promise<ChainIdentity> {
+    const client = this.client(network);
+    const [chainId, genesis, code] = await Promise.all([
+      client.getChainId(),
+      client.getBlock({ blockNumber: 0n, includeTransactions: false }),
+      client.getCode({ address: getAddress(factory) }),
+    ]);
+    if (!genesis.hash) throw new Error(`${network}: the RPC answered no hash for block 0`);
+    return {
+      network,
+      chainId,
+      genesisHash: genesis.hash.toLowerCase(),
+      factory: factory.toLowerCase(),
+      factoryCodeHash: code && code !== '0x' ? keccak256(code).toLowerCase() : null,
+    };
   }
 
   private client(network: Network): PublicClient {

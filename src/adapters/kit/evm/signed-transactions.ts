@@ -53,11 +53,19 @@ export interface Fees {
 }
 
 /**
- * `confirmed`: mined and succeeded. `reverted`: mined and failed (nothing moved).
- * `pending`: not mined yet (known to the node, or its nonce not reached). `dropped`: never
- * mined and its nonce is used by another transaction, so it can never be mined.
+ * `confirmed`: mined and succeeded (with its effect, where the signer says what that is).
+ * `reverted`: mined and failed (nothing moved). `pending`: not mined yet (known to the node, or
+ * its nonce not reached). `dropped`: never mined and its nonce is used by another transaction, so
+ * it can never be mined. `no-effect`: mined as a success without the effect it was signed for.
  */
-export type SignedTransactionStatus = 'confirmed' | 'reverted' | 'pending' | 'dropped';
+export type SignedTransactionStatus = 'confirmed' | 'reverted' | 'pending' | 'dropped' | 'no-effect';
+
+/**
+ * What a mined, successful transaction of this signer was meant to do, looked for in its receipt
+ * (docs/decisions/0066): null when it is there (or nothing particular is expected), else what is
+ * missing. `tx`: the transaction as it was signed.
+ */
+export type EffectCheck = (network: Network, tx: { to?: Hex | null | undefined; data?: Hex | undefined }, receipt: TransactionReceipt) => Promise<string | null> | string | null;
 
 export interface SignedTransactionsOptions {
   /** The key's one queue in this process (see above); a new one when not given. */
@@ -70,6 +78,8 @@ export interface SignedTransactionsOptions {
    * can show an account's new nonce before it serves the receipts of the block that used it.
    */
   droppedAfterBlocks?: number;
+  /** What a successful receipt must show to be `confirmed` (none: success is enough). */
+  effect?: EffectCheck;
 }
 
 /** What an adapter that signs with a key hands its `SignedTransactions` (and nothing else of its options). */
@@ -91,11 +101,13 @@ export class SignedTransactions {
     this.nonces = options.nonces ?? newNonceQueue();
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.droppedAfterBlocks = BigInt(Math.max(1, options.droppedAfterBlocks ?? 1));
+    this.effect = options.effect;
     this.account = privateKeyToAccount(key, { nonceManager: this.nonces });
   }
 
   private readonly timeoutMs: number;
   private readonly droppedAfterBlocks: bigint;
+  private readonly effect: EffectCheck | undefined;
 
   get address(): Hex {
     return this.account.address;
@@ -212,7 +224,12 @@ export class SignedTransactions {
    */
   async look(network: Network, txHash: string, rawTx: string, askDropped = true): Promise<{ status: SignedTransactionStatus; receipt: TransactionReceipt | null }> {
     const { publicClient } = this.client(network);
-    const mined = (receipt: TransactionReceipt) => ({ status: receipt.status === 'success' ? ('confirmed' as const) : ('reverted' as const), receipt });
+    const mined = async (receipt: TransactionReceipt) => {
+      if (receipt.status !== 'success') return { status: 'reverted' as const, receipt };
+      // A success is only what the receipt shows done: a call to an address without code succeeds and does nothing.
+      const missing = this.effect ? await this.effect(network, parseTransaction(rawTx as Hex), receipt) : null;
+      return { status: missing === null ? ('confirmed' as const) : ('no-effect' as const), receipt };
+    };
     const pending = { status: 'pending' as const, receipt: null };
     const receipt = await this.receipt(network, txHash);
     if (receipt) return mined(receipt);
@@ -297,7 +314,19 @@ export abstract class SignedTransactionSender implements TransactionSender {
 
   constructor(key: Hex, rpcUrls: Partial<Record<Network, string>>, options: SignerOptions = {}) {
     // Only these two: an adapter's other options are not the signer's.
-    this.txs = new SignedTransactions(key, rpcUrls, { nonces: options.nonces, droppedAfterBlocks: options.droppedAfterBlocks });
+    this.txs = new SignedTransactions(key, rpcUrls, {
+      nonces: options.nonces,
+      droppedAfterBlocks: options.droppedAfterBlocks,
+      effect: (network, tx, receipt) => this.missingEffect(network, tx, receipt),
+    });
+  }
+
+  /**
+   * What a successful receipt of this sender's transaction lacks of what it was signed to do
+   * (docs/decisions/0066), or null: nothing (or nothing this sender can tell). `confirmed` needs null.
+   */
+  protected missingEffect(_network: Network, _tx: Parameters<EffectCheck>[1], _receipt: TransactionReceipt): Promise<string | null> | string | null {
+    return null;
   }
 
   release(network: Network): void {

@@ -2,14 +2,15 @@
  * One account's transactions on an in-memory chain, for the fakes that send transactions
  * (FakeTokenIssuer, FakeDexRouter): nonces handed out and released as a node would, a mempool
  * that mines each transaction once however often it is broadcast, outcomes that can be scripted
- * (revert, drop — another transaction took its nonce —, hold pending until `unblock`) and an RPC
- * that can be taken offline. What a transaction does when mined is the owner's `execute`.
+ * (revert, drop — another transaction took its nonce —, hold pending until `unblock`, mined as a
+ * success that did nothing — a chain that is not the books') and an RPC that can be taken offline.
+ * What a transaction does when mined is the owner's `execute`.
  */
 import { keccak256, toHex, type Hex } from 'viem';
 import type { Network } from '../../../domain/network.js';
 import type { PreparedTransaction, TransactionStatus } from '../../../ports/token-issuer.js';
 
-export type ScriptedOutcome = 'confirmed' | 'reverted' | 'drop' | 'hold';
+export type ScriptedOutcome = 'confirmed' | 'reverted' | 'drop' | 'hold' | 'no-effect';
 
 /** `txNonce`: the sending account's nonce (a payload may have a `nonce` of its own). */
 export type FakeTx<P> = P & { n: number; network: Network; txNonce: number };
@@ -21,7 +22,7 @@ export class FakeMempool<P extends object> {
   offline = false;
   private nextOutcome: ScriptedOutcome = 'confirmed';
   private counter = 0;
-  private readonly mined = new Map<string, 'confirmed' | 'reverted'>();
+  private readonly mined = new Map<string, 'confirmed' | 'reverted' | 'no-effect'>();
   private readonly held = new Map<string, FakeTx<P>>();
   private readonly dropped = new Set<string>();
   private readonly usedNonces = new Map<Network, Set<number>>();
@@ -29,10 +30,13 @@ export class FakeMempool<P extends object> {
   /** One transaction per block, numbered in mining order. */
   private readonly blocks = new Map<string, bigint>();
 
-  /** `execute` runs a mined transaction; false = reverted (it must then have changed nothing). */
-  constructor(private readonly execute: (tx: FakeTx<P>, txHash: string) => boolean | Promise<boolean>) {}
+  /**
+   * `execute` runs a mined transaction; false = reverted (it must then have changed nothing),
+   * `no-effect` = succeeded and did nothing (a call to an address without code).
+   */
+  constructor(private readonly execute: (tx: FakeTx<P>, txHash: string) => boolean | 'no-effect' | Promise<boolean | 'no-effect'>) {}
 
-  /** The next broadcast transaction is mined reverted, dropped (never mined), or held pending until `unblock`. */
+  /** The next broadcast transaction is mined reverted, dropped (never mined), held pending until `unblock`, or mined as a success that does nothing. */
   scriptNext(outcome: ScriptedOutcome): void {
     this.nextOutcome = outcome;
   }
@@ -73,6 +77,7 @@ export class FakeMempool<P extends object> {
       this.dropped.add(txHash);
       this.nonces(network).add(tx.txNonce);
     } else if (outcome === 'hold') this.held.set(txHash, tx);
+    else if (outcome === 'no-effect') this.mineWithoutEffect(txHash, tx);
     else await this.mine(txHash, tx, outcome === 'reverted');
   }
 
@@ -108,7 +113,15 @@ export class FakeMempool<P extends object> {
 
   private async mine(txHash: string, tx: FakeTx<P>, revert: boolean): Promise<void> {
     this.nonces(tx.network).add(tx.txNonce);
-    this.mined.set(txHash, !revert && (await this.execute(tx, txHash)) ? 'confirmed' : 'reverted');
+    const done = revert ? false : await this.execute(tx, txHash);
+    this.mined.set(txHash, done === 'no-effect' ? 'no-effect' : done ? 'confirmed' : 'reverted');
+    this.blocks.set(txHash, BigInt(this.blocks.size + 1));
+  }
+
+  /** Mined as a success without running: what a chain without the contract does with it. */
+  private mineWithoutEffect(txHash: string, tx: FakeTx<P>): void {
+    this.nonces(tx.network).add(tx.txNonce);
+    this.mined.set(txHash, 'no-effect');
     this.blocks.set(txHash, BigInt(this.blocks.size + 1));
   }
 

@@ -10,16 +10,23 @@ import type { PayoutSender, PreparedTransfer, TransferStatus } from '../../../po
 export class FakePayoutSender implements PayoutSender {
   readonly transfers: { network: Network; wallet: string; amount: bigint; txHash: string }[] = [];
   broadcasts = 0;
-  private readonly mined = new Map<string, 'confirmed' | 'reverted'>();
+  private readonly mined = new Map<string, 'confirmed' | 'reverted' | 'no-effect'>();
+  /** Networks whose payment assets have no code (a chain that is not the books'): a transfer succeeds and moves nothing. */
+  private readonly codeless = new Set<Network>();
   private readonly pending = new Map<string, { network: Network; wallet: string; amount: bigint }>();
   /** Scripted drops: the nonce went to another transaction, this one can never be mined. */
   private readonly dropped = new Set<string>();
-  private nextOutcome: 'confirmed' | 'reverted' | 'drop' | 'hold' = 'confirmed';
+  private nextOutcome: 'confirmed' | 'reverted' | 'drop' | 'hold' | 'no-effect' = 'confirmed';
   private counter = 0;
 
-  /** The next broadcast transaction is mined reverted, dropped, or held pending. */
-  scriptNext(outcome: 'confirmed' | 'reverted' | 'drop' | 'hold'): void {
+  /** The next broadcast transaction is mined reverted, dropped, held pending, or mined as a success that moves nothing. */
+  scriptNext(outcome: 'confirmed' | 'reverted' | 'drop' | 'hold' | 'no-effect'): void {
     this.nextOutcome = outcome;
+  }
+
+  /** From now on `network`'s payment assets have no code: every transfer there is mined as a success that moves nothing. */
+  removeAssetCode(network: Network): void {
+    this.codeless.add(network);
   }
 
   balanceOf(network: Network, wallet: string): bigint {
@@ -49,8 +56,9 @@ export class FakePayoutSender implements PayoutSender {
       this.pending.set(txHash, { network: tx.network, wallet: tx.wallet, amount: BigInt(tx.amount) });
       return;
     }
-    this.mined.set(txHash, outcome);
-    if (outcome === 'confirmed') this.transfers.push({ network: tx.network, wallet: tx.wallet, amount: BigInt(tx.amount), txHash });
+    const mined = outcome === 'confirmed' && this.codeless.has(tx.network) ? 'no-effect' : outcome;
+    this.mined.set(txHash, mined);
+    if (mined === 'confirmed') this.transfers.push({ network: tx.network, wallet: tx.wallet, amount: BigInt(tx.amount), txHash });
   }
 
   releases = 0;

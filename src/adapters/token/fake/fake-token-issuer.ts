@@ -71,6 +71,8 @@ export class FakeTokenIssuer implements TokenIssuer {
   private readonly custodyAddress: Hex;
   private readonly factoryAddress: Hex;
   private readonly tokens = new Map<string, FakeToken>();
+  /** Networks where the factory has no code (removeCode). */
+  private readonly factoryGone = new Set<Network>();
   /** Custody's transactions: nonces, mempool, scripted outcomes, offline. */
   private readonly chain = new FakeMempool<Payload>((tx, txHash) => this.execute(tx, txHash));
 
@@ -99,6 +101,15 @@ export class FakeTokenIssuer implements TokenIssuer {
   /** While offline every call that needs the chain throws, as with an unreachable RPC. */
   setOffline(offline: boolean): void {
     this.chain.offline = offline;
+  }
+
+  /**
+   * Takes the code away from `address` — the factory, or a token (its balances with it): what a
+   * chain that is not the books' has there. A call to it is then mined as a success that does nothing.
+   */
+  removeCode(network: Network, address: string): void {
+    if (lower(address) === lower(this.factoryAddress)) this.factoryGone.add(network);
+    else this.tokens.delete(`${network}|${lower(address)}`);
   }
 
   /** What a holder's own `transfer` does (e.g. moving tokens away between a check and a pull). */
@@ -237,9 +248,11 @@ export class FakeTokenIssuer implements TokenIssuer {
     return recoverReceiveAuthorizer(NETWORKS[network].chainId, token, a);
   }
 
-  /** Runs `tx` as custody would on chain; false = reverted (nothing changed). */
-  private async execute(tx: FakeTx, txHash: string): Promise<boolean> {
+  /** Runs `tx` as custody would on chain; false = reverted (nothing changed), `no-effect` = succeeded and did nothing. */
+  private async execute(tx: FakeTx, txHash: string): Promise<boolean | 'no-effect'> {
     const custody = this.custodyAddress;
+    // The factory's calls, where it has no code: mined as a success that does nothing.
+    if ((tx.kind === 'deploy' || tx.kind === 'batch') && this.factoryGone.has(tx.network)) return 'no-effect';
     if (tx.kind === 'deploy') {
       const spec = { tokenId: tx.tokenId, name: tx.name, symbol: tx.symbol, totalSupply: BigInt(tx.totalSupply) };
       const address = this.predictAddress(tx.network, spec);
@@ -258,7 +271,7 @@ export class FakeTokenIssuer implements TokenIssuer {
     }
     if (tx.kind === 'batch') return this.batch(tx.network, tx.transfers, txHash);
     const t = this.token(tx.network, tx.token);
-    if (!t) return true; // as on chain: a call to an address without code succeeds and moves nothing
+    if (!t) return 'no-effect'; // as on chain: a call to an address without code succeeds and moves nothing
     if (tx.kind === 'transfer') return this.move(t, custody, tx.to, BigInt(tx.amount), txHash);
     const a: TokenAuthorization = { ...tx, value: BigInt(tx.value), validAfter: BigInt(tx.validAfter), validBefore: BigInt(tx.validBefore) };
     const now = BigInt(Math.floor(this.options.clock.now().getTime() / 1000));

@@ -4,13 +4,14 @@
  * every transaction signed with a nonce from custody's one queue (SignedTransactions) so its
  * hash is recorded before it is broadcast.
  */
-import { BaseError, ContractFunctionZeroDataError, encodeFunctionData, getAddress, parseSignature, toFunctionSelector, type Hex } from 'viem';
+import { BaseError, ContractFunctionZeroDataError, decodeFunctionData, encodeFunctionData, getAddress, parseSignature, toFunctionSelector, type Hex, type TransactionReceipt } from 'viem';
 import { NETWORKS, type Network } from '../../../domain/network.js';
 import { LAUNCH_TOKEN_EIP712_VERSION, type Eip3009Token, type TokenAuthorization } from '../../../domain/token-authorization.js';
 import type { CustodyTransfer, OnChainToken, PreparedTransaction, TokenIssuer, TokenSpec } from '../../../ports/token-issuer.js';
 import { LAUNCH_FACTORY_ABI, LAUNCH_TOKEN_ABI, predictLaunchTokenAddress } from '../../kit/evm/contracts/launch-contracts.js';
 import { isWellFormedAuthorization, recoverReceiveAuthorizer } from '../../kit/evm/receive-authorization.js';
-import { SignedTransactionSender, type NonceQueue, type SignerOptions } from '../../kit/evm/signed-transactions.js';
+import { describeMissing, missingTransfers, type ExpectedTransfer } from '../../kit/evm/receipt-effects.js';
+import { SignedTransactionSender, type EffectCheck, type NonceQueue, type SignerOptions } from '../../kit/evm/signed-transactions.js';
 
 // Fixed gas limits: a transaction is signed before it is sent, and estimating would fail exactly
 // for the calls whose revert we want mined and seen. Only the gas used is paid.
@@ -25,6 +26,7 @@ const BATCH_TRANSFER_GAS = 60_000n;
 const BATCH_PERMIT_GAS = 90_000n;
 
 const MAX_UINT256 = 2n ** 256n - 1n;
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 /** LaunchFactory.deliver's selector: a factory whose code lacks it predates batch deliveries. */
 const DELIVER_SELECTOR = toFunctionSelector('deliver((address,uint8,bytes32,bytes32)[],(address,address,uint256)[])').slice(2);
 const PERMIT_TYPES = {
@@ -184,6 +186,38 @@ export class ViemTokenIssuer extends SignedTransactionSender implements TokenIss
 
   recoverReceiveAuthorizer(network: Network, token: Eip3009Token, a: TokenAuthorization): Promise<string | null> {
     return recoverReceiveAuthorizer(NETWORKS[network].chainId, token, a);
+  }
+
+  /**
+   * What each of custody's transactions must show in its receipt to be confirmed (docs/decisions/0066):
+   * a deploy, the new token's mint of the whole supply to custody (a log only the token's code, at
+   * its predicted address, can emit); a transfer, a batch or a pull, the Transfer log of each
+   * token, amount and recipient. Anything else custody signs (a filler to itself) expects nothing.
+   */
+  protected override missingEffect(network: Network, tx: Parameters<EffectCheck>[1], receipt: TransactionReceipt): string | null {
+    if (!tx.to || !tx.data || tx.data === '0x') return null;
+    const custody = this.custody(network);
+    const expected: ExpectedTransfer[] = [];
+    if (getAddress(tx.to) === this.factory(network)) {
+      const call = decodeFunctionData({ abi: LAUNCH_FACTORY_ABI, data: tx.data });
+      if (call.functionName === 'deploy') {
+        const [tokenId, name, symbol, totalSupply] = call.args as readonly [string, string, string, bigint];
+        expected.push({ token: this.predictAddress(network, { tokenId, name, symbol, totalSupply }), from: ZERO_ADDRESS, to: custody, amount: totalSupply });
+      } else if (call.functionName === 'deliver') {
+        const [, deliveries] = call.args as readonly [unknown, readonly { token: Hex; to: Hex; amount: bigint }[]];
+        for (const d of deliveries) expected.push({ token: d.token, from: custody, to: d.to, amount: d.amount });
+      }
+    } else {
+      const call = decodeFunctionData({ abi: LAUNCH_TOKEN_ABI, data: tx.data });
+      if (call.functionName === 'transfer') {
+        const [to, amount] = call.args as readonly [Hex, bigint];
+        expected.push({ token: tx.to, from: custody, to, amount });
+      } else if (call.functionName === 'receiveWithAuthorization') {
+        const [from, to, value] = call.args as readonly [Hex, Hex, bigint];
+        expected.push({ token: tx.to, from, to, amount: value });
+      }
+    }
+    return describeMissing(missingTransfers(receipt, expected));
   }
 
   /** A view of the token; null when no contract answers at that address. */
