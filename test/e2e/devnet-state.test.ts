@@ -38,6 +38,7 @@ describe('the devnet after a stop', () => {
     const usdcBefore = new Map<string, bigint>();
     for (const w of wallets) usdcBefore.set(w, await usdcOf(chain, w));
     const treasuryBefore = await usdcOf(chain, TREASURY);
+    const genesis = (await chain.getBlock({ blockNumber: 0n })).hash;
     const call = (wallet: (typeof WALLETS)[number], path: string, body: unknown) =>
       payingFetch(wallet)(`${service.url}${path}`, {
         method: 'POST',
@@ -77,6 +78,9 @@ describe('the devnet after a stop', () => {
       expect(service.output()).toMatch(new RegExp(`devnet ${chainName}: \\S*${f} cannot be loaded \\(.*\\): moved aside to \\S*${f}\\.corrupt-\\S+; rebuilding from genesis and the transaction journal`));
     }
     expect(service.output()).toMatch(/devnet eip155:84532: replayed \d+ journaled transaction\(s\) the saved state had lost/);
+    // Rebuilt on its own genesis block: the same chain its books were kept on (decision 0066), so the start is not refused.
+    expect(service.output()).toContain(`devnet eip155:84532: rebuilding from its own genesis block ${genesis}`);
+    expect((await chain.getBlock({ blockNumber: 0n })).hash).toBe(genesis);
     // What was torn is kept, byte for byte.
     const kept = readdirSync(devnetDir).filter((f) => f.includes('.corrupt-'));
     expect(kept.map((f) => f.split('.corrupt-')[0]).sort()).toEqual(stateFiles);
