@@ -111,6 +111,56 @@ describe('AnvilDevnet', () => {
     expect(logger.lines.filter((l) => l.level === 'error')).toEqual([]);
   }, 60_000);
 
+  it("keeps the chain's own genesis block (decision 0066): across restarts, from a state saved with anvil's genesis of a later start beside it, rebuilt from the journal alone; a new chain only once state and journal are gone", async () => {
+    const dir = tempDir();
+    const port = await freePorts();
+    const logger = recordingLogger();
+    const wallet = devnetAccount(8).address;
+    const state = join(dir, 'anvil-84532.json');
+    let devnet = await TestDevnet.start({ port, stateDir: dir, logger });
+    const genesisOf = async (d: TestDevnet) => (await d.publicClient(TESTNET).getBlock({ blockNumber: 0n })).hash;
+    const geneses = () => (JSON.parse(readFileSync(state, 'utf8')) as { blocks: { header: { number: string; timestamp: string } }[] }).blocks.filter((b) => b.header.number === '0x0');
+    const own = await genesisOf(devnet);
+    const before = await devnet.usdcBalance(TESTNET, wallet);
+    await devnet.mint(TESTNET, wallet, 7n);
+    await devnet.stop();
+    expect(geneses()).toHaveLength(1);
+
+    const again = async () => {
+      devnet = await TestDevnet.start({ port, stateDir: dir, logger });
+      try {
+        const head = await devnet.publicClient(TESTNET).getBlock({ blockTag: 'latest' });
+        expect(Number(head.timestamp)).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) - 60); // the clock is now's, not the genesis's
+        return { genesis: await genesisOf(devnet), balance: await devnet.usdcBalance(TESTNET, wallet) };
+      } finally {
+        await devnet.stop();
+      }
+    };
+    expect(await again()).toEqual({ genesis: own, balance: before + 7n });
+    expect(geneses()).toHaveLength(1);
+
+    // As an earlier version saved it: anvil's genesis of a later start listed after the chain's own (anvil answers the last).
+    const saved = JSON.parse(readFileSync(state, 'utf8')) as { blocks: { header: { number: string; timestamp: string } }[] };
+    const [first] = geneses();
+    saved.blocks.push({ ...first!, header: { ...first!.header, timestamp: `0x${(BigInt(first!.header.timestamp) + 600n).toString(16)}` } });
+    writeFileSync(state, JSON.stringify(saved));
+    expect(await again()).toEqual({ genesis: own, balance: before + 7n });
+    expect(geneses()).toHaveLength(1);
+
+    // The state lost, the journal kept: rebuilt on its own genesis block.
+    rmSync(state);
+    rmSync(join(dir, 'anvil-84532.baseline.json'));
+    logger.lines.length = 0;
+    expect(await again()).toEqual({ genesis: own, balance: before + 7n });
+    expect(logger.lines.map((l) => l.message)).toContain(`devnet eip155:84532: rebuilding from its own genesis block ${own} (${join(dir, 'genesis-84532.json')})`);
+
+    // State and journal gone: a new chain, which no restart makes the old one again.
+    for (const f of ['anvil-84532.json', 'anvil-84532.baseline.json', 'journal-84532.jsonl']) rmSync(join(dir, f), { force: true });
+    const fresh = await again();
+    expect(fresh.genesis).not.toBe(own);
+    expect(fresh.balance).toBe(before);
+  }, 120_000);
+
   it('a second devnet on a taken port refuses to start, with one line naming DEVNET_PORT', async () => {
     const port = await freePorts();
     const first = await TestDevnet.start({ port });

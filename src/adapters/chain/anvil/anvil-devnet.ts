@@ -21,7 +21,7 @@ import { DEVNET_UNISWAP_V2 } from './devnet-constants.js';
 import { provisionChain } from './devnet-provisioning.js';
 import { replayJournal } from './journal-replay.js';
 import { RpcPortInUse, startJournaledRpcThread, TransactionJournal, type JournaledRpc } from './journaled-rpc.js';
-import { chooseStartState, genesisPath, readGenesis, saveState, writeGenesis } from './state-file.js';
+import { chooseStartState, genesisPath, keepOwnGenesis, readGenesis, saveState, writeGenesis } from './state-file.js';
 
 /** How often each chain's state is saved (anvil's own `--state-interval` was 5 s too). */
 const SAVE_EVERY_MS = 5_000;
@@ -184,7 +184,7 @@ export class AnvilDevnet {
       [TESTNET, options.port + 1],
     ];
     const processes: ChainProcess[] = [];
-    /** The chains started at their recorded genesis, to be rebuilt from their journals. */
+    /** The chains started at the timestamp of their own genesis (a loaded state's, or a recorded one). */
     const regenerated = new Set<ChainProcess>();
     const chains = {} as Record<Network, DevnetChain>;
     const proxies: { network: Network; port: number; upstreamPort: number; proxy: JournaledRpc; journal: TransactionJournal | null }[] = [];
@@ -214,22 +214,24 @@ export class AnvilDevnet {
         if (pidFile && statePath && options.stateDirLocked) await stopOrphan(network, pidFile, statePath, logger);
         // After the orphan is stopped: one an earlier version started writes the file as it goes.
         const loadState = statePath ? chooseStartState(statePath, (line) => logger.warn(`devnet ${network}: ${line}`)) : undefined;
-        // Rebuilt from genesis and its journal: the chain's own genesis block again, so it is the same chain.
+        // The chain's own genesis block, made again by anvil at its timestamp (decision 0066): the
+        // loaded state's, or — rebuilt from genesis and its journal — the one recorded beside it.
         const genesis = statePath && !loadState && journal && hasEntries(journal.path) ? readGenesis(genesisPath(statePath)) : null;
         if (genesis) logger.warn(`devnet ${network}: rebuilding from its own genesis block ${genesis.hash} (${genesisPath(statePath!)})`);
-        const child = spawnAnvil({ network, chainId, upstreamPort, statePath, loadState, genesisTimestamp: genesis?.timestamp, pidFile, logger, stopping, onLog: options.onLog });
+        const genesisTimestamp = loadState ? (keepOwnGenesis(loadState) ?? undefined) : genesis?.timestamp;
+        const child = spawnAnvil({ network, chainId, upstreamPort, statePath, loadState, genesisTimestamp, pidFile, logger, stopping, onLog: options.onLog });
         processes.push({ network, chainId, child, proxy, journal, statePath: statePath ?? null, pidFile, upstreamUrl: `http://127.0.0.1:${upstreamPort}` });
-        if (genesis) regenerated.add(processes.at(-1)!);
+        if (genesisTimestamp !== undefined) regenerated.add(processes.at(-1)!);
         chains[network] = { network, chainId, rpcUrl: `http://${host}:${port}`, uniswapV2: DEVNET_UNISWAP_V2 };
       }
       const devnet = new AnvilDevnet(chains, processes, stopping, logger);
       await Promise.all(processes.map((p) => waitReady(p)));
+      // A genesis made again at its own time runs the chain's clock from then: now, as anvil's would be.
+      await Promise.all(processes.filter((p) => regenerated.has(p)).map((p) => catchUpClock(p.upstreamUrl)));
       // What the saved state holds, before provisioning adds to a fresh chain.
       const restored = await Promise.all(processes.map((p) => createPublicClient({ transport: http(p.upstreamUrl) }).getBlock({ blockTag: 'latest' })));
       await Promise.all(processes.map((p) => provisionChain(p.network, chains[p.network].rpcUrl)));
       await Promise.all(processes.map((p, i) => replayJournal(p, restored[i]!, (line) => logger.warn(line))));
-      // A genesis made again runs the chain's clock from its time: back to now.
-      await Promise.all(processes.filter((p) => regenerated.has(p)).map((p) => catchUpClock(p.upstreamUrl)));
       for (const p of processes) if (p.statePath) await recordGenesis(p);
       if (options.stateDir) {
         // At once: a chain rebuilt from its baseline or genesis has a whole state file again.

@@ -102,7 +102,7 @@ export function spawnAnvil(options: {
   statePath: string | undefined;
   /** The state file to start from (the state file, its baseline, or none: genesis). */
   loadState: string | undefined;
-  /** Without a state: block 0's timestamp, to make the chain's own genesis again (docs/decisions/0066); none: now. */
+  /** Block 0's timestamp, to make the chain's own genesis again (docs/decisions/0066); none: a new chain, from now. */
   genesisTimestamp?: number | undefined;
   pidFile: string | null;
   logger: Logger;
@@ -112,7 +112,8 @@ export function spawnAnvil(options: {
   const { network, chainId, statePath, pidFile, logger, stopping } = options;
   const args = ['--port', String(options.upstreamPort), '--host', '127.0.0.1', '--chain-id', String(chainId), '--mnemonic', DEVNET_MNEMONIC, '--accounts', '10', '--silent'];
   if (options.loadState) args.push('--load-state', options.loadState);
-  else if (options.genesisTimestamp !== undefined) args.push('--timestamp', String(options.genesisTimestamp));
+  // The chain's own genesis block made again (docs/decisions/0066), not one of this start's time.
+  if (options.genesisTimestamp !== undefined) args.push('--timestamp', String(options.genesisTimestamp));
   // No pipe that is not read: a pipe whose reader is gone is an error on anvil's next write.
   // The environment is passed on unread, with the devnet's mark added.
   // eslint-disable-next-line no-restricted-syntax

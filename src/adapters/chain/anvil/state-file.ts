@@ -34,8 +34,9 @@ export function stateFileProblem(path: string): string | null {
 /**
  * The chain's genesis block (docs/decisions/0066), kept beside its state: block 0's timestamp and
  * hash. anvil makes block 0 from its start time, so a chain rebuilt from genesis and its journal
- * is started at the recorded timestamp — block 0 is then the same block, and the chain the same
- * chain its books were kept on. A devnet whose state and journal are gone starts a new chain.
+ * (its state lost) is started at the recorded timestamp — block 0 is then the same block, and the
+ * chain the same chain its books were kept on. A devnet whose state and journal are gone starts a
+ * new chain.
  */
 export interface Genesis {
   timestamp: number;
@@ -60,6 +61,27 @@ export function writeGenesis(path: string, genesis: Genesis): void {
   const recorded = readGenesis(path);
   if (recorded && recorded.timestamp === genesis.timestamp && recorded.hash === genesis.hash) return;
   writeAtomically(path, (tmp) => writeFileSync(tmp, JSON.stringify(genesis) + '\n'));
+}
+
+/**
+ * The chain's own genesis in the state file at `path`: its oldest block 0. anvil makes a genesis
+ * block of its own at every start and keeps it beside the one it loads — a state saved after a
+ * restart holds both, and anvil answers for block 0 the last it loads, in whatever order the save
+ * listed them. So a state holding more than one block 0 (saved by an earlier version, which let
+ * anvil make its genesis from the time of each start) is rewritten with only the chain's own;
+ * anvil is then started at its timestamp, and makes that very block again. Returns its timestamp,
+ * or null when the state holds no block 0.
+ */
+export function keepOwnGenesis(path: string): number | null {
+  const state = JSON.parse(readFileSync(path, 'utf8')) as { blocks: { header?: { number?: string; timestamp?: string } }[] };
+  const geneses = state.blocks.filter((b) => b.header?.number === '0x0' && typeof b.header.timestamp === 'string');
+  if (geneses.length === 0) return null;
+  const own = geneses.reduce((a, b) => (BigInt(b.header!.timestamp!) < BigInt(a.header!.timestamp!) ? b : a));
+  if (geneses.length > 1) {
+    state.blocks = state.blocks.filter((b) => !geneses.includes(b) || b === own);
+    writeAtomically(path, (tmp) => writeFileSync(tmp, JSON.stringify(state)));
+  }
+  return Number(BigInt(own.header!.timestamp!));
 }
 
 /** The baseline kept beside a state file. */
