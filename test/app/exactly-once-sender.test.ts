@@ -135,6 +135,33 @@ describe('the exactly-once sender', () => {
     expect(again.signed).toEqual([]);
   });
 
+  it('a transaction mined as a success without its effect is neither done nor signed again: the caller’s "pending", an error for an operator (decision 0066)', async () => {
+    const uow = new MemoryUnitOfWork();
+    const chain = new ScriptedChain();
+    chain.statuses.set(`0x${'1'.padStart(64, '0')}`, 'no-effect');
+    const errors: string[] = [];
+    const first = sending(uow, chain);
+    const logger = { debug() {}, info() {}, warn() {}, error: (m: string) => void errors.push(m) };
+    const deps = { uow, settings: { ...DEFAULT_SETTINGS, pullWaitMs: 60_000 }, clock: { now: () => T0 }, logger };
+    const send: ExactlyOnce<CustodyTransaction> = {
+      key: 'pay_1',
+      network: TESTNET,
+      tokenId: 'tok_X',
+      chain,
+      store: (s) => s.swaps,
+      sign: async () => ({ paymentId: 'pay_1', network: TESTNET, tokenId: 'tok_X', txHash: `0x${String((chain.nonce += 1)).padStart(64, '0')}`, rawTx: '0xraw', createdAt: T0 }),
+      reverted: () => new Reverted(),
+      pending: () => new Pending(),
+    };
+    // At once, however long the caller would wait for a pending one.
+    await expect(sendExactlyOnce(deps, send)).rejects.toBeInstanceOf(Pending);
+    await expect(first.run()).rejects.toBeInstanceOf(Pending);
+    expect(first.signed).toEqual([]);
+    expect(chain.nonce).toBe(1);
+    expect((await recorded(uow)).txHash).toBe(`0x${'1'.padStart(64, '0')}`);
+    expect(errors).toEqual([expect.stringContaining('mined as a success without its effect')]);
+  });
+
   it('a refusal of the checks is recorded: a copy that passed them a moment earlier cannot record its transaction after it, hands its nonce back and answers the refusal', async () => {
     const uow = new MemoryUnitOfWork();
     const chain = new ScriptedChain();
