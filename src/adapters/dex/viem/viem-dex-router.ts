@@ -3,12 +3,13 @@
  * liquidity and swaps, every transaction signed from custody's one nonce queue (shared with the
  * token issuer and payouts) so its hash is recorded before it is broadcast.
  */
-import { encodeFunctionData, erc20Abi, getAddress, parseEventLogs, zeroAddress, type Hex } from 'viem';
+import { decodeFunctionData, encodeFunctionData, erc20Abi, getAddress, parseEventLogs, toEventSelector, zeroAddress, type Hex, type TransactionReceipt } from 'viem';
 import { NETWORKS, type Network } from '../../../domain/network.js';
 import type { DexRouter, PoolState, SeedOutcome, SeedPool, SwapExactIn, SwapOutcome } from '../../../ports/dex-router.js';
 import type { PreparedTransaction } from '../../../ports/token-issuer.js';
 import { LAUNCH_FACTORY_ABI } from '../../kit/evm/contracts/launch-contracts.js';
-import { SignedTransactionSender, type NonceQueue, type SignerOptions } from '../../kit/evm/signed-transactions.js';
+import { describeMissing, logged, missingTransfers } from '../../kit/evm/receipt-effects.js';
+import { SignedTransactionSender, type EffectCheck, type NonceQueue, type SignerOptions } from '../../kit/evm/signed-transactions.js';
 import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR, UNISWAP_V2_ROUTER, type UniswapV2Addresses } from '../../kit/evm/contracts/uniswap-v2.js';
 
 // Fixed gas limits (signed before sending; estimating fails exactly for the reverts we want mined
@@ -17,6 +18,9 @@ import { UNISWAP_V2_FACTORY, UNISWAP_V2_PAIR, UNISWAP_V2_ROUTER, type UniswapV2A
 const APPROVE_GAS = 100_000n;
 const SEED_POOL_GAS = 4_500_000n;
 const SWAP_GAS = 300_000n;
+
+const APPROVAL = toEventSelector('Approval(address,address,uint256)');
+const POOL_SEEDED = toEventSelector(LAUNCH_FACTORY_ABI.find((e) => e.type === 'event' && e.name === 'PoolSeeded') as never);
 
 export interface ViemDexRouterOptions extends SignerOptions {
   custodyKey: Hex;
@@ -134,6 +138,32 @@ export class ViemDexRouter extends SignedTransactionSender implements DexRouter 
     const { amount0In, amount1In, amount0Out, amount1Out } = event.args;
     const inIsToken0 = BigInt(swap.tokenIn) < BigInt(swap.tokenOut);
     return inIsToken0 ? { amountIn: amount0In, amountOut: amount1Out } : { amountIn: amount1In, amountOut: amount0Out };
+  }
+
+  /**
+   * What each of custody's transactions here must show in its receipt to be confirmed
+   * (docs/decisions/0066): an approval, the asset's Approval log; a seeding, the factory's
+   * PoolSeeded; a swap, custody's Transfer of exactly what goes in and at least the bound coming
+   * out to its recipient.
+   */
+  protected override missingEffect(network: Network, tx: Parameters<EffectCheck>[1], receipt: TransactionReceipt): string | null {
+    if (!tx.to || !tx.data || tx.data === '0x') return null;
+    const to = getAddress(tx.to);
+    if (this.options.uniswap[network] && to === this.router(network)) {
+      const call = decodeFunctionData({ abi: UNISWAP_V2_ROUTER.abi, data: tx.data });
+      if (call.functionName !== 'swapExactTokensForTokens') return null;
+      const [amountIn, amountOutMin, path, recipient] = call.args as readonly [bigint, bigint, readonly Hex[], Hex];
+      return describeMissing(
+        missingTransfers(receipt, [
+          { token: path[0]!, from: this.custody(network), to: null, amount: amountIn },
+          { token: path[path.length - 1]!, from: null, to: recipient, amount: amountOutMin, atLeast: true },
+        ]),
+      );
+    }
+    if (this.options.seeders[network] && to === this.seeder(network)) return logged(receipt, to, POOL_SEEDED) ? null : `no PoolSeeded log of ${to}`;
+    const call = decodeFunctionData({ abi: erc20Abi, data: tx.data });
+    if (call.functionName === 'approve') return logged(receipt, to, APPROVAL) ? null : `no Approval log of ${to}`;
+    return null;
   }
 
   private addresses(network: Network): UniswapV2Addresses {
