@@ -159,6 +159,7 @@ dexRouterContract('ViemDexRouter (Uniswap v2 on the devnet)', async () => {
   let count = 0;
   return {
     dex,
+    removeRouterCode: () => removeCode(TESTNET, DEVNET_UNISWAP_V2.router),
     async newToken() {
       const spec = { tokenId: `01JDEX${Date.now()}${(count += 1)}`, name: 'Pool Token', symbol: 'POOL', totalSupply: 1_000_000_000n * 10n ** 18n };
       const tx = await issuer.prepareDeploy(TESTNET, spec);

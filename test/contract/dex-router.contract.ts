@@ -18,6 +18,8 @@ export interface DexRouterHarness {
   fillPair(token: string, fill: { tokens: bigint; usd: bigint; liquidity: boolean }): Promise<string>;
   /** Someone sends `amount` of the token (or of USDC) to the token's pair, without syncing it. */
   donate(token: string, side: 'tokens' | 'usd', amount: bigint): Promise<void>;
+  /** Takes the router's code away: what a chain that is not the books' has there. */
+  removeRouterCode(): Promise<void>;
 }
 
 const network = TESTNET;
@@ -185,6 +187,16 @@ export function dexRouterContract(name: string, make: () => Promise<DexRouterHar
       });
       expect(await mined(h, sell)).toBe('confirmed');
       expect(await h.dex.swapOutcome(network, sell.txHash, { tokenIn: token, tokenOut: h.dex.usdc(network) })).toEqual({ amountIn: expected, amountOut: usdBack });
+    });
+
+    it('a swap through a router without code is mined as a success that does nothing: no-effect, never confirmed', async () => {
+      const h = await make();
+      const token = await pooled(h);
+      const usdIn = 1_000_000n;
+      const buy = await buySwap(h, token, usdIn, getAmountOut(usdIn, SEED.usd, SEED.tokens));
+      await h.removeRouterCode();
+      expect(await mined(h, buy)).toBe('no-effect');
+      expect(await h.dex.reserves(network, token)).toMatchObject({ usd: SEED.usd, tokens: SEED.tokens });
     });
 
     it('reports a swap’s amounts on its own tokens’ sides, whatever of the other token sits unsynced in the pair', async () => {

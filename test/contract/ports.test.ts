@@ -100,6 +100,7 @@ dexRouterContract('FakeDexRouter', async () => {
     tradeDirectly: async (token, usdIn) => void dex.trade(TESTNET, token, 'buy', usdIn),
     // The fake's pairs hold no unsynced balance: a donation changes nothing it reports.
     donate: async () => undefined,
+    removeRouterCode: async () => dex.removeRouterCode(TESTNET),
     async fillPair(token, fill) {
       const outsider = '0x00000000000000000000000000000000000b0b05';
       dex.fillPair(TESTNET, token, { tokens: fill.tokens, usd: fill.usd, ...(fill.liquidity ? { lpTo: outsider } : {}) });

@@ -56,6 +56,14 @@ export class FakeDexRouter implements DexRouter {
     return this.chain.broadcasts;
   }
 
+  /** Networks whose router has no code (a chain that is not the books'): a swap there succeeds and does nothing. */
+  private readonly routerGone = new Set<Network>();
+
+  /** Takes the router's code away on `network`: what a chain that is not the books' has there. */
+  removeRouterCode(network: Network): void {
+    this.routerGone.add(network);
+  }
+
   scriptNext(outcome: ScriptedDexOutcome): void {
     this.chain.scriptNext(outcome);
   }
@@ -186,7 +194,8 @@ export class FakeDexRouter implements DexRouter {
   }
 
   /** Runs `tx` as the router would; false = reverted (nothing changed). */
-  private execute(txHash: string, tx: FakeTx): boolean {
+  private execute(txHash: string, tx: FakeTx): boolean | 'no-effect' {
+    if (tx.kind === 'swap' && this.routerGone.has(tx.network)) return 'no-effect';
     if (tx.kind === 'approve') {
       this.allowances.set(this.allowanceKey(tx.network, tx.asset, tx.spender), BigInt(tx.amount));
       return true;
