@@ -82,6 +82,11 @@ export class ImageIntake {
     }
   }
 
+  /** Decodes running and waiting for a slot. */
+  get decodes(): { running: number; waiting: number } {
+    return this.gate.load;
+  }
+
   /** Stores both images (each once, whoever stored it first) and answers the URLs that name them. */
   async store(stores: Stores, prepared: PreparedImage, now: Date): Promise<TokenImageUrls> {
     let stored = 0;
