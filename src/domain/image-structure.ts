@@ -7,7 +7,9 @@
  * them, and stops where they stop (a JPEG's EOI, a PNG's IEND, a GIF's trailer).
  */
 import { ImageTooComplex } from './errors.js';
-import type { ImageFormat } from './image.js';
+
+/** The formats taken (src/domain/image.ts tells them by their first bytes). */
+export type ImageFormat = 'png' | 'jpeg' | 'webp' | 'gif';
 
 /**
  * A JPEG's scans, a scan of n components counted n times (each is one pass over that component's

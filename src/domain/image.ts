@@ -4,10 +4,10 @@
  * are here.
  */
 import { ImageSvgRefused, ImageTooLarge, ImageTooManyPixels, ImageTypeUnsupported, ImageUnreadable } from './errors.js';
-import { checkImageWork } from './image-structure.js';
+import { checkImageWork, type ImageFormat } from './image-structure.js';
 
 /** The formats taken, by what their first bytes say; anything else is refused. */
-export type ImageFormat = 'png' | 'jpeg' | 'webp' | 'gif';
+export type { ImageFormat };
 
 /** The largest upload, in bytes of the file itself (not its base64): 1 MiB. */
 export const IMAGE_MAX_BYTES = 1024 * 1024;
