@@ -14,7 +14,8 @@ export type ImageFormat = 'png' | 'jpeg' | 'webp' | 'gif';
 /**
  * A JPEG's scans, a scan of n components counted n times (each is one pass over that component's
  * blocks). libjpeg's own progressive JPEG has 10 (CMYK 18), mozjpeg's 7–9; the legal maximum,
- * which only a bomb reaches, is 2,647. 64 of them on a 4096 × 4096 image cost about 0.3 s.
+ * which only a bomb reaches, is 2,647 scans (2,649 counted so). 64 of them on a 4096 × 4096
+ * image cost about 0.3 s.
  */
 export const JPEG_MAX_SCANS = 64;
 /** A JPEG's marker segments of any kind (tables, metadata, scans): an ordinary one has a dozen or two. */
