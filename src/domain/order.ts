@@ -22,6 +22,12 @@ export type OrderState = 'OPEN' | 'EXECUTING' | 'EXECUTED' | 'FAILED' | 'CANCELL
 
 /** An order may wait at most this long. */
 export const MAX_ORDER_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+/**
+ * The least a stop-loss or take-profit sells: one whole token (a limit buy's least is the
+ * smallest buy, MIN_BUY_USD). Less is dust the executor would check every pass for nothing
+ * (docs/decisions/0067).
+ */
+export const MIN_ORDER_TOKENS = TOKEN_UNIT;
 /** Trigger prices are USD per whole token, exact to 18 decimals. */
 export const PRICE_DECIMALS = 18;
 

@@ -88,6 +88,11 @@ export interface HeldCheck {
   authorization: HeldAuthorization;
   /** It must stay usable at least until then (the order's expiry, the raise's end). */
   validUntil: Date;
+  /**
+   * What the same wallet pays from the same balance before this can be collected: its own fee
+   * for the order or pledge, paid in this very asset. The balance must hold both.
+   */
+  alsoPays?: bigint | undefined;
 }
 
 /**
@@ -146,7 +151,8 @@ async function checkReceiveAuthorization(deps: Pick<AppDeps, 'tokenIssuer' | 'cl
     Promise.all([deps.tokenIssuer.authorizationState(c.network, c.token.address, a.from, a.nonce), deps.tokenIssuer.balanceOf(c.network, c.token.address, a.from)]),
   );
   if (used) throw invalid('used', 'The authorization nonce was already used or cancelled on chain.');
-  if (balance < a.value) throw new InsufficientBalance(c.format(a.value), c.format(balance));
+  const needed = a.value + (c.alsoPays ?? 0n);
+  if (balance < needed) throw new InsufficientBalance(c.format(needed), c.format(balance));
 }
 
 /**

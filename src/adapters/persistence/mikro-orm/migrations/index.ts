@@ -24,6 +24,7 @@ import { Migration0019Comments } from './migration-0019-comments.js';
 import { Migration0020BuySwapTerms } from './migration-0020-buy-swap-terms.js';
 import { Migration0021RecordedRefusals } from './migration-0021-recorded-refusals.js';
 
+import { Migration0023HeldAuthorizations } from './migration-0023-held-authorizations.js';
 export const MIGRATIONS = [
   { name: 'Migration0001Initial', class: Migration0001Initial },
   { name: 'Migration0002PaymentSignature', class: Migration0002PaymentSignature },
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   { name: 'Migration0019Comments', class: Migration0019Comments },
   { name: 'Migration0020BuySwapTerms', class: Migration0020BuySwapTerms },
   { name: 'Migration0021RecordedRefusals', class: Migration0021RecordedRefusals },
+  { name: 'Migration0023HeldAuthorizations', class: Migration0023HeldAuthorizations },
 ];
