@@ -12,7 +12,8 @@
  * twice; EXECUTING → EXECUTED commits with the trade.
  */
 import { InvariantViolation } from './errors.js';
-import { TOKEN_UNIT, USDC_UNIT } from './money.js';
+import { BPS_DENOMINATOR, feeOn } from './fees.js';
+import { ceilDiv, TOKEN_UNIT, USDC_UNIT } from './money.js';
 import type { Network, PaymentAsset } from './network.js';
 import type { TokenAuthorization } from './token-authorization.js';
 
@@ -96,6 +97,35 @@ export function compareTrigger(trigger: bigint, spot: SpotPrice): -1 | 0 | 1 {
  */
 export function tokensAtTrigger(trigger: bigint, netUsd: bigint): bigint {
   return (netUsd * TOKEN_UNIT * 10n ** BigInt(PRICE_DECIMALS)) / (USDC_UNIT * trigger);
+}
+
+/** The USDC units `tokens` (units) fetch at exactly `price` (USD/token × 1e18), rounded up. */
+export function usdAtPrice(price: bigint, tokens: bigint): bigint {
+  return ceilDiv(tokens * price * USDC_UNIT, TOKEN_UNIT * 10n ** BigInt(PRICE_DECIMALS));
+}
+
+/**
+ * How far below its trigger a stop-loss may sell when it gives no minUsdOut of its own: 5 %. A
+ * stop-loss is crossed by the fall that triggers it, so its band must let an ordinary sharp fall
+ * through — and it bounds what a sandwich can take from it (docs/decisions/0067).
+ */
+export const STOP_LOSS_BAND_BPS = 500n;
+
+/**
+ * A sell order's least proceeds (USDC units, after a fee of `feeBps`), taken from its trigger —
+ * never from the price it meets when it executes, which whoever trades before it can move:
+ * a take-profit's `tokens` at exactly its trigger (or its own `minUsdOut` when higher), so it
+ * never sells for less per token than its trigger; a stop-loss's own `minUsdOut`, or its tokens
+ * at its trigger less STOP_LOSS_BAND_BPS.
+ */
+export function sellOrderBound(o: Pick<Order, 'kind' | 'triggerPrice' | 'tokens' | 'minUsdOut'>, feeBps: bigint): bigint {
+  const net = (price: bigint) => {
+    const gross = usdAtPrice(price, o.tokens!);
+    return gross - feeOn(gross, feeBps);
+  };
+  if (o.kind === 'stop_loss') return o.minUsdOut ?? net((o.triggerPrice * (BPS_DENOMINATOR - STOP_LOSS_BAND_BPS)) / BPS_DENOMINATOR);
+  const atTrigger = net(o.triggerPrice);
+  return o.minUsdOut !== null && o.minUsdOut > atTrigger ? o.minUsdOut : atTrigger;
 }
 
 /** Whether the price `spot` crosses the order's trigger: at or below for a limit buy and a stop-loss, at or above for a take-profit. */
