@@ -78,6 +78,22 @@ export function heldAuthorizationFields(a: Omit<HeldAuthorization, 'signature'>)
   };
 }
 
+/** Who pays for an order or a pledge, as the payment pipeline knows them (entrypoints.ts `Caller`). */
+export interface Payer {
+  wallet: string;
+  network: Network;
+  /** The payment being made, once it is sent: its asset and amount. */
+  fee?: { asset: PaymentAsset; amount: bigint } | undefined;
+}
+
+/**
+ * The fee the payer pays from the balance a held authorization of `asset` must be collected
+ * from: when the payer is the authorization's own wallet and pays in that asset (decision 0067).
+ */
+export function ownFee(payer: Payer | undefined, wallet: string, asset: PaymentAsset): bigint {
+  return payer?.fee?.asset === asset && same(payer.wallet, wallet) ? payer.fee.amount : 0n;
+}
+
 export interface HeldCheck {
   network: Network;
   asset: PaymentAsset;

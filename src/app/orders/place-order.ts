@@ -13,9 +13,8 @@ import { isBuyOrder, MAX_ORDER_LIFETIME_MS, MIN_ORDER_TOKENS, type Order, type O
 import { receiveAuthorizationTypedData, type TokenAuthorization } from '../../domain/token-authorization.js';
 import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
-import type { Caller } from '../entrypoints.js';
 import { heldKeyOf, holdAuthorization, refuseIfHeld, type HeldAuthorizationKey } from '../held/hold.js';
-import { checkHeldAuthorization, checkHeldTokenAuthorization, heldAuthorizationFields, heldAuthorizationTypedData, stablecoin } from '../held/usdc-authorization.js';
+import { checkHeldAuthorization, checkHeldTokenAuthorization, heldAuthorizationFields, heldAuthorizationTypedData, ownFee, stablecoin, type Payer } from '../held/usdc-authorization.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
 import { deployedToken, tradedToken } from '../trading/load-token.js';
 import { checkBuySize } from '../use-cases/buy-token.js';
@@ -96,7 +95,7 @@ function tokenTypedData(deps: AppDeps, token: Token & { address: string }, walle
  * else the authorization's `from` (a 402 asks nothing of who pays). `apply`: the payment is
  * settled — what the chain said when it was priced is not asked again.
  */
-export async function checkPlaceOrder(deps: AppDeps, input: PlaceOrderInput, caller?: Caller, phase: 'ask' | 'price' | 'apply' = 'price'): Promise<{ network: Network }> {
+export async function checkPlaceOrder(deps: AppDeps, input: PlaceOrderInput, caller?: Payer, phase: 'ask' | 'price' | 'apply' = 'price'): Promise<{ network: Network }> {
   const { token, amount } = await checkSpec(deps, input, caller?.network);
   if (phase === 'apply') return { network: token.network };
   const wallet = caller?.wallet ?? input.authorization.from;
@@ -106,14 +105,6 @@ export async function checkPlaceOrder(deps: AppDeps, input: PlaceOrderInput, cal
   // Held by another open order or pledge, or by a payment placing one: only one could ever collect it.
   await deps.uow.run((s) => refuseIfHeld(s, orderHeldKey(token.network, input)));
   return { network: token.network };
-}
-
-/**
- * The fee the payer pays from the balance a held authorization of `asset` must be collected
- * from: when the payer is the authorization's own wallet and pays in that asset (decision 0067).
- */
-export function ownFee(caller: Caller | undefined, wallet: string, asset: PaymentAsset): bigint {
-  return caller?.fee?.asset === asset && caller.wallet.toLowerCase() === wallet.toLowerCase() ? caller.fee.amount : 0n;
 }
 
 /** The held authorization an order carries: a limit buy's USDC, a sell order's token. */

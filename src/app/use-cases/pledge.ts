@@ -14,10 +14,8 @@ import type { Token } from '../../domain/token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import { readChain } from '../availability.js';
 import type { AppDeps } from '../deps.js';
-import { checkHeldAuthorization, heldAuthorizationTypedData, stablecoin, type HeldAuthorization } from '../held/usdc-authorization.js';
-import type { Caller } from '../entrypoints.js';
+import { checkHeldAuthorization, heldAuthorizationTypedData, ownFee, stablecoin, type HeldAuthorization, type Payer } from '../held/usdc-authorization.js';
 import { heldKeyOf, holdAuthorization, refuseIfHeld, type HeldAuthorizationKey } from '../held/hold.js';
-import { ownFee } from '../orders/place-order.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
 import { loadToken } from '../trading/load-token.js';
 import { loadRaise, pledgeView, raiseView, type PledgeView, type RaiseView } from './get-raise.js';
@@ -79,7 +77,7 @@ export async function pledgeAuthorization(deps: AppDeps, q: { tokenId: string; w
  * payment being applied — the authorization itself (checkHeldAuthorization: signer, amount,
  * custody, window past the end, nonce unused on chain, balance now).
  */
-export async function checkPledge(deps: AppDeps, req: PledgeRequest, phase: 'ask' | 'price' | 'apply' = 'price', caller?: Caller): Promise<{ token: Token; raise: Raise }> {
+export async function checkPledge(deps: AppDeps, req: PledgeRequest, phase: 'ask' | 'price' | 'apply' = 'price', caller?: Payer): Promise<{ token: Token; raise: Raise }> {
   const { token, raise, all } = await deps.uow.run(async (s) => ({ ...(await raiseOf(s, req.tokenId)), all: await s.raises.pledgesOf(req.tokenId) }));
   checkPledgeRules(deps, raise, all, req, deps.clock.now());
   if (phase !== 'apply') {
