@@ -113,18 +113,18 @@ export const STOP_LOSS_BAND_BPS = 500n;
 
 /**
  * A sell order's least proceeds (USDC units, after a fee of `feeBps`), taken from its trigger —
- * never from the price it meets when it executes, which whoever trades before it can move:
- * a take-profit's `tokens` at exactly its trigger (or its own `minUsdOut` when higher), so it
- * never sells for less per token than its trigger; a stop-loss's own `minUsdOut`, or its tokens
- * at its trigger less STOP_LOSS_BAND_BPS.
+ * never from the price it meets when it executes, which whoever trades before it can move: a
+ * take-profit's `tokens` at exactly its trigger, less the fee (or its own `minUsdOut` when
+ * higher), so it never sells for less per token than its trigger, before the fee; a
+ * stop-loss's own `minUsdOut`, or its tokens at its trigger less STOP_LOSS_BAND_BPS, less the fee.
  */
 export function sellOrderBound(o: Pick<Order, 'kind' | 'triggerPrice' | 'tokens' | 'minUsdOut'>, feeBps: bigint): bigint {
-  const net = (price: bigint) => {
-    const gross = usdAtPrice(price, o.tokens!);
-    return gross - feeOn(gross, feeBps);
-  };
-  if (o.kind === 'stop_loss') return o.minUsdOut ?? net((o.triggerPrice * (BPS_DENOMINATOR - STOP_LOSS_BAND_BPS)) / BPS_DENOMINATOR);
-  const atTrigger = net(o.triggerPrice);
+  const net = (gross: bigint) => gross - feeOn(gross, feeBps);
+  if (o.kind === 'stop_loss') return o.minUsdOut ?? net(usdAtPrice((o.triggerPrice * (BPS_DENOMINATOR - STOP_LOSS_BAND_BPS)) / BPS_DENOMINATOR, o.tokens!));
+  // More than a gross one unit short of the trigger's pays out: only a sale at the trigger or above
+  // meets it, whatever the fee's rounding does to two grosses a unit apart.
+  const gross = usdAtPrice(o.triggerPrice, o.tokens!);
+  const atTrigger = gross === 0n ? 0n : net(gross - 1n) + 1n;
   return o.minUsdOut !== null && o.minUsdOut > atTrigger ? o.minUsdOut : atTrigger;
 }
 
