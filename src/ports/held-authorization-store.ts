@@ -3,7 +3,7 @@ import type { Network } from '../domain/network.js';
 /**
  * One signed EIP-3009 authorization as the chain tells it apart: its contract on its network (a
  * stablecoin by its symbol, a launched token by its id), its signer and its nonce — wallet and
- * nonce lower-cased by whoever makes the key (app/held/hold.ts).
+ * nonce lower-cased by whoever makes the key (app/held/hold-authorization.ts).
  */
 export interface HeldAuthorizationKey {
   network: Network;
@@ -24,7 +24,7 @@ export interface Holder {
 /**
  * Who holds each held authorization (docs/decisions/0067): one row per authorization, so of two
  * racing holders the database lets one in. A row is never deleted; it names the last holder,
- * which holds it while that holder is live (the app decides: hold.ts).
+ * which holds it while that holder is live (the app decides: hold-authorization.ts).
  */
 export interface HeldAuthorizationStore {
   /** The authorization's holder now, or null when nothing ever held it. */

@@ -14,7 +14,7 @@ import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facili
 import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import { stablecoin } from '../../src/app/held/usdc-authorization.js';
-import { heldKeyOf } from '../../src/app/held/hold.js';
+import { heldKeyOf } from '../../src/app/held/hold-authorization.js';
 import { parseUsd } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';

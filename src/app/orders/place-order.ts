@@ -13,7 +13,7 @@ import { isBuyOrder, MAX_ORDER_LIFETIME_MS, MIN_ORDER_TOKENS, type Order, type O
 import { receiveAuthorizationTypedData, type TokenAuthorization } from '../../domain/token-authorization.js';
 import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
-import { heldKeyOf, holdAuthorization, refuseIfHeld, type HeldAuthorizationKey } from '../held/hold.js';
+import { heldKeyOf, holdAuthorization, refuseIfHeld, type HeldAuthorizationKey } from '../held/hold-authorization.js';
 import { checkHeldAuthorization, checkHeldTokenAuthorization, heldAuthorizationFields, heldAuthorizationTypedData, ownFee, stablecoin, type Payer } from '../held/usdc-authorization.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
 import { deployedToken, tradedToken } from '../trading/load-token.js';

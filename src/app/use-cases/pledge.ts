@@ -15,7 +15,7 @@ import type { Stores } from '../../ports/unit-of-work.js';
 import { readChain } from '../availability.js';
 import type { AppDeps } from '../deps.js';
 import { checkHeldAuthorization, heldAuthorizationTypedData, ownFee, stablecoin, type HeldAuthorization, type Payer } from '../held/usdc-authorization.js';
-import { heldKeyOf, holdAuthorization, refuseIfHeld, type HeldAuthorizationKey } from '../held/hold.js';
+import { heldKeyOf, holdAuthorization, refuseIfHeld, type HeldAuthorizationKey } from '../held/hold-authorization.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
 import { loadToken } from '../trading/load-token.js';
 import { loadRaise, pledgeView, raiseView, type PledgeView, type RaiseView } from './get-raise.js';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { migrateUp } from '../../../src/adapters/persistence/mikro-orm/orm-options.js';
 import { MikroOrmUnitOfWork } from '../../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
-import { heldKeyOf } from '../../../src/app/held/hold.js';
+import { heldKeyOf } from '../../../src/app/held/hold-authorization.js';
 import { TESTNET } from '../../../src/domain/network.js';
 import { migrationDatabases, openBefore } from '../../support/migrations.js';
 
