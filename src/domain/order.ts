@@ -12,7 +12,8 @@
  * twice; EXECUTING → EXECUTED commits with the trade.
  */
 import { InvariantViolation } from './errors.js';
-import { TOKEN_UNIT, USDC_UNIT } from './money.js';
+import { BPS_DENOMINATOR, feeOn } from './fees.js';
+import { ceilDiv, TOKEN_UNIT, USDC_UNIT } from './money.js';
 import type { Network, PaymentAsset } from './network.js';
 import type { TokenAuthorization } from './token-authorization.js';
 
@@ -22,6 +23,12 @@ export type OrderState = 'OPEN' | 'EXECUTING' | 'EXECUTED' | 'FAILED' | 'CANCELL
 
 /** An order may wait at most this long. */
 export const MAX_ORDER_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+/**
+ * The least a stop-loss or take-profit sells: one whole token (a limit buy's least is the
+ * smallest buy, MIN_BUY_USD). Less is dust the executor would check every pass for nothing
+ * (docs/decisions/0067).
+ */
+export const MIN_ORDER_TOKENS = TOKEN_UNIT;
 /** Trigger prices are USD per whole token, exact to 18 decimals. */
 export const PRICE_DECIMALS = 18;
 
@@ -90,6 +97,35 @@ export function compareTrigger(trigger: bigint, spot: SpotPrice): -1 | 0 | 1 {
  */
 export function tokensAtTrigger(trigger: bigint, netUsd: bigint): bigint {
   return (netUsd * TOKEN_UNIT * 10n ** BigInt(PRICE_DECIMALS)) / (USDC_UNIT * trigger);
+}
+
+/** The USDC units `tokens` (units) fetch at exactly `price` (USD/token × 1e18), rounded up. */
+export function usdAtPrice(price: bigint, tokens: bigint): bigint {
+  return ceilDiv(tokens * price * USDC_UNIT, TOKEN_UNIT * 10n ** BigInt(PRICE_DECIMALS));
+}
+
+/**
+ * How far below its trigger a stop-loss may sell when it gives no minUsdOut of its own: 5 %. A
+ * stop-loss is crossed by the fall that triggers it, so its band must let an ordinary sharp fall
+ * through — and it bounds what a sandwich can take from it (docs/decisions/0067).
+ */
+export const STOP_LOSS_BAND_BPS = 500n;
+
+/**
+ * A sell order's least proceeds (USDC units, after a fee of `feeBps`), taken from its trigger —
+ * never from the price it meets when it executes, which whoever trades before it can move: a
+ * take-profit's `tokens` at exactly its trigger, less the fee (or its own `minUsdOut` when
+ * higher), so it never sells for less per token than its trigger, before the fee; a
+ * stop-loss's own `minUsdOut`, or its tokens at its trigger less STOP_LOSS_BAND_BPS, less the fee.
+ */
+export function sellOrderBound(o: Pick<Order, 'kind' | 'triggerPrice' | 'tokens' | 'minUsdOut'>, feeBps: bigint): bigint {
+  const net = (gross: bigint) => gross - feeOn(gross, feeBps);
+  if (o.kind === 'stop_loss') return o.minUsdOut ?? net(usdAtPrice((o.triggerPrice * (BPS_DENOMINATOR - STOP_LOSS_BAND_BPS)) / BPS_DENOMINATOR, o.tokens!));
+  // More than a gross one unit short of the trigger's pays out: only a sale at the trigger or above
+  // meets it, whatever the fee's rounding does to two grosses a unit apart.
+  const gross = usdAtPrice(o.triggerPrice, o.tokens!);
+  const atTrigger = gross === 0n ? 0n : net(gross - 1n) + 1n;
+  return o.minUsdOut !== null && o.minUsdOut > atTrigger ? o.minUsdOut : atTrigger;
 }
 
 /** Whether the price `spot` crosses the order's trigger: at or below for a limit buy and a stop-loss, at or above for a take-profit. */

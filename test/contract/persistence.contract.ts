@@ -22,6 +22,7 @@ import type { UowFactory } from './uow-factory.js';
 import { custodyIntentStoreContract } from './custody-intent-store.contract.js';
 import { sharedSettingsStoreContract } from './shared-settings-store.contract.js';
 import { orderStoreContract } from './order-store.contract.js';
+import { heldAuthorizationStoreContract } from './held-authorization-store.contract.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
 
 export function persistenceContracts(name: string, make: UowFactory) {
@@ -48,4 +49,5 @@ export function persistenceContracts(name: string, make: UowFactory) {
   imageStoreContract(name, make);
   raiseStoreContract(name, make);
   orderStoreContract(name, make);
+  heldAuthorizationStoreContract(name, make);
 }

@@ -23,6 +23,7 @@ import { Migration0018TokenImages } from './migration-0018-token-images.js';
 import { Migration0019Comments } from './migration-0019-comments.js';
 import { Migration0020BuySwapTerms } from './migration-0020-buy-swap-terms.js';
 import { Migration0021RecordedRefusals } from './migration-0021-recorded-refusals.js';
+import { Migration0023HeldAuthorizations } from './migration-0023-held-authorizations.js';
 import { Migration0025HiddenCommentsWithheld } from './migration-0025-hidden-comments-withheld.js';
 
 export const MIGRATIONS = [
@@ -46,5 +47,6 @@ export const MIGRATIONS = [
   { name: 'Migration0019Comments', class: Migration0019Comments },
   { name: 'Migration0020BuySwapTerms', class: Migration0020BuySwapTerms },
   { name: 'Migration0021RecordedRefusals', class: Migration0021RecordedRefusals },
+  { name: 'Migration0023HeldAuthorizations', class: Migration0023HeldAuthorizations },
   { name: 'Migration0025HiddenCommentsWithheld', class: Migration0025HiddenCommentsWithheld },
 ];
