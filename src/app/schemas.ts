@@ -127,8 +127,49 @@ export const tokenInfoInput = z.strictObject({ tokenId: tokenIdSchema });
 
 export const tokenImageInput = z.strictObject({ tokenId: tokenIdSchema, image: imageUpload });
 
+/**
+ * What no text column of either database stores as given: U+0000 (PostgreSQL refuses it, a 500
+ * before issue 51) and an unpaired UTF-16 surrogate (no UTF-8 spells it: the drivers would store
+ * U+FFFD instead). Refused in any string of any input, before its schema is asked.
+ */
+// eslint-disable-next-line no-control-regex -- U+0000 is what is refused
+const UNSTORABLE = /[\u0000\p{Cs}]/u;
+
+/**
+ * Text fields whose own rules refuse these characters with a code of their own, before any 402 (a
+ * comment's text: COMMENT_CONTROL_CHARACTER, docs/api.md "Comments"): left to those rules.
+ */
+const ownCharacterRules = new WeakSet<z.ZodType>();
+
+/**
+ * One issue per string (or object key) of `value` no database stores, named by its path; a field of
+ * `schema` (an object's) with rules of its own for these characters is left to them.
+ */
+export function unstorableIssues(value: unknown, prefix = '', schema?: z.ZodType): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const say = (path: string[]) => ({ path: path.join('.') || '(body)', message: 'must not contain U+0000 or an unpaired surrogate (no database stores them)' });
+  const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
+  const root = prefix ? [prefix] : [];
+  // A walk with its own stack: a deeply nested body costs no recursion.
+  const stack: [unknown, string[]][] = [[value, root]];
+  while (stack.length > 0 && issues.length < 20) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (UNSTORABLE.test(v)) issues.push(say(path));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, inner] of Object.entries(v)) {
+        if (UNSTORABLE.test(k)) issues.push(say([...path, '(key)']));
+        else if (!(path === root && shape[k] && ownCharacterRules.has(shape[k]))) stack.push([inner, [...path, k]]);
+      }
+    }
+  }
+  return issues;
+}
+
 /** Parses with a schema; failures become VALIDATION_ERROR with one issue per problem. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.output<S> {
+  const unstorable = unstorableIssues(value, prefix, schema);
+  if (unstorable.length > 0) throw new ValidationError(unstorable);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new ValidationError(zodIssues(result.error, prefix));
@@ -136,6 +177,8 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix
 
 /** Parses a query string: an unknown parameter is reported under its own name, one issue each. */
 export function parseQuery<S extends z.ZodType>(schema: S, query: Record<string, unknown>): z.output<S> {
+  const unstorable = unstorableIssues(query);
+  if (unstorable.length > 0) throw new ValidationError(unstorable);
   const result = schema.safeParse(query);
   if (result.success) return result.data;
   throw new ValidationError(
@@ -167,7 +210,8 @@ export const listTokensQuery = z.strictObject({
   network: networkSchema.optional(),
   state: z.enum(['ACTIVE', 'GRADUATED']).optional(),
   creator: addressSchema.optional(),
-  q: z.string().min(1).max(32).optional(),
+  // A name or symbol prefix: names hold no control character, so none is asked for.
+  q: z.string().min(1).max(32).regex(/^\P{Cc}*$/u, 'must not contain control characters').optional(),
   sort: z.enum(['created', 'marketCap', 'volume24h']).default('created'),
   limit: limit(100, 20),
   cursor: z.string().max(512).optional(),
@@ -195,9 +239,11 @@ export const commentsQuery = z.strictObject({ limit: limit(50, 20), cursor: z.st
  * or bidi character) are the domain's, checked before the 402 with their own codes; the schema
  * only bounds what is read.
  */
+const commentText = z.string().max(10_000).meta({ description: 'plain text, 1–500 Unicode code points after NFC normalisation and trimming; newlines kept, other control characters and bidi controls refused' });
+ownCharacterRules.add(commentText);
 export const commentInput = z.strictObject({
   tokenId: tokenIdSchema,
-  text: z.string().max(10_000).meta({ description: 'plain text, 1–500 Unicode code points after NFC normalisation and trimming; newlines kept, other control characters and bidi controls refused' }),
+  text: commentText,
   replyTo: commentIdSchema.optional().meta({ description: 'a top-level comment of the same token this one answers (one level of replies)' }),
 });
 export const holdersQuery = z.strictObject({ limit: limit(100, 20) });
