@@ -202,7 +202,16 @@ export function zodIssues(error: z.ZodError, prefix = ''): ValidationIssue[] {
 
 // ---- query strings of the free endpoints ----
 
-const limit = (max: number, dflt: number) => z.coerce.number().int().min(1).max(max).default(dflt);
+/**
+ * A whole number in a query string: digits only — no sign, exponent, decimal point or space, the
+ * rule amounts follow (`1e2` is refused as "1e2" is for an amount); a JSON caller (an MCP tool's
+ * arguments) may send it as a JSON integer.
+ */
+export const wholeNumber = (min: number, max: number) =>
+  z
+    .union([z.number().int(), z.string().regex(/^\d{1,15}$/, 'must be a whole number: digits only (no sign, exponent, decimal point or spaces)').transform(Number)])
+    .pipe(z.number().int().min(min).max(max));
+const limit = (max: number, dflt: number) => wholeNumber(1, max).default(dflt);
 // A query string spells a flag "true"/"false"; a JSON caller (an MCP tool's arguments) may send the boolean.
 const boolString = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
@@ -229,7 +238,7 @@ export const quoteQuery = z.strictObject({
   side: z.enum(['buy', 'sell']),
   usdAmount: usdString('USD to spend (buy)').optional(),
   tokens: tokenString('tokens to buy or sell').optional(),
-  slippageBps: z.coerce.number().int().min(0).max(5000).default(100),
+  slippageBps: wholeNumber(0, 5000).default(100),
 });
 
 export const tradesQuery = z.strictObject({ limit: limit(100, 50), cursor: z.string().max(512).optional() });
@@ -257,7 +266,7 @@ export const eventsQuery = z.strictObject({ tokenId: tokenIdSchema.optional(), n
 
 export const creatorsQuery = z.strictObject({
   sort: z.literal('earnings').default('earnings').meta({ description: 'what creators are ranked by' }),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: limit(100, 20),
 });
 
 // ---- fair launches (docs/api.md "Fair launches") ----

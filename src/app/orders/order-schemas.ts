@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ValidationError } from '../../domain/errors.js';
 import { parseAmount } from '../../domain/money.js';
 import { ORDER_KINDS, PRICE_DECIMALS } from '../../domain/order.js';
-import { networkSchema, tokenAuthorizationSchema, tokenIdSchema, tokenString, usdString, walletSchema } from '../schemas.js';
+import { networkSchema, tokenAuthorizationSchema, tokenIdSchema, tokenString, usdString, walletSchema, wholeNumber } from '../schemas.js';
 
 export const orderIdSchema = z.string().regex(/^ord_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be an order id (ord_ + 26-character ULID)');
 const kind = z.enum(ORDER_KINDS).meta({ description: 'limit_buy (spend usdAmount at or below the trigger), stop_loss (sell tokens at or below), take_profit (sell tokens at or above)' });
@@ -48,7 +48,7 @@ export const placeOrderInput = z.strictObject({
 export const listOrdersQuery = z.strictObject({
   wallet: walletSchema,
   state: z.enum(['OPEN', 'EXECUTING', 'EXECUTED', 'FAILED', 'CANCELLED', 'EXPIRED']).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: wholeNumber(1, 100).default(50),
 });
 
 export const cancelOrderInput = z.strictObject({
