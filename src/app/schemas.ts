@@ -5,40 +5,47 @@
  */
 import { z } from 'zod';
 import { ValidationError, type ValidationIssue } from '../domain/errors.js';
-import { parseAmount, TOKEN_DECIMALS, USDC_DECIMALS } from '../domain/money.js';
+import { formatUsd, MAX_USD_INPUT, parseAmount, TOKEN_DECIMALS, UINT256_LIMIT, USDC_DECIMALS } from '../domain/money.js';
 import { PRODUCTION, TESTNET } from '../domain/network.js';
 
-function decimal(decimals: number, description: string) {
+/**
+ * An amount as a decimal string of at most `decimals` places and at most `most.units` smallest
+ * units: one bound every amount of a kind shares, so that what both databases store and what makes
+ * sense is checked before any 402 (issue 51: a 100-digit bound was charged, then failed its insert).
+ */
+export function decimalString(decimals: number, description: string, most: { units: bigint; says: string }) {
   return z
     .string()
     .superRefine((value, ctx) => {
+      let units: bigint;
       try {
-        parseAmount(value, decimals);
+        units = parseAmount(value, decimals);
       } catch (e) {
         ctx.addIssue({ code: 'custom', message: e instanceof ValidationError ? e.issues[0]!.message : 'invalid amount' });
+        return;
       }
+      if (units > most.units) ctx.addIssue({ code: 'custom', message: most.says });
     })
     .meta({ description, pattern: `^\\d+(\\.\\d{1,${decimals}})?$` });
 }
 
-export const usdString = (description: string) => decimal(USDC_DECIMALS, `${description} (USDC, decimal string, ≤ 6 decimals)`);
-export const tokenString = (description: string) => decimal(TOKEN_DECIMALS, `${description} (tokens, decimal string, ≤ 18 decimals)`);
+const MOST_USD = { units: MAX_USD_INPUT, says: `must be at most ${formatUsd(MAX_USD_INPUT)} (more USD than there is)` };
+const MOST_TOKENS = { units: UINT256_LIMIT - 1n, says: 'is more tokens than a uint256 holds (2^256 − 1 units of 1e-18)' };
+export const usdString = (description: string) => decimalString(USDC_DECIMALS, `${description} (USDC, decimal string, ≤ 6 decimals, at most ${formatUsd(MAX_USD_INPUT)})`, MOST_USD);
+export const tokenString = (description: string) => decimalString(TOKEN_DECIMALS, `${description} (tokens, decimal string, ≤ 18 decimals, below 2^256 units)`, MOST_TOKENS);
 
-/** 2^256: no EIP-712 uint256 (an amount, a time) a wallet signs reaches it. */
-const UINT256_LIMIT = 1n << 256n;
+/** More than zero: an amount that moves something (a sell's tokens, a pledge). */
+const positive = <S extends z.ZodString>(schema: S, decimals: number) =>
+  schema.superRefine((value, ctx) => {
+    try {
+      if (parseAmount(value, decimals) === 0n) ctx.addIssue({ code: 'custom', message: 'must be more than 0' });
+    } catch {
+      // reported by the amount's own rule
+    }
+  });
 
 /** Tokens a holder moves on chain: more than zero, and in units (1e-18) a uint256 a wallet can sign. */
-const tokensToMove = (description: string) =>
-  tokenString(description).superRefine((value, ctx) => {
-    let units: bigint;
-    try {
-      units = parseAmount(value, TOKEN_DECIMALS);
-    } catch {
-      return; // reported by tokenString
-    }
-    if (units === 0n) ctx.addIssue({ code: 'custom', message: 'must be more than 0' });
-    else if (units >= UINT256_LIMIT) ctx.addIssue({ code: 'custom', message: 'is more tokens than a uint256 holds (2^256 − 1 units of 1e-18)' });
-  });
+const tokensToMove = (description: string) => positive(tokenString(description), TOKEN_DECIMALS);
 export const tokenIdSchema = z.string().regex(/^tok_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a token id (tok_ + 26-character ULID)');
 export const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
 /** A wallet that can hold and sign: any address but the zero address. */
@@ -278,13 +285,16 @@ export const pledgeAuthorizationSchema = tokenAuthorizationSchema.extend({
   validBefore: uint256('Unix seconds; at least the raise’s end plus its settling window'),
 });
 
+/** A pledge's amount: the same piece for the pledge and the read that prepares it. */
+const pledgeAmount = (description: string) => positive(usdString(description), USDC_DECIMALS);
+
 export const pledgeInput = z.strictObject({
   tokenId: tokenIdSchema,
-  usdAmount: usdString('the pledge: USDC collected only if the raise fills'),
+  usdAmount: pledgeAmount('the pledge: USDC collected only if the raise fills'),
   authorization: pledgeAuthorizationSchema,
 });
 
-export const pledgeAuthorizationQuery = z.strictObject({ wallet: walletSchema, usdAmount: usdString('the pledge') });
+export const pledgeAuthorizationQuery = z.strictObject({ wallet: walletSchema, usdAmount: pledgeAmount('the pledge') });
 
 export const pledgeIdSchema = z.string().regex(/^pld_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a pledge id (pld_ + 26-character ULID)');
 

@@ -266,6 +266,61 @@ describe.each(testDatabases('hostile'))('hostile input on %s', (_name, openStore
     expect(errors()).toEqual([]);
   }, 120_000);
 
+  it('refuses, before any 402, an amount or price past what both databases store or what makes sense, naming the field', async () => {
+    const settled = facilitator.settled.length;
+    const refused = async (path: string, body: Record<string, unknown>, field: string) => {
+      // The paying client pays any 402: a 400 here means nothing was asked for, nothing taken.
+      const res = await payingFetch(wallet)(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address }, body: JSON.stringify(body) });
+      const { status, body: answer } = await answered(res, `${path} ${field}`);
+      expect(status, `${field}: ${JSON.stringify(answer).slice(0, 300)}`).toBe(400);
+      expect(paths(answer), field).toContain(field);
+    };
+    const authorization = { from: wallet.address, to: wallet.address, value: '1', validAfter: '0', validBefore: '9999999999', nonce: `0x${'1'.repeat(64)}`, signature: `0x${'2'.repeat(130)}` };
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const order = (over: Record<string, unknown>) => ({ tokenId, kind: 'take_profit', tokens: '1', triggerPriceUsd: '0.01', expiresAt, authorization, ...over });
+    // What was charged, then failed its insert on PostgreSQL with "numeric field overflow" (issue 51).
+    for (const digits of [61, 79, 100]) {
+      await refused('/entrypoints/order_place', order({ triggerPriceUsd: '9'.repeat(digits) }), 'triggerPriceUsd');
+      await refused('/entrypoints/order_place', order({ minUsdOut: '9'.repeat(digits) }), 'minUsdOut');
+      await refused('/entrypoints/order_place', order({ kind: 'limit_buy', tokens: undefined, usdAmount: '5', minTokensOut: '9'.repeat(digits) }), 'minTokensOut');
+    }
+    await refused('/entrypoints/order_place', order({ triggerPriceUsd: `${'9'.repeat(42)}.${'9'.repeat(18)}` }), 'triggerPriceUsd');
+    await refused('/tokens', { name: 'Capped', symbol: 'CAP', launch: { mode: 'fair', goalUsd: '100', durationSeconds: 600, maxPerWalletUsd: '9'.repeat(100) } }, 'launch.maxPerWalletUsd');
+    // Within what the columns hold, but past what the token or the curve could ever give.
+    await refused('/entrypoints/order_place', order({ triggerPriceUsd: '1000.000000000000000001' }), 'triggerPriceUsd');
+    await refused('/tokens', { name: 'Capped', symbol: 'CAP', launch: { mode: 'fair', goalUsd: '100', durationSeconds: 600, maxPerWalletUsd: '1000000' } }, 'launch.maxPerWalletUsd');
+    // Every USD amount at most $10^12, every token amount below 2^256 units.
+    await refused('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1000000000000.000001' }, 'usdAmount');
+    await refused('/entrypoints/token_buy_usd', { tokenId, usdAmount: '5', minTokensOut: '9'.repeat(60) }, 'minTokensOut');
+    await refused('/entrypoints/token_buy_tokens', { tokenId, tokens: '1000000', maxUsd: '9'.repeat(40) }, 'maxUsd');
+    await refused('/tokens', { name: 'Big', symbol: 'BIG', initialBuyUsd: '9'.repeat(40) }, 'initialBuyUsd');
+    expect(facilitator.settled.length).toBe(settled);
+    expect(errors()).toEqual([]);
+  });
+
+  it('the read that prepares a pledge refuses what the pledge would: 0, 40 digits, below the least buy, past the cap or the curve', async () => {
+    const created = await payingFetch(wallet)(`${service.url}/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+      body: JSON.stringify({ name: 'Fair', symbol: 'FAIR', launch: { mode: 'fair', goalUsd: '100', durationSeconds: 3600, maxPerWalletUsd: '50' } }),
+    });
+    const fair = (await json(created)).data.tokenId;
+    const ask = (usdAmount: string) => get(`/api/tokens/${fair}/pledge-authorization?wallet=${wallet.address}&usdAmount=${usdAmount}`);
+    for (const [usdAmount, status, code] of [
+      ['0', 400, 'VALIDATION_ERROR'],
+      ['0.000000', 400, 'VALIDATION_ERROR'],
+      ['9'.repeat(40), 400, 'VALIDATION_ERROR'],
+      ['0.001', 400, 'VALIDATION_ERROR'],
+      ['50.000001', 409, 'PLEDGE_CAP_EXCEEDED'],
+    ] as const) {
+      const { status: got, body } = await answered(await ask(usdAmount), usdAmount);
+      expect([got, body.error?.code], usdAmount).toEqual([status, code]);
+      if (status === 400) expect(paths(body)).toEqual(['usdAmount']);
+    }
+    expect((await answered(await ask('50'), '50')).status).toBe(200);
+    expect(errors()).toEqual([]);
+  });
+
   it('a payment whose fields hold U+0000 or an unpaired surrogate is refused, never a 5xx, over HTTP and MCP', async () => {
     const body = { name: 'Hostile', symbol: 'HOST' };
     const required = decodeBase64Json<PaymentRequired>((await post('/tokens', body)).headers.get('payment-required'));

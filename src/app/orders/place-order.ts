@@ -8,7 +8,7 @@
  */
 import { HeldAuthorizationInvalid, ValidationError } from '../../domain/errors.js';
 import { NETWORKS, type Network, type PaymentAsset } from '../../domain/network.js';
-import { isBuyOrder, MAX_ORDER_LIFETIME_MS, type Order, type OrderKind } from '../../domain/order.js';
+import { checkTriggerInReach, isBuyOrder, MAX_ORDER_LIFETIME_MS, type Order, type OrderKind } from '../../domain/order.js';
 import { receiveAuthorizationTypedData, type TokenAuthorization } from '../../domain/token-authorization.js';
 import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
@@ -58,6 +58,7 @@ async function checkSpec(deps: AppDeps, spec: OrderSpec, network: Network | unde
   if (!isBuyOrder(spec) && spec.minTokensOut !== undefined) throw ValidationError.of('minTokensOut', 'is for limit buys (a sell order takes minUsdOut)');
   const amount = amountOf(spec);
   const token = deployedToken(await deps.uow.run((s) => tradedToken(s, spec.tokenId, isBuyOrder(spec) ? 'buy' : 'sell', network)));
+  checkTriggerInReach(spec.triggerPrice, token.params.totalSupply);
   if (isBuyOrder(spec)) checkBuySize(deps, amount, { usdAmount: amount });
   return { token, amount };
 }
