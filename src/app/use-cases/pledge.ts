@@ -52,9 +52,9 @@ async function raiseOf(stores: Stores, tokenId: string, forUpdate = false): Prom
 
 /** GET /api/tokens/:id/pledge-authorization: what `wallet` signs to pledge `usdAmount` (nothing is held yet). */
 export async function pledgeAuthorization(deps: AppDeps, q: { tokenId: string; wallet: string; usdAmount: bigint }) {
-  const { token, raise, all } = await deps.uow.run(async (s) => ({ ...(await raiseOf(s, q.tokenId)), all: await s.raises.pledgesOf(q.tokenId) }));
+  const { token, raise } = await deps.uow.run((s) => raiseOf(s, q.tokenId));
   openOrClosed(raise, deps.clock.now());
-  checkPledgeAmount(deps, raise, q.usdAmount, pledgedUsd(all.filter((p) => p.wallet.toLowerCase() === q.wallet.toLowerCase())));
+  checkPledgeAmount(deps, q.usdAmount);
   await deps.availability?.usable([token.network]);
   const validUntil = new Date(raise.endsAt.getTime() + PLEDGE_AUTHORIZATION_VALID_AFTER_END_MS);
   const { typedData, authorization } = heldAuthorizationTypedData(deps, { network: token.network, asset: 'USDC', wallet: q.wallet, amount: q.usdAmount, validUntil });
@@ -91,14 +91,13 @@ export async function checkPledge(deps: AppDeps, req: PledgeRequest, phase: 'ask
 }
 
 /**
- * The rules a pledge's amount breaks whoever pledges it, whatever else is pledged — below the
- * least buy, past the raise's cap per wallet, the curve's capacity or more: the read that prepares
- * a pledge refuses what the pledge would (issue 51), before anyone signs it.
+ * The rules a pledge's amount breaks whoever pledges it, whatever else is pledged: below the least
+ * buy, the curve's capacity or more. The read that prepares a pledge refuses what the pledge would
+ * (issue 51), before anyone signs it. The raise's cap per wallet is the pledge's to judge: a
+ * wallet may sign an amount over it and be told so, with the $0.01 not asked for.
  */
-function checkPledgeAmount(deps: Pick<AppDeps, 'settings'>, raise: Raise, usdAmount: bigint, pledgedByWallet: bigint): void {
+function checkPledgeAmount(deps: Pick<AppDeps, 'settings'>, usdAmount: bigint): void {
   if (usdAmount < deps.settings.minBuyUsd) throw ValidationError.of('usdAmount', `must be at least $${formatUsd(deps.settings.minBuyUsd)}`);
-  // The amount alone: a wallet may cancel what it pledged before it signs this one.
-  if (raise.maxPerWalletUsd !== null && usdAmount > raise.maxPerWalletUsd) throw new PledgeCapExceeded(formatUsd(raise.maxPerWalletUsd), formatUsd(pledgedByWallet), formatUsd(usdAmount));
   const curve = deps.settings.curve;
   const capacity = maxBuyUsd(curve, initialCurveState(curve));
   if (usdAmount >= capacity) throw new CurveCapacityExceeded(formatUsd(capacity - 1n), formatTokens(curve.curveSupply));
