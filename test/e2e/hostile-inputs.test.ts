@@ -143,6 +143,11 @@ describe.each(testDatabases('hostile'))('hostile input on %s', (_name, openStore
     await unknown('/api/payouts/%00');
     await unknown('/api/deliveries/%00');
     await unknown(`/api/payments/pay_${ULID}`);
+    // The routes beside the catalogue.
+    await bad('/api/tokens/tok_%00/metadata.json', 'id');
+    await bad('/api/events?tokenId=tok_%00', 'tokenId');
+    expect((await answered(await get('/images/%00.webp'), 'image')).status).toBe(404);
+    expect((await answered(await post('/entrypoints/%00', {}), 'entrypoint')).status).toBe(404);
     // A body of a free post and of a paid call, and an MCP tool's arguments: the same rule.
     const cancel = await answered(await post(`/api/orders/ord_${ULID}/cancel`, { signature: '\u0000' }), 'cancel_order');
     expect(cancel.status).toBe(400);
