@@ -11,9 +11,9 @@
  * Every move is a compare-and-set on the state it leaves, so two processes never move one order
  * twice; EXECUTING → EXECUTED commits with the trade.
  */
-import { InvariantViolation } from './errors.js';
+import { InvariantViolation, ValidationError } from './errors.js';
 import { BPS_DENOMINATOR, feeOn } from './fees.js';
-import { ceilDiv, TOKEN_UNIT, USDC_UNIT } from './money.js';
+import { ceilDiv, formatUsd, MAX_USD_INPUT, TOKEN_UNIT, USDC_UNIT } from './money.js';
 import type { Network, PaymentAsset } from './network.js';
 import type { TokenAuthorization } from './token-authorization.js';
 
@@ -154,4 +154,20 @@ export function byPriority(a: Order, b: Order): number {
 export function nextCrossed(open: readonly Order[], spot: SpotPrice, now: Date): Order | null {
   const crossed = open.filter((o) => o.state === 'OPEN' && o.expiresAt > now && crosses(o, spot));
   return crossed.sort(byPriority)[0] ?? null;
+}
+
+/**
+ * The highest trigger (USD/token × 1e18) a token of `totalSupply` units could ever reach: the
+ * price at which its whole supply is worth MAX_USD_INPUT, more USD than there is. A take-profit
+ * above it would wait for ever after its fee was paid (docs/decisions/0065).
+ */
+export function highestTrigger(totalSupply: bigint): bigint {
+  return (MAX_USD_INPUT * TOKEN_UNIT * 10n ** BigInt(PRICE_DECIMALS)) / (USDC_UNIT * totalSupply);
+}
+
+/** A trigger past what the token could ever reach (highestTrigger): refused, naming the field. */
+export function checkTriggerInReach(triggerPrice: bigint, totalSupply: bigint): void {
+  if (triggerPrice > highestTrigger(totalSupply)) {
+    throw ValidationError.of('triggerPriceUsd', `is more than this token could ever reach (its whole supply worth more than $${formatUsd(MAX_USD_INPUT)})`);
+  }
 }

@@ -9,7 +9,7 @@
 import { ValidationError } from '../../domain/errors.js';
 import { formatTokens } from '../../domain/money.js';
 import { NETWORKS, type Network, type PaymentAsset } from '../../domain/network.js';
-import { isBuyOrder, MAX_ORDER_LIFETIME_MS, MIN_ORDER_TOKENS, type Order, type OrderKind } from '../../domain/order.js';
+import { checkTriggerInReach, isBuyOrder, MAX_ORDER_LIFETIME_MS, MIN_ORDER_TOKENS, type Order, type OrderKind } from '../../domain/order.js';
 import { receiveAuthorizationTypedData, type TokenAuthorization } from '../../domain/token-authorization.js';
 import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
@@ -62,6 +62,7 @@ async function checkSpec(deps: AppDeps, spec: OrderSpec, network: Network | unde
   // The smallest order (decision 0067): a limit buy as the smallest buy, a sell of at least one whole token.
   if (!isBuyOrder(spec) && amount < MIN_ORDER_TOKENS) throw ValidationError.of('tokens', `must be at least ${formatTokens(MIN_ORDER_TOKENS)} (one whole token) for a ${spec.kind} order`);
   const token = deployedToken(await deps.uow.run((s) => tradedToken(s, spec.tokenId, isBuyOrder(spec) ? 'buy' : 'sell', network)));
+  checkTriggerInReach(spec.triggerPrice, token.params.totalSupply);
   if (isBuyOrder(spec)) checkBuySize(deps, amount, { usdAmount: amount });
   return { token, amount };
 }

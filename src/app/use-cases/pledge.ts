@@ -54,6 +54,7 @@ async function raiseOf(stores: Stores, tokenId: string, forUpdate = false): Prom
 export async function pledgeAuthorization(deps: AppDeps, q: { tokenId: string; wallet: string; usdAmount: bigint }) {
   const { token, raise } = await deps.uow.run((s) => raiseOf(s, q.tokenId));
   openOrClosed(raise, deps.clock.now());
+  checkPledgeAmount(deps, q.usdAmount);
   await deps.availability?.usable([token.network]);
   const validUntil = new Date(raise.endsAt.getTime() + PLEDGE_AUTHORIZATION_VALID_AFTER_END_MS);
   const { typedData, authorization } = heldAuthorizationTypedData(deps, { network: token.network, asset: 'USDC', wallet: q.wallet, amount: q.usdAmount, validUntil });
@@ -96,6 +97,19 @@ const pledgeHeldKey = (network: Token['network'], req: Pick<PledgeRequest, 'auth
 /** token_pledge's claim: the payment holds the pledge's authorization until it is applied (place-order.ts, reserveOrderAuthorization). */
 export function reservePledgeAuthorization(deps: AppDeps, req: PledgeRequest, network: Token['network'], paymentId: string): Promise<void> {
   return deps.uow.transaction((s) => holdAuthorization(s, pledgeHeldKey(network, req), { kind: 'payment', id: paymentId }));
+}
+
+/**
+ * The rules a pledge's amount breaks whoever pledges it, whatever else is pledged: below the least
+ * buy, the curve's capacity or more. The read that prepares a pledge refuses what the pledge would
+ * (issue 51), before anyone signs it. The raise's cap per wallet is the pledge's to judge: a
+ * wallet may sign an amount over it and be told so, with the $0.01 not asked for.
+ */
+function checkPledgeAmount(deps: Pick<AppDeps, 'settings'>, usdAmount: bigint): void {
+  if (usdAmount < deps.settings.minBuyUsd) throw ValidationError.of('usdAmount', `must be at least $${formatUsd(deps.settings.minBuyUsd)}`);
+  const curve = deps.settings.curve;
+  const capacity = maxBuyUsd(curve, initialCurveState(curve));
+  if (usdAmount >= capacity) throw new CurveCapacityExceeded(formatUsd(capacity - 1n), formatTokens(curve.curveSupply));
 }
 
 /** The rules a pledge is checked against the raise's pledges with: before the payment, and again in the pledge's transaction. */
