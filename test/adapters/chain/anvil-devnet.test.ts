@@ -195,7 +195,7 @@ describe('AnvilDevnet', () => {
     } finally {
       await devnet.stop();
     }
-  }, 60_000); // blocks come every 2 s or so here: the chain's clock runs ahead of the wall's after its start
+  }, 60_000); // idle blocks come every 2 s or so here, not every 200 ms: the heartbeat mines when the head's timestamp is 200 ms old
 });
 
 /** Another devnet's node, as far as a JSON-RPC client can tell: it answers with the chain id we expect. */
