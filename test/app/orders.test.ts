@@ -19,6 +19,7 @@ import { pricingParams } from '../../src/domain/token.js';
 import { compareTrigger } from '../../src/domain/order.js';
 import { makeDeps, WALLET_A, WALLET_B } from '../support/app-harness.js';
 import { accountOf, settleTokens, signSell } from '../support/onchain.js';
+import { waitFor } from '../support/wait.js';
 
 type Deps = ReturnType<typeof makeDeps>;
 const USDC = stablecoin(TESTNET, 'USDC');
@@ -293,7 +294,7 @@ describe('one order, one execution', () => {
 
   /** Until the held pull is broadcast and every copy waiting on it has had its turn. */
   async function pullHeld(deps: Deps, broadcasts: number) {
-    while (deps.tokenIssuer.broadcasts === broadcasts) await new Promise((r) => setTimeout(r, 1));
+    await waitFor('the held pull broadcast', () => deps.tokenIssuer.broadcasts !== broadcasts, { stepMs: 1 });
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
   }
 
