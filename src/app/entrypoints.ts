@@ -7,7 +7,7 @@ import { getAddress } from 'viem';
 import type { z } from 'zod';
 import { formatUsd, parseAmount, parseTokens, parseUsd } from '../domain/money.js';
 import { authorizationFromText } from '../domain/token-authorization.js';
-import type { Network } from '../domain/network.js';
+import type { Network, PaymentAsset } from '../domain/network.js';
 import { ValidationError } from '../domain/errors.js';
 import type { FairLaunchTerms } from '../domain/raise.js';
 import { validateTokenMetadata, type TokenMetadata } from '../domain/token.js';
@@ -20,7 +20,7 @@ import { buyQuoteInput, buyTokensInput, buyUsdInput, commentInput, createTokenIn
 import { buyOutput, commentOutput, createTokenOutput, pledgeOutput, sellOutput, tokenInfoOutput, tokenOutput } from './output-schemas.js';
 import { IMAGE_BODY_LIMIT_BYTES, type PreparedImage } from './images/image-intake.js';
 import { checkTokenImage, imageIntake, setTokenImage } from './use-cases/set-token-image.js';
-import { checkPledge, placePledge, type PledgeRequest } from './use-cases/pledge.js';
+import { checkPledge, placePledge, reservePledgeAuthorization, type PledgeRequest } from './use-cases/pledge.js';
 import { buyToken, planBuy, recordedBuyPlan, type BuyPlan, type BuyRequest } from './use-cases/buy-token.js';
 import { swapRecorded } from './custody/pool-swap.js';
 import { checkComment, postComment, type CheckedComment, type CommentRequest } from './use-cases/comments.js';
@@ -32,7 +32,7 @@ import { tokenInfoFrom } from './use-cases/token-info.js';
 import { specOf } from './orders/order-catalogue.js';
 import { orderOutput, placeOrderInput } from './orders/order-schemas.js';
 import type { OrderView } from './orders/order-view.js';
-import { checkPlaceOrder, placeOrder, type PlaceOrderInput } from './orders/place-order.js';
+import { checkPlaceOrder, placeOrder, reserveOrderAuthorization, type PlaceOrderInput } from './orders/place-order.js';
 import { PRICE_DECIMALS } from '../domain/order.js';
 
 /** Who pays: the wallet (hint or verified payer) and its network. */
@@ -47,6 +47,11 @@ export interface Caller {
   paidAt?: Date;
   /** Applying a settled payment: its id, to find what custody recorded for it (a buy's pool swap, decision 0061). */
   paymentId?: string;
+  /**
+   * The payment this call is being paid with, once it is sent (admission, claim): its asset and
+   * amount — a held authorization of that asset from the payer must leave room for it as well.
+   */
+  fee?: { asset: PaymentAsset; amount: bigint };
 }
 
 export interface Prepared {
@@ -94,6 +99,12 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
    * gives it back in one transaction (payments/pipeline/application.ts).
    */
   execute(deps: AppDeps, input: I, prepared: P, caller: Caller, paid: Paid<R>): Promise<R>;
+  /**
+   * What the operation must hold alone, taken for the payment as it is claimed, before its fee
+   * settles — an order's or a pledge's held authorization (decision 0067) — so of rival requests
+   * one goes on and the others are refused uncharged (REJECTED). `execute` takes it over from the payment.
+   */
+  reserve?(deps: AppDeps, input: I, prepared: P, payment: Payment): Promise<void>;
   /**
    * What custody took in for a settled payment of it before its request stopped — a sell's pulled
    * tokens, once the pull is mined — for a refusal met when the payment is applied again (a rule
@@ -222,6 +233,7 @@ function placeOrderEntrypoint(): Entrypoint<PlaceOrderInput, Prepared, OrderView
       const { network } = await checkPlaceOrder(deps, input, caller, phase);
       return { amount: deps.settings.prices.order, network };
     },
+    reserve: (deps, input, prepared, payment) => reserveOrderAuthorization(deps, input, prepared.network ?? payment.network, payment.paymentId),
     execute: (deps, input, _p, caller, paid) => placeOrder(deps, input, caller, paid),
   };
 }
@@ -277,10 +289,11 @@ function pledgeEntrypoint(): Entrypoint<PledgeRequest> {
       };
     },
     // Every refusal here, before the $0.01 is asked for: a pledge that cannot count charges nothing.
-    async prepare(deps, input, _caller, phase) {
-      const { token } = await checkPledge(deps, input, phase);
+    async prepare(deps, input, caller, phase) {
+      const { token } = await checkPledge(deps, input, phase, caller);
       return { amount: deps.settings.prices.pledge, network: token.network };
     },
+    reserve: (deps, input, prepared, payment) => reservePledgeAuthorization(deps, input, prepared.network ?? payment.network, payment.paymentId),
     execute: (deps, input, _p, _caller, paid) => placePledge(deps, input, paid),
   };
 }

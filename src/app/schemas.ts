@@ -5,40 +5,47 @@
  */
 import { z } from 'zod';
 import { ValidationError, type ValidationIssue } from '../domain/errors.js';
-import { parseAmount, TOKEN_DECIMALS, USDC_DECIMALS } from '../domain/money.js';
+import { formatUsd, MAX_USD_INPUT, parseAmount, TOKEN_DECIMALS, UINT256_LIMIT, USDC_DECIMALS } from '../domain/money.js';
 import { PRODUCTION, TESTNET } from '../domain/network.js';
 
-function decimal(decimals: number, description: string) {
+/**
+ * An amount as a decimal string of at most `decimals` places and at most `most.units` smallest
+ * units: one bound every amount of a kind shares, so that what both databases store and what makes
+ * sense is checked before any 402 (issue 51: a 100-digit bound was charged, then failed its insert).
+ */
+export function decimalString(decimals: number, description: string, most: { units: bigint; says: string }) {
   return z
     .string()
     .superRefine((value, ctx) => {
+      let units: bigint;
       try {
-        parseAmount(value, decimals);
+        units = parseAmount(value, decimals);
       } catch (e) {
         ctx.addIssue({ code: 'custom', message: e instanceof ValidationError ? e.issues[0]!.message : 'invalid amount' });
+        return;
       }
+      if (units > most.units) ctx.addIssue({ code: 'custom', message: most.says });
     })
     .meta({ description, pattern: `^\\d+(\\.\\d{1,${decimals}})?$` });
 }
 
-export const usdString = (description: string) => decimal(USDC_DECIMALS, `${description} (USDC, decimal string, ≤ 6 decimals)`);
-export const tokenString = (description: string) => decimal(TOKEN_DECIMALS, `${description} (tokens, decimal string, ≤ 18 decimals)`);
+const MOST_USD = { units: MAX_USD_INPUT, says: `must be at most ${formatUsd(MAX_USD_INPUT)} (more USD than there is)` };
+const MOST_TOKENS = { units: UINT256_LIMIT - 1n, says: 'is more tokens than a uint256 holds (2^256 − 1 units of 1e-18)' };
+export const usdString = (description: string) => decimalString(USDC_DECIMALS, `${description} (USDC, decimal string, ≤ 6 decimals, at most ${formatUsd(MAX_USD_INPUT)})`, MOST_USD);
+export const tokenString = (description: string) => decimalString(TOKEN_DECIMALS, `${description} (tokens, decimal string, ≤ 18 decimals, below 2^256 units)`, MOST_TOKENS);
 
-/** 2^256: no EIP-712 uint256 (an amount, a time) a wallet signs reaches it. */
-const UINT256_LIMIT = 1n << 256n;
+/** More than zero: an amount that moves something (a sell's tokens, a pledge). */
+const positive = <S extends z.ZodString>(schema: S, decimals: number) =>
+  schema.superRefine((value, ctx) => {
+    try {
+      if (parseAmount(value, decimals) === 0n) ctx.addIssue({ code: 'custom', message: 'must be more than 0' });
+    } catch {
+      // reported by the amount's own rule
+    }
+  });
 
 /** Tokens a holder moves on chain: more than zero, and in units (1e-18) a uint256 a wallet can sign. */
-const tokensToMove = (description: string) =>
-  tokenString(description).superRefine((value, ctx) => {
-    let units: bigint;
-    try {
-      units = parseAmount(value, TOKEN_DECIMALS);
-    } catch {
-      return; // reported by tokenString
-    }
-    if (units === 0n) ctx.addIssue({ code: 'custom', message: 'must be more than 0' });
-    else if (units >= UINT256_LIMIT) ctx.addIssue({ code: 'custom', message: 'is more tokens than a uint256 holds (2^256 − 1 units of 1e-18)' });
-  });
+const tokensToMove = (description: string) => positive(tokenString(description), TOKEN_DECIMALS);
 export const tokenIdSchema = z.string().regex(/^tok_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a token id (tok_ + 26-character ULID)');
 export const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
 /** A wallet that can hold and sign: any address but the zero address. */
@@ -127,8 +134,49 @@ export const tokenInfoInput = z.strictObject({ tokenId: tokenIdSchema });
 
 export const tokenImageInput = z.strictObject({ tokenId: tokenIdSchema, image: imageUpload });
 
+/**
+ * What no text column of either database stores as given: U+0000 (PostgreSQL refuses it, a 500
+ * before issue 51) and an unpaired UTF-16 surrogate (no UTF-8 spells it: the drivers would store
+ * U+FFFD instead). Refused in any string of any input, before its schema is asked.
+ */
+// eslint-disable-next-line no-control-regex -- U+0000 is what is refused
+const UNSTORABLE = /[\u0000\p{Cs}]/u;
+
+/**
+ * Text fields whose own rules refuse these characters with a code of their own, before any 402 (a
+ * comment's text: COMMENT_CONTROL_CHARACTER, docs/api.md "Comments"): left to those rules.
+ */
+const ownCharacterRules = new WeakSet<z.ZodType>();
+
+/**
+ * One issue per string (or object key) of `value` no database stores, named by its path; a field of
+ * `schema` (an object's) with rules of its own for these characters is left to them.
+ */
+export function unstorableIssues(value: unknown, prefix = '', schema?: z.ZodType): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const say = (path: string[]) => ({ path: path.join('.') || '(body)', message: 'must not contain U+0000 or an unpaired surrogate (no database stores them)' });
+  const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
+  const root = prefix ? [prefix] : [];
+  // A walk with its own stack: a deeply nested body costs no recursion.
+  const stack: [unknown, string[]][] = [[value, root]];
+  while (stack.length > 0 && issues.length < 20) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (UNSTORABLE.test(v)) issues.push(say(path));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, inner] of Object.entries(v)) {
+        if (UNSTORABLE.test(k)) issues.push(say([...path, '(key)']));
+        else if (!(path === root && shape[k] && ownCharacterRules.has(shape[k]))) stack.push([inner, [...path, k]]);
+      }
+    }
+  }
+  return issues;
+}
+
 /** Parses with a schema; failures become VALIDATION_ERROR with one issue per problem. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.output<S> {
+  const unstorable = unstorableIssues(value, prefix, schema);
+  if (unstorable.length > 0) throw new ValidationError(unstorable);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new ValidationError(zodIssues(result.error, prefix));
@@ -136,6 +184,8 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix
 
 /** Parses a query string: an unknown parameter is reported under its own name, one issue each. */
 export function parseQuery<S extends z.ZodType>(schema: S, query: Record<string, unknown>): z.output<S> {
+  const unstorable = unstorableIssues(query);
+  if (unstorable.length > 0) throw new ValidationError(unstorable);
   const result = schema.safeParse(query);
   if (result.success) return result.data;
   throw new ValidationError(
@@ -159,7 +209,16 @@ export function zodIssues(error: z.ZodError, prefix = ''): ValidationIssue[] {
 
 // ---- query strings of the free endpoints ----
 
-const limit = (max: number, dflt: number) => z.coerce.number().int().min(1).max(max).default(dflt);
+/**
+ * A whole number in a query string: digits only — no sign, exponent, decimal point or space, the
+ * rule amounts follow (`1e2` is refused as "1e2" is for an amount); a JSON caller (an MCP tool's
+ * arguments) may send it as a JSON integer.
+ */
+export const wholeNumber = (min: number, max: number) =>
+  z
+    .union([z.number().int(), z.string().regex(/^\d{1,15}$/, 'must be a whole number: digits only (no sign, exponent, decimal point or spaces)').transform(Number)])
+    .pipe(z.number().int().min(min).max(max));
+const limit = (max: number, dflt: number) => wholeNumber(1, max).default(dflt);
 // A query string spells a flag "true"/"false"; a JSON caller (an MCP tool's arguments) may send the boolean.
 const boolString = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
@@ -167,7 +226,8 @@ export const listTokensQuery = z.strictObject({
   network: networkSchema.optional(),
   state: z.enum(['ACTIVE', 'GRADUATED']).optional(),
   creator: addressSchema.optional(),
-  q: z.string().min(1).max(32).optional(),
+  // A name or symbol prefix: names hold no control character, so none is asked for.
+  q: z.string().min(1).max(32).regex(/^\P{Cc}*$/u, 'must not contain control characters').optional(),
   sort: z.enum(['created', 'marketCap', 'volume24h']).default('created'),
   limit: limit(100, 20),
   cursor: z.string().max(512).optional(),
@@ -185,7 +245,7 @@ export const quoteQuery = z.strictObject({
   side: z.enum(['buy', 'sell']),
   usdAmount: usdString('USD to spend (buy)').optional(),
   tokens: tokenString('tokens to buy or sell').optional(),
-  slippageBps: z.coerce.number().int().min(0).max(5000).default(100),
+  slippageBps: wholeNumber(0, 5000).default(100),
 });
 
 export const tradesQuery = z.strictObject({ limit: limit(100, 50), cursor: z.string().max(512).optional() });
@@ -195,9 +255,11 @@ export const commentsQuery = z.strictObject({ limit: limit(50, 20), cursor: z.st
  * or bidi character) are the domain's, checked before the 402 with their own codes; the schema
  * only bounds what is read.
  */
+const commentText = z.string().max(10_000).meta({ description: 'plain text, 1–500 Unicode code points after NFC normalisation and trimming; newlines kept, other control characters and bidi controls refused' });
+ownCharacterRules.add(commentText);
 export const commentInput = z.strictObject({
   tokenId: tokenIdSchema,
-  text: z.string().max(10_000).meta({ description: 'plain text, 1–500 Unicode code points after NFC normalisation and trimming; newlines kept, other control characters and bidi controls refused' }),
+  text: commentText,
   replyTo: commentIdSchema.optional().meta({ description: 'a top-level comment of the same token this one answers (one level of replies)' }),
 });
 export const holdersQuery = z.strictObject({ limit: limit(100, 20) });
@@ -211,7 +273,7 @@ export const eventsQuery = z.strictObject({ tokenId: tokenIdSchema.optional(), n
 
 export const creatorsQuery = z.strictObject({
   sort: z.literal('earnings').default('earnings').meta({ description: 'what creators are ranked by' }),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: limit(100, 20),
 });
 
 // ---- fair launches (docs/api.md "Fair launches") ----
@@ -223,13 +285,16 @@ export const pledgeAuthorizationSchema = tokenAuthorizationSchema.extend({
   validBefore: uint256('Unix seconds; at least the raise’s end plus its settling window'),
 });
 
+/** A pledge's amount: the same piece for the pledge and the read that prepares it. */
+const pledgeAmount = (description: string) => positive(usdString(description), USDC_DECIMALS);
+
 export const pledgeInput = z.strictObject({
   tokenId: tokenIdSchema,
-  usdAmount: usdString('the pledge: USDC collected only if the raise fills'),
+  usdAmount: pledgeAmount('the pledge: USDC collected only if the raise fills'),
   authorization: pledgeAuthorizationSchema,
 });
 
-export const pledgeAuthorizationQuery = z.strictObject({ wallet: walletSchema, usdAmount: usdString('the pledge') });
+export const pledgeAuthorizationQuery = z.strictObject({ wallet: walletSchema, usdAmount: pledgeAmount('the pledge') });
 
 export const pledgeIdSchema = z.string().regex(/^pld_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a pledge id (pld_ + 26-character ULID)');
 

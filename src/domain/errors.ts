@@ -286,12 +286,35 @@ export class ImageTooLarge extends DomainError {
   }
 }
 
-/** An image declaring more pixels than the service decodes (a decompression bomb, or just too big). */
+/** An image declaring more pixels than the service decodes (a decompression bomb, or just too big): a side over 4096, or more than 4096 × 4096 in all. */
 export class ImageTooManyPixels extends DomainError {
   readonly code = 'IMAGE_TOO_MANY_PIXELS';
   /** Without a size: the decoder found more pixels than its header declared. */
-  constructor(maxPixels: number, size?: { width: number; height: number }) {
-    super(`The image ${size ? `is ${size.width} × ${size.height} pixels` : 'has more pixels than it declares'}; at most ${maxPixels} pixels (4096 × 4096) are decoded.`, { ...size, maxPixels });
+  constructor(maxPixels: number, size?: { width: number; height: number }, maxSide = 4096) {
+    super(
+      `The image ${size ? `is ${size.width} × ${size.height} pixels` : 'has more pixels than it declares'}; at most ${maxSide} × ${maxSide} are decoded (each side at most ${maxSide}, ${maxPixels} pixels in all).`,
+      { ...size, maxPixels, maxSide },
+    );
+  }
+}
+
+/**
+ * An image that would cost more to decode than a normal image does (decision 0064): a
+ * progressive JPEG of thousands of scans, a file of thousands of chunks or frames — counted from
+ * its bytes before any decoding — or a decode that ran past its time budget.
+ */
+export class ImageTooComplex extends DomainError {
+  readonly code = 'IMAGE_TOO_COMPLEX';
+  constructor(message: string, details?: ErrorDetails) {
+    super(message, details);
+  }
+  /** Counted before decoding: `count` of `what` (scans, segments, chunks, frames) where at most `max` are taken. */
+  static counted(format: string, what: string, count: number, max: number): ImageTooComplex {
+    return new ImageTooComplex(`The ${format.toUpperCase()} has ${count} ${what}; at most ${max} are decoded (an ordinary image has far fewer).`, { format, what, count, max });
+  }
+  /** The decode ran past its budget. */
+  static overBudget(budgetSeconds: number): ImageTooComplex {
+    return new ImageTooComplex(`The image took more than ${budgetSeconds} s to decode; an ordinary image takes a fraction of a second.`, { what: 'decode_seconds', max: budgetSeconds });
   }
 }
 

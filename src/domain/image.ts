@@ -4,9 +4,10 @@
  * are here.
  */
 import { ImageSvgRefused, ImageTooLarge, ImageTooManyPixels, ImageTypeUnsupported, ImageUnreadable } from './errors.js';
+import { checkImageWork, type ImageFormat } from './image-structure.js';
 
 /** The formats taken, by what their first bytes say; anything else is refused. */
-export type ImageFormat = 'png' | 'jpeg' | 'webp' | 'gif';
+export type { ImageFormat };
 
 /** The largest upload, in bytes of the file itself (not its base64): 1 MiB. */
 export const IMAGE_MAX_BYTES = 1024 * 1024;
@@ -15,6 +16,13 @@ export const IMAGE_MAX_BYTES = 1024 * 1024;
  * hundred bytes declaring 20000 × 20000 (a decompression bomb: 1.6 GB decoded) does not.
  */
 export const IMAGE_MAX_PIXELS = 4096 * 4096;
+/** Each side at most this: a 1,048,576 × 16 strip has no more pixels than 4096², but is no picture and costs seconds to crop. */
+export const IMAGE_MAX_SIDE = 4096;
+/**
+ * The longest one decode may run, in seconds (decision 0064): an ordinary 4096 × 4096 image takes
+ * about 0.1 s; what runs past the budget is refused IMAGE_TOO_COMPLEX.
+ */
+export const IMAGE_DECODE_BUDGET_SECONDS = 3;
 /** The image kept: at most this wide and high, aspect kept, never enlarged. */
 export const IMAGE_SIZE = 512;
 /** The thumbnail kept: this square, cropped to the centre (the feed's cards). */
@@ -54,15 +62,28 @@ export function sniffImage(bytes: Uint8Array): ImageFormat | 'svg' | null {
   return null;
 }
 
-/** An SVG is text: an `<svg` element in its first kilobyte, after an XML prolog, comments or a doctype. */
+/**
+ * An SVG is text: it starts with `<` — after a byte-order mark, white space, an XML prolog,
+ * comments or a doctype, however long — and holds an `<svg` element. The whole upload is read
+ * (at most 1 MiB, one pass), as UTF-8 or, told by its byte-order mark or its first `<`, UTF-16.
+ */
 function looksLikeSvg(bytes: Uint8Array): boolean {
-  const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 1024)).replace(/^\uFEFF/, '').trimStart();
-  return head.startsWith('<') && /<svg[\s>/]/i.test(head);
+  const text = new TextDecoder(textEncodingOf(bytes), { fatal: false }).decode(bytes).replace(/^\uFEFF/, '').trimStart();
+  return text.startsWith('<') && /<(?:[\w.-]+:)?svg[\s>/]/i.test(text);
+}
+
+function textEncodingOf(bytes: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' {
+  if (startsWith(bytes, [0xff, 0xfe])) return 'utf-16le';
+  if (startsWith(bytes, [0xfe, 0xff])) return 'utf-16be';
+  // Without a mark, XML's own rule: a first `<` of two bytes says which end comes first.
+  if (startsWith(bytes, [0x3c, 0x00]) && bytes[3] === 0x00) return 'utf-16le';
+  if (startsWith(bytes, [0x00, 0x3c]) && bytes[2] === 0x00) return 'utf-16be';
+  return 'utf-8';
 }
 
 /**
- * The refusals of an upload before it is decoded: too large, an SVG, or not one of the formats.
- * Returns the format the bytes claim.
+ * The refusals of an upload before it is decoded: too large, an SVG, not one of the formats, or
+ * more work to decode than an ordinary image (image-structure.ts). Returns the format the bytes claim.
  */
 export function checkUpload(bytes: Uint8Array): ImageFormat {
   if (bytes.length > IMAGE_MAX_BYTES) throw new ImageTooLarge(bytes.length, IMAGE_MAX_BYTES);
@@ -70,11 +91,17 @@ export function checkUpload(bytes: Uint8Array): ImageFormat {
   const format = sniffImage(bytes);
   if (format === 'svg') throw new ImageSvgRefused();
   if (format === null) throw new ImageTypeUnsupported();
+  checkImageWork(format, bytes);
   return format;
 }
 
-/** What the decoder read from the header: it must agree with the bytes' own signature, and stay under the pixel limit. */
+/**
+ * What the decoder read from the header: it must agree with the bytes' own signature, and stay
+ * under the size limit — each side at most 4096, and at most 4096 × 4096 pixels in all.
+ */
 export function checkDecoded(claimed: ImageFormat, found: { format: string; width: number; height: number }): void {
   if (found.format !== claimed) throw new ImageUnreadable(`the bytes start like ${claimed.toUpperCase()} but decode as ${found.format || 'nothing known'}`);
-  if (found.width * found.height > IMAGE_MAX_PIXELS) throw new ImageTooManyPixels(IMAGE_MAX_PIXELS, { width: found.width, height: found.height });
+  if (found.width > IMAGE_MAX_SIDE || found.height > IMAGE_MAX_SIDE || found.width * found.height > IMAGE_MAX_PIXELS) {
+    throw new ImageTooManyPixels(IMAGE_MAX_PIXELS, { width: found.width, height: found.height }, IMAGE_MAX_SIDE);
+  }
 }

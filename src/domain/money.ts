@@ -11,6 +11,15 @@ export const TOKEN_DECIMALS = 18;
 export const USDC_UNIT = 10n ** BigInt(USDC_DECIMALS);
 export const TOKEN_UNIT = 10n ** BigInt(TOKEN_DECIMALS);
 
+/**
+ * The most USD an amount a caller names may be (docs/decisions/0065): $1,000,000,000,000, more
+ * than all the USDC there is — no payment, pledge, order or bound a wallet could mean reaches it —
+ * and 10^18 units, inside a signed 64-bit integer, what SQLite's integer arithmetic is exact to.
+ */
+export const MAX_USD_INPUT = 1_000_000_000_000n * USDC_UNIT;
+/** 2^256: no token amount a wallet signs (a uint256) reaches it; below 10^78, what numeric(78,0) holds. */
+export const UINT256_LIMIT = 1n << 256n;
+
 // Long enough for any amount of an 18-decimal asset up to 2^256; bounds parsing work.
 const MAX_INPUT_LENGTH = 100;
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;

@@ -11,8 +11,9 @@
  * Every move is a compare-and-set on the state it leaves, so two processes never move one order
  * twice; EXECUTING → EXECUTED commits with the trade.
  */
-import { InvariantViolation } from './errors.js';
-import { TOKEN_UNIT, USDC_UNIT } from './money.js';
+import { InvariantViolation, ValidationError } from './errors.js';
+import { BPS_DENOMINATOR, feeOn } from './fees.js';
+import { ceilDiv, formatUsd, MAX_USD_INPUT, TOKEN_UNIT, USDC_UNIT } from './money.js';
 import type { Network, PaymentAsset } from './network.js';
 import type { TokenAuthorization } from './token-authorization.js';
 
@@ -22,6 +23,12 @@ export type OrderState = 'OPEN' | 'EXECUTING' | 'EXECUTED' | 'FAILED' | 'CANCELL
 
 /** An order may wait at most this long. */
 export const MAX_ORDER_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+/**
+ * The least a stop-loss or take-profit sells: one whole token (a limit buy's least is the
+ * smallest buy, MIN_BUY_USD). Less is dust the executor would check every pass for nothing
+ * (docs/decisions/0067).
+ */
+export const MIN_ORDER_TOKENS = TOKEN_UNIT;
 /** Trigger prices are USD per whole token, exact to 18 decimals. */
 export const PRICE_DECIMALS = 18;
 
@@ -92,6 +99,35 @@ export function tokensAtTrigger(trigger: bigint, netUsd: bigint): bigint {
   return (netUsd * TOKEN_UNIT * 10n ** BigInt(PRICE_DECIMALS)) / (USDC_UNIT * trigger);
 }
 
+/** The USDC units `tokens` (units) fetch at exactly `price` (USD/token × 1e18), rounded up. */
+export function usdAtPrice(price: bigint, tokens: bigint): bigint {
+  return ceilDiv(tokens * price * USDC_UNIT, TOKEN_UNIT * 10n ** BigInt(PRICE_DECIMALS));
+}
+
+/**
+ * How far below its trigger a stop-loss may sell when it gives no minUsdOut of its own: 5 %. A
+ * stop-loss is crossed by the fall that triggers it, so its band must let an ordinary sharp fall
+ * through — and it bounds what a sandwich can take from it (docs/decisions/0067).
+ */
+export const STOP_LOSS_BAND_BPS = 500n;
+
+/**
+ * A sell order's least proceeds (USDC units, after a fee of `feeBps`), taken from its trigger —
+ * never from the price it meets when it executes, which whoever trades before it can move: a
+ * take-profit's `tokens` at exactly its trigger, less the fee (or its own `minUsdOut` when
+ * higher), so it never sells for less per token than its trigger, before the fee; a
+ * stop-loss's own `minUsdOut`, or its tokens at its trigger less STOP_LOSS_BAND_BPS, less the fee.
+ */
+export function sellOrderBound(o: Pick<Order, 'kind' | 'triggerPrice' | 'tokens' | 'minUsdOut'>, feeBps: bigint): bigint {
+  const net = (gross: bigint) => gross - feeOn(gross, feeBps);
+  if (o.kind === 'stop_loss') return o.minUsdOut ?? net(usdAtPrice((o.triggerPrice * (BPS_DENOMINATOR - STOP_LOSS_BAND_BPS)) / BPS_DENOMINATOR, o.tokens!));
+  // More than a gross one unit short of the trigger's pays out: only a sale at the trigger or above
+  // meets it, whatever the fee's rounding does to two grosses a unit apart.
+  const gross = usdAtPrice(o.triggerPrice, o.tokens!);
+  const atTrigger = gross === 0n ? 0n : net(gross - 1n) + 1n;
+  return o.minUsdOut !== null && o.minUsdOut > atTrigger ? o.minUsdOut : atTrigger;
+}
+
 /** Whether the price `spot` crosses the order's trigger: at or below for a limit buy and a stop-loss, at or above for a take-profit. */
 export function crosses(o: Pick<Order, 'kind' | 'triggerPrice'>, spot: SpotPrice): boolean {
   const c = compareTrigger(o.triggerPrice, spot);
@@ -118,4 +154,20 @@ export function byPriority(a: Order, b: Order): number {
 export function nextCrossed(open: readonly Order[], spot: SpotPrice, now: Date): Order | null {
   const crossed = open.filter((o) => o.state === 'OPEN' && o.expiresAt > now && crosses(o, spot));
   return crossed.sort(byPriority)[0] ?? null;
+}
+
+/**
+ * The highest trigger (USD/token × 1e18) a token of `totalSupply` units could ever reach: the
+ * price at which its whole supply is worth MAX_USD_INPUT, more USD than there is. A take-profit
+ * above it would wait for ever after its fee was paid (docs/decisions/0065).
+ */
+export function highestTrigger(totalSupply: bigint): bigint {
+  return (MAX_USD_INPUT * TOKEN_UNIT * 10n ** BigInt(PRICE_DECIMALS)) / (USDC_UNIT * totalSupply);
+}
+
+/** A trigger past what the token could ever reach (highestTrigger): refused, naming the field. */
+export function checkTriggerInReach(triggerPrice: bigint, totalSupply: bigint): void {
+  if (triggerPrice > highestTrigger(totalSupply)) {
+    throw ValidationError.of('triggerPriceUsd', `is more than this token could ever reach (its whole supply worth more than $${formatUsd(MAX_USD_INPUT)})`);
+  }
 }

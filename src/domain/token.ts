@@ -14,6 +14,7 @@ import { feeBpsAt } from './fees.js';
 import type { PoolSummary } from './graduation.js';
 import { InvariantViolation, TokenGraduated, ValidationError, type ValidationIssue } from './errors.js';
 import type { Network } from './network.js';
+import { notPublicHost } from './public-host.js';
 
 export type TokenState = 'ACTIVE' | 'GRADUATED';
 
@@ -167,11 +168,12 @@ function checkSymbol(issues: ValidationIssue[], value: unknown): string | null {
     issues.push({ path: 'symbol', message: value === undefined ? 'is required' : 'must be a string' });
     return null;
   }
-  const symbol = value.normalize('NFC').toUpperCase();
-  if (!/^[A-Z0-9]+$/.test(symbol)) {
+  // Checked as given, upper-cased only after: `ß` would become `SS` and `ı` (dotless i) `I`.
+  if (!/^[A-Za-z0-9]+$/.test(value)) {
     issues.push({ path: 'symbol', message: 'must contain only letters A-Z and digits 0-9' });
     return null;
   }
+  const symbol = value.toUpperCase();
   if (symbol.length > SYMBOL_MAX) {
     issues.push({ path: 'symbol', message: `must be at most ${SYMBOL_MAX} characters` });
     return null;
@@ -198,6 +200,12 @@ function checkHttpsUrl(issues: ValidationIssue[], path: string, value: unknown):
   }
   if (url.protocol !== 'https:' || url.username !== '' || url.password !== '' || /\s/.test(value)) {
     issues.push({ path, message: 'must be an https URL without credentials or spaces' });
+    return null;
+  }
+  // Every visitor's browser follows it: never to its own machine or network (decision 0065).
+  const notPublic = notPublicHost(url.hostname);
+  if (notPublic) {
+    issues.push({ path, message: `must be on a public host: ${url.hostname} ${notPublic}` });
     return null;
   }
   return url.href;

@@ -17,6 +17,13 @@ export interface EventLog {
   appendAll(events: readonly NewEvent[]): Promise<void>;
   /** Events with id > afterId, ascending, at most `limit`. */
   readAfter(afterId: number, filter: EventFilter, limit: number): Promise<StoredEvent[]>;
+  /**
+   * Withholds a hidden comment's text from the log (docs/api.md "Comments": what was hidden is
+   * never served again): every `comment.posted` of `commentId` (a comment of `tokenId`) gets
+   * `comment` as its `data.comment`, in the unit's transaction. Answers the `paymentId`s those
+   * events named, so the caller can withhold the paid answers stored with them as well.
+   */
+  withholdComment(tokenId: string, commentId: string, comment: unknown): Promise<string[]>;
   /** The last id (0 when none): of the whole log, or of one token's events. */
   lastId(tokenId?: string): Promise<number>;
 }

@@ -27,8 +27,13 @@ export interface RenditionRequest {
   maxPixels: number;
   /** The image: fitted inside this square, aspect kept, never enlarged. */
   size: number;
-  /** The thumbnail: this square, cropped to the centre. */
+  /** The thumbnail: this square, of the image's largest centred square (enlarged only up to this square). */
   thumbnailSize: number;
+  /**
+   * The decode's budget (default IMAGE_DECODE_BUDGET_SECONDS): past it the work is stopped where
+   * the decoder can be stopped, and refused IMAGE_TOO_COMPLEX.
+   */
+  budgetSeconds?: number;
 }
 
 export interface ImageProcessor {
@@ -36,7 +41,8 @@ export interface ImageProcessor {
   inspect(bytes: Uint8Array): Promise<ImageHeader>;
   /**
    * The first frame, upright (EXIF orientation applied), without metadata (EXIF, XMP, ICC text,
-   * comments), as the image and its thumbnail; throws ImageUnreadable or ImageTooManyPixels.
+   * comments), as the image and its thumbnail, both from one decode; throws ImageUnreadable,
+   * ImageTooManyPixels or ImageTooComplex (the budget).
    */
   render(bytes: Uint8Array, request: RenditionRequest): Promise<{ image: EncodedImage; thumbnail: EncodedImage }>;
 }

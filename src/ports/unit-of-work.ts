@@ -10,6 +10,7 @@ import type { DeploymentStore } from './deployment-store.js';
 import type { EarningsStore } from './earnings-store.js';
 import type { EventLog } from './event-log.js';
 import type { GraduationStore } from './graduation-store.js';
+import type { HeldAuthorizationStore } from './held-authorization-store.js';
 import type { ImageStore } from './image-store.js';
 import type { OrderStore } from './order-store.js';
 import type { PaymentIdentifierStore } from './payment-identifier-store.js';
@@ -70,6 +71,8 @@ export interface Stores {
   raises: RaiseStore;
   /** Orders that wait for a price (docs/api.md "Orders"): limit buys, stop-losses, take-profits. */
   orders: OrderStore;
+  /** Who holds each signed authorization an order or a pledge carries: at most one live holder (docs/decisions/0067). */
+  heldAuthorizations: HeldAuthorizationStore;
 }
 
 /**

@@ -108,6 +108,9 @@ describe('comments', () => {
     expect(listed).toMatchObject({ hidden: true, text: null, author: WALLET_B });
     expect(JSON.stringify(await listComments(deps, token.tokenId, { limit: 5 }))).not.toContain('spam');
     expect(deps.uow.db.events.filter((ev) => ev.type === 'comment.hidden')).toHaveLength(1);
+    // The event log keeps no text once hidden: the comment.posted a replay reads holds the hidden view.
+    expect(JSON.stringify(deps.uow.db.events)).not.toContain('spam');
+    expect(deps.uow.db.events.find((ev) => ev.type === 'comment.posted')?.data).toMatchObject({ comment: { commentId: c.commentId, hidden: true, text: null } });
     expect(await metrics.total('comments_total', { action: 'hidden' })).toBe(1);
     expect(await metrics.total('comment_refusals_total', { code: 'NOT_TOKEN_CREATOR' })).toBe(1);
     // A hidden comment takes no replies.

@@ -18,6 +18,7 @@ import { isNotSent, type CustodyTransaction } from '../../src/ports/custody-tran
 import type { TransferStatus } from '../../src/ports/transaction-sender.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { T0 } from '../support/fixtures.js';
+import { waitFor } from '../support/wait.js';
 
 /** A chain that knows what was broadcast, answers each hash's status from a script, and counts nonces. */
 class ScriptedChain {
@@ -45,6 +46,7 @@ class RefusedWithoutWords extends Error {}
 /** `checks`: the operation's checks before its first signature; `signing`: awaited before each signature. */
 function sending(uow: UnitOfWork, chain: ScriptedChain, key = 'pay_1', over: { checks?: () => Promise<void>; signing?: Promise<void> } = {}) {
   const signed: CustodyTransaction[] = [];
+  let signing = false;
   const send: ExactlyOnce<CustodyTransaction> = {
     key,
     network: TESTNET,
@@ -53,6 +55,7 @@ function sending(uow: UnitOfWork, chain: ScriptedChain, key = 'pay_1', over: { c
     store: (s) => s.swaps,
     ...(over.checks ? { beforeSigning: { check: over.checks, refusedBefore: (recorded) => answerRecorded(recorded, () => new RefusedWithoutWords()) } } : {}),
     async sign() {
+      signing = true;
       await over.signing;
       const n = (chain.nonce += 1);
       const tx = { paymentId: key, network: TESTNET, tokenId: 'tok_X', txHash: `0x${String(n).padStart(64, '0')}`, rawTx: `0xraw${n}`, createdAt: T0 };
@@ -63,7 +66,7 @@ function sending(uow: UnitOfWork, chain: ScriptedChain, key = 'pay_1', over: { c
     pending: () => new Pending(),
   };
   const deps = { uow, settings: { ...DEFAULT_SETTINGS, pullWaitMs: 0 }, clock: { now: () => T0 } };
-  return { signed, run: () => sendExactlyOnce(deps, send) };
+  return { signed, signing: () => signing, run: () => sendExactlyOnce(deps, send) };
 }
 
 /** The transaction recorded for `key` (none, or a refusal, fails the test). */
@@ -169,7 +172,7 @@ describe('the exactly-once sender', () => {
     let signNow!: () => void;
     const late = sending(uow, chain, 'pay_1', { checks: async () => undefined, signing: new Promise((r) => (signNow = r)) });
     const running = late.run();
-    await new Promise((r) => setTimeout(r, 0));
+    await waitFor('the request at its signing', late.signing, { stepMs: 0 });
     await expect(sending(uow, chain, 'pay_1', { checks: slipped }).run()).rejects.toBeInstanceOf(SlippageExceeded);
     // Recorded with what it said (decision 0063).
     const words = { code: 'SLIPPAGE_EXCEEDED', message: 'The pool has moved.', details: { expected: '$1.00', actual: '$0.90' } };

@@ -28,6 +28,7 @@ import { RefundBesideCustody, RefusedInCustody } from '../../src/app/paid.js';
 import type { PipelineDeps } from '../../src/app/payments/pipeline/deps.js';
 import { settledPayment } from '../support/settled-payment.js';
 import { authorizationToText } from '../../src/domain/token-authorization.js';
+import { waitFor } from '../support/wait.js';
 
 type Deps = ReturnType<typeof makeDeps>;
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -535,14 +536,15 @@ describe('two copies of one pool sell that check the pool a moment apart (decisi
     // The request passed its check and is about to sign (slower than the reconciler's grace)…
     let signNow!: () => void;
     const gate = new Promise<void>((r) => (signNow = r));
+    let signing = false;
     const prepare = dex.prepareSwap.bind(dex);
     dex.prepareSwap = async (...args) => {
+      signing = true;
       await gate;
       return prepare(...args);
     };
     const request = sellToken(app, cmd, paid);
-    while (!(await deps.uow.run((s) => s.pulls.get('pay_slow')))) await new Promise((r) => setTimeout(r, 1));
-    await new Promise((r) => setTimeout(r, 5));
+    await waitFor('the request at its signing', () => signing, { stepMs: 1 });
     // …when the pool moves and the reconciler's copy checks it: refused (its refund gives the tokens back).
     dex.trade(TESTNET, token.address!, 'sell', parseTokens('50000000'));
     const moved = (await dex.reserves(TESTNET, token.address!))!;

@@ -16,6 +16,7 @@ import { createToken } from '../../src/app/use-cases/create-token.js';
 import { GraduationWorker } from '../../src/app/workers/graduation-worker.js';
 import { parseTokens, parseUsd } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';
+import { compareTrigger } from '../../src/domain/order.js';
 import { validateTokenMetadata } from '../../src/domain/token.js';
 import { makeDeps, WALLET_A, WALLET_B } from '../support/app-harness.js';
 import { settleTokens, signSell } from '../support/onchain.js';
@@ -119,5 +120,59 @@ describe('orders on the pool', () => {
     expect(done).toMatchObject({ state: 'EXECUTED', reason: null });
     expect(deps.uow.db.trades.find((t) => t.tradeId === done.tradeId)).toMatchObject({ venue: 'uniswap-v2', usdAmount: 5_000_000n, tokenAmount: other.amountOut });
     expect([...deps.uow.db.payouts.values()].filter((p) => p.sourceId === orderKey(order))).toHaveLength(0); // no refund
+  });
+});
+
+describe('a take-profit sandwiched on the pool (issue 51 point 10)', () => {
+  /**
+   * WALLET_A's take-profit of a million tokens at 5 % above the pool's price, pushed through its
+   * trigger by someone buying on the pool; `swapBack`: once the order is EXECUTING (its pull being
+   * prepared, what an attacker polling GET /api/orders/:id sees), they sell back what they bought.
+   */
+  async function sandwiched(swapBack: boolean) {
+    const { deps, dex, tokenId, token } = await graduated();
+    const before = (await dex.reserves(TESTNET, token.address!))!;
+    const trigger = (before.usd * 10n ** 30n * 105n) / (before.tokens * 100n);
+    const tokens = parseTokens('1000000');
+    const expiresAt = new Date(deps.clock.now().getTime() + 3_600_000);
+    const authorization = await signSell({
+      wallet: WALLET_A,
+      token: { network: TESTNET, address: token.address!, name: token.name },
+      custody: deps.tokenIssuer.custody(TESTNET),
+      tokens,
+      now: deps.clock.now(),
+      over: { validBefore: BigInt(Math.ceil(expiresAt.getTime() / 1000)) },
+    });
+    const input = { tokenId, kind: 'take_profit' as const, triggerPrice: trigger, tokens, expiresAt, authorization };
+    await checkPlaceOrder(deps, input, { wallet: WALLET_A, network: TESTNET });
+    const placed = await placeOrder(deps, input, { wallet: WALLET_A, network: TESTNET });
+    const bought = dex.trade(TESTNET, token.address!, 'buy', before.usd / 10n); // the price: ≈ 21 % up, through the trigger
+    const prepareReceive = deps.tokenIssuer.prepareReceive.bind(deps.tokenIssuer);
+    deps.tokenIssuer.prepareReceive = async (...args) => {
+      deps.tokenIssuer.prepareReceive = prepareReceive;
+      expect((await deps.uow.run((s) => s.orders.get(placed.orderId)))!.state).toBe('EXECUTING');
+      if (swapBack) dex.trade(TESTNET, token.address!, 'sell', bought);
+      return prepareReceive(...args);
+    };
+    await executeCrossed(deps, tokenId);
+    const order = (await deps.uow.run((s) => s.orders.get(placed.orderId)))!;
+    const trade = deps.uow.db.trades.find((t) => t.tradeId === order.tradeId);
+    return { deps, order, trade, trigger, tokens };
+  }
+
+  it('the pool moved back under the trigger before its swap: it is not sold below its trigger — FAILED, its tokens sent back', async () => {
+    const { deps, order, trade, trigger, tokens } = await sandwiched(true);
+    expect(trade && compareTrigger(trigger, { usd: trade.usdAmount, tokens: trade.tokenAmount }) > 0).not.toBe(true); // never sold below its trigger
+    expect(trade).toBeUndefined();
+    expect(order).toMatchObject({ state: 'FAILED', reason: 'refunded:SLIPPAGE_EXCEEDED', tradeId: null });
+    const returned = [...deps.uow.db.deliveries.values()].filter((d) => d.sourceId === `return:${orderKey(order)}`);
+    expect(returned).toEqual([expect.objectContaining({ wallet: WALLET_A, amount: tokens })]);
+  });
+
+  it('the price really there: it sells, at or above its trigger per token', async () => {
+    const { order, trade, trigger } = await sandwiched(false);
+    expect(order).toMatchObject({ state: 'EXECUTED', reason: null });
+    expect(trade).toMatchObject({ venue: 'uniswap-v2', side: 'sell', wallet: WALLET_A });
+    expect(compareTrigger(trigger, { usd: trade!.usdAmount, tokens: trade!.tokenAmount })).toBeLessThanOrEqual(0); // the average price before the fee ≥ the trigger
   });
 });

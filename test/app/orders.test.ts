@@ -16,8 +16,10 @@ import { sellToken } from '../../src/app/use-cases/sell-token.js';
 import { OrderExecutor } from '../../src/app/workers/order-executor.js';
 import { quoteSell } from '../../src/domain/curve.js';
 import { pricingParams } from '../../src/domain/token.js';
+import { compareTrigger } from '../../src/domain/order.js';
 import { makeDeps, WALLET_A, WALLET_B } from '../support/app-harness.js';
 import { accountOf, settleTokens, signSell } from '../support/onchain.js';
+import { waitFor } from '../support/wait.js';
 
 type Deps = ReturnType<typeof makeDeps>;
 const USDC = stablecoin(TESTNET, 'USDC');
@@ -292,7 +294,7 @@ describe('one order, one execution', () => {
 
   /** Until the held pull is broadcast and every copy waiting on it has had its turn. */
   async function pullHeld(deps: Deps, broadcasts: number) {
-    while (deps.tokenIssuer.broadcasts === broadcasts) await new Promise((r) => setTimeout(r, 1));
+    await waitFor('the held pull broadcast', () => deps.tokenIssuer.broadcasts !== broadcasts, { stepMs: 1 });
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
   }
 
@@ -387,5 +389,72 @@ describe('cancelling and expiring', () => {
     expect(book.buys).toEqual([expect.objectContaining({ kind: 'limit_buy', orders: 2, usdAmount: '3' })]);
     expect(book.sells).toEqual([expect.objectContaining({ kind: 'stop_loss', orders: 1, tokens: '1' })]);
     expect(book.spotPriceUsd).not.toBeNull();
+  });
+});
+
+describe('a take-profit sandwiched on the curve (issue 51 point 10)', () => {
+  it('the price moved back under the trigger between its claim and its sell: never sold below its trigger — FAILED, the tokens sent back; left alone, it sells at or above it', async () => {
+    for (const swapBack of [true, false]) {
+      const { deps, tokenId } = await setup();
+      const tokens = (await deps.uow.run((s) => s.positions.get(TESTNET, WALLET_A, tokenId)))!.balance / 4n;
+      const trigger = await priceAt(deps, tokenId, 10_050n);
+      const order = await place(deps, await orderInput(deps, tokenId, { kind: 'take_profit', trigger, tokens }));
+      await buy(deps, tokenId, WALLET_B, 40_000_000n); // through the trigger
+      await settleTokens(deps);
+      const prepareReceive = deps.tokenIssuer.prepareReceive.bind(deps.tokenIssuer);
+      deps.tokenIssuer.prepareReceive = async (...args) => {
+        deps.tokenIssuer.prepareReceive = prepareReceive;
+        expect((await stateOf(deps, order.orderId)).state).toBe('EXECUTING'); // what the attacker waits for
+        if (swapBack) {
+          const tokensBack = (await deps.uow.run((s) => s.positions.get(TESTNET, WALLET_B, tokenId)))!.balance; // B sells it all back
+          const authorization = await sellOf(deps, tokenId, WALLET_B, tokensBack);
+          await sellToken(deps, { tokenId, tokens: tokensBack, authorization, seller: WALLET_B, network: TESTNET });
+        }
+        return prepareReceive(...args);
+      };
+      await executeCrossed(deps, tokenId);
+      const done = await stateOf(deps, order.orderId);
+      const trade = deps.uow.db.trades.find((t) => t.tradeId === done.tradeId);
+      if (trade) expect(compareTrigger(trigger, { usd: trade.usdAmount, tokens: trade.tokenAmount })).toBeLessThanOrEqual(0);
+      if (swapBack) {
+        expect(done).toMatchObject({ state: 'FAILED', reason: 'refunded:SLIPPAGE_EXCEEDED', tradeId: null });
+        expect([...deps.uow.db.deliveries.values()].filter((d) => d.sourceId === `return:${orderKey(done)}`)).toEqual([expect.objectContaining({ wallet: WALLET_A, amount: tokens })]);
+      } else {
+        expect(done).toMatchObject({ state: 'EXECUTED', reason: null });
+      }
+    }
+  });
+});
+
+describe('orders execute at the usual fee (issue 51 point 11)', () => {
+  it('a limit buy crossed while the launch fee decays waits, and executes at the base fee once it is reached', async () => {
+    const deps = makeDeps({ launchFee: { startBps: 5_000n, decayMs: 20_000n } });
+    deps.tokenIssuer.addStablecoin(TESTNET, USDC.address, USDC.name, USDC.version);
+    deps.tokenIssuer.mint(TESTNET, USDC.address, WALLET_A, 100_000_000n);
+    const { tokenId } = await createToken(deps, { metadata: validateTokenMetadata({ name: 'Launch coin', symbol: 'LNCH' }), creator: WALLET_C, network: TESTNET });
+    await settleTokens(deps);
+    const order = await place(deps, await orderInput(deps, tokenId, { kind: 'limit_buy', trigger: await priceAt(deps, tokenId, 10_100n), usd: 5_000_000n }));
+    deps.clock.advance(2_000); // crossed 2 s after the launch: a 45 % fee in force
+    expect(await executeCrossed(deps, tokenId)).toBe(0);
+    expect((await stateOf(deps, order.orderId)).state).toBe('OPEN');
+    expect(await usdcOf(deps, WALLET_A)).toBe(100_000_000n);
+    deps.clock.advance(18_000); // the launch fee has decayed to the base fee
+    expect(await executeCrossed(deps, tokenId)).toBe(1);
+    const done = await stateOf(deps, order.orderId);
+    const trade = deps.uow.db.trades.find((t) => t.tradeId === done.tradeId)!;
+    expect(trade).toMatchObject({ side: 'buy', usdAmount: 5_000_000n, feeUsd: 50_000n }); // 1 %, the base fee
+  });
+});
+
+describe('the smallest order (issue 51 point 11)', () => {
+  it('refuses, before any payment, a sell order of less than one whole token and a limit buy under the smallest buy', async () => {
+    const { deps, tokenId } = await setup();
+    const trigger = await priceAt(deps, tokenId, 12_000n);
+    const check = async (input: PlaceOrderInput) => refusal(checkPlaceOrder(deps, input, { wallet: WALLET_A, network: TESTNET }));
+    expect(await check(await orderInput(deps, tokenId, { kind: 'take_profit', trigger, tokens: 1n }))).toBe('VALIDATION_ERROR');
+    expect(await check(await orderInput(deps, tokenId, { kind: 'stop_loss', trigger, tokens: 10n ** 18n - 1n }))).toBe('VALIDATION_ERROR');
+    expect(await check(await orderInput(deps, tokenId, { kind: 'take_profit', trigger, tokens: 10n ** 18n }))).toBe('OK');
+    expect(await check(await orderInput(deps, tokenId, { kind: 'limit_buy', trigger, usd: deps.settings.minBuyUsd - 1n }))).toBe('VALIDATION_ERROR');
+    expect(deps.uow.db.orders.size).toBe(0);
   });
 });

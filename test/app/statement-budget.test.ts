@@ -7,9 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/bootstrap/compose.js';
+import { TESTNET } from '../../src/domain/network.js';
+import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { testDatabases } from '../support/databases.js';
 import { signedSellBody } from '../support/onchain.js';
 import { json, settle, startTestService } from '../support/service.js';
+import { waitFor } from '../support/wait.js';
 import { decodeBase64Json, devAccount, payingFetch, signPayment } from '../support/x402-client.js';
 
 /**
@@ -35,6 +38,7 @@ const databases = testDatabases('budget', { onStatement: (sql) => (FEED_TAIL.tes
 describe.each(databases)('statements per paid trade (%s)', (name, open) => {
   const BUDGET = BUDGETS[name]!;
   let service: RunningService;
+  let uow: UnitOfWork;
   let cleanup: () => Promise<void>;
   let tokenId: string;
 
@@ -52,11 +56,29 @@ describe.each(databases)('statements per paid trade (%s)', (name, open) => {
     }
   }
 
+  let markers = 0;
+  /**
+   * Until the change feed has told of every earlier commit: a marker event (of a token that is
+   * not the one traded) committed now is told twice — at its commit, and again as the database
+   * delivers it to every process (SQLite's tail read every 50 ms, PostgreSQL's notification),
+   * in commit order — so once it is told the second time, every earlier commit has been.
+   */
+  async function feedCaughtUp(): Promise<void> {
+    const marker = `tok_budget_marker_${(markers += 1)}`;
+    const heard: (string | null)[] = [];
+    const stop = uow.changeFeed!.subscribe((t) => heard.push(t));
+    try {
+      await uow.transaction((s) => s.events.append({ type: 'token.created', network: TESTNET, tokenId: marker, data: {}, createdAt: new Date(0) }));
+      await waitFor(`the change feed to tell of ${marker} twice`, () => heard.filter((t) => t === marker).length >= 2);
+    } finally {
+      stop();
+    }
+  }
+
   /** The 402 and the paid request of one call, counted apart. */
   async function paidCall(path: string, body: unknown): Promise<{ challenge: string[]; paid: string[]; status: number }> {
-    // The feed has told of every earlier commit (SQLite's tail reads every 50 ms; PostgreSQL's
-    // notifications echo this process's own): none arrives between the calls counted.
-    await new Promise((r) => setTimeout(r, 200));
+    // The feed has told of every earlier commit: none arrives between the calls counted.
+    await feedCaughtUp();
     let required: unknown;
     const challenge = await count(async () => {
       const res = await post(path, body);
@@ -77,6 +99,7 @@ describe.each(databases)('statements per paid trade (%s)', (name, open) => {
   beforeAll(async () => {
     const opened = await open();
     cleanup = opened.cleanup;
+    uow = opened.uow;
     service = await startTestService({ ports: { uow: opened.uow } });
     const created = await payingFetch(wallet)(`${service.url}/tokens`, {
       method: 'POST',

@@ -10,7 +10,7 @@ import { ImageIntake } from '../../src/app/images/image-intake.js';
 import { ImageReads } from '../../src/app/images/image-reads.js';
 import { TESTNET } from '../../src/domain/network.js';
 import { makeDeps, WALLET_A, WALLET_B } from '../support/app-harness.js';
-import { bombPng, dataUrl, pngFixture, SVG, TEXT_AS_PNG } from '../support/images.js';
+import { bombPng, dataUrl, pngFixture, scanBombJpeg, SVG, TEXT_AS_PNG } from '../support/images.js';
 
 const ORIGIN = 'https://launchpad.example';
 const byName = (name: string): AnyEntrypoint => entrypoints().find((e) => e.name === name)!;
@@ -68,10 +68,16 @@ describe('token images (app)', () => {
     ['a text file named .png', async () => TEXT_AS_PNG, 'IMAGE_TYPE_UNSUPPORTED'],
     ['a decompression bomb', () => bombPng(), 'IMAGE_TOO_MANY_PIXELS'],
     ['1 MiB and a byte', async () => Buffer.concat([await pngFixture(8, 8), Buffer.alloc(1024 * 1024)]), 'IMAGE_TOO_LARGE'],
+    // Issue 51: a side over 4096 although the product is 4096²; the scan bomb, counted before any decode; SVGs the first KiB did not tell.
+    ['a 1,048,576 × 16 strip', () => bombPng(1_048_576, 16), 'IMAGE_TOO_MANY_PIXELS'],
+    ['the scan-bomb JPEG', async () => scanBombJpeg(), 'IMAGE_TOO_COMPLEX'],
+    ['an SVG after 2 KiB of comment', async () => Buffer.from(`<!--${'x'.repeat(2048)}-->${SVG.toString()}`), 'IMAGE_SVG_REFUSED'],
+    ['an SVG in UTF-16', async () => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(SVG.toString(), 'utf16le')]), 'IMAGE_SVG_REFUSED'],
   ])('%s is refused before the 402 (%s), nothing stored', async (_name, make, code) => {
     const deps = imageDeps();
     expect(await refusalOf(deps, 'token_create', { name: 'Bad', symbol: 'BAD', image: dataUrl(Buffer.from(await make())) })).toBe(code);
     expect(deps.uow.db.tokens.size + deps.uow.db.images.size).toBe(0);
+    expect(deps.processor.renders).toBe(0);
   });
 
   it('an image and an imageUrl at once is a VALIDATION_ERROR', async () => {

@@ -12,6 +12,7 @@ import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';
 import { UlidIdGenerator } from '../../src/adapters/ids/ulid/ulid-id-generator.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
+import type { SqliteChangeFeed } from '../../src/adapters/persistence/mikro-orm/sqlite-change-feed.js';
 import { CurveTradeQuoter } from '../../src/adapters/quotes/curve/curve-trade-quoter.js';
 import { FixedQuoteProvider } from '../../src/adapters/quotes/fixed/fixed-quote-provider.js';
 import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
@@ -29,6 +30,7 @@ import type { Stores, UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
 import { itWithServices } from '../support/services.js';
 import { WALLET } from '../support/fixtures.js';
+import { pollUntil, waitFor } from '../support/wait.js';
 
 const clock = new FakeClock('2026-11-23T12:00:00Z');
 const chain = new FakeTokenIssuer({ clock });
@@ -99,6 +101,8 @@ describe('TokenViewCache', () => {
     const d0 = deps(store);
     const { tokenId } = await create(d0);
     let stall: Promise<void> | null = null;
+    let reachedStall!: () => void;
+    const stalled = new Promise<void>((r) => (reachedStall = r));
     let lookups = 0;
     const gated: UnitOfWork = {
       run: (w) =>
@@ -107,7 +111,10 @@ describe('TokenViewCache', () => {
           events.lastId = async (id?: string) => {
             lookups++;
             const answer = await s.events.lastId(id); // read now, answered later: a slow round trip
-            if (stall) await stall;
+            if (stall) {
+              reachedStall();
+              await stall;
+            }
             return answer;
           };
           return w({ ...s, events });
@@ -120,7 +127,7 @@ describe('TokenViewCache', () => {
     let open!: () => void;
     stall = new Promise<void>((r) => (open = r));
     const early = getToken(d, tokenId); // its lookup reads the old last event, then stalls
-    await new Promise((r) => setTimeout(r, 10));
+    await stalled;
     await buy(d0, tokenId); // committed while that lookup is under way
     const late = getToken(d, tokenId); // arrives after the commit: must not take the early answer
     stall = null;
@@ -246,34 +253,44 @@ describe('TokenViewCache', () => {
 
   it('sees a buy made by another process on one SQLite file', () => onTwoProcesses('sqlite', twoProcesses));
 
-  /** Another process's buy reaches a reader that trusts its feed: no query per read before it, the new view soon after. */
-  async function fedAcrossProcesses(a: MikroOrmUnitOfWork, b: MikroOrmUnitOfWork) {
+  /**
+   * Another process's buy reaches a reader that trusts its feed: no query per read before it, the
+   * new view once the feed has told of the buy — at the first read after `told` resolves, where
+   * the test knows when that is; else it waits for that read.
+   */
+  async function fedAcrossProcesses(a: MikroOrmUnitOfWork, b: MikroOrmUnitOfWork, told?: () => Promise<void>) {
     expect(a.changeFeed?.live).toBe(true);
     const { uow, lookups } = lookupsOf(a);
     const reader = deps(uow, new TokenViewCache({ maxEntries: 100, maxAgeMs: 60_000 }, a.changeFeed!));
     const writer = deps(b);
+    const heard: (string | null)[] = [];
+    a.changeFeed!.subscribe((t) => heard.push(t));
     const { tokenId } = await create(writer);
-    await new Promise((r) => setTimeout(r, 200)); // the creation's own announcement, heard late, would cost one more check
+    // The creation's own announcement, heard after the view was built, would cost one more check.
+    await waitFor("the reader's feed to tell of the creation", () => heard.includes(tokenId));
     const seen = await getToken(reader, tokenId);
     const n = lookups();
     for (let i = 0; i < 5; i++) expect(await getToken(reader, tokenId)).toEqual(seen);
     expect(lookups()).toBe(n);
     await buy(writer, tokenId, 2_000_000n); // the other process
-    const bought = Date.now();
-    let now = await getToken(reader, tokenId);
-    while (now.trades24h === 0 && Date.now() - bought < 2_000) {
-      await new Promise((r) => setTimeout(r, 5));
-      now = await getToken(reader, tokenId);
-    }
+    await (told ? told() : pollUntil(async () => (await getToken(reader, tokenId)).trades24h > 0));
+    const now = await getToken(reader, tokenId);
     expect(now.trades24h).toBe(1);
     expect(now.curve.tokensSold).toBe((await getToken(deps(a), tokenId)).curve.tokensSold);
-    return Date.now() - bought;
   }
 
-  itWithServices('on PostgreSQL, hears another process’s buy through LISTEN/NOTIFY', () => onTwoProcesses('postgresql', fedAcrossProcesses));
+  itWithServices('on PostgreSQL, hears another process’s buy through LISTEN/NOTIFY', () => onTwoProcesses('postgresql', (a, b) => fedAcrossProcesses(a, b)));
 
   it('on one SQLite file, hears another process’s buy from the event log within its poll', async () => {
-    expect(await onTwoProcesses('sqlite', fedAcrossProcesses)).toBeLessThan(1_000);
+    // One read of the log's tail begun after the buy is all it takes (the read under way when it
+    // committed may have begun before: the second starts after it). Counted in reads, not in
+    // milliseconds: the timer that reads every 50 ms runs late on a loaded machine.
+    const tailRead = async (a: MikroOrmUnitOfWork) => {
+      const tail = (a as unknown as { changes: SqliteChangeFeed }).changes;
+      await tail.poll();
+      await tail.poll();
+    };
+    await onTwoProcesses('sqlite', (a, b) => fedAcrossProcesses(a, b, () => tailRead(a)));
   });
 
   itWithServices('on PostgreSQL, a dropped listener makes the feed not live (and says forget everything) until it listens again', async () => {
@@ -288,10 +305,10 @@ describe('TokenViewCache', () => {
           [`launchpad changes ${schema}`],
         );
       });
-      for (let i = 0; a.changeFeed!.live && i < 100; i++) await new Promise((r) => setTimeout(r, 20));
+      await pollUntil(() => !a.changeFeed!.live);
       expect(a.changeFeed!.live).toBe(false);
       expect(heard).toContain(null);
-      for (let i = 0; !a.changeFeed!.live && i < 200; i++) await new Promise((r) => setTimeout(r, 20));
+      await pollUntil(() => a.changeFeed!.live);
       expect(a.changeFeed!.live).toBe(true); // listening again, after a second
       expect(heard.filter((t) => t === null).length).toBeGreaterThanOrEqual(2);
     } finally {

@@ -26,7 +26,9 @@ export function chainProbeContract(name: string, make: () => Promise<ChainProbeH
       const h = await make();
       const started = Date.now();
       expect(await Promise.all([h.dead.probe(PRODUCTION), h.dead.probe(TESTNET)])).toEqual(['down', 'down']);
-      expect(Date.now() - started).toBeLessThan(5_000);
+      // Seconds, not a hang: a probe waits at most its own timeout (2 s for ViemChainProbe); the
+      // rest of the bound is a loaded machine's slack.
+      expect(Date.now() - started).toBeLessThan(10_000);
     });
 
     it('a node that answers as another chain is down', async () => {

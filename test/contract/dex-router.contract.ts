@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TESTNET } from '../../src/domain/network.js';
 import { getAmountOut, planPoolSeed } from '../../src/domain/pool.js';
 import type { DexRouter } from '../../src/ports/dex-router.js';
+import { pollUntil } from '../support/wait.js';
 
 export interface DexRouterHarness {
   dex: DexRouter;
@@ -41,11 +42,11 @@ export function dexRouterContract(name: string, make: () => Promise<DexRouterHar
   describe(`DexRouter contract: ${name}`, () => {
     async function mined(h: DexRouterHarness, prepared: { rawTx: string; txHash: string }) {
       await h.dex.broadcast(network, prepared.rawTx);
-      for (let attempt = 0; ; attempt++) {
-        const status = await h.dex.status(network, prepared.txHash, prepared.rawTx);
-        if (status !== 'pending' || attempt === 500) return status;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      const status = async () => {
+        const s = await h.dex.status(network, prepared.txHash, prepared.rawTx);
+        return s === 'pending' ? null : s;
+      };
+      return (await pollUntil(status)) ?? 'pending';
     }
 
     /** Seeds `token`'s pool as graduation does: the seeder approved for both sides, then seedPool. */

@@ -54,6 +54,39 @@ export function eventLogContract(name: string, make: UowFactory) {
         expect((await uow.run((s) => s.events.readAfter(0, { network: TESTNET }, 100))).map((e) => e.id)).toEqual([1, 2, 4]);
       }));
 
+    it('withholds a hidden comment: its comment.posted events take the hidden view (in the transaction), naming their payments; nothing else changes', () =>
+      withUow(make, async (uow) => {
+        const posted = (commentId: string, tokenId: string, paymentId: string | null) =>
+          event({ tokenId, type: 'comment.posted', data: { comment: { commentId, text: `said by ${commentId}` }, paymentId } });
+        const appended = [
+          posted('cmt_1', 'tok_A', 'pay_1'),
+          posted('cmt_10', 'tok_A', 'pay_10'), // an id the first one's is a prefix of
+          posted('cmt_1', 'tok_B', 'pay_B'), // another token's (never so in the service, kept apart all the same)
+          event({ tokenId: 'tok_A', type: 'comment.hidden', data: { comment: { commentId: 'cmt_1', text: null } } }),
+          posted('cmt_2', 'tok_A', null),
+        ];
+        await uow.transaction((s) => s.events.appendAll(appended));
+        const hidden = { commentId: 'cmt_1', text: null, hidden: true };
+        await expect(
+          uow.transaction(async (s) => {
+            await s.events.withholdComment('tok_A', 'cmt_1', hidden);
+            throw new Error('rolled back');
+          }),
+        ).rejects.toThrow('rolled back');
+        expect(JSON.stringify(await uow.run((s) => s.events.readAfter(0, {}, 10)))).toContain('said by cmt_1"');
+        expect(await uow.transaction((s) => s.events.withholdComment('tok_A', 'cmt_1', hidden))).toEqual(['pay_1']);
+        expect(await uow.transaction((s) => s.events.withholdComment('tok_A', 'cmt_2', { commentId: 'cmt_2', text: null }))).toEqual([]);
+        const stored = await uow.run((s) => s.events.readAfter(0, {}, 10));
+        expect(stored.map((e) => e.data)).toEqual([
+          { comment: hidden, paymentId: 'pay_1' },
+          appended[1]!.data,
+          appended[2]!.data,
+          appended[3]!.data,
+          { comment: { commentId: 'cmt_2', text: null }, paymentId: null },
+        ]);
+        expect(stored.map((e) => e.id)).toEqual([1, 2, 3, 4, 5]);
+      }));
+
     it('gives concurrent appenders distinct ids without gaps', () =>
       withUow(make, async (uow) => {
         await Promise.all(Array.from({ length: 25 }, () => uow.transaction((s) => s.events.append(event()))));

@@ -5,7 +5,7 @@ import { signerLocksContract } from './signer-locks.contract.js';
 import { persistenceContracts } from './persistence.contract.js';
 
 persistenceContracts('memory', async () => ({ uow: new MemoryUnitOfWork() }));
-changeFeedContract('memory', async () => ({ uow: new MemoryUnitOfWork() }));
+changeFeedContract('memory', async () => ({ uow: new MemoryUnitOfWork() }), { echoes: false });
 
 signerLocksContract('memory (two holders of one table)', async () => {
   const table = new MemorySignerLockTable();

@@ -26,14 +26,14 @@ const postgres: UowFactory = async () => {
 
 describeWithServices('PostgreSQL', () => {
   persistenceContracts('MikroORM on PostgreSQL', postgres);
-  changeFeedContract('MikroORM on PostgreSQL (LISTEN/NOTIFY)', postgres);
+  changeFeedContract('MikroORM on PostgreSQL (LISTEN/NOTIFY)', postgres, { echoes: true });
 });
 
 changeFeedContract('MikroORM on SQLite (its event log, read every 50 ms)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'launchpad-sqlite-'));
   const uow = await MikroOrmUnitOfWork.open({ url: `sqlite:${join(dir, 'test.db')}` });
   return { uow, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-});
+}, { echoes: true });
 
 describeWithServices('PostgreSQL advisory locks', () => signerLocksContract('PostgreSQL advisory locks (two processes on one schema)', async () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;

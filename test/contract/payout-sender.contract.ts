@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TESTNET, type Network } from '../../src/domain/network.js';
 import type { PayoutSender } from '../../src/ports/payout-sender.js';
 import { payout } from '../support/fixtures.js';
+import { pollUntil } from '../support/wait.js';
 
 export interface PayoutSenderHarness {
   sender: PayoutSender;
@@ -10,14 +11,13 @@ export interface PayoutSenderHarness {
   removeAssetCode(network: Network): Promise<void>;
 }
 
-/** The status once the chain has had a moment to mine it (a node may answer `pending` briefly). */
+/** The status once it is no longer pending (a node may answer `pending` briefly), or `pending` at the deadline. */
 async function settled(sender: PayoutSender, prepared: { txHash: string; rawTx: string }) {
-  for (let i = 0; i < 50; i++) {
-    const status = await sender.status(TESTNET, prepared.txHash, prepared.rawTx);
-    if (status !== 'pending') return status;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return 'pending';
+  const status = async () => {
+    const s = await sender.status(TESTNET, prepared.txHash, prepared.rawTx);
+    return s === 'pending' ? null : s;
+  };
+  return (await pollUntil(status, { stepMs: 100 })) ?? 'pending';
 }
 
 export function payoutSenderContract(name: string, make: () => Promise<PayoutSenderHarness>) {

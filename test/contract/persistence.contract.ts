@@ -23,6 +23,7 @@ import { custodyIntentStoreContract } from './custody-intent-store.contract.js';
 import { sharedSettingsStoreContract } from './shared-settings-store.contract.js';
 import { chainIdentityStoreContract } from './chain-identity-store.contract.js';
 import { orderStoreContract } from './order-store.contract.js';
+import { heldAuthorizationStoreContract } from './held-authorization-store.contract.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
 
 export function persistenceContracts(name: string, make: UowFactory) {
@@ -50,4 +51,5 @@ export function persistenceContracts(name: string, make: UowFactory) {
   imageStoreContract(name, make);
   raiseStoreContract(name, make);
   orderStoreContract(name, make);
+  heldAuthorizationStoreContract(name, make);
 }

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SignerLocks } from '../../src/ports/signer-locks.js';
+import { pollUntil, waitFor } from '../support/wait.js';
 
 export interface TwoProcesses {
   a: SignerLocks;
@@ -18,11 +19,6 @@ export interface TwoProcesses {
 
 const KEY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-
-async function eventually(check: () => boolean | Promise<boolean>, ms = 5_000): Promise<boolean> {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) if (await check()) return true;
-  return false;
-}
 
 export function signerLocksContract(name: string, make: () => Promise<TwoProcesses>) {
   describe(`SignerLocks contract: ${name}`, () => {
@@ -62,8 +58,8 @@ export function signerLocksContract(name: string, make: () => Promise<TwoProcess
       withTwo(async ({ a, b, crashA }) => {
         expect(await a.tryAcquire(KEY)).toBe(true);
         await crashA();
-        expect(await eventually(() => !a.holds(KEY))).toBe(true);
-        expect(await eventually(() => b.tryAcquire(KEY))).toBe(true);
+        expect(await pollUntil(() => !a.holds(KEY))).toBe(true);
+        expect(await pollUntil(() => b.tryAcquire(KEY))).toBe(true);
         expect(await a.tryAcquire(KEY)).toBe(false);
       }));
 
@@ -72,10 +68,10 @@ export function signerLocksContract(name: string, make: () => Promise<TwoProcess
         if (!askIntent) return;
         let woken = 0;
         const stop = a.onIntent(() => (woken += 1));
-        await eventually(async () => (await a.tryAcquire(KEY)) && true); // connected and listening
+        await waitFor('the lock store connected and listening', () => a.tryAcquire(KEY));
         const before = woken;
         await askIntent();
-        expect(await eventually(() => woken > before)).toBe(true);
+        expect(await pollUntil(() => woken > before)).toBe(true);
         stop();
       }));
   });

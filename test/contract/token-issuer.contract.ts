@@ -4,6 +4,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { TESTNET, NETWORKS, type Network } from '../../src/domain/network.js';
 import { receiveAuthorizationTypedData, type TokenAuthorization } from '../../src/domain/token-authorization.js';
 import type { TokenIssuer, TokenSpec } from '../../src/ports/token-issuer.js';
+import { pollUntil } from '../support/wait.js';
 
 export interface TokenIssuerHarness {
   issuer: TokenIssuer;
@@ -34,11 +35,11 @@ export function tokenIssuerContract(name: string, make: () => Promise<TokenIssue
     /** Broadcasts, then follows the transaction until it is no longer pending (a node may mine a moment later). */
     async function mined(h: TokenIssuerHarness, prepared: { rawTx: string; txHash: string }) {
       await h.issuer.broadcast(network, prepared.rawTx);
-      for (let attempt = 0; ; attempt++) {
-        const status = await h.issuer.status(network, prepared.txHash, prepared.rawTx);
-        if (status !== 'pending' || attempt === 500) return status;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      const status = async () => {
+        const s = await h.issuer.status(network, prepared.txHash, prepared.rawTx);
+        return s === 'pending' ? null : s;
+      };
+      return (await pollUntil(status)) ?? 'pending';
     }
 
     async function deploy(h: TokenIssuerHarness, s = spec()) {

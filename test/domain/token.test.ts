@@ -43,7 +43,7 @@ describe('token metadata', () => {
     });
   });
 
-  it.each([
+  it.each<[string, Parameters<typeof validateTokenMetadata>[0], string]>([
     ['empty name', { name: '  ', symbol: 'A' }, 'name'],
     ['missing name', { symbol: 'A' }, 'name'],
     ['name of 33 characters', { name: 'x'.repeat(33), symbol: 'A' }, 'name'],
@@ -58,6 +58,13 @@ describe('token metadata', () => {
     ['symbol of 11 characters', { name: 'A', symbol: 'ABCDEFGHIJK' }, 'symbol'],
     ['empty symbol', { name: 'A', symbol: '' }, 'symbol'],
     ['non-latin symbol', { name: 'A', symbol: 'ΑΒΓ' }, 'symbol'],
+    // Checked as given, not after upper-casing (issue 51): ß → SS, ı → I, ſ → S, ﬀ → FF, K (Kelvin) stays.
+    ['symbol ß', { name: 'A', symbol: 'ßX' }, 'symbol'],
+    ['symbol ı (dotless i)', { name: 'A', symbol: 'pıe' }, 'symbol'],
+    ['symbol ſ (long s)', { name: 'A', symbol: 'ſ' }, 'symbol'],
+    ['symbol ﬀ ligature', { name: 'A', symbol: 'ﬀ' }, 'symbol'],
+    ['symbol Kelvin sign', { name: 'A', symbol: '\u212A' }, 'symbol'],
+    ['symbol in full-width digits', { name: 'A', symbol: '１２' }, 'symbol'],
     ['description over 500', { name: 'A', symbol: 'A', description: 'd'.repeat(501) }, 'description'],
     ['zero-width in description', { name: 'A', symbol: 'A', description: 'x\u200By' }, 'description'],
     ['http image', { name: 'A', symbol: 'A', imageUrl: 'http://example.com/a.png' }, 'imageUrl'],
@@ -65,6 +72,45 @@ describe('token metadata', () => {
     ['relative image', { name: 'A', symbol: 'A', imageUrl: '/a.png' }, 'imageUrl'],
     ['image with credentials', { name: 'A', symbol: 'A', imageUrl: 'https://u:p@example.com/a.png' }, 'imageUrl'],
     ['image over 2048', { name: 'A', symbol: 'A', imageUrl: 'https://e.com/' + 'a'.repeat(2040) }, 'imageUrl'],
+    // On a public host only (issue 51): the page shows it to every visitor, whose browser fetches it.
+    ...[
+      'https://127.0.0.1/a.png',
+      'https://127.1.2.3/a.png',
+      'https://[::1]/a.png',
+      'https://localhost/a.png',
+      'https://LOCALHOST./a.png',
+      'https://shop.localhost/a.png',
+      'https://nas.local/a.png',
+      'https://db.internal/a.png',
+      'https://router.home.arpa/a.png',
+      'https://printer/a.png',
+      'https://10.0.0.1/a.png',
+      'https://172.16.0.1/a.png',
+      'https://172.31.255.255/a.png',
+      'https://192.168.1.1/a.png',
+      'https://100.64.0.1/a.png',
+      'https://169.254.169.254/latest/meta-data',
+      'https://0.0.0.0/a.png',
+      'https://224.0.0.1/a.png',
+      'https://255.255.255.255/a.png',
+      'https://[::]/a.png',
+      'https://[fc00::1]/a.png',
+      'https://[fd12:3456::1]/a.png',
+      'https://[fe80::1]/a.png',
+      'https://[::ffff:127.0.0.1]/a.png',
+      'https://[::ffff:192.168.0.1]/a.png',
+      'https://[::ffff:7f00:1]/a.png',
+      'https://[2002:c0a8:0101::1]/a.png',
+      // Literal addresses spelled as integers, in hex or octal: the URL parser reads them as 127.0.0.1.
+      'https://2130706433/a.png',
+      'https://0x7f000001/a.png',
+      'https://0x7f.1/a.png',
+      'https://0177.0.0.1/a.png',
+      'https://127.1/a.png',
+      'https://3232235777/a.png',
+    ].map((imageUrl): [string, Parameters<typeof validateTokenMetadata>[0], string] => [`image on ${imageUrl}`, { name: 'A', symbol: 'A', imageUrl }, 'imageUrl']),
+    ['site on loopback', { name: 'A', symbol: 'A', website: 'https://127.0.0.1:8080/admin' }, 'website'],
+    ['site on a private address', { name: 'A', symbol: 'A', website: 'https://192.168.0.1/' }, 'website'],
     ['number as name', { name: 5, symbol: 'A' }, 'name'],
   ])('rejects %s', (_label, input, path) => {
     expect(issuesOf(input).map((i) => i.path)).toContain(path);
@@ -76,6 +122,16 @@ describe('token metadata', () => {
       'symbol',
       'imageUrl',
     ]);
+  });
+
+  it('takes an https URL on any public host: names (never resolved), public IPv4 and global IPv6 literals', () => {
+    for (const url of ['https://example.com/a.png', 'https://cdn.example.org:8443/a.png', 'https://xn--nxasmq6b.com/a', 'https://8.8.8.8/a.png', 'https://172.32.0.1/a.png', 'https://100.128.0.1/a', 'https://[2606:4700::1111]/a.png']) {
+      expect(validateTokenMetadata({ name: 'A', symbol: 'A', imageUrl: url, website: url }).imageUrl, url).toBe(new URL(url).href);
+    }
+  });
+
+  it('says why a host is refused, as the URL parser reads it', () => {
+    expect(issuesOf({ name: 'A', symbol: 'A', imageUrl: 'https://2130706433/x.png' })).toEqual([{ path: 'imageUrl', message: expect.stringMatching(/public host: 127\.0\.0\.1 is a loopback/) }]);
   });
 
   it('counts characters, not UTF-16 units', () => {

@@ -15,6 +15,7 @@ import { USDC_ABI } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
 import { queryDatabase, serviceProcessEnv, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { pollUntil } from '../support/wait.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 import { withoutServices } from '../support/services.js';
 
@@ -116,7 +117,7 @@ describe.each(withoutServices(databases))('kill -9 at a delivery batch, on %s', 
       (await count(`select count(*) as n from delivery_batches where state = 'SENT'`)) +
       (await count(`select count(*) as n from payments where state in ('VERIFIED', 'SETTLED')`)) +
       (await settlingButUsed());
-    for (let i = 0; i < 240 && (await unfinished()) > 0; i++) await new Promise((r) => setTimeout(r, 250));
+    await pollUntil(async () => (await unfinished()) === 0, { timeoutMs: 60_000, stepMs: 250 });
     expect(await unfinished()).toBe(0);
 
     // The batches the crash caught went out as recorded — the same transaction, mined — and

@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PaymentRequired } from '@x402/fetch';
 import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-with-x';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ import { startService, type RunningService } from '../../src/bootstrap/compose.j
 import { TESTNET } from '../../src/domain/network.js';
 import { devnetTools } from '../support/devnet.js';
 import { devnetConfig, json } from '../support/service.js';
-import { devAccount, payingFetch, preferEurc } from '../support/x402-client.js';
+import { decodeBase64Json, devAccount, payingFetch, preferEurc, signPayment } from '../support/x402-client.js';
 
 const [creator, holder, stranger] = [devAccount(5), devAccount(6), devAccount(7)];
 const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-comments-'));
@@ -40,6 +41,29 @@ const balances = async (account: PrivateKeyAccount) => {
   const tools = devnetTools(service.devnet!);
   return [await tools.usdcBalance(TESTNET, account.address), await tools.assetBalance(TESTNET, 'EURC', account.address)];
 };
+
+/** The event stream replayed from its start (`Last-Event-ID: 0`) until `until` is in it, within a deadline. */
+async function readEvents(path: string, until: RegExp): Promise<string> {
+  const controller = new AbortController();
+  const deadline = setTimeout(() => controller.abort(), 15_000);
+  let text = '';
+  try {
+    const res = await fetch(`${service.url}${path}`, { headers: { 'last-event-id': '0' }, signal: controller.signal });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    while (!until.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch (e) {
+    if (!controller.signal.aborted) throw e;
+  } finally {
+    clearTimeout(deadline);
+    controller.abort();
+  }
+  return text;
+}
 
 /** A Sign-In-With-X proof of `account`, made by the official client function with a fresh nonce of our own. */
 async function proof(account: PrivateKeyAccount, url: string): Promise<string> {
@@ -127,5 +151,33 @@ describe('comments on the devnet', () => {
     expect(metrics).toMatch(/launchpad_comment_refusals_total\{code="COMMENT_BIDI_CONTROL"\} 1/);
     expect(metrics).toMatch(/launchpad_comments_total\{action="posted"\} 3/);
     expect(metrics).toMatch(/launchpad_comments_total\{action="hidden"\} 1/);
+  });
+
+  it('what was hidden is never served again: not by the event stream’s replay, nor by the paid answer replayed', async () => {
+    // A comment paid by hand, so the very same payment can be sent again after the hide.
+    const body = JSON.stringify({ tokenId, text: 'Secret rug plan 0xdeadbeef' });
+    const post = (headers: Record<string, string> = {}) =>
+      fetch(`${service.url}/entrypoints/token_comment`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const required = decodeBase64Json<PaymentRequired>((await post()).headers.get('payment-required'));
+    const payment = { 'payment-signature': await signPayment(stranger, required) };
+    const posted = await post(payment);
+    expect(posted.status).toBe(201);
+    const comment = (await json(posted)).data;
+    const url = `${service.url}/tokens/${tokenId}/comments/${comment.commentId}/hide`;
+    expect((await fetch(url, { method: 'POST', headers: { 'sign-in-with-x': await proof(creator, url) } })).status).toBe(200);
+
+    const replay = await readEvents(`/api/events?tokenId=${tokenId}`, new RegExp(`event: comment\\.hidden\\ndata: [^\\n]*${comment.commentId}`));
+    expect(replay).toContain(`"commentId":"${comment.commentId}"`);
+    expect(replay).not.toContain('Secret rug plan');
+    const posts = replay.split('\n').filter((l) => l.startsWith('data: ') && l.includes(comment.commentId) && l.includes('"type":"comment.posted"'));
+    expect(posts).toHaveLength(1);
+    expect(JSON.parse(posts[0]!.slice(6)).data.comment).toMatchObject({ commentId: comment.commentId, hidden: true, text: null });
+
+    // The same payment again is answered from the store, as the hide left it: charged once, no text.
+    const again = await post(payment);
+    expect(again.status).toBe(201);
+    const answered = await again.text();
+    expect(answered).not.toContain('Secret rug plan');
+    expect(JSON.parse(answered).data).toMatchObject({ commentId: comment.commentId, hidden: true, text: null });
   });
 });

@@ -83,19 +83,21 @@ describe('the comment thread in Chromium', () => {
       await page.getByTestId('comment-submit').click();
       await page.getByRole('button', { name: /^Sign and pay 0\.001 USDC/ }).click();
       const mine = thread.getByText('Thanks for holding — more soon.');
-      await mine.waitFor({ timeout: 20_000 });
+      await mine.waitFor({ timeout: 30_000 });
       expect(await thread.locator('[data-testid="comment"]').filter({ hasText: 'Thanks for holding' }).locator('[data-testid="badge-creator"]').count()).toBe(1);
 
       // One posted elsewhere arrives without a reload.
+      await page.evaluate('window.__notReloaded = true'); // gone after a reload, however long the comment takes to show
       const live = await paid(holder, '/entrypoints/token_comment', { tokenId, text: 'gm from the API', replyTo: hostile.commentId });
-      await page.locator(`#comment-${hostile.commentId} #comment-${live.commentId}`).waitFor({ timeout: 5_000 });
+      await page.locator(`#comment-${hostile.commentId} #comment-${live.commentId}`).waitFor({ timeout: 30_000 });
+      expect(await page.evaluate('window.__notReloaded === true')).toBe(true);
 
       await page.waitForTimeout(300); // a script smuggled in would have run by now
       await shot('comments-hostile-as-text');
 
       // The creator hides the hostile one (its wallet proven with Sign-In-With-X): its text is gone.
       await page.locator(`#comment-${hostile.commentId} > .comment-actions [data-testid="comment-hide"]`).click();
-      await page.locator(`#comment-${hostile.commentId} > [data-testid="comment-hidden"]`).waitFor({ timeout: 10_000 });
+      await page.locator(`#comment-${hostile.commentId} > [data-testid="comment-hidden"]`).waitFor({ timeout: 30_000 });
       const listed = (await json(await fetch(`${service.url}/tokens/${tokenId}/comments`))).data.items;
       expect(listed.find((c: { commentId: string }) => c.commentId === hostile.commentId)).toMatchObject({ hidden: true, text: null });
       await screenshot(page, 'comments-page');
@@ -104,5 +106,5 @@ describe('the comment thread in Chromium', () => {
     } finally {
       await context.close();
     }
-  });
+  }, 120_000);
 });

@@ -15,6 +15,7 @@ import type { RunningService } from '../../src/bootstrap/compose.js';
 import type { TokenIssuer } from '../../src/ports/token-issuer.js';
 import { signedSellBody } from '../support/onchain.js';
 import { json, ShiftableClock, startTestService } from '../support/service.js';
+import { waitFor } from '../support/wait.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
 const wallet = devAccount(5);
@@ -94,9 +95,7 @@ it("a sell through a process that does not sign for custody is pulled by the one
   const buy = await call(services.b, '/entrypoints/token_buy_usd', { tokenId, usdAmount: '5' });
   expect(buy.status).toBe(200);
   const deliveryId = (await json(buy)).data.delivery.deliveryId;
-  await workersOf('a', (async () => {
-    for (let i = 0; i < 100 && (await uow.run((s) => s.deliveries.get(deliveryId)))?.state !== 'CONFIRMED'; i++) await new Promise((r) => setTimeout(r, 20));
-  })());
+  await workersOf('a', waitFor('the buy delivered', async () => (await uow.run((s) => s.deliveries.get(deliveryId)))?.state === 'CONFIRMED'));
 
   // B asks, A's workers answer (here between passes), B follows the pull A recorded and books the sell.
   const sell = await workersOf('a', call(services.b, '/entrypoints/token_sell', await signedSellBody(services.b.url, wallet, tokenId, '1000')));

@@ -17,6 +17,7 @@ import { freePorts } from '../support/free-ports.js';
 import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
 import { itWithServices } from '../support/services.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { pollUntil } from '../support/wait.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-data-dir-'));
@@ -127,7 +128,7 @@ describe.skipIf(process.platform !== 'linux')('two instances on one DATA_DIR', (
 
     const next = await startServiceProcess(firstEnv);
     cleanups.push(() => next.stop());
-    for (let i = 0; i < 100 && orphans.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
+    await pollUntil(() => !orphans.some(alive), { stepMs: 50 });
     expect(orphans.filter(alive)).toEqual([]);
     for (const pid of orphans) expect(next.output()).toMatch(new RegExp(`"level":"warn"[^\\n]*"msg":"devnet eip155:\\d+: stopping anvil pid ${pid}, left running on `));
     expect(anvilPids().some((pid) => orphans.includes(pid))).toBe(false);

@@ -24,6 +24,7 @@ import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-wi
 import { decodePaymentResponseHeader } from '@x402/fetch';
 import { getAddress } from 'viem';
 import { devnetTools } from '../support/devnet.js';
+import { waitFor } from '../support/wait.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 import { signedSellBody } from '../support/onchain.js';
 import { devnetConfig, drainWorkers as drain, json, ShiftableClock } from '../support/service.js';
@@ -400,7 +401,8 @@ describe('a chain that stops mining (#11.1): the payer ends with the trade or th
       clock.offsetMs += 31_000;
       await service.runWorkers();
       expect(uow.db.payments.get(paymentId)!.state).toBe('SETTLING'); // still usable: it may come back
-      while (BigInt(Math.floor(Date.now() / 1000)) <= validBefore) await new Promise((r) => setTimeout(r, 250));
+      // Real time must pass: the chain stamps its blocks with the wall clock.
+      await waitFor('the wall clock past validBefore', () => BigInt(Math.floor(Date.now() / 1000)) > validBefore, { stepMs: 250 });
       await anvil().mine({ blocks: 1 }); // a block at or past validBefore
     } finally {
       await anvil().setAutomine(true);
@@ -415,5 +417,5 @@ describe('a chain that stops mining (#11.1): the payer ends with the trade or th
     });
     expect(replay.status).toBe(402);
     expect((await json(replay)).error.details.reason).toBe('settlement_failed');
-  }, 30_000);
+  }, 60_000); // ten seconds of it are the authorization window passing
 });

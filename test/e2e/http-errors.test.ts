@@ -92,6 +92,19 @@ describe('400', () => {
     expect(bad.details.issues.map((i: { path: string }) => i.path)).toEqual(['side']);
   });
 
+  it('a whole-number parameter takes digits only, as an amount does: no exponent, sign, decimal point or space', async () => {
+    const quote = (slippage: string) => fetch(`${service.url}/api/quote?tokenId=${tokenId}&side=buy&usdAmount=1&slippageBps=${slippage}`);
+    for (const bad of ['1e2', '%2B100', '100.0', '%20100', '0x64', '', '-0']) {
+      const e = await expectError(await quote(bad), 400, 'VALIDATION_ERROR');
+      expect(e.details.issues, bad).toEqual([{ path: 'slippageBps', message: expect.any(String) }]);
+    }
+    expect((await quote('100')).status).toBe(200);
+    for (const path of ['/tokens?limit=1e1', `/api/tokens/${tokenId}/trades?limit=2.0`, '/api/creators?limit=%2B5', `/api/orders?wallet=${testnet.address}&limit=1e1`, `/api/tokens/${tokenId}/holders?limit=0x10`]) {
+      const e = await expectError(await fetch(`${service.url}${path}`), 400, 'VALIDATION_ERROR');
+      expect(e.details.issues, path).toEqual([{ path: 'limit', message: expect.any(String) }]);
+    }
+  });
+
   it('token_buy_tokens below the minimum buy says what the tokens cost, in dollars, before any 402', async () => {
     const e = await expectError(await post('/entrypoints/token_buy_tokens', { tokenId, tokens: '1000' }), 400, 'VALIDATION_ERROR');
     expect(e.message).toMatch(/^1000 tokens cost \$0\.\d{6}, below the \$0\.01 minimum buy$/);

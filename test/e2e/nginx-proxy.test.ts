@@ -22,6 +22,7 @@ import type { RunningService } from '../../src/bootstrap/compose.js';
 import { freePorts } from '../support/free-ports.js';
 import { json, settle, startTestService } from '../support/service.js';
 import { dataUrl, noisePng } from '../support/images.js';
+import { pollUntil } from '../support/wait.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
 function nginxBinary(): string {
@@ -38,17 +39,13 @@ let control: Server;
 let nginx: ChildProcess;
 let proxy: string;
 
-async function listening(port: number, deadlineMs = 10_000): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
+async function listening(port: number): Promise<void> {
+  const accepts = () =>
+    new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
       socket.on('error', () => resolve(false));
     });
-    if (ok) return;
-    if (Date.now() > until) throw new Error(`nginx did not listen on ${port}: ${readFileSync(join(dir, 'error.log'), 'utf8')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  if (!(await pollUntil(accepts, { stepMs: 50 }))) throw new Error(`nginx did not listen on ${port}: ${readFileSync(join(dir, 'error.log'), 'utf8')}`);
 }
 
 beforeAll(async () => {

@@ -213,7 +213,7 @@ describe(`orders on the devnet, on ${name}`, () => {
 
   it('the books equal the chain', async () => {
     await drain(8);
-    await waitUntilFinished(url, chain, 20_000);
+    await waitUntilFinished(url, chain, 40_000);
     await expectBooksEqualChain({ databaseUrl: url, chain, wallets: [creator, seller, orderer, emptier].map((w) => w.address), usdcBefore, treasuryBefore });
   }, 60_000);
 });

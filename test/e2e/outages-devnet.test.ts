@@ -13,6 +13,7 @@ import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-u
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
 import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import { devnetConfig, drainWorkers, json, ShiftableClock } from '../support/service.js';
+import { waitFor } from '../support/wait.js';
 import { decodeBase64Json, devAccount, payingFetch, signPayment } from '../support/x402-client.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-obs-outage-'));
@@ -27,6 +28,20 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {},
     headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address, ...headers },
     body: JSON.stringify(body),
   });
+
+/** The chain answers a JSON-RPC call at the devnet's address. */
+async function answers(network: typeof PRODUCTION | typeof TESTNET): Promise<boolean> {
+  try {
+    const res = await fetch(service.devnet!.chains[network].rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+    });
+    return 'result' in ((await res.json()) as object);
+  } catch {
+    return false;
+  }
+}
 
 async function expectOutage(res: Response) {
   expect(res.status).toBe(503);
@@ -64,7 +79,7 @@ describe('the chain stops answering', () => {
 
     // …and the chain dies before its payment arrives.
     for (const pid of service.devnet!.pids) process.kill(pid, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor('both chains to stop answering', async () => !(await answers(PRODUCTION)) && !(await answers(TESTNET)));
 
     await expectOutage(await fetch(`${service.url}/api/tokens/${tokenId}/sell-authorization?wallet=${wallet.address}&tokens=1`));
     await expectOutage(await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1' }, { 'payment-signature': signature }));

@@ -12,6 +12,7 @@ import type { RunningService } from '../../src/bootstrap/compose.js';
 import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import type { PaymentPayload, PaymentRequirements, VerifyResult } from '../../src/ports/facilitator.js';
 import { json, settle, ShiftableClock, startTestService } from '../support/service.js';
+import { pollUntil, waitFor } from '../support/wait.js';
 import { decodeBase64Json, devAccount, payingFetch, signPayment } from '../support/x402-client.js';
 
 const testnetWallet = devAccount(6);
@@ -211,9 +212,6 @@ describe('a worker process', () => {
     let release: () => void = () => undefined;
     let hang = false;
     let hanging = false;
-    const until = async (what: () => boolean | Promise<boolean>) => {
-      for (let i = 0; i < 500 && !(await what()); i++) await new Promise((r) => setTimeout(r, 20));
-    };
     const issuer = new FakeTokenIssuer({ clock: workerClock });
     const worker = await startTestService(
       {
@@ -249,14 +247,14 @@ describe('a worker process', () => {
         body: JSON.stringify({ name: 'Stuck', symbol: 'STUCK' }),
       });
       expect(created.status).toBe(201);
-      await until(() => hanging); // the next pass reaches the deployment and waits on it
+      await waitFor('the next pass waiting on the deployment', () => hanging);
       workerClock.offsetMs += WORKER_STALL_MS;
       [status, ready] = await workersCheck();
       expect([status, ready.error.details.checks.workers]).toEqual([503, 'down']);
 
       hang = false;
       release();
-      await until(async () => (await workersCheck())[0] === 200); // the pass ends, the next ones too
+      await pollUntil(async () => (await workersCheck())[0] === 200); // the pass ends, the next ones too
       [status, ready] = await workersCheck();
       expect([status, ready.data.checks.workers]).toEqual([200, 'ok']);
     } finally {

@@ -16,6 +16,7 @@ import { burstThenKill, crashBooks, devnetChain } from '../support/crash-books.j
 import { withoutServices } from '../support/services.js';
 import { queryDatabase, serviceProcessEnv, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { signedSellBody } from '../support/onchain.js';
+import { pollUntil } from '../support/wait.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
 const WALLETS = [5, 6, 7].map(devAccount);
@@ -59,7 +60,7 @@ describe.each(withoutServices([['SQLite', `sqlite:${join(dataDir, 'service.db')}
         }),
       );
       // Their pools are seeded by the workers.
-      for (let i = 0; i < 240 && (await Promise.all(tokens.map(tokenOf))).some((t) => t.pool?.state !== 'CREATED'); i++) await new Promise((r) => setTimeout(r, 250));
+      await pollUntil(async () => (await Promise.all(tokens.map(tokenOf))).every((t) => t.pool?.state === 'CREATED'), { timeoutMs: 60_000, stepMs: 250 });
       const launched = await Promise.all(tokens.map(tokenOf));
       expect(launched.map((t) => t.pool?.state)).toEqual(WALLETS.map(() => 'CREATED'));
 

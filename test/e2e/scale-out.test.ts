@@ -24,6 +24,7 @@ import { dropSchema, POSTGRES_URL } from '../support/postgres.js';
 import { itWithServices, WITH_SERVICES } from '../support/services.js';
 import { queryDatabase, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { signedSellBody } from '../support/onchain.js';
+import { waitFor } from '../support/wait.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
 const WALLETS = [5, 6, 7, 8].map(devAccount);
@@ -108,10 +109,6 @@ const call = (url: string, wallet: (typeof WALLETS)[number], path: string, body:
     body: JSON.stringify(body),
   });
 const read = async (url: string, path: string) => ((await (await fetch(`${url}${path}`)).json()) as { data: any }).data;
-async function until(check: () => Promise<boolean>, ms = 30_000): Promise<void> {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) if (await check()) return;
-  throw new Error('timed out');
-}
 
 /** Each wallet creates a token through one process and waits for it on chain. */
 async function launch(urls: string[]): Promise<string[]> {
@@ -122,7 +119,7 @@ async function launch(urls: string[]): Promise<string[]> {
       return ((await res.json()) as { data: { tokenId: string } }).data.tokenId;
     }),
   );
-  await Promise.all(tokens.map((id) => until(async () => (await read(urls[0]!, `/tokens/${id}`)).deployment.state === 'DEPLOYED')));
+  await Promise.all(tokens.map((id) => waitFor(`${id} deployed`, async () => (await read(urls[0]!, `/tokens/${id}`)).deployment.state === 'DEPLOYED', { stepMs: 50 })));
   return tokens;
 }
 
@@ -134,7 +131,7 @@ async function round(urls: string[], w: (typeof WALLETS)[number], token: string,
   const statuses = [buy.status];
   if (buy.status !== 200) return statuses;
   const { deliveryId } = ((await buy.json()) as { data: { delivery: { deliveryId: string } } }).data.delivery;
-  await until(async () => (await read(sellUrl, `/api/deliveries/${deliveryId}`)).state === 'CONFIRMED');
+  await waitFor(`delivery ${deliveryId} confirmed`, async () => (await read(sellUrl, `/api/deliveries/${deliveryId}`)).state === 'CONFIRMED', { stepMs: 50 });
   const sell = await call(sellUrl, w, '/entrypoints/token_sell', await signedSellBody(sellUrl, w, token, '100'));
   statuses.push(sell.status);
   return statuses;
@@ -204,26 +201,26 @@ itWithServices('kill -9 of A, custody signer, mid-burst: D takes custody over, w
       done += 1;
     }
   });
-  await until(async () => done >= 6, 120_000);
+  await waitFor('6 rounds done', () => done >= 6, { timeoutMs: 120_000, stepMs: 50 });
   await processes.A.killAll();
   urls = [processes.B.url, processes.C.url];
   killed = true;
   const after = done;
-  await until(async () => done >= after + 8, 120_000);
+  await waitFor('8 rounds done after the kill', () => done >= after + 8, { timeoutMs: 120_000, stepMs: 50 });
   running = false;
   await Promise.all(burst);
   // Every buy and sell begun after the kill went through: sells' pulls and deliveries were signed by D.
   expect(afterKill.length).toBeGreaterThan(0);
   expect(afterKill.filter((s) => s !== 200)).toEqual([]);
 
-  await until(async () => processes.D.output().includes("this process now signs custody's transactions"), 30_000);
+  await waitFor('D signing for custody', () => processes.D.output().includes("this process now signs custody's transactions"), { stepMs: 50 });
   await waitUntilFinished(databaseUrl, chain, 120_000);
   await expectBooksEqualChain({ databaseUrl, chain, wallets: WALLETS.map((w) => w.address), usdcBefore: before.wallets, treasuryBefore: before.treasury });
 }, 300_000);
 
 itWithServices('the configuration mistakes of a scale-out are refused at start, each with one line naming the setting', async () => {
   const { databaseUrl, processes } = await cluster('refused', [{ name: 'A', workers: true }]);
-  await until(async () => processes.A.output().includes("this process now signs custody's transactions"));
+  await waitFor('A signing for custody', () => processes.A.output().includes("this process now signs custody's transactions"), { stepMs: 50 });
   const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-refused-'));
   cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
   const refusal = async (over: Record<string, string | undefined>, workers = false) => {

@@ -12,6 +12,7 @@ import { startService, type RunningService } from '../../src/bootstrap/compose.j
 import { TESTNET } from '../../src/domain/network.js';
 import { signedSellBody } from '../support/onchain.js';
 import { devnetConfig, json } from '../support/service.js';
+import { pollUntil } from '../support/wait.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-burst-'));
@@ -39,9 +40,8 @@ it('a burst of settlements beside running payouts: no payment fails, no payout i
     });
   const tokens = await Promise.all(wallets.map(async (w, i) => (await json(await call(w, '/tokens', { name: `Burst ${i}`, symbol: `BU${i}` }))).data.tokenId));
   const read = async (path: string) => (await json(await fetch(`${service.url}${path}`))).data;
-  const until = async (check: () => Promise<boolean>) => {
-    for (let i = 0; i < 400 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25));
-  };
+  // Waited for, not asserted: a step that did not finish shows in the answer of the call after it.
+  const until = (check: () => Promise<boolean>) => pollUntil(check, { stepMs: 25 });
   await Promise.all(tokens.map((id) => until(async () => (await read(`/tokens/${id}`)).deployment.state === 'DEPLOYED')));
   const statuses: number[] = [];
   /** What a call that was not a 200 answered (its reason says which step did not finish). */
@@ -65,9 +65,7 @@ it('a burst of settlements beside running payouts: no payment fails, no payout i
     }),
   );
   expect(statuses.filter((s) => s !== 200), unfinished.join('\n')).toEqual([]);
-  for (let i = 0; i < 200 && [...uow.db.payouts.values()].some((p) => p.state !== 'CONFIRMED'); i++) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await pollUntil(() => [...uow.db.payouts.values()].every((p) => p.state === 'CONFIRMED'), { stepMs: 50 });
   const payouts = [...uow.db.payouts.values()].filter((p) => p.network === TESTNET);
   expect(payouts).toHaveLength(wallets.length * 6);
   expect(payouts.filter((p) => p.state !== 'CONFIRMED' || p.attempts !== 1 || p.lastError !== null)).toEqual([]);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePorts } from '../support/free-ports.js';
+import { pollUntil } from '../support/wait.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dirs: string[] = [];
@@ -110,8 +111,7 @@ describe('npm start', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     process.kill(child.pid!, 'SIGTERM');
     expect(await exited).toBe(0);
-    const deadline = Date.now() + 15_000;
-    while (under.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    await pollUntil(() => !under.some(alive), { stepMs: 200 });
     expect(under.filter(alive).map((pid) => commands[under.indexOf(pid)])).toEqual([]);
     expect(await listening(port)).toBe(false);
     expect(stdout()).toContain('SIGTERM: finishing in-flight requests and stopping');
@@ -126,8 +126,7 @@ describe('npm start', () => {
       REDIS_URL: `redis://127.0.0.1:${nowhere}`,
       LOG_LEVEL: 'warn',
     });
-    const deadline = Date.now() + 10_000;
-    while (!service.stderr().includes('warning') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    await pollUntil(() => service.stderr().includes('warning'), { stepMs: 200 });
     expect(service.stderr()).toBe('warning: REDIS_URL does not answer — the free budget is counted in this process alone until it does (GET /health says "degraded")\n');
     expect(await listening(port)).toBe(true);
     const exited = new Promise((resolve) => service.child.once('exit', resolve));

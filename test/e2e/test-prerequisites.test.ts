@@ -55,7 +55,9 @@ describe('the tests without PostgreSQL and Redis', () => {
     expect(run.stderr).toBe(
       `The tests need PostgreSQL at 127.0.0.1:${pg} (DATABASE_URL) and Redis at 127.0.0.1:6379 (REDIS_URL), and PostgreSQL does not answer — start it, or run \`npm run test:no-services\` for everything that does not need them.\n`,
     );
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // The check waits at most its 1 s connect timeout, not the system's (minutes); the rest is tsx
+    // starting, which a loaded machine slows down — hence the slack.
+    expect(Date.now() - started).toBeLessThan(30_000);
   }, 60_000);
 
   it('the no-services mode runs what does not need them and reports the rest as skipped', async () => {

@@ -19,6 +19,7 @@ import { devnetTools } from '../support/devnet.js';
 import { bombPng, dataUrl, noisePng, pngFixture, SVG, TEXT_AS_PNG } from '../support/images.js';
 import { queryDatabase } from '../support/service-process.js';
 import { devnetConfig, json } from '../support/service.js';
+import { waitFor } from '../support/wait.js';
 import { devAccount, payingFetch } from '../support/x402-client.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'launchpad-images-'));
@@ -138,12 +139,8 @@ describe('token images on the devnet', () => {
       /** The image once the browser decoded it: its natural width (0 while loading or broken). */
       const loaded = async (selector: string) => {
         const img = page.locator(selector);
-        for (let i = 0; i < 100; i++) {
-          const width = await img.evaluate((el: any) => (el.complete ? el.naturalWidth : 0)).catch(() => 0);
-          if (width > 0) return { width, src: await img.getAttribute('src') };
-          await new Promise((r) => setTimeout(r, 100));
-        }
-        throw new Error(`${selector} never loaded`);
+        const width = await waitFor(`${selector} loaded`, () => img.evaluate((el: any) => (el.complete ? el.naturalWidth : 0)).catch(() => 0), { stepMs: 100 });
+        return { width, src: await img.getAttribute('src') };
       };
 
       await page.goto(`${service.url}/`);

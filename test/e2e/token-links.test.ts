@@ -70,6 +70,26 @@ describe('token links and metadata', () => {
     expect(JSON.stringify(body.error.details)).toMatch(/platformReferrer/);
   });
 
+  it('refuses, before any 402, an image or site on a non-public host and a symbol that is only A-Z once upper-cased', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ imageUrl: 'https://127.0.0.1/a.png' }, 'imageUrl'],
+      [{ imageUrl: 'https://[::1]/a.png' }, 'imageUrl'],
+      [{ imageUrl: 'https://2130706433/a.png' }, 'imageUrl'],
+      [{ imageUrl: 'https://0x7f.1/a.png' }, 'imageUrl'],
+      [{ imageUrl: 'https://192.168.1.20/cam.jpg' }, 'imageUrl'],
+      [{ imageUrl: 'https://[::ffff:10.0.0.1]/a.png' }, 'imageUrl'],
+      [{ website: 'https://localhost:8080/' }, 'website'],
+      [{ symbol: 'ßS' }, 'symbol'],
+      [{ symbol: 'pı' }, 'symbol'],
+    ];
+    for (const [fields, path] of cases) {
+      // The paying client would pay a 402: a 400 here means nothing was asked for.
+      const res = await create({ name: 'Bad', symbol: 'BAD', ...fields }, true);
+      expect(res.status, JSON.stringify(fields)).toBe(400);
+      expect((await json(res)).error.details.issues, JSON.stringify(fields)).toEqual([{ path, message: expect.any(String) }]);
+    }
+  });
+
   it('a metadata document of an unknown token is the usual 404 envelope', async () => {
     const res = await fetch(`${service.url}/api/tokens/tok_00000000000000000000000000/metadata.json`);
     expect(res.status).toBe(404);

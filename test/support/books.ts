@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import { USDC_ABI } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
 import { queryDatabase } from './service-process.js';
+import { pollUntil } from './wait.js';
 
 export const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const SUPPLY = 1_000_000_000n * 10n ** 18n;
@@ -55,9 +56,7 @@ async function unfinished(databaseUrl: string, chain: PublicClient): Promise<num
 }
 
 export async function waitUntilFinished(databaseUrl: string, chain: PublicClient, timeoutMs = 90_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
-    if ((await unfinished(databaseUrl, chain)) === 0) return;
-  }
+  await pollUntil(async () => (await unfinished(databaseUrl, chain)) === 0, { timeoutMs, stepMs: 250 });
   expect(await unfinished(databaseUrl, chain)).toBe(0);
 }
 

@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import { USDC_ABI } from '../../src/adapters/chain/anvil/devnet-constants.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
 import { queryDatabase } from './service-process.js';
+import { pollUntil, waitFor } from './wait.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -35,9 +36,18 @@ export async function burstThenKill<W>(
       }
     }
   });
-  while (completed < o.atLeast) {
-    if (failures > 40) throw new Error(`the burst keeps failing before the crash (${completed} calls done)`);
-    await sleep(25);
+  try {
+    await waitFor(
+      `${o.atLeast} calls done`,
+      () => {
+        if (failures > 40) throw new Error(`the burst keeps failing before the crash (${completed} calls done)`);
+        return completed >= o.atLeast;
+      },
+      { timeoutMs: 60_000, stepMs: 25 },
+    );
+  } catch (e) {
+    running = false;
+    throw e;
   }
   if (o.jitterMs) await sleep(Math.random() * o.jitterMs);
   await o.kill();
@@ -87,13 +97,16 @@ export function crashBooks(databaseUrl: string, chain: PublicClient) {
   return {
     unpaidShares,
     deliveriesLeft,
-    /** Waits (up to a minute) for the reconciler, the payout and delivery workers to finish what the crash left; then nothing is. */
+    /** Waits (up to 90 s) for the reconciler, the payout and delivery workers to finish what the crash left; then nothing is. */
     async settled(): Promise<Books> {
-      books = await rows();
-      for (let i = 0; i < 240 && (await unfinished(books)) + (await deliveriesLeft()) + (await unpaidShares()) > 0; i++) {
-        await new Promise((r) => setTimeout(r, 250));
-        books = await rows();
-      }
+      await pollUntil(
+        async () => {
+          books = await rows();
+          return (await unfinished(books)) + (await deliveriesLeft()) + (await unpaidShares()) === 0;
+        },
+        { timeoutMs: 90_000, stepMs: 250 },
+      );
+      books ??= await rows(); // (read by the condition already: this only tells the type checker)
       expect(books.payouts.filter((p) => p.state !== 'CONFIRMED')).toEqual([]);
       expect(books.payments.filter((p) => ['VERIFIED', 'SETTLED'].includes(p.state))).toEqual([]);
       expect(await unfinished(books)).toBe(0);

@@ -4,6 +4,7 @@
  * vitest run or in several checkouts on one machine — never meet on a port.
  */
 import { createServer } from 'node:net';
+import { pollUntil } from './wait.js';
 
 function canBind(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -37,6 +38,6 @@ export async function freePorts(count = 2): Promise<number> {
  * launcher has exited may still hold its listening socket for a moment while the kernel tears
  * the process down, and a restart on the same PORT then meets EADDRINUSE (seen on a loaded CI).
  */
-export async function portFreed(port: number, timeoutMs = 10_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline && !(await canBind(port)); ) await new Promise((r) => setTimeout(r, 50));
+export async function portFreed(port: number, timeoutMs = 30_000): Promise<void> {
+  await pollUntil(() => canBind(port), { timeoutMs, stepMs: 50 });
 }

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { RedisRateLimiter } from '../../src/adapters/rate-limit/redis/redis-rate-limiter.js';
 import { REDIS_URL } from './service-urls.js';
+import { waitFor } from './wait.js';
 
 export { REDIS_URL };
 
@@ -12,5 +13,5 @@ export function redisRateLimiter(points: number, durationSeconds = 60, url = RED
 
 /** Until the connection is up: before it, answers come from the insurance limiter and health is degraded. */
 export async function redisReady(l: RedisRateLimiter): Promise<void> {
-  for (let i = 0; i < 50 && l.redis.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 20));
+  await waitFor('the Redis connection ready', () => l.redis.status === 'ready');
 }

@@ -25,7 +25,7 @@ export interface ReadRoute {
   params?: Record<string, string>;
   /**
    * The path parameter is an id looked up as it is: one that is malformed is as unknown as any
-   * other (404 from the use case), not a 400.
+   * other (404), not a 400 — answered without asking the store (U+0000 never reaches a query).
    */
   lookup?: boolean;
   /** The input field a caller may leave out over HTTP by proving it with Sign-In-With-X (docs/api.md). */

@@ -78,6 +78,22 @@ export function heldAuthorizationFields(a: Omit<HeldAuthorization, 'signature'>)
   };
 }
 
+/** Who pays for an order or a pledge, as the payment pipeline knows them (entrypoints.ts `Caller`). */
+export interface Payer {
+  wallet: string;
+  network: Network;
+  /** The payment being made, once it is sent: its asset and amount. */
+  fee?: { asset: PaymentAsset; amount: bigint } | undefined;
+}
+
+/**
+ * The fee the payer pays from the balance a held authorization of `asset` must be collected
+ * from: when the payer is the authorization's own wallet and pays in that asset (decision 0067).
+ */
+export function ownFee(payer: Payer | undefined, wallet: string, asset: PaymentAsset): bigint {
+  return payer?.fee?.asset === asset && same(payer.wallet, wallet) ? payer.fee.amount : 0n;
+}
+
 export interface HeldCheck {
   network: Network;
   asset: PaymentAsset;
@@ -88,6 +104,11 @@ export interface HeldCheck {
   authorization: HeldAuthorization;
   /** It must stay usable at least until then (the order's expiry, the raise's end). */
   validUntil: Date;
+  /**
+   * What the same wallet pays from the same balance before this can be collected: its own fee
+   * for the order or pledge, paid in this very asset. The balance must hold both.
+   */
+  alsoPays?: bigint | undefined;
 }
 
 /**
@@ -146,7 +167,8 @@ async function checkReceiveAuthorization(deps: Pick<AppDeps, 'tokenIssuer' | 'cl
     Promise.all([deps.tokenIssuer.authorizationState(c.network, c.token.address, a.from, a.nonce), deps.tokenIssuer.balanceOf(c.network, c.token.address, a.from)]),
   );
   if (used) throw invalid('used', 'The authorization nonce was already used or cancelled on chain.');
-  if (balance < a.value) throw new InsufficientBalance(c.format(a.value), c.format(balance));
+  const needed = a.value + (c.alsoPays ?? 0n);
+  if (balance < needed) throw new InsufficientBalance(c.format(needed), c.format(balance));
 }
 
 /**

@@ -1,14 +1,16 @@
 /**
- * Token images in (docs/api.md "Token images", decision 0049): an upload as base64 or a `data:`
- * URL becomes the two images the service keeps — checked by its bytes, decoded under a pixel
- * limit, re-encoded without metadata — before any payment is asked for; then, with the paid
- * operation, stored by their sha256 and named by URLs on the service's own origin.
+ * Token images in (docs/api.md "Token images", decisions 0049 and 0064): an upload as base64 or a
+ * `data:` URL becomes the two images the service keeps — checked by its bytes (size, signature,
+ * the work its decoding would take), decoded once under a pixel limit, a time budget and a bound
+ * on decodes at once, re-encoded without metadata — before any payment is asked for; then, with
+ * the paid operation, stored by their sha256 and named by URLs on the service's own origin.
  */
 import { createHash } from 'node:crypto';
 import { isRefusal, ValidationError } from '../../domain/errors.js';
 import {
   checkDecoded,
   checkUpload,
+  IMAGE_DECODE_BUDGET_SECONDS,
   IMAGE_MAX_BYTES,
   IMAGE_MAX_PIXELS,
   IMAGE_SIZE,
@@ -16,11 +18,12 @@ import {
   THUMBNAIL_SIZE,
   type StoredImage,
 } from '../../domain/image.js';
-import { ImageTooLarge } from '../../domain/errors.js';
+import { ImageTooComplex, ImageTooLarge } from '../../domain/errors.js';
 import type { TokenImageUrls } from '../../domain/token.js';
 import type { EncodedImage, ImageProcessor } from '../../ports/image-processor.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppMetrics } from '../metrics.js';
+import { DECODE_GATE_LIMITS, DecodeGate, type DecodeGateLimits } from './decode-gate.js';
 
 /** An upload checked and re-encoded, not stored yet: what a paid operation stores if it is paid for. */
 export interface PreparedImage {
@@ -47,12 +50,20 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export class ImageIntake {
   private readonly recent = new Map<string, Promise<PreparedImage>>();
 
+  private readonly gate: DecodeGate;
+  private readonly budgetSeconds: number;
+
   constructor(
     private readonly processor: ImageProcessor,
     /** The service's public origin (PUBLIC_URL, or where it listens): the images' URLs name it. */
     private readonly origin: () => string,
     private readonly metrics?: AppMetrics,
-  ) {}
+    /** Decodes at once and how long one may run (decision 0064); the defaults are the service's. */
+    limits: { gate?: DecodeGateLimits; budgetSeconds?: number } = {},
+  ) {
+    this.gate = new DecodeGate(limits.gate ?? DECODE_GATE_LIMITS);
+    this.budgetSeconds = limits.budgetSeconds ?? IMAGE_DECODE_BUDGET_SECONDS;
+  }
 
   /** Checks and re-encodes an upload; every refusal has its code (IMAGE_*), counted once per request. */
   async prepare(upload: string): Promise<PreparedImage> {
@@ -71,6 +82,11 @@ export class ImageIntake {
     }
   }
 
+  /** Decodes running and waiting for a slot. */
+  get decodes(): { running: number; waiting: number } {
+    return this.gate.load;
+  }
+
   /** Stores both images (each once, whoever stored it first) and answers the URLs that name them. */
   async store(stores: Stores, prepared: PreparedImage, now: Date): Promise<TokenImageUrls> {
     let stored = 0;
@@ -86,10 +102,30 @@ export class ImageIntake {
     return `${this.origin()}${imagePath(sha)}`;
   }
 
+  /**
+   * Size, signature and the work counted from the bytes (no decoder yet), the header, then one
+   * decode — when the gate has a slot, answered within the budget whether or not the decoder can
+   * be stopped (the slot stays taken until it has stopped).
+   */
   private async process(bytes: Uint8Array): Promise<PreparedImage> {
     const format = checkUpload(bytes);
     checkDecoded(format, await this.processor.inspect(bytes));
-    const { image, thumbnail } = await this.processor.render(bytes, { maxPixels: IMAGE_MAX_PIXELS, size: IMAGE_SIZE, thumbnailSize: THUMBNAIL_SIZE });
+    const { budgetSeconds } = this;
+    const request = { maxPixels: IMAGE_MAX_PIXELS, size: IMAGE_SIZE, thumbnailSize: THUMBNAIL_SIZE, budgetSeconds };
+    const { image, thumbnail } = await new Promise<{ image: EncodedImage; thumbnail: EncodedImage }>((resolve, reject) => {
+      this.gate
+        .run(async () => {
+          const timer = setTimeout(() => reject(ImageTooComplex.overBudget(budgetSeconds)), budgetSeconds * 1000);
+          try {
+            resolve(await this.processor.render(bytes, request));
+          } catch (e) {
+            reject(e);
+          } finally {
+            clearTimeout(timer);
+          }
+        })
+        .catch(reject);
+    });
     return { image: named(image), thumbnail: named(thumbnail) };
   }
 

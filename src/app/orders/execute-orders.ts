@@ -4,8 +4,8 @@
  * price its predecessor left. Nothing here runs inside a paid trade's transaction: the executor
  * (workers/order-executor.ts) is woken after commits.
  *
- *   price crossed ─▶ bound met now? ── no ──▶ left OPEN ("missed")
- *                         │ yes
+ *   price crossed ─▶ a launch fee above the base fee, or the bound missed now? ── yes ──▶ left OPEN ("missed")
+ *                         │ no
  *                         ▼
  *   OPEN → EXECUTING (compare-and-set: one process wins)
  *     buy:  collect the USDC (exactly once per order) ─▶ buy on the venue + EXECUTED, one transaction
@@ -17,8 +17,8 @@
  */
 import { DomainError, HeldAuthorizationInvalid, TokenAuthorizationInvalid } from '../../domain/errors.js';
 import { feeOn } from '../../domain/fees.js';
-import { nextCrossed, tokensAtTrigger, type Order, type SpotPrice } from '../../domain/order.js';
-import { feeBpsOf } from '../../domain/token.js';
+import { nextCrossed, sellOrderBound, tokensAtTrigger, type Order, type SpotPrice } from '../../domain/order.js';
+import { feeBpsOf, type Token } from '../../domain/token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import { PullPending } from '../custody/token-pull.js';
 import type { AppDeps } from '../deps.js';
@@ -86,10 +86,15 @@ export async function executeCrossed(deps: OrderDeps, tokenId: string): Promise<
   }
 }
 
-/** One crossed OPEN order: its bound checked, claimed (OPEN → EXECUTING), then carried out. */
+/**
+ * One crossed OPEN order: its bound checked, claimed (OPEN → EXECUTING), then carried out. While
+ * a launch fee is above the token's base fee an order waits: orders execute at the usual fee.
+ */
 export async function executeOrder(deps: OrderDeps, order: Order, _spot: SpotPrice): Promise<ExecutionOutcome> {
   try {
-    await checkBound(deps, order);
+    const token = await deps.uow.run((s) => loadToken(s, order.tokenId));
+    if (feeBpsOf(token, deps.clock.now()) > token.params.feeBps) return counted(deps, order, 'missed');
+    await checkBound(deps, order, token);
   } catch (e) {
     if (!(e instanceof DomainError) || e.code === 'INTERNAL_ERROR') throw e;
     return counted(deps, order, 'missed'); // the bound (or the venue) refuses now: the order waits
@@ -128,25 +133,24 @@ export async function expireOrders(deps: OrderDeps, limit = 100): Promise<number
   return expired;
 }
 
-async function checkBound(deps: OrderDeps, order: Order): Promise<void> {
+async function checkBound(deps: OrderDeps, order: Order, token: Token): Promise<void> {
   if (order.kind === 'limit_buy') {
-    await planCollectedBuy(deps, { tokenId: order.tokenId, network: order.network, usdAmount: order.usdAmount!, minTokensOut: await limitBound(deps, order) });
+    await planCollectedBuy(deps, { tokenId: order.tokenId, network: order.network, usdAmount: order.usdAmount!, minTokensOut: limitBound(order, token) });
     return;
   }
-  const token = await deps.uow.run((s) => loadToken(s, order.tokenId));
-  await venueFor(deps, token, 'sell').checkSell(token, order.tokens!, order.minUsdOut ?? undefined);
+  await venueFor(deps, token, 'sell').checkSell(token, order.tokens!, sellOrderBound(order, token.params.feeBps));
 }
 
 /**
  * A limit buy's bound at execution (docs/api.md "Orders"): it never pays more per token than its
- * trigger — at least the tokens its USD less the fee in force buys at exactly the trigger, or its
- * own minTokensOut when higher. A price that moved past the trigger (a resume, a price that moved
- * between the crossing and the buy) misses it: left OPEN before the collect, refunded after.
+ * trigger — at least the tokens its USD less the token's base fee (the fee orders execute at)
+ * buys at exactly the trigger, or its own minTokensOut when higher. A price that moved past the
+ * trigger (a resume, a price that moved between the crossing and the buy) misses it: left OPEN
+ * before the collect, refunded after.
  */
-async function limitBound(deps: OrderDeps, order: Order): Promise<bigint> {
-  const token = await deps.uow.run((s) => loadToken(s, order.tokenId));
+function limitBound(order: Order, token: Token): bigint {
   const usd = order.usdAmount!;
-  const atTrigger = tokensAtTrigger(order.triggerPrice, usd - feeOn(usd, feeBpsOf(token, deps.clock.now())));
+  const atTrigger = tokensAtTrigger(order.triggerPrice, usd - feeOn(usd, token.params.feeBps));
   return order.minTokensOut !== null && order.minTokensOut > atTrigger ? order.minTokensOut : atTrigger;
 }
 
@@ -176,7 +180,7 @@ async function buy(deps: OrderDeps, order: Order): Promise<string | null> {
       network: order.network,
       buyer: order.wallet,
       usdAmount: order.usdAmount!,
-      minTokensOut: await limitBound(deps, order),
+      minTokensOut: limitBound(order, await deps.uow.run((s) => loadToken(s, order.tokenId))),
       onBooked: (stores, r) => executed(deps, stores, order, r.trade.tradeId),
     });
     return result.trade.tradeId;
@@ -186,11 +190,17 @@ async function buy(deps: OrderDeps, order: Order): Promise<string | null> {
   }
 }
 
-/** The order's sell, as token_sell sells (pull, venue, USDC payout); a refusal after the pull sends the tokens back with the FAILED. */
+/**
+ * The order's sell, as token_sell sells (pull, venue, USDC payout), bounded by its trigger
+ * (sellOrderBound: the pool's swap gets its amountOutMin from it, not from the pool's price then,
+ * which a sandwich may have moved); a refusal after the pull sends the tokens back with the FAILED.
+ */
 async function sell(deps: OrderDeps, order: Order): Promise<string | null> {
+  const token = await deps.uow.run((s) => loadToken(s, order.tokenId));
+  const minUsdOut = sellOrderBound(order, token.params.feeBps);
   const result = await sellToken(
     deps,
-    { tokenId: order.tokenId, tokens: order.tokens!, minUsdOut: order.minUsdOut ?? undefined, authorization: order.authorization, seller: order.wallet, network: order.network, referrer: null },
+    { tokenId: order.tokenId, tokens: order.tokens!, minUsdOut, authorization: order.authorization, seller: order.wallet, network: order.network, referrer: null },
     { key: orderKey(order), onApplied: (stores, r) => executed(deps, stores, order, r.trade.tradeId) },
   );
   return result.trade.tradeId;

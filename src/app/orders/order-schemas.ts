@@ -3,24 +3,18 @@
  * (schemas.ts, output-schemas.ts): the single source of their checks, OpenAPI, MCP tools and page types.
  */
 import { z } from 'zod';
-import { ValidationError } from '../../domain/errors.js';
-import { parseAmount } from '../../domain/money.js';
+import { formatUsd, MAX_USD_INPUT, USDC_UNIT } from '../../domain/money.js';
 import { ORDER_KINDS, PRICE_DECIMALS } from '../../domain/order.js';
-import { networkSchema, tokenAuthorizationSchema, tokenIdSchema, tokenString, usdString, walletSchema } from '../schemas.js';
+import { decimalString, networkSchema, tokenAuthorizationSchema, tokenIdSchema, tokenString, usdString, walletSchema, wholeNumber } from '../schemas.js';
 
 export const orderIdSchema = z.string().regex(/^ord_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be an order id (ord_ + 26-character ULID)');
 const kind = z.enum(ORDER_KINDS).meta({ description: 'limit_buy (spend usdAmount at or below the trigger), stop_loss (sell tokens at or below), take_profit (sell tokens at or above)' });
 
-const price = z
-  .string()
-  .superRefine((value, ctx) => {
-    try {
-      parseAmount(value, PRICE_DECIMALS);
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', message: e instanceof ValidationError ? e.issues[0]!.message : 'invalid price' });
-    }
-  })
-  .meta({ description: 'USD per whole token (decimal string, ≤ 18 decimals), more than 0', pattern: '^\\d+(\\.\\d{1,18})?$' });
+// One whole token at most the USD any amount may be; a token's own reach is checked with the token (checkSpec).
+const price = decimalString(PRICE_DECIMALS, `USD per whole token (decimal string, ≤ 18 decimals), more than 0, at most ${formatUsd(MAX_USD_INPUT)}`, {
+  units: (MAX_USD_INPUT / USDC_UNIT) * 10n ** BigInt(PRICE_DECIMALS),
+  says: `must be at most ${formatUsd(MAX_USD_INPUT)} USD per token`,
+});
 
 const expiresAt = z.iso.datetime().meta({ description: 'ISO time, at most 30 days ahead; the authorization must stay valid until then' });
 
@@ -48,7 +42,7 @@ export const placeOrderInput = z.strictObject({
 export const listOrdersQuery = z.strictObject({
   wallet: walletSchema,
   state: z.enum(['OPEN', 'EXECUTING', 'EXECUTED', 'FAILED', 'CANCELLED', 'EXPIRED']).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: wholeNumber(1, 100).default(50),
 });
 
 export const cancelOrderInput = z.strictObject({

@@ -6,13 +6,15 @@
  * on chain, balance now) — so a refusal charges nothing. Applying the payment stores the order
  * OPEN with its event, in the payment's transaction.
  */
-import { HeldAuthorizationInvalid, ValidationError } from '../../domain/errors.js';
+import { ValidationError } from '../../domain/errors.js';
+import { formatTokens } from '../../domain/money.js';
 import { NETWORKS, type Network, type PaymentAsset } from '../../domain/network.js';
-import { isBuyOrder, MAX_ORDER_LIFETIME_MS, type Order, type OrderKind } from '../../domain/order.js';
+import { checkTriggerInReach, isBuyOrder, MAX_ORDER_LIFETIME_MS, MIN_ORDER_TOKENS, type Order, type OrderKind } from '../../domain/order.js';
 import { receiveAuthorizationTypedData, type TokenAuthorization } from '../../domain/token-authorization.js';
 import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
-import { checkHeldAuthorization, checkHeldTokenAuthorization, heldAuthorizationFields, heldAuthorizationTypedData, stablecoin } from '../held/usdc-authorization.js';
+import { heldKeyOf, holdAuthorization, refuseIfHeld, type HeldAuthorizationKey } from '../held/hold-authorization.js';
+import { checkHeldAuthorization, checkHeldTokenAuthorization, heldAuthorizationFields, heldAuthorizationTypedData, ownFee, stablecoin, type Payer } from '../held/usdc-authorization.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
 import { deployedToken, tradedToken } from '../trading/load-token.js';
 import { checkBuySize } from '../use-cases/buy-token.js';
@@ -57,7 +59,10 @@ async function checkSpec(deps: AppDeps, spec: OrderSpec, network: Network | unde
   if (isBuyOrder(spec) && spec.minUsdOut !== undefined) throw ValidationError.of('minUsdOut', 'is for sell orders (a limit buy takes minTokensOut)');
   if (!isBuyOrder(spec) && spec.minTokensOut !== undefined) throw ValidationError.of('minTokensOut', 'is for limit buys (a sell order takes minUsdOut)');
   const amount = amountOf(spec);
+  // The smallest order (decision 0067): a limit buy as the smallest buy, a sell of at least one whole token.
+  if (!isBuyOrder(spec) && amount < MIN_ORDER_TOKENS) throw ValidationError.of('tokens', `must be at least ${formatTokens(MIN_ORDER_TOKENS)} (one whole token) for a ${spec.kind} order`);
   const token = deployedToken(await deps.uow.run((s) => tradedToken(s, spec.tokenId, isBuyOrder(spec) ? 'buy' : 'sell', network)));
+  checkTriggerInReach(spec.triggerPrice, token.params.totalSupply);
   if (isBuyOrder(spec)) checkBuySize(deps, amount, { usdAmount: amount });
   return { token, amount };
 }
@@ -91,40 +96,35 @@ function tokenTypedData(deps: AppDeps, token: Token & { address: string }, walle
  * else the authorization's `from` (a 402 asks nothing of who pays). `apply`: the payment is
  * settled — what the chain said when it was priced is not asked again.
  */
-export async function checkPlaceOrder(
-  deps: AppDeps,
-  input: PlaceOrderInput,
-  caller?: { wallet: string; network: Network },
-  phase: 'ask' | 'price' | 'apply' = 'price',
-): Promise<{ network: Network }> {
+export async function checkPlaceOrder(deps: AppDeps, input: PlaceOrderInput, caller?: Payer, phase: 'ask' | 'price' | 'apply' = 'price'): Promise<{ network: Network }> {
   const { token, amount } = await checkSpec(deps, input, caller?.network);
   if (phase === 'apply') return { network: token.network };
-  const check = { network: token.network, wallet: caller?.wallet ?? input.authorization.from, amount, authorization: input.authorization, validUntil: input.expiresAt };
-  if (isBuyOrder(input)) await checkHeldAuthorization(deps, { ...check, asset: ORDER_ASSET });
+  const wallet = caller?.wallet ?? input.authorization.from;
+  const check = { network: token.network, wallet, amount, authorization: input.authorization, validUntil: input.expiresAt };
+  if (isBuyOrder(input)) await checkHeldAuthorization(deps, { ...check, asset: ORDER_ASSET, alsoPays: ownFee(caller, wallet, ORDER_ASSET) });
   else await checkHeldTokenAuthorization(deps, { ...check, token: { address: token.address, name: token.name } });
-  await refuseIfHeld(deps, token.network, input.authorization, isBuyOrder(input) ? { usdc: orderAssetAddress({ network: token.network, asset: ORDER_ASSET }) } : { sellOf: input.tokenId });
+  // Held by another open order or pledge, or by a payment placing one: only one could ever collect it.
+  await deps.uow.run((s) => refuseIfHeld(s, orderHeldKey(token.network, input)));
   return { network: token.network };
 }
 
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+/** The held authorization an order carries: a limit buy's USDC, a sell order's token. */
+export const orderHeldKey = (network: Network, o: Pick<OrderSpec, 'kind' | 'tokenId'> & { authorization: { from: string; nonce: string } }): HeldAuthorizationKey =>
+  heldKeyOf(network, isBuyOrder(o) ? ORDER_ASSET : o.tokenId, o.authorization);
 
 /**
- * HELD_AUTHORIZATION_INVALID `used` when an OPEN order or a PLEDGED pledge of the signer holds
- * this very authorization (the same contract, signer and nonce): only one of them could ever
- * collect it, and the other would fail after its fee was paid. A new order and a new pledge both
- * ask it. `contract`: a stablecoin's (a limit buy's, a pledge's), or the token a sell order sells.
+ * order_place's claim: the payment holds the order's authorization from its claim to its
+ * application, so a rival request carrying the same one is refused before its fee settles.
  */
-export async function refuseIfHeld(deps: AppDeps, network: Network, a: { from: string; nonce: string }, contract: { usdc: string } | { sellOf: string }): Promise<void> {
-  const sameNonce = (b: { from: string; nonce: string }) => same(b.from, a.from) && same(b.nonce, a.nonce);
-  const usdc = 'usdc' in contract ? contract.usdc : null;
-  const { orders, pledges } = await deps.uow.run(async (s) => ({ orders: await s.orders.openOf(a.from), pledges: usdc ? await s.raises.pledgedBy(a.from) : [] }));
-  const held =
-    orders.some((o) => o.network === network && sameNonce(o.authorization) && (usdc ? isBuyOrder(o) && same(orderAssetAddress(o), usdc) : !isBuyOrder(o) && 'sellOf' in contract && o.tokenId === contract.sellOf)) ||
-    pledges.some((p) => p.network === network && sameNonce(p.authorization) && same(stablecoin(p.network, p.authorization.asset).address, usdc!));
-  if (held) throw new HeldAuthorizationInvalid('used', 'This authorization is held already by another open order or pledge; sign a fresh one (a new nonce).');
+export function reserveOrderAuthorization(deps: AppDeps, input: PlaceOrderInput, network: Network, paymentId: string): Promise<void> {
+  return deps.uow.transaction((s) => holdAuthorization(s, orderHeldKey(network, input), { kind: 'payment', id: paymentId }));
 }
 
-/** order_place's `execute`: the order stored OPEN with its `order.placed` event, with the payment applied. */
+/**
+ * order_place's `execute`: the order stored OPEN with its `order.placed` event, with the payment
+ * applied — the order taking its authorization from the payment that held it since its claim;
+ * held by another open order or pledge, it is refused (and the settled fee refunded).
+ */
 export function placeOrder(deps: AppDeps, input: PlaceOrderInput, caller: { wallet: string; network: Network }, paid?: Paid<OrderView>): Promise<OrderView> {
   return applyInUnitOfWork(deps, paid, async (stores, now) => {
     const order: Order = {
@@ -148,6 +148,8 @@ export function placeOrder(deps: AppDeps, input: PlaceOrderInput, caller: { wall
       createdAt: now,
       updatedAt: now,
     };
+    const payment = paid?.payment ? { kind: 'payment' as const, id: paid.payment.paymentId } : undefined;
+    await holdAuthorization(stores, orderHeldKey(order.network, order), { kind: 'order', id: order.orderId }, payment);
     await stores.orders.insert(order);
     const view = orderView(order);
     await stores.events.append({ type: 'order.placed', network: order.network, tokenId: order.tokenId, data: { order: view }, createdAt: now });

@@ -12,6 +12,7 @@ import type { Token } from '../../domain/token.js';
 import type { PageRequest } from '../../ports/page.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../deps.js';
+import type { SuccessEnvelope } from '../error-status.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
 import { loadToken } from '../trading/load-token.js';
 
@@ -97,6 +98,7 @@ export function hideComment(deps: CommentDeps, req: { tokenId: string; commentId
       hidNow = await stores.comments.hide(comment.commentId, now);
       const [shown] = await commentViews(stores, token, [hidNow ? { ...comment, hiddenAt: now } : comment]);
       if (hidNow) {
+        await withholdText(stores, shown!);
         await stores.events.append({ type: 'comment.hidden', network: token.network, tokenId: token.tokenId, data: { comment: shown }, createdAt: now });
       }
       return shown!;
@@ -104,6 +106,20 @@ export function hideComment(deps: CommentDeps, req: { tokenId: string; commentId
     if (hidNow) deps.metrics?.increment('comments_total', { action: 'hidden' });
     return view;
   });
+}
+
+/**
+ * What was hidden is never served again (docs/api.md "Comments"): the `comment.posted` event a
+ * replay of `/api/events` reads, and the answer stored with the comment's payment (which a
+ * replayed payment or payment identifier is answered with), keep the hidden view from now on.
+ */
+async function withholdText(stores: Stores, hidden: CommentView): Promise<void> {
+  const paymentIds = await stores.events.withholdComment(hidden.tokenId, hidden.commentId, hidden);
+  for (const paymentId of paymentIds) {
+    const stored = await stores.payments.getResponse(paymentId);
+    const body = stored?.body as SuccessEnvelope<{ commentId?: unknown }> | undefined;
+    if (body?.data?.commentId === hidden.commentId) await stores.payments.saveResponse(paymentId, { ...stored!, body: { ...body, data: hidden } });
+  }
 }
 
 export type Badge = 'creator' | 'top_holder';

@@ -1,6 +1,7 @@
 import { initialCurveState, maxBuyUsd, quoteBuyWithUsd, spotPriceUsd } from '../../domain/curve.js';
 import { newDeployment } from '../../domain/deployment.js';
 import { ValidationError } from '../../domain/errors.js';
+import { formatUsd } from '../../domain/money.js';
 import type { Network } from '../../domain/network.js';
 import { checkFairLaunchTerms, newRaise, type FairLaunchTerms } from '../../domain/raise.js';
 import { newToken, type TokenMetadata } from '../../domain/token.js';
@@ -51,8 +52,13 @@ export function checkInitialBuy(deps: AppDeps, initialBuyUsd: bigint): void {
 export function checkFairLaunch(deps: AppDeps, terms: FairLaunchTerms, initialBuyUsd: bigint | null): FairLaunchTerms {
   if (initialBuyUsd) throw ValidationError.of('initialBuyUsd', 'is not allowed with a fair launch: the creator pledges like everyone, at the same price');
   const checked = checkFairLaunchTerms(terms, { minUsd: deps.settings.minBuyUsd, maxUsd: deps.settings.maxBuyUsd });
-  if (checked.goalUsd >= maxBuyUsd(deps.settings.curve, initialCurveState(deps.settings.curve))) {
+  const capacity = maxBuyUsd(deps.settings.curve, initialCurveState(deps.settings.curve));
+  if (checked.goalUsd >= capacity) {
     throw ValidationError.of('launch.goalUsd', 'would buy the whole curve at once; raise less than its capacity at creation');
+  }
+  // A raise never takes as much as the curve's capacity: a cap at or past it caps nothing.
+  if (checked.maxPerWalletUsd !== null && checked.maxPerWalletUsd >= capacity) {
+    throw ValidationError.of('launch.maxPerWalletUsd', `is more than the curve can sell (less than $${formatUsd(capacity)})`);
   }
   return checked;
 }

@@ -14,8 +14,8 @@ import type { Token } from '../../domain/token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import { readChain } from '../availability.js';
 import type { AppDeps } from '../deps.js';
-import { checkHeldAuthorization, heldAuthorizationTypedData, stablecoin, type HeldAuthorization } from '../held/usdc-authorization.js';
-import { refuseIfHeld } from '../orders/place-order.js';
+import { checkHeldAuthorization, heldAuthorizationTypedData, ownFee, stablecoin, type HeldAuthorization, type Payer } from '../held/usdc-authorization.js';
+import { heldKeyOf, holdAuthorization, refuseIfHeld, type HeldAuthorizationKey } from '../held/hold-authorization.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
 import { loadToken } from '../trading/load-token.js';
 import { loadRaise, pledgeView, raiseView, type PledgeView, type RaiseView } from './get-raise.js';
@@ -54,6 +54,7 @@ async function raiseOf(stores: Stores, tokenId: string, forUpdate = false): Prom
 export async function pledgeAuthorization(deps: AppDeps, q: { tokenId: string; wallet: string; usdAmount: bigint }) {
   const { token, raise } = await deps.uow.run((s) => raiseOf(s, q.tokenId));
   openOrClosed(raise, deps.clock.now());
+  checkPledgeAmount(deps, q.usdAmount);
   await deps.availability?.usable([token.network]);
   const validUntil = new Date(raise.endsAt.getTime() + PLEDGE_AUTHORIZATION_VALID_AFTER_END_MS);
   const { typedData, authorization } = heldAuthorizationTypedData(deps, { network: token.network, asset: 'USDC', wallet: q.wallet, amount: q.usdAmount, validUntil });
@@ -77,16 +78,38 @@ export async function pledgeAuthorization(deps: AppDeps, q: { tokenId: string; w
  * payment being applied — the authorization itself (checkHeldAuthorization: signer, amount,
  * custody, window past the end, nonce unused on chain, balance now).
  */
-export async function checkPledge(deps: AppDeps, req: PledgeRequest, phase: 'ask' | 'price' | 'apply' = 'price'): Promise<{ token: Token; raise: Raise }> {
+export async function checkPledge(deps: AppDeps, req: PledgeRequest, phase: 'ask' | 'price' | 'apply' = 'price', caller?: Payer): Promise<{ token: Token; raise: Raise }> {
   const { token, raise, all } = await deps.uow.run(async (s) => ({ ...(await raiseOf(s, req.tokenId)), all: await s.raises.pledgesOf(req.tokenId) }));
   checkPledgeRules(deps, raise, all, req, deps.clock.now());
   if (phase !== 'apply') {
     const validUntil = new Date(raise.endsAt.getTime() + PLEDGE_SETTLE_WINDOW_MS);
-    await checkHeldAuthorization(deps, { network: token.network, asset: 'USDC', wallet: req.authorization.from, amount: req.usdAmount, authorization: req.authorization, validUntil });
-    // Held by a pledge of another raise or an open limit buy: only one could ever collect it.
-    await refuseIfHeld(deps, token.network, req.authorization, { usdc: stablecoin(token.network, 'USDC').address });
+    const wallet = req.authorization.from;
+    await checkHeldAuthorization(deps, { network: token.network, asset: 'USDC', wallet, amount: req.usdAmount, authorization: req.authorization, validUntil, alsoPays: ownFee(caller, wallet, 'USDC') });
+    // Held by a pledge of another raise, an open limit buy, or a payment placing one: only one could ever collect it.
+    await deps.uow.run((s) => refuseIfHeld(s, pledgeHeldKey(token.network, req)));
   }
   return { token, raise };
+}
+
+/** The held authorization a pledge carries: its USDC. */
+const pledgeHeldKey = (network: Token['network'], req: Pick<PledgeRequest, 'authorization'>): HeldAuthorizationKey => heldKeyOf(network, 'USDC', req.authorization);
+
+/** token_pledge's claim: the payment holds the pledge's authorization until it is applied (place-order.ts, reserveOrderAuthorization). */
+export function reservePledgeAuthorization(deps: AppDeps, req: PledgeRequest, network: Token['network'], paymentId: string): Promise<void> {
+  return deps.uow.transaction((s) => holdAuthorization(s, pledgeHeldKey(network, req), { kind: 'payment', id: paymentId }));
+}
+
+/**
+ * The rules a pledge's amount breaks whoever pledges it, whatever else is pledged: below the least
+ * buy, the curve's capacity or more. The read that prepares a pledge refuses what the pledge would
+ * (issue 51), before anyone signs it. The raise's cap per wallet is the pledge's to judge: a
+ * wallet may sign an amount over it and be told so, with the $0.01 not asked for.
+ */
+function checkPledgeAmount(deps: Pick<AppDeps, 'settings'>, usdAmount: bigint): void {
+  if (usdAmount < deps.settings.minBuyUsd) throw ValidationError.of('usdAmount', `must be at least $${formatUsd(deps.settings.minBuyUsd)}`);
+  const curve = deps.settings.curve;
+  const capacity = maxBuyUsd(curve, initialCurveState(curve));
+  if (usdAmount >= capacity) throw new CurveCapacityExceeded(formatUsd(capacity - 1n), formatTokens(curve.curveSupply));
 }
 
 /** The rules a pledge is checked against the raise's pledges with: before the payment, and again in the pledge's transaction. */
@@ -113,8 +136,11 @@ export function placePledge(deps: AppDeps, req: PledgeRequest, paid?: Paid<Pledg
     const before = await stores.raises.pledgesOf(req.tokenId);
     checkPledgeRules(deps, raise, before, req, now);
     const a = req.authorization;
+    const pledgeId = deps.ids.next('pld');
+    // Taken from the payment that held it since its claim; held by another open order or pledge: refused (the fee refunded).
+    await holdAuthorization(stores, pledgeHeldKey(token.network, req), { kind: 'pledge', id: pledgeId }, paid?.payment ? { kind: 'payment', id: paid.payment.paymentId } : undefined);
     const pledge: Pledge = {
-      pledgeId: deps.ids.next('pld'),
+      pledgeId,
       tokenId: token.tokenId,
       network: token.network,
       wallet: a.from,

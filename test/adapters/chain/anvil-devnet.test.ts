@@ -15,10 +15,11 @@ import { DevnetPortInUse } from '../../../src/adapters/chain/anvil/anvil-devnet.
 import { ANVIL_VERSION, anvilPackage } from '../../../src/adapters/chain/anvil/anvil-process.js';
 import { devnetAccount } from '../../../src/adapters/chain/anvil/devnet-constants.js';
 import { rawTransactionsIn, TransactionJournal } from '../../../src/adapters/chain/anvil/journaled-rpc.js';
-import { TESTNET } from '../../../src/domain/network.js';
+import { PRODUCTION, TESTNET } from '../../../src/domain/network.js';
 import type { Logger } from '../../../src/ports/logger.js';
 import { TestDevnet } from '../../support/devnet.js';
 import { freePorts } from '../../support/free-ports.js';
+import { pollUntil, waitFor } from '../../support/wait.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -87,7 +88,7 @@ describe('AnvilDevnet', () => {
     // Before anvil's next 5-second state save.
     const killed = devnet.pids;
     for (const pid of killed) process.kill(pid, 'SIGKILL');
-    for (let i = 0; i < 100 && logger.lines.filter((l) => l.level === 'error').length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    await pollUntil(() => logger.lines.filter((l) => l.level === 'error').length >= 2, { stepMs: 50 });
     // The service's chains died under it: said as errors, one per chain, not found out by a failed payment.
     expect(logger.lines.filter((l) => l.level === 'error').map((l) => l.message).sort()).toEqual([
       'devnet eip155:84532: anvil exited unexpectedly — chain 84532 is down',
@@ -190,7 +191,7 @@ describe('AnvilDevnet', () => {
     const logger = recordingLogger();
     const next = await TestDevnet.start({ port, stateDir: dir, stateDirLocked: true, logger });
     try {
-      for (let i = 0; i < 100 && orphans.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
+      await pollUntil(() => !orphans.some(alive), { stepMs: 50 });
       expect(orphans.some(alive)).toBe(false);
       expect(logger.lines.filter((l) => l.message.includes('stopping anvil pid')).map((l) => l.message)).toEqual(
         orphans.map((pid, i) => `devnet ${['eip155:8453', 'eip155:84532'][i]}: stopping anvil pid ${pid}, left running on ${join(dir, `anvil-${[8453, 84532][i]}.json`)} by a service that is gone`),
@@ -230,17 +231,21 @@ describe('AnvilDevnet', () => {
     try {
       const client = devnet.publicClient(TESTNET);
       const start = await client.getBlockNumber();
-      for (let i = 0; i < 60 && (await client.getBlockNumber()) === start; i++) await new Promise((r) => setTimeout(r, 100));
+      await pollUntil(async () => (await client.getBlockNumber()) > start, { stepMs: 100 });
       expect(await client.getBlockNumber()).toBeGreaterThan(start);
       const test = createTestClient({ mode: 'anvil', transport: http(devnet.chains[TESTNET].rpcUrl) });
       await test.setAutomine(false);
       const held = await client.getBlockNumber();
-      await new Promise((r) => setTimeout(r, 1_000));
+      // Held still while the other chain makes two idle blocks: the heartbeat, which looks at both
+      // chains in turn, has looked at this one in between — counted in beats, not milliseconds.
+      const other = devnet.publicClient(PRODUCTION);
+      const from = await other.getBlockNumber();
+      await waitFor('two idle blocks on the other chain', async () => (await other.getBlockNumber()) >= from + 2n, { stepMs: 100 });
       expect(await client.getBlockNumber()).toBe(held);
     } finally {
       await devnet.stop();
     }
-  });
+  }, 60_000); // idle blocks come every 2 s or so here, not every 200 ms: the heartbeat mines when the head's timestamp is 200 ms old
 });
 
 /** Another devnet's node, as far as a JSON-RPC client can tell: it answers with the chain id we expect. */

@@ -20,6 +20,7 @@ import { requirementsFor } from '../../../src/app/payments/requirements.js';
 import { NETWORKS, PRODUCTION, TESTNET } from '../../../src/domain/network.js';
 import { fundedDevAccount, sign } from '../../contract/facilitator.contract.js';
 import { devnetPerFile } from '../../support/devnet.js';
+import { pollUntil, waitFor } from '../../support/wait.js';
 
 
 const KEY = `0x${Buffer.from(devnetAccount(0).getHdKey().privateKey!).toString('hex')}` as Hex;
@@ -30,6 +31,13 @@ const rpcUrls = () => ({ [PRODUCTION]: devnet.chains[PRODUCTION].rpcUrl, [TESTNE
 const chain = () => devnet.publicClient(TESTNET);
 const anvil = () => createTestClient({ mode: 'anvil', transport: http(devnet.chains[TESTNET].rpcUrl) });
 const wallet = fundedDevAccount(TESTNET);
+
+/** The key's transactions the node holds and has not mined: pending, or queued behind a nonce not yet used. */
+async function heldByTheNode(): Promise<number> {
+  const pool = await anvil().getTxpoolContent();
+  const txs = [...Object.values(pool.pending), ...Object.values(pool.queued)].flatMap((byNonce) => Object.values(byNonce));
+  return txs.filter((tx) => tx.from.toLowerCase() === SETTLER.toLowerCase()).length;
+}
 
 /** A queue that hands out, once, a nonce another transaction of the key has just used: what a race with another signer leaves. */
 function takenOnce(queue: NonceQueue): NonceQueue {
@@ -88,8 +96,10 @@ it('a settlement whose nonce was taken goes on past it: it never takes the nonce
   const facilitator = new LocalFacilitator({ settlementKey: KEY, rpcUrls: rpcUrls(), nonces, log: (m) => logs.push(m) });
   const { r, payload } = await payment();
   const settling = facilitator.settle(payload, r);
-  for (let i = 0; i < 200 && logs.length === 0; i++) await new Promise((res) => setTimeout(res, 10));
-  await new Promise((res) => setTimeout(res, 100)); // the second signature reaches the node
+  await waitFor('the settlement to find its nonce taken', () => logs.length > 0, { stepMs: 10 });
+  // Its second signature reaches the node: queued there behind the held nonce (or, were it to
+  // take the held nonce itself, mined at once).
+  await waitFor('the second signature at the node', async () => (await heldByTheNode()) > 0 || (await chain().getTransactionCount({ address: SETTLER })) > held);
   // The holder broadcasts its nonce: it is still its own (resetting the queue handed it out again,
   // the settlement took it, and this send was refused as "nonce too low").
   const other = createWalletClient({ account: devnetAccount(0), chain: viemChain(TESTNET, devnet.chains[TESTNET].rpcUrl), transport: http(devnet.chains[TESTNET].rpcUrl) });
@@ -130,7 +140,7 @@ it('a settlement replaced in the pool before it is mined (dropped) is signed aga
     const settling = facilitator.settle(payload, r);
     // The settlement waits in the pool; another transaction of the key takes its nonce, paying more, and is mined.
     const latest = await chain().getTransactionCount({ address: SETTLER, blockTag: 'latest' });
-    for (let i = 0; i < 200 && (await chain().getTransactionCount({ address: SETTLER, blockTag: 'pending' })) === latest; i++) await new Promise((res) => setTimeout(res, 20));
+    await waitFor('the settlement in the pool', async () => (await chain().getTransactionCount({ address: SETTLER, blockTag: 'pending' })) !== latest);
     const fees = await chain().estimateFeesPerGas();
     const other = createWalletClient({ account: devnetAccount(0), chain: viemChain(TESTNET, devnet.chains[TESTNET].rpcUrl), transport: http(devnet.chains[TESTNET].rpcUrl) });
     await other.sendTransaction({ to: SETTLER, value: 0n, nonce: latest, maxFeePerGas: fees.maxFeePerGas * 3n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas * 3n + 1n });
@@ -239,7 +249,7 @@ it('a settlement waiting for its block: each look reads the receipt, and only ev
   await anvil().setAutomine(false);
   try {
     const settling = facilitator.settle(payload, r);
-    for (let i = 0; i < 400 && (rpc.calls.eth_getTransactionReceipt ?? 0) < 12; i++) await new Promise((res) => setTimeout(res, 10));
+    await pollUntil(() => (rpc.calls.eth_getTransactionReceipt ?? 0) >= 12, { stepMs: 10 });
     await anvil().mine({ blocks: 1 });
     expect(await settling).toMatchObject({ success: true, network: TESTNET });
   } finally {

@@ -12,6 +12,7 @@ import { createHttpApp } from '../../../src/adapters/http/koa/http-app.js';
 import { EventStreams } from '../../../src/adapters/http/koa/events-stream.js';
 import type { RunningService } from '../../../src/bootstrap/compose.js';
 import { json, startTestService } from '../../support/service.js';
+import { pollUntil } from '../../support/wait.js';
 
 let service: RunningService;
 beforeAll(async () => {
@@ -56,8 +57,7 @@ function retainedHeap(): number {
 }
 
 async function until(condition: () => boolean) {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(condition()).toBe(true);
+  expect(await pollUntil(condition, { stepMs: 10 })).toBe(true);
 }
 
 describe('event streams', () => {

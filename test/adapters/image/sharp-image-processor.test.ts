@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SharpImageProcessor } from '../../../src/adapters/image/sharp/sharp-image-processor.js';
 import { ImageIntake } from '../../../src/app/images/image-intake.js';
 import { IMAGE_MAX_PIXELS } from '../../../src/domain/image.js';
-import { bombPng, dataUrl, jpegFixture, noisePng, pngFixture, SVG, TEXT_AS_PNG } from '../../support/images.js';
+import { bombPng, dataUrl, jpegFixture, noisePng, pngFixture, scanBombJpeg, SVG, TEXT_AS_PNG } from '../../support/images.js';
 
 const processor = new SharpImageProcessor();
 const intake = new ImageIntake(processor, () => 'https://launchpad.example');
@@ -87,6 +87,44 @@ describe('token images on sharp', () => {
     expect(await processor.inspect(bomb)).toMatchObject({ format: 'png', width: 20_000, height: 20_000 });
     // A header that passed (a lying one): sharp's limitInputPixels stops the decode.
     await expect(processor.render(bomb, { maxPixels: IMAGE_MAX_PIXELS, size: 512, thumbnailSize: 128 })).rejects.toMatchObject({ code: 'IMAGE_TOO_MANY_PIXELS' });
+  });
+
+  // Issue 51: what costs more than an ordinary image is refused before it is decoded, and what is decoded is decoded once.
+  const cpuSeconds = async (work: () => Promise<unknown>) => {
+    const started = process.cpuUsage();
+    await work().catch(() => undefined);
+    const { user, system } = process.cpuUsage(started);
+    return (user + system) / 1e6;
+  };
+
+  it('the scan-bomb JPEG (2,647 scans of end-of-block runs, 10 s of CPU a decode) is refused IMAGE_TOO_COMPLEX within a tenth of a second of CPU', async () => {
+    const bomb = scanBombJpeg();
+    expect(await processor.inspect(bomb)).toMatchObject({ format: 'jpeg', width: 4096, height: 4096 });
+    expect(await refusal(dataUrl(bomb, 'image/jpeg'))).toBe('IMAGE_TOO_COMPLEX');
+    expect(await cpuSeconds(() => intake.prepare(dataUrl(bomb, 'image/jpeg')))).toBeLessThan(0.1);
+  });
+
+  it('the image and its thumbnail come from one decode: rendering costs what one decode costs', async () => {
+    // 64 scans over 4096 × 4096 (the most taken): a decode of about 0.2 s, most of it reading the scans.
+    const heavy = scanBombJpeg(4096, { components: 1, coefficients: 21, bits: 2 });
+    const request = { maxPixels: IMAGE_MAX_PIXELS, size: 512, thumbnailSize: 128 };
+    const oneDecode = await cpuSeconds(() => sharp(heavy, { failOn: 'warning' }).resize(512, 512, { fit: 'inside' }).raw().toBuffer());
+    const render = await cpuSeconds(async () => expect(await processor.render(heavy, request)).toMatchObject({ image: { width: 512, height: 512 }, thumbnail: { width: 128, height: 128 } }));
+    expect(render / oneDecode).toBeLessThan(1.6); // two decodes cost twice
+  });
+
+  it('a 1,048,576 × 16 PNG (as many pixels as 4096², a side of a million) is refused IMAGE_TOO_MANY_PIXELS from its header', async () => {
+    const strip = await sharp({ create: { width: 1_048_576, height: 16, channels: 3, background: '#08f' } }).png().toBuffer();
+    expect(strip.length).toBeLessThan(1024 * 1024);
+    expect(await refusal(dataUrl(strip))).toBe('IMAGE_TOO_MANY_PIXELS');
+  });
+
+  it('a 4096 × 16 strip (each side within 4096) keeps its aspect and gives a 128 × 128 thumbnail of its centre', async () => {
+    const strip = await sharp({ create: { width: 4096, height: 16, channels: 3, background: '#08f' } }).png().toBuffer();
+    let prepared!: Awaited<ReturnType<typeof intake.prepare>>;
+    expect(await cpuSeconds(async () => (prepared = await intake.prepare(dataUrl(strip))))).toBeLessThan(0.5);
+    expect([prepared.image.width, prepared.image.height]).toEqual([512, 2]);
+    expect([prepared.thumbnail.width, prepared.thumbnail.height]).toEqual([128, 128]);
   });
 
   it('base64 that is not base64 is a VALIDATION_ERROR on `image`', async () => {

@@ -28,6 +28,7 @@ import type { UnitOfWork } from '../../../src/ports/unit-of-work.js';
 import { settleTokens, signSell } from '../../support/onchain.js';
 import { dropSchema, POSTGRES_URL } from '../../support/postgres.js';
 import { describeWithServices, WITH_SERVICES } from '../../support/services.js';
+import { waitFor } from '../../support/wait.js';
 import { devAccount } from '../../support/x402-client.js';
 
 const WALLETS = [1, 2, 3, 4, 5].map((i) => devAccount(i).address);
@@ -149,7 +150,9 @@ describe('SQLite checkpoints off the writer', () => {
     try {
       // ≈ 3 pages a unit: 1,500 units unchecked would leave a log of ≈ 18 MB.
       for (let i = 0; i < 1_500; i++) await uow.transaction((s) => s.events.append(event));
-      await new Promise((resolve) => setTimeout(resolve, 1_200)); // the last round, from the timer
+      // The last round (the timer's, within a second of the last unchecked write) has run.
+      const checkpointer = (uow as unknown as { checkpointer: { checkpointing: boolean; writes: number } }).checkpointer;
+      await waitFor('the last checkpoint round', () => checkpointer.writes === 0 && !checkpointer.checkpointing);
       // The log's file keeps its high-water mark; on a quiet machine it stays near 2 MB, and a
       // checkpointer starved by a loaded one (two cores, every suite at once) let it reach 8 MB:
       // still well under the 18 MB of a log no one checkpoints.

@@ -9,6 +9,7 @@ import type { RedisRateLimiter } from '../../../src/adapters/rate-limit/redis/re
 import { REDIS_URL, redisRateLimiter, redisReady } from '../../support/redis.js';
 import { describeWithServices, itWithServices } from '../../support/services.js';
 import { startTestService } from '../../support/service.js';
+import { pollUntil } from '../../support/wait.js';
 
 const open: RedisRateLimiter[] = [];
 afterAll(async () => {
@@ -51,7 +52,9 @@ describe('Redis outages', () => {
     const l = redis(2, 60, 'redis://127.0.0.1:1');
     const started = Date.now();
     const decisions = [await l.consume('x'), await l.consume('x'), await l.consume('x')];
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // At once: nothing waits for a connection (no offline queue). Loose enough for a loaded
+    // machine, and still far below a wait for a connection (1 s to time out, retried up to 2 s apart).
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(decisions.map((d) => d.allowed)).toEqual([true, true, false]);
     expect(await l.health()).toBe('degraded');
   });
@@ -84,18 +87,16 @@ describe('Redis outages', () => {
     frozen = true;
     const started = Date.now();
     const during = [await l.consume('z'), await l.consume('z'), await l.consume('z'), await l.consume('z')];
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Bounded by the command timeout (4 × 150 ms), where a command on a frozen connection never
+    // answers at all; the slack is a loaded machine's.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(during.map((d) => d.allowed)).toEqual([true, true, true, false]);
     expect(await l.health()).toBe('degraded');
 
     frozen = false;
     for (const s of sockets) s.destroy(); // the stalled connection is dropped; ioredis reconnects
-    let health = await l.health();
-    for (let i = 0; i < 50 && health !== 'ok'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      health = await l.health();
-    }
-    expect(health).toBe('ok');
+    await pollUntil(async () => (await l.health()) === 'ok', { stepMs: 100 });
+    expect(await l.health()).toBe('ok');
     expect((await l.consume('w')).allowed).toBe(true);
     await l.close();
   });

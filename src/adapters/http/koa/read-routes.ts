@@ -7,7 +7,8 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { pathParams, type AnyRead, type ReadDeps } from '../../../app/catalogue/operation.js';
 import { successEnvelope } from '../../../app/error-status.js';
-import { parseQuery, parseWith } from '../../../app/schemas.js';
+import { parseQuery, parseWith, unstorableIssues } from '../../../app/schemas.js';
+import { NotFound } from '../../../domain/errors.js';
 import type { z } from 'zod';
 import { SIGN_IN_WITH_X_HEADER } from '../../../app/extensions/wallet-proof.js';
 import { readJsonBody } from './body.js';
@@ -53,7 +54,8 @@ export function readRoutes(router: Router, deps: ReadDeps, reads: readonly AnyRe
     router.get(op.http.path, async (ctx) => {
       const input: Record<string, unknown> = query ? parseQuery(query, ctx.query as Record<string, unknown>) : {};
       for (const [name, field] of params) {
-        input[field] = op.http.lookup ? ctx.params[name] : parseWith(op.inputSchema.shape[field] as z.ZodType, ctx.params[name], name);
+        const schema = op.inputSchema.shape[field] as z.ZodType;
+        input[field] = op.http.lookup ? lookedUp(schema, field, ctx.params[name]) : parseWith(schema, ctx.params[name], name);
       }
       const proven = op.http.walletProof;
       if (proven && input[proven] === undefined) input[proven] = await provenWallet(ctx);
@@ -68,6 +70,16 @@ export function readRoutes(router: Router, deps: ReadDeps, reads: readonly AnyRe
       ctx.body = envelopeBytes(op, result);
     });
   }
+}
+
+/**
+ * A path parameter looked up as it is (`lookup`): an id its schema refuses — U+0000, any other
+ * shape — is as unknown as any other id (404), and never reaches the database.
+ */
+function lookedUp(schema: z.ZodType, field: string, value: string | undefined): string | undefined {
+  if (schema.safeParse(value).success && unstorableIssues(value).length === 0) return value;
+  const resource = field.replace(/Id$/, '');
+  throw new NotFound(`${resource.charAt(0).toUpperCase()}${resource.slice(1)} ${value ?? ''} does not exist.`, { resource, [field]: value });
 }
 
 /** A free `post` operation: the JSON body and the path parameters as its input; a SIGN-IN-WITH-X proof, when sent, as the proven wallet. */

@@ -44,6 +44,7 @@ export function notingTokens(events: EventLog, touched: Set<string>): EventLog {
       await events.appendAll(es);
       for (const e of es) if (e.tokenId) touched.add(e.tokenId);
     },
+    withholdComment: (tokenId, commentId, comment) => events.withholdComment(tokenId, commentId, comment),
     readAfter: (afterId, filter, limit) => events.readAfter(afterId, filter, limit),
     lastId: (tokenId) => events.lastId(tokenId),
   };

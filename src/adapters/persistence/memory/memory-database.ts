@@ -26,6 +26,7 @@ import type { PaymentIdentifierRecord } from '../../../ports/payment-identifier-
 import type { SharedSetting } from '../../../ports/shared-settings-store.js';
 import type { StoredResponse } from '../../../ports/payment-store.js';
 import type { PoolSwap } from '../../../ports/pool-swap-store.js';
+import type { Holder } from '../../../ports/held-authorization-store.js';
 import type { TokenPull } from '../../../ports/token-pull-store.js';
 import type { BookedTransfer, TransferCursor } from '../../../ports/transfer-store.js';
 
@@ -88,6 +89,8 @@ export class MemoryDatabase {
   readonly pledges = new Map<string, Pledge>();
   /** orderId → the order (docs/api.md "Orders"). */
   readonly orders = new Map<string, Order>();
+  /** "network|asset|wallet|nonce" → who holds that signed authorization (docs/decisions/0067). */
+  readonly heldAuthorizations = new Map<string, Holder>();
 
   private tail: Promise<void> = Promise.resolve();
 

@@ -27,6 +27,18 @@ export class MemoryEventLog implements EventLog {
     return out;
   }
 
+  async withholdComment(tokenId: string, commentId: string, comment: unknown): Promise<string[]> {
+    const paymentIds: string[] = [];
+    this.db.events.forEach((e, i) => {
+      const data = e.data as { comment?: { commentId?: unknown }; paymentId?: unknown };
+      if (e.tokenId !== tokenId || e.type !== 'comment.posted' || data.comment?.commentId !== commentId) return;
+      this.db.events[i] = { ...e, data: { ...data, comment } };
+      this.tx?.onRollback(() => (this.db.events[i] = e));
+      if (typeof data.paymentId === 'string') paymentIds.push(data.paymentId);
+    });
+    return paymentIds;
+  }
+
   async lastId(tokenId?: string): Promise<number> {
     if (tokenId === undefined) return this.db.events.length;
     for (let i = this.db.events.length - 1; i >= 0; i--) if (this.db.events[i]!.tokenId === tokenId) return this.db.events[i]!.id;

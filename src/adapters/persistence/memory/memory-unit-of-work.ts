@@ -23,6 +23,7 @@ import { MemoryEarningsStore } from './memory-earnings-store.js';
 import { MemoryTransferStore } from './memory-transfer-store.js';
 import { MemoryCustodyIntentStore } from './memory-custody-intent-store.js';
 import { MemoryOrderStore } from './memory-order-store.js';
+import { MemoryHeldAuthorizationStore } from './memory-held-authorization-store.js';
 import { MemorySharedSettingsStore } from './memory-shared-settings-store.js';
 import { MemoryChainIdentityStore } from './memory-chain-identity-store.js';
 
@@ -94,6 +95,7 @@ export class MemoryUnitOfWork implements UnitOfWork {
       images: new MemoryImageStore(this.db, tx),
       raises: new MemoryRaiseStore(this.db, tx),
       orders: new MemoryOrderStore(this.db, tx),
+      heldAuthorizations: new MemoryHeldAuthorizationStore(this.db, tx),
     };
   }
 }

@@ -12,6 +12,9 @@ const rowToEvent = (r: Row): StoredEvent => ({
   createdAt: ms(r.created_at),
 });
 
+/** What a `comment.posted` event holds (docs/api.md "Comments"). */
+type PostedData = { comment?: { commentId?: unknown }; paymentId?: unknown };
+
 export class MikroOrmEventLog implements EventLog {
   constructor(private readonly sql: Sql) {}
 
@@ -63,6 +66,20 @@ export class MikroOrmEventLog implements EventLog {
     }
     const rows = await this.sql.all(`select id, type, network, token_id, data, created_at from events where ${where.join(' and ')} order by id limit ?`, [...params, limit]);
     return rows.map(rowToEvent);
+  }
+
+  async withholdComment(tokenId: string, commentId: string, comment: unknown): Promise<string[]> {
+    // The (token_id, id) index finds the token's events; `like` keeps the rows read to the
+    // comment's own (an id's `_` matches itself too), and the parsed id decides.
+    const rows = await this.sql.all(`select id, data from events where token_id = ? and type = 'comment.posted' and data like ?`, [tokenId, `%${commentId}%`]);
+    const paymentIds: string[] = [];
+    for (const row of rows) {
+      const data = json(row.data) as PostedData;
+      if (data.comment?.commentId !== commentId) continue;
+      await this.sql.all(`update events set data = ? where id = ? returning id`, [JSON.stringify({ ...data, comment }), Number(row.id)]);
+      if (typeof data.paymentId === 'string') paymentIds.push(data.paymentId);
+    }
+    return paymentIds;
   }
 
   async lastId(tokenId?: string): Promise<number> {

@@ -4,6 +4,7 @@ import { notingTokens } from '../kit/commit-feed.js';
 import { MikroOrmCommentStore } from './mikro-orm-comment-store.js';
 import { MikroOrmCustodyIntentStore } from './mikro-orm-custody-intent-store.js';
 import { MikroOrmOrderStore } from './mikro-orm-order-store.js';
+import { MikroOrmHeldAuthorizationStore } from './mikro-orm-held-authorization-store.js';
 import { MikroOrmSharedSettingsStore } from './mikro-orm-shared-settings-store.js';
 import { MikroOrmChainIdentityStore } from './mikro-orm-chain-identity-store.js';
 import { MikroOrmEarningsStore } from './mikro-orm-earnings-store.js';
@@ -59,5 +60,6 @@ export function stores(sql: Sql, touched: Set<string>): Stores {
     images: new MikroOrmImageStore(sql),
     raises: new MikroOrmRaiseStore(sql),
     orders: new MikroOrmOrderStore(sql),
+    heldAuthorizations: new MikroOrmHeldAuthorizationStore(sql),
   };
 }

@@ -64,7 +64,10 @@ export async function admit(
   // Settling needs the payment's chain and the facilitator: 503 now, rather than a refusal they caused.
   await deps.availability?.usable([network]);
   const detected = (await payerNetwork(deps, payer)) ?? network;
-  const prepared = await prepareAsPayer(deps, ep, input, payer, detected, network);
+  // What the payment pays with, as it says (bound below): a held authorization of that asset must leave room for it.
+  const asset = typeof payload.accepted?.asset === 'string' ? assetAt(network, payload.accepted.asset) : undefined;
+  const amount = paidAmount(payload);
+  const prepared = await prepareAsPayer(deps, ep, input, { wallet: payer, network: detected, ...(asset && amount !== null ? { fee: { asset, amount } } : {}) }, network);
   const offered = prepared.network ?? detected;
   // The 402 of a mismatch offers only the wallet's network, so a client that pays the first
   // offer of any 402 succeeds on its next try.
@@ -74,7 +77,6 @@ export async function admit(
   }
   const refusal = refusalFor(deps, req, requestHash, prepared);
   // Only the paid asset's offer is priced here: a USDC payment never waits on (or fails for) EURC's price.
-  const asset = typeof payload.accepted?.asset === 'string' ? assetAt(network, payload.accepted.asset) : undefined;
   const candidate = asset && offered === network ? await paidOffer(deps, requestHash, network, asset, prepared.amount, paidAmount(payload)) : undefined;
   const { offer, requirements } = await bind(refusal, prepared, payload, auth, candidate, req.resource.url);
   await heldQuoteLive(deps, refusal, offer);
@@ -89,7 +91,7 @@ export async function admit(
     payload,
     requirements,
     prepared,
-    caller: { wallet: payer, network },
+    caller: { wallet: payer, network, fee: { asset: offer.asset, amount: offer.amount } },
     paymentIdentifier: req.paymentIdentifier ?? null,
     payment: newPayment(deps, req, requestHash, { network, payer, signatureHash, auth, offer }),
   };
@@ -102,11 +104,11 @@ function paidAmount(payload: PaymentPayload): bigint | null {
   return typeof amount === 'string' && /^\d{1,78}$/.test(amount) ? BigInt(amount) : null;
 }
 
-async function prepareAsPayer(deps: PipelineDeps, ep: AnyEntrypoint, input: unknown, payer: string, detected: Network, network: Network): Promise<Prepared> {
+async function prepareAsPayer(deps: PipelineDeps, ep: AnyEntrypoint, input: unknown, caller: Caller, network: Network): Promise<Prepared> {
   try {
-    return await ep.prepare(deps, input, { wallet: payer, network: detected });
+    return await ep.prepare(deps, input, caller);
   } catch (e) {
-    if (e instanceof TokenNetworkMismatch && detected !== network) throw new NetworkMismatch(detected, network);
+    if (e instanceof TokenNetworkMismatch && caller.network !== network) throw new NetworkMismatch(caller.network, network);
     throw e;
   }
 }

@@ -2,7 +2,8 @@
  * Step 3, the claim: the payment is stored under its (network, payer, nonce) — with its payment
  * identifier, in one transaction — so of two requests with one authorization exactly one goes on;
  * the other answers what the first stores. Then the rules again, now that the payer is proven and
- * the nonce is ours: nothing may have changed.
+ * the nonce is ours: nothing may have changed — and what the operation must hold alone (an
+ * order's held authorization) is taken for the payment, so of rival requests one goes on.
  *
  * Compensation: `release` closes a payment that was never charged with its answer stored —
  * REJECTED when the rules refuse it now or its request died before settling, FAILED when the chain
@@ -42,6 +43,8 @@ export async function claim(deps: PipelineDeps, a: Admitted): Promise<Claimed | 
     if (again.amount !== a.prepared.amount) {
       throw new PaymentInvalid('The price changed while the payment was verified; request a new price.', { reason: PAYMENT_REASONS.priceChanged });
     }
+    // What the operation must hold alone is the payment's from now (a held authorization): a rival is refused here, uncharged.
+    await a.entrypoint.reserve?.(deps, a.input, again, a.payment);
     return { ...a, kind: 'claimed', prepared: again };
   } catch (e) {
     if (!isRefusal(e)) throw e; // a database outage: left VERIFIED, the reconciler closes it

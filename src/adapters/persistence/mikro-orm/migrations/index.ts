@@ -24,6 +24,8 @@ import { Migration0019Comments } from './migration-0019-comments.js';
 import { Migration0020BuySwapTerms } from './migration-0020-buy-swap-terms.js';
 import { Migration0021RecordedRefusals } from './migration-0021-recorded-refusals.js';
 import { Migration0022ChainIdentities } from './migration-0022-chain-identities.js';
+import { Migration0023HeldAuthorizations } from './migration-0023-held-authorizations.js';
+import { Migration0025HiddenCommentsWithheld } from './migration-0025-hidden-comments-withheld.js';
 
 export const MIGRATIONS = [
   { name: 'Migration0001Initial', class: Migration0001Initial },
@@ -47,4 +49,6 @@ export const MIGRATIONS = [
   { name: 'Migration0020BuySwapTerms', class: Migration0020BuySwapTerms },
   { name: 'Migration0021RecordedRefusals', class: Migration0021RecordedRefusals },
   { name: 'Migration0022ChainIdentities', class: Migration0022ChainIdentities },
+  { name: 'Migration0023HeldAuthorizations', class: Migration0023HeldAuthorizations },
+  { name: 'Migration0025HiddenCommentsWithheld', class: Migration0025HiddenCommentsWithheld },
 ];
