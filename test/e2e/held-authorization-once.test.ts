@@ -11,6 +11,7 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
+import { FakeNetworkDetector } from '../../src/adapters/network/fake/fake-network-detector.js';
 import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import { stablecoin } from '../../src/app/held/usdc-authorization.js';
@@ -29,6 +30,20 @@ describe.each(testDatabases('heldonce'))('one held authorization, one order or p
   const clock = new ShiftableClock();
   const facilitator = new FakeFacilitator({ clock, defaultBalance: 10_000_000_000n });
   const tokenIssuer = new FakeTokenIssuer({ clock });
+  /** The payer's network, told as the fake tells it; `hold` keeps the next asker waiting (once) until released. */
+  const detection = new FakeNetworkDetector({}, { clock });
+  let hold: { reached: () => void; release: Promise<void> } | null = null;
+  const detector = {
+    detect: async (wallet: string) => {
+      const held = hold;
+      hold = null;
+      if (held) {
+        held.reached();
+        await held.release;
+      }
+      return detection.detect(wallet);
+    },
+  };
   let service: RunningService;
   let uow: UnitOfWork;
   let cleanup: () => Promise<void>;
@@ -101,7 +116,7 @@ describe.each(testDatabases('heldonce'))('one held authorization, one order or p
     tokenIssuer.addStablecoin(TESTNET, USDC.address, USDC.name, USDC.version);
     for (const w of [wallet, rival]) tokenIssuer.mint(TESTNET, USDC.address, w.address, parseUsd('100'));
     tokenIssuer.mint(TESTNET, USDC.address, poor.address, parseUsd('5'));
-    service = await startTestService({ ports: { clock, facilitator, uow, tokenIssuer } });
+    service = await startTestService({ ports: { clock, facilitator, uow, tokenIssuer, detector } });
     const create = async (body: Record<string, unknown>) => {
       const res = await post(creator, '/tokens', body, {}, payingFetch(creator));
       expect(res.status).toBe(201);
@@ -154,6 +169,41 @@ describe.each(testDatabases('heldonce'))('one held authorization, one order or p
     const pledges = await Promise.all(fair.map(async (t) => (await get(`/api/tokens/${t}/raise`)).data.pledges as unknown[]));
     const orders = (await openOrdersOf(wallet)).length - ordersBefore;
     expect(pledges[0]!.length + pledges[1]!.length + orders).toBe(1);
+  });
+
+  it('the same payment sent again while it is being verified gets that payment’s answer, never `used` (which would send its client to sign a second order)', async () => {
+    const expiresAt = inAnHour();
+    const authorization = await orderAuthorization(wallet, '5', expiresAt);
+    const request = await paid(wallet, '/entrypoints/order_place', limitBuy('0.0000014', '5', expiresAt, authorization));
+    // No wallet hint: the copy asks the payer's network in its admission only, between its look for
+    // an earlier payment (none yet) and its rules.
+    const send = () => fetch(`${service.url}${request.path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...request.headers }, body: JSON.stringify(request.body) });
+    let release!: () => void;
+    const copyHeld = new Promise<void>((reached) => (hold = { reached, release: new Promise<void>((r) => (release = r)) }));
+    const copy = send();
+    await copyHeld;
+    // Meanwhile the first is claimed and holds the authorization; its settlement waits.
+    const settleNow = facilitator.settle.bind(facilitator);
+    let settling!: () => void;
+    const atSettlement = new Promise<void>((r) => (settling = r));
+    facilitator.settle = async (...args) => {
+      settling();
+      return settleNow(...args);
+    };
+    const settledBefore = settledBy(wallet);
+    try {
+      const first = send();
+      await atSettlement;
+      release(); // the copy checks its rules now, the authorization held by the first payment
+      const [a, b] = await Promise.all([first, copy]);
+      const [bodyA, bodyB] = [await json(a), await json(b)];
+      expect(a.status).toBe(201);
+      expect(b.status, JSON.stringify(bodyB)).toBe(201);
+      expect(bodyB.data.orderId).toBe(bodyA.data.orderId);
+    } finally {
+      facilitator.settle = settleNow;
+    }
+    expect(settledBy(wallet) - settledBefore).toBe(1);
   });
 
   it('a rival that slipped past the claim is refused where its order is written, and its settled fee refunded', async () => {

@@ -6,7 +6,7 @@
  * charged, so there is no compensation.
  */
 import { getAddress } from 'viem';
-import { NetworkMismatch, TokenNetworkMismatch } from '../../../domain/errors.js';
+import { HeldAuthorizationInvalid, NetworkMismatch, TokenNetworkMismatch } from '../../../domain/errors.js';
 import { assetAt, isNetwork, type Network } from '../../../domain/network.js';
 import type { Payment } from '../../../domain/payment.js';
 import type { PaymentPayload, PaymentRequirements } from '../../../ports/facilitator.js';
@@ -56,10 +56,15 @@ export async function admit(
   const auth = readAuthorization(payload.payload);
   const payer = getAddress(auth.from);
   const signatureHash = sha256(auth.signature);
-  const existing = await deps.uow.run((s) => s.payments.findByNonce(network, payer, auth.nonce));
-  if (existing) return { kind: 'replayed', response: await replay(deps, existing, requestHash, signatureHash), verified: false, paymentId: existing.paymentId };
-  const identified = await knownIdentifier(deps, req.paymentIdentifier, payer, requestHash);
-  if (identified) return { kind: 'replayed', response: identified, verified: false };
+  // The same payment (or payment identifier) seen before is answered as it was, charged once.
+  const seenBefore = async (): Promise<Outcome<'replayed'> | null> => {
+    const existing = await deps.uow.run((s) => s.payments.findByNonce(network, payer, auth.nonce));
+    if (existing) return { kind: 'replayed', response: await replay(deps, existing, requestHash, signatureHash), verified: false, paymentId: existing.paymentId };
+    const identified = await knownIdentifier(deps, req.paymentIdentifier, payer, requestHash);
+    return identified ? { kind: 'replayed', response: identified, verified: false } : null;
+  };
+  const seen = await seenBefore();
+  if (seen) return seen;
 
   // Settling needs the payment's chain and the facilitator: 503 now, rather than a refusal they caused.
   await deps.availability?.usable([network]);
@@ -67,7 +72,19 @@ export async function admit(
   // What the payment pays with, as it says (bound below): a held authorization of that asset must leave room for it.
   const asset = typeof payload.accepted?.asset === 'string' ? assetAt(network, payload.accepted.asset) : undefined;
   const amount = paidAmount(payload);
-  const prepared = await prepareAsPayer(deps, ep, input, { wallet: payer, network: detected, ...(asset && amount !== null ? { fee: { asset, amount } } : {}) }, network);
+  let prepared: Prepared;
+  try {
+    prepared = await prepareAsPayer(deps, ep, input, { wallet: payer, network: detected, ...(asset && amount !== null ? { fee: { asset, amount } } : {}) }, network);
+  } catch (e) {
+    // A copy of this very payment that came in while it was being verified has claimed it and
+    // holds its authorization (decision 0067): this copy gets that payment's answer, not `used`
+    // — which would send its client to sign a fresh authorization for a second order.
+    if (e instanceof HeldAuthorizationInvalid && e.details?.reason === 'used') {
+      const replayed = await seenBefore();
+      if (replayed) return replayed;
+    }
+    throw e;
+  }
   const offered = prepared.network ?? detected;
   // The 402 of a mismatch offers only the wallet's network, so a client that pays the first
   // offer of any 402 succeeds on its next try.
