@@ -91,6 +91,11 @@ export function compareTrigger(trigger: bigint, spot: SpotPrice): -1 | 0 | 1 {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
+/** `spot` as a trigger is written (USD/token × 1e18), rounded down. */
+export function priceOfSpot(spot: SpotPrice): bigint {
+  return (spot.usd * TOKEN_UNIT * 10n ** BigInt(PRICE_DECIMALS)) / (spot.tokens * USDC_UNIT);
+}
+
 /**
  * The tokens (units) `netUsd` (USDC units) buys at exactly `trigger` (USD/token × 1e18), rounded
  * down: a limit buy's least, so that it never pays more per token than its trigger.
@@ -120,7 +125,11 @@ export const STOP_LOSS_BAND_BPS = 500n;
  */
 export function sellOrderBound(o: Pick<Order, 'kind' | 'triggerPrice' | 'tokens' | 'minUsdOut'>, feeBps: bigint): bigint {
   const net = (gross: bigint) => gross - feeOn(gross, feeBps);
-  if (o.kind === 'stop_loss') return o.minUsdOut ?? net(usdAtPrice((o.triggerPrice * (BPS_DENOMINATOR - STOP_LOSS_BAND_BPS)) / BPS_DENOMINATOR, o.tokens!));
+  if (o.kind === 'stop_loss') {
+    // Rounded down: the band is a bound on price, and a dust order's unit of rounding is no reason never to execute.
+    const band = (o.triggerPrice * (BPS_DENOMINATOR - STOP_LOSS_BAND_BPS)) / BPS_DENOMINATOR;
+    return o.minUsdOut ?? net((o.tokens! * band * USDC_UNIT) / (TOKEN_UNIT * 10n ** BigInt(PRICE_DECIMALS)));
+  }
   // More than a gross one unit short of the trigger's pays out: only a sale at the trigger or above
   // meets it, whatever the fee's rounding does to two grosses a unit apart.
   const gross = usdAtPrice(o.triggerPrice, o.tokens!);

@@ -131,6 +131,29 @@ describe('placing an order', () => {
   });
 });
 
+describe('a stop-loss without a floor of its own', () => {
+  it('is refused before any payment when its own sale moves the price past its band (it could never execute), asking for minUsdOut; placed with one, or smaller, it is taken', async () => {
+    const { deps, tokenId } = await setup();
+    await buy(deps, tokenId, WALLET_A, 2_000_000_000n); // $2,000 more: a third of the curve's depth
+    await settleTokens(deps);
+    const held = (await deps.uow.run((s) => s.positions.get(TESTNET, WALLET_A, tokenId)))!.balance;
+    const trigger = await priceAt(deps, tokenId, 8_000n);
+    const check = async (input: PlaceOrderInput) => {
+      try {
+        await checkPlaceOrder(deps, input, { wallet: WALLET_A, network: TESTNET });
+        return 'OK';
+      } catch (e) {
+        return e instanceof DomainError ? `${e.code}:${JSON.stringify(e.details)}` : String(e);
+      }
+    };
+    const whole = await orderInput(deps, tokenId, { kind: 'stop_loss', trigger, tokens: held });
+    expect(await check(whole)).toMatch(/^VALIDATION_ERROR:.*"path":"minUsdOut".*moves the price more than 5 %/);
+    expect(await check({ ...whole, minUsdOut: 1_000_000n })).toBe('OK');
+    expect(await check(await orderInput(deps, tokenId, { kind: 'stop_loss', trigger, tokens: held / 100n }))).toBe('OK');
+    expect(deps.uow.db.orders.size).toBe(0);
+  });
+});
+
 describe('one authorization, one order', () => {
   it('refuses, before any payment, an authorization another OPEN order holds (used); once that order is gone, it may be placed again', async () => {
     const { deps, tokenId } = await setup();

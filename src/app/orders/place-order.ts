@@ -6,10 +6,10 @@
  * on chain, balance now) — so a refusal charges nothing. Applying the payment stores the order
  * OPEN with its event, in the payment's transaction.
  */
-import { ValidationError } from '../../domain/errors.js';
+import { SlippageExceeded, ValidationError } from '../../domain/errors.js';
 import { formatTokens } from '../../domain/money.js';
 import { NETWORKS, type Network, type PaymentAsset } from '../../domain/network.js';
-import { checkTriggerInReach, isBuyOrder, MAX_ORDER_LIFETIME_MS, MIN_ORDER_TOKENS, type Order, type OrderKind } from '../../domain/order.js';
+import { checkTriggerInReach, isBuyOrder, MAX_ORDER_LIFETIME_MS, MIN_ORDER_TOKENS, priceOfSpot, sellOrderBound, STOP_LOSS_BAND_BPS, type Order, type OrderKind } from '../../domain/order.js';
 import { receiveAuthorizationTypedData, type TokenAuthorization } from '../../domain/token-authorization.js';
 import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
@@ -18,7 +18,8 @@ import { checkHeldAuthorization, checkHeldTokenAuthorization, heldAuthorizationF
 import { applyInUnitOfWork, type Paid } from '../paid.js';
 import { deployedToken, tradedToken } from '../trading/load-token.js';
 import { checkBuySize } from '../use-cases/buy-token.js';
-import { orderView, type OrderView } from './order-view.js';
+import { venueFor } from '../trading/venues/venue-for.js';
+import { orderView, spotOf, type OrderView } from './order-view.js';
 
 /** The stablecoin a limit buy's authorization moves: USDC, the curve's and the pool's own asset. */
 export const ORDER_ASSET: PaymentAsset = 'USDC';
@@ -64,7 +65,31 @@ async function checkSpec(deps: AppDeps, spec: OrderSpec, network: Network | unde
   const token = deployedToken(await deps.uow.run((s) => tradedToken(s, spec.tokenId, isBuyOrder(spec) ? 'buy' : 'sell', network)));
   checkTriggerInReach(spec.triggerPrice, token.params.totalSupply);
   if (isBuyOrder(spec)) checkBuySize(deps, amount, { usdAmount: amount });
+  if (spec.kind === 'stop_loss' && spec.minUsdOut === undefined) await checkStopLossDepth(deps, token, amount);
   return { token, amount };
+}
+
+/**
+ * A stop-loss without a floor of its own sells within STOP_LOSS_BAND_BPS of its trigger
+ * (sellOrderBound), so its own sale must fit in that band, or it could never execute. Checked
+ * where the market stands now: at a trigger below it the curve and the pool are deeper for a
+ * sale of the same tokens (a constant product holds more tokens at a lower price), so a sale that
+ * fits the band at the spot fits it at the trigger. Too large a one is refused before the 402,
+ * asking for the least the wallet accepts (docs/api.md "Orders", decision 0067).
+ */
+async function checkStopLossDepth(deps: AppDeps, token: Token, tokens: bigint): Promise<void> {
+  const spot = await spotOf(deps, token);
+  if (!spot) return;
+  const atSpot = sellOrderBound({ kind: 'stop_loss', triggerPrice: priceOfSpot(spot), tokens, minUsdOut: null }, token.params.feeBps);
+  try {
+    await venueFor(deps, token, 'sell').checkSell(token, tokens, atSpot);
+  } catch (e) {
+    if (!(e instanceof SlippageExceeded)) throw e;
+    throw ValidationError.of(
+      'minUsdOut',
+      `is needed for a stop-loss of ${formatTokens(tokens)} tokens: its own sale moves the price more than ${Number(STOP_LOSS_BAND_BPS) / 100} %, the band a stop-loss without one sells within — give the least USD you accept`,
+    );
+  }
 }
 
 /** GET /api/orders/authorization: what `wallet` signs for the order described, valid until its expiry. */
