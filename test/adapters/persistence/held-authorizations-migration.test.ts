@@ -42,6 +42,8 @@ describe.each(migrationDatabases('mig23'))('migration 0023 on %s', (_name, open)
       await pledge('pld_1', 'PLEDGED', 'D4', 5);
       await pledge('pld_2', 'PLEDGED', 'A1', 6);
       await pledge('pld_3', 'RELEASED', 'E5', 7);
+      await pledge('pld_4', 'PLEDGED', 'F6', 8); // an older pledge…
+      await order('ord_5', 'limit_buy', 'OPEN', 'F6', 9); // …and a newer order on its authorization: the pledge came first
       await orm.close(true);
 
       const uow = await MikroOrmUnitOfWork.open({ url });
@@ -53,6 +55,7 @@ describe.each(migrationDatabases('mig23'))('migration 0023 on %s', (_name, open)
         expect(await holder('USDC', 'C3')).toBeNull(); // a sell order holds the token's authorization, not USDC's
         expect(await holder('USDC', 'D4')).toEqual({ kind: 'pledge', id: 'pld_1' });
         expect(await holder('USDC', 'E5')).toBeNull();
+        expect(await holder('USDC', 'F6')).toEqual({ kind: 'pledge', id: 'pld_4' });
       } finally {
         await uow.close();
       }

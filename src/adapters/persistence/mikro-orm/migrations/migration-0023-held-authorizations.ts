@@ -21,15 +21,20 @@ export class Migration0023HeldAuthorizations extends Migration {
       holder_id text not null,
       primary key (network, asset, wallet, nonce)
     )`);
+    // One insert in the order they were made, orders and pledges together: of two that share an
+    // authorization the older holds it, whichever kind it is.
     this.addSql(`insert into held_authorizations (network, asset, wallet, nonce, holder_kind, holder_id)
-      select network, case when kind = 'limit_buy' then coalesce(asset, 'USDC') else token_id end,
-             lower(${field('signed_authorization', 'from')}), lower(${field('signed_authorization', 'nonce')}), 'order', order_id
-      from orders where state in ('OPEN', 'EXECUTING') order by created_at, order_id
-      on conflict (network, asset, wallet, nonce) do nothing`);
-    this.addSql(`insert into held_authorizations (network, asset, wallet, nonce, holder_kind, holder_id)
-      select network, coalesce(${field('authorization_json', 'asset')}, 'USDC'),
-             lower(${field('authorization_json', 'from')}), lower(${field('authorization_json', 'nonce')}), 'pledge', pledge_id
-      from pledges where state = 'PLEDGED' order by created_at, pledge_id
+      select network, asset, wallet, nonce, holder_kind, holder_id from (
+        select network, case when kind = 'limit_buy' then coalesce(asset, 'USDC') else token_id end as asset,
+               lower(${field('signed_authorization', 'from')}) as wallet, lower(${field('signed_authorization', 'nonce')}) as nonce,
+               'order' as holder_kind, order_id as holder_id, created_at
+        from orders where state in ('OPEN', 'EXECUTING')
+        union all
+        select network, coalesce(${field('authorization_json', 'asset')}, 'USDC') as asset,
+               lower(${field('authorization_json', 'from')}) as wallet, lower(${field('authorization_json', 'nonce')}) as nonce,
+               'pledge' as holder_kind, pledge_id as holder_id, created_at
+        from pledges where state = 'PLEDGED'
+      ) as held order by created_at, holder_id
       on conflict (network, asset, wallet, nonce) do nothing`);
   }
 }
