@@ -20,8 +20,8 @@ export type ImageFormat = 'png' | 'jpeg' | 'webp' | 'gif';
 export const JPEG_MAX_SCANS = 64;
 /** A JPEG's marker segments of any kind (tables, metadata, scans): an ordinary one has a dozen or two. */
 export const JPEG_MAX_SEGMENTS = 512;
-/** A PNG's chunks: encoders write 8–64 KiB of pixels a chunk, so 1 MiB is at most a few hundred. */
-export const PNG_MAX_CHUNKS = 4096;
+/** A PNG's chunks: encoders write 8–64 KiB of pixels a chunk, so 1 MiB is at most a few hundred; a streaming encoder writing a chunk a row writes one per row of up to 4096 (and a few more). */
+export const PNG_MAX_CHUNKS = 8192;
 /** Frames of an animated GIF, WebP or PNG: only the first is decoded, but each is read. */
 export const IMAGE_MAX_FRAMES = 1024;
 

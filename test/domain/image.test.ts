@@ -89,7 +89,7 @@ describe('the work an upload costs, counted before decoding', () => {
     expect(codeOf(() => checkUpload(comments(JPEG_MAX_SEGMENTS - segmentsOf(plain) + 1)))).toBe('IMAGE_TOO_COMPLEX');
   });
 
-  it('a PNG is refused past 4096 chunks; a GIF or WebP past 1024 frames', async () => {
+  it('a PNG is refused past 8192 chunks (one a row of 4096 rows is taken); a GIF or WebP past 1024 frames', async () => {
     const png = await pngFixture(16, 16);
     const chunks = countImageWork('png', png).chunks!;
     expect(codeOf(() => checkUpload(withTextChunks(png, PNG_MAX_CHUNKS - chunks)))).toBe('taken');
