@@ -40,6 +40,13 @@ export interface AvailabilityDeps {
    * compare the chain with it, at most every IDENTITY_EVERY_MS. Absent: not compared.
    */
   identities?: ReadonlyMap<Network, ChainIdentity>;
+  /**
+   * Records or compares the chain of a network the start could not (its chain did not answer
+   * then, or the database failed): asked in a round for a network with no identity yet, as often
+   * as a recorded one is compared. Answers the identity that stands (null: still none) and what the
+   * chain differs in from it (null: nothing).
+   */
+  agree?: (network: Network) => Promise<{ recorded: ChainIdentity | null; foreign: string | null }>;
   /** Where a chain found foreign (and back) is reported. */
   logger?: Logger;
 }
@@ -65,7 +72,12 @@ export class Availability {
   /** Per network: when its identity was last asked in a round, and what it differed in (null: nothing). */
   private readonly identityChecks = new Map<Network, { at: number; foreign: string | null }>();
 
-  constructor(private readonly deps: AvailabilityDeps) {}
+  /** What each network's chain is compared with: the start's, and any a round agreed on since. */
+  private readonly compared: Map<Network, ChainIdentity>;
+
+  constructor(private readonly deps: AvailabilityDeps) {
+    this.compared = new Map(deps.identities ?? []);
+  }
 
   /** A round at most `maxAgeMs` old: the last one, or a new one (callers within share it, in flight or done). */
   fresh(maxAgeMs = PROBE_CACHE_MS): Promise<DependencyStatus> {
@@ -131,17 +143,20 @@ export class Availability {
    * the last answer. Reported when it changes.
    */
   private async foreignness(network: Network): Promise<string | null> {
-    const { chainProbe, identities, clock, logger } = this.deps;
-    const recorded = identities?.get(network);
-    if (!chainProbe || !recorded) return null;
+    const { chainProbe, agree, clock, logger } = this.deps;
+    const recorded = this.compared.get(network);
+    if (!chainProbe || (!recorded && !agree)) return null;
     const now = clock.now().getTime();
     const last = this.identityChecks.get(network);
     if (last && now - last.at < IDENTITY_EVERY_MS && now >= last.at) return last.foreign;
     const previous = last?.foreign ?? null;
-    const foreign = await timed(
-      chainProbe.identity(network, recorded.factory).then((seen) => describeDifferences(identityDifferences(recorded, seen)) || null),
-      previous,
-    );
+    const asked = recorded
+      ? chainProbe.identity(network, recorded.factory).then((seen) => describeDifferences(identityDifferences(recorded, seen)) || null)
+      : agree!(network).then((agreed) => {
+          if (agreed.recorded) this.compared.set(network, agreed.recorded);
+          return agreed.foreign;
+        });
+    const foreign = await timed(asked, previous);
     this.identityChecks.set(network, { at: now, foreign });
     if (foreign && foreign !== previous) {
       logger?.error(`the chain of ${network} is not the one this database's books were kept on (${foreign}): no payment is taken on it`, { network });

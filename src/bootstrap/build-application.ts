@@ -17,8 +17,8 @@ import { TokenViewCache } from '../app/token-view-cache.js';
 import { ImageIntake } from '../app/images/image-intake.js';
 import { SharpImageProcessor } from '../adapters/image/sharp/sharp-image-processor.js';
 import { WorkerScheduler } from '../app/workers/worker-scheduler.js';
-import type { ChainIdentity } from '../domain/chain-identity.js';
-import { ALL_NETWORKS, type Network } from '../domain/network.js';
+import { ALL_NETWORKS } from '../domain/network.js';
+import type { ChainWatch } from './chain-check.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { SignerLocks } from '../ports/signer-locks.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
@@ -50,8 +50,8 @@ export interface ApplicationParts {
   walletProofs: ServicePorts['walletProofs'];
   /** Where this process listens, once it does: the origin images are named on without PUBLIC_URL. */
   listening: { origin?: string };
-  /** Which chain each network's books were kept on (chain-check.ts): the probe rounds compare with it. */
-  identities?: ReadonlyMap<Network, ChainIdentity> | undefined;
+  /** Which chain each network's books were kept on (chain-check.ts): the probe rounds compare with it, and agree on one the start could not. */
+  chains?: ChainWatch | undefined;
 }
 
 export function buildApplication(config: Config, options: ServiceOptions, parts: ApplicationParts, closers: Closers): Application {
@@ -60,7 +60,7 @@ export function buildApplication(config: Config, options: ServiceOptions, parts:
   const { clock, logger } = host;
   const availability =
     given.availability ??
-    new Availability({ chainProbe: chain.chainProbe, facilitator: chain.facilitator, networks: ALL_NETWORKS, clock, logger, ...(parts.identities ? { identities: parts.identities } : {}) });
+    new Availability({ chainProbe: chain.chainProbe, facilitator: chain.facilitator, networks: ALL_NETWORKS, clock, logger, ...parts.chains });
   const metrics = given.metrics ?? new PromClientMetrics(METRICS);
   const priceBoard = given.priceBoard ?? buildQuoteRouter(config, { rpcUrls: host.rpc, devnet: Boolean(host.devnet) }, clock, logger);
   const rateLimiter = given.rateLimiter !== undefined ? given.rateLimiter : buildRateLimiter(config);

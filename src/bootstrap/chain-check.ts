@@ -6,7 +6,8 @@
  */
 import { isAbsolute, relative, resolve } from 'node:path';
 import { acceptName, agreeOnChainIdentities, mismatchLine, type ChainMismatch } from '../app/chain-identity.js';
-import type { ChainIdentity } from '../domain/chain-identity.js';
+import type { AvailabilityDeps } from '../app/availability.js';
+import { describeDifferences, type ChainIdentity } from '../domain/chain-identity.js';
 import { ALL_NETWORKS, type Network } from '../domain/network.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { ChainAdapters } from './build-adapters.js';
@@ -38,30 +39,44 @@ function wayOut(config: Config, devnet: boolean, mismatches: readonly ChainMisma
   return `point ${rpc} at a node of the chain the books were kept on; to keep these books on this chain regardless, start once with ACCEPT_SETTINGS_CHANGE=${names} (docs/operations.md, "The books know their chain")`;
 }
 
+/** What the probe rounds compare each network's chain with, and how they agree on one the start could not. */
+export interface ChainWatch {
+  identities?: ReadonlyMap<Network, ChainIdentity>;
+  agree: NonNullable<AvailabilityDeps['agree']>;
+}
+
 /**
  * Each network's chain agreed with the books, or the start refused; returns what the probe rounds
- * compare with (none when there is no chain to probe: tests over fakes).
+ * compare with, and how they record or compare a chain that did not answer at start (none when
+ * there is no chain to probe: tests over fakes).
  */
 export async function checkChains(
   config: Config,
   parts: { host: Host; uow: UnitOfWork; chain: Pick<ChainAdapters, 'chainProbe' | 'tokenIssuer'> },
-): Promise<ReadonlyMap<Network, ChainIdentity> | undefined> {
+): Promise<ChainWatch | undefined> {
   const { host, uow } = parts;
   const { chainProbe, tokenIssuer } = parts.chain;
   if (!chainProbe) return undefined;
   const devnet = Boolean(host.devnet);
-  let agreement;
-  try {
-    agreement = await agreeOnChainIdentities(
+  const agreeOn = (networks: readonly Network[]) =>
+    agreeOnChainIdentities(
       { uow, clock: host.clock, logger: host.logger, chainProbe },
-      ALL_NETWORKS.map((network) => ({ network, factory: tokenIssuer.factory(network) })),
+      networks.map((network) => ({ network, factory: tokenIssuer.factory(network) })),
       { accept: config.acceptSettingsChange, devnet },
     );
+  const agree: ChainWatch['agree'] = async (network) => {
+    const agreement = await agreeOn([network]);
+    const mismatch = agreement.mismatches[0];
+    return { recorded: agreement.recorded.get(network) ?? null, foreign: mismatch ? describeDifferences(mismatch.differences) : null };
+  };
+  let agreement;
+  try {
+    agreement = await agreeOn(ALL_NETWORKS);
   } catch (e) {
-    // The database failing now is not a chain that differs: every request will say so.
+    // The database failing now is not a chain that differs: every request will say so, and the rounds agree once it answers.
     host.logger.error('which chain the books were kept on could not be checked at start (the database failed)', { error: (e as Error).message });
-    return undefined;
+    return { agree };
   }
   if (agreement.mismatches.length > 0) throw new StartupError(mismatchLine(agreement.mismatches, wayOut(config, devnet, agreement.mismatches)));
-  return agreement.recorded;
+  return { identities: agreement.recorded, agree };
 }

@@ -48,10 +48,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const uow = await openStore(config, options, closers);
     const chain = buildChainAdapters(config, options, host);
     const { locks, custody } = await joinScaleOut(config, options, { host, uow, chain }, closers);
-    const identities = await checkChains(config, { host, uow, chain });
+    const chains = await checkChains(config, { host, uow, chain });
     const listening: { origin?: string } = {};
     const walletProofs = buildWalletProofs(config, options, listening);
-    const application = buildApplication(config, options, { host, uow, chain, custody, walletProofs, listening, identities }, closers);
+    const application = buildApplication(config, options, { host, uow, chain, custody, walletProofs, listening, chains }, closers);
     const workers = startWorkers(config, options, { application, chain, custody, locks }, closers);
     const { server, url, page } = await serveHttp(config, application, closers, listening);
     return {

@@ -129,3 +129,39 @@ describe('a chain that changes under a running service', () => {
     }
   });
 });
+
+describe('a chain that did not answer at start', () => {
+  it('is recorded by the first probe round it answers in, on an empty database; on books kept elsewhere, a round finds it foreign (503 naming it)', async () => {
+    for (const books of ['none', 'elsewhere'] as const) {
+      const clock = new ShiftableClock();
+      const uow = new MemoryUnitOfWork();
+      if (books === 'elsewhere') {
+        // An earlier start recorded the testnet's chain as another one.
+        const other = new FakeChainProbe();
+        other.becomes(TESTNET, { genesisHash: `0x${'55'.repeat(32)}` });
+        const first = await startTestService({ ports: { clock, chainProbe: other, uow } });
+        await first.stop();
+      }
+      const chain = new FakeChainProbe();
+      chain.set(TESTNET, 'down');
+      const service = await startTestService({ ports: { clock, chainProbe: chain, uow } });
+      try {
+        expect(await uow.run((s) => s.chainIdentities.get(TESTNET))).toMatchObject(books === 'none' ? {} : { genesisHash: `0x${'55'.repeat(32)}` });
+        if (books === 'none') expect(await uow.run((s) => s.chainIdentities.get(TESTNET))).toBeNull();
+        chain.set(TESTNET, 'ok');
+        clock.offsetMs += 31_000;
+        const res = await fetch(`${service.url}/health`);
+        const body = await json(res);
+        if (books === 'none') {
+          expect(res.status).toBe(200);
+          expect(await uow.run((s) => s.chainIdentities.get(TESTNET))).toMatchObject({ network: TESTNET });
+        } else {
+          expect(res.status).toBe(503);
+          expect(body.data.foreignChains).toEqual({ [TESTNET]: expect.stringMatching(new RegExp(`^genesis block ${GENESIS} here vs 0x5{64} recorded$`)) });
+        }
+      } finally {
+        await service.stop();
+      }
+    }
+  });
+});
