@@ -58,6 +58,15 @@ module.exports = {
       to: { path: '^src/bootstrap/' },
     },
     {
+      name: 'no-undeclared-packages',
+      comment:
+        'Every package src imports is named in package.json: one that only resolves because another package ' +
+        'brings it (hoisted) changes or goes when that one does.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

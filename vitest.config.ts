@@ -7,6 +7,11 @@ import { defineConfig } from 'vitest/config';
  * worker's modules with the files before it (docs/decisions/0053-test-run-shared-modules.md).
  */
 const INTERCEPTING = ['test/**/*.nock.test.ts', 'test/adapters/network/network-detection.test.ts'];
+/**
+ * The x402 v1 clients' own package (decision 0069): its node_modules holds other projects' test
+ * files. A project's `exclude` replaces vitest's default (which names node_modules), so both say it.
+ */
+const V1_CLIENTS = 'test/v1-clients/**';
 
 // `vitest run --mode no-services` (npm run test:no-services): the tests that need PostgreSQL or
 // Redis are skipped (test/support/services.ts), and the global setup does not look for them.
@@ -25,8 +30,8 @@ export default defineConfig(({ mode }) => {
       globalSetup: ['test/support/global-setup.ts'],
       env,
       projects: [
-        { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: INTERCEPTING, isolate: false } },
-        { extends: true, test: { name: 'isolated', include: INTERCEPTING, isolate: true } },
+        { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...INTERCEPTING, V1_CLIENTS], isolate: false } },
+        { extends: true, test: { name: 'isolated', include: INTERCEPTING, exclude: [V1_CLIENTS], isolate: true } },
       ],
     },
   };

@@ -24,6 +24,7 @@ import { buyToken, type BuyPlan } from '../src/app/use-cases/buy-token.js';
 import { createToken } from '../src/app/use-cases/create-token.js';
 import { TESTNET } from '../src/domain/network.js';
 import { validateTokenMetadata } from '../src/domain/token.js';
+import { commandLine } from '../scripts/command-line.js';
 import { dropSchema, POSTGRES_URL } from '../test/support/postgres.js';
 import { median } from './load.js';
 
@@ -166,6 +167,8 @@ export async function benchDb(o: { rounds: number; durationMs: number; log: (lin
 
 
 if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
+  // No flags: rounds and their length come from BENCH_ROUNDS and BENCH_MS.
+  commandLine('usage: npm run bench:db   (BENCH_ROUNDS=3 BENCH_MS=3000 by default)', {});
   const { sqlite, postgresql } = await benchDb({ rounds: Number(process.env.BENCH_ROUNDS ?? 3), durationMs: Number(process.env.BENCH_MS ?? 3_000), log: console.log });
   console.log(`SQLite:     ratio ${sqlite.ratio.toFixed(3)} (median of ${sqlite.ratios.length})   target ≥ 0.35`);
   console.log(`PostgreSQL: ratio ${postgresql.ratio.toFixed(3)} (median of ${postgresql.ratios.length})   target ≥ 0.5`);

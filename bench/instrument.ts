@@ -6,7 +6,8 @@
  *   - every outgoing HTTP request that carries JSON-RPC (node:http's ClientRequest): calls by
  *     method, HTTP requests, and the bytes of their bodies;
  *   - secp256k1 (@noble/curves, its ESM and CommonJS copies): signs, public-key recoveries,
- *     verifications, public keys derived;
+ *     verifications, public keys derived (the copy viem resolves, hoisted: deliberately not
+ *     declared in package.json, where a declared one could become another copy than viem's);
  *   - the database drivers: better-sqlite3 statements run (and prepared), node-postgres queries,
  *     by their first word (select, insert, update, begin, commit, …).
  *

@@ -5,6 +5,7 @@
  * `--from` skips the first seconds (the service's start: module loading, the devnet).
  */
 import { readFileSync } from 'node:fs';
+import { commandLine, usageError, wholeNumber } from '../scripts/command-line.js';
 
 interface ProfileNode {
   id: number;
@@ -17,12 +18,15 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const argv = process.argv.slice(2);
-const fromS = Number(argv.find((a) => a.startsWith('--from='))?.slice('--from='.length) ?? 0);
-const [file, countArg] = argv.filter((a) => !a.startsWith('--'));
-if (!file) throw new Error('usage: tsx bench/profile-top.ts <file.cpuprofile> [count]');
+const USAGE = 'usage: tsx bench/profile-top.ts <file.cpuprofile> [count] [--from=<seconds>]';
+const { values, positionals } = commandLine(USAGE, { options: { from: { type: 'string' } }, allowPositionals: true });
+const [file, countArg, ...extra] = positionals;
+if (!file) usageError(USAGE, 'which profile? none given');
+if (extra.length > 0) usageError(USAGE, `unexpected argument ${extra.map((a) => `"${a}"`).join(' ')}`);
+const fromS = Number(values.from ?? 0);
+if (!(fromS >= 0) || values.from?.trim() === '') usageError(USAGE, `--from must be a number of seconds, not "${values.from}"`);
+const count = wholeNumber(USAGE, 'count', countArg, 25);
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
-const count = Number(countArg ?? 25);
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const self = new Map<number, number>();
 let clock = 0;

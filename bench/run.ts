@@ -11,6 +11,7 @@
  *                                  3-minute paid soak of the SQLite service (≈ 5 minutes more)
  *   npm run bench -- --paid-only   only the paid rounds (with --profile: a profile of the paid path)
  *   npm run bench -- --no-counts   without bench/instrument.ts in the measured processes
+ *   npm run bench -- --help        the usage line; an unknown flag (`--quik`) stops with it, runs nothing
  *
  * Table 1, the service as `npm start` runs it (SQLite, embedded devnet, in-process facilitator,
  * workers on, rate limit off), and again on PostgreSQL:
@@ -25,6 +26,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { commandLine, usageError } from '../scripts/command-line.js';
 import { dropSchema, POSTGRES_URL } from '../test/support/postgres.js';
 import { benchDb, soakTrades, type DbFigure } from './db.js';
 import type { LoadResult } from './load.js';
@@ -32,14 +34,27 @@ import { benchMemory, type MemoryRow } from './memory.js';
 import { benchReal, lastHalfGrowth, type Figure, type RealResult } from './real.js';
 import { medianWork, workLine } from './work.js';
 
-const args = process.argv.slice(2);
-const quick = args.includes('--quick');
-const profile = args.includes('--profile');
-const soak = args.includes('--soak');
+const PARTS = ['sqlite', 'postgresql', 'db', 'memory'];
+const USAGE = `usage: npm run bench -- [--quick] [--profile] [--soak] [--paid-only] [--no-counts] [--only=${PARTS.join(',')}]`;
+const { values } = commandLine(USAGE, {
+  options: {
+    quick: { type: 'boolean' },
+    profile: { type: 'boolean' },
+    soak: { type: 'boolean' },
+    'paid-only': { type: 'boolean' },
+    'no-counts': { type: 'boolean' },
+    only: { type: 'string' },
+  },
+});
+const quick = values.quick === true;
+const profile = values.profile === true;
+const soak = values.soak === true;
 /** Only the paid rounds (no reads), and with or without the work counts (bench/instrument.ts). */
-const paidOnly = args.includes('--paid-only');
-const counts = !args.includes('--no-counts');
-const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? ['sqlite', 'postgresql', 'db', 'memory'];
+const paidOnly = values['paid-only'] === true;
+const counts = values['no-counts'] !== true;
+const only = values.only?.split(',') ?? PARTS;
+const unknownParts = only.filter((part) => !PARTS.includes(part));
+if (unknownParts.length > 0) usageError(USAGE, `--only: no part named ${unknownParts.map((p) => `"${p}"`).join(', ')} (the parts: ${PARTS.join(', ')})`);
 const plan = quick
   ? { rounds: 3, readMs: 1_000, paidMs: 2_500, dbRounds: 3, dbMs: 1_000, memoryRounds: 1, memoryMs: 1_000 }
   : { rounds: 5, readMs: 3_000, paidMs: 6_000, dbRounds: 5, dbMs: 3_000, memoryRounds: 3, memoryMs: 3_000 };

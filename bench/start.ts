@@ -12,9 +12,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { commandLine, wholeNumber } from '../scripts/command-line.js';
 import { freePorts } from '../test/support/free-ports.js';
 
-const rounds = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice('--rounds='.length) ?? 3);
+const USAGE = 'usage: npm run bench:start -- [--rounds=<n>]   (after npm run build; 3 rounds by default)';
+const { values } = commandLine(USAGE, { options: { rounds: { type: 'string' } } });
+const rounds = wholeNumber(USAGE, '--rounds', values.rounds, 3);
 const MODES = {
   tsx: [join('node_modules', 'tsx', 'dist', 'cli.mjs'), join('src', 'main.ts')],
   dist: [join('dist', 'main.js')],

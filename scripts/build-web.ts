@@ -6,9 +6,13 @@
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { buildPage, PAGE_DIST_DIR, writePageFiles } from '../src/adapters/web/esbuild/page-files.js';
+import { commandLine, usageError } from './command-line.js';
 
+const USAGE = `usage: npm run build:web [-- <dir>]   (${PAGE_DIST_DIR} by default)`;
+const { positionals } = commandLine(USAGE, { allowPositionals: true });
+if (positionals.length > 1) usageError(USAGE, `one directory at most, not ${positionals.length}`);
 const started = Date.now();
-const dir = resolve(process.argv[2] ?? PAGE_DIST_DIR);
+const dir = resolve(positionals[0] ?? PAGE_DIST_DIR);
 const files = await buildPage();
 await rm(dir, { recursive: true, force: true });
 await writePageFiles(files, dir);

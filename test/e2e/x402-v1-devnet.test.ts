@@ -9,11 +9,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import axios from 'axios';
 import type { PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withPaymentInterceptor } from 'x402-axios';
-import { createSigner, decodeXPaymentResponse, wrapFetchWithPayment } from 'x402-fetch';
 import { startService, type RunningService } from '../../src/bootstrap/compose.js';
 import { parseUsd } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';
@@ -22,6 +19,7 @@ import { testDatabases } from '../support/databases.js';
 import { queryDatabase } from '../support/service-process.js';
 import { devnetConfig, drainWorkers as drain, json, ShiftableClock } from '../support/service.js';
 import { devAccount, devKey, payingFetch } from '../support/x402-client.js';
+import { axios, createSigner, decodeXPaymentResponse, withPaymentInterceptor, wrapFetchWithPayment } from '../v1-clients/index.js';
 
 const openStore = testDatabases('x402v1')[0]![1]; // SQLite: the pipeline is the same on both stores
 const clock = new ShiftableClock();

@@ -1,15 +1,12 @@
 /**
  * x402 v1 beside v2 on the paid HTTP routes (decision 0046), through a real listening server over
  * fakes (in-memory stores, the signature-checking facilitator), paid by the real v1 clients from
- * the registry, unchanged: x402-fetch 1.2.0 and x402-axios 0.7.2. They read the 402's top-level
+ * the registry, unchanged: x402-fetch 1.2.0 and x402-axios 0.7.2 (their own package, test/v1-clients). They read the 402's top-level
  * `x402Version` and `accepts`, pay in X-PAYMENT and get X-PAYMENT-RESPONSE; a replayed v1 payment
  * is the first answer and charges nothing; a bad X-PAYMENT is a 402 with its reason, never a 5xx;
  * a paid v1 request is outside the free budget as a v2 one is; browsers may send and read the
  * v1 headers. The same on the devnet, books against the chain: x402-v1-devnet.test.ts.
  */
-import axios from 'axios';
-import { createSigner, decodeXPaymentResponse, wrapFetchWithPayment } from 'x402-fetch';
-import { withPaymentInterceptor } from 'x402-axios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
 import type { RunningService } from '../../src/bootstrap/compose.js';
@@ -17,6 +14,7 @@ import { parseUsd } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';
 import { json, ShiftableClock, startTestService } from '../support/service.js';
 import { decodeBase64Json, devAccount, devKey } from '../support/x402-client.js';
+import { axios, createSigner, decodeXPaymentResponse, withPaymentInterceptor, wrapFetchWithPayment } from '../v1-clients/index.js';
 
 const APP = 'https://app.example.com';
 const clock = new ShiftableClock();

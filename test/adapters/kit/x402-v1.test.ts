@@ -4,9 +4,6 @@
  * the pipeline's payment; X-PAYMENT-RESPONSE decodes with x402-fetch's own decoder; a facilitator
  * is sent v1's shapes. Bad headers are refused with a reason, never thrown as anything else.
  */
-import { createPaymentHeader } from 'x402/client';
-import { PaymentRequirementsSchema, PaymentPayloadSchema } from 'x402/types';
-import { createSigner, decodeXPaymentResponse } from 'x402-fetch';
 import { describe, expect, it } from 'vitest';
 import { decodeXPayment, encodeXPaymentResponse, isV1Payload, v1ChallengeFields } from '../../../src/adapters/http/koa/x402-v1-headers.js';
 import { facilitatorRequest, fromV1Network, networkOfV1, v1Accepts } from '../../../src/adapters/kit/x402/v1-wire.js';
@@ -15,6 +12,7 @@ import { requirementsFor } from '../../../src/app/payments/requirements.js';
 import { PaymentInvalid } from '../../../src/domain/errors.js';
 import { ALL_NETWORKS, NETWORKS, PRODUCTION, TESTNET } from '../../../src/domain/network.js';
 import { devAccount, devKey } from '../../support/x402-client.js';
+import { createPaymentHeader, createSigner, decodeXPaymentResponse, PaymentPayloadSchema, PaymentRequirementsSchema } from '../../v1-clients/index.js';
 
 const URL_ = 'http://service.test/entrypoints/token_buy_usd';
 const resource = { url: URL_, description: 'Buy tokens for an exact USD amount.', mimeType: 'application/json' };
