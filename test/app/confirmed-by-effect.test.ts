@@ -16,12 +16,11 @@ import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer
 import { METRICS, type AppMetrics } from '../../src/app/metrics.js';
 import { PayoutWorker } from '../../src/app/workers/payout-worker.js';
 import { DeliveryWorker, DeploymentWorker } from '../../src/app/workers/token-workers.js';
-import { newDelivery } from '../../src/domain/delivery.js';
 import { newDeployment } from '../../src/domain/deployment.js';
 import { TESTNET } from '../../src/domain/network.js';
 import { payout, token as tokenFixture } from '../support/fixtures.js';
+import { owedDeliveries } from '../support/deliveries.js';
 
-const SUPPLY = 10n ** 27n;
 const WALLETS = ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8', '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'];
 
 function setup() {
@@ -33,24 +32,7 @@ function setup() {
   const issuer = new FakeTokenIssuer({ clock });
   const outbox = { uow, clock, logger, metrics, maxAttempts: 5, backoffBaseMs: 5_000, backoffMaxMs: 60_000, confirmPollMs: 1_000, stuckAfterMs: 60_000 };
 
-  /** A token deployed on the fake chain and DEPLOYED in the books. */
-  async function deployed(name: string) {
-    const t = tokenFixture({ name });
-    const spec = { tokenId: t.tokenId, name, symbol: t.symbol, totalSupply: SUPPLY };
-    const prepared = await issuer.prepareDeploy(TESTNET, spec);
-    await issuer.broadcast(TESTNET, prepared.rawTx);
-    const address = issuer.predictAddress(TESTNET, spec);
-    await uow.transaction((s) => s.tokens.insert({ ...t, address, deployment: { state: 'DEPLOYED', txHash: prepared.txHash, blockNumber: 1n } }));
-    return { tokenId: t.tokenId, address };
-  }
-
-  let n = 0;
-  async function owe(tokenId: string, wallet: string, amount: bigint) {
-    n += 1;
-    const d = newDelivery({ deliveryId: ids.next('dlv'), network: TESTNET, tokenId, wallet, amount, sourceId: `trd_${n}`, now: clock.now() });
-    await uow.transaction((s) => s.deliveries.enqueue(d));
-    return d.deliveryId;
-  }
+  const { deployed, owe } = owedDeliveries({ uow, issuer, ids, clock });
 
   const errors = () => logger.lines.filter((l) => l.level === 'error').map((l) => l.message);
   const withoutEffect = (kind: string) => metrics.total('transactions_without_effect_total', { kind });

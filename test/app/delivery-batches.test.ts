@@ -9,15 +9,14 @@ import { SequentialIdGenerator } from '../../src/adapters/ids/sequential/sequent
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
 import { DeliveryWorker, type DeliveryWorkerDeps } from '../../src/app/workers/token-workers.js';
-import { newDelivery } from '../../src/domain/delivery.js';
 import { TESTNET } from '../../src/domain/network.js';
 import type { TokenIssuer } from '../../src/ports/token-issuer.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { testDatabases } from '../support/databases.js';
 import { token as tokenFixture } from '../support/fixtures.js';
+import { owedDeliveries } from '../support/deliveries.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
-const SUPPLY = 10n ** 27n;
 const WALLETS = ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8', '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', '0x90F79bf6EB2c4f870365E785982E1f101E93b906'];
 
 /** The worker over the fake chain, on memory unless `real` (a database's unit of work) is given. */
@@ -43,24 +42,7 @@ async function setup(over: Partial<DeliveryWorkerDeps> & { batchTransfers?: bool
   };
   const worker = new DeliveryWorker(deps);
 
-  /** A token deployed on the fake chain and DEPLOYED in the books. */
-  async function deployed(name = 'Batch Token') {
-    const t = tokenFixture({ name });
-    const spec = { tokenId: t.tokenId, name, symbol: t.symbol, totalSupply: SUPPLY };
-    const prepared = await issuer.prepareDeploy(TESTNET, spec);
-    await issuer.broadcast(TESTNET, prepared.rawTx);
-    const address = issuer.predictAddress(TESTNET, spec);
-    await uow.transaction((s) => s.tokens.insert({ ...t, address, deployment: { state: 'DEPLOYED', txHash: prepared.txHash, blockNumber: 1n } }));
-    return { tokenId: t.tokenId, address };
-  }
-
-  let n = 0;
-  async function owe(tokenId: string, wallet: string, amount: bigint) {
-    n += 1;
-    const d = newDelivery({ deliveryId: ids.next('dlv'), network: TESTNET, tokenId, wallet, amount, sourceId: `trd_${n}`, now: clock.now() });
-    await uow.transaction((s) => s.deliveries.enqueue(d));
-    return d.deliveryId;
-  }
+  const { deployed, owe } = owedDeliveries({ uow, issuer, ids, clock });
 
   const delivery = (id: string) => memory.db.deliveries.get(id)!;
   const batches = () => [...memory.db.deliveryBatches.values()];
