@@ -55,7 +55,7 @@ export async function loadWith(o: { concurrency: number; durationMs: number; one
     Array.from({ length: o.concurrency }, async () => {
       while (Date.now() < deadline) {
         const t0 = performance.now();
-        let ok = false;
+        let ok: boolean;
         try {
           ok = await o.one(seq++);
         } catch {

@@ -223,7 +223,7 @@ function checkHandle(issues: ValidationIssue[], path: string, value: unknown, ho
   }
   let handle = value.trim();
   if (/^https?:\/\//i.test(handle)) {
-    let url: URL | null = null;
+    let url: URL | null;
     try {
       url = new URL(handle);
     } catch {

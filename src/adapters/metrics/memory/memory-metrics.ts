@@ -82,7 +82,7 @@ export class MemoryMetrics implements Metrics {
     }
     for (const [name, def] of Object.entries(this.catalogue.gauges)) {
       head(prefix + name, def.help, 'gauge');
-      let samples: GaugeSample[] = [];
+      let samples: GaugeSample[];
       try {
         samples = (await this.readers.get(name)?.()) ?? [];
       } catch {

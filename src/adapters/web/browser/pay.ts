@@ -102,7 +102,7 @@ export async function pay<T>(url: string, body: unknown, wallet: string, priced:
     res = await post(url, body, wallet, headers); // the stored answer, not charged again
   }
   const data = await readEnvelope<T>(res);
-  let transaction: string | null = null;
+  let transaction: string | null;
   try {
     transaction = signer.getPaymentSettleResponse((name) => res.headers.get(name)).transaction || null;
   } catch {
