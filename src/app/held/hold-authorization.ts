@@ -45,6 +45,9 @@ export async function holderLive(stores: Stores, holder: Holder): Promise<boolea
   }
 }
 
+/** The payment that holds an authorization from its claim until the order or pledge it pays for takes it over. */
+export const paymentHolder = (paymentId: string): Holder => ({ kind: 'payment', id: paymentId });
+
 const sameHolder = (a: Holder, b: Holder | undefined) => b !== undefined && a.kind === b.kind && a.id === b.id;
 
 export const heldAlready = () =>

@@ -13,7 +13,7 @@ import { checkTriggerInReach, isBuyOrder, MAX_ORDER_LIFETIME_MS, MIN_ORDER_TOKEN
 import { receiveAuthorizationTypedData, type TokenAuthorization } from '../../domain/token-authorization.js';
 import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../deps.js';
-import { heldKeyOf, holdAuthorization, refuseIfHeld, type HeldAuthorizationKey } from '../held/hold-authorization.js';
+import { heldKeyOf, holdAuthorization, paymentHolder, refuseIfHeld, type HeldAuthorizationKey } from '../held/hold-authorization.js';
 import { checkHeldAuthorization, checkHeldTokenAuthorization, heldAuthorizationFields, heldAuthorizationTypedData, ownFee, stablecoin, type Payer } from '../held/usdc-authorization.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
 import { deployedToken, tradedToken } from '../trading/load-token.js';
@@ -142,7 +142,7 @@ export const orderHeldKey = (network: Network, o: Pick<OrderSpec, 'kind' | 'toke
  * application, so a rival request carrying the same one is refused before its fee settles.
  */
 export function reserveOrderAuthorization(deps: AppDeps, input: PlaceOrderInput, network: Network, paymentId: string): Promise<void> {
-  return deps.uow.transaction((s) => holdAuthorization(s, orderHeldKey(network, input), { kind: 'payment', id: paymentId }));
+  return deps.uow.transaction((s) => holdAuthorization(s, orderHeldKey(network, input), paymentHolder(paymentId)));
 }
 
 /**
@@ -173,8 +173,7 @@ export function placeOrder(deps: AppDeps, input: PlaceOrderInput, caller: { wall
       createdAt: now,
       updatedAt: now,
     };
-    const payment = paid?.payment ? { kind: 'payment' as const, id: paid.payment.paymentId } : undefined;
-    await holdAuthorization(stores, orderHeldKey(order.network, order), { kind: 'order', id: order.orderId }, payment);
+    await holdAuthorization(stores, orderHeldKey(order.network, order), { kind: 'order', id: order.orderId }, paid && paymentHolder(paid.payment.paymentId));
     await stores.orders.insert(order);
     const view = orderView(order);
     await stores.events.append({ type: 'order.placed', network: order.network, tokenId: order.tokenId, data: { order: view }, createdAt: now });

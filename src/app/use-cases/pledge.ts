@@ -15,7 +15,7 @@ import type { Stores } from '../../ports/unit-of-work.js';
 import { readChain } from '../availability.js';
 import type { AppDeps } from '../deps.js';
 import { checkHeldAuthorization, heldAuthorizationTypedData, ownFee, stablecoin, type HeldAuthorization, type Payer } from '../held/usdc-authorization.js';
-import { heldKeyOf, holdAuthorization, refuseIfHeld, type HeldAuthorizationKey } from '../held/hold-authorization.js';
+import { heldKeyOf, holdAuthorization, paymentHolder, refuseIfHeld, type HeldAuthorizationKey } from '../held/hold-authorization.js';
 import { applyInUnitOfWork, type Paid } from '../paid.js';
 import { loadToken } from '../trading/load-token.js';
 import { loadRaise, pledgeView, raiseView, type PledgeView, type RaiseView } from './get-raise.js';
@@ -96,7 +96,7 @@ const pledgeHeldKey = (network: Token['network'], req: Pick<PledgeRequest, 'auth
 
 /** token_pledge's claim: the payment holds the pledge's authorization until it is applied (place-order.ts, reserveOrderAuthorization). */
 export function reservePledgeAuthorization(deps: AppDeps, req: PledgeRequest, network: Token['network'], paymentId: string): Promise<void> {
-  return deps.uow.transaction((s) => holdAuthorization(s, pledgeHeldKey(network, req), { kind: 'payment', id: paymentId }));
+  return deps.uow.transaction((s) => holdAuthorization(s, pledgeHeldKey(network, req), paymentHolder(paymentId)));
 }
 
 /**
@@ -106,24 +106,31 @@ export function reservePledgeAuthorization(deps: AppDeps, req: PledgeRequest, ne
  * wallet may sign an amount over it and be told so, with the $0.01 not asked for.
  */
 function checkPledgeAmount(deps: Pick<AppDeps, 'settings'>, usdAmount: bigint): void {
+  checkLeastPledge(deps, usdAmount);
+  checkCurveCapacity(deps, 0n, usdAmount);
+}
+
+/** A pledge is at least the least buy. */
+function checkLeastPledge(deps: Pick<AppDeps, 'settings'>, usdAmount: bigint): void {
   if (usdAmount < deps.settings.minBuyUsd) throw ValidationError.of('usdAmount', `must be at least $${formatUsd(deps.settings.minBuyUsd)}`);
+}
+
+/** The raise buys once with its total: never so much that the buy would take the whole curve. */
+function checkCurveCapacity(deps: Pick<AppDeps, 'settings'>, pledged: bigint, usdAmount: bigint): void {
   const curve = deps.settings.curve;
   const capacity = maxBuyUsd(curve, initialCurveState(curve));
-  if (usdAmount >= capacity) throw new CurveCapacityExceeded(formatUsd(capacity - 1n), formatTokens(curve.curveSupply));
+  if (pledged + usdAmount >= capacity) throw new CurveCapacityExceeded(formatUsd(capacity - 1n - pledged), formatTokens(curve.curveSupply));
 }
 
 /** The rules a pledge is checked against the raise's pledges with: before the payment, and again in the pledge's transaction. */
 function checkPledgeRules(deps: Pick<AppDeps, 'settings'>, raise: Raise, all: readonly Pledge[], req: PledgeRequest, now: Date): void {
   openOrClosed(raise, now);
-  if (req.usdAmount < deps.settings.minBuyUsd) throw ValidationError.of('usdAmount', `must be at least $${formatUsd(deps.settings.minBuyUsd)}`);
+  checkLeastPledge(deps, req.usdAmount);
   const from = req.authorization.from.toLowerCase();
   const mine = all.filter((p) => p.wallet.toLowerCase() === from);
   const cap = withinCap(raise, mine, req.usdAmount);
   if (!cap.ok) throw new PledgeCapExceeded(formatUsd(raise.maxPerWalletUsd!), formatUsd(cap.pledged), formatUsd(req.usdAmount));
-  // The raise buys once with its total: never so much that the buy would take the whole curve.
-  const curve = deps.settings.curve;
-  const capacity = maxBuyUsd(curve, initialCurveState(curve));
-  if (pledgedUsd(all) + req.usdAmount >= capacity) throw new CurveCapacityExceeded(formatUsd(capacity - 1n - pledgedUsd(all)), formatTokens(curve.curveSupply));
+  checkCurveCapacity(deps, pledgedUsd(all), req.usdAmount);
   if (mine.some((p) => p.authorization.nonce.toLowerCase() === req.authorization.nonce.toLowerCase())) {
     throw new HeldAuthorizationInvalid('used', 'This authorization is already held for another pledge; sign a fresh one.');
   }
@@ -138,7 +145,7 @@ export function placePledge(deps: AppDeps, req: PledgeRequest, paid?: Paid<Pledg
     const a = req.authorization;
     const pledgeId = deps.ids.next('pld');
     // Taken from the payment that held it since its claim; held by another open order or pledge: refused (the fee refunded).
-    await holdAuthorization(stores, pledgeHeldKey(token.network, req), { kind: 'pledge', id: pledgeId }, paid?.payment ? { kind: 'payment', id: paid.payment.paymentId } : undefined);
+    await holdAuthorization(stores, pledgeHeldKey(token.network, req), { kind: 'pledge', id: pledgeId }, paid && paymentHolder(paid.payment.paymentId));
     const pledge: Pledge = {
       pledgeId,
       tokenId: token.tokenId,

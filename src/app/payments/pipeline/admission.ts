@@ -94,7 +94,7 @@ export async function admit(
   }
   const refusal = refusalFor(deps, req, requestHash, prepared);
   // Only the paid asset's offer is priced here: a USDC payment never waits on (or fails for) EURC's price.
-  const candidate = asset && offered === network ? await paidOffer(deps, requestHash, network, asset, prepared.amount, paidAmount(payload)) : undefined;
+  const candidate = asset && offered === network ? await paidOffer(deps, requestHash, network, asset, prepared.amount, amount) : undefined;
   const { offer, requirements } = await bind(refusal, prepared, payload, auth, candidate, req.resource.url);
   await heldQuoteLive(deps, refusal, offer);
   const verified = await verify(deps, refusal, payload, auth, requirements, offer);
