@@ -16,6 +16,11 @@ export default tseslint.config(
     },
   },
   {
+    // The bins are plain JavaScript run by Node: its globals are theirs.
+    files: ['bin/**/*.js'],
+    languageOptions: { globals: { process: 'readonly' } },
+  },
+  {
     files: ['src/bootstrap/config/**', 'test/**', 'bench/**', 'scripts/**', 'examples/**', 'vitest.config.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },

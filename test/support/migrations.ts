@@ -3,37 +3,18 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MikroORM, type Options } from '@mikro-orm/core';
-import { Migrator } from '@mikro-orm/migrations';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { BetterSqliteDriver } from '@mikro-orm/better-sqlite';
+import { MikroORM } from '@mikro-orm/core';
 import { MIGRATIONS } from '../../src/adapters/persistence/mikro-orm/migrations/index.js';
+import { createSchema, ormOptionsFor } from '../../src/adapters/persistence/mikro-orm/orm-options.js';
 import { dropSchema, POSTGRES_URL } from './postgres.js';
 import { withoutServices } from './services.js';
 
 /** The database at `url` with every migration before `migration` applied (none after it). */
 export async function openBefore(url: string, migration: string): Promise<MikroORM> {
-  const migrations = { migrationsList: MIGRATIONS.slice(0, MIGRATIONS.findIndex((m) => m.name === migration)), tableName: 'schema_migrations', silent: true, snapshot: false };
-  const base = { entities: [], discovery: { warnWhenNoEntities: false }, extensions: [Migrator], migrations, allowGlobalContext: true };
-  if (url.startsWith('sqlite:')) return MikroORM.init({ ...base, driver: BetterSqliteDriver, dbName: url.slice('sqlite:'.length) } as Options);
-  const parsed = new URL(url);
-  const schema = parsed.searchParams.get('schema')!;
-  parsed.searchParams.delete('schema');
-  const setup = await MikroORM.init({ ...base, driver: PostgreSqlDriver, clientUrl: parsed.toString(), extensions: [], pool: { min: 0, max: 1 } } as Options);
-  await setup.em.getConnection().execute(`create schema if not exists "${schema}"`);
-  await setup.close(true);
-  return MikroORM.init({
-    ...base,
-    driver: PostgreSqlDriver,
-    clientUrl: parsed.toString(),
-    schema,
-    pool: {
-      min: 0,
-      max: 1,
-      afterCreate: (conn: { query: (sql: string, cb: (e: Error | null) => void) => void }, done: (e: Error | null, c: unknown) => void) =>
-        conn.query(`set search_path to "${schema}"`, (e) => done(e, conn)),
-    },
-  } as Options);
+  const { options, schema } = ormOptionsFor(url, 1);
+  if (schema) await createSchema(options, schema);
+  const migrationsList = MIGRATIONS.slice(0, MIGRATIONS.findIndex((m) => m.name === migration));
+  return MikroORM.init({ ...options, allowGlobalContext: true, migrations: { ...options.migrations, migrationsList } });
 }
 
 /** A fresh SQLite file and a fresh PostgreSQL schema, each with its cleanup. */

@@ -5,9 +5,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { MikroORM } from '@mikro-orm/core';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { BetterSqliteDriver } from '@mikro-orm/better-sqlite';
 import { join } from 'node:path';
+import { ormOptionsFor } from '../../src/adapters/persistence/mikro-orm/orm-options.js';
 import { freePorts, portFreed } from './free-ports.js';
 
 /**
@@ -109,16 +108,8 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
 
 /** Rows straight from the service's database (SQLite file or PostgreSQL schema), for the books. */
 export async function queryDatabase<T = Record<string, unknown>>(databaseUrl: string, sql: string): Promise<T[]> {
-  let orm: MikroORM;
-  if (databaseUrl.startsWith('sqlite:')) {
-    orm = await MikroORM.init({ driver: BetterSqliteDriver, dbName: databaseUrl.slice('sqlite:'.length), entities: [], discovery: { warnWhenNoEntities: false } });
-  } else {
-    const parsed = new URL(databaseUrl);
-    const schema = parsed.searchParams.get('schema');
-    parsed.searchParams.delete('schema');
-    orm = await MikroORM.init({ driver: PostgreSqlDriver, clientUrl: parsed.toString(), entities: [], discovery: { warnWhenNoEntities: false }, pool: { min: 0, max: 1 } });
-    if (schema) await orm.em.getConnection().execute(`set search_path to "${schema}"`);
-  }
+  // No migrations: the service made the schema (its search_path comes with the options).
+  const orm = await MikroORM.init({ ...ormOptionsFor(databaseUrl, 1).options, extensions: [] });
   try {
     return (await orm.em.getConnection().execute(sql)) as T[];
   } finally {

@@ -114,7 +114,7 @@ describe('misbehaving RPC endpoints (nock)', () => {
       .persist()
       .post('/')
       .delay(delayMs)
-      .reply(200, (_uri, body) => {
+      .reply(200, (_uri: string, body: unknown) => {
         const calls = (Array.isArray(body) ? body : [body]) as { id: number; method: string }[];
         const answer = (c: { id: number; method: string }) => ({
           jsonrpc: '2.0',

@@ -16,13 +16,13 @@ const VANISHED = new Error(
 function ormFailing(errors: Error[], ran = 2) {
   let calls = 0;
   const orm = {
-    getMigrator: () => ({
+    migrator: {
       up: async () => {
         const e = errors[calls++];
         if (e) throw e;
         return Array.from({ length: ran }, (_, i) => ({ name: `m${i}` }));
       },
-    }),
+    },
   } as unknown as MikroORM;
   return { orm, calls: () => calls };
 }

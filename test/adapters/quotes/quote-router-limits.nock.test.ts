@@ -37,21 +37,21 @@ function apis(clock: FakeClock) {
     };
   nock('http://coinbase.test')
     .get(/\/v2\/prices\/\w+-USD\/spot/)
-    .reply(function (uri) {
+    .reply(function (uri: string) {
       const asset = uri.split('/')[3]!.split('-')[0] as PricedAsset;
       return answer('coinbase', () => JSON.stringify({ data: { amount: PRICES[asset], base: asset, currency: 'USD' } }))() as never;
     })
     .persist();
   nock('http://coingecko.test')
     .get(/\/api\/v3\/simple\/price/)
-    .reply(function (uri) {
+    .reply(function (uri: string) {
       const id = new URLSearchParams(uri.split('?')[1]).get('ids')!;
       return answer('coingecko', () => `{"${id}":{"usd":${PRICES[GECKO_IDS[id]!]},"last_updated_at":${nowS()}}}`)() as never;
     })
     .persist();
   nock('http://hermes.test')
     .get(/\/v2\/updates\/price\/latest/)
-    .reply(function (uri) {
+    .reply(function (uri: string) {
       const id = decodeURIComponent(uri).split('ids[]=0x')[1]!.split('&')[0]!;
       const [whole, fraction = ''] = PRICES[PYTH_IDS[id]!].split('.');
       const price = { price: `${whole}${fraction.padEnd(8, '0')}`, conf: '1000', expo: -8, publish_time: nowS() };

@@ -7,14 +7,14 @@
  * token). The schema comes from the committed migrations, run at open — never from schema sync.
  */
 import { MikroORM } from '@mikro-orm/core';
-import type { EntityManager as KnexEntityManager } from '@mikro-orm/knex';
+import pg from 'pg';
 import type { ChangeFeed } from '../../../ports/change-feed.js';
 import type { Stores, UnitOfWork } from '../../../ports/unit-of-work.js';
-import { createSchema, migrateUp, ormOptionsFor } from './orm-options.js';
+import { createSchema, migrateUp, ormOptionsFor, SQLITE_PRAGMAS } from './orm-options.js';
 import { PostgresChangeFeed } from './postgres-change-feed.js';
 import { PostgresSignerLocks } from './postgres-signer-locks.js';
-import { finalizePrepared, runnerFor, Sql, type Dialect, type Runner } from './sql.js';
-import { SqliteCheckpointer, SqliteReaders, type KnexClient } from './sqlite-connections.js';
+import { finalizePrepared, runnerFor, Sql, type Dialect, type Runner, type SqliteConnection } from './sql.js';
+import { SqliteCheckpointer, SqliteReaders } from './sqlite-connections.js';
 import { SqliteChangeFeed } from './sqlite-change-feed.js';
 import { stores } from './stores.js';
 import { asUnavailable } from './unavailable.js';
@@ -42,6 +42,15 @@ export interface OpenOptions {
 
 const SELECT = /^\s*select\b/i;
 
+/** node-postgres' pool under MikroORM's connection (its native client), and a connection of it. */
+interface PgPool {
+  connect(): Promise<PgPooled>;
+}
+interface PgPooled {
+  /** Back to the pool; a connection that broke meanwhile is dropped by the pool, not handed out again. */
+  release(): void;
+}
+
 export class MikroOrmUnitOfWork implements UnitOfWork {
   /** Pool connections this unit of work has run statements on (their prepared statements go at close). */
   private readonly used = new Set<unknown>();
@@ -49,10 +58,11 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   private constructor(
     private readonly orm: MikroORM,
     readonly dialect: Dialect,
-    private readonly client: KnexClient,
+    /** PostgreSQL: the pool units take their connections from (SQLite: null, the one writer). */
+    private readonly pool: PgPool | null,
     private readonly readers: SqliteReaders | null,
-    /** SQLite: the pool's one connection, taken at open and handed from unit to unit in turn. */
-    private readonly writer: { connection: unknown; tail: Promise<void> } | null,
+    /** SQLite: MikroORM's one connection, handed from unit to unit in turn. */
+    private readonly writer: { connection: SqliteConnection; tail: Promise<void> } | null,
     private readonly onStatement: ((sql: string) => void) | undefined,
   ) {}
 
@@ -83,21 +93,20 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     const { options: ormOptions, dialect, schema, clientUrl } = ormOptionsFor(options.url, options.poolSize ?? 10);
     if (dialect === 'postgresql' && schema) await createSchema(ormOptions, schema);
     const orm = await MikroORM.init(ormOptions);
+    // The driver's own client, taken once: a unit of work needs a connection, not an EntityManager.
+    // SQLite: better-sqlite3's database, the one writer; PostgreSQL: node-postgres' pool.
+    const native = await guard((orm.em.getConnection() as unknown as { getNativeClient(): Promise<unknown> }).getNativeClient());
+    const writer = dialect === 'sqlite' ? { connection: native as SqliteConnection, tail: Promise.resolve() } : null;
+    for (const pragma of writer ? SQLITE_PRAGMAS : []) writer!.connection.exec(pragma);
     await migrateUp(orm);
-    // The pool's client, taken once: a unit of work needs a connection, not an EntityManager.
-    const client = (orm.em as unknown as KnexEntityManager).getKnex().client as KnexClient;
-    const readers = dialect === 'sqlite' ? SqliteReaders.open(client, ormOptions.dbName!, options.sqliteReaders ?? 2) : null;
-    // SQLite has one writer connection (a pool of 1): units queue for it here, not in the pool.
-    const writer = dialect === 'sqlite' ? { connection: await guard(client.acquireConnection()), tail: Promise.resolve() } : null;
-    const uow = new MikroOrmUnitOfWork(orm, dialect, client, readers, writer, options.onStatement);
+    const readers = writer ? SqliteReaders.open(ormOptions.dbName!, options.sqliteReaders ?? 2) : null;
+    const uow = new MikroOrmUnitOfWork(orm, dialect, writer ? null : (native as PgPool), readers, writer, options.onStatement);
     if (writer) {
-      uow.checkpointer = await SqliteCheckpointer.open(client, ormOptions.dbName!, options.checkpointEvery ?? 100, async () => (await uow.acquire()).release);
+      uow.checkpointer = await SqliteCheckpointer.open(ormOptions.dbName!, options.checkpointEvery ?? 100, async () => (await uow.acquire()).release);
     }
-    if (dialect === 'postgresql' && client.driver?.Client) {
-      uow.locks = new PostgresSignerLocks(client.driver.Client, clientUrl!, schema ?? null, options.processName);
-    }
+    if (dialect === 'postgresql') uow.locks = new PostgresSignerLocks(pg.Client, clientUrl!, schema ?? null, options.processName);
     if (options.changeFeed !== false) {
-      if (dialect === 'postgresql' && client.driver?.Client) uow.changes = new PostgresChangeFeed(client.driver.Client, clientUrl!, schema ?? null);
+      if (dialect === 'postgresql') uow.changes = new PostgresChangeFeed(pg.Client, clientUrl!, schema ?? null);
       if (readers) uow.changes = new SqliteChangeFeed(readers.run);
       await uow.changes?.start();
     }
@@ -169,8 +178,8 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   private async acquire(): Promise<{ connection: unknown; release: () => Promise<void> }> {
     const writer = this.writer;
     if (!writer) {
-      const connection = await guard(this.client.acquireConnection());
-      return { connection, release: () => this.client.releaseConnection(connection) };
+      const connection = await guard(this.pool!.connect());
+      return { connection, release: async () => connection.release() };
     }
     let done!: () => void;
     const before = writer.tail;
@@ -198,29 +207,21 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     if (this.writer) {
       await this.writer.tail;
       await finalizePrepared(this.writer.connection);
-      await this.client.releaseConnection(this.writer.connection);
     }
     await Promise.all([...this.used].map(finalizePrepared));
     await this.orm.close(true);
   }
 
-  /** Applies pending migrations (idempotent); returns how many ran. */
+  /** Applies pending migrations (idempotent); returns how many ran. SQLite: in the writer's turn (the migrator runs on its connection). */
   async migrate(): Promise<number> {
     if (!this.writer) return migrateUp(this.orm);
-    // SQLite: the migrator needs the pool's one connection; it is lent back for the while.
     const { release } = await this.acquire();
     try {
-      await this.client.releaseConnection(this.writer.connection);
-      try {
-        return await migrateUp(this.orm);
-      } finally {
-        this.writer.connection = await guard(this.client.acquireConnection());
-      }
+      return await migrateUp(this.orm);
     } finally {
       await release();
     }
   }
-
 }
 
 async function guard<T>(p: Promise<T>): Promise<T> {

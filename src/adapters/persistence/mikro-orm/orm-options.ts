@@ -1,12 +1,15 @@
 /** MikroORM's options for a DATABASE_URL: the driver, the pool and each connection's settings, the migrations. */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MikroORM, type Options } from '@mikro-orm/core';
+import { MikroORM, type Options as AllOptions } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { BetterSqliteDriver } from '@mikro-orm/better-sqlite';
+import { SqliteDriver } from '@mikro-orm/sqlite';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Dialect } from './sql.js';
+
+/** What MikroORM.init takes. */
+export type Options = Partial<AllOptions>;
 
 export function ormOptionsFor(url: string, poolSize: number): { options: Options; dialect: Dialect; schema: string | undefined; clientUrl?: string } {
   const base = {
@@ -16,7 +19,7 @@ export function ormOptionsFor(url: string, poolSize: number): { options: Options
     migrations: { migrationsList: MIGRATIONS, silent: true, transactional: true, allOrNothing: true, snapshot: false, tableName: 'schema_migrations' },
     allowGlobalContext: false,
     debug: false,
-  } satisfies Partial<Options>;
+  } satisfies Options;
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const parsed = new URL(url);
     const schema = parsed.searchParams.get('schema') ?? undefined;
@@ -30,15 +33,10 @@ export function ormOptionsFor(url: string, poolSize: number): { options: Options
         driver: PostgreSqlDriver,
         clientUrl: parsed.toString(),
         ...(schema ? { schema } : {}),
-        pool: {
-          min: 0,
-          max: poolSize,
-          afterCreate: (conn: { query: (sql: string, cb: (e: Error | null) => void) => void }, done: (e: Error | null, c: unknown) => void) => {
-            if (!schema) return done(null, conn);
-            conn.query(`set search_path to "${schema.replace(/"/g, '')}"`, (e) => done(e, conn));
-          },
-        },
-      } as Options,
+        // The schema is each connection's search_path from its start (a startup option: no statement of its own).
+        ...(schema ? { driverOptions: { options: `-c search_path=${quoteIdent(schema)}` } } : {}),
+        pool: { min: 0, max: poolSize },
+      },
     };
   }
   if (!url.startsWith('sqlite:')) throw new Error(`unsupported DATABASE_URL: ${url.split(':')[0]}`);
@@ -49,31 +47,30 @@ export function ormOptionsFor(url: string, poolSize: number): { options: Options
     schema: undefined,
     options: {
       ...base,
-      driver: BetterSqliteDriver,
+      driver: SqliteDriver,
       dbName: path,
-      pool: {
-        min: 1,
-        max: 1,
-        afterCreate: (conn: { exec: (sql: string) => void }, done: (e: Error | null, c: unknown) => void) => {
-          // wal_autocheckpoint = 0: checkpoints run on a connection of their own (SqliteCheckpointer).
-          // busy_timeout = 0: a statement that meets another connection's lock is retried off the
-          // thread (sql.ts retryBusy), not slept on by the synchronous driver.
-          try {
-            for (const pragma of ['pragma journal_mode = WAL', 'pragma synchronous = NORMAL', 'pragma busy_timeout = 0', 'pragma foreign_keys = ON', 'pragma wal_autocheckpoint = 0']) conn.exec(pragma);
-            done(null, conn);
-          } catch (e) {
-            done(e as Error, conn);
-          }
-        },
-      },
-    } as Options,
+      // timeout 0: a statement that meets another connection's lock is retried off the thread
+      // (sql.ts retryBusy), not slept on by the synchronous driver. The pragmas: SQLITE_PRAGMAS.
+      driverOptions: { timeout: 0 },
+    },
   };
 }
 
+/**
+ * The writer's settings, run on the one connection when the unit of work opens.
+ * wal_autocheckpoint = 0: checkpoints run on a connection of their own (SqliteCheckpointer).
+ */
+export const SQLITE_PRAGMAS = ['pragma journal_mode = WAL', 'pragma synchronous = NORMAL', 'pragma busy_timeout = 0', 'pragma foreign_keys = ON', 'pragma wal_autocheckpoint = 0'];
+
+/** A PostgreSQL identifier, quoted. */
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '')}"`;
+}
+
 export async function createSchema(options: Options, schema: string): Promise<void> {
-  const bootstrap = await MikroORM.init({ ...options, schema: undefined, pool: { min: 0, max: 1 }, extensions: [] } as Options);
+  const bootstrap = await MikroORM.init({ ...options, schema: undefined, driverOptions: undefined, pool: { min: 0, max: 1 }, extensions: [] });
   try {
-    await bootstrap.em.getConnection().execute(`create schema if not exists "${schema.replace(/"/g, '')}"`);
+    await bootstrap.em.getConnection().execute(`create schema if not exists ${quoteIdent(schema)}`);
   } finally {
     await bootstrap.close(true);
   }
@@ -89,7 +86,7 @@ export async function createSchema(options: Options, schema: string): Promise<vo
 export async function migrateUp(orm: MikroORM, pauseMs = 50): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return (await orm.getMigrator().up()).length;
+      return (await orm.migrator.up()).length;
     } catch (e) {
       if (attempt >= 5 || !catalogChangedUnderListing(e)) throw e;
       await new Promise((resolve) => setTimeout(resolve, pauseMs * attempt));

@@ -7,22 +7,15 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { PgClientClass } from './postgres-change-feed.js';
 import { finalizePrepared, runnerFor, type Runner, type SqliteConnection } from './sql.js';
 
-/** better-sqlite3's Database class. */
+/** better-sqlite3's Database class (the driver under @mikro-orm/sqlite; the package ships no types). */
 type SqliteOpen = new (path: string, options?: { timeout?: number; readonly?: boolean }) => SqliteConnection;
-
-export type KnexClient = {
-  acquireConnection(): Promise<unknown>;
-  releaseConnection(connection: unknown): Promise<void>;
-  /** The driver module: better-sqlite3's Database class, or node-postgres' module (Client). */
-  driver?: SqliteOpen & { Client: PgClientClass };
-};
+const Database = createRequire(import.meta.url)('better-sqlite3') as SqliteOpen;
 
 /** A connection of its own to a SQLite file; like the writer's, its busy waits are sql.ts's (busy_timeout 0). */
-function openSqlite(client: KnexClient, path: string, pragmas: readonly string[]): SqliteConnection {
-  const db = new client.driver!(path, { timeout: 0 });
+function openSqlite(path: string, pragmas: readonly string[]): SqliteConnection {
+  const db = new Database(path, { timeout: 0 });
   for (const pragma of pragmas) db.exec(pragma);
   return db;
 }
@@ -39,10 +32,10 @@ export class SqliteReaders {
     private readonly runners: Runner[],
   ) {}
 
-  static open(client: KnexClient, path: string, count: number): SqliteReaders | null {
-    if (typeof client.driver !== 'function' || count < 1 || path === ':memory:') return null; // a memory database is one connection's own
+  static open(path: string, count: number): SqliteReaders | null {
+    if (count < 1 || path === ':memory:') return null; // a memory database is one connection's own
     const connections: SqliteConnection[] = [];
-    for (let i = 0; i < count; i++) connections.push(openSqlite(client, path, ['pragma query_only = 1']));
+    for (let i = 0; i < count; i++) connections.push(openSqlite(path, ['pragma query_only = 1']));
     return new SqliteReaders(connections, connections.map((c) => runnerFor('sqlite', c)));
   }
 
@@ -83,8 +76,8 @@ export class SqliteCheckpointer {
     this.timer.unref();
   }
 
-  static async open(client: KnexClient, path: string, every: number, writerTurn: () => Promise<() => Promise<void>>): Promise<SqliteCheckpointer | null> {
-    if (typeof client.driver !== 'function' || path === ':memory:') return null;
+  static async open(path: string, every: number, writerTurn: () => Promise<() => Promise<void>>): Promise<SqliteCheckpointer | null> {
+    if (path === ':memory:') return null;
     return new SqliteCheckpointer(await CheckpointThread.start(path), every, writerTurn);
   }
 
