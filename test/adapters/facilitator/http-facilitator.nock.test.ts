@@ -48,7 +48,7 @@ describe('verify', () => {
     ['a garbage 200', () => nock(URL).post('/verify').reply(200, '<html>')],
     ['a wrong-shaped 200', () => nock(URL).post('/verify').reply(200, { valid: 'yes' })],
     ['a timeout', () => nock(URL).post('/verify').delay(1_000).reply(200, { isValid: true })],
-    ['a dropped connection', () => nock(URL).post('/verify').replyWithError({ code: 'ECONNRESET', message: 'reset' })],
+    ['a dropped connection', () => nock(URL).post('/verify').replyWithError(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))],
   ])('%s is a FacilitatorError', async (_name, setup) => {
     setup();
     await expect(facilitator().verify(payload, requirements)).rejects.toBeInstanceOf(FacilitatorError);
@@ -106,7 +106,7 @@ describe('settle', () => {
     ['a timeout', () => nock(URL).post('/settle').delay(1_000).reply(200, {})],
     ['a 5xx without a settlement', () => nock(URL).post('/settle').reply(502, 'bad gateway')],
     ['a garbage 200', () => nock(URL).post('/settle').reply(200, 'ok!')],
-    ['a connection dropped after sending', () => nock(URL).post('/settle').replyWithError({ code: 'ECONNRESET', message: 'reset' })],
+    ['a connection dropped after sending', () => nock(URL).post('/settle').replyWithError(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))],
   ])('%s is indeterminate: the money may have moved', async (_name, setup) => {
     setup();
     await expect(facilitator().settle(payload, requirements)).rejects.toBeInstanceOf(SettlementIndeterminate);

@@ -114,7 +114,9 @@ describe('misbehaving RPC endpoints (nock)', () => {
       .persist()
       .post('/')
       .delay(delayMs)
-      .reply(200, (_uri: string, body: unknown) => {
+      // nock 15 hands a reply function the request (a fetch Request), not its path and body.
+      .reply(200, async (req: Request) => {
+        const body: unknown = await req.json();
         const calls = (Array.isArray(body) ? body : [body]) as { id: number; method: string }[];
         const answer = (c: { id: number; method: string }) => ({
           jsonrpc: '2.0',

@@ -142,7 +142,7 @@ describe.each([coinbase, coingecko, pyth])('$name', (api) => {
   });
 
   it('a dropped connection is unavailable', async () => {
-    nock(api.host).get(() => true).replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
+    nock(api.host).get(() => true).replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })); // nock 15 settles a fetch only with an Error
     expect((await failure(ask())).kind).toBe('unavailable');
   });
 

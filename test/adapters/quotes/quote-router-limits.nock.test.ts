@@ -29,6 +29,8 @@ function apis(clock: FakeClock) {
   const calls = { coinbase: 0, coingecko: 0, pyth: 0 };
   const down: Partial<Record<keyof typeof calls, [number, Record<string, string>]>> = {};
   const nowS = () => Math.floor(clock.now().getTime() / 1000);
+  // nock 15 hands a reply function the request (a fetch Request), not its path.
+  const pathOf = (req: Request) => new URL(req.url).pathname + new URL(req.url).search;
   const answer = (name: keyof typeof calls, body: () => string) =>
     function () {
       calls[name] += 1;
@@ -37,22 +39,22 @@ function apis(clock: FakeClock) {
     };
   nock('http://coinbase.test')
     .get(/\/v2\/prices\/\w+-USD\/spot/)
-    .reply(function (uri: string) {
-      const asset = uri.split('/')[3]!.split('-')[0] as PricedAsset;
+    .reply(function (req: Request) {
+      const asset = pathOf(req).split('/')[3]!.split('-')[0] as PricedAsset;
       return answer('coinbase', () => JSON.stringify({ data: { amount: PRICES[asset], base: asset, currency: 'USD' } }))() as never;
     })
     .persist();
   nock('http://coingecko.test')
     .get(/\/api\/v3\/simple\/price/)
-    .reply(function (uri: string) {
-      const id = new URLSearchParams(uri.split('?')[1]).get('ids')!;
+    .reply(function (req: Request) {
+      const id = new URLSearchParams(pathOf(req).split('?')[1]).get('ids')!;
       return answer('coingecko', () => `{"${id}":{"usd":${PRICES[GECKO_IDS[id]!]},"last_updated_at":${nowS()}}}`)() as never;
     })
     .persist();
   nock('http://hermes.test')
     .get(/\/v2\/updates\/price\/latest/)
-    .reply(function (uri: string) {
-      const id = decodeURIComponent(uri).split('ids[]=0x')[1]!.split('&')[0]!;
+    .reply(function (req: Request) {
+      const id = decodeURIComponent(pathOf(req)).split('ids[]=0x')[1]!.split('&')[0]!;
       const [whole, fraction = ''] = PRICES[PYTH_IDS[id]!].split('.');
       const price = { price: `${whole}${fraction.padEnd(8, '0')}`, conf: '1000', expo: -8, publish_time: nowS() };
       return answer('pyth', () => JSON.stringify({ parsed: [{ id, price, ema_price: price }] }))() as never;
