@@ -3,7 +3,7 @@
  * resources under `launchpad://token/{tokenId}` whose read is the token's view (the same JSON as
  * `GET /tokens/:id`), the two prompts with their arguments checked, and logging's setLevel.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import { callPaid, connectMcp } from '../support/mcp-client.js';
