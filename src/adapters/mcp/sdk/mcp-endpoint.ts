@@ -76,13 +76,14 @@ export class McpEndpoint {
     const single = body && typeof body === 'object' && !Array.isArray(body) ? (body as JsonRpcMessage) : null;
     const paidCall = single?.method === 'tools/call' && this.calls.carriesPayment(single.params ?? {});
     const headers = new Headers();
+    const legacy = await isLegacyRequest(request, body);
     if (!paidCall) {
       const decision = await this.consume(info.client, headers);
-      if (decision && !decision.allowed) return this.rateLimited(single, decision, headers);
+      if (decision && !decision.allowed) return this.rateLimited(single, decision, headers, legacy);
     }
     const ctx: CallContext = { requestId: info.requestId, paymentVerified: false };
     try {
-      const response = await this.serve(request, body, ctx);
+      const response = await this.serve(request, body, ctx, legacy);
       headers.forEach((value, key) => response.headers.set(key, value));
       return response;
     } finally {
@@ -90,8 +91,8 @@ export class McpEndpoint {
     }
   }
 
-  private async serve(request: Request, body: unknown, ctx: CallContext): Promise<Response> {
-    if (!(await isLegacyRequest(request, body))) {
+  private async serve(request: Request, body: unknown, ctx: CallContext, legacy: boolean): Promise<Response> {
+    if (!legacy) {
       this.contexts.set(request, ctx);
       return this.modern.fetch(request, { parsedBody: body });
     }
@@ -128,14 +129,16 @@ export class McpEndpoint {
     return decision;
   }
 
-  private rateLimited(message: JsonRpcMessage | null, decision: RateLimitDecision, headers: Headers): Response {
+  private rateLimited(message: JsonRpcMessage | null, decision: RateLimitDecision, headers: Headers, legacy: boolean): Response {
     const retryAfter = Math.max(1, decision.resetSeconds);
     const error = new RateLimited(this.budget!.limit, this.budget!.windowSeconds, retryAfter);
     headers.set('Retry-After', String(retryAfter));
     headers.set('Content-Type', 'application/json');
     const id = message?.id ?? null;
     if (message?.method === 'tools/call' && id !== null) {
-      return new Response(JSON.stringify({ jsonrpc: '2.0', id, result: domainErrorResult(error) }), { status: 200, headers });
+      // A 2026-07-28 result names its kind (resultType); a 2025-era one has no such field.
+      const result = { ...domainErrorResult(error), ...(legacy ? {} : { resultType: 'complete' }) };
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200, headers });
     }
     const envelope = errorEnvelope(error.code, error.message, error.details);
     return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: error.message, data: envelope.error } }), { status: 429, headers });
