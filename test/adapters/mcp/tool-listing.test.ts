@@ -1,7 +1,7 @@
 /**
- * The tools as MCP lists them, validated the way MCP clients validate (the official SDK's Ajv
- * validator, JSON Schema 2020-12 in v2): worked examples of every paid tool pass its input and output schemas, and so do its
- * 402 and its pending answer — which ride in `structuredContent` too.
+ * The tools as MCP lists them, validated the way MCP clients validate (the official SDK v2's Ajv
+ * validator, JSON Schema 2020-12): worked examples of every paid tool pass its input and output
+ * schemas, and so do its 402 and its pending answer — which ride in `structuredContent` too.
  */
 import type { JsonSchemaType } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
