@@ -111,7 +111,7 @@ export class McpEndpoint {
   private server(ctx: CallContext): Server {
     const server = new Server(
       { name: 'x402-launchpad', title: 'x402 token launchpad', version: this.application.deps.settings.serviceVersion },
-      // logging: setLevel is taken; a stateless JSON answer has no stream to send log messages on (decision 0042).
+      // logging: setLevel is taken on the 2025 revisions (2026-07-28 has none); a stateless JSON answer has no stream to send log messages on (decision 0042).
       { capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.validator },
     );
     registerTokenResources(server, this.application);
