@@ -4,7 +4,7 @@
  * stderr, one line each.
  */
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { McpBridge } from '../adapters/mcp/bridge/mcp-bridge.js';
 import type { BridgeConfig } from './config/bridge-config.js';
 import { DEFAULT_SETTINGS } from '../app/default-settings.js';
@@ -27,6 +27,6 @@ export async function startMcpBridge(config: BridgeConfig, io: BridgeIo): Promis
     log,
   });
   for (const line of bridge.describe()) log(line);
-  await bridge.serve(new StdioServerTransport(io.stdin, io.stdout));
+  bridge.serve(new StdioServerTransport(io.stdin, io.stdout));
   return bridge;
 }

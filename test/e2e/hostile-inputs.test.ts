@@ -7,7 +7,7 @@
  * Never a 5xx, never an error logged, never a payment taken; the probes are answered 400 naming the
  * field (a malformed id looked up: 404, as any unknown id).
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';

@@ -5,7 +5,7 @@
  * `_meta["x402/payment"]`. Never a 5xx (nor MCP's INTERNAL_ERROR, nor an error logged), and a
  * refused payment leaves nothing behind: no payment row, nothing settled.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -6,8 +6,8 @@
  * and signs a sell's authorization itself.
  */
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
@@ -30,16 +30,21 @@ let stderr = '';
 
 beforeAll(async () => {
   service = await startTestService({ ports: { clock, facilitator } });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(import.meta.dirname, '..', '..', 'bin', 'launchpad-mcp.js')],
-    env: { BASE_URL: service.url, WALLET_KEY: walletKey, MAX_PAYMENT_USD: '0.5', BUDGET_USD: '1' },
-    stderr: 'pipe',
-  });
+  const transport = bridgeTransport({});
   transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   agent = new Client({ name: 'launchpad-bridge-test', version: '1.0.0' });
   await agent.connect(transport);
 }, 60_000);
+
+/** The bridge as a host spawns it; `env` over its settings. */
+function bridgeTransport(env: Record<string, string>): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [join(import.meta.dirname, '..', '..', 'bin', 'launchpad-mcp.js')],
+    env: { BASE_URL: service.url, WALLET_KEY: walletKey, MAX_PAYMENT_USD: '0.5', BUDGET_USD: '1', ...env },
+    stderr: 'pipe',
+  });
+}
 
 afterAll(async () => {
   await agent?.close();
@@ -108,6 +113,20 @@ describe('the stdio bridge', () => {
     const positions = await call(agent, 'list_positions', {});
     expect(positions.structuredContent).toMatchObject({ wallet: wallet.address, items: [{ tokenId }] });
     expect(await spent()).toBe('0.47');
+  });
+
+  it('speaks 2026-07-28 on stdio to a host that opens with it, as it speaks 2025 to the one above', async () => {
+    expect(agent.getProtocolEra()).toBe('legacy');
+    const modern = new Client({ name: 'launchpad-bridge-test-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await modern.connect(bridgeTransport({ WALLET_KEY: '' }));
+    try {
+      expect(modern.getProtocolEra()).toBe('modern');
+      const { tools } = await modern.listTools();
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['create_token', 'wallet_info']));
+      expect((await call(modern, 'get_token', { tokenId })).structuredContent).toMatchObject({ tokenId });
+    } finally {
+      await modern.close();
+    }
   });
 
   it('stops at BUDGET_USD: a payment past it is refused without signing', async () => {

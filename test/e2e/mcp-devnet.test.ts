@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { PaymentRequiredV2Schema } from '@x402/core/schemas';
 import { erc20Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -261,10 +261,10 @@ describe('a testnet wallet creates, buys and sells through MCP, every amount exa
 
 describe('the free budget', () => {
   it('counts free tools like free HTTP requests: past it a tool answers RATE_LIMITED, other messages 429; a paid call still goes through', async () => {
-    // Connecting is 4 requests: initialize, initialized, the GET for a server stream (405: the endpoint is stateless), tools/list.
+    // Connecting (2026-07-28) is 2 requests: server/discover, tools/list.
     const crawler = await connectMcp(`${service.url}/mcp`, { 'x-forwarded-for': '203.0.113.9' });
     let limited: ToolResult | undefined;
-    let calls = 4;
+    let calls = 2;
     while (!limited && calls <= FREE_PER_MINUTE + 1) {
       const r = await call(crawler, 'list_tokens', { limit: 1 });
       calls += 1;

@@ -1,9 +1,10 @@
 /**
  * MCP beyond tools (docs/agents.md "Resources, prompts and logging", decision 0042): tokens as
  * resources under `launchpad://token/{tokenId}` whose read is the token's view (the same JSON as
- * `GET /tokens/:id`), the two prompts with their arguments checked, and logging's setLevel.
+ * `GET /tokens/:id`), the two prompts with their arguments checked, and logging's setLevel (2025
+ * revisions). The agent speaks 2026-07-28; what the 2025 revisions do differently is said where it is.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import { callPaid, connectMcp } from '../support/mcp-client.js';
@@ -45,10 +46,14 @@ describe('tokens as resources', () => {
     expect(JSON.parse((contents[0] as { text: string }).text)).toEqual(http.data);
   });
 
-  it('an unknown token or URI is "resource not found" (-32002), its code named once', async () => {
-    await expect(agent.readResource({ uri: 'launchpad://token/tok_01JD5X8W3K2M9N7P4Q6R8S0T2V' })).rejects.toThrow(/^MCP error -32002: Token tok_01JD5X8W3K2M9N7P4Q6R8S0T2V does not exist\.$/);
-    await expect(agent.readResource({ uri: 'launchpad://token/nope' })).rejects.toMatchObject({ code: -32002, data: { code: 'VALIDATION_ERROR' } });
-    await expect(agent.readResource({ uri: 'file:///etc/passwd' })).rejects.toMatchObject({ code: -32002 });
+  it('an unknown token or URI is "resource not found": invalid params (-32602; -32002 before SDK v2, decision 0071), its message as sent', async () => {
+    await expect(agent.readResource({ uri: 'launchpad://token/tok_01JD5X8W3K2M9N7P4Q6R8S0T2V' })).rejects.toMatchObject({
+      code: -32602,
+      message: 'Token tok_01JD5X8W3K2M9N7P4Q6R8S0T2V does not exist.',
+      data: { code: 'TOKEN_NOT_FOUND' },
+    });
+    await expect(agent.readResource({ uri: 'launchpad://token/nope' })).rejects.toMatchObject({ code: -32602, data: { code: 'VALIDATION_ERROR' } });
+    await expect(agent.readResource({ uri: 'file:///etc/passwd' })).rejects.toMatchObject({ code: -32602, data: { uri: 'file:///etc/passwd' } });
   });
 });
 
@@ -75,12 +80,18 @@ describe('prompts', () => {
       code: -32602,
       data: { code: 'VALIDATION_ERROR', details: { issues: [expect.objectContaining({ path: 'budgetUsd' })] } },
     });
-    await expect(agent.getPrompt({ name: 'drain_wallet' })).rejects.toThrow(/^MCP error -32602: Unknown prompt: drain_wallet\./);
+    await expect(agent.getPrompt({ name: 'drain_wallet' })).rejects.toMatchObject({ code: -32602, message: 'Unknown prompt: drain_wallet. prompts/list names every prompt.' });
   });
 });
 
 describe('logging', () => {
-  it('setLevel is taken', async () => {
-    await expect(agent.setLoggingLevel('info')).resolves.toEqual({});
+  it('setLevel is taken on the 2025 revisions; 2026-07-28 has no setLevel (a request names its level in _meta)', async () => {
+    const legacy = await connectMcp(`${service.url}/mcp`, {}, 'legacy');
+    try {
+      await expect(legacy.setLoggingLevel('info')).resolves.toEqual({});
+    } finally {
+      await legacy.close();
+    }
+    await expect(agent.setLoggingLevel('info')).rejects.toMatchObject({ code: 'METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION' });
   });
 });

@@ -4,7 +4,7 @@
  * reconciler finishes it), payment identifiers and receipts, the wallet's network, the JSON-RPC
  * edges of the endpoint — and the discovery documents agents read first.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { PaymentPayload } from '@x402/core/types';
 import { validateDiscoveryExtension } from '@x402/extensions/bazaar';
 import { verifyReceiptSignatureEIP712, type EIP712SignedReceipt } from '@x402/extensions/offer-receipt';
@@ -15,7 +15,7 @@ import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facili
 import { PAYMENT_META, PAYMENT_RESPONSE_META, WALLET_META } from '../../src/adapters/kit/mcp/x402-mcp.js';
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
-import { call, callPaid, connectMcp, envelopeOf, payerFor } from '../support/mcp-client.js';
+import { call, callPaid, connectMcp, envelopeOf, MODERN_PROTOCOL_VERSION, payerFor } from '../support/mcp-client.js';
 import { json, PRODUCTION_WALLETS, settle, ShiftableClock, startTestService } from '../support/service.js';
 import { devAccount } from '../support/x402-client.js';
 
@@ -156,7 +156,8 @@ describe('free tools', () => {
 
 describe('the endpoint', () => {
   it('an unknown tool is a JSON-RPC error naming its code once; GET is 405 (stateless, no server stream)', async () => {
-    await expect(agent.callTool({ name: 'steal_tokens', arguments: {} })).rejects.toThrow(/^MCP error -32602: Unknown tool: steal_tokens\./);
+    // SDK v2 relays the message as sent (v1 prefixed it "MCP error -32602: "; decision 0071).
+    await expect(agent.callTool({ name: 'steal_tokens', arguments: {} })).rejects.toMatchObject({ code: -32602, message: 'Unknown tool: steal_tokens. tools/list names every tool.' });
     const raw = await fetch(`${service.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -175,7 +176,67 @@ describe('the endpoint', () => {
       body: JSON.stringify({ hello: 'world' }),
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+    // JSON that is no JSON-RPC message is an invalid request (-32600); v1 answered it as a parse error (-32700; decision 0071).
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
+  });
+});
+
+describe('protocol revisions', () => {
+  const envelope = {
+    'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
+    'io.modelcontextprotocol/clientInfo': { name: 'raw-agent', version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  const post = (headers: Record<string, string>, body: unknown) =>
+    fetch(`${service.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+
+  it('2026-07-28: a request with its envelope is answered in JSON, without initialize; without the envelope it is refused naming why', async () => {
+    const listed = await post(
+      { 'mcp-protocol-version': MODERN_PROTOCOL_VERSION, 'mcp-method': 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: envelope } },
+    );
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = await json(listed);
+    expect(body).toMatchObject({ jsonrpc: '2.0', id: 3, result: { tools: expect.arrayContaining([expect.objectContaining({ name: 'create_token' })]) } });
+    const bare = await post({ 'mcp-protocol-version': MODERN_PROTOCOL_VERSION, 'mcp-method': 'tools/list' }, { jsonrpc: '2.0', id: 4, method: 'tools/list' });
+    expect(bare.status).toBe(400);
+    expect((await json(bare)).error).toMatchObject({ code: -32602 });
+    // server/discover names the revision, and a modern client connects at it (test/support/mcp-client.ts pins it).
+    const discover = await post(
+      { 'mcp-protocol-version': MODERN_PROTOCOL_VERSION, 'mcp-method': 'server/discover' },
+      { jsonrpc: '2.0', id: 5, method: 'server/discover', params: { _meta: envelope } },
+    );
+    expect((await json(discover)).result).toMatchObject({
+      supportedVersions: [MODERN_PROTOCOL_VERSION],
+      capabilities: { tools: {}, resources: {}, prompts: {} },
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'x402-launchpad' } },
+    });
+  });
+
+  it.each(['2025-11-25', '2025-06-18', '2025-03-26'])('%s: initialize negotiates it, and the requests after it are answered in JSON', async (version) => {
+    const init = await post({}, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw-agent', version: '1.0.0' } } });
+    expect(init.status).toBe(200);
+    expect(init.headers.get('mcp-session-id')).toBeNull(); // stateless
+    expect((await json(init)).result).toMatchObject({ protocolVersion: version, serverInfo: { name: 'x402-launchpad' }, capabilities: { tools: {} } });
+    const listed = await post({ 'mcp-protocol-version': version }, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect(listed.headers.get('content-type')).toMatch(/^application\/json/);
+    expect((await json(listed)).result.tools.length).toBeGreaterThan(10);
+  });
+
+  it('a 2025 client (the initialize handshake) pays as a 2026-07-28 one does: the 402, the paid call, its settlement', async () => {
+    const legacy = await connectMcp(`${service.url}/mcp`, {}, 'legacy');
+    try {
+      expect(legacy.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      const before = balance();
+      const { required, result } = await callPaid(legacy, 'token_info', { tokenId }, wallet);
+      expect(required.accepts.every((a) => a.network === TESTNET)).toBe(true);
+      expect(result.structuredContent).toMatchObject({ tokenId });
+      expect(result._meta?.[PAYMENT_RESPONSE_META]).toMatchObject({ success: true, payer: wallet.address });
+      expect(before - balance()).toBe(BigInt(required.accepts[0]!.amount));
+    } finally {
+      await legacy.close();
+    }
   });
 });
 
@@ -199,7 +260,7 @@ describe('discovery', () => {
     expect(body).toMatchObject({
       $schema: 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json',
       name: '127.0.0.1/x402-launchpad',
-      remotes: [{ type: 'streamable-http', url: `${service.url}/mcp`, supportedProtocolVersions: expect.arrayContaining(['2025-06-18']) }],
+      remotes: [{ type: 'streamable-http', url: `${service.url}/mcp`, supportedProtocolVersions: expect.arrayContaining([MODERN_PROTOCOL_VERSION, '2025-11-25', '2025-06-18', '2025-03-26']) }],
     });
     expect(body.description.length).toBeLessThanOrEqual(100);
     expect(await json(await fetch(`${service.url}/.well-known/mcp/server-card.json`))).toEqual(body);

@@ -4,7 +4,7 @@
  * is refused with 400 REFERRER_NOT_ALLOWED before any 402, on HTTP and MCP alike; any other
  * address — a smart wallet is a contract too — is taken as before.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,9 +1,10 @@
 /**
- * The tools as MCP lists them, validated the way MCP clients validate (the official SDK's Ajv
- * validator): worked examples of every paid tool pass its input and output schemas, and so do its
- * 402 and its pending answer — which ride in `structuredContent` too.
+ * The tools as MCP lists them, validated the way MCP clients validate (the official SDK v2's Ajv
+ * validator, JSON Schema 2020-12): worked examples of every paid tool pass its input and output
+ * schemas, and so do its 402 and its pending answer — which ride in `structuredContent` too.
  */
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaType } from '@modelcontextprotocol/client';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { describe, expect, it } from 'vitest';
 import { serverName } from '../../../src/adapters/mcp/sdk/server-card.js';
 import { toolListing } from '../../../src/adapters/mcp/sdk/tool-listing.js';
@@ -22,8 +23,8 @@ describe('tools/list entries', () => {
     for (const tool of tools.filter((t) => t.kind === 'paid')) {
       const listed = toolListing(tool, DEFAULT_SETTINGS);
       const example = ENTRYPOINT_EXAMPLES[tool.entrypoint.name]!;
-      const input = validator.getValidator(listed.inputSchema)(example.input);
-      const output = validator.getValidator(listed.outputSchema!);
+      const input = validator.getValidator(listed.inputSchema as JsonSchemaType)(example.input);
+      const output = validator.getValidator(listed.outputSchema as JsonSchemaType);
       const required = usdcPaymentRequired({ url: `mcp://tool/${tool.name}`, description: 'x', mimeType: 'application/json' }, ['eip155:84532'], 10_000n);
       const pending = { ...(pendingResponse('pay_1', 'settlement_unknown').body as { data: object }).data, state: 'SETTLING' };
       expect({ tool: tool.name, input: input.valid, result: output(example.output).valid, pending: output(pending).valid, required: output(required).valid }).toEqual({

@@ -4,6 +4,8 @@
  * knows only the origin reads first — /llms.txt, the MCP Server Card and Catalog, and
  * /.well-known/mcp.json.
  */
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Application } from '../../../app/application.js';
@@ -14,7 +16,8 @@ import { llmsTxt } from './llms-txt.js';
 
 /**
  * Another protocol served on this port: POST `path` with its JSON body read (64 KiB, as every
- * body), answered by `handle`. It keeps its own free budget (the rate limiter skips its path).
+ * body), answered by `handle` (a JSON answer, or an SSE stream streamed as written). It keeps its
+ * own free budget (the rate limiter skips its path).
  */
 export interface HttpMount {
   path: string;
@@ -66,11 +69,19 @@ export function agentRoutes(router: Router, application: Application, options: A
     for (const [name, value] of Object.entries(ctx.headers)) {
       for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
     }
-    const request = new Request(`${ctx.protocol}://${ctx.host}${ctx.url}`, { method: 'POST', headers });
+    // A client that goes away aborts what it asked (a stream the mount still writes ends).
+    const gone = new AbortController();
+    ctx.res.once('close', () => gone.abort());
+    const request = new Request(`${ctx.protocol}://${ctx.host}${ctx.url}`, { method: 'POST', headers, signal: gone.signal });
     const client = clientKeyOf(ctx.req, options.trustProxy);
     const res = await mcp.handle(request, body, { client, requestId: ctx.state.requestId as string });
     ctx.status = res.status;
     res.headers.forEach((value, name) => ctx.set(name, value));
+    if (res.body && /^text\/event-stream\b/i.test(res.headers.get('content-type') ?? '')) {
+      // An SSE answer is streamed as it is written, not buffered.
+      ctx.body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
+      return;
+    }
     // Koa would answer an empty body with 204: the transport's 202 (a notification taken) stays 202.
     ctx.body = (await res.text()) || '';
   });

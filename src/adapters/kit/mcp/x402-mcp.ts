@@ -11,7 +11,7 @@
  * A reader takes every form the ecosystem writes: `structuredContent`, `content[0].text` plain or
  * under `x402/error`, and `_meta["x402/error"]`.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 export const PAYMENT_META = 'x402/payment';
 export const PAYMENT_RESPONSE_META = 'x402/payment-response';

@@ -7,11 +7,9 @@
  * fills its own address where a free tool asks for a wallet, and signs a sell's token
  * authorization when the agent leaves it out.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Server, type CallToolRequest, type CallToolResult, type Tool, type Transport } from '@modelcontextprotocol/server';
+import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { x402Client } from '@x402/core/client';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm';
@@ -61,6 +59,7 @@ export class McpBridge {
   readonly limits: SpendingLimits;
   private readonly payer: x402Client | null;
   private remote: Promise<Client> | null = null;
+  private served: StdioServerHandle | null = null;
 
   constructor(private readonly options: McpBridgeOptions) {
     this.account = options.walletKey ? privateKeyToAccount(options.walletKey) : null;
@@ -87,18 +86,29 @@ export class McpBridge {
     ];
   }
 
-  /** Serves MCP on `transport` (stdio). */
-  async serve(transport: Transport): Promise<void> {
+  /**
+   * Serves MCP on `transport` (stdio), in the era the agent opens with: the 2025 `initialize`
+   * handshake or the 2026-07-28 per-request envelope (the SDK's serveStdio, one server per
+   * connection).
+   */
+  serve(transport: Transport): void {
+    this.served = serveStdio(() => this.server(), { transport, onerror: (e) => this.options.log(`MCP error on stdio: ${e.message}`) });
+  }
+
+  private server(): Server {
     const server = new Server(
       { name: 'launchpad-mcp', title: 'x402 token launchpad (local bridge)', version: this.options.version },
       { capabilities: { tools: {} }, instructions: this.instructions() },
     );
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.tools() }));
-    server.setRequestHandler(CallToolRequestSchema, (req) => this.call(req.params));
-    await server.connect(transport);
+    server.setRequestHandler('tools/list', async () => ({ tools: await this.tools() }));
+    server.setRequestHandler('tools/call', (req) => this.call(req.params));
+    return server;
   }
 
   async close(): Promise<void> {
+    const served = this.served;
+    this.served = null;
+    await served?.close();
     const remote = this.remote;
     this.remote = null;
     if (remote) await (await remote.catch(() => null))?.close();
@@ -116,7 +126,8 @@ export class McpBridge {
   private client(): Promise<Client> {
     if (!this.remote) {
       const connecting = (async () => {
-        const client = new Client({ name: 'launchpad-mcp', version: this.options.version });
+        // The service's own era (2026-07-28 from a v2 service), else the 2025 handshake of an older one.
+        const client = new Client({ name: 'launchpad-mcp', version: this.options.version }, { versionNegotiation: { mode: 'auto' } });
         await client.connect(new StreamableHTTPClientTransport(new URL(this.endpoint)));
         return client;
       })();
@@ -172,7 +183,7 @@ export class McpBridge {
     const meta: Record<string, unknown> = {};
     for (const key of [PAYMENT_META, WALLET_META]) if (given[key] !== undefined) meta[key] = given[key];
     if (this.account && meta[WALLET_META] === undefined) meta[WALLET_META] = this.account.address;
-    const forward = (m: Record<string, unknown>) => client.callTool({ name: params.name, arguments: args, _meta: m }) as Promise<CallToolResult>;
+    const forward = (m: Record<string, unknown>) => client.callTool({ name: params.name, arguments: args, _meta: m });
 
     const first = await forward(meta);
     const required = paymentRequiredOf(first);
@@ -216,7 +227,7 @@ export class McpBridge {
       const message = 'token_sell needs tokenAuthorization (prepare_sell, then sign its typedData), or a WALLET_KEY for the bridge to sign it.';
       return { ok: false, result: refusal('token_sell', { code: 'NO_WALLET', message, details: {} }) };
     }
-    const prepared = (await client.callTool({ name: 'prepare_sell', arguments: { tokenId: args.tokenId, tokens: args.tokens, wallet: this.account.address } })) as CallToolResult;
+    const prepared = await client.callTool({ name: 'prepare_sell', arguments: { tokenId: args.tokenId, tokens: args.tokens, wallet: this.account.address } });
     if (prepared.isError) return { ok: false, result: prepared };
     const { typedData, tokenAuthorization } = prepared.structuredContent as {
       typedData: { domain: Record<string, unknown>; types: Record<string, { name: string; type: string }[]>; primaryType: string; message: Record<string, string> };

@@ -5,8 +5,7 @@
  * answer is polled with get_payment and never paid again. Arguments are checked as the tools check
  * theirs; a bad one is a JSON-RPC invalid-params error naming it.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode, type GetPromptResult, type Prompt, type Server } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Application } from '../../../app/application.js';
 import { createTokenInput, parseWith, tokenIdSchema, usdString } from '../../../app/schemas.js';
@@ -72,15 +71,15 @@ const PROMPTS: AgentPrompt[] = [
 
 export function registerAgentPrompts(server: Server, application: Application): void {
   const byName = new Map(PROMPTS.map((p) => [p.prompt.name, p]));
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: PROMPTS.map((p) => p.prompt) }));
-  server.setRequestHandler(GetPromptRequestSchema, (req): GetPromptResult => {
+  server.setRequestHandler('prompts/list', () => ({ prompts: PROMPTS.map((p) => p.prompt) }));
+  server.setRequestHandler('prompts/get', (req): GetPromptResult => {
     const found = byName.get(req.params.name);
-    if (!found) throw protocolError(ErrorCode.InvalidParams, `Unknown prompt: ${req.params.name}. prompts/list names every prompt.`);
+    if (!found) throw protocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${req.params.name}. prompts/list names every prompt.`);
     let args: Record<string, string | undefined>;
     try {
       args = parseWith(found.args, req.params.arguments ?? {}) as Record<string, string | undefined>;
     } catch (e) {
-      throw protocolFailure(e, ErrorCode.InvalidParams, application.logger);
+      throw protocolFailure(e, ProtocolErrorCode.InvalidParams, application.logger);
     }
     return {
       description: found.prompt.description,

@@ -1,17 +1,24 @@
 /**
- * `POST /mcp`: the MCP Streamable HTTP transport (official @modelcontextprotocol/sdk), stateless —
- * every request gets its own server and transport, so any process behind one database answers any
- * request, and answers are plain JSON (no SSE stream to hold open). The HTTP adapter mounts it with
- * web-standard `Request`/`Response`; this adapter knows no Koa.
+ * `POST /mcp`: MCP over Streamable HTTP (the official SDK v2, @modelcontextprotocol/server),
+ * stateless — every request gets its own server, so any process behind one database answers any
+ * request (decisions 0029 and 0071). Both protocol eras are served at the one path:
+ *
+ * - 2026-07-28 (a request carries the per-request `_meta` envelope): the SDK's `createMcpHandler`,
+ *   which answers plain JSON unless a handler streams (ours do not; `subscriptions/listen` is a
+ *   short SSE stream: we declare no list changes to listen to);
+ * - the 2025 revisions (2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05: `initialize`, then requests
+ *   without the envelope): a server on the SDK's stateless Streamable HTTP transport answering
+ *   plain JSON, as before v2. `isLegacyRequest` — the handler's own classification — tells them
+ *   apart.
+ *
+ * The HTTP adapter mounts it with web-standard `Request`/`Response`; this adapter knows no Koa.
  *
  * The free budget (docs/rate-limits.md) holds here as over HTTP: every POST counts once, except a
  * paid tool call whose payment the facilitator verified. A call over the budget is answered as a
  * tool error (RATE_LIMITED, so the agent reads when to come back); any other message with HTTP 429.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { createMcpHandler, isLegacyRequest, Server, WebStandardStreamableHTTPServerTransport, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { Application } from '../../../app/application.js';
 import { errorEnvelope } from '../../../app/error-status.js';
 import { RateLimited } from '../../../domain/errors.js';
@@ -43,6 +50,10 @@ export class McpEndpoint {
   /** What agents read about this endpoint, served by the HTTP adapter. */
   readonly documents: McpCatalogue;
   private readonly validator = new AjvJsonSchemaValidator();
+  /** The 2026-07-28 leg; 2025-era requests never reach it (`legacy: 'reject'`: they are served below). */
+  private readonly modern: McpHttpHandler;
+  /** The call context of each request in flight, for the server the modern leg makes for it. */
+  private readonly contexts = new WeakMap<Request, CallContext>();
 
   constructor(
     private readonly application: Application,
@@ -50,6 +61,14 @@ export class McpEndpoint {
   ) {
     this.calls = new ToolCalls(application);
     this.documents = new McpCatalogue(application.entrypoints, this.path, application.deps.settings);
+    this.modern = createMcpHandler(
+      ({ requestInfo }) => {
+        const ctx = requestInfo ? this.contexts.get(requestInfo) : undefined;
+        if (!ctx) throw new Error('an MCP request without its call context');
+        return this.server(ctx);
+      },
+      { legacy: 'reject', onerror: (e) => this.application.logger.debug('MCP request refused', { error: e.message }) },
+    );
   }
 
   /** One HTTP request to the endpoint, its JSON body already read. */
@@ -57,13 +76,14 @@ export class McpEndpoint {
     const single = body && typeof body === 'object' && !Array.isArray(body) ? (body as JsonRpcMessage) : null;
     const paidCall = single?.method === 'tools/call' && this.calls.carriesPayment(single.params ?? {});
     const headers = new Headers();
+    const legacy = await isLegacyRequest(request, body);
     if (!paidCall) {
       const decision = await this.consume(info.client, headers);
-      if (decision && !decision.allowed) return this.rateLimited(single, decision, headers);
+      if (decision && !decision.allowed) return this.rateLimited(single, decision, headers, legacy);
     }
     const ctx: CallContext = { requestId: info.requestId, paymentVerified: false };
     try {
-      const response = await this.serve(request, body, ctx);
+      const response = await this.serve(request, body, ctx, legacy);
       headers.forEach((value, key) => response.headers.set(key, value));
       return response;
     } finally {
@@ -71,16 +91,13 @@ export class McpEndpoint {
     }
   }
 
-  private async serve(request: Request, body: unknown, ctx: CallContext): Promise<Response> {
-    const server = new Server(
-      { name: 'x402-launchpad', title: 'x402 token launchpad', version: this.application.deps.settings.serviceVersion },
-      // logging: setLevel is taken; a stateless JSON answer has no stream to send log messages on (decision 0042).
-      { capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.validator },
-    );
-    registerTokenResources(server, this.application);
-    registerAgentPrompts(server, this.application);
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.calls.listing }));
-    server.setRequestHandler(CallToolRequestSchema, (req) => this.calls.call(req.params, ctx));
+  private async serve(request: Request, body: unknown, ctx: CallContext, legacy: boolean): Promise<Response> {
+    if (!legacy) {
+      this.contexts.set(request, ctx);
+      return this.modern.fetch(request, { parsedBody: body });
+    }
+    // A 2025-era request: one server on the stateless transport, answering JSON (no SSE stream).
+    const server = this.server(ctx);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
@@ -88,6 +105,20 @@ export class McpEndpoint {
     } finally {
       await server.close();
     }
+  }
+
+  /** The server of one request, either era: the tools, resources and prompts over `ctx`. */
+  private server(ctx: CallContext): Server {
+    const server = new Server(
+      { name: 'x402-launchpad', title: 'x402 token launchpad', version: this.application.deps.settings.serviceVersion },
+      // logging: setLevel is taken on the 2025 revisions (2026-07-28 has none); a stateless JSON answer has no stream to send log messages on (decision 0042).
+      { capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.validator },
+    );
+    registerTokenResources(server, this.application);
+    registerAgentPrompts(server, this.application);
+    server.setRequestHandler('tools/list', () => ({ tools: this.calls.listing }));
+    server.setRequestHandler('tools/call', (req) => this.calls.call(req.params, ctx));
+    return server;
   }
 
   private async consume(client: string, headers: Headers): Promise<RateLimitDecision | null> {
@@ -98,14 +129,16 @@ export class McpEndpoint {
     return decision;
   }
 
-  private rateLimited(message: JsonRpcMessage | null, decision: RateLimitDecision, headers: Headers): Response {
+  private rateLimited(message: JsonRpcMessage | null, decision: RateLimitDecision, headers: Headers, legacy: boolean): Response {
     const retryAfter = Math.max(1, decision.resetSeconds);
     const error = new RateLimited(this.budget!.limit, this.budget!.windowSeconds, retryAfter);
     headers.set('Retry-After', String(retryAfter));
     headers.set('Content-Type', 'application/json');
     const id = message?.id ?? null;
     if (message?.method === 'tools/call' && id !== null) {
-      return new Response(JSON.stringify({ jsonrpc: '2.0', id, result: domainErrorResult(error) }), { status: 200, headers });
+      // A 2026-07-28 result names its kind (resultType); a 2025-era one has no such field.
+      const result = { ...domainErrorResult(error), ...(legacy ? {} : { resultType: 'complete' }) };
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status: 200, headers });
     }
     const envelope = errorEnvelope(error.code, error.message, error.details);
     return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: error.message, data: envelope.error } }), { status: 429, headers });

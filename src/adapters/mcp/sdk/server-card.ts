@@ -5,12 +5,21 @@
  * `/.well-known/mcp.json` — the card with the tools, their prices and how to pay, for agents and
  * catalogues that read one document (docs/agents.md "Discovery").
  */
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import type { AgentTool } from '../../../app/agent-tools.js';
 import { mcpToolResource } from '../../../app/payments/resource.js';
 import type { Settings } from '../../../app/settings.js';
 import { priceText } from './tool-listing.js';
 import { PAYMENT_META, PAYMENT_RESPONSE_META, WALLET_META } from '../../kit/mcp/x402-mcp.js';
+
+/**
+ * The revision of the per-request era, served by mcp-endpoint.ts beside the 2025-era revisions.
+ * The SDK's SUPPORTED_PROTOCOL_VERSIONS lists those `initialize` negotiates; its modern list is
+ * not exported (test/e2e/mcp.test.ts connects at this revision, so it cannot drift unnoticed).
+ */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+/** Every revision /mcp speaks, newest first. */
+export const PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS];
 
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json';
 export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';
@@ -34,7 +43,7 @@ export function serverCard(origin: string, mcpPath: string, settings: Settings) 
     title: TITLE,
     description: DESCRIPTION,
     websiteUrl: `${origin}/llms.txt`,
-    remotes: [{ type: 'streamable-http' as const, url: `${origin}${mcpPath}`, supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS] }],
+    remotes: [{ type: 'streamable-http' as const, url: `${origin}${mcpPath}`, supportedProtocolVersions: [...PROTOCOL_VERSIONS] }],
   };
 }
 

@@ -4,8 +4,7 @@
  * answer) in JSON; `resources/list` pages through the tokens, newest first, as `list_tokens` does.
  * An agent host can attach a token to a conversation without a tool call.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema, type Resource } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode, type Resource, type Server } from '@modelcontextprotocol/server';
 import type { Application } from '../../../app/application.js';
 import { parseWith, tokenIdSchema } from '../../../app/schemas.js';
 import { getToken } from '../../../app/use-cases/get-token.js';
@@ -32,7 +31,7 @@ function resourceOf(view: TokenView): Resource {
 
 export function registerTokenResources(server: Server, application: Application): void {
   const deps = application.deps;
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  server.setRequestHandler('resources/templates/list', () => ({
     resourceTemplates: [
       {
         uriTemplate: TOKEN_URI_TEMPLATE,
@@ -43,15 +42,15 @@ export function registerTokenResources(server: Server, application: Application)
       },
     ],
   }));
-  server.setRequestHandler(ListResourcesRequestSchema, async (req) => {
+  server.setRequestHandler('resources/list', async (req) => {
     try {
       const page = await listTokens(deps, { limit: PAGE, ...(req.params?.cursor ? { cursor: req.params.cursor } : {}) });
       return { resources: page.items.map(resourceOf), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     } catch (e) {
-      throw protocolFailure(e, ErrorCode.InvalidParams, application.logger);
+      throw protocolFailure(e, ProtocolErrorCode.InvalidParams, application.logger);
     }
   });
-  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+  server.setRequestHandler('resources/read', async (req) => {
     const uri = req.params.uri;
     const id = TOKEN_URI.exec(uri)?.[1];
     if (id === undefined) throw protocolError(RESOURCE_NOT_FOUND, `No resource ${uri}: tokens are ${TOKEN_URI_TEMPLATE}.`, { uri });

@@ -6,7 +6,7 @@
  * as a tool result (tool-results.ts). No second payment flow: the same offers, ledger, replay
  * rules, FAILED rule, receipts and payment identifiers.
  */
-import { ErrorCode, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { agentTools, type AgentTool, type FreeTool, type PaidTool } from '../../../app/agent-tools.js';
 import type { Application } from '../../../app/application.js';
 import { errorEnvelope, statusOfError } from '../../../app/error-status.js';
@@ -56,8 +56,7 @@ export class ToolCalls {
 
   async call(params: CallToolRequest['params'], ctx: CallContext): Promise<CallToolResult> {
     const tool = this.tools.get(params.name);
-    // Not McpError, whose message would carry "MCP error -32602: " twice (protocol-error.ts).
-    if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. tools/list names every tool.`);
+    if (!tool) throw protocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}. tools/list names every tool.`);
     try {
       return tool.kind === 'free' ? await this.free(tool, params.arguments ?? {}) : await this.paid(tool, params, ctx);
     } catch (e) {

@@ -8,7 +8,7 @@
  * the transport puts in `structuredContent` of an error result, and which MCP clients (the
  * official SDK's among them) validate against the output schema like any other.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { AgentTool, PaidTool } from '../../../app/agent-tools.js';
 import type { Settings } from '../../../app/settings.js';

@@ -11,7 +11,7 @@
  *   schema). A refused payment is the x402 transport's 402 result instead (x402-mcp.ts), with the
  *   envelope after the x402 error.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { errorEnvelope, type ErrorEnvelope } from '../../../app/error-status.js';
 import { PAYMENT_REASONS } from '../../../app/payments/payment-reasons.js';
 import type { DomainError } from '../../../domain/errors.js';
