@@ -93,7 +93,7 @@ afterAll(async () => {
     nginx.kill('SIGTERM');
     await exited;
   }
-  await new Promise((r) => control?.close(r));
+  if (control) await new Promise((r) => control.close(r)); // unset when the set-up failed early (no nginx)
   await service?.stop();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -95,7 +95,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     const orm = await MikroORM.init(ormOptions);
     // The driver's own client, taken once: a unit of work needs a connection, not an EntityManager.
     // SQLite: better-sqlite3's database, the one writer; PostgreSQL: node-postgres' pool.
-    const native = await guard((orm.em.getConnection() as unknown as { getNativeClient(): Promise<unknown> }).getNativeClient());
+    const native = await (orm.em.getConnection() as unknown as { getNativeClient(): Promise<unknown> }).getNativeClient();
     const writer = dialect === 'sqlite' ? { connection: native as SqliteConnection, tail: Promise.resolve() } : null;
     for (const pragma of writer ? SQLITE_PRAGMAS : []) writer!.connection.exec(pragma);
     await migrateUp(orm);
