@@ -229,7 +229,8 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
       const sample = () => {
         const svc = groupCpuMs(service.child.pid!);
         return {
-          service: svc.node ?? 0,
+          // Everything in the service's group but its anvils (Node 24 names its main thread MainThread, not node).
+          service: Object.entries(svc).reduce((a, [comm, ms]) => (comm === 'anvil' ? a : a + ms), 0),
           anvil: svc.anvil ?? 0,
           baseline: Object.values(groupCpuMs(express.child.pid!)).reduce((a, b) => a + b, 0),
           clients: process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000,
