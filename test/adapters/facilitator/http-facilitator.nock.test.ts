@@ -12,6 +12,9 @@ import { FacilitatorError } from '../../../src/domain/errors.js';
 import { TESTNET } from '../../../src/domain/network.js';
 import { SettlementIndeterminate, type PaymentPayload } from '../../../src/ports/facilitator.js';
 
+/** A reply that never comes: nock 15's .delay() answers after the caller aborted, which undici asserts against in a later tick. */
+const neverAnswers = () => new Promise<never>(() => undefined);
+
 const URL = 'http://facilitator.test';
 const requirements = requirementsFor(TESTNET, 10_000n, '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
 const payload: PaymentPayload = {
@@ -47,7 +50,7 @@ describe('verify', () => {
     ['a 5xx', () => nock(URL).post('/verify').reply(503, 'unavailable')],
     ['a garbage 200', () => nock(URL).post('/verify').reply(200, '<html>')],
     ['a wrong-shaped 200', () => nock(URL).post('/verify').reply(200, { valid: 'yes' })],
-    ['a timeout', () => nock(URL).post('/verify').delay(1_000).reply(200, { isValid: true })],
+    ['a timeout', () => nock(URL).post('/verify').reply(neverAnswers)],
     ['a dropped connection', () => nock(URL).post('/verify').replyWithError(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))],
   ])('%s is a FacilitatorError', async (_name, setup) => {
     setup();
@@ -103,7 +106,7 @@ describe('settle', () => {
   });
 
   it.each([
-    ['a timeout', () => nock(URL).post('/settle').delay(1_000).reply(200, {})],
+    ['a timeout', () => nock(URL).post('/settle').reply(neverAnswers)],
     ['a 5xx without a settlement', () => nock(URL).post('/settle').reply(502, 'bad gateway')],
     ['a garbage 200', () => nock(URL).post('/settle').reply(200, 'ok!')],
     ['a connection dropped after sending', () => nock(URL).post('/settle').replyWithError(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))],
