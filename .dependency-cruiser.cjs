@@ -54,7 +54,7 @@ module.exports = {
     {
       name: 'nobody-imports-the-composition-root',
       severity: 'error',
-      from: { path: '^src/', pathNot: ['^src/main\\.ts$', '^src/mcp-bridge\\.ts$', '^src/bootstrap/'] },
+      from: { path: '^src/', pathNot: ['^src/main\\.ts$', '^src/service-main\\.ts$', '^src/mcp-bridge\\.ts$', '^src/bootstrap/'] },
       to: { path: '^src/bootstrap/' },
     },
     {

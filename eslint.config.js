@@ -17,8 +17,8 @@ export default tseslint.config(
   },
   {
     // The bins are plain JavaScript run by Node: its globals are theirs.
-    files: ['bin/**/*.js'],
-    languageOptions: { globals: { process: 'readonly' } },
+    files: ['bin/**/*.js', 'test/fixtures/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', setInterval: 'readonly' } },
   },
   {
     files: ['src/bootstrap/config/**', 'test/**', 'bench/**', 'scripts/**', 'examples/**', 'vitest.config.ts'],

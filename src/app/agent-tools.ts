@@ -6,9 +6,9 @@
  */
 import type { z } from 'zod';
 import type { ApplicationDeps } from './application.js';
-import type { AnyRead } from './catalogue/operation.js';
-import { reads } from './catalogue/reads.js';
-import type { AnyEntrypoint } from './entrypoints.js';
+import type { AnyRead } from './kit/catalogue/operation.js';
+import { reads } from './catalogue.js';
+import type { AnyEntrypoint } from './kit/catalogue/entrypoint.js';
 
 interface ToolBase {
   name: string;

@@ -9,12 +9,12 @@ import { UniswapV2TradeQuoter } from '../adapters/quotes/uniswap-v2/uniswap-v2-t
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory/memory-rate-limiter.js';
 import { RedisRateLimiter } from '../adapters/rate-limit/redis/redis-rate-limiter.js';
 import { Application } from '../app/application.js';
-import { Availability } from '../app/availability.js';
-import type { CustodyLease } from '../app/custody/custody-lease.js';
-import { collectGauges, METRICS } from '../app/metrics.js';
-import { TokenRowCache } from '../app/token-rows.js';
-import { TokenViewCache } from '../app/token-view-cache.js';
-import { ImageIntake } from '../app/images/image-intake.js';
+import { Availability } from '../app/kit/availability.js';
+import type { CustodyLease } from '../app/kit/custody-lease.js';
+import { collectGauges, METRICS } from '../app/kit/metrics.js';
+import { TokenRowCache } from '../app/kit/token-rows.js';
+import { TokenViewCache } from '../app/kit/token-view-cache.js';
+import { ImageIntake } from '../app/kit/images/image-intake.js';
 import { SharpImageProcessor } from '../adapters/image/sharp/sharp-image-processor.js';
 import { WorkerScheduler } from '../app/workers/worker-scheduler.js';
 import { ALL_NETWORKS } from '../domain/network.js';

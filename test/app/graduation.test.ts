@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FakeDexRouter } from '../../src/adapters/dex/fake/fake-dex-router.js';
-import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
-import { createToken } from '../../src/app/use-cases/create-token.js';
-import { createQuote } from '../../src/app/use-cases/create-quote.js';
+import { buyToken, planBuy } from '../../src/app/trading/buy-token.js';
+import { createToken } from '../../src/app/tokens/create-token.js';
+import { createQuote } from '../../src/app/trading/create-quote.js';
 import { UniswapV2TradeQuoter } from '../../src/adapters/quotes/uniswap-v2/uniswap-v2-trade-quoter.js';
 import { getAmountOut, poolBuyWithUsd, poolSell } from '../../src/domain/pool.js';
 import { DomainError, ServiceUnavailable, SlippageExceeded } from '../../src/domain/errors.js';
@@ -19,12 +19,12 @@ import { validateTokenMetadata } from '../../src/domain/token.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { makeDeps, WALLET_A } from '../support/app-harness.js';
 import { settleTokens, signSell } from '../support/onchain.js';
-import { checkSell, sellToken } from '../../src/app/use-cases/sell-token.js';
+import { checkSell, sellToken } from '../../src/app/trading/sell-token.js';
 import { transitionPayment, type Payment } from '../../src/domain/payment.js';
 import { SwapPending } from '../../src/app/custody/pool-swap.js';
-import { entrypoints, type AnyEntrypoint } from '../../src/app/entrypoints.js';
+import { entrypoints, type AnyEntrypoint } from '../../src/app/kit/catalogue/entrypoint.js';
 import { refund, resumeApplication } from '../../src/app/payments/pipeline/application.js';
-import { RefundBesideCustody, RefusedInCustody } from '../../src/app/paid.js';
+import { RefundBesideCustody, RefusedInCustody } from '../../src/app/kit/paid.js';
 import type { PipelineDeps } from '../../src/app/payments/pipeline/deps.js';
 import { settledPayment } from '../support/settled-payment.js';
 import { authorizationToText } from '../../src/domain/token-authorization.js';

@@ -20,8 +20,8 @@ import {
   type ReceiveAuthorizationTypedData,
   type TokenAuthorization,
 } from '../../domain/token-authorization.js';
-import { readChain } from '../availability.js';
-import type { AppDeps } from '../deps.js';
+import { readChain } from '../kit/availability.js';
+import type { AppDeps } from '../kit/deps.js';
 
 /** A held authorization has the shape of a sell's token authorization; only its token differs. */
 export type HeldAuthorization = TokenAuthorization;

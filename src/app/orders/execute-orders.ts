@@ -21,14 +21,14 @@ import { nextCrossed, sellOrderBound, tokensAtTrigger, type Order, type SpotPric
 import { feeBpsOf, type Token } from '../../domain/token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import { PullPending } from '../custody/token-pull.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../kit/deps.js';
 import { buyWithCollected, planCollectedBuy, refundCollected } from '../held/buy-with-collected.js';
 import { collectHeld, CollectPending } from '../held/collect.js';
-import type { AppMetrics } from '../metrics.js';
-import { InterruptedInCustody, RefusedInCustody } from '../paid.js';
+import type { AppMetrics } from '../kit/metrics.js';
+import { InterruptedInCustody, RefusedInCustody } from '../kit/paid.js';
 import { loadToken } from '../trading/load-token.js';
 import { venueFor } from '../trading/venues/venue-for.js';
-import { queueTokenReturn, sellToken } from '../use-cases/sell-token.js';
+import { queueTokenReturn, sellToken } from '../trading/sell-token.js';
 import { orderAssetAddress } from './place-order.js';
 import { moveOrder as move } from './move-order.js';
 import { spotOf } from './order-view.js';

@@ -5,9 +5,9 @@
  */
 import { getAddress } from 'viem';
 import { parseTokens, parseUsd } from '../../domain/money.js';
-import { read, type AnyRead } from '../catalogue/operation.js';
-import { READ_PATHS } from '../catalogue/read-paths.js';
-import { tokenIdSchema } from '../schemas.js';
+import { read, type AnyRead } from '../kit/catalogue/operation.js';
+import { READ_PATHS } from '../kit/catalogue/read-paths.js';
+import { tokenIdSchema } from '../kit/schemas.js';
 import { cancelOrder, getOrder, getOrderBook, listOrders } from './order-reads.js';
 import { cancelOrderInput, listOrdersQuery, orderAuthorizationOutput, orderAuthorizationQuery, orderBookOutput, orderIdSchema, orderOutput, ordersOutput } from './order-schemas.js';
 import { orderAuthorization, type OrderSpec } from './place-order.js';

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { formatUsd, MAX_USD_INPUT, USDC_UNIT } from '../../domain/money.js';
 import { ORDER_KINDS, PRICE_DECIMALS } from '../../domain/order.js';
-import { decimalString, networkSchema, tokenAuthorizationSchema, tokenIdSchema, tokenString, usdString, walletSchema, wholeNumber } from '../schemas.js';
+import { decimalString, networkSchema, tokenAuthorizationSchema, tokenIdSchema, tokenString, usdString, walletSchema, wholeNumber } from '../kit/schemas.js';
 
 export const orderIdSchema = z.string().regex(/^ord_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be an order id (ord_ + 26-character ULID)');
 const kind = z.enum(ORDER_KINDS).meta({ description: 'limit_buy (spend usdAmount at or below the trigger), stop_loss (sell tokens at or below), take_profit (sell tokens at or above)' });

@@ -2,7 +2,7 @@ import { TokenNetworkMismatch, TokenNotDeployed, TokenNotFound } from '../../dom
 import type { Network } from '../../domain/network.js';
 import type { Token } from '../../domain/token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../kit/deps.js';
 import { venueNameFor, type TradePhase } from './venues/trade-venue.js';
 
 /** The token; locked for the unit of work with `forUpdate` (`positionOf`: the wallet whose position the unit reads next). */

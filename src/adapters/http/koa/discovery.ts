@@ -12,9 +12,9 @@
  */
 import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { z } from 'zod';
-import type { AnyEntrypoint } from '../../../app/entrypoints.js';
+import type { AnyEntrypoint } from '../../../app/kit/catalogue/entrypoint.js';
 import { requirementsFor, X402_VERSION } from '../../../app/payments/requirements.js';
-import type { Settings } from '../../../app/settings.js';
+import type { Settings } from '../../../app/kit/settings.js';
 import { formatUsd, parseUsd } from '../../../domain/money.js';
 import { ALL_NETWORKS } from '../../../domain/network.js';
 import type { PaymentRequirements } from '../../../ports/facilitator.js';

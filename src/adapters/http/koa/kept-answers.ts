@@ -16,14 +16,14 @@
  * taken here (rate-limit.ts), so a request is counted once.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AnyRead, ReadDeps } from '../../../app/catalogue/operation.js';
+import type { AnyRead, ReadDeps } from '../../../app/kit/catalogue/operation.js';
 import type { IdGenerator } from '../../../ports/id-generator.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { Metrics } from '../../../ports/metrics.js';
 import { clientKeyOf, clientOf, type TrustProxy } from './client-ip.js';
 import { recordAnswered } from './observe-requests.js';
 import { budgetHeaders, countOnce, type FreeBudget } from './rate-limit.js';
-import { successEnvelope } from '../../../app/error-status.js';
+import { successEnvelope } from '../../../app/kit/error-status.js';
 import { envelopeBytes } from './read-routes.js';
 import { API_VERSION, requestIdOf } from './request-context.js';
 

@@ -4,7 +4,7 @@
  * bundle. Unknown fields are ignored.
  */
 import type { z } from 'zod';
-import type { ReadName } from '../../../app/catalogue/read-paths.js';
+import type { ReadName } from '../../../app/kit/catalogue/read-paths.js';
 import type {
   buyOutput,
   candlesOutput,
@@ -27,7 +27,7 @@ import type {
   tokenPageOutput,
   tradeOutput,
   tradePageOutput,
-} from '../../../app/output-schemas.js';
+} from '../../../app/kit/output-schemas.js';
 import type { orderAuthorizationOutput, orderBookOutput, orderOutput, ordersOutput } from '../../../app/orders/order-schemas.js';
 
 export type Token = z.output<typeof tokenOutput>;
