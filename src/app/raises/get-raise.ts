@@ -9,7 +9,7 @@ import { pledgedUsd, type Pledge, type Raise } from '../../domain/raise.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../kit/deps.js';
 import type { z } from 'zod';
-import type { pledgeOutput, raiseOutput } from '../kit/output-schemas.js';
+import type { pledgeOutput, raiseOutput } from './schemas.js';
 import { loadToken } from '../trading/load-token.js';
 
 export type RaiseView = z.output<typeof raiseOutput>;
