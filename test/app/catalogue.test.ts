@@ -10,7 +10,8 @@ import { pathParams } from '../../src/app/kit/catalogue/operation.js';
 import { READ_PATHS } from '../../src/app/kit/catalogue/read-paths.js';
 import { reads } from '../../src/app/catalogue.js';
 import { DEFAULT_SETTINGS } from '../../src/app/kit/default-settings.js';
-import { entrypointPaths, entrypoints } from '../../src/app/kit/catalogue/entrypoint.js';
+import { entrypointPaths } from '../../src/app/kit/catalogue/entrypoint.js';
+import { entrypoints } from '../../src/app/catalogue.js';
 
 const catalogue = reads();
 const paid = entrypoints();

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryMetrics } from '../../src/adapters/metrics/memory/memory-metrics.js';
-import { entrypoints } from '../../src/app/kit/catalogue/entrypoint.js';
+import { entrypoints } from '../../src/app/catalogue.js';
 import { METRICS } from '../../src/app/kit/metrics.js';
 import { buyToken, planBuy } from '../../src/app/trading/buy-token.js';
 import { checkComment, hideComment, listComments, postComment } from '../../src/app/social/comments.js';

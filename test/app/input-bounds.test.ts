@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { entrypoints } from '../../src/app/kit/catalogue/entrypoint.js';
+import { entrypoints } from '../../src/app/catalogue.js';
 import { reads } from '../../src/app/catalogue.js';
 import { placeOrderInput } from '../../src/app/orders/order-schemas.js';
 import { createTokenInput } from '../../src/app/tokens/schemas.js';

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FakeImageProcessor } from '../../src/adapters/image/fake/fake-image-processor.js';
-import { entrypoints, type AnyEntrypoint, type Caller } from '../../src/app/kit/catalogue/entrypoint.js';
+import { entrypoints } from '../../src/app/catalogue.js';
+import { type AnyEntrypoint, type Caller } from '../../src/app/kit/catalogue/entrypoint.js';
 import { ImageIntake } from '../../src/app/kit/images/image-intake.js';
 import { ImageReads } from '../../src/app/tokens/image-reads.js';
 import { TESTNET } from '../../src/domain/network.js';

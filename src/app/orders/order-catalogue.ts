@@ -7,16 +7,53 @@ import { getAddress } from 'viem';
 import { parseTokens, parseUsd } from '../../domain/money.js';
 import { read, type AnyRead } from '../kit/catalogue/operation.js';
 import { READ_PATHS } from '../kit/catalogue/read-paths.js';
-import { tokenIdSchema } from '../kit/schemas.js';
+import { parseWith, tokenIdSchema } from '../kit/schemas.js';
 import { cancelOrder, getOrder, getOrderBook, listOrders } from './order-reads.js';
-import { cancelOrderInput, listOrdersQuery, orderAuthorizationOutput, orderAuthorizationQuery, orderBookOutput, orderIdSchema, orderOutput, ordersOutput } from './order-schemas.js';
+import { cancelOrderInput, placeOrderInput, listOrdersQuery, orderAuthorizationOutput, orderAuthorizationQuery, orderBookOutput, orderIdSchema, orderOutput, ordersOutput } from './order-schemas.js';
 import { orderAuthorization, type OrderSpec } from './place-order.js';
 import { z } from 'zod';
-
-export const opt = <T>(v: string | undefined, f: (s: string) => T) => (v === undefined ? undefined : f(v));
+import { authorizationFromText } from '../../domain/token-authorization.js';
+import { PRICE_DECIMALS } from '../../domain/order.js';
+import { parseAmount } from '../../domain/money.js';
+import { fixed, opt, type Entrypoint, type Prepared } from '../kit/catalogue/entrypoint.js';
+import type { OrderView } from './order-view.js';
+import { checkPlaceOrder, placeOrder, reserveOrderAuthorization, type PlaceOrderInput } from './place-order.js';
 
 export function specOf(v: { tokenId: string; kind: OrderSpec['kind']; usdAmount?: string | undefined; tokens?: string | undefined; expiresAt: string }) {
   return { tokenId: v.tokenId, kind: v.kind, usdAmount: opt(v.usdAmount, parseUsd), tokens: opt(v.tokens, parseTokens), expiresAt: new Date(v.expiresAt) };
+}
+
+/** order_place: paid (ORDER_PRICE_USD), every check in `prepare` so a refusal charges nothing. */
+export function placeOrderEntrypoint(): Entrypoint<PlaceOrderInput, Prepared, OrderView> {
+  return {
+    kind: 'paid',
+    name: 'order_place',
+    operation: 'place_order',
+    description:
+      "Place a limit_buy, stop_loss or take_profit that executes when the token's price crosses triggerPriceUsd, on its curve or pool, with the usual fee. It carries a signed authorization (GET /api/orders/authorization) the service holds unused until then: the money or tokens never leave the wallet before.",
+    tool: { name: 'order_place', title: 'Place an order', readOnly: false, howTo: 'Step 2 of an order: call prepare_order first, sign its typedData, and pass its authorization with the signature.' },
+    ...fixed((settings) => settings.prices.order),
+    successStatus: 201,
+    inputSchema: placeOrderInput,
+    outputSchema: orderOutput,
+    parse: (raw) => {
+      const v = parseWith(placeOrderInput, raw);
+      const a = v.authorization;
+      return {
+        ...specOf(v),
+        triggerPrice: parseAmount(v.triggerPriceUsd, PRICE_DECIMALS, 'triggerPriceUsd'),
+        minTokensOut: opt(v.minTokensOut, parseTokens),
+        minUsdOut: opt(v.minUsdOut, parseUsd),
+        authorization: authorizationFromText(a),
+      };
+    },
+    async prepare(deps, input, caller, phase) {
+      const { network } = await checkPlaceOrder(deps, input, caller, phase);
+      return { amount: deps.settings.prices.order, network };
+    },
+    reserve: (deps, input, prepared, payment) => reserveOrderAuthorization(deps, input, prepared.network ?? payment.network, payment.paymentId),
+    execute: (deps, input, _p, caller, paid) => placeOrder(deps, input, caller, paid),
+  };
 }
 
 export function orderReads(): AnyRead[] {

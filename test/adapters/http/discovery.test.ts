@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { ENTRYPOINT_EXAMPLES } from '../../../src/adapters/kit/x402/discovery-examples.js';
 import { bazaarExtension, canonicalPath, discoveryDocument, discoveryPrice } from '../../../src/adapters/http/koa/discovery.js';
 import { DEFAULT_SETTINGS } from '../../../src/app/kit/default-settings.js';
-import { entrypoints } from '../../../src/app/kit/catalogue/entrypoint.js';
+import { entrypoints } from '../../../src/app/catalogue.js';
 import { requirementsFor } from '../../../src/app/payments/requirements.js';
 import { parseUsd } from '../../../src/domain/money.js';
 import { ALL_NETWORKS, TESTNET } from '../../../src/domain/network.js';

@@ -11,7 +11,7 @@ import { toolListing } from '../../../src/adapters/mcp/sdk/tool-listing.js';
 import { ENTRYPOINT_EXAMPLES } from '../../../src/adapters/kit/x402/discovery-examples.js';
 import { agentTools } from '../../../src/app/agent-tools.js';
 import { DEFAULT_SETTINGS } from '../../../src/app/kit/default-settings.js';
-import { entrypoints } from '../../../src/app/kit/catalogue/entrypoint.js';
+import { entrypoints } from '../../../src/app/catalogue.js';
 import { pendingResponse } from '../../../src/app/payments/pipeline/outcome.js';
 import { usdcPaymentRequired } from '../../support/x402-client.js';
 
