@@ -13,9 +13,8 @@ import { reads } from './catalogue.js';
 import { entrypoints } from './catalogue.js';
 import { type AnyEntrypoint } from './kit/catalogue/entrypoint.js';
 import { healthCounters, type AppMetrics } from './kit/metrics.js';
-import { PaymentFlow } from './payments/payment-flow.js';
-import type { PipelineDeps } from './payments/pipeline/deps.js';
-import type { PriceBoard } from './pricing/price-board.js';
+import { PaymentFlow, type PipelineDeps } from './payments/index.js';
+import type { PriceBoard } from './pricing/index.js';
 
 export type { CheckStatus };
 

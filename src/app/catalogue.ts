@@ -6,13 +6,13 @@
  */
 import type { AnyEntrypoint } from './kit/catalogue/entrypoint.js';
 import type { AnyRead } from './kit/catalogue/operation.js';
-import { earningsReads } from './earnings/catalogue.js';
-import { orderReads, placeOrderEntrypoint } from './orders/order-catalogue.js';
-import { paymentReads } from './payments/catalogue.js';
-import { commentEntrypoint, commentReads } from './social/catalogue.js';
-import { pledgeEntrypoint, raiseReads } from './raises/catalogue.js';
-import { tokenEntrypoints, tokenReads } from './tokens/catalogue.js';
-import { tradingEntrypoints, tradingReads } from './trading/catalogue.js';
+import { earningsReads } from './earnings/index.js';
+import { orderReads, placeOrderEntrypoint } from './orders/index.js';
+import { paymentReads } from './payments/index.js';
+import { commentEntrypoint, commentReads } from './social/index.js';
+import { pledgeEntrypoint, raiseReads } from './raises/index.js';
+import { tokenEntrypoints, tokenReads } from './tokens/index.js';
+import { tradingEntrypoints, tradingReads } from './trading/index.js';
 
 /** The paid operations, in their order. */
 export function entrypoints(): AnyEntrypoint[] {

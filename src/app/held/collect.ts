@@ -14,8 +14,7 @@ import { HeldAuthorizationInvalid } from '../../domain/errors.js';
 import { formatUsd } from '../../domain/money.js';
 import type { Network } from '../../domain/network.js';
 import type { TokenPull } from '../../ports/token-pull-store.js';
-import { receiveOf } from '../custody/token-pull.js';
-import { sendExactlyOnce } from '../custody/exactly-once-sender.js';
+import { receiveOf, sendExactlyOnce } from '../custody/index.js';
 import type { AppDeps } from '../kit/deps.js';
 import type { HeldAuthorization } from './usdc-authorization.js';
 

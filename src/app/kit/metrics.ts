@@ -10,7 +10,7 @@ import type { MetricCatalogue, Metrics } from '../../ports/metrics.js';
 import type { OutboxStore } from '../../ports/outbox-store.js';
 import type { Stores, UnitOfWork } from '../../ports/unit-of-work.js';
 import type { Availability } from './availability.js';
-import type { PriceBoard } from '../pricing/price-board.js';
+import type { PriceBoard } from '../pricing/index.js';
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
 const CHAIN_SECONDS = [0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 900] as const;

@@ -24,7 +24,7 @@ import { venueUsd, type Trade } from '../../domain/trade.js';
 import { formatUsdPrice } from '../../domain/usd-price.js';
 import type { TransferCursor } from '../../ports/transfer-store.js';
 import type { Stores } from '../../ports/unit-of-work.js';
-import type { ProviderAnswer, ProviderState } from '../pricing/price-board.js';
+import type { ProviderAnswer, ProviderState } from '../pricing/index.js';
 import type { indexerOutput, positionOutput, tokenOutput } from './output-schemas.js';
 
 /** A token as the API answers it (docs/api.md "Resources"): the shape of `tokenOutput`. */

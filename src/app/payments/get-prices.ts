@@ -8,7 +8,7 @@ import { ALL_NETWORKS } from '../../domain/network.js';
 import { compareUsdPrices, formatUsdPrice, PRICED_ASSETS } from '../../domain/usd-price.js';
 import type { Clock } from '../../ports/clock.js';
 import { QuoteFailure } from '../../ports/quote-provider.js';
-import type { PriceBoard } from '../pricing/price-board.js';
+import type { PriceBoard } from '../pricing/index.js';
 import type { Settings } from '../kit/settings.js';
 import { ageSeconds, providerAnswerView, providerStateView } from '../kit/views.js';
 

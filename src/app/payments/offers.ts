@@ -12,7 +12,7 @@ import { PAYMENT_ASSETS, type Network, type PaymentAsset } from '../../domain/ne
 import { assetAmountForUsd, compareUsdPrices, usdValueOf, withinBps, type UsdPrice } from '../../domain/usd-price.js';
 import type { PaymentRequirements } from '../../ports/facilitator.js';
 import type { AppDeps } from '../kit/deps.js';
-import { PAYMENT_ASSET_DECIMALS } from '../pricing/asset-pricing.js';
+import { PAYMENT_ASSET_DECIMALS } from '../pricing/index.js';
 import { requirementsFor } from './requirements.js';
 
 export interface Offer {

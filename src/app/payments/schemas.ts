@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { amount } from '../kit/output-schemas.js';
 import { networkSchema } from '../kit/schemas.js';
-import { sellOutput } from '../trading/schemas.js';
+import { sellOutput } from '../trading/index.js';
 
 // ---- answers ----
 

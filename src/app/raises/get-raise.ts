@@ -10,7 +10,7 @@ import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../kit/deps.js';
 import type { z } from 'zod';
 import type { pledgeOutput, raiseOutput } from './schemas.js';
-import { loadToken } from '../trading/load-token.js';
+import { loadToken } from '../trading/index.js';
 
 export type RaiseView = z.output<typeof raiseOutput>;
 export type PledgeView = z.output<typeof pledgeOutput>['pledge'];

@@ -14,10 +14,9 @@ import type { Token } from '../../domain/token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import { readChain } from '../kit/availability.js';
 import type { AppDeps } from '../kit/deps.js';
-import { checkHeldAuthorization, heldAuthorizationTypedData, ownFee, stablecoin, type HeldAuthorization, type Payer } from '../held/usdc-authorization.js';
-import { heldKeyOf, holdAuthorization, paymentHolder, refuseIfHeld, type HeldAuthorizationKey } from '../held/hold-authorization.js';
+import { type HeldAuthorization, type HeldAuthorizationKey, type Payer, checkHeldAuthorization, heldAuthorizationTypedData, heldKeyOf, holdAuthorization, ownFee, paymentHolder, refuseIfHeld, stablecoin } from '../held/index.js';
 import { applyInUnitOfWork, type Paid } from '../kit/paid.js';
-import { loadToken } from '../trading/load-token.js';
+import { loadToken } from '../trading/index.js';
 import { loadRaise, pledgeView, raiseView, type PledgeView, type RaiseView } from './get-raise.js';
 
 /**

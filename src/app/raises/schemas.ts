@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { USDC_DECIMALS } from '../../domain/money.js';
 import { amount } from '../kit/output-schemas.js';
 import { addressSchema, networkSchema, positive, tokenAuthorizationSchema, uint256, tokenIdSchema, usdString, walletSchema } from '../kit/schemas.js';
-import { sellAuthorizationOutput } from '../trading/schemas.js';
+import { sellAuthorizationOutput } from '../trading/index.js';
 
 /** A pledge's USDC ReceiveWithAuthorization to custody (GET /api/tokens/:id/pledge-authorization gives it to sign). */
 export const pledgeAuthorizationSchema = tokenAuthorizationSchema.extend({

@@ -30,12 +30,8 @@ import {
 import { opensTrading, withCurve, type Token } from '../../domain/token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../kit/deps.js';
-import { collectHeld, CollectPending, heldUnusable } from '../held/collect.js';
-import { refundCollected } from '../held/buy-with-collected.js';
-import { stablecoin, type HeldAuthorization } from '../held/usdc-authorization.js';
-import { graduate } from '../trading/graduate.js';
-import { loadToken } from '../trading/load-token.js';
-import { bookBuy, deliverBought } from '../trading/venues/booking.js';
+import { CollectPending, type HeldAuthorization, collectHeld, heldUnusable, refundCollected, stablecoin } from '../held/index.js';
+import { bookBuy, deliverBought, graduate, loadToken } from '../trading/index.js';
 import { raiseEvent } from './pledge.js';
 
 export type RaiseStep = 'waiting' | 'collecting' | 'filled' | 'failed' | 'settled_elsewhere';

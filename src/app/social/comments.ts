@@ -14,7 +14,7 @@ import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../kit/deps.js';
 import type { SuccessEnvelope } from '../kit/error-status.js';
 import { applyInUnitOfWork, type Paid } from '../kit/paid.js';
-import { loadToken } from '../trading/load-token.js';
+import { loadToken } from '../trading/index.js';
 
 /** How many of a token's largest holders wear the `top_holder` badge. */
 export const TOP_HOLDER_RANKS = 10;

@@ -15,8 +15,7 @@ import { IMAGE_BODY_LIMIT_BYTES, type PreparedImage } from '../kit/images/image-
 import { tokenOutput } from '../kit/output-schemas.js';
 import { applyInUnitOfWork } from '../kit/paid.js';
 import { parseWith, tokenIdSchema } from '../kit/schemas.js';
-import { checkReferrer } from '../trading/check-referrer.js';
-import { loadToken } from '../trading/load-token.js';
+import { checkReferrer, loadToken } from '../trading/index.js';
 import { checkFairLaunch, checkInitialBuy, createToken } from './create-token.js';
 import { getCandles } from './get-candles.js';
 import { getStats } from './get-stats.js';

@@ -8,10 +8,7 @@ import { newToken, type TokenMetadata } from '../../domain/token.js';
 import type { AppDeps } from '../kit/deps.js';
 import type { PreparedImage } from '../kit/images/image-intake.js';
 import { applyInUnitOfWork, type Paid } from '../kit/paid.js';
-import { buyResult } from '../trading/venues/booking.js';
-import { buyOnCurve } from '../trading/venues/curve-venue.js';
-import type { BuyResult } from '../trading/venues/trade-venue.js';
-import { checkBuySize } from '../trading/buy-token.js';
+import { type BuyResult, buyOnCurve, buyResult, checkBuySize } from '../trading/index.js';
 import { loadTokenView, tokenView, type TokenView } from '../kit/views.js';
 
 export interface CreateTokenCommand {

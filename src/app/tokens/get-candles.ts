@@ -2,7 +2,7 @@
 import { ValidationError } from '../../domain/errors.js';
 import type { AppDeps } from '../kit/deps.js';
 import { buildCandles, CANDLE_INTERVALS, type CandleInterval } from './candles.js';
-import { loadToken } from '../trading/load-token.js';
+import { loadToken } from '../trading/index.js';
 
 const MAX_CANDLES = 1_000;
 

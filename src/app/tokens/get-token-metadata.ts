@@ -5,7 +5,7 @@
 import { NETWORKS } from '../../domain/network.js';
 import { linkUrls, type TokenLinks } from '../../domain/token.js';
 import type { AppDeps } from '../kit/deps.js';
-import { loadToken } from '../trading/load-token.js';
+import { loadToken } from '../trading/index.js';
 
 export interface TokenMetadataDocument {
   name: string;

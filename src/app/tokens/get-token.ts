@@ -1,6 +1,6 @@
 import type { AppDeps } from '../kit/deps.js';
 import { loadTokenView, type TokenView } from '../kit/views.js';
-import { loadToken } from '../trading/load-token.js';
+import { loadToken } from '../trading/index.js';
 
 /** The token's view as kept, when it may be given with no query at all (young, vouched for by the change feed); else undefined. */
 export function keptToken(deps: AppDeps, tokenId: string): TokenView | undefined {

@@ -1,7 +1,7 @@
 /** GET /api/tokens/:id/holders. */
 import type { AppDeps } from '../kit/deps.js';
 import { holdersOf } from './holders-of.js';
-import { loadToken } from '../trading/load-token.js';
+import { loadToken } from '../trading/index.js';
 import { indexerView } from '../kit/views.js';
 
 export function listHolders(deps: Pick<AppDeps, 'uow'>, tokenId: string, limit: number) {

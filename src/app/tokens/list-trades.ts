@@ -1,7 +1,7 @@
 /** GET /api/tokens/:id/trades, newest first. */
 import type { PageRequest } from '../../ports/page.js';
 import type { AppDeps } from '../kit/deps.js';
-import { loadToken } from '../trading/load-token.js';
+import { loadToken } from '../trading/index.js';
 import { tradeView } from '../kit/views.js';
 
 export function listTrades(deps: Pick<AppDeps, 'uow'>, tokenId: string, page: PageRequest) {

@@ -10,7 +10,7 @@ import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../kit/deps.js';
 import type { ImageIntake, PreparedImage } from '../kit/images/image-intake.js';
 import { applyInUnitOfWork, type Paid } from '../kit/paid.js';
-import { loadToken } from '../trading/load-token.js';
+import { loadToken } from '../trading/index.js';
 import { loadTokenView, type TokenView } from '../kit/views.js';
 
 /** The creator's own check: anyone else is refused (NOT_TOKEN_CREATOR, 403). */

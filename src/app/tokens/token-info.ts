@@ -4,7 +4,7 @@ import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../kit/deps.js';
 import { buildCandles, CANDLE_INTERVALS, priceKey, spotKey, type Candle } from './candles.js';
 import { holdersOf } from './holders-of.js';
-import { loadToken } from '../trading/load-token.js';
+import { loadToken } from '../trading/index.js';
 import { DAY_MS, loadTokenView, type TokenView } from '../kit/views.js';
 
 export interface TokenInfo extends TokenView {

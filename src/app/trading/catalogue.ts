@@ -5,7 +5,7 @@ import { getAddress } from 'viem';
 import { type z } from 'zod';
 import { parseTokens, parseUsd } from '../../domain/money.js';
 import { authorizationFromText } from '../../domain/token-authorization.js';
-import { swapRecorded } from '../custody/pool-swap.js';
+import { swapRecorded } from '../custody/index.js';
 import { type Entrypoint, type Prepared, fixed, opt, referrerOf } from '../kit/catalogue/entrypoint.js';
 import { read } from '../kit/catalogue/operation.js';
 import { token, tokenField } from '../kit/catalogue/read-fields.js';

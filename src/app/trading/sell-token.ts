@@ -22,7 +22,7 @@ import type { Network } from '../../domain/network.js';
 import type { Token } from '../../domain/token.js';
 import { isNotSent } from '../../ports/custody-transaction-store.js';
 import type { Stores } from '../../ports/unit-of-work.js';
-import { pullTokens } from '../custody/token-pull.js';
+import { pullTokens } from '../custody/index.js';
 import type { AppDeps } from '../kit/deps.js';
 import { fundingKey, InterruptedInCustody, RefusedInCustody, type Funding } from '../kit/paid.js';
 import { checkedToken, deployedToken, loadToken, onCallerNetwork, tradedToken, type DeployedToken } from './load-token.js';

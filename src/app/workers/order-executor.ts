@@ -14,7 +14,7 @@
 import type { ChangeFeed } from '../../ports/change-feed.js';
 import type { AppDeps } from '../kit/deps.js';
 import type { AppMetrics } from '../kit/metrics.js';
-import { executeCrossed, expireOrders, resumeExecuting } from '../orders/execute-orders.js';
+import { executeCrossed, expireOrders, resumeExecuting } from '../orders/index.js';
 
 type Deps = AppDeps & { metrics?: AppMetrics };
 

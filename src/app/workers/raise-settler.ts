@@ -6,7 +6,7 @@
 import type { AppDeps } from '../kit/deps.js';
 import type { AppMetrics } from '../kit/metrics.js';
 import type { Logger } from '../../ports/logger.js';
-import { settleRaise, type RaiseStep } from '../raises/settle-raise.js';
+import { type RaiseStep, settleRaise } from '../raises/index.js';
 
 export interface RaiseSettlerDeps extends AppDeps {
   metrics: AppMetrics;

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { NetworkDetector } from '../../../ports/network-detector.js';
 import type { AppDeps } from '../deps.js';
 import type { AppMetrics } from '../metrics.js';
-import type { PriceBoard } from '../../pricing/price-board.js';
+import type { PriceBoard } from '../../pricing/index.js';
 import type { Settings } from '../settings.js';
 
 /** What the reads use: the use cases' ports, the network detector (a wallet's network) and the quote router's board. */

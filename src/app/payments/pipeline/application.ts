@@ -22,7 +22,7 @@ import type { AnyEntrypoint } from '../../kit/catalogue/entrypoint.js';
 import { errorEnvelope, statusOfError, successEnvelope } from '../../kit/error-status.js';
 import { withReceipt } from '../extensions/receipts.js';
 import { PaymentAlreadyApplied, RefundBesideCustody, RefusedInCustody } from '../../kit/paid.js';
-import { amountAtQuote } from '../../pricing/asset-pricing.js';
+import { amountAtQuote } from '../../pricing/index.js';
 import { payoutView } from '../../kit/views.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';
 import type { PipelineDeps } from './deps.js';

@@ -11,7 +11,7 @@ import { formatTokens, formatUsd } from '../../../domain/money.js';
 import { minOut } from '../../../domain/pool.js';
 import { feeBpsOf, pricingParams, type Token } from '../../../domain/token.js';
 import type { TradeQuoter } from '../../../ports/trade-quoter.js';
-import { dexOf, refuseSwap, swapOnPool } from '../../custody/pool-swap.js';
+import { dexOf, refuseSwap, swapOnPool } from '../../custody/index.js';
 import type { AppDeps } from '../../kit/deps.js';
 import { applyInUnitOfWork, fundingKey, InterruptedInCustody, type Funding } from '../../kit/paid.js';
 import { loadToken, tradedToken } from '../load-token.js';

@@ -1,0 +1,2 @@
+/** The earnings room's door: what the rest of src/app may use of it (the depcruise rule rooms-are-entered-by-their-door). */
+export { earningsReads } from './catalogue.js';

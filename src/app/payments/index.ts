@@ -1,0 +1,9 @@
+/** The payments room's door: what the rest of src/app may use of it (the depcruise rule rooms-are-entered-by-their-door). */
+export { paymentReads } from './catalogue.js';
+export { purgeSpentProofs } from './extensions/wallet-proof.js';
+export { PaymentFlow } from './payment-flow.js';
+export { PAYMENT_REASONS } from './payment-reasons.js';
+export { refund, resumeApplication, settledOnChain } from './pipeline/application.js';
+export { release } from './pipeline/claim.js';
+export { type PipelineDeps } from './pipeline/deps.js';
+export { markSettled } from './pipeline/settlement.js';

@@ -1,0 +1,2 @@
+/** The tokens room's door: what the rest of src/app may use of it (the depcruise rule rooms-are-entered-by-their-door). */
+export { tokenEntrypoints, tokenReads } from './catalogue.js';
