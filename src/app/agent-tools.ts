@@ -1,7 +1,7 @@
 /**
  * The service as tools an agent calls (docs/agents.md), made from the catalogue of operations
- * (docs/decisions/0043): a free tool is a read of the catalogue (catalogue/reads.ts) that names a
- * tool; a paid tool is an entrypoint (entrypoints.ts), paid through the same payment pipeline as
+ * (docs/decisions/0043): a free tool is a read of the catalogue (catalogue.ts, written in each room) that names a
+ * tool; a paid tool is an entrypoint (kit/catalogue/entrypoint.ts), paid through the same payment pipeline as
  * its HTTP route. The MCP adapter serves this list; the discovery documents describe it.
  */
 import type { z } from 'zod';

@@ -78,7 +78,7 @@ export function heldAuthorizationFields(a: Omit<HeldAuthorization, 'signature'>)
   };
 }
 
-/** Who pays for an order or a pledge, as the payment pipeline knows them (entrypoints.ts `Caller`). */
+/** Who pays for an order or a pledge, as the payment pipeline knows them (kit/catalogue/entrypoint.ts `Caller`). */
 export interface Payer {
   wallet: string;
   network: Network;

@@ -1,6 +1,6 @@
 /**
  * The orders' request and answer schemas (docs/api.md "Orders"), beside the rest of the catalogue's
- * (schemas.ts, output-schemas.ts): the single source of their checks, OpenAPI, MCP tools and page types.
+ * (kit/schemas.ts, kit/output-schemas.ts): the single source of their checks, OpenAPI, MCP tools and page types.
  */
 import { z } from 'zod';
 import { formatUsd, MAX_USD_INPUT, USDC_UNIT } from '../../domain/money.js';

@@ -21,7 +21,7 @@ export interface CreateTokenCommand {
   initialBuyUsd?: bigint | null;
   /** The network of the creator's payment: the token lives there for ever. */
   network: Network;
-  /** An uploaded image, checked and re-encoded before the payment (images/image-intake.ts): stored with the token. */
+  /** An uploaded image, checked and re-encoded before the payment (kit/images/image-intake.ts): stored with the token. */
   image?: PreparedImage | null;
   /** A fair launch: a raise on these terms instead of trading at once (docs/api.md "Fair launches"). */
   fairLaunch?: FairLaunchTerms | null;

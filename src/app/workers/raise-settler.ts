@@ -1,5 +1,5 @@
 /**
- * Settles fair launches' raises once they end (use-cases/settle-raise.ts): each pass takes the
+ * Settles fair launches' raises once they end (raises/settle-raise.ts): each pass takes the
  * raises due — RAISING past their end, COLLECTING — and moves each as far as it can go. Every
  * step is a compare-and-set, so two processes, or a pass after a crash, settle a raise once.
  */

@@ -22,7 +22,7 @@ const envSchema = z.object({ ...serverEnv, ...scaleOutEnv, ...chainEnv, ...feesE
 
 export interface Config extends ServerConfig, ScaleOutConfig, ChainConfig, WorkerConfig {
   quotes: QuoteConfig;
-  /** What the use cases read (src/app/settings.ts). */
+  /** What the use cases read (src/app/kit/settings.ts). */
   settings: Settings;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Kept answers, before the framework (decision 0052): a plain `GET` of a catalogue read that keeps
- * its answer (`kept` in src/app/catalogue/operation.ts — a token's view the change feed vouches
+ * its answer (`kept` in src/app/kit/catalogue/operation.ts — a token's view the change feed vouches
  * for) is answered here, on Node's request, with the bytes the Koa route would send and the
  * headers it would set: X-Request-Id, API-Version, `Vary: Origin`, the free budget's RateLimit
  * headers, the latency observation and the access line. It is what the hottest read of the API

@@ -1,6 +1,6 @@
 /**
  * Where each free read answers over HTTP, by its operation name (docs/decisions/0043): written
- * once, here. The catalogue (`reads.ts`) routes by these paths and the page's client
+ * once, here. The catalogue (each room's `catalogue.ts`) routes by these paths and the page's client
  * (`adapters/web/browser/api.ts`) requests them. Data only: the page bundles this module, so it
  * imports nothing.
  */
