@@ -5,7 +5,6 @@
  * only says where it stands in the lists.
  */
 import type { AnyEntrypoint } from './kit/catalogue/entrypoint.js';
-import type { AnyRead } from './kit/catalogue/operation.js';
 import { earningsReads } from './earnings/index.js';
 import { orderReads, placeOrderEntrypoint } from './orders/index.js';
 import { paymentReads } from './payments/index.js';
@@ -33,7 +32,7 @@ export function entrypoints(): AnyEntrypoint[] {
 }
 
 /** The free reads, in their order: the order tools are listed in. */
-export function reads(): AnyRead[] {
+export function reads() {
   const tokens = tokenReads();
   const trading = tradingReads();
   const payments = paymentReads();

@@ -5,7 +5,7 @@
  */
 import { getAddress } from 'viem';
 import { parseTokens, parseUsd } from '../../domain/money.js';
-import { read, type AnyRead } from '../kit/catalogue/operation.js';
+import { read } from '../kit/catalogue/operation.js';
 import { READ_PATHS } from '../kit/catalogue/read-paths.js';
 import { parseWith, tokenIdSchema } from '../kit/schemas.js';
 import { cancelOrder, getOrder, getOrderBook, listOrders } from './order-reads.js';
@@ -56,7 +56,7 @@ export function placeOrderEntrypoint(): Entrypoint<PlaceOrderInput, Prepared, Or
   };
 }
 
-export function orderReads(): AnyRead[] {
+export function orderReads() {
   return [
     read({
       operation: 'order_authorization',
