@@ -18,6 +18,7 @@ import { parseAmount } from '../../domain/money.js';
 import { fixed, opt, type Entrypoint, type Prepared } from '../kit/catalogue/entrypoint.js';
 import type { OrderView } from './order-view.js';
 import { checkPlaceOrder, placeOrder, reserveOrderAuthorization, type PlaceOrderInput } from './place-order.js';
+import { ORDER_EXAMPLES } from './examples.js';
 
 export function specOf(v: { tokenId: string; kind: OrderSpec['kind']; usdAmount?: string | undefined; tokens?: string | undefined; expiresAt: string }) {
   return { tokenId: v.tokenId, kind: v.kind, usdAmount: opt(v.usdAmount, parseUsd), tokens: opt(v.tokens, parseTokens), expiresAt: new Date(v.expiresAt) };
@@ -28,6 +29,7 @@ export function placeOrderEntrypoint(): Entrypoint<PlaceOrderInput, Prepared, Or
   return {
     kind: 'paid',
     name: 'order_place',
+    example: ORDER_EXAMPLES.order_place,
     operation: 'place_order',
     description:
       "Place a limit_buy, stop_loss or take_profit that executes when the token's price crosses triggerPriceUsd, on its curve or pool, with the usual fee. It carries a signed authorization (GET /api/orders/authorization) the service holds unused until then: the money or tokens never leave the wallet before.",

@@ -13,12 +13,14 @@ import { parseWith } from '../kit/schemas.js';
 import { getRaise } from './get-raise.js';
 import { type PledgeRequest, cancelPledge, checkPledge, placePledge, pledgeAuthorization, reservePledgeAuthorization } from './pledge.js';
 import { cancelPledgeInput, pledgeAuthorizationOutput, pledgeAuthorizationQuery, pledgeInput, pledgeOutput, raiseOutput } from './schemas.js';
+import { RAISE_EXAMPLES } from './examples.js';
 
 /** token_pledge: a fair launch's pledge, a held USDC authorization (docs/api.md "Fair launches"). */
 export function pledgeEntrypoint(): Entrypoint<PledgeRequest> {
   return {
     kind: 'paid',
     name: 'token_pledge',
+    example: RAISE_EXAMPLES.token_pledge,
     operation: 'pledge',
     tool: {
       name: 'token_pledge',

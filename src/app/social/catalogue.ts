@@ -10,12 +10,14 @@ import { READ_PATHS } from '../kit/catalogue/read-paths.js';
 import { parseWith } from '../kit/schemas.js';
 import { type CheckedComment, type CommentRequest, checkComment, hideComment, listComments, postComment } from './comments.js';
 import { commentIdSchema, commentInput, commentOutput, commentPageOutput, commentsQuery } from './schemas.js';
+import { COMMENT_EXAMPLES } from './examples.js';
 
 /** token_comment: a paid comment or reply on a token's thread (docs/api.md "Comments"), every rule checked before the 402. */
 export function commentEntrypoint(): Entrypoint<CommentRequest, Prepared & { checked: CheckedComment }> {
   return {
     kind: 'paid',
     name: 'token_comment',
+    example: COMMENT_EXAMPLES.token_comment,
     operation: 'comment_token',
     description:
       "Post a comment on a token's thread, or a reply (`replyTo`) to one of its top-level comments; the payer is the author. Plain text, 1–500 Unicode code points after NFC normalisation; control characters (but the newline) and bidi controls are refused before any payment.",

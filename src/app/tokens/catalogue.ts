@@ -26,6 +26,7 @@ import { listTrades } from './list-trades.js';
 import { candlesOutput, candlesQuery, createTokenInput, createTokenOutput, holdersOutput, holdersQuery, listTokensQuery, tokenImageInput, tokenInfoInput, tokenInfoOutput, tokenPageOutput, tradePageOutput, tradesQuery } from './schemas.js';
 import { checkTokenImage, imageIntake, setTokenImage } from './set-token-image.js';
 import { tokenInfoFrom } from './token-info.js';
+import { TOKEN_EXAMPLES } from './examples.js';
 
 type CreateInput = TokenMetadata & { platformReferrer: string | null; initialBuyUsd: bigint | null; image: string | null; fairLaunch: FairLaunchTerms | null };
 /** An upload is checked and re-encoded before the 402 (decision 0049): what execute stores. */
@@ -36,6 +37,7 @@ function imageEntrypoint(): Entrypoint<{ tokenId: string; image: string }, Prepa
   return {
     kind: 'paid',
     name: 'token_image',
+    example: TOKEN_EXAMPLES.token_image,
     operation: 'set_token_image',
     description:
       "Give a token a new image (only its creator: the payer must be the wallet that created it). The image is checked by its bytes (PNG, JPEG, WebP or GIF, at most 1 MiB; SVG refused) before any payment, and kept as WebP with a thumbnail at the token's imageUrl and thumbnailUrl.",
@@ -59,6 +61,7 @@ export function tokenEntrypoints() {
   const create: Entrypoint<CreateInput, WithImage> = {
     kind: 'paid',
     name: 'token_create',
+    example: TOKEN_EXAMPLES.token_create,
     operation: 'create_token',
     description: 'Create a token on the bonding curve; the payer is its creator and its network is the payment network.',
     tool: { name: 'create_token', title: 'Create a token', readOnly: false },
@@ -95,6 +98,7 @@ export function tokenEntrypoints() {
   const info: Entrypoint<{ tokenId: string }> = {
     kind: 'paid',
     name: 'token_info',
+    example: TOKEN_EXAMPLES.token_info,
     operation: 'token_info',
     description: 'The token plus top holders, 24-hour volume, price change, trades and hourly candles.',
     tool: { name: 'token_info', title: 'Token analytics', readOnly: true },

@@ -19,11 +19,12 @@ import type { DeployedToken } from './load-token.js';
 import { buyOutput, buyQuoteInput, buyTokensInput, buyUsdInput, positionsOutput, positionsQuery, quoteOutput, quoteQuery, sellAuthorizationOutput, sellAuthorizationQuery, sellInput, sellOutput } from './schemas.js';
 import { sellAuthorization } from './sell-authorization.js';
 import { type SellRequest, checkSell, pulledTokens, sellToken } from './sell-token.js';
+import { TRADING_EXAMPLES } from './examples.js';
 
 type BuyPrepared = Prepared & { plan: BuyPlan };
 
 export function buyEntrypoint(
-  name: string,
+  name: keyof typeof TRADING_EXAMPLES,
   tool: Entrypoint['tool'],
   description: string,
   rule: string,
@@ -33,6 +34,7 @@ export function buyEntrypoint(
   return {
     kind: 'paid',
     name,
+    example: TRADING_EXAMPLES[name],
     operation: 'buy_token',
     description,
     tool,
@@ -63,6 +65,7 @@ export function tradingEntrypoints() {
   const sell: Entrypoint<SellRequest, Prepared & { token: DeployedToken }> = {
     kind: 'paid',
     name: 'token_sell',
+    example: TRADING_EXAMPLES.token_sell,
     operation: 'sell_token',
     tool: {
       name: 'token_sell',

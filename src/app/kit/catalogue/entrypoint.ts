@@ -46,6 +46,12 @@ export interface Prepared {
   done?: true;
 }
 
+/** A worked request and answer, for discovery documents (Bazaar's `info`): each room's are in its examples.ts. */
+export interface EntrypointExample {
+  input: Record<string, unknown>;
+  output: Record<string, unknown>;
+}
+
 export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unknown> {
   kind: 'paid';
   name: string;
@@ -53,6 +59,8 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
   description: string;
   /** Its MCP tool: the name an agent calls, a short title, whether it only reads, and what to do first. */
   tool: { name: string; title: string; readOnly: boolean; howTo?: string };
+  /** Its worked example (discovery documents); it must validate against its schemas. */
+  example: EntrypointExample;
   /** Where it answers over HTTP besides `/entrypoints/<name>[/invoke]` (a create: `POST /tokens`). */
   alsoAt?: string;
   /** Fixed (a setting) or computed from the input (the buys). */
