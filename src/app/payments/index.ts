@@ -1,4 +1,7 @@
-/** The payments room's door: what the rest of src/app may use of it (the depcruise rule rooms-are-entered-by-their-door). */
+/**
+ * x402 payments (docs/payments.md): the pipeline from 402 to applied, offers, extensions, receivePaidCall; the reads of payments, deliveries, payouts and asset prices.
+ * This is the room's door: what the rest of src/app may use of it (depcruise: rooms-are-entered-by-their-door).
+ */
 export { paymentReads } from './catalogue.js';
 export { purgeSpentProofs } from './extensions/wallet-proof.js';
 export { PaymentFlow } from './payment-flow.js';

@@ -1,5 +1,5 @@
 /**
- * A token's entries of the catalogue (docs/api.md "Tokens", "Token images"): creating one, its analytics and its image (paid); the reads of tokens, trades, candles, holders and the service's stats.
+ * A token's entries of the catalogue (docs/api.md "Paid endpoints", "Token images", "Free endpoints"): creating one, its analytics and its image (paid); the reads of tokens, trades, candles, holders and the service's stats.
  */
 import { getAddress } from 'viem';
 import { z } from 'zod';

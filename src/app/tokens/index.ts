@@ -1,2 +1,5 @@
-/** The tokens room's door: what the rest of src/app may use of it (the depcruise rule rooms-are-entered-by-their-door). */
+/**
+ * Tokens (docs/api.md "Paid endpoints", "Token images"): create, image, metadata, analytics, and the reads of tokens, trades, candles, holders, events and stats.
+ * This is the room's door: what the rest of src/app may use of it (depcruise: rooms-are-entered-by-their-door).
+ */
 export { tokenEntrypoints, tokenReads } from './catalogue.js';

@@ -1,4 +1,7 @@
-/** The trading room's door: what the rest of src/app may use of it (the depcruise rule rooms-are-entered-by-their-door). */
+/**
+ * Trading (docs/api.md "Paid endpoints"): buy, sell, quote, positions, the sell's typed data; the venues (curve, pool) and their booking, graduation, the trade rows.
+ * This is the room's door: what the rest of src/app may use of it (depcruise: rooms-are-entered-by-their-door).
+ */
 export { buyPlanOfSwap, checkBuySize } from './buy-token.js';
 export { tradingEntrypoints, tradingReads } from './catalogue.js';
 export { checkReferrer } from './check-referrer.js';
