@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { entrypoints } from '../../src/app/catalogue.js';
 import { reads } from '../../src/app/catalogue.js';
-import { placeOrderInput } from '../../src/app/orders/order-schemas.js';
+import { placeOrderInput } from '../../src/app/orders/schemas.js';
 import { createTokenInput } from '../../src/app/tokens/schemas.js';
 import { pledgeInput } from '../../src/app/raises/schemas.js';
 import { MAX_USD_INPUT, parseAmount, parseTokens, parseUsd, UINT256_LIMIT } from '../../src/domain/money.js';

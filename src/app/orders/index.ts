@@ -3,4 +3,4 @@
  * This is the room's door: what the rest of src/app may use of it (depcruise: rooms-are-entered-by-their-door).
  */
 export { executeCrossed, expireOrders, resumeExecuting } from './execute-orders.js';
-export { orderReads, placeOrderEntrypoint } from './order-catalogue.js';
+export { orderReads, placeOrderEntrypoint } from './catalogue.js';

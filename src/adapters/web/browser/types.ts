@@ -11,7 +11,7 @@ import type { commentOutput, commentPageOutput } from '../../../app/social/schem
 import type { deliveryOutput, positionOutput, tokenOutput, tradeOutput } from '../../../app/kit/output-schemas.js';
 import type { paymentOutput, payoutOutput, pricesOutput } from '../../../app/payments/schemas.js';
 import type { pledgeAuthorizationOutput, pledgeOutput, raiseOutput } from '../../../app/raises/schemas.js';
-import type { orderAuthorizationOutput, orderBookOutput, orderOutput, ordersOutput } from '../../../app/orders/order-schemas.js';
+import type { orderAuthorizationOutput, orderBookOutput, orderOutput, ordersOutput } from '../../../app/orders/schemas.js';
 
 export type Token = z.output<typeof tokenOutput>;
 export type Trade = z.output<typeof tradeOutput>;

@@ -9,7 +9,7 @@ import { read } from '../kit/catalogue/operation.js';
 import { READ_PATHS } from '../kit/catalogue/read-paths.js';
 import { parseWith, tokenIdSchema } from '../kit/schemas.js';
 import { cancelOrder, getOrder, getOrderBook, listOrders } from './order-reads.js';
-import { cancelOrderInput, placeOrderInput, listOrdersQuery, orderAuthorizationOutput, orderAuthorizationQuery, orderBookOutput, orderIdSchema, orderOutput, ordersOutput } from './order-schemas.js';
+import { cancelOrderInput, placeOrderInput, listOrdersQuery, orderAuthorizationOutput, orderAuthorizationQuery, orderBookOutput, orderIdSchema, orderOutput, ordersOutput } from './schemas.js';
 import { orderAuthorization, type OrderSpec } from './place-order.js';
 import { z } from 'zod';
 import { authorizationFromText } from '../../domain/token-authorization.js';
