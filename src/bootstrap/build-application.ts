@@ -14,7 +14,7 @@ import type { CustodyLease } from '../app/kit/custody-lease.js';
 import { collectGauges, METRICS } from '../app/kit/metrics.js';
 import { TokenRowCache } from '../app/kit/token-rows.js';
 import { TokenViewCache } from '../app/kit/token-view-cache.js';
-import { ImageIntake } from '../app/kit/images/image-intake.js';
+import { ImageIntake } from '../app/tokens/image-intake.js';
 import { SharpImageProcessor } from '../adapters/image/sharp/sharp-image-processor.js';
 import { WorkerScheduler } from '../app/workers/worker-scheduler.js';
 import { ALL_NETWORKS } from '../domain/network.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeImageProcessor } from '../../src/adapters/image/fake/fake-image-processor.js';
 import { entrypoints } from '../../src/app/catalogue.js';
 import { type AnyEntrypoint, type Caller } from '../../src/app/kit/catalogue/entrypoint.js';
-import { ImageIntake } from '../../src/app/kit/images/image-intake.js';
+import { ImageIntake } from '../../src/app/tokens/image-intake.js';
 import { ImageReads } from '../../src/app/tokens/image-reads.js';
 import { TESTNET } from '../../src/domain/network.js';
 import { makeDeps, WALLET_A, WALLET_B } from '../support/app-harness.js';

@@ -5,14 +5,21 @@ import type { Logger } from '../../ports/logger.js';
 import type { QuoteProvider } from '../../ports/quote-provider.js';
 import type { TokenIssuer } from '../../ports/token-issuer.js';
 import type { TradeQuoter } from '../../ports/trade-quoter.js';
-import type { UnitOfWork } from '../../ports/unit-of-work.js';
+import type { Stores, UnitOfWork } from '../../ports/unit-of-work.js';
+import type { PreparedImage } from '../../domain/image.js';
+import type { TokenImageUrls } from '../../domain/token.js';
 import type { Availability } from './availability.js';
 import type { CustodyRole } from './custody-lease.js';
 import type { AppMetrics } from './metrics.js';
-import type { ImageIntake } from './images/image-intake.js';
 import type { Settings } from './settings.js';
 import type { TokenRowCache } from './token-rows.js';
 import type { TokenViewCache } from './token-view-cache.js';
+
+/** Token images as use cases see them (decision 0049): an upload checked and re-encoded, then stored. The one: tokens/image-intake.ts. */
+export interface TokenImages {
+  prepare(upload: string): Promise<PreparedImage>;
+  store(stores: Stores, prepared: PreparedImage, now: Date): Promise<TokenImageUrls>;
+}
 
 /** What every use case may use: ports and settings, never an adapter. */
 export interface AppDeps {
@@ -47,7 +54,7 @@ export interface AppDeps {
    */
   ownAccounts?: Readonly<Record<string, string>>;
   /** Token images (docs/decisions/0049): uploads checked, re-encoded and stored; none: an `image` is refused. */
-  images?: ImageIntake;
+  images?: TokenImages;
   /** Where use cases say what an operator should know (a custody transaction signed again). */
   logger?: Logger;
   /** What use cases count themselves (comments posted, hidden, refused); absent: nothing is counted. */

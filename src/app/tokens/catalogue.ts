@@ -11,7 +11,7 @@ import { type Entrypoint, type Prepared, fixed, opt } from '../kit/catalogue/ent
 import { read } from '../kit/catalogue/operation.js';
 import { described, token, tokenField } from '../kit/catalogue/read-fields.js';
 import { READ_PATHS } from '../kit/catalogue/read-paths.js';
-import { IMAGE_BODY_LIMIT_BYTES, type PreparedImage } from '../kit/images/image-intake.js';
+import { IMAGE_BODY_LIMIT_BYTES, type PreparedImage } from './image-intake.js';
 import { tokenOutput } from '../kit/output-schemas.js';
 import { applyInUnitOfWork } from '../kit/paid.js';
 import { parseWith, tokenIdSchema } from '../kit/schemas.js';

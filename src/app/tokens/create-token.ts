@@ -6,7 +6,7 @@ import type { Network } from '../../domain/network.js';
 import { checkFairLaunchTerms, newRaise, type FairLaunchTerms } from '../../domain/raise.js';
 import { newToken, type TokenMetadata } from '../../domain/token.js';
 import type { AppDeps } from '../kit/deps.js';
-import type { PreparedImage } from '../kit/images/image-intake.js';
+import type { PreparedImage } from './image-intake.js';
 import { applyInUnitOfWork, type Paid } from '../kit/paid.js';
 import { type BuyResult, buyOnCurve, buyResult, checkBuySize } from '../trading/index.js';
 import { loadTokenView, tokenView, type TokenView } from '../kit/views.js';
@@ -21,7 +21,7 @@ export interface CreateTokenCommand {
   initialBuyUsd?: bigint | null;
   /** The network of the creator's payment: the token lives there for ever. */
   network: Network;
-  /** An uploaded image, checked and re-encoded before the payment (kit/images/image-intake.ts): stored with the token. */
+  /** An uploaded image, checked and re-encoded before the payment (image-intake.ts): stored with the token. */
   image?: PreparedImage | null;
   /** A fair launch: a raise on these terms instead of trading at once (docs/api.md "Fair launches"). */
   fairLaunch?: FairLaunchTerms | null;

@@ -7,8 +7,8 @@ import { NotTokenCreator, ValidationError } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
 import type { Token } from '../../domain/token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
-import type { AppDeps } from '../kit/deps.js';
-import type { ImageIntake, PreparedImage } from '../kit/images/image-intake.js';
+import type { AppDeps, TokenImages } from '../kit/deps.js';
+import type { PreparedImage } from './image-intake.js';
 import { applyInUnitOfWork, type Paid } from '../kit/paid.js';
 import { loadToken } from '../trading/index.js';
 import { loadTokenView, type TokenView } from '../kit/views.js';
@@ -19,7 +19,7 @@ export function checkCreator(token: Token, wallet: string): void {
 }
 
 /** The intake, or the refusal of a service that takes no uploads. */
-export function imageIntake(deps: Pick<AppDeps, 'images'>): ImageIntake {
+export function imageIntake(deps: Pick<AppDeps, 'images'>): TokenImages {
   if (!deps.images) throw ValidationError.of('image', 'uploads are not taken by this service');
   return deps.images;
 }

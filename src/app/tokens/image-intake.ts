@@ -6,7 +6,7 @@
  * the paid operation, stored by their sha256 and named by URLs on the service's own origin.
  */
 import { createHash } from 'node:crypto';
-import { isRefusal, ValidationError } from '../../../domain/errors.js';
+import { isRefusal, ValidationError } from '../../domain/errors.js';
 import {
   checkDecoded,
   checkUpload,
@@ -16,20 +16,18 @@ import {
   IMAGE_SIZE,
   STORED_IMAGE_EXTENSION,
   THUMBNAIL_SIZE,
+  type PreparedImage,
   type StoredImage,
-} from '../../../domain/image.js';
-import { ImageTooComplex, ImageTooLarge } from '../../../domain/errors.js';
-import type { TokenImageUrls } from '../../../domain/token.js';
-import type { EncodedImage, ImageProcessor } from '../../../ports/image-processor.js';
-import type { Stores } from '../../../ports/unit-of-work.js';
-import type { AppMetrics } from '../metrics.js';
+} from '../../domain/image.js';
+import { ImageTooComplex, ImageTooLarge } from '../../domain/errors.js';
+import type { TokenImageUrls } from '../../domain/token.js';
+import type { EncodedImage, ImageProcessor } from '../../ports/image-processor.js';
+import type { Stores } from '../../ports/unit-of-work.js';
+import type { TokenImages } from '../kit/deps.js';
+import type { AppMetrics } from '../kit/metrics.js';
 import { DECODE_GATE_LIMITS, DecodeGate, type DecodeGateLimits } from './decode-gate.js';
 
-/** An upload checked and re-encoded, not stored yet: what a paid operation stores if it is paid for. */
-export interface PreparedImage {
-  image: Omit<StoredImage, 'createdAt'>;
-  thumbnail: Omit<StoredImage, 'createdAt'>;
-}
+export type { PreparedImage } from '../../domain/image.js';
 
 /** The path an image is served at: `/images/<sha256>.webp`. */
 export const imagePath = (sha256: string): string => `/images/${sha256}.${STORED_IMAGE_EXTENSION}`;
@@ -47,7 +45,7 @@ const REMEMBERED = 16;
 const DATA_URL = /^data:([^,;]*)((?:;[^,;]*)*);base64,/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-export class ImageIntake {
+export class ImageIntake implements TokenImages {
   private readonly recent = new Map<string, Promise<PreparedImage>>();
 
   private readonly gate: DecodeGate;

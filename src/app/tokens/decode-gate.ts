@@ -5,7 +5,7 @@
  * `maxQueued` of them and each at most `maxWaitMs` — past that the upload is answered 503
  * SERVICE_UNAVAILABLE with a Retry-After, never held.
  */
-import { ServiceUnavailable } from '../../../domain/errors.js';
+import { ServiceUnavailable } from '../../domain/errors.js';
 
 export interface DecodeGateLimits {
   /** Decodes at once. */
