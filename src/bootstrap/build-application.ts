@@ -12,8 +12,8 @@ import { Application } from '../app/application.js';
 import { Availability } from '../app/kit/availability.js';
 import type { CustodyLease } from '../app/kit/custody-lease.js';
 import { collectGauges, METRICS } from '../app/kit/metrics.js';
-import { TokenRowCache } from '../app/kit/token-rows.js';
-import { TokenViewCache } from '../app/kit/token-view-cache.js';
+import { TokenRowCache } from '../app/tokens/token-rows.js';
+import { TokenViewCache } from '../app/tokens/token-view-cache.js';
 import { ImageIntake } from '../app/tokens/image-intake.js';
 import { SharpImageProcessor } from '../adapters/image/sharp/sharp-image-processor.js';
 import { WorkerScheduler } from '../app/workers/worker-scheduler.js';
@@ -67,9 +67,10 @@ export function buildApplication(config: Config, options: ServiceOptions, parts:
   if (rateLimiter) closers.push('rate limiter', () => rateLimiter.close());
   const { afterSettle } = options.hooks ?? {};
   // The caches listen to the store's change feed; the store may outlive this application (tests reuse one).
-  const tokenViews = given.tokenViews ?? new TokenViewCache(undefined, uow.changeFeed ?? null);
+  const ownViews = given.tokenViews ? null : new TokenViewCache(undefined, uow.changeFeed ?? null);
+  const tokenViews = given.tokenViews ?? ownViews!;
   const tokenRows = new TokenRowCache(uow.changeFeed ?? null);
-  if (!given.tokenViews) closers.push('token view cache', () => tokenViews.close());
+  if (ownViews) closers.push('token view cache', () => ownViews.close());
   closers.push('token row cache', () => tokenRows.close());
   const application = new Application({
     uow,

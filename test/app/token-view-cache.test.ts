@@ -18,7 +18,7 @@ import { FixedQuoteProvider } from '../../src/adapters/quotes/fixed/fixed-quote-
 import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
 import { DEFAULT_SETTINGS } from '../../src/app/kit/default-settings.js';
 import type { AppDeps } from '../../src/app/kit/deps.js';
-import { TokenViewCache } from '../../src/app/kit/token-view-cache.js';
+import { TokenViewCache } from '../../src/app/tokens/token-view-cache.js';
 import { CommitFeed } from '../../src/adapters/persistence/kit/commit-feed.js';
 import { buyToken, planBuy } from '../../src/app/trading/buy-token.js';
 import { createToken } from '../../src/app/tokens/create-token.js';

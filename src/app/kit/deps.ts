@@ -12,13 +12,25 @@ import type { Availability } from './availability.js';
 import type { CustodyRole } from './custody-lease.js';
 import type { AppMetrics } from './metrics.js';
 import type { Settings } from './settings.js';
-import type { TokenRowCache } from './token-rows.js';
-import type { TokenViewCache } from './token-view-cache.js';
+import type { Token } from '../../domain/token.js';
+import type { TokenView } from './views.js';
 
 /** Token images as use cases see them (decision 0049): an upload checked and re-encoded, then stored. The one: tokens/image-intake.ts. */
 export interface TokenImages {
   prepare(upload: string): Promise<PreparedImage>;
   store(stores: Stores, prepared: PreparedImage, now: Date): Promise<TokenImageUrls>;
+}
+
+/** Hot token views, checked against the event log on every read. The one: tokens/token-view-cache.ts. */
+export interface TokenViews {
+  /** A view the change feed vouches for, without a lookup; none: ask `get`. */
+  trusted(tokenId: string, now: Date): TokenView | undefined;
+  get(uow: UnitOfWork, tokenId: string, now: Date, build: () => Promise<TokenView>, options?: { fresh?: boolean }): Promise<TokenView>;
+}
+
+/** Token rows for the checks before a trade, kept while the change feed vouches for them. The one: tokens/token-rows.ts. */
+export interface TokenRows {
+  get(tokenId: string, now: Date, read: () => Promise<Token | null>): Promise<Token | null>;
 }
 
 /** What every use case may use: ports and settings, never an adapter. */
@@ -37,9 +49,9 @@ export interface AppDeps {
   tokenIssuer: TokenIssuer;
   settings: Settings;
   /** Hot token views, checked against the event log on every read (none: every read builds the view). */
-  tokenViews?: TokenViewCache;
-  /** Token rows for the checks before a trade, kept while the change feed vouches for them (token-rows.ts; none: every check reads). */
-  tokenRows?: TokenRowCache;
+  tokenViews?: TokenViews;
+  /** Token rows for the checks before a trade, kept while the change feed vouches for them (tokens/token-rows.ts; none: every check reads). */
+  tokenRows?: TokenRows;
   /** Whether each network's chain and the facilitator answer (none: taken as answering): 503 before a payment is asked for. */
   availability?: Availability;
   /**

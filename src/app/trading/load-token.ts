@@ -49,7 +49,7 @@ function tradable(token: Token, side: 'buy' | 'sell', callerNetwork: Network | u
 
 /**
  * `tradedToken` for the checks before a trade — a 402 (`ask`), the rules before and after the
- * claim (`price`): the row kept while the change feed vouches for it (token-rows.ts, decision
+ * claim (`price`): the row kept while the change feed vouches for it (tokens/token-rows.ts, decision
  * 0057). A settled payment being applied (`apply`) reads it, as the trade itself does. `stores`:
  * the caller's unit of work, when it has one open.
  */

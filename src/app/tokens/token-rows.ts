@@ -13,13 +13,14 @@
 import type { Token } from '../../domain/token.js';
 import type { ChangeFeed } from '../../ports/change-feed.js';
 import { ReadWatches } from './read-watches.js';
+import type { TokenRows } from '../kit/deps.js';
 
 interface Kept {
   token: Token;
   readAt: number;
 }
 
-export class TokenRowCache {
+export class TokenRowCache implements TokenRows {
   private readonly kept = new Map<string, Kept>();
   private readonly reads = new ReadWatches();
   private readonly unsubscribe: () => void;

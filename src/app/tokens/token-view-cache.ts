@@ -16,7 +16,8 @@
 import type { ChangeFeed } from '../../ports/change-feed.js';
 import type { UnitOfWork } from '../../ports/unit-of-work.js';
 import { ReadWatches } from './read-watches.js';
-import type { TokenView } from './views.js';
+import type { TokenView } from '../kit/views.js';
+import type { TokenViews } from '../kit/deps.js';
 
 interface Entry {
   view: TokenView;
@@ -32,7 +33,7 @@ interface Lookups {
   next: Promise<number> | null;
 }
 
-export class TokenViewCache {
+export class TokenViewCache implements TokenViews {
   private readonly entries = new Map<string, Entry>();
   private readonly lookups = new Map<string, Lookups>();
   private readonly builds = new ReadWatches();
