@@ -52,6 +52,35 @@ module.exports = {
       to: { path: '^src/(app|bootstrap|main)' },
     },
     {
+      name: 'rooms-are-entered-by-their-door',
+      comment:
+        'src/app is a room per feature (docs/architecture.md "Rooms"): src/app/<room>/ holds its catalogue entries, ' +
+        'schemas, use cases and views. Another room, or a file at src/app\'s root (the application, the catalogue\'s ' +
+        'assembly), uses a room only through its door, src/app/<room>/index.ts, which names what the room offers; ' +
+        'its other files are its insides. src/app/kit/ is the shared ground every room stands on (settings, deps, ' +
+        'paid, the schemas\' primitives, views, the catalogue\'s types): all of it is open. Tests and adapters may ' +
+        'reach a room\'s files directly.',
+      severity: 'error',
+      from: { path: '^src/app/([^/]+)/' },
+      to: { path: '^src/app/[^/]+/', pathNot: ['^src/app/$1/', '^src/app/[^/]+/index\\.ts$', '^src/app/kit/'] },
+    },
+    {
+      name: 'the-app-root-enters-rooms-by-their-door',
+      comment: 'The files at src/app\'s root use a room only through its index.ts (see rooms-are-entered-by-their-door).',
+      severity: 'error',
+      from: { path: '^src/app/[^/]+\\.ts$' },
+      to: { path: '^src/app/[^/]+/', pathNot: ['^src/app/[^/]+/index\\.ts$', '^src/app/kit/'] },
+    },
+    {
+      name: 'no-circular-in-the-app',
+      comment:
+        'No circle among src/app\'s files, hence none among its rooms: stacked by their imports, rooms stand on ' +
+        'kit and pricing, never on a room above them (no-circular below holds the same for all of src).',
+      severity: 'error',
+      from: { path: '^src/app/' },
+      to: { path: '^src/app/', circular: true },
+    },
+    {
       name: 'nobody-imports-the-composition-root',
       severity: 'error',
       from: { path: '^src/', pathNot: ['^src/service-main\\.ts$', '^src/mcp-bridge\\.ts$', '^src/bootstrap/'] },

@@ -1,14 +1,14 @@
 /**
  * The service as tools an agent calls (docs/agents.md), made from the catalogue of operations
- * (docs/decisions/0043): a free tool is a read of the catalogue (catalogue/reads.ts) that names a
- * tool; a paid tool is an entrypoint (entrypoints.ts), paid through the same payment pipeline as
+ * (docs/decisions/0043): a free tool is a read of the catalogue (catalogue.ts, written in each room) that names a
+ * tool; a paid tool is an entrypoint (kit/catalogue/entrypoint.ts), paid through the same payment pipeline as
  * its HTTP route. The MCP adapter serves this list; the discovery documents describe it.
  */
 import type { z } from 'zod';
 import type { ApplicationDeps } from './application.js';
-import type { AnyRead } from './catalogue/operation.js';
-import { reads } from './catalogue/reads.js';
-import type { AnyEntrypoint } from './entrypoints.js';
+import type { AnyRead } from './kit/catalogue/operation.js';
+import { reads } from './catalogue.js';
+import type { AnyEntrypoint } from './kit/catalogue/entrypoint.js';
 
 interface ToolBase {
   name: string;

@@ -7,14 +7,14 @@ import type { Logger } from '../ports/logger.js';
 import type { NetworkDetector } from '../ports/network-detector.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Network } from '../domain/network.js';
-import { PROBE_CACHE_MS, type Availability, type CheckStatus, type DependencyStatus } from './availability.js';
-import type { AnyRead } from './catalogue/operation.js';
-import { reads } from './catalogue/reads.js';
-import { entrypoints, type AnyEntrypoint } from './entrypoints.js';
-import { healthCounters, type AppMetrics } from './metrics.js';
-import { PaymentFlow } from './payments/payment-flow.js';
-import type { PipelineDeps } from './payments/pipeline/deps.js';
-import type { PriceBoard } from './pricing/price-board.js';
+import { PROBE_CACHE_MS, type Availability, type CheckStatus, type DependencyStatus } from './kit/availability.js';
+import type { AnyRead } from './kit/catalogue/operation.js';
+import { reads } from './catalogue.js';
+import { entrypoints } from './catalogue.js';
+import { type AnyEntrypoint } from './kit/catalogue/entrypoint.js';
+import { healthCounters, type AppMetrics } from './kit/metrics.js';
+import { PaymentFlow, type PipelineDeps } from './payments/index.js';
+import type { PriceBoard } from './pricing/index.js';
 
 export type { CheckStatus };
 

@@ -9,12 +9,12 @@ import { UniswapV2TradeQuoter } from '../adapters/quotes/uniswap-v2/uniswap-v2-t
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory/memory-rate-limiter.js';
 import { RedisRateLimiter } from '../adapters/rate-limit/redis/redis-rate-limiter.js';
 import { Application } from '../app/application.js';
-import { Availability } from '../app/availability.js';
-import type { CustodyLease } from '../app/custody/custody-lease.js';
-import { collectGauges, METRICS } from '../app/metrics.js';
-import { TokenRowCache } from '../app/token-rows.js';
-import { TokenViewCache } from '../app/token-view-cache.js';
-import { ImageIntake } from '../app/images/image-intake.js';
+import { Availability } from '../app/kit/availability.js';
+import type { CustodyLease } from '../app/kit/custody-lease.js';
+import { collectGauges, METRICS } from '../app/kit/metrics.js';
+import { TokenRowCache } from '../app/tokens/token-rows.js';
+import { TokenViewCache } from '../app/tokens/token-view-cache.js';
+import { ImageIntake } from '../app/tokens/image-intake.js';
 import { SharpImageProcessor } from '../adapters/image/sharp/sharp-image-processor.js';
 import { WorkerScheduler } from '../app/workers/worker-scheduler.js';
 import { ALL_NETWORKS } from '../domain/network.js';
@@ -67,9 +67,10 @@ export function buildApplication(config: Config, options: ServiceOptions, parts:
   if (rateLimiter) closers.push('rate limiter', () => rateLimiter.close());
   const { afterSettle } = options.hooks ?? {};
   // The caches listen to the store's change feed; the store may outlive this application (tests reuse one).
-  const tokenViews = given.tokenViews ?? new TokenViewCache(undefined, uow.changeFeed ?? null);
+  const ownViews = given.tokenViews ? null : new TokenViewCache(undefined, uow.changeFeed ?? null);
+  const tokenViews = given.tokenViews ?? ownViews!;
   const tokenRows = new TokenRowCache(uow.changeFeed ?? null);
-  if (!given.tokenViews) closers.push('token view cache', () => tokenViews.close());
+  if (ownViews) closers.push('token view cache', () => ownViews.close());
   closers.push('token row cache', () => tokenRows.close());
   const application = new Application({
     uow,

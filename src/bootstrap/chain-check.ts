@@ -5,8 +5,8 @@
  * what stands is handed to the probe rounds, which compare again while the service runs.
  */
 import { isAbsolute, relative, resolve } from 'node:path';
-import { acceptName, agreeOnChainIdentities, mismatchLine, type ChainMismatch } from '../app/chain-identity.js';
-import type { AvailabilityDeps } from '../app/availability.js';
+import { acceptName, agreeOnChainIdentities, mismatchLine, type ChainMismatch } from '../app/kit/chain-identity.js';
+import type { AvailabilityDeps } from '../app/kit/availability.js';
 import { describeDifferences, type ChainIdentity } from '../domain/chain-identity.js';
 import { ALL_NETWORKS, type Network } from '../domain/network.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';

@@ -7,7 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { McpBridge } from '../adapters/mcp/bridge/mcp-bridge.js';
 import type { BridgeConfig } from './config/bridge-config.js';
-import { DEFAULT_SETTINGS } from '../app/default-settings.js';
+import { DEFAULT_SETTINGS } from '../app/kit/default-settings.js';
 
 export interface BridgeIo {
   stdin?: Readable;

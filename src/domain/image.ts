@@ -105,3 +105,9 @@ export function checkDecoded(claimed: ImageFormat, found: { format: string; widt
     throw new ImageTooManyPixels(IMAGE_MAX_PIXELS, { width: found.width, height: found.height }, IMAGE_MAX_SIDE);
   }
 }
+
+/** An upload checked and re-encoded, not stored yet: what a paid operation stores if it is paid for. */
+export interface PreparedImage {
+  image: Omit<StoredImage, 'createdAt'>;
+  thumbnail: Omit<StoredImage, 'createdAt'>;
+}

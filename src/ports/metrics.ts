@@ -1,6 +1,6 @@
 /**
  * What the service measures, for an operator's scraper (docs/operations.md, "Metrics"). The
- * instruments are declared once in a catalogue (src/app/metrics.ts) that every adapter is built
+ * instruments are declared once in a catalogue (src/app/kit/metrics.ts) that every adapter is built
  * with; callers name them. A call never throws: a label the catalogue does not declare is dropped,
  * one it declares but the call omits is the empty string, so every series of an instrument has the
  * same label names whatever the adapter.

@@ -6,11 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentTools } from '../../src/app/agent-tools.js';
-import { pathParams } from '../../src/app/catalogue/operation.js';
-import { READ_PATHS } from '../../src/app/catalogue/read-paths.js';
-import { reads } from '../../src/app/catalogue/reads.js';
-import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
-import { entrypointPaths, entrypoints } from '../../src/app/entrypoints.js';
+import { pathParams } from '../../src/app/kit/catalogue/operation.js';
+import { READ_PATHS } from '../../src/app/kit/catalogue/read-paths.js';
+import { reads } from '../../src/app/catalogue.js';
+import { DEFAULT_SETTINGS } from '../../src/app/kit/default-settings.js';
+import { entrypointPaths } from '../../src/app/kit/catalogue/entrypoint.js';
+import { entrypoints } from '../../src/app/catalogue.js';
 
 const catalogue = reads();
 const paid = entrypoints();

@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryMetrics } from '../../src/adapters/metrics/memory/memory-metrics.js';
-import { entrypoints } from '../../src/app/entrypoints.js';
-import { METRICS } from '../../src/app/metrics.js';
-import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
-import { checkComment, hideComment, listComments, postComment } from '../../src/app/use-cases/comments.js';
-import { createToken } from '../../src/app/use-cases/create-token.js';
+import { entrypoints } from '../../src/app/catalogue.js';
+import { METRICS } from '../../src/app/kit/metrics.js';
+import { buyToken, planBuy } from '../../src/app/trading/buy-token.js';
+import { checkComment, hideComment, listComments, postComment } from '../../src/app/social/comments.js';
+import { createToken } from '../../src/app/tokens/create-token.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { parseUsd } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';

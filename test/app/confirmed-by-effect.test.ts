@@ -13,7 +13,7 @@ import { MemoryMetrics } from '../../src/adapters/metrics/memory/memory-metrics.
 import { FakePayoutSender } from '../../src/adapters/payout/fake/fake-payout-sender.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
-import { METRICS, type AppMetrics } from '../../src/app/metrics.js';
+import { METRICS, type AppMetrics } from '../../src/app/kit/metrics.js';
 import { PayoutWorker } from '../../src/app/workers/payout-worker.js';
 import { DeliveryWorker, DeploymentWorker } from '../../src/app/workers/token-workers.js';
 import { newDeployment } from '../../src/domain/deployment.js';

@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { MemorySignerLocks, MemorySignerLockTable } from '../../src/adapters/persistence/memory/memory-signer-locks.js';
-import { CustodyLease } from '../../src/app/custody/custody-lease.js';
+import { CustodyLease } from '../../src/app/kit/custody-lease.js';
 
 const CUSTODY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 

@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FakePayoutSender } from '../../src/adapters/payout/fake/fake-payout-sender.js';
-import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
-import { createToken } from '../../src/app/use-cases/create-token.js';
-import { getWalletEarnings, listCreators } from '../../src/app/use-cases/earnings.js';
-import { getToken } from '../../src/app/use-cases/get-token.js';
-import { listTokens } from '../../src/app/use-cases/list-tokens.js';
+import { buyToken, planBuy } from '../../src/app/trading/buy-token.js';
+import { createToken } from '../../src/app/tokens/create-token.js';
+import { getWalletEarnings, listCreators } from '../../src/app/earnings/earnings.js';
+import { getToken } from '../../src/app/tokens/get-token.js';
+import { listTokens } from '../../src/app/tokens/list-tokens.js';
 import { EarningsPayer } from '../../src/app/workers/earnings-payer.js';
 import { PayoutWorker } from '../../src/app/workers/payout-worker.js';
 import { parseUsd } from '../../src/domain/money.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as DomainErrors from '../../src/domain/errors.js';
-import { ERROR_STATUS, statusOf } from '../../src/app/error-status.js';
+import { ERROR_STATUS, statusOf } from '../../src/app/kit/error-status.js';
 import * as HttpErrors from '../../src/adapters/http/koa/http-errors.js';
 
 function codesOf(module: Record<string, unknown>): Map<string, string> {

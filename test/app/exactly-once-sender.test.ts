@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { answerRecorded, recordOf, RefusedBefore, sendExactlyOnce, type ExactlyOnce } from '../../src/app/custody/exactly-once-sender.js';
 import { refuseSwap } from '../../src/app/custody/pool-swap.js';
-import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
+import { DEFAULT_SETTINGS } from '../../src/app/kit/default-settings.js';
 import { ServiceUnavailable, SlippageExceeded } from '../../src/domain/errors.js';
 import { TESTNET } from '../../src/domain/network.js';
 import { isNotSent, type CustodyTransaction } from '../../src/ports/custody-transaction-store.js';

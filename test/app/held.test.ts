@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DomainError, HeldAuthorizationInvalid } from '../../src/domain/errors.js';
 import { PRODUCTION, TESTNET, type PaymentAsset } from '../../src/domain/network.js';
 import type { TokenAuthorization } from '../../src/domain/token-authorization.js';
-import { createToken } from '../../src/app/use-cases/create-token.js';
+import { createToken } from '../../src/app/tokens/create-token.js';
 import { validateTokenMetadata } from '../../src/domain/token.js';
 import { buyWithCollected, planCollectedBuy, refundCollected } from '../../src/app/held/buy-with-collected.js';
 import { collectHeld } from '../../src/app/held/collect.js';

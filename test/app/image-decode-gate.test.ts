@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FakeImageProcessor } from '../../src/adapters/image/fake/fake-image-processor.js';
-import { ImageIntake } from '../../src/app/images/image-intake.js';
+import { ImageIntake } from '../../src/app/tokens/image-intake.js';
 import type { EncodedImage, RenditionRequest } from '../../src/ports/image-processor.js';
 import { pngFixture } from '../support/images.js';
 

@@ -7,10 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { entrypoints } from '../../src/app/entrypoints.js';
-import { reads } from '../../src/app/catalogue/reads.js';
-import { placeOrderInput } from '../../src/app/orders/order-schemas.js';
-import { createTokenInput, pledgeInput } from '../../src/app/schemas.js';
+import { entrypoints } from '../../src/app/catalogue.js';
+import { reads } from '../../src/app/catalogue.js';
+import { placeOrderInput } from '../../src/app/orders/schemas.js';
+import { createTokenInput } from '../../src/app/tokens/schemas.js';
+import { pledgeInput } from '../../src/app/raises/schemas.js';
 import { MAX_USD_INPUT, parseAmount, parseTokens, parseUsd, UINT256_LIMIT } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';
 import { newRaise } from '../../src/domain/raise.js';

@@ -4,9 +4,9 @@
  * at — shared like any fee, and not charged on the creator's dev buy.
  */
 import { describe, expect, it } from 'vitest';
-import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
-import { createQuote } from '../../src/app/use-cases/create-quote.js';
-import { createToken } from '../../src/app/use-cases/create-token.js';
+import { buyToken, planBuy } from '../../src/app/trading/buy-token.js';
+import { createQuote } from '../../src/app/trading/create-quote.js';
+import { createToken } from '../../src/app/tokens/create-token.js';
 import { DEFAULT_CURVE_PARAMS, initialCurveState, quoteBuyWithUsd } from '../../src/domain/curve.js';
 import { parseTokens, parseUsd } from '../../src/domain/money.js';
 import { TESTNET } from '../../src/domain/network.js';

@@ -9,8 +9,8 @@ import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mik
 import { stablecoin } from '../../src/app/held/usdc-authorization.js';
 import { executeCrossed } from '../../src/app/orders/execute-orders.js';
 import { checkPlaceOrder, placeOrder } from '../../src/app/orders/place-order.js';
-import { createToken } from '../../src/app/use-cases/create-token.js';
-import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
+import { createToken } from '../../src/app/tokens/create-token.js';
+import { buyToken, planBuy } from '../../src/app/trading/buy-token.js';
 import { TESTNET } from '../../src/domain/network.js';
 import { validateTokenMetadata } from '../../src/domain/token.js';
 import { makeDeps, WALLET_A, WALLET_B } from '../support/app-harness.js';

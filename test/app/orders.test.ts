@@ -10,9 +10,9 @@ import { executeCrossed, expireOrders, orderKey, RESUME_MARGIN_MS, resumeExecuti
 import { cancelMessage, cancelOrder, getOrderBook, listOrders } from '../../src/app/orders/order-reads.js';
 import { checkPlaceOrder, placeOrder, type PlaceOrderInput } from '../../src/app/orders/place-order.js';
 import { moveOrder } from '../../src/app/orders/move-order.js';
-import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
-import { createToken } from '../../src/app/use-cases/create-token.js';
-import { sellToken } from '../../src/app/use-cases/sell-token.js';
+import { buyToken, planBuy } from '../../src/app/trading/buy-token.js';
+import { createToken } from '../../src/app/tokens/create-token.js';
+import { sellToken } from '../../src/app/trading/sell-token.js';
 import { OrderExecutor } from '../../src/app/workers/order-executor.js';
 import { quoteSell } from '../../src/domain/curve.js';
 import { pricingParams } from '../../src/domain/token.js';

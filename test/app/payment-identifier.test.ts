@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { paymentIdentifierDeclaration, readPaymentIdentifier } from '../../src/adapters/kit/x402/x402-extensions.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
-import { claimPayment, matchPaymentIdentifier } from '../../src/app/extensions/payment-identifier.js';
+import { claimPayment, matchPaymentIdentifier } from '../../src/app/payments/extensions/payment-identifier.js';
 import { TESTNET } from '../../src/domain/network.js';
 import type { PaymentPayload } from '../../src/ports/facilitator.js';
 import { withUow, type UowFactory } from '../contract/uow-factory.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';
-import { statusOf } from '../../src/app/error-status.js';
+import { statusOf } from '../../src/app/kit/error-status.js';
 import { assetAmountFor, bookedUsdValue, usdcDepeg } from '../../src/app/pricing/asset-pricing.js';
 import type { ProviderLimit } from '../../src/app/pricing/price-board.js';
 import { QuoteRouter, type QuoteRouterOptions } from '../../src/app/pricing/quote-router.js';

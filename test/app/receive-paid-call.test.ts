@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryLogger } from '../../src/adapters/logging/memory/memory-logger.js';
-import { entrypoints } from '../../src/app/entrypoints.js';
+import { entrypoints } from '../../src/app/catalogue.js';
 import type { PaidOutcome } from '../../src/app/payments/pipeline/outcome.js';
 import type { PaidRequest } from '../../src/app/payments/pipeline/deps.js';
 import { receivePaidCall, type PaidCall } from '../../src/app/payments/receive-paid-call.js';

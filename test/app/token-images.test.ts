@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FakeImageProcessor } from '../../src/adapters/image/fake/fake-image-processor.js';
-import { entrypoints, type AnyEntrypoint, type Caller } from '../../src/app/entrypoints.js';
-import { ImageIntake } from '../../src/app/images/image-intake.js';
-import { ImageReads } from '../../src/app/images/image-reads.js';
+import { entrypoints } from '../../src/app/catalogue.js';
+import { type AnyEntrypoint, type Caller } from '../../src/app/kit/catalogue/entrypoint.js';
+import { ImageIntake } from '../../src/app/tokens/image-intake.js';
+import { ImageReads } from '../../src/app/tokens/image-reads.js';
 import { TESTNET } from '../../src/domain/network.js';
 import { makeDeps, WALLET_A, WALLET_B } from '../support/app-harness.js';
 import { bombPng, dataUrl, pngFixture, scanBombJpeg, SVG, TEXT_AS_PNG } from '../support/images.js';

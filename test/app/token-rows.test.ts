@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { CommitFeed } from '../../src/adapters/persistence/kit/commit-feed.js';
 import type { Token } from '../../src/domain/token.js';
-import { TokenRowCache } from '../../src/app/token-rows.js';
-import { TokenViewCache } from '../../src/app/token-view-cache.js';
+import { TokenRowCache } from '../../src/app/tokens/token-rows.js';
+import { TokenViewCache } from '../../src/app/tokens/token-view-cache.js';
 import { checkedToken } from '../../src/app/trading/load-token.js';
 import type { Stores, UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { token } from '../support/fixtures.js';

@@ -8,11 +8,11 @@
 import { describe, expect, it } from 'vitest';
 import { FakeTransferLogReader } from '../../src/adapters/chain/fake/fake-transfer-log-reader.js';
 import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
-import { buyToken, planBuy } from '../../src/app/use-cases/buy-token.js';
-import { createToken } from '../../src/app/use-cases/create-token.js';
-import { listHolders } from '../../src/app/use-cases/list-holders.js';
-import { listPositions } from '../../src/app/use-cases/list-positions.js';
-import { sellToken } from '../../src/app/use-cases/sell-token.js';
+import { buyToken, planBuy } from '../../src/app/trading/buy-token.js';
+import { createToken } from '../../src/app/tokens/create-token.js';
+import { listHolders } from '../../src/app/tokens/list-holders.js';
+import { listPositions } from '../../src/app/trading/list-positions.js';
+import { sellToken } from '../../src/app/trading/sell-token.js';
 import { TransferIndexer, type TransferIndexerDeps } from '../../src/app/workers/transfer-indexer.js';
 import { BURN_ADDRESS } from '../../src/domain/graduation.js';
 import { formatTokens, parseUsd } from '../../src/domain/money.js';

@@ -3,7 +3,7 @@ import { FakeClock } from '../../src/adapters/clock/fake/fake-clock.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import { FakeWalletProofVerifier, type FakeProof } from '../../src/adapters/wallet-proof/fake/fake-wallet-proof-verifier.js';
 import { SIGN_IN_WITH_X } from '@x402/extensions/sign-in-with-x';
-import { proveWallet, purgeSpentProofs, SIGN_IN_WITH_X_HEADER, siwxDetails } from '../../src/app/extensions/wallet-proof.js';
+import { proveWallet, purgeSpentProofs, SIGN_IN_WITH_X_HEADER, siwxDetails } from '../../src/app/payments/extensions/wallet-proof.js';
 import { ALL_NETWORKS, TESTNET } from '../../src/domain/network.js';
 import { WALLET_A, WALLET_B } from '../support/app-harness.js';
 

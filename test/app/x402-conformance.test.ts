@@ -8,7 +8,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { describe, expect, it } from 'vitest';
 import { matchRequirements, requirementsFor } from '../../src/app/payments/requirements.js';
 import { readAuthorization } from '../../src/app/payments/exact-authorization.js';
-import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
+import { DEFAULT_SETTINGS } from '../../src/app/kit/default-settings.js';
 import { ALL_NETWORKS, NETWORKS, PAYMENT_ASSETS, PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import { ScriptedQuoteProvider } from '../support/scripted-quote-provider.js';
 import { ShiftableClock, startTestService } from '../support/service.js';

@@ -14,7 +14,7 @@ import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer
 import { CurveTradeQuoter } from '../../src/adapters/quotes/curve/curve-trade-quoter.js';
 import { FixedQuoteProvider } from '../../src/adapters/quotes/fixed/fixed-quote-provider.js';
 import { QuoteRouter } from '../../src/app/pricing/quote-router.js';
-import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
+import { DEFAULT_SETTINGS } from '../../src/app/kit/default-settings.js';
 import { FakeWalletProofVerifier } from '../../src/adapters/wallet-proof/fake/fake-wallet-proof-verifier.js';
 import { SiwxWalletProofVerifier } from '../../src/adapters/wallet-proof/siwx/siwx-wallet-proof-verifier.js';
 import { ALL_NETWORKS, PRODUCTION, TESTNET } from '../../src/domain/network.js';

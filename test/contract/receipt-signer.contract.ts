@@ -3,7 +3,7 @@
  * a settlement, each recovering to the signer — and to anything else once a byte is changed.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
+import { DEFAULT_SETTINGS } from '../../src/app/kit/default-settings.js';
 import { requirementsFor } from '../../src/app/payments/requirements.js';
 import { ALL_NETWORKS, TESTNET } from '../../src/domain/network.js';
 import type { ReceiptSigner, SignedOffer, SignedReceipt } from '../../src/ports/receipt-signer.js';

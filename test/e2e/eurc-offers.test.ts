@@ -10,7 +10,7 @@ import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facili
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import { QuoteRouter } from '../../src/app/pricing/quote-router.js';
-import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
+import { DEFAULT_SETTINGS } from '../../src/app/kit/default-settings.js';
 import { requirementsFor } from '../../src/app/payments/requirements.js';
 import { NETWORKS, PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import { ScriptedQuoteProvider } from '../support/scripted-quote-provider.js';

@@ -14,7 +14,7 @@ import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facili
 import { PAYMENT_META, paymentRequiredOf } from '../../src/adapters/kit/mcp/x402-mcp.js';
 import { MemoryLogger } from '../../src/adapters/logging/memory/memory-logger.js';
 import { queryOf } from '../../src/adapters/http/koa/read-routes.js';
-import { pathParams } from '../../src/app/catalogue/operation.js';
+import { pathParams } from '../../src/app/kit/catalogue/operation.js';
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import { testDatabases } from '../support/databases.js';
 import { call, connectMcp, envelopeOf, payerFor } from '../support/mcp-client.js';

@@ -12,7 +12,7 @@ import { keptAnswers } from '../../src/adapters/http/koa/kept-answers.js';
 import { MemoryLogger } from '../../src/adapters/logging/memory/memory-logger.js';
 import { MemoryRateLimiter } from '../../src/adapters/rate-limit/memory/memory-rate-limiter.js';
 import type { RunningService } from '../../src/bootstrap/compose.js';
-import { getToken } from '../../src/app/use-cases/get-token.js';
+import { getToken } from '../../src/app/tokens/get-token.js';
 import type { RateLimiter } from '../../src/ports/rate-limiter.js';
 import type { UnitOfWork } from '../../src/ports/unit-of-work.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';

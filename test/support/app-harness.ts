@@ -5,9 +5,9 @@ import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-u
 import { CurveTradeQuoter } from '../../src/adapters/quotes/curve/curve-trade-quoter.js';
 import { FixedQuoteProvider } from '../../src/adapters/quotes/fixed/fixed-quote-provider.js';
 import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
-import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
-import type { AppDeps } from '../../src/app/deps.js';
-import type { Settings } from '../../src/app/settings.js';
+import { DEFAULT_SETTINGS } from '../../src/app/kit/default-settings.js';
+import type { AppDeps } from '../../src/app/kit/deps.js';
+import type { Settings } from '../../src/app/kit/settings.js';
 
 export const WALLET_A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 export const WALLET_B = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';

@@ -2,7 +2,7 @@
  * A paid call's payment, settled and stored as its request leaves it just before the application
  * step — for tests that then apply it (the request's copy) or resume it (the reconciler's).
  */
-import type { AnyEntrypoint, Caller } from '../../src/app/entrypoints.js';
+import type { AnyEntrypoint, Caller } from '../../src/app/kit/catalogue/entrypoint.js';
 import { apply } from '../../src/app/payments/pipeline/application.js';
 import type { PipelineDeps } from '../../src/app/payments/pipeline/deps.js';
 import { TESTNET } from '../../src/domain/network.js';

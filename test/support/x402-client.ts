@@ -2,7 +2,7 @@
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm';
 import { wrapFetchWithPaymentFromConfig, x402Client, type PaymentRequired, type SelectPaymentRequirements } from '@x402/fetch';
-import { DEFAULT_SETTINGS } from '../../src/app/default-settings.js';
+import { DEFAULT_SETTINGS } from '../../src/app/kit/default-settings.js';
 import { requirementsFor, X402_VERSION, type PaymentRequiredObject } from '../../src/app/payments/requirements.js';
 import { NETWORKS, type Network } from '../../src/domain/network.js';
 import type { ResourceInfo } from '../../src/ports/facilitator.js';

@@ -13,7 +13,7 @@
 import type { CustodyIntent, CustodyIntentKind } from '../../ports/custody-intent-store.js';
 import { isNotSent, type CustodyTransaction, type NotSent } from '../../ports/custody-transaction-store.js';
 import type { Logger } from '../../ports/logger.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../kit/deps.js';
 import { signAgain, signFirst, type ExactlyOnce } from './exactly-once-sender.js';
 import { swapOfIntent } from './pool-swap.js';
 import { pullOfIntent } from './token-pull.js';

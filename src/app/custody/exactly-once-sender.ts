@@ -35,7 +35,7 @@ import type { CustodyIntentKind } from '../../ports/custody-intent-store.js';
 import { isNotSent, notSent, type CustodyTransaction, type CustodyTransactionStore, type NotSent, type RecordedRefusal } from '../../ports/custody-transaction-store.js';
 import type { TransactionSender } from '../../ports/transaction-sender.js';
 import type { Stores } from '../../ports/unit-of-work.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../kit/deps.js';
 
 /**
  * Records a transaction custody signed, before it is broadcast. When the record fails, or does

@@ -16,7 +16,7 @@ import type { CustodyIntent } from '../../ports/custody-intent-store.js';
 import type { SwapOutcome } from '../../ports/dex-router.js';
 import { isNotSent, notSent } from '../../ports/custody-transaction-store.js';
 import type { PoolSwap } from '../../ports/pool-swap-store.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../kit/deps.js';
 import { answerRecorded, recordOf, sendExactlyOnce, type ExactlyOnce } from './exactly-once-sender.js';
 
 /** How long a signed swap stays valid on chain. */

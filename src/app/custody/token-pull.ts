@@ -12,7 +12,7 @@ import type { Token } from '../../domain/token.js';
 import { authorizationFromText, authorizationToText, type TokenAuthorization, type TokenAuthorizationText } from '../../domain/token-authorization.js';
 import type { CustodyIntent } from '../../ports/custody-intent-store.js';
 import type { TokenPull } from '../../ports/token-pull-store.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../kit/deps.js';
 import { sendExactlyOnce, type ExactlyOnce } from './exactly-once-sender.js';
 
 /** A pull that is not mined yet: not a refusal — the payment waits, the reconciler returns to it. */

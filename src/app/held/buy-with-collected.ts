@@ -17,12 +17,9 @@ import type { NotSent } from '../../ports/custody-transaction-store.js';
 import type { PoolSwap } from '../../ports/pool-swap-store.js';
 import type { Network, PaymentAsset } from '../../domain/network.js';
 import type { Stores } from '../../ports/unit-of-work.js';
-import type { AppDeps } from '../deps.js';
-import { refuseSwap } from '../custody/pool-swap.js';
-import { tradedToken } from '../trading/load-token.js';
-import type { BuyPlan, BuyResult, TradePhase } from '../trading/venues/trade-venue.js';
-import { venueFor, venueNamed } from '../trading/venues/venue-for.js';
-import { buyPlanOfSwap } from '../use-cases/buy-token.js';
+import type { AppDeps } from '../kit/deps.js';
+import { refuseSwap } from '../custody/index.js';
+import { type BuyPlan, type BuyResult, type TradePhase, buyPlanOfSwap, tradedToken, venueFor, venueNamed } from '../trading/index.js';
 
 export interface CollectedBuy {
   /** The collect's key (e.g. `order:<id>`): it also keys the pool swap, so a retry swaps once. */

@@ -14,9 +14,8 @@ import { HeldAuthorizationInvalid } from '../../domain/errors.js';
 import { formatUsd } from '../../domain/money.js';
 import type { Network } from '../../domain/network.js';
 import type { TokenPull } from '../../ports/token-pull-store.js';
-import { receiveOf } from '../custody/token-pull.js';
-import { sendExactlyOnce } from '../custody/exactly-once-sender.js';
-import type { AppDeps } from '../deps.js';
+import { receiveOf, sendExactlyOnce } from '../custody/index.js';
+import type { AppDeps } from '../kit/deps.js';
 import type { HeldAuthorization } from './usdc-authorization.js';
 
 /** A collect not mined within the sender's wait: not a refusal — the caller comes back with the same key. */

@@ -20,8 +20,8 @@ import {
   type ReceiveAuthorizationTypedData,
   type TokenAuthorization,
 } from '../../domain/token-authorization.js';
-import { readChain } from '../availability.js';
-import type { AppDeps } from '../deps.js';
+import { readChain } from '../kit/availability.js';
+import type { AppDeps } from '../kit/deps.js';
 
 /** A held authorization has the shape of a sell's token authorization; only its token differs. */
 export type HeldAuthorization = TokenAuthorization;
@@ -78,7 +78,7 @@ export function heldAuthorizationFields(a: Omit<HeldAuthorization, 'signature'>)
   };
 }
 
-/** Who pays for an order or a pledge, as the payment pipeline knows them (entrypoints.ts `Caller`). */
+/** Who pays for an order or a pledge, as the payment pipeline knows them (kit/catalogue/entrypoint.ts `Caller`). */
 export interface Payer {
   wallet: string;
   network: Network;

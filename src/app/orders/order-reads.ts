@@ -7,8 +7,8 @@
 import { recoverMessageAddress, type Hex } from 'viem';
 import { NotFound, OrderNotOpen, OrderWalletNotProven } from '../../domain/errors.js';
 import type { Order, OrderState } from '../../domain/order.js';
-import type { AppDeps } from '../deps.js';
-import { loadToken } from '../trading/load-token.js';
+import type { AppDeps } from '../kit/deps.js';
+import { loadToken } from '../trading/index.js';
 import { moveOrder } from './move-order.js';
 import { orderBook, orderView, spotOf } from './order-view.js';
 

@@ -6,8 +6,8 @@
 import { formatAmount, formatTokens, formatUsd } from '../../domain/money.js';
 import { isBuyOrder, PRICE_DECIMALS, type Order, type OrderKind, type SpotPrice } from '../../domain/order.js';
 import type { Token } from '../../domain/token.js';
-import { dexOf } from '../custody/pool-swap.js';
-import type { AppDeps } from '../deps.js';
+import { dexOf } from '../custody/index.js';
+import type { AppDeps } from '../kit/deps.js';
 
 export const formatPrice = (price: bigint): string => formatAmount(price, PRICE_DECIMALS);
 const opt = (v: bigint | null, f: (v: bigint) => string) => (v === null ? null : f(v));

@@ -12,13 +12,10 @@ import { NETWORKS, type Network, type PaymentAsset } from '../../domain/network.
 import { checkTriggerInReach, isBuyOrder, MAX_ORDER_LIFETIME_MS, MIN_ORDER_TOKENS, priceOfSpot, sellOrderBound, STOP_LOSS_BAND_BPS, type Order, type OrderKind } from '../../domain/order.js';
 import { receiveAuthorizationTypedData, type TokenAuthorization } from '../../domain/token-authorization.js';
 import type { Token } from '../../domain/token.js';
-import type { AppDeps } from '../deps.js';
-import { heldKeyOf, holdAuthorization, paymentHolder, refuseIfHeld, type HeldAuthorizationKey } from '../held/hold-authorization.js';
-import { checkHeldAuthorization, checkHeldTokenAuthorization, heldAuthorizationFields, heldAuthorizationTypedData, ownFee, stablecoin, type Payer } from '../held/usdc-authorization.js';
-import { applyInUnitOfWork, type Paid } from '../paid.js';
-import { deployedToken, tradedToken } from '../trading/load-token.js';
-import { checkBuySize } from '../use-cases/buy-token.js';
-import { venueFor } from '../trading/venues/venue-for.js';
+import type { AppDeps } from '../kit/deps.js';
+import { type HeldAuthorizationKey, type Payer, checkHeldAuthorization, checkHeldTokenAuthorization, heldAuthorizationFields, heldAuthorizationTypedData, heldKeyOf, holdAuthorization, ownFee, paymentHolder, refuseIfHeld, stablecoin } from '../held/index.js';
+import { applyInUnitOfWork, type Paid } from '../kit/paid.js';
+import { checkBuySize, deployedToken, tradedToken, venueFor } from '../trading/index.js';
 import { orderView, spotOf, type OrderView } from './order-view.js';
 
 /** The stablecoin a limit buy's authorization moves: USDC, the curve's and the pool's own asset. */

@@ -11,8 +11,8 @@ import { ASSET_QUOTE_TTL_SECONDS, assetQuoteHoldKey, type AssetQuote } from '../
 import { PAYMENT_ASSETS, type Network, type PaymentAsset } from '../../domain/network.js';
 import { assetAmountForUsd, compareUsdPrices, usdValueOf, withinBps, type UsdPrice } from '../../domain/usd-price.js';
 import type { PaymentRequirements } from '../../ports/facilitator.js';
-import type { AppDeps } from '../deps.js';
-import { PAYMENT_ASSET_DECIMALS } from '../pricing/asset-pricing.js';
+import type { AppDeps } from '../kit/deps.js';
+import { PAYMENT_ASSET_DECIMALS } from '../pricing/index.js';
 import { requirementsFor } from './requirements.js';
 
 export interface Offer {

@@ -29,7 +29,7 @@
 import { isRefusal } from '../../domain/errors.js';
 import { assetAt, isNetwork } from '../../domain/network.js';
 import type { PaymentPayload } from '../../ports/facilitator.js';
-import type { AppMetrics } from '../metrics.js';
+import type { AppMetrics } from '../kit/metrics.js';
 import { admit } from './pipeline/admission.js';
 import { apply } from './pipeline/application.js';
 import { challenge } from './pipeline/challenge.js';

@@ -8,7 +8,7 @@
 import { isRefusal, PaymentInvalid, ValidationError, type DomainError } from '../../domain/errors.js';
 import type { PaymentPayload, ResourceInfo } from '../../ports/facilitator.js';
 import type { Logger } from '../../ports/logger.js';
-import type { AnyEntrypoint } from '../entrypoints.js';
+import type { AnyEntrypoint } from '../kit/catalogue/entrypoint.js';
 import type { PaymentFlow } from './payment-flow.js';
 import type { Outcome, PaidOutcome } from './pipeline/outcome.js';
 

@@ -7,7 +7,7 @@
  */
 import { ReferrerNotAllowed } from '../../domain/errors.js';
 import { ALL_NETWORKS, NETWORKS, PAYMENT_ASSETS } from '../../domain/network.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../kit/deps.js';
 
 type ReferrerDeps = Pick<AppDeps, 'uow' | 'settings' | 'tokenIssuer' | 'dex' | 'ownAccounts'>;
 

@@ -3,7 +3,7 @@ import { poolSeed } from '../../domain/pool.js';
 import type { Token } from '../../domain/token.js';
 import type { Trade } from '../../domain/trade.js';
 import type { Stores } from '../../ports/unit-of-work.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../kit/deps.js';
 
 /**
  * A token changes venue: its curve sold out with `lastTrade`, so it trades next on a Uniswap v2

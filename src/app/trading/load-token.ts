@@ -2,7 +2,7 @@ import { TokenNetworkMismatch, TokenNotDeployed, TokenNotFound } from '../../dom
 import type { Network } from '../../domain/network.js';
 import type { Token } from '../../domain/token.js';
 import type { Stores } from '../../ports/unit-of-work.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../kit/deps.js';
 import { venueNameFor, type TradePhase } from './venues/trade-venue.js';
 
 /** The token; locked for the unit of work with `forUpdate` (`positionOf`: the wallet whose position the unit reads next). */
@@ -49,7 +49,7 @@ function tradable(token: Token, side: 'buy' | 'sell', callerNetwork: Network | u
 
 /**
  * `tradedToken` for the checks before a trade — a 402 (`ask`), the rules before and after the
- * claim (`price`): the row kept while the change feed vouches for it (token-rows.ts, decision
+ * claim (`price`): the row kept while the change feed vouches for it (tokens/token-rows.ts, decision
  * 0057). A settled payment being applied (`apply`) reads it, as the trade itself does. `stores`:
  * the caller's unit of work, when it has one open.
  */

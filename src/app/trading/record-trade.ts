@@ -8,8 +8,8 @@ import type { Position } from '../../domain/position.js';
 import type { Token } from '../../domain/token.js';
 import type { Trade, TradeSide, VenueName } from '../../domain/trade.js';
 import type { Stores } from '../../ports/unit-of-work.js';
-import type { AppDeps } from '../deps.js';
-import { tradeView } from '../views.js';
+import type { AppDeps } from '../kit/deps.js';
+import { tradeView } from '../kit/views.js';
 
 /**
  * The writes every trade makes, inside its unit of work: the token as the trade left it (its

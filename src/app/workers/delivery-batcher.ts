@@ -32,9 +32,9 @@ import type { IdGenerator } from '../../ports/id-generator.js';
 import type { Logger } from '../../ports/logger.js';
 import type { CustodyTransfer, TokenIssuer } from '../../ports/token-issuer.js';
 import type { Stores, UnitOfWork } from '../../ports/unit-of-work.js';
-import { recordSigned } from '../custody/exactly-once-sender.js';
-import type { AppMetrics } from '../metrics.js';
-import { deliveryView } from '../views.js';
+import { recordSigned } from '../custody/index.js';
+import type { AppMetrics } from '../kit/metrics.js';
+import { deliveryView } from '../kit/views.js';
 
 export interface DeliveryBatcherDeps {
   uow: UnitOfWork;

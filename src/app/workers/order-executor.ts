@@ -12,9 +12,9 @@
  * the resume taking up only orders older than the chain wait (orders/execute-orders.ts).
  */
 import type { ChangeFeed } from '../../ports/change-feed.js';
-import type { AppDeps } from '../deps.js';
-import type { AppMetrics } from '../metrics.js';
-import { executeCrossed, expireOrders, resumeExecuting } from '../orders/execute-orders.js';
+import type { AppDeps } from '../kit/deps.js';
+import type { AppMetrics } from '../kit/metrics.js';
+import { executeCrossed, expireOrders, resumeExecuting } from '../orders/index.js';
 
 type Deps = AppDeps & { metrics?: AppMetrics };
 

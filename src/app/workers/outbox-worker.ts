@@ -29,8 +29,8 @@ import type { OutboxStore } from '../../ports/outbox-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { TransactionSender } from '../../ports/transaction-sender.js';
 import type { Stores, UnitOfWork } from '../../ports/unit-of-work.js';
-import { recordSigned } from '../custody/exactly-once-sender.js';
-import type { AppMetrics } from '../metrics.js';
+import { recordSigned } from '../custody/index.js';
+import type { AppMetrics } from '../kit/metrics.js';
 
 /** What one kind of outbox item needs from the engine's caller. */
 export interface OutboxKind<T extends OutboxFields> {

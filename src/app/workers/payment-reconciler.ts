@@ -23,13 +23,9 @@
 import { DomainError, PaymentInvalid, ServiceUnavailable } from '../../domain/errors.js';
 import { settlementOutcome, type Payment, type PaymentState } from '../../domain/payment.js';
 import type { AuthorizationReader } from '../../ports/authorization-reader.js';
-import type { AnyEntrypoint } from '../entrypoints.js';
-import { refund, resumeApplication, settledOnChain } from '../payments/pipeline/application.js';
-import { release } from '../payments/pipeline/claim.js';
-import type { PipelineDeps } from '../payments/pipeline/deps.js';
-import { markSettled } from '../payments/pipeline/settlement.js';
-import { RefundBesideCustody } from '../paid.js';
-import { PAYMENT_REASONS } from '../payments/payment-reasons.js';
+import type { AnyEntrypoint } from '../kit/catalogue/entrypoint.js';
+import { PAYMENT_REASONS, type PipelineDeps, markSettled, refund, release, resumeApplication, settledOnChain } from '../payments/index.js';
+import { RefundBesideCustody } from '../kit/paid.js';
 
 export interface ReconcilerDeps extends PipelineDeps {
   entrypoints: ReadonlyMap<string, AnyEntrypoint>;

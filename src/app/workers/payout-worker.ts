@@ -6,7 +6,7 @@
 import type { Payout } from '../../domain/payout.js';
 import type { PayoutSender } from '../../ports/payout-sender.js';
 import type { Stores } from '../../ports/unit-of-work.js';
-import { payoutView } from '../views.js';
+import { payoutView } from '../kit/views.js';
 import { OutboxWorker, outboxStoreOf, type OutboxWorkerDeps } from './outbox-worker.js';
 
 export type PayoutWorkerDeps = Omit<OutboxWorkerDeps<Payout>, 'kind' | 'sender'> & { sender: PayoutSender };

@@ -1,12 +1,12 @@
 /**
- * Settles fair launches' raises once they end (use-cases/settle-raise.ts): each pass takes the
+ * Settles fair launches' raises once they end (raises/settle-raise.ts): each pass takes the
  * raises due — RAISING past their end, COLLECTING — and moves each as far as it can go. Every
  * step is a compare-and-set, so two processes, or a pass after a crash, settle a raise once.
  */
-import type { AppDeps } from '../deps.js';
-import type { AppMetrics } from '../metrics.js';
+import type { AppDeps } from '../kit/deps.js';
+import type { AppMetrics } from '../kit/metrics.js';
 import type { Logger } from '../../ports/logger.js';
-import { settleRaise, type RaiseStep } from '../use-cases/settle-raise.js';
+import { type RaiseStep, settleRaise } from '../raises/index.js';
 
 export interface RaiseSettlerDeps extends AppDeps {
   metrics: AppMetrics;

@@ -15,7 +15,7 @@ import type { Token } from '../../domain/token.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
 import type { TokenIssuer } from '../../ports/token-issuer.js';
 import type { Stores, UnitOfWork } from '../../ports/unit-of-work.js';
-import { deliveryView } from '../views.js';
+import { deliveryView } from '../kit/views.js';
 import { DeliveryBatcher, type DeliveryBatcherDeps } from './delivery-batcher.js';
 import { OutboxWorker, outboxStoreOf, type OutboxWorkerDeps } from './outbox-worker.js';
 import { refundUndeliverable } from './undeliverable-token.js';

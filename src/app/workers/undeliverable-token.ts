@@ -13,7 +13,7 @@ import { newPayout } from '../../domain/payout.js';
 import type { Token } from '../../domain/token.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
 import type { Stores } from '../../ports/unit-of-work.js';
-import { deliveryView } from '../views.js';
+import { deliveryView } from '../kit/views.js';
 
 const NEVER = 'the token can never be deployed at its address';
 

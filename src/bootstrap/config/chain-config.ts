@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { PRODUCTION, TESTNET, type Network } from '../../domain/network.js';
-import { DEFAULT_SETTINGS } from '../../app/default-settings.js';
+import { DEFAULT_SETTINGS } from '../../app/kit/default-settings.js';
 import { ConfigError } from './config-error.js';
 import { address, flag, privateKey, type Parsed } from './env-values.js';
 

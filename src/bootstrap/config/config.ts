@@ -4,8 +4,8 @@
  * file; this one puts them together, checks them in one pass and builds the configuration.
  */
 import { z } from 'zod';
-import { DEFAULT_SETTINGS } from '../../app/default-settings.js';
-import type { Settings } from '../../app/settings.js';
+import { DEFAULT_SETTINGS } from '../../app/kit/default-settings.js';
+import type { Settings } from '../../app/kit/settings.js';
 import { chainEnv, isRealChain, readChain, readPayTo, type ChainConfig } from './chain-config.js';
 import { ConfigError } from './config-error.js';
 import type { Env } from './env-values.js';
@@ -22,7 +22,7 @@ const envSchema = z.object({ ...serverEnv, ...scaleOutEnv, ...chainEnv, ...feesE
 
 export interface Config extends ServerConfig, ScaleOutConfig, ChainConfig, WorkerConfig {
   quotes: QuoteConfig;
-  /** What the use cases read (src/app/settings.ts). */
+  /** What the use cases read (src/app/kit/settings.ts). */
   settings: Settings;
 }
 

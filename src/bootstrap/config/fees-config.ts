@@ -1,8 +1,8 @@
 /** The curve every new token gets, the prices of the paid calls, the trading fee and who shares it. */
 import { z } from 'zod';
 import { checkCurveParams, type CurveParams } from '../../domain/curve.js';
-import { DEFAULT_SETTINGS } from '../../app/default-settings.js';
-import type { Settings } from '../../app/settings.js';
+import { DEFAULT_SETTINGS } from '../../app/kit/default-settings.js';
+import type { Settings } from '../../app/kit/settings.js';
 import { ConfigError } from './config-error.js';
 import { tokens, usd, type Parsed } from './env-values.js';
 

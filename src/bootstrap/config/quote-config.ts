@@ -1,7 +1,7 @@
 /** The quote router and its sources (docs/pricing.md): which providers, their limits, the spread bound, the depeg floor. */
 import { z } from 'zod';
 import { compareUsdPrices, isPricedAsset, parseUsdPrice, type PricedAsset, type UsdPrice } from '../../domain/usd-price.js';
-import { DEFAULT_SETTINGS } from '../../app/default-settings.js';
+import { DEFAULT_SETTINGS } from '../../app/kit/default-settings.js';
 import type { ProviderLimit } from '../../app/pricing/price-board.js';
 import {
   COINGECKO_DEMO_LIMIT,
@@ -12,7 +12,7 @@ import {
   REAL_QUOTE_PROVIDERS,
   type QuoteProviderName,
 } from '../../app/pricing/provider-defaults.js';
-import type { Settings } from '../../app/settings.js';
+import type { Settings } from '../../app/kit/settings.js';
 import { ConfigError } from './config-error.js';
 import { price, type Parsed } from './env-values.js';
 

@@ -1,6 +1,6 @@
 /** Whether this process runs the workers, and the operator's say in their pace (the rest is TUNABLES). */
 import { z } from 'zod';
-import { TUNABLES, type Tunables } from '../../app/tunables.js';
+import { TUNABLES, type Tunables } from '../../app/kit/tunables.js';
 import { flag, type Parsed } from './env-values.js';
 
 export const workerEnv = {

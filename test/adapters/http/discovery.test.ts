@@ -17,13 +17,15 @@ import {
 import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ENTRYPOINT_EXAMPLES } from '../../../src/adapters/kit/x402/discovery-examples.js';
 import { bazaarExtension, canonicalPath, discoveryDocument, discoveryPrice } from '../../../src/adapters/http/koa/discovery.js';
-import { DEFAULT_SETTINGS } from '../../../src/app/default-settings.js';
-import { entrypoints } from '../../../src/app/entrypoints.js';
+import { DEFAULT_SETTINGS } from '../../../src/app/kit/default-settings.js';
+import { entrypoints } from '../../../src/app/catalogue.js';
 import { requirementsFor } from '../../../src/app/payments/requirements.js';
 import { parseUsd } from '../../../src/domain/money.js';
 import { ALL_NETWORKS, TESTNET } from '../../../src/domain/network.js';
+
+/** Each paid entrypoint's worked example, written beside its entry in its room. */
+const ENTRYPOINT_EXAMPLES = Object.fromEntries(entrypoints().map((e) => [e.name, e.example]));
 
 const ALL = entrypoints();
 type Bazaar = { info: { input: Record<string, unknown>; output: { example: unknown } }; schema: any };

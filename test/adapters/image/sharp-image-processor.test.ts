@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SharpImageProcessor } from '../../../src/adapters/image/sharp/sharp-image-processor.js';
-import { ImageIntake } from '../../../src/app/images/image-intake.js';
+import { ImageIntake } from '../../../src/app/tokens/image-intake.js';
 import { IMAGE_MAX_PIXELS } from '../../../src/domain/image.js';
 import { bombPng, dataUrl, jpegFixture, noisePng, pngFixture, scanBombJpeg, SVG, TEXT_AS_PNG } from '../../support/images.js';
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeXPayment, encodeXPaymentResponse, isV1Payload, v1ChallengeFields } from '../../../src/adapters/http/koa/x402-v1-headers.js';
 import { facilitatorRequest, fromV1Network, networkOfV1, v1Accepts } from '../../../src/adapters/kit/x402/v1-wire.js';
-import { DEFAULT_SETTINGS } from '../../../src/app/default-settings.js';
+import { DEFAULT_SETTINGS } from '../../../src/app/kit/default-settings.js';
 import { requirementsFor } from '../../../src/app/payments/requirements.js';
 import { PaymentInvalid } from '../../../src/domain/errors.js';
 import { ALL_NETWORKS, NETWORKS, PRODUCTION, TESTNET } from '../../../src/domain/network.js';

@@ -8,12 +8,14 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/
 import { describe, expect, it } from 'vitest';
 import { serverName } from '../../../src/adapters/mcp/sdk/server-card.js';
 import { toolListing } from '../../../src/adapters/mcp/sdk/tool-listing.js';
-import { ENTRYPOINT_EXAMPLES } from '../../../src/adapters/kit/x402/discovery-examples.js';
 import { agentTools } from '../../../src/app/agent-tools.js';
-import { DEFAULT_SETTINGS } from '../../../src/app/default-settings.js';
-import { entrypoints } from '../../../src/app/entrypoints.js';
+import { DEFAULT_SETTINGS } from '../../../src/app/kit/default-settings.js';
+import { entrypoints } from '../../../src/app/catalogue.js';
 import { pendingResponse } from '../../../src/app/payments/pipeline/outcome.js';
 import { usdcPaymentRequired } from '../../support/x402-client.js';
+
+/** Each paid entrypoint's worked example, written beside its entry in its room. */
+const ENTRYPOINT_EXAMPLES = Object.fromEntries(entrypoints().map((e) => [e.name, e.example]));
 
 const tools = agentTools(new Map(entrypoints().map((e) => [e.name, e])));
 const validator = new AjvJsonSchemaValidator();

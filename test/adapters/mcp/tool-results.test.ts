@@ -7,7 +7,7 @@ import { encodePaymentSignatureHeader } from '@x402/core/http';
 import { PAYMENT_RESPONSE_META, paymentRequiredOf, paymentRequiredResult, settlementOf, X402_ERROR } from '../../../src/adapters/kit/mcp/x402-mcp.js';
 import { readPayment } from '../../../src/adapters/mcp/sdk/tool-calls.js';
 import { refusalResult, storedResult, successResult } from '../../../src/adapters/mcp/sdk/tool-results.js';
-import { errorEnvelope, successEnvelope } from '../../../src/app/error-status.js';
+import { errorEnvelope, successEnvelope } from '../../../src/app/kit/error-status.js';
 import { pendingResponse } from '../../../src/app/payments/pipeline/outcome.js';
 import { NetworkMismatch, PaymentInvalid, ValidationError } from '../../../src/domain/errors.js';
 

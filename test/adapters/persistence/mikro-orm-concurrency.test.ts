@@ -14,11 +14,11 @@ import { UlidIdGenerator } from '../../../src/adapters/ids/ulid/ulid-id-generato
 import { MikroOrmUnitOfWork } from '../../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { CurveTradeQuoter } from '../../../src/adapters/quotes/curve/curve-trade-quoter.js';
 import { FixedQuoteProvider } from '../../../src/adapters/quotes/fixed/fixed-quote-provider.js';
-import { DEFAULT_SETTINGS } from '../../../src/app/default-settings.js';
-import type { AppDeps } from '../../../src/app/deps.js';
-import { buyToken, planBuy } from '../../../src/app/use-cases/buy-token.js';
-import { createToken } from '../../../src/app/use-cases/create-token.js';
-import { sellToken } from '../../../src/app/use-cases/sell-token.js';
+import { DEFAULT_SETTINGS } from '../../../src/app/kit/default-settings.js';
+import type { AppDeps } from '../../../src/app/kit/deps.js';
+import { buyToken, planBuy } from '../../../src/app/trading/buy-token.js';
+import { createToken } from '../../../src/app/tokens/create-token.js';
+import { sellToken } from '../../../src/app/trading/sell-token.js';
 import { realUsdReserve } from '../../../src/domain/curve.js';
 import type { NewEvent } from '../../../src/domain/event.js';
 import { DomainError } from '../../../src/domain/errors.js';

@@ -29,7 +29,7 @@ describe("the page's client", () => {
   });
 
   it('bundles a catalogue module that imports nothing (no zod, no use case reaches the page)', () => {
-    const source = readFileSync(new URL('../../../src/app/catalogue/read-paths.ts', import.meta.url), 'utf8');
+    const source = readFileSync(new URL('../../../src/app/kit/catalogue/read-paths.ts', import.meta.url), 'utf8');
     expect(source).not.toMatch(/^\s*(import|export\s[^=]*\bfrom)\b/m);
   });
 });

@@ -9,7 +9,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Application } from '../../../app/application.js';
-import type { AnyEntrypoint } from '../../../app/entrypoints.js';
+import type { AnyEntrypoint } from '../../../app/kit/catalogue/entrypoint.js';
 import { BODY_LIMIT_BYTES, readJsonBody } from './body.js';
 import { clientKeyOf, type TrustProxy } from './client-ip.js';
 import { llmsTxt } from './llms-txt.js';

@@ -12,13 +12,12 @@
  */
 import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { z } from 'zod';
-import type { AnyEntrypoint } from '../../../app/entrypoints.js';
+import type { AnyEntrypoint } from '../../../app/kit/catalogue/entrypoint.js';
 import { requirementsFor, X402_VERSION } from '../../../app/payments/requirements.js';
-import type { Settings } from '../../../app/settings.js';
+import type { Settings } from '../../../app/kit/settings.js';
 import { formatUsd, parseUsd } from '../../../domain/money.js';
 import { ALL_NETWORKS } from '../../../domain/network.js';
 import type { PaymentRequirements } from '../../../ports/facilitator.js';
-import { ENTRYPOINT_EXAMPLES } from '../../kit/x402/discovery-examples.js';
 
 export const WELL_KNOWN_X402 = '/.well-known/x402';
 export const BAZAAR_KEY = 'bazaar';
@@ -48,8 +47,7 @@ export function bazaarExtension(ep: AnyEntrypoint): JsonSchema {
 const built = new WeakMap<AnyEntrypoint, JsonSchema>();
 
 function buildBazaarExtension(ep: AnyEntrypoint): JsonSchema {
-  const example = ENTRYPOINT_EXAMPLES[ep.name];
-  if (!example) throw new Error(`no discovery example for entrypoint ${ep.name}`);
+  const example = ep.example;
   const declared = declareDiscoveryExtension({
     bodyType: 'json',
     input: example.input,

@@ -6,7 +6,7 @@
  */
 import type { Context, Next } from 'koa';
 import { DomainError, RateLimited } from '../../../domain/errors.js';
-import { errorEnvelope, statusOfError, type ErrorEnvelope } from '../../../app/error-status.js';
+import { errorEnvelope, statusOfError, type ErrorEnvelope } from '../../../app/kit/error-status.js';
 import type { Logger } from '../../../ports/logger.js';
 import { isTransportError, MethodNotAllowed, TRANSPORT_ERROR_STATUS } from './http-errors.js';
 import type { PaymentRequiredEnricher } from '../../kit/x402/x402-extensions.js';

@@ -9,8 +9,8 @@
  */
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
-import { latestEventId, readEvents } from '../../../app/use-cases/read-events.js';
-import type { AppDeps } from '../../../app/deps.js';
+import { latestEventId, readEvents } from '../../../app/tokens/read-events.js';
+import type { AppDeps } from '../../../app/kit/deps.js';
 import { RateLimited, ServiceUnavailable, ValidationError } from '../../../domain/errors.js';
 import type { Network } from '../../../domain/network.js';
 

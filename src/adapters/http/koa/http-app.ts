@@ -7,12 +7,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import type { Application } from '../../../app/application.js';
-import { successEnvelope } from '../../../app/error-status.js';
-import { eventsQuery, parseQuery, parseWith, tokenIdSchema } from '../../../app/schemas.js';
-import { getTokenMetadata } from '../../../app/use-cases/get-token-metadata.js';
-import { proveWallet, SIGN_IN_WITH_X_HEADER, siwxDetails } from '../../../app/extensions/wallet-proof.js';
+import { successEnvelope } from '../../../app/kit/error-status.js';
+import { eventsQuery, parseQuery, parseWith, tokenIdSchema } from '../../../app/kit/schemas.js';
+import { getTokenMetadata } from '../../../app/tokens/get-token-metadata.js';
+import { proveWallet, SIGN_IN_WITH_X_HEADER, siwxDetails } from '../../../app/payments/extensions/wallet-proof.js';
 import { NotFound, ServiceUnavailable, ValidationError } from '../../../domain/errors.js';
-import { OUTAGE_RETRY_AFTER_SECONDS } from '../../../app/availability.js';
+import { OUTAGE_RETRY_AFTER_SECONDS } from '../../../app/kit/availability.js';
 import type { ReadinessReport } from '../../../app/application.js';
 import { agentRoutes, type HttpMount } from './agent-routes.js';
 import { discoveryDocument, WELL_KNOWN_X402 } from './discovery.js';
@@ -66,6 +66,20 @@ export interface HttpOptions {
 
 export function createHttpApp(application: Application, options: HttpOptions = {}): Koa {
   const app = new Koa();
+  const trustProxy: TrustProxy = options.trustProxy ?? { kind: 'none' };
+  const router = apiRoutes(application, options, trustProxy);
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    // A client that goes away mid-response (an SSE reader closing) is not a server fault.
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
+    application.logger.error('response stream error', { error: error.message });
+  });
+  useMiddleware(app, application, options, router, trustProxy);
+  answerKeptFirst(app, application, options, trustProxy);
+  return app;
+}
+
+/** Every route of the API: health, the catalogue's reads and paid operations, the documents, the metadata document and the event stream. */
+function apiRoutes(application: Application, options: HttpOptions, trustProxy: TrustProxy): Router {
   const deps = application.deps;
   const router = new Router();
   const streamOptions = { ...DEFAULT_STREAM, ...options.eventStream };
@@ -73,12 +87,11 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   // Every open event stream listens for the shutdown: up to the streams' cap of them is the
   // service at work, not the listener leak Node warns of past its default of 10.
   if (options.shutdown) setMaxListeners(streamOptions.maxTotal + 1, options.shutdown);
-  const trustProxy: TrustProxy = options.trustProxy ?? { kind: 'none' };
   const enrich = guarded(options.paymentRequiredExtensions ?? paymentRequiredExtensions(deps, application.logger), application);
   healthRoutes(router, application);
   application.metrics.collect('event_streams_open', () => [{ value: streams.open }]);
 
-  // Every free read of the catalogue (src/app/catalogue/reads.ts), by one loop.
+  // Every free read of the catalogue (src/app/catalogue.ts, written in each room's catalogue.ts), by one loop.
   readRoutes(router, deps, application.reads, walletProver(application));
 
   const origin = (ctx: Context) => options.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
@@ -97,12 +110,12 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     const client = clientKeyOf(ctx.req, trustProxy);
     await streamEvents(ctx, deps, q, streams, client, streamOptions, options.shutdown);
   });
+  return router;
+}
 
-  app.on('error', (error: NodeJS.ErrnoException) => {
-    // A client that goes away mid-response (an SSE reader closing) is not a server fault.
-    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
-    application.logger.error('response stream error', { error: error.message });
-  });
+/** The middleware in its order: request context, observation, errors, CORS and the origin check, the page and images, the free budget, the routes. */
+function useMiddleware(app: Koa, application: Application, options: HttpOptions, router: Router, trustProxy: TrustProxy): void {
+  const deps = application.deps;
   app.use(requestContext(deps.ids));
   app.use(
     observeRequests(application.logger, application.metrics, {
@@ -127,7 +140,11 @@ export function createHttpApp(application: Application, options: HttpOptions = {
   if (options.freeBudget) app.use(rateLimit(options.freeBudget));
   app.use(router.routes());
   app.use(nothingAnswered([pageRouter, images, router]));
-  // What a read keeps (a token's view) and /health are answered before all of the above (kept-answers.ts).
+}
+
+/** What a read keeps (a token's view) and /health are answered before all of the above (kept-answers.ts). */
+function answerKeptFirst(app: Koa, application: Application, options: HttpOptions, trustProxy: TrustProxy): void {
+  const deps = application.deps;
   const kept = keptAnswers({
     deps,
     reads: application.reads,
@@ -143,7 +160,6 @@ export function createHttpApp(application: Application, options: HttpOptions = {
     const handle = koaCallback();
     return (req, res) => kept(req as IncomingMessage, res as ServerResponse, handle as NodeHandler) as Promise<void>;
   };
-  return app;
 }
 
 /** What describes the API: the manifest, `/.well-known/x402`, the OpenAPI document (and where tools look for it first), the version. */

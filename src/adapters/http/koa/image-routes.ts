@@ -7,7 +7,7 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { ImageReads } from '../../../app/images/image-reads.js';
+import { ImageReads } from '../../../app/tokens/image-reads.js';
 import { STORED_IMAGE_EXTENSION } from '../../../domain/image.js';
 import type { UnitOfWork } from '../../../ports/unit-of-work.js';
 

@@ -1,6 +1,6 @@
 /**
  * Kept answers, before the framework (decision 0052): a plain `GET` of a catalogue read that keeps
- * its answer (`kept` in src/app/catalogue/operation.ts — a token's view the change feed vouches
+ * its answer (`kept` in src/app/kit/catalogue/operation.ts — a token's view the change feed vouches
  * for) is answered here, on Node's request, with the bytes the Koa route would send and the
  * headers it would set: X-Request-Id, API-Version, `Vary: Origin`, the free budget's RateLimit
  * headers, the latency observation and the access line. It is what the hottest read of the API
@@ -16,14 +16,14 @@
  * taken here (rate-limit.ts), so a request is counted once.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AnyRead, ReadDeps } from '../../../app/catalogue/operation.js';
+import type { AnyRead, ReadDeps } from '../../../app/kit/catalogue/operation.js';
 import type { IdGenerator } from '../../../ports/id-generator.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { Metrics } from '../../../ports/metrics.js';
 import { clientKeyOf, clientOf, type TrustProxy } from './client-ip.js';
 import { recordAnswered } from './observe-requests.js';
 import { budgetHeaders, countOnce, type FreeBudget } from './rate-limit.js';
-import { successEnvelope } from '../../../app/error-status.js';
+import { successEnvelope } from '../../../app/kit/error-status.js';
 import { envelopeBytes } from './read-routes.js';
 import { API_VERSION, requestIdOf } from './request-context.js';
 

@@ -3,9 +3,9 @@
  * what the service is, how to pay, the MCP tools and the HTTP endpoints, generated from the same
  * tables the service runs on (the agent tools, the paid entrypoints), so it cannot drift.
  */
-import { pathParams, type AnyRead } from '../../../app/catalogue/operation.js';
-import { entrypointPaths, type AnyEntrypoint } from '../../../app/entrypoints.js';
-import type { Settings } from '../../../app/settings.js';
+import { pathParams, type AnyRead } from '../../../app/kit/catalogue/operation.js';
+import { entrypointPaths, type AnyEntrypoint } from '../../../app/kit/catalogue/entrypoint.js';
+import type { Settings } from '../../../app/kit/settings.js';
 import { PAYMENT_META, PAYMENT_RESPONSE_META, WALLET_META } from '../../kit/mcp/x402-mcp.js';
 
 /** A read as llms.txt shows it: its path with the input fields it fills, and the query it needs (`/api/quote?tokenId&side`). */

@@ -1,7 +1,7 @@
 /** GET /entrypoints: each paid entrypoint with its price and the JSON Schemas of its input and output. */
 import { z } from 'zod';
-import { entrypointPaths, type AnyEntrypoint } from '../../../app/entrypoints.js';
-import type { Settings } from '../../../app/settings.js';
+import { entrypointPaths, type AnyEntrypoint } from '../../../app/kit/catalogue/entrypoint.js';
+import type { Settings } from '../../../app/kit/settings.js';
 import { WELL_KNOWN_X402 } from './discovery.js';
 
 export function manifest(entrypoints: Iterable<AnyEntrypoint>, settings: Settings) {

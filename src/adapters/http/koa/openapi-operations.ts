@@ -4,10 +4,10 @@
  * price. The rest of the document (openapi.ts) describes the routes that are not operations.
  */
 import type { z } from 'zod';
-import type { AnyRead } from '../../../app/catalogue/operation.js';
-import { pathParams } from '../../../app/catalogue/operation.js';
-import { entrypointPaths, type AnyEntrypoint } from '../../../app/entrypoints.js';
-import type { Settings } from '../../../app/settings.js';
+import type { AnyRead } from '../../../app/kit/catalogue/operation.js';
+import { pathParams } from '../../../app/kit/catalogue/operation.js';
+import { entrypointPaths, type AnyEntrypoint } from '../../../app/kit/catalogue/entrypoint.js';
+import type { Settings } from '../../../app/kit/settings.js';
 import { discoveryPrice, embedded as schema } from './discovery.js';
 import { openApiPath, queryOf } from './read-routes.js';
 

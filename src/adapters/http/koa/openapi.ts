@@ -3,12 +3,12 @@
  * validates with, so the document cannot drift from the behaviour. The operations' paths come from
  * the catalogue (openapi-operations.ts); the routes that are not operations are written here.
  */
-import type { AnyRead } from '../../../app/catalogue/operation.js';
-import type { AnyEntrypoint } from '../../../app/entrypoints.js';
-import { ERROR_STATUS } from '../../../app/error-status.js';
-import { eventsQuery } from '../../../app/schemas.js';
-import { positionOutput, tokenOutput, tradeOutput } from '../../../app/output-schemas.js';
-import type { Settings } from '../../../app/settings.js';
+import type { AnyRead } from '../../../app/kit/catalogue/operation.js';
+import type { AnyEntrypoint } from '../../../app/kit/catalogue/entrypoint.js';
+import { ERROR_STATUS } from '../../../app/kit/error-status.js';
+import { eventsQuery } from '../../../app/kit/schemas.js';
+import { positionOutput, tokenOutput, tradeOutput } from '../../../app/kit/output-schemas.js';
+import type { Settings } from '../../../app/kit/settings.js';
 import { embedded as schema, WELL_KNOWN_X402 } from './discovery.js';
 import { TRANSPORT_ERROR_STATUS } from './http-errors.js';
 import { errorResponse, loose, ok, operationPaths, queryParameters, type Paths } from './openapi-operations.js';

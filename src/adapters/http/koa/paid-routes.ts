@@ -8,9 +8,9 @@
  */
 import type { Context } from 'koa';
 import type { Application } from '../../../app/application.js';
-import type { AnyEntrypoint } from '../../../app/entrypoints.js';
-import { successEnvelope } from '../../../app/error-status.js';
-import { SIGN_IN_WITH_X_HEADER } from '../../../app/extensions/wallet-proof.js';
+import type { AnyEntrypoint } from '../../../app/kit/catalogue/entrypoint.js';
+import { successEnvelope } from '../../../app/kit/error-status.js';
+import { SIGN_IN_WITH_X_HEADER } from '../../../app/payments/extensions/wallet-proof.js';
 import { verifiedIn, type PaidOutcome } from '../../../app/payments/pipeline/outcome.js';
 import { challengeDetails, receivePaidCall } from '../../../app/payments/receive-paid-call.js';
 import { EntrypointNotFound, PaymentRequired } from '../../../domain/errors.js';

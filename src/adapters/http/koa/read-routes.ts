@@ -5,12 +5,12 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { pathParams, type AnyRead, type ReadDeps } from '../../../app/catalogue/operation.js';
-import { successEnvelope } from '../../../app/error-status.js';
-import { parseQuery, parseWith, unstorableIssues } from '../../../app/schemas.js';
+import { pathParams, type AnyRead, type ReadDeps } from '../../../app/kit/catalogue/operation.js';
+import { successEnvelope } from '../../../app/kit/error-status.js';
+import { parseQuery, parseWith, unstorableIssues } from '../../../app/kit/schemas.js';
 import { NotFound } from '../../../domain/errors.js';
 import type { z } from 'zod';
-import { SIGN_IN_WITH_X_HEADER } from '../../../app/extensions/wallet-proof.js';
+import { SIGN_IN_WITH_X_HEADER } from '../../../app/payments/extensions/wallet-proof.js';
 import { readJsonBody } from './body.js';
 
 /** The query string a read takes over HTTP: its input less the path parameters; a proven field may be left out. Null: it takes none. */

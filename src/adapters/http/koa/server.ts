@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, maxHeaderSize, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
-import { errorEnvelope } from '../../../app/error-status.js';
+import { errorEnvelope } from '../../../app/kit/error-status.js';
 import { TRANSPORT_ERROR_STATUS, type TransportErrorCode } from './http-errors.js';
 import { PortInUse } from './port-in-use.js';
 import { API_VERSION } from './request-context.js';

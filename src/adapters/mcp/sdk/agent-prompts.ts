@@ -8,7 +8,8 @@
 import { ProtocolErrorCode, type GetPromptResult, type Prompt, type Server } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Application } from '../../../app/application.js';
-import { createTokenInput, parseWith, tokenIdSchema, usdString } from '../../../app/schemas.js';
+import { createTokenInput } from '../../../app/tokens/schemas.js';
+import { parseWith, tokenIdSchema, usdString } from '../../../app/kit/schemas.js';
 import { PAYMENT_META, WALLET_META } from '../../kit/mcp/x402-mcp.js';
 import { protocolError, protocolFailure } from './protocol-error.js';
 import { tokenUri } from './token-resources.js';

@@ -6,7 +6,6 @@
  */
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import type { PaidTool } from '../../../app/agent-tools.js';
-import { ENTRYPOINT_EXAMPLES } from '../../kit/x402/discovery-examples.js';
 import { inputJsonSchema } from './tool-listing.js';
 
 export const BAZAAR = 'bazaar';
@@ -18,7 +17,7 @@ const built = new WeakMap<PaidTool, JsonSchema>();
 export function mcpBazaarExtension(tool: PaidTool): JsonSchema {
   let extension = built.get(tool);
   if (!extension) {
-    const example = ENTRYPOINT_EXAMPLES[tool.entrypoint.name];
+    const example = tool.entrypoint.example;
     extension = declareDiscoveryExtension({
       toolName: tool.name,
       description: tool.entrypoint.description,

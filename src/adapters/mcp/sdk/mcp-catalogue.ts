@@ -5,9 +5,9 @@
  * `/.well-known/x402` lists them. The HTTP adapter serves them and knows no MCP.
  */
 import { agentTools, type AgentTool, type PaidTool } from '../../../app/agent-tools.js';
-import type { AnyEntrypoint } from '../../../app/entrypoints.js';
+import type { AnyEntrypoint } from '../../../app/kit/catalogue/entrypoint.js';
 import { mcpToolResource } from '../../../app/payments/resource.js';
-import type { Settings } from '../../../app/settings.js';
+import type { Settings } from '../../../app/kit/settings.js';
 import { mcpBazaarExtension } from './mcp-bazaar.js';
 import { mcpCatalog, mcpDocument, SERVER_CARD_MEDIA_TYPE, SERVER_CARD_SUFFIX, serverCard } from './server-card.js';
 import { priceText } from './tool-listing.js';

@@ -20,7 +20,7 @@
 import { createMcpHandler, isLegacyRequest, Server, WebStandardStreamableHTTPServerTransport, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { Application } from '../../../app/application.js';
-import { errorEnvelope } from '../../../app/error-status.js';
+import { errorEnvelope } from '../../../app/kit/error-status.js';
 import { RateLimited } from '../../../domain/errors.js';
 import type { RateLimitDecision, RateLimiter } from '../../../ports/rate-limiter.js';
 import { PAYMENT_META, WALLET_META } from '../../kit/mcp/x402-mcp.js';

@@ -3,7 +3,7 @@
  * they are (a v2 `ProtocolError` carries its message verbatim; the client no longer prefixes it).
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { errorEnvelope } from '../../../app/error-status.js';
+import { errorEnvelope } from '../../../app/kit/error-status.js';
 import { DomainError } from '../../../domain/errors.js';
 import type { Logger } from '../../../ports/logger.js';
 

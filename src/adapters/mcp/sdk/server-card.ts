@@ -8,7 +8,7 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import type { AgentTool } from '../../../app/agent-tools.js';
 import { mcpToolResource } from '../../../app/payments/resource.js';
-import type { Settings } from '../../../app/settings.js';
+import type { Settings } from '../../../app/kit/settings.js';
 import { priceText } from './tool-listing.js';
 import { PAYMENT_META, PAYMENT_RESPONSE_META, WALLET_META } from '../../kit/mcp/x402-mcp.js';
 

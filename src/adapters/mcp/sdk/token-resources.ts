@@ -6,10 +6,10 @@
  */
 import { ProtocolErrorCode, type Resource, type Server } from '@modelcontextprotocol/server';
 import type { Application } from '../../../app/application.js';
-import { parseWith, tokenIdSchema } from '../../../app/schemas.js';
-import { getToken } from '../../../app/use-cases/get-token.js';
-import { listTokens } from '../../../app/use-cases/list-tokens.js';
-import type { TokenView } from '../../../app/views.js';
+import { parseWith, tokenIdSchema } from '../../../app/kit/schemas.js';
+import { getToken } from '../../../app/tokens/get-token.js';
+import { listTokens } from '../../../app/tokens/list-tokens.js';
+import type { TokenView } from '../../../app/kit/views.js';
 import { protocolError, protocolFailure, RESOURCE_NOT_FOUND } from './protocol-error.js';
 
 export const TOKEN_URI_TEMPLATE = 'launchpad://token/{tokenId}';

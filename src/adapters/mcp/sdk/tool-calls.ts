@@ -9,13 +9,13 @@
 import { ProtocolErrorCode, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { agentTools, type AgentTool, type FreeTool, type PaidTool } from '../../../app/agent-tools.js';
 import type { Application } from '../../../app/application.js';
-import { errorEnvelope, statusOfError } from '../../../app/error-status.js';
+import { errorEnvelope, statusOfError } from '../../../app/kit/error-status.js';
 import { PAYMENT_REASONS } from '../../../app/payments/payment-reasons.js';
 import { receivePaidCall } from '../../../app/payments/receive-paid-call.js';
-import { paymentState } from '../../../app/use-cases/get-payment.js';
+import { paymentState } from '../../../app/payments/get-payment.js';
 import { verifiedIn } from '../../../app/payments/pipeline/outcome.js';
 import { mcpToolResource } from '../../../app/payments/resource.js';
-import { parseWith } from '../../../app/schemas.js';
+import { parseWith } from '../../../app/kit/schemas.js';
 import { DomainError, PaymentInvalid } from '../../../domain/errors.js';
 import type { PaymentPayload } from '../../../ports/facilitator.js';
 import { mcpBazaarExtension, BAZAAR } from './mcp-bazaar.js';

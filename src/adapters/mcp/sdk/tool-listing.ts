@@ -11,7 +11,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { AgentTool, PaidTool } from '../../../app/agent-tools.js';
-import type { Settings } from '../../../app/settings.js';
+import type { Settings } from '../../../app/kit/settings.js';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -12,7 +12,7 @@
  *   envelope after the x402 error.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { errorEnvelope, type ErrorEnvelope } from '../../../app/error-status.js';
+import { errorEnvelope, type ErrorEnvelope } from '../../../app/kit/error-status.js';
 import { PAYMENT_REASONS } from '../../../app/payments/payment-reasons.js';
 import type { DomainError } from '../../../domain/errors.js';
 import type { SettlementReceipt, StoredResponse } from '../../../ports/payment-store.js';

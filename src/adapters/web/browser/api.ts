@@ -2,9 +2,9 @@
  * The API as the page calls it: same origin, the envelopes of docs/api.md. An error envelope
  * becomes an ApiError carrying its code, message and details, and `explain` turns any failure
  * into words a person can act on. A free read is requested by its name in the catalogue
- * (`read('get_token', { id })`): its path is the one the service routes (src/app/catalogue/read-paths.ts).
+ * (`read('get_token', { id })`): its path is the one the service routes (src/app/kit/catalogue/read-paths.ts).
  */
-import { READ_PATHS, type ReadName } from '../../../app/catalogue/read-paths.js';
+import { READ_PATHS, type ReadName } from '../../../app/kit/catalogue/read-paths.js';
 import type { ReadOutputs } from './types.js';
 
 export interface Envelope<T> {

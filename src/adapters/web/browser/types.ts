@@ -4,31 +4,14 @@
  * bundle. Unknown fields are ignored.
  */
 import type { z } from 'zod';
-import type { ReadName } from '../../../app/catalogue/read-paths.js';
-import type {
-  buyOutput,
-  candlesOutput,
-  commentOutput,
-  commentPageOutput,
-  deliveryOutput,
-  holdersOutput,
-  paymentOutput,
-  payoutOutput,
-  pledgeAuthorizationOutput,
-  pledgeOutput,
-  raiseOutput,
-  positionOutput,
-  positionsOutput,
-  pricesOutput,
-  quoteOutput,
-  sellAuthorizationOutput,
-  sellOutput,
-  tokenOutput,
-  tokenPageOutput,
-  tradeOutput,
-  tradePageOutput,
-} from '../../../app/output-schemas.js';
-import type { orderAuthorizationOutput, orderBookOutput, orderOutput, ordersOutput } from '../../../app/orders/order-schemas.js';
+import type { ReadName } from '../../../app/kit/catalogue/read-paths.js';
+import type { buyOutput, positionsOutput, quoteOutput, sellAuthorizationOutput, sellOutput } from '../../../app/trading/schemas.js';
+import type { candlesOutput, holdersOutput, tokenPageOutput, tradePageOutput } from '../../../app/tokens/schemas.js';
+import type { commentOutput, commentPageOutput } from '../../../app/social/schemas.js';
+import type { deliveryOutput, positionOutput, tokenOutput, tradeOutput } from '../../../app/kit/output-schemas.js';
+import type { paymentOutput, payoutOutput, pricesOutput } from '../../../app/payments/schemas.js';
+import type { pledgeAuthorizationOutput, pledgeOutput, raiseOutput } from '../../../app/raises/schemas.js';
+import type { orderAuthorizationOutput, orderBookOutput, orderOutput, ordersOutput } from '../../../app/orders/schemas.js';
 
 export type Token = z.output<typeof tokenOutput>;
 export type Trade = z.output<typeof tradeOutput>;

@@ -10,7 +10,7 @@ import { HeldAuthorizationInvalid, NetworkMismatch, TokenNetworkMismatch } from 
 import { assetAt, isNetwork, type Network } from '../../../domain/network.js';
 import type { Payment } from '../../../domain/payment.js';
 import type { PaymentPayload, PaymentRequirements } from '../../../ports/facilitator.js';
-import type { AnyEntrypoint, Caller, Prepared } from '../../entrypoints.js';
+import type { AnyEntrypoint, Caller, Prepared } from '../../kit/catalogue/entrypoint.js';
 import { readAuthorization, type ExactAuthorization } from '../exact-authorization.js';
 import { paidOffer, type Offer } from '../offers.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';

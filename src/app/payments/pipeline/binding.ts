@@ -6,7 +6,7 @@
  */
 import { formatUsdPrice } from '../../../domain/usd-price.js';
 import type { PaymentPayload, PaymentRequirements } from '../../../ports/facilitator.js';
-import type { Prepared } from '../../entrypoints.js';
+import type { Prepared } from '../../kit/catalogue/entrypoint.js';
 import type { ExactAuthorization } from '../exact-authorization.js';
 import { amountAt, heldQuoteIsLive, type Offer } from '../offers.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';

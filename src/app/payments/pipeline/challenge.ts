@@ -7,8 +7,8 @@
  */
 import { ALL_NETWORKS, type Network } from '../../../domain/network.js';
 import type { ResourceInfo } from '../../../ports/facilitator.js';
-import type { AnyEntrypoint } from '../../entrypoints.js';
-import { proveWallet, siwxDetails, type WalletProof } from '../../extensions/wallet-proof.js';
+import type { AnyEntrypoint } from '../../kit/catalogue/entrypoint.js';
+import { proveWallet, siwxDetails, type WalletProof } from '../extensions/wallet-proof.js';
 import { offersFor } from '../offers.js';
 import { X402_VERSION, type PaymentRequiredObject } from '../requirements.js';
 import type { PaidRequest, PipelineDeps } from './deps.js';

@@ -12,14 +12,14 @@
 import { isRefusal, PaymentInvalid, type DomainError } from '../../../domain/errors.js';
 import { transitionPayment, type Payment } from '../../../domain/payment.js';
 import type { StoredResponse } from '../../../ports/payment-store.js';
-import { errorEnvelope, statusOfError } from '../../error-status.js';
-import { claimPayment } from '../../extensions/payment-identifier.js';
-import { PaymentAlreadyApplied } from '../../paid.js';
+import { errorEnvelope, statusOfError } from '../../kit/error-status.js';
+import { claimPayment } from '../extensions/payment-identifier.js';
+import { PaymentAlreadyApplied } from '../../kit/paid.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';
 import type { Admitted } from './admission.js';
 import type { PipelineDeps } from './deps.js';
 import type { Outcome } from './outcome.js';
-import { countPayment } from '../../metrics.js';
+import { countPayment } from '../../kit/metrics.js';
 import { identifiedAnswer, replay } from './stored-answer.js';
 
 /** An admitted payment whose nonce is ours, stored VERIFIED, its rules checked again. */

@@ -9,9 +9,9 @@ import type { Logger } from '../../../ports/logger.js';
 import type { NetworkDetector } from '../../../ports/network-detector.js';
 import type { ReceiptSigner } from '../../../ports/receipt-signer.js';
 import type { WalletProofVerifier } from '../../../ports/wallet-proof-verifier.js';
-import type { AppDeps } from '../../deps.js';
-import type { AnyEntrypoint } from '../../entrypoints.js';
-import type { AppMetrics } from '../../metrics.js';
+import type { AppDeps } from '../../kit/deps.js';
+import type { AnyEntrypoint } from '../../kit/catalogue/entrypoint.js';
+import type { AppMetrics } from '../../kit/metrics.js';
 
 export interface PipelineDeps extends AppDeps {
   facilitator: Facilitator;

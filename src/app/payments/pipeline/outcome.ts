@@ -5,8 +5,8 @@
  * settlement — so a replay answers byte for byte what the first request answered.
  */
 import type { StoredResponse } from '../../../ports/payment-store.js';
-import { successEnvelope } from '../../error-status.js';
-import type { siwxDetails } from '../../extensions/wallet-proof.js';
+import { successEnvelope } from '../../kit/error-status.js';
+import type { siwxDetails } from '../extensions/wallet-proof.js';
 import type { PaymentRequiredObject } from '../requirements.js';
 
 export type PaidOutcome =

@@ -5,7 +5,7 @@
  */
 import { PaymentInvalid, type ErrorDetails } from '../../../domain/errors.js';
 import { ALL_NETWORKS, isNetwork } from '../../../domain/network.js';
-import type { Prepared } from '../../entrypoints.js';
+import type { Prepared } from '../../kit/catalogue/entrypoint.js';
 import type { PaymentRequiredObject } from '../requirements.js';
 import { paymentRequiredFor } from './challenge.js';
 import type { PaidRequest, PipelineDeps } from './deps.js';

@@ -10,13 +10,13 @@
 import { transitionPayment, type Payment } from '../../../domain/payment.js';
 import type { SettleResult } from '../../../ports/facilitator.js';
 import type { SettlementReceipt } from '../../../ports/payment-store.js';
-import type { AnyEntrypoint, Caller, Prepared } from '../../entrypoints.js';
-import { PaymentAlreadyApplied } from '../../paid.js';
+import type { AnyEntrypoint, Caller, Prepared } from '../../kit/catalogue/entrypoint.js';
+import { PaymentAlreadyApplied } from '../../kit/paid.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';
 import type { Claimed } from './claim.js';
 import type { PipelineDeps } from './deps.js';
 import { pendingResponse, type Outcome } from './outcome.js';
-import { countPayment } from '../../metrics.js';
+import { countPayment } from '../../kit/metrics.js';
 import { movedFirst } from './stored-answer.js';
 
 /** A SETTLED payment and what applying it takes: the application step's input. */

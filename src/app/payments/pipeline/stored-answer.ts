@@ -6,7 +6,7 @@
 import { PaymentAlreadyUsed, PaymentInvalid } from '../../../domain/errors.js';
 import type { Payment } from '../../../domain/payment.js';
 import type { StoredResponse } from '../../../ports/payment-store.js';
-import { matchPaymentIdentifier, type PaymentIdentifierMatch } from '../../extensions/payment-identifier.js';
+import { matchPaymentIdentifier, type PaymentIdentifierMatch } from '../extensions/payment-identifier.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';
 import type { PipelineDeps } from './deps.js';
 import { pendingResponse, type Outcome } from './outcome.js';

@@ -12,9 +12,9 @@ import { applyBuy, applySell, emptyPosition, withTransfersIn, type Position } fr
 import type { Token } from '../../../domain/token.js';
 import type { Trade, VenueName } from '../../../domain/trade.js';
 import type { Stores } from '../../../ports/unit-of-work.js';
-import type { AppDeps } from '../../deps.js';
-import type { Funding } from '../../paid.js';
-import { deliveryView, payoutView, positionView, tradeView } from '../../views.js';
+import type { AppDeps } from '../../kit/deps.js';
+import type { Funding } from '../../kit/paid.js';
+import { deliveryView, payoutView, positionView, tradeView } from '../../kit/views.js';
 import { recordTrade } from '../record-trade.js';
 import type { BuyResult, SellResult } from './trade-venue.js';
 

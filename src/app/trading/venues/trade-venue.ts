@@ -21,8 +21,8 @@ import type { Token } from '../../../domain/token.js';
 import type { TokenAuthorization } from '../../../domain/token-authorization.js';
 import type { VenueName } from '../../../domain/trade.js';
 import type { BuyPriceRequest, PriceQuote, SellPriceRequest } from '../../../ports/trade-quoter.js';
-import type { Funding } from '../../paid.js';
-import type { DeliveryView, payoutView, PositionView, TradeView } from '../../views.js';
+import type { Funding } from '../../kit/paid.js';
+import type { DeliveryView, payoutView, PositionView, TradeView } from '../../kit/views.js';
 
 /**
  * `price`: before a payment (the 402, and again once the payer is proven): everything, the chain

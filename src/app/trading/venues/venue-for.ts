@@ -1,6 +1,6 @@
 import type { Token } from '../../../domain/token.js';
 import type { VenueName } from '../../../domain/trade.js';
-import type { AppDeps } from '../../deps.js';
+import type { AppDeps } from '../../kit/deps.js';
 import { curveVenue } from './curve-venue.js';
 import { poolVenue } from './pool-venue.js';
 import { venueNameFor, type TradeVenue } from './trade-venue.js';

@@ -1,0 +1,35 @@
+/**
+ * Earnings' entries of the catalogue (docs/api.md "Fees and earnings"): a wallet's earnings and the creators by earnings.
+ */
+import { getAddress } from 'viem';
+import { z } from 'zod';
+import { read } from '../kit/catalogue/operation.js';
+import { described } from '../kit/catalogue/read-fields.js';
+import { READ_PATHS } from '../kit/catalogue/read-paths.js';
+import { walletSchema } from '../kit/schemas.js';
+import { getWalletEarnings, listCreators } from './earnings.js';
+import { creatorsQuery } from './schemas.js';
+
+/** The free reads of this room, by operation (the assembly in ../catalogue.ts orders them). */
+export function earningsReads() {
+  return {
+    earnings: read({
+      operation: 'earnings',
+      description: "A wallet's fee shares as creator or referrer: accrued, paid (confirmed on chain) and pending, by token and role.",
+      summary: "a wallet's fee shares as creator or referrer",
+      http: { path: READ_PATHS.earnings },
+      inputSchema: z.strictObject({ address: walletSchema }),
+      outputSchema: described,
+      run: (deps, q) => getWalletEarnings(deps, getAddress(q.address)),
+    }),
+    creators: read({
+      operation: 'creators',
+      description: 'Creators ranked by what they earned.',
+      summary: 'creators ranked by what they earned',
+      http: { path: READ_PATHS.creators },
+      inputSchema: creatorsQuery,
+      outputSchema: described,
+      run: (deps, q) => listCreators(deps, q.limit),
+    }),
+  };
+}

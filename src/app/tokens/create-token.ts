@@ -1,0 +1,114 @@
+import { initialCurveState, maxBuyUsd, quoteBuyWithUsd, spotPriceUsd } from '../../domain/curve.js';
+import { newDeployment } from '../../domain/deployment.js';
+import { ValidationError } from '../../domain/errors.js';
+import { formatUsd } from '../../domain/money.js';
+import type { Network } from '../../domain/network.js';
+import { checkFairLaunchTerms, newRaise, type FairLaunchTerms } from '../../domain/raise.js';
+import { newToken, type TokenMetadata } from '../../domain/token.js';
+import type { AppDeps } from '../kit/deps.js';
+import type { PreparedImage } from './image-intake.js';
+import { applyInUnitOfWork, type Paid } from '../kit/paid.js';
+import { type BuyResult, buyOnCurve, buyResult, checkBuySize } from '../trading/index.js';
+import { loadTokenView, tokenView, type TokenView } from '../kit/views.js';
+
+export interface CreateTokenCommand {
+  metadata: TokenMetadata;
+  /** The payer of the create payment. */
+  creator: string;
+  /** Who brought the token (earns a share of its fees); the creator naming itself names nobody. */
+  platformReferrer?: string | null;
+  /** The creator's own first buy, in the same payment and transaction (the curve's first trade). */
+  initialBuyUsd?: bigint | null;
+  /** The network of the creator's payment: the token lives there for ever. */
+  network: Network;
+  /** An uploaded image, checked and re-encoded before the payment (image-intake.ts): stored with the token. */
+  image?: PreparedImage | null;
+  /** A fair launch: a raise on these terms instead of trading at once (docs/api.md "Fair launches"). */
+  fairLaunch?: FairLaunchTerms | null;
+}
+
+/** A created token, with the creator's first buy when it asked for one. */
+export type CreatedToken = TokenView & { initialBuy?: BuyResult };
+
+/**
+ * The checks a create with a dev buy passes before its payment is asked for: the buy's size, and
+ * that the fresh curve can sell that much (docs/api.md "POST /tokens").
+ */
+export function checkInitialBuy(deps: AppDeps, initialBuyUsd: bigint): void {
+  checkBuySize(deps, initialBuyUsd, { usdAmount: initialBuyUsd });
+  const params = deps.settings.curve;
+  const q = quoteBuyWithUsd(params, initialCurveState(params), initialBuyUsd);
+  if (q.graduates) throw ValidationError.of('initialBuyUsd', 'would buy the whole curve at once; buy less than its capacity at creation');
+}
+
+/**
+ * A fair launch's terms, checked before the create's payment is asked for. A dev buy is refused
+ * with it (decision 0048): the creator would buy before the pledgers, at a lower price — the one
+ * thing a fair launch exists to prevent. A creator who wants tokens pledges like anyone.
+ */
+export function checkFairLaunch(deps: AppDeps, terms: FairLaunchTerms, initialBuyUsd: bigint | null): FairLaunchTerms {
+  if (initialBuyUsd) throw ValidationError.of('initialBuyUsd', 'is not allowed with a fair launch: the creator pledges like everyone, at the same price');
+  const checked = checkFairLaunchTerms(terms, { minUsd: deps.settings.minBuyUsd, maxUsd: deps.settings.maxBuyUsd });
+  const capacity = maxBuyUsd(deps.settings.curve, initialCurveState(deps.settings.curve));
+  if (checked.goalUsd >= capacity) {
+    throw ValidationError.of('launch.goalUsd', 'would buy the whole curve at once; raise less than its capacity at creation');
+  }
+  // A raise never takes as much as the curve's capacity: a cap at or past it caps nothing.
+  if (checked.maxPerWalletUsd !== null && checked.maxPerWalletUsd >= capacity) {
+    throw ValidationError.of('launch.maxPerWalletUsd', `is more than the curve can sell (less than $${formatUsd(capacity)})`);
+  }
+  return checked;
+}
+
+/**
+ * Creates a token: its ERC-20's address is known at once (CREATE2), and its deployment is queued
+ * in the same transaction as the token (the deployment outbox sends it).
+ */
+export function createToken(deps: AppDeps, cmd: CreateTokenCommand, paid?: Paid<CreatedToken>): Promise<CreatedToken> {
+  return applyInUnitOfWork(deps, paid, async (stores, now) => {
+    const tokenId = deps.ids.next('tok');
+    const params = deps.settings.curve;
+    const address = deps.tokenIssuer.predictAddress(cmd.network, {
+      tokenId,
+      name: cmd.metadata.name,
+      symbol: cmd.metadata.symbol,
+      totalSupply: params.totalSupply,
+    });
+    // The upload, stored with the token: its URLs replace any imageUrl (the entrypoint refuses both at once).
+    const image = cmd.image && deps.images ? await deps.images.store(stores, cmd.image, now) : null;
+    const metadata = image ? { ...cmd.metadata, ...image } : cmd.metadata;
+    const referrer = cmd.platformReferrer && cmd.platformReferrer.toLowerCase() !== cmd.creator.toLowerCase() ? cmd.platformReferrer : null;
+    const token = newToken({
+      tokenId,
+      network: cmd.network,
+      metadata,
+      creator: cmd.creator,
+      platformReferrer: referrer,
+      params,
+      launchFee: deps.settings.launchFee,
+      address,
+      now,
+      launchMode: cmd.fairLaunch ? 'fair' : 'curve',
+    });
+    await stores.tokens.insert(token);
+    if (cmd.fairLaunch) {
+      const endsAt = new Date(now.getTime() + cmd.fairLaunch.durationSeconds * 1000);
+      await stores.raises.insert(newRaise({ tokenId, network: token.network, terms: cmd.fairLaunch, now, endsAt }));
+    }
+    await stores.deployments.enqueue(newDeployment({ deploymentId: deps.ids.next('dep'), network: token.network, tokenId, address, now }));
+    const view = tokenView(token, { volumeUsd24h: 0n, trades24h: 0, holders: 0 });
+    await stores.events.append({
+      type: 'token.created',
+      network: token.network,
+      tokenId: token.tokenId,
+      data: { token: view, paymentId: paid?.payment.paymentId ?? null },
+      createdAt: now,
+    });
+    if (!cmd.initialBuyUsd) return view;
+    // The dev buy: the curve's first trade, at the base fee, booked with the token; its tokens are
+    // delivered once the contract is deployed (deliveries wait for DEPLOYED).
+    const { booked, delivery } = await buyOnCurve(deps, stores, token, { buyer: cmd.creator, grossUsd: cmd.initialBuyUsd, minTokensOut: 0n, payment: paid?.payment, now });
+    const initialBuy = buyResult(booked, delivery, spotPriceUsd(booked.token.curve), undefined);
+    return { ...(await loadTokenView(stores, booked.token, now)), initialBuy };
+  });
+}
