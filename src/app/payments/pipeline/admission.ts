@@ -35,6 +35,7 @@ export interface Admitted {
   payment: Payment;
   payload: PaymentPayload;
   requirements: PaymentRequirements;
+  /** The priced plan (pricing.ts), asked once as the payer: what is bound, verified and carried on. */
   prepared: Prepared;
   caller: Caller;
   paymentIdentifier: string | null;

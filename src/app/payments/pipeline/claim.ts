@@ -2,8 +2,9 @@
  * Step 3, the claim: the payment is stored under its (network, payer, nonce) — with its payment
  * identifier, in one transaction — so of two requests with one authorization exactly one goes on;
  * the other answers what the first stores. Then the rules again, now that the payer is proven and
- * the nonce is ours: nothing may have changed — and what the operation must hold alone (an
- * order's held authorization) is taken for the payment, so of rival requests one goes on.
+ * the nonce is ours — the second look (pricing.ts): nothing may have changed — and what the
+ * operation must hold alone (an order's held authorization) is taken for the payment, so of rival
+ * requests one goes on.
  *
  * Compensation: `release` closes a payment that was never charged with its answer stored —
  * REJECTED when the rules refuse it now or its request died before settling, FAILED when the chain
