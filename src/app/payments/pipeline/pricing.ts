@@ -63,22 +63,28 @@ export type Looked =
   /** A SETTLED payment applied off its request: what it paid, in its asset at its own quote. */
   | { at: 'apply'; payment: Payment };
 
+/** Why the second look refuses a price that moved, where it looked. */
+const MOVED: Record<Looked['at'], string> = {
+  claim: 'The price changed while the payment was verified; request a new price.',
+  apply: 'The price changed before the payment could be applied.',
+};
+
 /**
  * The second look: the rules and the price again, compared with what was priced or paid. A
  * refusal of the rules is thrown as the operation words it; a price that moved is `price_changed`.
- * An operation custody has carried out already (`done`, decision 0061) costs what was paid.
  */
 export async function lookAgain(deps: AppDeps, ep: AnyEntrypoint, input: unknown, caller: Caller, against: Looked): Promise<Prepared> {
-  if (against.at === 'claim') {
-    const again: Prepared = await ep.prepare(deps, input, caller);
-    if (again.amount !== against.priced.amount) {
-      throw new PaymentInvalid('The price changed while the payment was verified; request a new price.', { reason: PAYMENT_REASONS.priceChanged });
-    }
-    return again;
-  }
-  const now: Prepared = await ep.prepare(deps, input, caller, 'apply');
-  if (!now.done && amountAtQuote(against.payment.quotePrice, now.amount) !== against.payment.amount) {
-    throw new PaymentInvalid('The price changed before the payment could be applied.', { reason: PAYMENT_REASONS.priceChanged });
-  }
+  const now: Prepared = await ep.prepare(deps, input, caller, against.at === 'apply' ? 'apply' : undefined);
+  if (!samePrice(now, against)) throw new PaymentInvalid(MOVED[against.at], { reason: PAYMENT_REASONS.priceChanged });
   return now;
+}
+
+/**
+ * At the claim, the USD price admission priced; for a settled payment, what it paid in its asset
+ * at its own quote — unless custody has carried the operation out already (`done`, decision
+ * 0061): then it costs what was paid.
+ */
+function samePrice(now: Prepared, against: Looked): boolean {
+  if (against.at === 'claim') return now.amount === against.priced.amount;
+  return now.done === true || amountAtQuote(against.payment.quotePrice, now.amount) === against.payment.amount;
 }
