@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
 import type { RunningService } from '../../src/bootstrap/compose.js';
-import type { AnyEntrypoint, Prepared } from '../../src/app/entrypoints.js';
+import type { AnyEntrypoint, Prepared } from '../../src/app/kit/catalogue/entrypoint.js';
 import { resumeApplication } from '../../src/app/payments/pipeline/application.js';
 import type { PaidRequest } from '../../src/app/payments/pipeline/deps.js';
 import type { Outcome, PaidOutcome } from '../../src/app/payments/pipeline/outcome.js';
