@@ -9,11 +9,17 @@
  *                (only networks whose chain answers; else 503)
  *   admission    decode, replay?, payment identifier?, the chain     none: a refusal is thrown,
  *                and facilitator answer?, network, rules and price   nothing stored
- *                as the payer, binding, verify
- *   claim        nonce + payment identifier, the rules again         release: REJECTED / FAILED
+ *                as the payer (priced once), binding, verify
+ *   claim        nonce + payment identifier, the second look at      release: REJECTED / FAILED
+ *                the rules and price
  *   settlement   SETTLING, settle with no transaction open           none: the reconciler asks
  *                                                                    the chain
  *   application  the operation, APPLIED, answer and receipt stored   refund in the asset that paid
+ *
+ * THE PRICE. The operation is asked for its rules and price once, in admission, and the plan is
+ * carried through binding, verification, claim, settlement and application; the one second look
+ * (after the claim, and when the reconciler applies a settled payment) compares with what was
+ * priced or paid and says why they differ — all in ./pipeline/pricing.ts, which says why.
  *
  * THE RULE. Until the nonce is claimed, a refusal is thrown: nothing is stored and nothing is
  * charged. From the claim on, every answer is stored with the payment and returned, so the same

@@ -6,7 +6,7 @@
  * charged, so there is no compensation.
  */
 import { getAddress } from 'viem';
-import { HeldAuthorizationInvalid, NetworkMismatch, TokenNetworkMismatch } from '../../../domain/errors.js';
+import { HeldAuthorizationInvalid, NetworkMismatch } from '../../../domain/errors.js';
 import { assetAt, isNetwork, type Network } from '../../../domain/network.js';
 import type { Payment } from '../../../domain/payment.js';
 import type { PaymentPayload, PaymentRequirements } from '../../../ports/facilitator.js';
@@ -21,6 +21,7 @@ import { paymentRequiredFor } from './challenge.js';
 import type { PaidRequest, PipelineDeps } from './deps.js';
 import type { Outcome } from './outcome.js';
 import { payerNetwork } from './payer-network.js';
+import { priceAsPayer, priceForAnyone } from './pricing.js';
 import { refusalFor } from './refusal.js';
 import { knownIdentifier, replay } from './stored-answer.js';
 import { verify } from './verification.js';
@@ -34,6 +35,7 @@ export interface Admitted {
   payment: Payment;
   payload: PaymentPayload;
   requirements: PaymentRequirements;
+  /** The priced plan (pricing.ts), asked once as the payer: what is bound, verified and carried on. */
   prepared: Prepared;
   caller: Caller;
   paymentIdentifier: string | null;
@@ -49,7 +51,7 @@ export async function admit(
   const ep = req.entrypoint;
   const network = payload.accepted?.network;
   if (!PAYMENT_X402_VERSIONS.includes(payload.x402Version) || !isNetwork(network)) {
-    const prepared = await ep.prepare(deps, input);
+    const prepared = await priceForAnyone(deps, ep, input);
     const refusal = refusalFor(deps, req, requestHash, prepared);
     throw await refusal.invalid(PAYMENT_REASONS.unsupportedPayment, 'The payment is not an x402 v2 (or v1) payment on a supported network.');
   }
@@ -74,7 +76,7 @@ export async function admit(
   const amount = paidAmount(payload);
   let prepared: Prepared;
   try {
-    prepared = await prepareAsPayer(deps, ep, input, { wallet: payer, network: detected, ...(asset && amount !== null ? { fee: { asset, amount } } : {}) }, network);
+    prepared = await priceAsPayer(deps, ep, input, { wallet: payer, network: detected, ...(asset && amount !== null ? { fee: { asset, amount } } : {}) }, network);
   } catch (e) {
     // A copy of this very payment that came in while it was being verified has claimed it and
     // holds its authorization (decision 0067): this copy gets that payment's answer, not `used`
@@ -114,21 +116,12 @@ export async function admit(
   };
 }
 
-/** The rules as the payer; a token of the other environment than the wallet is the wallet's mismatch first. */
 /** The amount the payment says it pays (`accepted.amount`), when it is a whole number. */
 function paidAmount(payload: PaymentPayload): bigint | null {
   const amount = payload.accepted?.amount;
   return typeof amount === 'string' && /^\d{1,78}$/.test(amount) ? BigInt(amount) : null;
 }
 
-async function prepareAsPayer(deps: PipelineDeps, ep: AnyEntrypoint, input: unknown, caller: Caller, network: Network): Promise<Prepared> {
-  try {
-    return await ep.prepare(deps, input, caller);
-  } catch (e) {
-    if (e instanceof TokenNetworkMismatch && caller.network !== network) throw new NetworkMismatch(caller.network, network);
-    throw e;
-  }
-}
 
 function newPayment(
   deps: PipelineDeps,

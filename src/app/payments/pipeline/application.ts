@@ -11,7 +11,7 @@
  * (`RefusedInCustody.giveBack`), and the refund gives it back in the same transaction, behind the
  * payment's compare-and-set: a copy of the operation that lost the race to another gives nothing back.
  */
-import { isRefusal, PaymentInvalid, ServiceUnavailable, type DomainError } from '../../../domain/errors.js';
+import { isRefusal, ServiceUnavailable, type DomainError } from '../../../domain/errors.js';
 import { transitionPayment, type Payment } from '../../../domain/payment.js';
 import { newPayout } from '../../../domain/payout.js';
 import { isNotSent, notSent, type CustodyTransaction } from '../../../ports/custody-transaction-store.js';
@@ -22,12 +22,12 @@ import type { AnyEntrypoint } from '../../kit/catalogue/entrypoint.js';
 import { errorEnvelope, statusOfError, successEnvelope } from '../../kit/error-status.js';
 import { withReceipt } from '../extensions/receipts.js';
 import { PaymentAlreadyApplied, RefundBesideCustody, RefusedInCustody } from '../../kit/paid.js';
-import { amountAtQuote } from '../../pricing/index.js';
 import { payoutView } from '../../kit/views.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';
 import type { PipelineDeps } from './deps.js';
 import { countPayment } from '../../kit/metrics.js';
 import { pendingResponse, type Outcome } from './outcome.js';
+import { lookAgain } from './pricing.js';
 import type { Settled } from './settlement.js';
 import { movedFirst } from './stored-answer.js';
 
@@ -91,10 +91,8 @@ export async function resumeApplication(deps: PipelineDeps, ep: AnyEntrypoint, p
   let prepared;
   try {
     input = ep.parse(payment.input);
-    prepared = await ep.prepare(deps, input, caller, 'apply');
-    if (!prepared.done && amountAtQuote(payment.quotePrice, prepared.amount) !== payment.amount) {
-      throw new PaymentInvalid('The price changed before the payment could be applied.', { reason: PAYMENT_REASONS.priceChanged });
-    }
+    // No plan survives the request that died: the second look (pricing.ts) compares with what the payment paid.
+    prepared = await lookAgain(deps, ep, input, caller, { at: 'apply', payment });
   } catch (e) {
     // An outage is no refusal: what could not be checked now is checked on a later pass (an
     // operation may hold the payer's money in custody already: a sell's pulled tokens).

@@ -14,6 +14,7 @@ import { X402_VERSION, type PaymentRequiredObject } from '../requirements.js';
 import type { PaidRequest, PipelineDeps } from './deps.js';
 import type { Outcome } from './outcome.js';
 import { hintedCaller } from './payer-network.js';
+import { priceToAsk } from './pricing.js';
 
 export async function challenge(deps: PipelineDeps, req: PaidRequest, input: unknown, requestHash: string): Promise<Outcome<'challenge' | 'granted'>> {
   const proof = await walletProof(deps, req.walletProof);
@@ -22,7 +23,7 @@ export async function challenge(deps: PipelineDeps, req: PaidRequest, input: unk
   // A proven wallet is the protocol-native hint: it wins over X-Wallet-Address.
   const wallet = proof?.ok ? proof.wallet : req.walletHint;
   const hinted = wallet ? await hintedCaller(deps, wallet) : undefined;
-  const prepared = await req.entrypoint.prepare(deps, input, hinted, 'ask');
+  const prepared = await priceToAsk(deps, req.entrypoint, input, hinted);
   const wanted = prepared.network ? [prepared.network] : hinted ? [hinted.network] : ALL_NETWORKS;
   // Only networks a payment can be taken on now: 503 before anyone signs when none can.
   const networks = deps.availability ? await deps.availability.usable(wanted) : wanted;

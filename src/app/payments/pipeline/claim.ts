@@ -2,24 +2,25 @@
  * Step 3, the claim: the payment is stored under its (network, payer, nonce) — with its payment
  * identifier, in one transaction — so of two requests with one authorization exactly one goes on;
  * the other answers what the first stores. Then the rules again, now that the payer is proven and
- * the nonce is ours: nothing may have changed — and what the operation must hold alone (an
- * order's held authorization) is taken for the payment, so of rival requests one goes on.
+ * the nonce is ours — the second look (pricing.ts): nothing may have changed — and what the
+ * operation must hold alone (an order's held authorization) is taken for the payment, so of rival
+ * requests one goes on.
  *
  * Compensation: `release` closes a payment that was never charged with its answer stored —
  * REJECTED when the rules refuse it now or its request died before settling, FAILED when the chain
  * proves its authorization can never be settled (the reconciler).
  */
-import { isRefusal, PaymentInvalid, type DomainError } from '../../../domain/errors.js';
+import { isRefusal, type DomainError } from '../../../domain/errors.js';
 import { transitionPayment, type Payment } from '../../../domain/payment.js';
 import type { StoredResponse } from '../../../ports/payment-store.js';
 import { errorEnvelope, statusOfError } from '../../kit/error-status.js';
 import { claimPayment } from '../extensions/payment-identifier.js';
 import { PaymentAlreadyApplied } from '../../kit/paid.js';
-import { PAYMENT_REASONS } from '../payment-reasons.js';
 import type { Admitted } from './admission.js';
 import type { PipelineDeps } from './deps.js';
 import type { Outcome } from './outcome.js';
 import { countPayment } from '../../kit/metrics.js';
+import { lookAgain } from './pricing.js';
 import { identifiedAnswer, replay } from './stored-answer.js';
 
 /** An admitted payment whose nonce is ours, stored VERIFIED, its rules checked again. */
@@ -39,10 +40,8 @@ export async function claim(deps: PipelineDeps, a: Admitted): Promise<Claimed | 
   }
   // From here on every answer is stored with the payment.
   try {
-    const again = await a.entrypoint.prepare(deps, a.input, a.caller);
-    if (again.amount !== a.prepared.amount) {
-      throw new PaymentInvalid('The price changed while the payment was verified; request a new price.', { reason: PAYMENT_REASONS.priceChanged });
-    }
+    // The second look (pricing.ts): what changed while the payment was verified is refused here, uncharged.
+    const again = await lookAgain(deps, a.entrypoint, a.input, a.caller, { at: 'claim', priced: a.prepared });
     // What the operation must hold alone is the payment's from now (a held authorization): a rival is refused here, uncharged.
     await a.entrypoint.reserve?.(deps, a.input, again, a.payment);
     return { ...a, kind: 'claimed', prepared: again };
