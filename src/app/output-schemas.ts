@@ -375,3 +375,23 @@ export const pledgeAuthorizationOutput = sellAuthorizationOutput.omit({ tokens: 
   onChainBalance: amount.meta({ description: "the wallet's USDC on chain now" }),
   authorization: tokenAuthorizationSchema.omit({ signature: true }).meta({ description: "send this as token_pledge's authorization, with `signature` added" }),
 });
+
+const shares = { accruedUsd: amount, paidUsd: amount, pendingUsd: amount };
+/** A wallet's fee shares as creator or referrer (docs/api.md "Fees and earnings"): paid counts shares whose payout is confirmed. */
+export const earningsOutput = z.object({
+  wallet: z.string(),
+  ...shares,
+  payoutMinUsd: amount,
+  items: z.array(z.object({ network: networkSchema, tokenId: z.string(), role: z.string().describe('creator or a referrer'), ...shares })),
+});
+
+/** Creators ranked by what they earned, most first. */
+export const creatorsOutput = z.object({
+  sort: z.literal('earnings'),
+  items: z.array(z.object({ rank: z.number().int(), wallet: z.string(), earnedUsd: amount, tokens: z.number().int() })),
+});
+
+/** Totals per network. */
+export const statsOutput = z.object({
+  networks: z.array(z.object({ network: networkSchema, tokens: z.number().int(), trades: z.number().int(), volumeUsd: amount, feesUsd: amount })),
+});

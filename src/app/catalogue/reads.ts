@@ -10,7 +10,7 @@ import { pledgeAuthorizationOutput, pledgeOutput, raiseOutput } from '../output-
 import { getRaise } from '../use-cases/get-raise.js';
 import { cancelPledge, pledgeAuthorization } from '../use-cases/pledge.js';
 import { candlesQuery, commentIdSchema, commentsQuery, creatorsQuery, holdersQuery, listTokensQuery, positionsQuery, quoteQuery, sellAuthorizationQuery, tokenIdSchema, tradesQuery, walletSchema } from '../schemas.js';
-import { candlesOutput, commentOutput, commentPageOutput, deliveryOutput, holdersOutput, paymentOutput, payoutOutput, positionsOutput, pricesOutput, quoteOutput, sellAuthorizationOutput, tokenOutput, tokenPageOutput, tradePageOutput } from '../output-schemas.js';
+import { candlesOutput, commentOutput, commentPageOutput, creatorsOutput, deliveryOutput, earningsOutput, holdersOutput, paymentOutput, payoutOutput, positionsOutput, pricesOutput, quoteOutput, sellAuthorizationOutput, statsOutput, tokenOutput, tokenPageOutput, tradePageOutput } from '../output-schemas.js';
 import { createQuote } from '../use-cases/create-quote.js';
 import { getWalletEarnings, listCreators } from '../use-cases/earnings.js';
 import { hideComment, listComments } from '../use-cases/comments.js';
@@ -27,16 +27,14 @@ import { listTokens } from '../use-cases/list-tokens.js';
 import { listTrades } from '../use-cases/list-trades.js';
 import { sellAuthorization } from '../use-cases/sell-authorization.js';
 import { orderReads } from '../orders/order-catalogue.js';
-import { read, type AnyRead } from './operation.js';
+import { read } from './operation.js';
 import { READ_PATHS } from './read-paths.js';
 
 const tokenField = { tokenId: tokenIdSchema };
 const id = (prefix: string, what: string) => z.string().regex(new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`), `must be a ${what} id (${prefix}_ + 26-character ULID)`);
 const token = { id: 'tokenId' };
-/** An answer the service describes in docs/api.md only. */
-const described = z.looseObject({});
 
-export function reads(): AnyRead[] {
+export function reads() {
   return [
     read({
       operation: 'list_tokens',
@@ -236,7 +234,7 @@ export function reads(): AnyRead[] {
       summary: "a wallet's fee shares as creator or referrer",
       http: { path: READ_PATHS.earnings },
       inputSchema: z.strictObject({ address: walletSchema }),
-      outputSchema: described,
+      outputSchema: earningsOutput,
       run: (deps, q) => getWalletEarnings(deps, getAddress(q.address)),
     }),
     read({
@@ -245,7 +243,7 @@ export function reads(): AnyRead[] {
       summary: 'creators ranked by what they earned',
       http: { path: READ_PATHS.creators },
       inputSchema: creatorsQuery,
-      outputSchema: described,
+      outputSchema: creatorsOutput,
       run: (deps, q) => listCreators(deps, q.limit),
     }),
     read({
@@ -254,7 +252,7 @@ export function reads(): AnyRead[] {
       summary: 'totals per network',
       http: { path: READ_PATHS.stats },
       inputSchema: z.strictObject({}),
-      outputSchema: described,
+      outputSchema: statsOutput,
       run: (deps) => getStats(deps),
     }),
     ...orderReads(),

@@ -5,7 +5,7 @@
  */
 import { getAddress } from 'viem';
 import { parseTokens, parseUsd } from '../../domain/money.js';
-import { read, type AnyRead } from '../catalogue/operation.js';
+import { read } from '../catalogue/operation.js';
 import { READ_PATHS } from '../catalogue/read-paths.js';
 import { tokenIdSchema } from '../schemas.js';
 import { cancelOrder, getOrder, getOrderBook, listOrders } from './order-reads.js';
@@ -19,7 +19,7 @@ export function specOf(v: { tokenId: string; kind: OrderSpec['kind']; usdAmount?
   return { tokenId: v.tokenId, kind: v.kind, usdAmount: opt(v.usdAmount, parseUsd), tokens: opt(v.tokens, parseTokens), expiresAt: new Date(v.expiresAt) };
 }
 
-export function orderReads(): AnyRead[] {
+export function orderReads() {
   return [
     read({
       operation: 'order_authorization',
