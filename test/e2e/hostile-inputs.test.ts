@@ -12,6 +12,7 @@ import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
 import { PAYMENT_META, paymentRequiredOf } from '../../src/adapters/kit/mcp/x402-mcp.js';
+import { ENTRYPOINT_EXAMPLES } from '../../src/adapters/kit/x402/discovery-examples.js';
 import { MemoryLogger } from '../../src/adapters/logging/memory/memory-logger.js';
 import { queryOf } from '../../src/adapters/http/koa/read-routes.js';
 import { pathParams } from '../../src/app/catalogue/operation.js';
@@ -258,7 +259,9 @@ describe.each(testDatabases('hostile'))('hostile input on %s', (_name, openStore
           : HOSTILE.map((h) => ({ ...body, [field]: h })),
       );
     for (const name of service.application.entrypoints.keys()) {
-      const body = bodies[name];
+      // An entrypoint given no body above is sent its discovery example's (every entrypoint has one), on this token.
+      const example = ENTRYPOINT_EXAMPLES[name]?.input;
+      const body = bodies[name] ?? (example && ('tokenId' in example ? { ...example, tokenId } : example));
       expect(body, `a body for ${name}`).toBeDefined();
       for (const variant of variants(body!)) await answered(await post(`/entrypoints/${name}`, variant), `${name} ${JSON.stringify(variant).slice(0, 200)}`);
     }
