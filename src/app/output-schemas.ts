@@ -1,7 +1,7 @@
 /**
  * The answers' schemas (zod): what the service answers with, the single source of the OpenAPI
  * document, the manifest, the MCP tools' output schemas, the views' types (views.ts) and the page's
- * types (src/adapters/web/browser/types.ts imports them as types).
+ * types (each read's through its catalogue entry, catalogue/api-types.ts; imported as types only).
  */
 import { z } from 'zod';
 import { networkSchema, tokenAuthorizationSchema } from './schemas.js';
