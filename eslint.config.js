@@ -44,6 +44,15 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // The page runs in a browser: its type check sees Node's types (for the app files its types come
+    // from), so eslint keeps Node's globals and modules out of its own code.
+    files: ['src/adapters/web/browser/**'],
+    rules: {
+      'no-restricted-globals': ['error', ...['Buffer', 'process', 'global', 'require', '__dirname', '__filename', 'setImmediate', 'clearImmediate'].map((name) => ({ name, message: 'The page runs in a browser.' }))],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^node:', message: 'The page runs in a browser.' }] }],
+    },
+  },
+  {
     files: ['src/domain/**'],
     rules: {
       'no-restricted-globals': ['error', { name: 'Date', message: 'Time comes from the Clock port.' }],

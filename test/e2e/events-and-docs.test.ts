@@ -52,18 +52,10 @@ describe('GET /entrypoints and /api/openapi.json', () => {
   it('lists every paid entrypoint with its price and input schema', async () => {
     const { data, operation } = await json(await fetch(`${service.url}/entrypoints`));
     expect(operation).toBe('list_entrypoints');
-    expect(data.map((e: any) => [e.name, e.price])).toEqual([
-      ['token_create', '0.01'],
-      ['token_buy_usd', '= usdAmount'],
-      ['token_buy_tokens', '= quoted cost of tokens'],
-      ['token_buy_quote', "= the quote's usdAmount"],
-      ['token_sell', '0.01'],
-      ['token_info', '0.001'],
-      ['token_pledge', '0.01'],
-      ['order_place', '0.01'],
-      ['token_comment', '0.001'],
-      ['token_image', '0.01'],
-    ]);
+    // Every entrypoint of the catalogue (test/app/catalogue.test.ts lists them and their prices), in its order.
+    const catalogue = [...service.application.entrypoints.values()];
+    expect(catalogue.length).toBeGreaterThan(0);
+    expect(data.map((e: any) => [e.name, e.price])).toEqual(catalogue.map((e) => [e.name, e.price(service.application.deps.settings)]));
     const buy = data.find((e: any) => e.name === 'token_buy_usd');
     expect(buy.inputSchema).toMatchObject({ type: 'object', required: ['tokenId', 'usdAmount'], additionalProperties: false });
     expect(buy.outputSchema.properties).toHaveProperty('tokensReceived');

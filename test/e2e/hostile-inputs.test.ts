@@ -257,8 +257,10 @@ describe.each(testDatabases('hostile'))('hostile input on %s', (_name, openStore
           ? Object.keys(v).flatMap((inner) => HOSTILE.map((h) => ({ ...body, [field]: { ...(v as object), [inner]: h } })))
           : HOSTILE.map((h) => ({ ...body, [field]: h })),
       );
-    for (const name of service.application.entrypoints.keys()) {
-      const body = bodies[name];
+    for (const [name, entry] of service.application.entrypoints) {
+      // An entrypoint given no body above is sent its discovery example's (every entrypoint has one), on this token.
+      const example = entry.example.input;
+      const body = bodies[name] ?? (example && ('tokenId' in example ? { ...example, tokenId } : example));
       expect(body, `a body for ${name}`).toBeDefined();
       for (const variant of variants(body!)) await answered(await post(`/entrypoints/${name}`, variant), `${name} ${JSON.stringify(variant).slice(0, 200)}`);
     }

@@ -59,39 +59,8 @@ describe('tools/list', () => {
   it('names every tool, with the JSON Schemas of the zod schemas the API validates with, and MCP annotations', async () => {
     const { tools } = await agent.listTools();
     const expected = agentTools(service.application.entrypoints);
-    expect(tools.map((t) => t.name)).toEqual([
-      'list_tokens',
-      'get_token',
-      'list_positions',
-      'get_quote',
-      'get_prices',
-      'list_trades',
-      'get_candles',
-      'list_holders',
-      'list_comments',
-      'get_payment',
-      'get_delivery',
-      'get_payout',
-      'prepare_sell',
-      'get_raise',
-      'prepare_pledge',
-      'cancel_pledge',
-      'prepare_order',
-      'list_orders',
-      'get_order',
-      'get_order_book',
-      'cancel_order',
-      'create_token',
-      'token_buy_usd',
-      'token_buy_tokens',
-      'token_buy_quote',
-      'token_sell',
-      'token_info',
-      'token_pledge',
-      'order_place',
-      'token_comment',
-      'set_token_image',
-    ]);
+    // Every tool of the catalogue (test/app/catalogue.test.ts lists them), in its order.
+    expect(tools.map((t) => t.name)).toEqual(expected.map((t) => t.name));
     for (const tool of expected) {
       const listed = tools.find((t) => t.name === tool.name)!;
       const zodInput = tool.kind === 'free' ? tool.inputSchema : tool.entrypoint.inputSchema;

@@ -276,9 +276,8 @@ describe('discovery', () => {
   it('/.well-known/x402 lists the paid tools with Bazaar in its MCP form, beside the HTTP resources', async () => {
     const doc = await json(await fetch(`${service.url}/.well-known/x402`));
     const mcpItems = doc.items.filter((i: any) => i.type === 'mcp');
-    expect(mcpItems.map((i: any) => i.toolName)).toEqual([
-      'create_token', 'token_buy_usd', 'token_buy_tokens', 'token_buy_quote', 'token_sell', 'token_info', 'token_pledge', 'order_place', 'token_comment', 'set_token_image',
-    ]);
+    // Every paid entrypoint's tool (test/app/catalogue.test.ts lists them), in the catalogue's order.
+    expect(mcpItems.map((i: any) => i.toolName)).toEqual([...service.application.entrypoints.values()].map((e) => e.tool.name));
     for (const item of mcpItems) {
       expect(item).toMatchObject({ resource: `${service.url}/mcp`, paymentResource: `mcp://tool/${item.toolName}`, transport: 'streamable-http' });
       expect(validateDiscoveryExtension(item.extensions.bazaar)).toEqual({ valid: true });

@@ -4,11 +4,10 @@
 import { getAddress } from 'viem';
 import { z } from 'zod';
 import { read } from '../kit/catalogue/operation.js';
-import { described } from '../kit/catalogue/read-fields.js';
 import { READ_PATHS } from '../kit/catalogue/read-paths.js';
 import { walletSchema } from '../kit/schemas.js';
 import { getWalletEarnings, listCreators } from './earnings.js';
-import { creatorsQuery } from './schemas.js';
+import { creatorsOutput, creatorsQuery, earningsOutput } from './schemas.js';
 
 /** The free reads of this room, by operation (the assembly in ../catalogue.ts orders them). */
 export function earningsReads() {
@@ -19,7 +18,7 @@ export function earningsReads() {
       summary: "a wallet's fee shares as creator or referrer",
       http: { path: READ_PATHS.earnings },
       inputSchema: z.strictObject({ address: walletSchema }),
-      outputSchema: described,
+      outputSchema: earningsOutput,
       run: (deps, q) => getWalletEarnings(deps, getAddress(q.address)),
     }),
     creators: read({
@@ -28,7 +27,7 @@ export function earningsReads() {
       summary: 'creators ranked by what they earned',
       http: { path: READ_PATHS.creators },
       inputSchema: creatorsQuery,
-      outputSchema: described,
+      outputSchema: creatorsOutput,
       run: (deps, q) => listCreators(deps, q.limit),
     }),
   };

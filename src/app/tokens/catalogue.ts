@@ -9,7 +9,7 @@ import type { FairLaunchTerms } from '../../domain/raise.js';
 import { type TokenMetadata, validateTokenMetadata } from '../../domain/token.js';
 import { type Entrypoint, type Prepared, fixed, opt } from '../kit/catalogue/entrypoint.js';
 import { read } from '../kit/catalogue/operation.js';
-import { described, token, tokenField } from '../kit/catalogue/read-fields.js';
+import { token, tokenField } from '../kit/catalogue/read-fields.js';
 import { READ_PATHS } from '../kit/catalogue/read-paths.js';
 import { IMAGE_BODY_LIMIT_BYTES, type PreparedImage } from './image-intake.js';
 import { tokenOutput } from '../kit/output-schemas.js';
@@ -23,7 +23,7 @@ import { getToken, keptToken } from './get-token.js';
 import { listHolders } from './list-holders.js';
 import { listTokens } from './list-tokens.js';
 import { listTrades } from './list-trades.js';
-import { candlesOutput, candlesQuery, createTokenInput, createTokenOutput, holdersOutput, holdersQuery, listTokensQuery, tokenImageInput, tokenInfoInput, tokenInfoOutput, tokenPageOutput, tradePageOutput, tradesQuery } from './schemas.js';
+import { candlesOutput, candlesQuery, createTokenInput, createTokenOutput, holdersOutput, holdersQuery, listTokensQuery, statsOutput, tokenImageInput, tokenInfoInput, tokenInfoOutput, tokenPageOutput, tradePageOutput, tradesQuery } from './schemas.js';
 import { checkTokenImage, imageIntake, setTokenImage } from './set-token-image.js';
 import { tokenInfoFrom } from './token-info.js';
 import { TOKEN_EXAMPLES } from './examples.js';
@@ -182,7 +182,7 @@ export function tokenReads() {
       summary: 'totals per network',
       http: { path: READ_PATHS.stats },
       inputSchema: z.strictObject({}),
-      outputSchema: described,
+      outputSchema: statsOutput,
       run: (deps) => getStats(deps),
     }),
   };

@@ -105,3 +105,8 @@ export const holdersOutput = z.object({
   items: z.array(z.object({ wallet: z.string(), balance: amount, share: amount.meta({ description: 'of the tokens in circulation' }) })),
   indexer: indexerOutput,
 });
+
+/** Totals per network. */
+export const statsOutput = z.object({
+  networks: z.array(z.object({ network: networkSchema, tokens: z.number().int(), trades: z.number().int(), volumeUsd: amount, feesUsd: amount })),
+});

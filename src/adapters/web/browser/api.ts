@@ -5,14 +5,7 @@
  * (`read('get_token', { id })`): its path is the one the service routes (src/app/kit/catalogue/read-paths.ts).
  */
 import { READ_PATHS, type ReadName } from '../../../app/kit/catalogue/read-paths.js';
-import type { ReadOutputs } from './types.js';
-
-export interface Envelope<T> {
-  success: boolean;
-  operation?: string;
-  data?: T;
-  error?: { code: string; message: string; details?: Record<string, unknown> };
-}
+import type { Envelope, ReadOutputs } from './types.js';
 
 export class ApiError extends Error {
   constructor(
@@ -34,10 +27,10 @@ export async function readEnvelope<T>(res: Response): Promise<T> {
   } catch {
     throw new ApiError(res.status, 'UNREADABLE_ANSWER', `The service answered ${res.status} with something that is not JSON.`);
   }
-  if (body && body.success === false && body.error) {
+  if (body?.success === false && body.error) {
     throw new ApiError(res.status, body.error.code, body.error.message, body.error.details ?? {}, res.headers.get('x-request-id'));
   }
-  if (!res.ok || !body || body.data === undefined) throw new ApiError(res.status, 'UNEXPECTED_ANSWER', `The service answered ${res.status}.`);
+  if (!res.ok || !body?.success || body.data === undefined) throw new ApiError(res.status, 'UNEXPECTED_ANSWER', `The service answered ${res.status}.`);
   return body.data;
 }
 

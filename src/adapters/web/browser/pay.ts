@@ -11,6 +11,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { NETWORKS, isNetwork } from '../../../domain/network.js';
 import { ApiError, read, readEnvelope } from './api.js';
 import { fromUnits } from './format.js';
+import type { Envelope, PaymentPending } from './types.js';
 import { signTypedData } from './wallet.js';
 
 export interface Offer {
@@ -64,8 +65,8 @@ async function post(url: string, body: unknown, wallet: string, headers: Record<
 export async function price<T>(url: string, body: unknown, wallet: string): Promise<Priced | Answered<T>> {
   const res = await post(url, body, wallet);
   if (res.status !== 402) return { kind: 'answered', status: res.status, data: await readEnvelope<T>(res), transaction: null };
-  const envelope = (await res.clone().json().catch(() => null)) as { error?: { code?: string } } | null;
-  if (envelope?.error?.code !== 'PAYMENT_REQUIRED') await readEnvelope(res); // throws the refusal in words
+  const envelope = (await res.clone().json().catch(() => null)) as Envelope<never> | null;
+  if (envelope?.success !== false || envelope.error?.code !== 'PAYMENT_REQUIRED') await readEnvelope(res); // throws the refusal in words
   const required = http.getPaymentRequiredResponse((name) => res.headers.get(name), envelope);
   const offers = required.accepts.map((r: PaymentRequirements, index: number) => ({
     index,
@@ -97,7 +98,7 @@ export async function pay<T>(url: string, body: unknown, wallet: string, priced:
   let res = await post(url, body, wallet, headers);
   if (res.status === 202) {
     onState('settling');
-    const pending = await readEnvelope<{ paymentId: string }>(res);
+    const pending = await readEnvelope<PaymentPending>(res);
     await untilApplied(pending.paymentId);
     res = await post(url, body, wallet, headers); // the stored answer, not charged again
   }

@@ -82,8 +82,13 @@ export interface Read<S extends z.ZodObject = z.ZodObject> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRead = Read<any>;
 
+/** A read as its entry names it: its operation and its output schema kept in its type (the API's types come from these). */
+export type NamedRead<N extends string = string, O extends z.ZodType = z.ZodType> = AnyRead & { operation: N; outputSchema: O };
+
 /** An entry typed by its schema (its `run` sees the parsed input), kept in a table of any. */
-export const read = <S extends z.ZodObject>(entry: Omit<Read<S>, 'kind' | 'price'>): AnyRead => ({ kind: 'read', price: { kind: 'free' }, ...entry });
+export const read = <S extends z.ZodObject, N extends string, O extends z.ZodType>(
+  entry: Omit<Read<S>, 'kind' | 'price' | 'operation' | 'outputSchema'> & { operation: N; outputSchema: O },
+): NamedRead<N, O> => ({ kind: 'read', price: { kind: 'free' }, ...entry });
 
 /** The path parameters of a read, as `[path name, input field]`. */
 export function pathParams(route: ReadRoute): [name: string, field: string][] {
