@@ -15,6 +15,12 @@ type ReadEntry = ReturnType<typeof reads>[number];
 /** What each free read answers (its entry's output schema), by its operation name. */
 export type ReadOutputs = { [E in ReadEntry as E['operation']]: z.output<E['outputSchema']> };
 
+/** Where each free read answers over HTTP (its entry's path, `:param`s and all), by its operation name. */
+export type ReadPaths = { [E in ReadEntry as E['operation']]: E['http']['path'] };
+
+/** A free read's operation name. */
+export type ReadName = keyof ReadPaths;
+
 /** Every answer's envelope (docs/api.md "Envelopes"). */
 export type Envelope<T> = SuccessEnvelope<T> | ErrorEnvelope;
 

@@ -2,7 +2,7 @@
  * The catalogue (docs/decisions/0043): every operation, assembled from the rooms that write them —
  * the paid entrypoints and the free reads, each list in the order the manifest, OpenAPI, the MCP
  * tools and llms.txt show it. An operation is written in its room (<room>/catalogue.ts); this file
- * only says where it stands in the lists.
+ * only says where it stands in the lists (one not placed here follows the placed ones).
  */
 import type { AnyEntrypoint } from './kit/catalogue/entrypoint.js';
 import { earningsReads } from './earnings/index.js';
@@ -13,22 +13,37 @@ import { pledgeEntrypoint, raiseReads } from './raises/index.js';
 import { tokenEntrypoints, tokenReads } from './tokens/index.js';
 import { tradingEntrypoints, tradingReads } from './trading/index.js';
 
+/**
+ * `placed` in their order, then every other entry of `rooms`, room by room in each room's own
+ * order: an operation a room adds is listed without a line here (give it a place to move it up).
+ */
+function inOrder<R extends Room[]>(placed: EntryOf<R>[], rooms: [...R]): EntryOf<R>[] {
+  const rest = rooms.flatMap((room) => (Array.isArray(room) ? room : Object.values(room))).filter((e) => !placed.includes(e as EntryOf<R>));
+  return [...placed, ...(rest as EntryOf<R>[])];
+}
+
+/** A room's entries: by operation, or a list. */
+type Room = Record<string, object> | readonly object[];
+/** Any entry of any of the rooms, each with its own type (the API's types are read from them). */
+type EntryOf<R extends Room[]> = { [K in keyof R]: R[K] extends readonly (infer E)[] ? E : R[K][keyof R[K]] }[number];
+
 /** The paid operations, in their order. */
 export function entrypoints(): AnyEntrypoint[] {
   const tokens = tokenEntrypoints();
   const trading = tradingEntrypoints();
-  return [
+  const [pledge, order, comment] = [pledgeEntrypoint(), placeOrderEntrypoint(), commentEntrypoint()];
+  return inOrder([
     tokens.create,
     trading.buyUsd,
     trading.buyTokens,
     trading.buyQuote,
     trading.sell,
     tokens.info,
-    pledgeEntrypoint(),
-    placeOrderEntrypoint(),
-    commentEntrypoint(),
+    pledge,
+    order,
+    comment,
     tokens.image,
-  ];
+  ], [tokens, trading, [pledge], [order], [comment]]);
 }
 
 /** The free reads, in their order: the order tools are listed in. */
@@ -39,7 +54,8 @@ export function reads() {
   const comments = commentReads();
   const raises = raiseReads();
   const earnings = earningsReads();
-  return [
+  const orders = orderReads();
+  return inOrder([
     tokens.list_tokens,
     tokens.get_token,
     trading.list_positions,
@@ -60,6 +76,6 @@ export function reads() {
     earnings.earnings,
     earnings.creators,
     tokens.stats,
-    ...orderReads(),
-  ];
+    ...orders,
+  ], [tokens, trading, payments, comments, raises, earnings, orders]);
 }

@@ -4,7 +4,6 @@
 import { getAddress } from 'viem';
 import { z } from 'zod';
 import { read } from '../kit/catalogue/operation.js';
-import { READ_PATHS } from '../kit/catalogue/read-paths.js';
 import { walletSchema } from '../kit/schemas.js';
 import { getWalletEarnings, listCreators } from './earnings.js';
 import { creatorsOutput, creatorsQuery, earningsOutput } from './schemas.js';
@@ -16,7 +15,7 @@ export function earningsReads() {
       operation: 'earnings',
       description: "A wallet's fee shares as creator or referrer: accrued, paid (confirmed on chain) and pending, by token and role.",
       summary: "a wallet's fee shares as creator or referrer",
-      http: { path: READ_PATHS.earnings },
+      http: { path: '/api/wallets/:address/earnings' },
       inputSchema: z.strictObject({ address: walletSchema }),
       outputSchema: earningsOutput,
       run: (deps, q) => getWalletEarnings(deps, getAddress(q.address)),
@@ -25,7 +24,7 @@ export function earningsReads() {
       operation: 'creators',
       description: 'Creators ranked by what they earned.',
       summary: 'creators ranked by what they earned',
-      http: { path: READ_PATHS.creators },
+      http: { path: '/api/creators' },
       inputSchema: creatorsQuery,
       outputSchema: creatorsOutput,
       run: (deps, q) => listCreators(deps, q.limit),

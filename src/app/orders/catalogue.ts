@@ -6,7 +6,6 @@
 import { getAddress } from 'viem';
 import { parseTokens, parseUsd } from '../../domain/money.js';
 import { read } from '../kit/catalogue/operation.js';
-import { READ_PATHS } from '../kit/catalogue/read-paths.js';
 import { parseWith, tokenIdSchema } from '../kit/schemas.js';
 import { cancelOrder, getOrder, getOrderBook, listOrders } from './order-reads.js';
 import { cancelOrderInput, placeOrderInput, listOrdersQuery, orderAuthorizationOutput, orderAuthorizationQuery, orderBookOutput, orderIdSchema, orderOutput, ordersOutput } from './schemas.js';
@@ -66,7 +65,7 @@ export function orderReads() {
       description:
         "Step 1 of an order: the EIP-712 typed data `wallet` signs — a USDC ReceiveWithAuthorization of exactly usdAmount for a limit_buy, the token's of exactly `tokens` for a stop_loss or take_profit — valid until expiresAt, and the authorization to send to order_place with the `signature` added. Nothing moves until the order executes.",
       summary: 'the EIP-712 typed data a wallet signs before order_place',
-      http: { path: READ_PATHS.order_authorization, errors: [409] },
+      http: { path: '/api/orders/authorization', errors: [409] },
       inputSchema: orderAuthorizationQuery,
       outputSchema: orderAuthorizationOutput,
       run: (deps, q) => orderAuthorization(deps, { ...specOf(q), triggerPrice: 1n, wallet: getAddress(q.wallet) }),
@@ -76,7 +75,7 @@ export function orderReads() {
       tool: { name: 'list_orders', title: "List a wallet's orders" },
       description: "A wallet's orders, newest first (optionally one state): limit buys, stop-losses and take-profits with their state and, once executed, their trade.",
       summary: "a wallet's orders",
-      http: { path: READ_PATHS.list_orders },
+      http: { path: '/api/orders' },
       inputSchema: listOrdersQuery,
       outputSchema: ordersOutput,
       run: (deps, q) => listOrders(deps, { wallet: getAddress(q.wallet), state: q.state, limit: q.limit }),
@@ -86,7 +85,7 @@ export function orderReads() {
       tool: { name: 'get_order', title: 'Get an order' },
       description: 'One order by orderId: OPEN (waiting), EXECUTING, EXECUTED (with its tradeId), FAILED (with its reason), CANCELLED or EXPIRED.',
       summary: 'one order and its state',
-      http: { path: READ_PATHS.get_order, lookup: true },
+      http: { path: '/api/orders/:orderId', lookup: true },
       inputSchema: z.strictObject({ orderId: orderIdSchema }),
       outputSchema: orderOutput,
       run: (deps, q) => getOrder(deps, q.orderId),
@@ -96,7 +95,7 @@ export function orderReads() {
       tool: { name: 'get_order_book', title: "A token's order book" },
       description: "A token's OPEN orders by trigger price: limit buys (USD waiting to buy) and stop-losses / take-profits (tokens waiting to sell), with the spot price they are compared with.",
       summary: "a token's open orders by price level",
-      http: { path: READ_PATHS.order_book, params: { id: 'tokenId' } },
+      http: { path: '/api/tokens/:id/orders', params: { id: 'tokenId' } },
       inputSchema: z.strictObject({ tokenId: tokenIdSchema }),
       outputSchema: orderBookOutput,
       run: (deps, q) => getOrderBook(deps, q.tokenId),
@@ -107,7 +106,7 @@ export function orderReads() {
       description:
         'Cancel an OPEN order, free: prove the order\'s wallet with a SIGN-IN-WITH-X header, or send `signature`, the wallet\'s personal_sign of "Cancel order <orderId>". A cancelled order never executes; its authorization is never used (a wallet that trusts nobody also cancels it on chain: docs/api.md "Orders").',
       summary: 'cancel an OPEN order (its wallet proven)',
-      http: { path: READ_PATHS.cancel_order, lookup: true, method: 'post', errors: [403, 409] },
+      http: { path: '/api/orders/:orderId/cancel', lookup: true, method: 'post', errors: [403, 409] },
       inputSchema: cancelOrderInput,
       outputSchema: orderOutput,
       run: (deps, q, call) => cancelOrder(deps, { orderId: q.orderId, signature: q.signature, provenWallet: call.provenWallet }),

@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import { read } from '../kit/catalogue/operation.js';
 import { id } from '../kit/catalogue/read-fields.js';
-import { READ_PATHS } from '../kit/catalogue/read-paths.js';
 import { deliveryOutput } from '../kit/output-schemas.js';
 import { getDelivery } from './get-delivery.js';
 import { getPayment } from './get-payment.js';
@@ -20,7 +19,7 @@ export function paymentReads() {
       tool: { name: 'get_prices', title: 'Payment asset prices' },
       description: 'USD price of each payment asset (USDC, EURC) per network, the sources asked and their answers: what a EURC payment is priced at.',
       summary: 'USD prices of the payment assets and their sources',
-      http: { path: READ_PATHS.prices },
+      http: { path: '/api/prices' },
       inputSchema: z.strictObject({}),
       outputSchema: pricesOutput,
       run: (deps) => getPrices(deps),
@@ -31,7 +30,7 @@ export function paymentReads() {
       description:
         'The state of a payment by paymentId: APPLIED (done), REFUNDED (paid back), REJECTED or FAILED (nothing charged), or still VERIFIED/SETTLING/SETTLED. Call it after a paid tool answered status "pending".',
       summary: 'the state of a payment (after a 202 "pending")',
-      http: { path: READ_PATHS.get_payment, lookup: true },
+      http: { path: '/api/payments/:paymentId', lookup: true },
       inputSchema: z.strictObject({ paymentId: id('pay', 'payment') }),
       outputSchema: paymentOutput,
       run: (deps, q) => getPayment(deps, q.paymentId),
@@ -41,7 +40,7 @@ export function paymentReads() {
       tool: { name: 'get_delivery', title: 'Get a delivery' },
       description: "Where a buy's tokens are on their way to the buyer's wallet (PENDING, SENT, CONFIRMED), by the deliveryId a buy answered.",
       summary: "a buy's tokens on their way to the wallet",
-      http: { path: READ_PATHS.get_delivery, lookup: true },
+      http: { path: '/api/deliveries/:deliveryId', lookup: true },
       inputSchema: z.strictObject({ deliveryId: id('dlv', 'delivery') }),
       outputSchema: deliveryOutput,
       run: (deps, q) => getDelivery(deps, q.deliveryId),
@@ -51,7 +50,7 @@ export function paymentReads() {
       tool: { name: 'get_payout', title: 'Get a payout' },
       description: 'A USDC payout the service owes a wallet (sell proceeds, a refund, fee shares): its amount, state and transaction, by the payoutId a sell answered.',
       summary: 'sell proceeds, refunds and fee shares paid in USDC',
-      http: { path: READ_PATHS.get_payout, lookup: true },
+      http: { path: '/api/payouts/:payoutId', lookup: true },
       inputSchema: z.strictObject({ payoutId: id('pout', 'payout') }),
       outputSchema: payoutOutput,
       run: (deps, q) => getPayout(deps, q.payoutId),

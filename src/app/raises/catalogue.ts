@@ -8,7 +8,6 @@ import { authorizationFromText } from '../../domain/token-authorization.js';
 import { type Entrypoint, fixed } from '../kit/catalogue/entrypoint.js';
 import { read } from '../kit/catalogue/operation.js';
 import { token, tokenField } from '../kit/catalogue/read-fields.js';
-import { READ_PATHS } from '../kit/catalogue/read-paths.js';
 import { parseWith } from '../kit/schemas.js';
 import { getRaise } from './get-raise.js';
 import { type PledgeRequest, cancelPledge, checkPledge, placePledge, pledgeAuthorization, reservePledgeAuthorization } from './pledge.js';
@@ -62,7 +61,7 @@ export function raiseReads() {
       description:
         "A fair launch's raise (a token created with launch.mode fair): state RAISING (settling once it ended), FILLED or FAILED, the goal, the end, the total pledged and its progress, pledges by wallet and each pledge — with its tokens once FILLED, all bought at one price.",
       summary: "a fair launch's raise: state, goal, pledged, pledges and their tokens",
-      http: { path: READ_PATHS.get_raise, params: token },
+      http: { path: '/api/tokens/:id/raise', params: token },
       inputSchema: z.strictObject(tokenField),
       outputSchema: raiseOutput,
       run: (deps, q) => getRaise(deps, q.tokenId),
@@ -73,7 +72,7 @@ export function raiseReads() {
       description:
         "Step 1 of a pledge to a fair launch: the EIP-712 typed data `wallet` signs — a USDC ReceiveWithAuthorization of exactly usdAmount to the service's custody, valid a day past the raise's end, with a fresh nonce — and the authorization to send to token_pledge with the `signature` added. Nothing moves unless the raise fills.",
       summary: 'the EIP-712 typed data a pledger signs before token_pledge',
-      http: { path: READ_PATHS.pledge_authorization, params: token, errors: [409] },
+      http: { path: '/api/tokens/:id/pledge-authorization', params: token, errors: [409] },
       inputSchema: pledgeAuthorizationQuery.extend(tokenField),
       outputSchema: pledgeAuthorizationOutput,
       run: (deps, q) => pledgeAuthorization(deps, { tokenId: q.tokenId, wallet: getAddress(q.wallet), usdAmount: parseUsd(q.usdAmount, 'usdAmount') }),
@@ -84,7 +83,7 @@ export function raiseReads() {
       description:
         'Cancel a pledge before its raise ends, free: `signature` is the pledger\'s personal_sign (EIP-191) of the text "Cancel pledge <pledgeId>" (over HTTP, a SIGN-IN-WITH-X proof of the pledger may stand instead). A cancelled pledge is never collected.',
       summary: 'cancel a pledge until its raise ends (signed by the pledger)',
-      http: { path: READ_PATHS.cancel_pledge, method: 'post', errors: [403, 409] },
+      http: { path: '/api/pledges/:pledgeId/cancel', method: 'post', errors: [403, 409] },
       inputSchema: cancelPledgeInput,
       outputSchema: pledgeOutput,
       run: (deps, q, call) => cancelPledge(deps, { pledgeId: q.pledgeId, signature: q.signature, provenWallet: call.provenWallet }),

@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { type Entrypoint, type Prepared, fixed } from '../kit/catalogue/entrypoint.js';
 import { read } from '../kit/catalogue/operation.js';
 import { token, tokenField } from '../kit/catalogue/read-fields.js';
-import { READ_PATHS } from '../kit/catalogue/read-paths.js';
 import { parseWith } from '../kit/schemas.js';
 import { type CheckedComment, type CommentRequest, checkComment, hideComment, listComments, postComment } from './comments.js';
 import { commentIdSchema, commentInput, commentOutput, commentPageOutput, commentsQuery } from './schemas.js';
@@ -45,7 +44,7 @@ export function commentReads() {
       description:
         "A token's comment thread, newest first, each comment with its replies (oldest first): its author (the wallet that paid for it), the author's holding and share of the tokens in circulation, and badges (creator, top_holder). A comment the creator hid keeps its place with `hidden: true` and `text: null`. Pages with `cursor`.",
       summary: 'comments, newest first, with replies, holdings and badges; cursor pages',
-      http: { path: READ_PATHS.list_comments, params: token },
+      http: { path: '/tokens/:id/comments', params: token },
       inputSchema: commentsQuery.extend(tokenField),
       outputSchema: commentPageOutput,
       run: (deps, q) => listComments(deps, q.tokenId, { limit: q.limit, cursor: q.cursor }),
@@ -55,7 +54,7 @@ export function commentReads() {
       description:
         "The token's creator hides a comment of its token, free: the request proves the creator's wallet with a SIGN-IN-WITH-X header. The comment stays listed, its text withheld. Hiding a hidden comment answers it as it is.",
       summary: "the token's creator hides a comment (SIGN-IN-WITH-X proof required)",
-      http: { path: READ_PATHS.hide_comment, params: { ...token, commentId: 'commentId' }, method: 'post', proofRequired: true, errors: [403] },
+      http: { path: '/tokens/:id/comments/:commentId/hide', params: { ...token, commentId: 'commentId' }, method: 'post', proofRequired: true, errors: [403] },
       inputSchema: z.strictObject({ ...tokenField, commentId: commentIdSchema }),
       outputSchema: commentOutput,
       run: (deps, q, call) => hideComment(deps, { tokenId: q.tokenId, commentId: q.commentId, wallet: getAddress(call.provenWallet!) }),

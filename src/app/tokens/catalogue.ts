@@ -10,7 +10,6 @@ import { type TokenMetadata, validateTokenMetadata } from '../../domain/token.js
 import { type Entrypoint, type Prepared, fixed, opt } from '../kit/catalogue/entrypoint.js';
 import { read } from '../kit/catalogue/operation.js';
 import { token, tokenField } from '../kit/catalogue/read-fields.js';
-import { READ_PATHS } from '../kit/catalogue/read-paths.js';
 import { IMAGE_BODY_LIMIT_BYTES, type PreparedImage } from './image-intake.js';
 import { tokenOutput } from '../kit/output-schemas.js';
 import { applyInUnitOfWork } from '../kit/paid.js';
@@ -129,7 +128,7 @@ export function tokenReads() {
       description:
         'List launched tokens, newest first (or by marketCap / volume24h), filtered by network, state, creator or a name/symbol prefix `q`. Pages with `cursor` (the previous answer\'s nextCursor).',
       summary: 'tokens, newest first; filters network, state, creator, q; sort created | marketCap | volume24h; cursor pages',
-      http: { path: READ_PATHS.list_tokens },
+      http: { path: '/tokens' },
       inputSchema: listTokensQuery,
       outputSchema: tokenPageOutput,
       run: (deps, q) => listTokens(deps, q),
@@ -139,7 +138,7 @@ export function tokenReads() {
       tool: { name: 'get_token', title: 'Get a token' },
       description: 'One token: its curve, spot price (USD), market cap, 24-hour volume, holders, on-chain address and deployment, and pool once graduated.',
       summary: 'one token: curve, spot price, market cap, volume, holders, contract and pool',
-      http: { path: READ_PATHS.get_token, params: token },
+      http: { path: '/tokens/:id', params: token },
       inputSchema: z.strictObject({ tokenId: tokenIdSchema }),
       outputSchema: tokenOutput,
       run: (deps, q, call) => getToken(deps, q.tokenId, { fresh: call.fresh ?? false }),
@@ -150,7 +149,7 @@ export function tokenReads() {
       tool: { name: 'list_trades', title: "List a token's trades" },
       description: "A token's trades, newest first: side, USD amount, fee, tokens, average price, venue (curve or uniswap-v2).",
       summary: 'trades, newest first',
-      http: { path: READ_PATHS.list_trades, params: token },
+      http: { path: '/api/tokens/:id/trades', params: token },
       inputSchema: tradesQuery.extend(tokenField),
       outputSchema: tradePageOutput,
       run: (deps, q) => listTrades(deps, q.tokenId, { limit: q.limit, cursor: q.cursor }),
@@ -160,7 +159,7 @@ export function tokenReads() {
       tool: { name: 'get_candles', title: 'Price candles' },
       description: "OHLCV candles of a token's trades (interval 1m, 5m, 1h or 1d; default the last 100 intervals).",
       summary: 'OHLCV candles',
-      http: { path: READ_PATHS.candles, params: token },
+      http: { path: '/api/tokens/:id/candles', params: token },
       inputSchema: candlesQuery.extend(tokenField),
       outputSchema: candlesOutput,
       run: (deps, q) =>
@@ -171,7 +170,7 @@ export function tokenReads() {
       tool: { name: 'list_holders', title: "List a token's holders" },
       description: "A token's top holders with their balance and share of the tokens in circulation.",
       summary: 'top holders',
-      http: { path: READ_PATHS.holders, params: token },
+      http: { path: '/api/tokens/:id/holders', params: token },
       inputSchema: holdersQuery.extend(tokenField),
       outputSchema: holdersOutput,
       run: (deps, q) => listHolders(deps, q.tokenId, q.limit),
@@ -180,7 +179,7 @@ export function tokenReads() {
       operation: 'stats',
       description: 'Totals per network: tokens, trades, volume and fees.',
       summary: 'totals per network',
-      http: { path: READ_PATHS.stats },
+      http: { path: '/api/stats' },
       inputSchema: z.strictObject({}),
       outputSchema: statsOutput,
       run: (deps) => getStats(deps),

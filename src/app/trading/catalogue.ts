@@ -9,7 +9,6 @@ import { swapRecorded } from '../custody/index.js';
 import { type Entrypoint, type Prepared, fixed, opt, referrerOf } from '../kit/catalogue/entrypoint.js';
 import { read } from '../kit/catalogue/operation.js';
 import { token, tokenField } from '../kit/catalogue/read-fields.js';
-import { READ_PATHS } from '../kit/catalogue/read-paths.js';
 import { parseWith, walletSchema } from '../kit/schemas.js';
 import { type BuyPlan, type BuyRequest, buyToken, planBuy, recordedBuyPlan } from './buy-token.js';
 import { checkReferrer } from './check-referrer.js';
@@ -143,7 +142,7 @@ export function tradingReads() {
       description:
         "A wallet's positions: balance, cost basis, realized and unrealized PnL in USD, and the on-chain balance, with totals. `network` defaults to the wallet's own (chosen from its history: Base mainnet history → eip155:8453, else eip155:84532).",
       summary: "a wallet's positions with cost basis, PnL and on-chain balance",
-      http: { path: READ_PATHS.list_positions, walletProof: 'wallet' },
+      http: { path: '/positions', walletProof: 'wallet' },
       inputSchema: positionsQuery.extend({ wallet: walletSchema.meta({ description: 'the wallet (0x address)' }) }),
       outputSchema: positionsOutput,
       run: async (deps, q) => {
@@ -158,7 +157,7 @@ export function tradingReads() {
       description:
         'Price a buy (by usdAmount or tokens) or a sell (by tokens) at the current curve or pool, fee included, with minTokensOut/minUsdOut after slippageBps. The quote is held 60 s: token_buy_quote executes it at exactly its usdAmount.',
       summary: 'a quote held 60 s (token_buy_quote executes it)',
-      http: { path: READ_PATHS.quote },
+      http: { path: '/api/quote' },
       inputSchema: quoteQuery,
       outputSchema: quoteOutput,
       run: (deps, q) =>
@@ -176,7 +175,7 @@ export function tradingReads() {
       description:
         "Step 1 of a sell: the EIP-712 typed data `wallet` signs so custody may pull `tokens` of the token (valid 10 minutes), and the tokenAuthorization to send to token_sell with the `signature` added. Sign typedData with the wallet's key (eth_signTypedData_v4).",
       summary: 'the EIP-712 typed data a seller signs before token_sell',
-      http: { path: READ_PATHS.sell_authorization, params: token, errors: [409] },
+      http: { path: '/api/tokens/:id/sell-authorization', params: token, errors: [409] },
       inputSchema: sellAuthorizationQuery.extend(tokenField),
       outputSchema: sellAuthorizationOutput,
       run: (deps, q) => sellAuthorization(deps, { tokenId: q.tokenId, wallet: getAddress(q.wallet), tokens: parseTokens(q.tokens, 'tokens') }),

@@ -2,10 +2,10 @@
  * The API as the page calls it: same origin, the envelopes of docs/api.md. An error envelope
  * becomes an ApiError carrying its code, message and details, and `explain` turns any failure
  * into words a person can act on. A free read is requested by its name in the catalogue
- * (`read('get_token', { id })`): its path is the one the service routes (src/app/kit/catalogue/read-paths.ts).
+ * (`read('get_token', { id })`): its path is the one its catalogue entry routes, which the build
+ * writes into the bundle (`READ_PATHS`, read-paths.d.ts).
  */
-import { READ_PATHS, type ReadName } from '../../../app/kit/catalogue/read-paths.js';
-import type { Envelope, ReadOutputs } from './types.js';
+import type { Envelope, ReadName, ReadOutputs, ReadPaths } from './types.js';
 
 export class ApiError extends Error {
   constructor(
@@ -55,12 +55,12 @@ export const query = (params: Record<string, string | number | undefined | null>
 type PathParams<P extends string> = P extends `${string}:${infer K}/${infer Rest}` ? K | PathParams<`/${Rest}`> : P extends `${string}:${infer K}` ? K : never;
 type Query = Record<string, string | number | undefined | null>;
 /** A read's arguments: its path parameters (when it has any), then its query. */
-type ReadArgs<N extends ReadName> = [PathParams<(typeof READ_PATHS)[N]>] extends [never] ? [params?: Record<string, never>, q?: Query] : [params: Record<PathParams<(typeof READ_PATHS)[N]>, string>, q?: Query];
+type ReadArgs<N extends ReadName> = [PathParams<ReadPaths[N]>] extends [never] ? [params?: Record<string, never>, q?: Query] : [params: Record<PathParams<ReadPaths[N]>, string>, q?: Query];
 
 /** The URL of a free read: its path with each `:param` filled (encoded), then its query. */
 export function readUrl<N extends ReadName>(name: N, ...[params, q]: ReadArgs<N>): string {
   const filled: Record<string, string> = params ?? {};
-  const path = READ_PATHS[name].replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(filled[key] ?? ''));
+  const path = (READ_PATHS as ReadPaths)[name].replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(filled[key] ?? ''));
   return path + query(q ?? {});
 }
 

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { ReadOutputs } from '../../../app/api-types.js';
 import type { buyOutput, sellOutput } from '../../../app/trading/schemas.js';
 
-export type { Envelope, ReadOutputs, StreamEvent } from '../../../app/api-types.js';
+export type { Envelope, ReadName, ReadOutputs, ReadPaths, StreamEvent } from '../../../app/api-types.js';
 
 export type Token = ReadOutputs['get_token'];
 export type Trade = ReadOutputs['list_trades']['items'][number];

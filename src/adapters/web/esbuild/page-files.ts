@@ -11,6 +11,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as Esbuild from 'esbuild';
+import { reads } from '../../../app/catalogue.js';
 
 export interface PageFile {
   type: string;
@@ -40,6 +41,11 @@ const TYPES: Record<string, string> = {
 const typeOf = (path: string) => TYPES[extname(path)] ?? 'application/octet-stream';
 
 let building = 0;
+
+/** Each free read's path, by its operation name (the page's READ_PATHS). */
+export function readPaths(): Record<string, string> {
+  return Object.fromEntries(reads().map((r) => [r.operation, r.http.path]));
+}
 
 /** Bundles the page: minified ES modules split so the wallet and the chart load only when a view needs them. */
 export async function buildPage(): Promise<PageFiles> {
@@ -72,7 +78,8 @@ async function bundle(esbuild: typeof Esbuild): Promise<PageFiles> {
     write: false,
     metafile: true,
     logLevel: 'silent',
-    define: { 'process.env.NODE_ENV': '"production"' },
+    // The free reads' paths, from their catalogue entries: the page requests each read where it is routed.
+    define: { 'process.env.NODE_ENV': '"production"', READ_PATHS: JSON.stringify(readPaths()) },
   });
   const files = new Map<string, PageFile>();
   let script: string | undefined;

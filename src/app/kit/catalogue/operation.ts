@@ -82,13 +82,17 @@ export interface Read<S extends z.ZodObject = z.ZodObject> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRead = Read<any>;
 
-/** A read as its entry names it: its operation and its output schema kept in its type (the API's types come from these). */
-export type NamedRead<N extends string = string, O extends z.ZodType = z.ZodType> = AnyRead & { operation: N; outputSchema: O };
+/** A read as its entry names it: its operation, its path and its output schema kept in its type (the API's types come from these). */
+export type NamedRead<N extends string = string, O extends z.ZodType = z.ZodType, P extends string = string> = AnyRead & {
+  operation: N;
+  outputSchema: O;
+  http: ReadRoute & { path: P };
+};
 
 /** An entry typed by its schema (its `run` sees the parsed input), kept in a table of any. */
-export const read = <S extends z.ZodObject, N extends string, O extends z.ZodType>(
-  entry: Omit<Read<S>, 'kind' | 'price' | 'operation' | 'outputSchema'> & { operation: N; outputSchema: O },
-): NamedRead<N, O> => ({ kind: 'read', price: { kind: 'free' }, ...entry });
+export const read = <S extends z.ZodObject, N extends string, O extends z.ZodType, P extends string>(
+  entry: Omit<Read<S>, 'kind' | 'price' | 'operation' | 'outputSchema' | 'http'> & { operation: N; outputSchema: O; http: ReadRoute & { path: P } },
+): NamedRead<N, O, P> => ({ kind: 'read', price: { kind: 'free' }, ...entry });
 
 /** The path parameters of a read, as `[path name, input field]`. */
 export function pathParams(route: ReadRoute): [name: string, field: string][] {
