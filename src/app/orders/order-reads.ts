@@ -4,7 +4,6 @@
  * message `cancelMessage(orderId)` (EIP-191 personal_sign). A cancelled order is never executed:
  * OPEN → CANCELLED is the same compare-and-set the executor's OPEN → EXECUTING races against.
  */
-import { recoverMessageAddress, type Hex } from 'viem';
 import { NotFound, OrderNotOpen, OrderWalletNotProven } from '../../domain/errors.js';
 import type { Order, OrderState } from '../../domain/order.js';
 import type { AppDeps } from '../kit/deps.js';
@@ -37,9 +36,9 @@ export async function getOrderBook(deps: AppDeps, tokenId: string) {
 }
 
 /** The wallet that asks: the proven one, or the signer of the cancel message. */
-async function askingWallet(orderId: string, proof: { provenWallet?: string | undefined; signature?: string | undefined }): Promise<string> {
+async function askingWallet(deps: Pick<AppDeps, 'signatures'>, orderId: string, proof: { provenWallet?: string | undefined; signature?: string | undefined }): Promise<string> {
   if (proof.signature) {
-    const signer = await recoverMessageAddress({ message: cancelMessage(orderId), signature: proof.signature as Hex }).catch(() => null);
+    const signer = await deps.signatures.signerOf(cancelMessage(orderId), proof.signature);
     if (!signer) throw new OrderWalletNotProven('The signature is not a signature of the cancel message.', { message: cancelMessage(orderId) });
     return signer;
   }
@@ -51,7 +50,7 @@ async function askingWallet(orderId: string, proof: { provenWallet?: string | un
 
 export async function cancelOrder(deps: AppDeps, q: { orderId: string; signature?: string | undefined; provenWallet?: string | undefined }) {
   const order = await orderOf(deps, q.orderId);
-  const wallet = await askingWallet(q.orderId, q);
+  const wallet = await askingWallet(deps, q.orderId, q);
   if (wallet.toLowerCase() !== order.wallet.toLowerCase()) throw new OrderWalletNotProven(`Only the order's wallet, ${order.wallet}, may cancel it; ${wallet} was proven.`);
   if (order.state === 'CANCELLED') return orderView(order); // cancelling twice answers the same
   if (order.state !== 'OPEN') throw new OrderNotOpen(order.orderId, order.state);

@@ -4,7 +4,6 @@
  * checks a pledge passes before its $0.01 is asked for, the pledge itself, and its cancel.
  * The USDC stays in the wallet: it is collected only if the raise fills (settle-raise.ts).
  */
-import { recoverMessageAddress, type Hex } from 'viem';
 import { initialCurveState, maxBuyUsd } from '../../domain/curve.js';
 import { CurveCapacityExceeded, HeldAuthorizationInvalid, PledgeCapExceeded, PledgeNotCancellable, PledgeNotFound, RaiseClosed, ValidationError } from '../../domain/errors.js';
 import type { NewEvent } from '../../domain/event.js';
@@ -179,7 +178,7 @@ export function raiseEvent(type: 'raise.pledged' | 'raise.pledge_cancelled' | 'r
  */
 export async function cancelPledge(deps: AppDeps, q: { pledgeId: string; signature?: string | undefined; provenWallet?: string | undefined }): Promise<PledgeResult> {
   const signer = q.signature
-    ? await recoverMessageAddress({ message: cancelPledgeMessage(q.pledgeId), signature: q.signature as Hex }).catch(() => null)
+    ? await deps.signatures.signerOf(cancelPledgeMessage(q.pledgeId), q.signature)
     : (q.provenWallet ?? null);
   return applyInUnitOfWork(deps, undefined, async (stores, now) => {
     const pledge = await stores.raises.getPledge(q.pledgeId);
