@@ -1,7 +1,7 @@
 /**
  * Earnings' entries of the catalogue (docs/api.md "Fees and earnings"): a wallet's earnings and the creators by earnings.
  */
-import { getAddress } from 'viem';
+import { checksummed } from '../kit/address.js';
 import { z } from 'zod';
 import { read } from '../kit/catalogue/operation.js';
 import { READ_PATHS } from '../kit/catalogue/read-paths.js';
@@ -19,7 +19,7 @@ export function earningsReads() {
       http: { path: READ_PATHS.earnings },
       inputSchema: z.strictObject({ address: walletSchema }),
       outputSchema: earningsOutput,
-      run: (deps, q) => getWalletEarnings(deps, getAddress(q.address)),
+      run: (deps, q) => getWalletEarnings(deps, checksummed(q.address)),
     }),
     creators: read({
       operation: 'creators',
