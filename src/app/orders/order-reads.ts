@@ -14,22 +14,22 @@ import { orderBook, orderView, spotOf } from './order-view.js';
 /** What a wallet signs to cancel an order without Sign-In-With-X. */
 export const cancelMessage = (orderId: string): string => `Cancel order ${orderId}`;
 
-async function orderOf(deps: AppDeps, orderId: string): Promise<Order> {
+async function orderOf(deps: Pick<AppDeps, 'uow'>, orderId: string): Promise<Order> {
   const order = await deps.uow.run((s) => s.orders.get(orderId));
   if (!order) throw new NotFound(`No order ${orderId}.`, { orderId });
   return order;
 }
 
-export async function getOrder(deps: AppDeps, orderId: string) {
+export async function getOrder(deps: Pick<AppDeps, 'uow'>, orderId: string) {
   return orderView(await orderOf(deps, orderId));
 }
 
-export async function listOrders(deps: AppDeps, q: { wallet: string; state?: OrderState | undefined; limit: number }) {
+export async function listOrders(deps: Pick<AppDeps, 'uow'>, q: { wallet: string; state?: OrderState | undefined; limit: number }) {
   const orders = await deps.uow.run((s) => s.orders.byWallet(q.wallet, q.state ? 500 : q.limit));
   return { wallet: q.wallet, orders: orders.filter((o) => !q.state || o.state === q.state).slice(0, q.limit).map(orderView) };
 }
 
-export async function getOrderBook(deps: AppDeps, tokenId: string) {
+export async function getOrderBook(deps: Pick<AppDeps, 'uow' | 'dex'>, tokenId: string) {
   const token = await deps.uow.run((s) => loadToken(s, tokenId));
   const open = await deps.uow.run((s) => s.orders.ofToken(tokenId, 'OPEN'));
   return orderBook(tokenId, open, await spotOf(deps, token).catch(() => null));
@@ -48,7 +48,7 @@ async function askingWallet(deps: Pick<AppDeps, 'signatures'>, orderId: string, 
   });
 }
 
-export async function cancelOrder(deps: AppDeps, q: { orderId: string; signature?: string | undefined; provenWallet?: string | undefined }) {
+export async function cancelOrder(deps: Pick<AppDeps, 'uow' | 'clock' | 'signatures'>, q: { orderId: string; signature?: string | undefined; provenWallet?: string | undefined }) {
   const order = await orderOf(deps, q.orderId);
   const wallet = await askingWallet(deps, q.orderId, q);
   if (wallet.toLowerCase() !== order.wallet.toLowerCase()) throw new OrderWalletNotProven(`Only the order's wallet, ${order.wallet}, may cancel it; ${wallet} was proven.`);

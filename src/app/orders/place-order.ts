@@ -48,7 +48,7 @@ function amountOf(spec: Pick<OrderSpec, 'kind' | 'usdAmount' | 'tokens'>): bigin
 }
 
 /** The checks of the order itself (no chain, no authorization); returns its token and amount. */
-async function checkSpec(deps: AppDeps, spec: OrderSpec, network: Network | undefined): Promise<{ token: Token & { address: string }; amount: bigint }> {
+async function checkSpec(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tradeQuoter' | 'poolQuoter' | 'dex' | 'settings' | 'custody' | 'logger' | 'metrics'>, spec: OrderSpec, network: Network | undefined): Promise<{ token: Token & { address: string }; amount: bigint }> {
   if (spec.triggerPrice <= 0n) throw ValidationError.of('triggerPriceUsd', 'must be more than 0');
   const now = deps.clock.now().getTime();
   const expires = spec.expiresAt.getTime();
@@ -74,7 +74,7 @@ async function checkSpec(deps: AppDeps, spec: OrderSpec, network: Network | unde
  * fits the band at the spot fits it at the trigger. Too large a one is refused before the 402,
  * asking for the least the wallet accepts (docs/api.md "Orders", decision 0067).
  */
-async function checkStopLossDepth(deps: AppDeps, token: Token, tokens: bigint): Promise<void> {
+async function checkStopLossDepth(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tradeQuoter' | 'poolQuoter' | 'dex' | 'settings' | 'custody' | 'logger' | 'metrics'>, token: Token, tokens: bigint): Promise<void> {
   const spot = await spotOf(deps, token);
   if (!spot) return;
   const atSpot = sellOrderBound({ kind: 'stop_loss', triggerPrice: priceOfSpot(spot), tokens, minUsdOut: null }, token.params.feeBps);
@@ -90,7 +90,7 @@ async function checkStopLossDepth(deps: AppDeps, token: Token, tokens: bigint): 
 }
 
 /** GET /api/orders/authorization: what `wallet` signs for the order described, valid until its expiry. */
-export async function orderAuthorization(deps: AppDeps, q: OrderSpec & { wallet: string }) {
+export async function orderAuthorization(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tradeQuoter' | 'poolQuoter' | 'dex' | 'tokenIssuer' | 'settings' | 'custody' | 'logger' | 'metrics'>, q: OrderSpec & { wallet: string }) {
   const { token, amount } = await checkSpec(deps, q, undefined);
   const validUntil = q.expiresAt;
   const held = isBuyOrder(q)
@@ -99,7 +99,7 @@ export async function orderAuthorization(deps: AppDeps, q: OrderSpec & { wallet:
   return { tokenId: token.tokenId, network: token.network, kind: q.kind, expiresAt: q.expiresAt.toISOString(), ...held };
 }
 
-function tokenTypedData(deps: AppDeps, token: Token & { address: string }, wallet: string, amount: bigint, validUntil: Date) {
+function tokenTypedData(deps: Pick<AppDeps, 'ids' | 'tokenIssuer'>, token: Token & { address: string }, wallet: string, amount: bigint, validUntil: Date) {
   const message = {
     from: wallet,
     to: deps.tokenIssuer.custody(token.network),
@@ -118,7 +118,7 @@ function tokenTypedData(deps: AppDeps, token: Token & { address: string }, walle
  * else the authorization's `from` (a 402 asks nothing of who pays). `apply`: the payment is
  * settled — what the chain said when it was priced is not asked again.
  */
-export async function checkPlaceOrder(deps: AppDeps, input: PlaceOrderInput, caller?: Payer, phase: 'ask' | 'price' | 'apply' = 'price'): Promise<{ network: Network }> {
+export async function checkPlaceOrder(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tradeQuoter' | 'poolQuoter' | 'dex' | 'tokenIssuer' | 'settings' | 'custody' | 'logger' | 'metrics'>, input: PlaceOrderInput, caller?: Payer, phase: 'ask' | 'price' | 'apply' = 'price'): Promise<{ network: Network }> {
   const { token, amount } = await checkSpec(deps, input, caller?.network);
   if (phase === 'apply') return { network: token.network };
   const wallet = caller?.wallet ?? input.authorization.from;
@@ -138,7 +138,7 @@ export const orderHeldKey = (network: Network, o: Pick<OrderSpec, 'kind' | 'toke
  * order_place's claim: the payment holds the order's authorization from its claim to its
  * application, so a rival request carrying the same one is refused before its fee settles.
  */
-export function reserveOrderAuthorization(deps: AppDeps, input: PlaceOrderInput, network: Network, paymentId: string): Promise<void> {
+export function reserveOrderAuthorization(deps: Pick<AppDeps, 'uow'>, input: PlaceOrderInput, network: Network, paymentId: string): Promise<void> {
   return deps.uow.transaction((s) => holdAuthorization(s, orderHeldKey(network, input), paymentHolder(paymentId)));
 }
 
@@ -147,7 +147,7 @@ export function reserveOrderAuthorization(deps: AppDeps, input: PlaceOrderInput,
  * applied — the order taking its authorization from the payment that held it since its claim;
  * held by another open order or pledge, it is refused (and the settled fee refunded).
  */
-export function placeOrder(deps: AppDeps, input: PlaceOrderInput, caller: { wallet: string; network: Network }, paid?: Paid<OrderView>): Promise<OrderView> {
+export function placeOrder(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids'>, input: PlaceOrderInput, caller: { wallet: string; network: Network }, paid?: Paid<OrderView>): Promise<OrderView> {
   return applyInUnitOfWork(deps, paid, async (stores, now) => {
     const order: Order = {
       orderId: deps.ids.next('ord'),

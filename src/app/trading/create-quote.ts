@@ -17,7 +17,7 @@ export interface QuoteRequest {
 }
 
 /** GET /api/quote: prices a trade and stores the quote for 60 s (token_buy_quote executes it). */
-export function createQuote(deps: AppDeps, req: QuoteRequest) {
+export function createQuote(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tradeQuoter' | 'poolQuoter' | 'dex' | 'settings' | 'custody' | 'logger' | 'metrics'>, req: QuoteRequest) {
   if ((req.usdAmount === undefined) === (req.tokens === undefined)) {
     throw ValidationError.of(req.side === 'sell' ? 'tokens' : 'usdAmount', 'give exactly one of usdAmount or tokens');
   }

@@ -6,11 +6,11 @@ import { poolVenue } from './pool-venue.js';
 import { venueNameFor, type TradeVenue } from './trade-venue.js';
 
 /** The venue a trade of `token` on `side` goes to (the table in trade-venue.ts); TOKEN_GRADUATED where there is none. */
-export function venueFor(deps: AppDeps, token: Token, side: 'buy' | 'sell'): TradeVenue {
+export function venueFor(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tradeQuoter' | 'poolQuoter' | 'dex' | 'settings' | 'custody' | 'logger' | 'metrics'>, token: Token, side: 'buy' | 'sell'): TradeVenue {
   return venueNamed(deps, venueNameFor(token, side));
 }
 
 /** The venue a plan was made on. */
-export function venueNamed(deps: AppDeps, name: VenueName): TradeVenue {
+export function venueNamed(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tradeQuoter' | 'poolQuoter' | 'dex' | 'settings' | 'custody' | 'logger' | 'metrics'>, name: VenueName): TradeVenue {
   return name === 'uniswap-v2' ? poolVenue(deps) : curveVenue(deps);
 }
