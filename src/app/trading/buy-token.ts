@@ -16,7 +16,7 @@ import { isNotSent, type NotSent } from '../../ports/custody-transaction-store.j
 import type { PoolSwap } from '../../ports/pool-swap-store.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { BuyCommand, BuyPlan, BuyResult, TradePhase, TradeVenue } from './venues/trade-venue.js';
-import { venueFor, venueNamed } from './venues/venue-for.js';
+import { venueFor, venueNamed, type VenueDeps } from './venues/venue-for.js';
 
 export type { BuyCommand, BuyPlan, BuyResult } from './venues/trade-venue.js';
 
@@ -60,7 +60,7 @@ export function checkBuySize(deps: Pick<AppDeps, 'settings'>, usd: bigint, asked
  * `wallet`: who asks or pays, when known.
  */
 export async function planBuy(
-  deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tradeQuoter' | 'poolQuoter' | 'dex' | 'settings' | 'tokenRows' | 'custody' | 'logger' | 'metrics'>,
+  deps: VenueDeps & Pick<AppDeps, 'tokenRows'>,
   req: BuyRequest,
   callerNetwork?: Network,
   phase: TradePhase = 'price',
@@ -172,6 +172,6 @@ export async function recordedBuyPlan(deps: Pick<AppDeps, 'uow'>, paymentId: str
 }
 
 /** Executes a planned buy on the venue that planned it (a curve plan on a token graduated meanwhile: TOKEN_GRADUATED). */
-export function buyToken(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tradeQuoter' | 'poolQuoter' | 'dex' | 'settings' | 'custody' | 'logger' | 'metrics'>, cmd: BuyCommand, paid?: Paid<BuyResult>): Promise<BuyResult> {
+export function buyToken(deps: VenueDeps, cmd: BuyCommand, paid?: Paid<BuyResult>): Promise<BuyResult> {
   return venueNamed(deps, cmd.plan.venue ?? 'curve').buy(cmd, paid);
 }
