@@ -32,6 +32,15 @@ module.exports = {
       to: { path: '^src/(adapters|bootstrap|main)' },
     },
     {
+      name: 'the-app-checksums-addresses-in-one-place',
+      comment:
+        'viem is a technology: the app reaches it through ports (signatures, token issuer, ...). Its one exception is ' +
+        'src/app/kit/address.ts (checksummed): a pure function on a string, where a port would be ceremony.',
+      severity: 'error',
+      from: { path: '^src/app/', pathNot: '^src/app/kit/address\\.ts$' },
+      to: { path: 'node_modules/viem/' },
+    },
+    {
       name: 'adapters-do-not-import-each-other',
       comment:
         'src/adapters/<concern>/<technology>/ is one adapter: it imports its own folder, its concern\'s kit ' +

@@ -6,6 +6,7 @@
  * SQLite side runs on the service's own driver, better-sqlite3, with its statements prepared once.
  */
 import { FakeTokenIssuer } from '../src/adapters/token/fake/fake-token-issuer.js';
+import { FakeMessageSignatures } from '../src/adapters/signatures/fake/fake-message-signatures.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,7 +47,7 @@ async function tradesPerSecond(url: string, durationMs: number): Promise<number>
   const uow = await MikroOrmUnitOfWork.open({ url });
   try {
     const clock = new SystemClock();
-    const deps: AppDeps = { uow, clock, ids: new UlidIdGenerator(clock), tradeQuoter: new CurveTradeQuoter(), usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }), tokenIssuer: new FakeTokenIssuer({ clock }), settings: DEFAULT_SETTINGS };
+    const deps: AppDeps = { uow, clock, ids: new UlidIdGenerator(clock), tradeQuoter: new CurveTradeQuoter(), usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }), tokenIssuer: new FakeTokenIssuer({ clock }), signatures: new FakeMessageSignatures(), settings: DEFAULT_SETTINGS };
     const { tokenId } = await createToken(deps, { metadata: validateTokenMetadata({ name: 'Bench', symbol: 'B' }), creator: '0x' + '1'.repeat(40), network: TESTNET });
     const plan: BuyPlan = { tokenId, network: TESTNET, grossUsd: 10_000n, minTokensOut: 0n, quoteId: null };
     let i = 0;
@@ -99,7 +100,7 @@ export async function soakTrades(n: number, every: number): Promise<{ samplesMiB
   const uow = await MikroOrmUnitOfWork.open({ url: `sqlite:${join(dir, 'soak.db')}` });
   try {
     const clock = new SystemClock();
-    const deps: AppDeps = { uow, clock, ids: new UlidIdGenerator(clock), tradeQuoter: new CurveTradeQuoter(), usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }), tokenIssuer: new FakeTokenIssuer({ clock }), settings: DEFAULT_SETTINGS };
+    const deps: AppDeps = { uow, clock, ids: new UlidIdGenerator(clock), tradeQuoter: new CurveTradeQuoter(), usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }), tokenIssuer: new FakeTokenIssuer({ clock }), signatures: new FakeMessageSignatures(), settings: DEFAULT_SETTINGS };
     // A token per 10,000 trades, so the curve never runs out of supply.
     let tokenId = '';
     const samplesMiB = [process.memoryUsage().rss / 2 ** 20];

@@ -8,6 +8,7 @@ import { CurveTradeQuoter } from '../adapters/quotes/curve/curve-trade-quoter.js
 import { UniswapV2TradeQuoter } from '../adapters/quotes/uniswap-v2/uniswap-v2-trade-quoter.js';
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory/memory-rate-limiter.js';
 import { RedisRateLimiter } from '../adapters/rate-limit/redis/redis-rate-limiter.js';
+import { ViemMessageSignatures } from '../adapters/signatures/viem/viem-message-signatures.js';
 import { Application } from '../app/application.js';
 import { Availability } from '../app/kit/availability.js';
 import type { CustodyLease } from '../app/kit/custody-lease.js';
@@ -82,6 +83,7 @@ export function buildApplication(config: Config, options: ServiceOptions, parts:
     usdQuotes: given.usdQuotes ?? priceBoard,
     priceBoard,
     tokenIssuer: chain.tokenIssuer,
+    signatures: given.signatures ?? new ViemMessageSignatures(),
     settings: config.settings,
     ownAccounts: ownAccounts(host, uniswapOf(config, host)),
     tokenViews,

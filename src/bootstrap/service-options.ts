@@ -21,7 +21,7 @@ import type { TransferLogReader } from '../ports/transfer-log-reader.js';
 export interface ServicePorts
   extends Pick<
     ApplicationDeps,
-    'uow' | 'clock' | 'ids' | 'logger' | 'metrics' | 'facilitator' | 'detector' | 'tokenIssuer' | 'walletProofs' | 'receiptSigner' | 'usdQuotes' | 'priceBoard' | 'rateLimiter' | 'availability' | 'tradeQuoter'
+    'uow' | 'clock' | 'ids' | 'logger' | 'metrics' | 'facilitator' | 'detector' | 'tokenIssuer' | 'walletProofs' | 'receiptSigner' | 'usdQuotes' | 'priceBoard' | 'rateLimiter' | 'availability' | 'tradeQuoter' | 'signatures'
   > {
   poolQuoter: NonNullable<ApplicationDeps['poolQuoter']>;
   tokenViews: NonNullable<ApplicationDeps['tokenViews']>;

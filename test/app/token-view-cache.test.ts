@@ -16,6 +16,7 @@ import type { SqliteChangeFeed } from '../../src/adapters/persistence/mikro-orm/
 import { CurveTradeQuoter } from '../../src/adapters/quotes/curve/curve-trade-quoter.js';
 import { FixedQuoteProvider } from '../../src/adapters/quotes/fixed/fixed-quote-provider.js';
 import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
+import { FakeMessageSignatures } from '../../src/adapters/signatures/fake/fake-message-signatures.js';
 import { DEFAULT_SETTINGS } from '../../src/app/kit/default-settings.js';
 import type { AppDeps } from '../../src/app/kit/deps.js';
 import { TokenViewCache } from '../../src/app/tokens/token-view-cache.js';
@@ -43,7 +44,7 @@ function deps(uow: UnitOfWork, tokenViews?: TokenViewCache): AppDeps {
     tradeQuoter: new CurveTradeQuoter(),
     usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }),
     tokenIssuer: chain,
-    settings: DEFAULT_SETTINGS,
+    signatures: new FakeMessageSignatures(), settings: DEFAULT_SETTINGS,
     ...(tokenViews ? { tokenViews } : {}),
   };
 }

@@ -47,6 +47,10 @@ import { chainProbeContract } from './chain-probe.contract.js';
 import { MemoryLogger } from '../../src/adapters/logging/memory/memory-logger.js';
 import { PinoLogger } from '../../src/adapters/logging/pino/pino-logger.js';
 import { loggerContract } from './logger.contract.js';
+import { messageSignaturesContract } from './message-signatures.contract.js';
+import { ViemMessageSignatures } from '../../src/adapters/signatures/viem/viem-message-signatures.js';
+import { FakeMessageSignatures } from '../../src/adapters/signatures/fake/fake-message-signatures.js';
+import { devAccount } from '../support/x402-client.js';
 
 const clock = new SystemClock();
 
@@ -295,3 +299,17 @@ transferLogReaderContract('FakeTransferLogReader (fed by FakeTokenIssuer)', asyn
     },
   };
 });
+
+const signingAccounts = { alice: devAccount(5), mallory: devAccount(6) } as const;
+
+messageSignaturesContract('ViemMessageSignatures (EIP-191 signatures by viem accounts)', async () => ({
+  signatures: new ViemMessageSignatures(),
+  sign: (wallet, message) => signingAccounts[wallet].signMessage({ message }),
+  address: (wallet) => signingAccounts[wallet].address,
+}));
+
+messageSignaturesContract('FakeMessageSignatures', async () => ({
+  signatures: new FakeMessageSignatures(),
+  sign: async (wallet, message) => FakeMessageSignatures.sign(signingAccounts[wallet].address, message),
+  address: (wallet) => signingAccounts[wallet].address,
+}));

@@ -5,6 +5,7 @@ import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-u
 import { CurveTradeQuoter } from '../../src/adapters/quotes/curve/curve-trade-quoter.js';
 import { FixedQuoteProvider } from '../../src/adapters/quotes/fixed/fixed-quote-provider.js';
 import { FakeTokenIssuer } from '../../src/adapters/token/fake/fake-token-issuer.js';
+import { ViemMessageSignatures } from '../../src/adapters/signatures/viem/viem-message-signatures.js';
 import { DEFAULT_SETTINGS } from '../../src/app/kit/default-settings.js';
 import type { AppDeps } from '../../src/app/kit/deps.js';
 import type { Settings } from '../../src/app/kit/settings.js';
@@ -21,6 +22,8 @@ export function makeDeps(settings: Partial<Settings> = {}): AppDeps & { clock: F
     tradeQuoter: new CurveTradeQuoter(),
     usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }),
     tokenIssuer: new FakeTokenIssuer({ clock }),
+    // Real EIP-191 recovery (no key, no chain): the tests sign cancels with the dev accounts.
+    signatures: new ViemMessageSignatures(),
     // The plain curve from the first second: tests of the launch fee turn it on.
     settings: { ...DEFAULT_SETTINGS, launchFee: { startBps: 0n, decayMs: 0n }, ...settings },
   };

@@ -21,7 +21,7 @@ import { pullOfIntent } from './token-pull.js';
 /** An intent the signer still cannot sign after this long is dropped. */
 const GIVE_UP_AFTER_MS = 15 * 60_000;
 
-const KINDS: Record<CustodyIntentKind, (deps: AppDeps, intent: CustodyIntent) => ExactlyOnce<CustodyTransaction>> = {
+const KINDS: Record<CustodyIntentKind, (deps: Pick<AppDeps, 'clock' | 'tokenIssuer' | 'dex'>, intent: CustodyIntent) => ExactlyOnce<CustodyTransaction>> = {
   pull: pullOfIntent,
   swap: swapOfIntent,
 };

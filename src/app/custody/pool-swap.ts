@@ -62,7 +62,7 @@ function decode(json: string): SwapRequest {
 }
 
 /** The swap as custody signs it: valid SWAP_DEADLINE_SECONDS from its signature, proceeds to custody. */
-function swapOf(deps: AppDeps, key: string, network: Network, r: SwapRequest, refused: (got: bigint | null, why: string) => Error): ExactlyOnce<PoolSwap> {
+function swapOf(deps: Pick<AppDeps, 'clock' | 'dex'>, key: string, network: Network, r: SwapRequest, refused: (got: bigint | null, why: string) => Error): ExactlyOnce<PoolSwap> {
   const dex = dexOf(deps);
   return {
     key,
@@ -109,11 +109,11 @@ export async function swapRecorded(deps: Pick<AppDeps, 'uow'>, key: string): Pro
 }
 
 /** The swap an intent asks for, as custody's signer signs it (custody-intents.ts). */
-export const swapOfIntent = (deps: AppDeps, intent: CustodyIntent): ExactlyOnce<PoolSwap> =>
+export const swapOfIntent = (deps: Pick<AppDeps, 'clock' | 'dex'>, intent: CustodyIntent): ExactlyOnce<PoolSwap> =>
   swapOf(deps, intent.paymentId, intent.network, decode(intent.request), (_got, why) => new SlippageExceeded(why, '', ''));
 
 /** What the swap moved, its hash, and — a buy's — the terms recorded with it. */
-export async function swapOnPool(deps: AppDeps, key: string, token: Token, args: PoolSwapArgs): Promise<SwapOutcome & Pick<PoolSwap, 'txHash' | 'buy'>> {
+export async function swapOnPool(deps: Pick<AppDeps, 'uow' | 'clock' | 'dex' | 'settings' | 'custody' | 'logger' | 'metrics'>, key: string, token: Token, args: PoolSwapArgs): Promise<SwapOutcome & Pick<PoolSwap, 'txHash' | 'buy'>> {
   const dex = dexOf(deps);
   const network = token.network;
   const address = token.address!;

@@ -59,7 +59,7 @@ const sellOutcomes = (key: string): ReceiveOutcomes => ({
  * a launched token for a sell, USDC or EURC for a held authorization (held/collect.ts): the same
  * call, the same exactly-once record (one per key in the pulls store), the same intent.
  */
-export function receiveOf(deps: AppDeps, key: string, network: Network, r: PullRequest, outcomes: ReceiveOutcomes = sellOutcomes(key)): ExactlyOnce<TokenPull> {
+export function receiveOf(deps: Pick<AppDeps, 'clock' | 'tokenIssuer'>, key: string, network: Network, r: PullRequest, outcomes: ReceiveOutcomes = sellOutcomes(key)): ExactlyOnce<TokenPull> {
   const issuer = deps.tokenIssuer;
   return {
     key,
@@ -81,11 +81,11 @@ export function receiveOf(deps: AppDeps, key: string, network: Network, r: PullR
 }
 
 /** The pull an intent asks for, as custody's signer signs it (custody-intents.ts). */
-export const pullOfIntent = (deps: AppDeps, intent: CustodyIntent): ExactlyOnce<TokenPull> =>
+export const pullOfIntent = (deps: Pick<AppDeps, 'clock' | 'tokenIssuer'>, intent: CustodyIntent): ExactlyOnce<TokenPull> =>
   receiveOf(deps, intent.paymentId, intent.network, decode(intent.request));
 
 export function pullTokens(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'uow' | 'clock' | 'tokenIssuer' | 'settings' | 'custody' | 'logger' | 'metrics'>,
   key: string,
   token: Token & { address: string },
   authorization: TokenAuthorization,

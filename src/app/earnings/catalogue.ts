@@ -1,7 +1,7 @@
 /**
  * Earnings' entries of the catalogue (docs/api.md "Fees and earnings"): a wallet's earnings and the creators by earnings.
  */
-import { getAddress } from 'viem';
+import { checksummed } from '../kit/address.js';
 import { z } from 'zod';
 import { read } from '../kit/catalogue/operation.js';
 import { walletSchema } from '../kit/schemas.js';
@@ -18,7 +18,7 @@ export function earningsReads() {
       http: { path: '/api/wallets/:address/earnings' },
       inputSchema: z.strictObject({ address: walletSchema }),
       outputSchema: earningsOutput,
-      run: (deps, q) => getWalletEarnings(deps, getAddress(q.address)),
+      run: (deps, q) => getWalletEarnings(deps, checksummed(q.address)),
     }),
     creators: read({
       operation: 'creators',

@@ -19,7 +19,7 @@ import type { Network, PaymentAsset } from '../../domain/network.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { AppDeps } from '../kit/deps.js';
 import { refuseSwap } from '../custody/index.js';
-import { type BuyPlan, type BuyResult, type TradePhase, buyPlanOfSwap, tradedToken, venueFor, venueNamed } from '../trading/index.js';
+import { type BuyPlan, type BuyResult, type TradePhase, buyPlanOfSwap, tradedToken, venueFor, type VenueDeps, venueNamed } from '../trading/index.js';
 
 export interface CollectedBuy {
   /** The collect's key (e.g. `order:<id>`): it also keys the pool swap, so a retry swaps once. */
@@ -42,7 +42,7 @@ export interface CollectedBuy {
  * No bounds on the buy's size: an order's size was checked when it was placed.
  */
 export async function planCollectedBuy(
-  deps: AppDeps,
+  deps: VenueDeps,
   b: Pick<CollectedBuy, 'tokenId' | 'network' | 'usdAmount' | 'minTokensOut'>,
   phase: TradePhase = 'price',
 ): Promise<BuyPlan> {
@@ -57,7 +57,7 @@ export async function planCollectedBuy(
  * swap, and a refusal would refund USDC whose tokens are in custody: it books the recorded swap
  * at the terms recorded with it (decision 0061), as a settled payment's apply does.
  */
-export async function buyWithCollected(deps: AppDeps, b: CollectedBuy): Promise<BuyResult> {
+export async function buyWithCollected(deps: VenueDeps, b: CollectedBuy): Promise<BuyResult> {
   const plan = await collectedPlan(deps, b);
   return venueNamed(deps, plan.venue ?? 'curve').buy(
     { plan, buyer: b.buyer, network: b.network, referrer: b.referrer },
@@ -71,7 +71,7 @@ export async function buyWithCollected(deps: AppDeps, b: CollectedBuy): Promise<
  * place (decision 0059): a copy of the buy in another process may have recorded and sent its swap
  * since this one looked — then that swap is the plan, and the refusal never refunds its USDC.
  */
-async function collectedPlan(deps: AppDeps, b: CollectedBuy): Promise<BuyPlan> {
+async function collectedPlan(deps: VenueDeps, b: CollectedBuy): Promise<BuyPlan> {
   const recorded = await deps.uow.run((s) => s.swaps.get(b.key));
   const swapped = (stands: PoolSwap | NotSent) =>
     buyPlanOfSwap(stands, b.network) ?? planCollectedBuy(deps, { ...b, minTokensOut: b.minTokensOut ?? 0n }, 'apply'); // a refusal, or a swap recorded without its terms

@@ -52,7 +52,7 @@ const unusable = (why: string, detail: string) =>
  * Resolves with the mined transaction's record.
  */
 export async function collectHeld(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'uow' | 'clock' | 'tokenIssuer' | 'settings' | 'custody' | 'logger' | 'metrics'>,
   key: string,
   network: Network,
   assetAddress: string,

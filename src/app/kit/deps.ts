@@ -3,6 +3,7 @@ import type { DexRouter } from '../../ports/dex-router.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
 import type { Logger } from '../../ports/logger.js';
 import type { QuoteProvider } from '../../ports/quote-provider.js';
+import type { MessageSignatures } from '../../ports/signatures.js';
 import type { TokenIssuer } from '../../ports/token-issuer.js';
 import type { TradeQuoter } from '../../ports/trade-quoter.js';
 import type { Stores, UnitOfWork } from '../../ports/unit-of-work.js';
@@ -47,6 +48,8 @@ export interface AppDeps {
   usdQuotes: QuoteProvider;
   /** The launched tokens on chain (docs/api.md "Tokens on chain"): addresses, balances, authorizations. */
   tokenIssuer: TokenIssuer;
+  /** Who signed a message (EIP-191): a wallet's cancel of its order or pledge without Sign-In-With-X. */
+  signatures: MessageSignatures;
   settings: Settings;
   /** Hot token views, checked against the event log on every read (none: every read builds the view). */
   tokenViews?: TokenViews;

@@ -3,7 +3,7 @@
  * (the typed data to sign, an order, a wallet's orders, a token's book), the free cancel, and the
  * paid `order_place`. Routes, MCP tools, OpenAPI, llms.txt and the page's types come from these.
  */
-import { getAddress } from 'viem';
+import { checksummed } from '../kit/address.js';
 import { parseTokens, parseUsd } from '../../domain/money.js';
 import { read } from '../kit/catalogue/operation.js';
 import { parseWith, tokenIdSchema } from '../kit/schemas.js';
@@ -68,7 +68,7 @@ export function orderReads() {
       http: { path: '/api/orders/authorization', errors: [409] },
       inputSchema: orderAuthorizationQuery,
       outputSchema: orderAuthorizationOutput,
-      run: (deps, q) => orderAuthorization(deps, { ...specOf(q), triggerPrice: 1n, wallet: getAddress(q.wallet) }),
+      run: (deps, q) => orderAuthorization(deps, { ...specOf(q), triggerPrice: 1n, wallet: checksummed(q.wallet) }),
     }),
     read({
       operation: 'list_orders',
@@ -78,7 +78,7 @@ export function orderReads() {
       http: { path: '/api/orders' },
       inputSchema: listOrdersQuery,
       outputSchema: ordersOutput,
-      run: (deps, q) => listOrders(deps, { wallet: getAddress(q.wallet), state: q.state, limit: q.limit }),
+      run: (deps, q) => listOrders(deps, { wallet: checksummed(q.wallet), state: q.state, limit: q.limit }),
     }),
     read({
       operation: 'get_order',

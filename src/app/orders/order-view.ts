@@ -78,7 +78,7 @@ export const spotPriceText = (s: SpotPrice): string => formatPrice((s.usd * 10n 
  * sells there after a failed pool), its pool's once the pool is open; null while it has no price
  * to trade at (its pool is being seeded, or cannot be read).
  */
-export async function spotOf(deps: AppDeps, token: Token): Promise<SpotPrice | null> {
+export async function spotOf(deps: Pick<AppDeps, 'dex'>, token: Token): Promise<SpotPrice | null> {
   if (token.state === 'ACTIVE' || token.pool?.state === 'FAILED') return { usd: token.curve.virtualUsd, tokens: token.curve.virtualTokens };
   if (token.pool?.state !== 'CREATED' || !token.address || !deps.dex) return null;
   const pool = await dexOf(deps).reserves(token.network, token.address).catch(() => null);

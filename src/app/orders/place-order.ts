@@ -15,7 +15,7 @@ import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../kit/deps.js';
 import { type HeldAuthorizationKey, type Payer, checkHeldAuthorization, checkHeldTokenAuthorization, heldAuthorizationFields, heldAuthorizationTypedData, heldKeyOf, holdAuthorization, ownFee, paymentHolder, refuseIfHeld, stablecoin } from '../held/index.js';
 import { applyInUnitOfWork, type Paid } from '../kit/paid.js';
-import { checkBuySize, deployedToken, tradedToken, venueFor } from '../trading/index.js';
+import { checkBuySize, deployedToken, tradedToken, venueFor, type VenueDeps } from '../trading/index.js';
 import { orderView, spotOf, type OrderView } from './order-view.js';
 
 /** The stablecoin a limit buy's authorization moves: USDC, the curve's and the pool's own asset. */
@@ -48,7 +48,7 @@ function amountOf(spec: Pick<OrderSpec, 'kind' | 'usdAmount' | 'tokens'>): bigin
 }
 
 /** The checks of the order itself (no chain, no authorization); returns its token and amount. */
-async function checkSpec(deps: AppDeps, spec: OrderSpec, network: Network | undefined): Promise<{ token: Token & { address: string }; amount: bigint }> {
+async function checkSpec(deps: VenueDeps, spec: OrderSpec, network: Network | undefined): Promise<{ token: Token & { address: string }; amount: bigint }> {
   if (spec.triggerPrice <= 0n) throw ValidationError.of('triggerPriceUsd', 'must be more than 0');
   const now = deps.clock.now().getTime();
   const expires = spec.expiresAt.getTime();
@@ -74,7 +74,7 @@ async function checkSpec(deps: AppDeps, spec: OrderSpec, network: Network | unde
  * fits the band at the spot fits it at the trigger. Too large a one is refused before the 402,
  * asking for the least the wallet accepts (docs/api.md "Orders", decision 0067).
  */
-async function checkStopLossDepth(deps: AppDeps, token: Token, tokens: bigint): Promise<void> {
+async function checkStopLossDepth(deps: VenueDeps, token: Token, tokens: bigint): Promise<void> {
   const spot = await spotOf(deps, token);
   if (!spot) return;
   const atSpot = sellOrderBound({ kind: 'stop_loss', triggerPrice: priceOfSpot(spot), tokens, minUsdOut: null }, token.params.feeBps);
@@ -90,7 +90,7 @@ async function checkStopLossDepth(deps: AppDeps, token: Token, tokens: bigint): 
 }
 
 /** GET /api/orders/authorization: what `wallet` signs for the order described, valid until its expiry. */
-export async function orderAuthorization(deps: AppDeps, q: OrderSpec & { wallet: string }) {
+export async function orderAuthorization(deps: VenueDeps & Pick<AppDeps, 'tokenIssuer'>, q: OrderSpec & { wallet: string }) {
   const { token, amount } = await checkSpec(deps, q, undefined);
   const validUntil = q.expiresAt;
   const held = isBuyOrder(q)
@@ -99,7 +99,7 @@ export async function orderAuthorization(deps: AppDeps, q: OrderSpec & { wallet:
   return { tokenId: token.tokenId, network: token.network, kind: q.kind, expiresAt: q.expiresAt.toISOString(), ...held };
 }
 
-function tokenTypedData(deps: AppDeps, token: Token & { address: string }, wallet: string, amount: bigint, validUntil: Date) {
+function tokenTypedData(deps: Pick<AppDeps, 'ids' | 'tokenIssuer'>, token: Token & { address: string }, wallet: string, amount: bigint, validUntil: Date) {
   const message = {
     from: wallet,
     to: deps.tokenIssuer.custody(token.network),
@@ -118,7 +118,7 @@ function tokenTypedData(deps: AppDeps, token: Token & { address: string }, walle
  * else the authorization's `from` (a 402 asks nothing of who pays). `apply`: the payment is
  * settled — what the chain said when it was priced is not asked again.
  */
-export async function checkPlaceOrder(deps: AppDeps, input: PlaceOrderInput, caller?: Payer, phase: 'ask' | 'price' | 'apply' = 'price'): Promise<{ network: Network }> {
+export async function checkPlaceOrder(deps: VenueDeps & Pick<AppDeps, 'tokenIssuer'>, input: PlaceOrderInput, caller?: Payer, phase: 'ask' | 'price' | 'apply' = 'price'): Promise<{ network: Network }> {
   const { token, amount } = await checkSpec(deps, input, caller?.network);
   if (phase === 'apply') return { network: token.network };
   const wallet = caller?.wallet ?? input.authorization.from;
@@ -138,7 +138,7 @@ export const orderHeldKey = (network: Network, o: Pick<OrderSpec, 'kind' | 'toke
  * order_place's claim: the payment holds the order's authorization from its claim to its
  * application, so a rival request carrying the same one is refused before its fee settles.
  */
-export function reserveOrderAuthorization(deps: AppDeps, input: PlaceOrderInput, network: Network, paymentId: string): Promise<void> {
+export function reserveOrderAuthorization(deps: Pick<AppDeps, 'uow'>, input: PlaceOrderInput, network: Network, paymentId: string): Promise<void> {
   return deps.uow.transaction((s) => holdAuthorization(s, orderHeldKey(network, input), paymentHolder(paymentId)));
 }
 
@@ -147,7 +147,7 @@ export function reserveOrderAuthorization(deps: AppDeps, input: PlaceOrderInput,
  * applied — the order taking its authorization from the payment that held it since its claim;
  * held by another open order or pledge, it is refused (and the settled fee refunded).
  */
-export function placeOrder(deps: AppDeps, input: PlaceOrderInput, caller: { wallet: string; network: Network }, paid?: Paid<OrderView>): Promise<OrderView> {
+export function placeOrder(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids'>, input: PlaceOrderInput, caller: { wallet: string; network: Network }, paid?: Paid<OrderView>): Promise<OrderView> {
   return applyInUnitOfWork(deps, paid, async (stores, now) => {
     const order: Order = {
       orderId: deps.ids.next('ord'),

@@ -1,7 +1,7 @@
 /**
  * Fair launches' entries of the catalogue (docs/api.md "Fair launches"): the paid pledge; the raise, a pledge's typed data and its cancel (free).
  */
-import { getAddress } from 'viem';
+import { checksummed } from '../kit/address.js';
 import { z } from 'zod';
 import { parseUsd } from '../../domain/money.js';
 import { authorizationFromText } from '../../domain/token-authorization.js';
@@ -75,7 +75,7 @@ export function raiseReads() {
       http: { path: '/api/tokens/:id/pledge-authorization', params: token, errors: [409] },
       inputSchema: pledgeAuthorizationQuery.extend(tokenField),
       outputSchema: pledgeAuthorizationOutput,
-      run: (deps, q) => pledgeAuthorization(deps, { tokenId: q.tokenId, wallet: getAddress(q.wallet), usdAmount: parseUsd(q.usdAmount, 'usdAmount') }),
+      run: (deps, q) => pledgeAuthorization(deps, { tokenId: q.tokenId, wallet: checksummed(q.wallet), usdAmount: parseUsd(q.usdAmount, 'usdAmount') }),
     }),
     cancel_pledge: read({
       operation: 'cancel_pledge',

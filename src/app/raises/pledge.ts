@@ -4,7 +4,6 @@
  * checks a pledge passes before its $0.01 is asked for, the pledge itself, and its cancel.
  * The USDC stays in the wallet: it is collected only if the raise fills (settle-raise.ts).
  */
-import { recoverMessageAddress, type Hex } from 'viem';
 import { initialCurveState, maxBuyUsd } from '../../domain/curve.js';
 import { CurveCapacityExceeded, HeldAuthorizationInvalid, PledgeCapExceeded, PledgeNotCancellable, PledgeNotFound, RaiseClosed, ValidationError } from '../../domain/errors.js';
 import type { NewEvent } from '../../domain/event.js';
@@ -50,7 +49,7 @@ async function raiseOf(stores: Stores, tokenId: string, forUpdate = false): Prom
 }
 
 /** GET /api/tokens/:id/pledge-authorization: what `wallet` signs to pledge `usdAmount` (nothing is held yet). */
-export async function pledgeAuthorization(deps: AppDeps, q: { tokenId: string; wallet: string; usdAmount: bigint }) {
+export async function pledgeAuthorization(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tokenIssuer' | 'settings' | 'availability'>, q: { tokenId: string; wallet: string; usdAmount: bigint }) {
   const { token, raise } = await deps.uow.run((s) => raiseOf(s, q.tokenId));
   openOrClosed(raise, deps.clock.now());
   checkPledgeAmount(deps, q.usdAmount);
@@ -77,7 +76,7 @@ export async function pledgeAuthorization(deps: AppDeps, q: { tokenId: string; w
  * payment being applied — the authorization itself (checkHeldAuthorization: signer, amount,
  * custody, window past the end, nonce unused on chain, balance now).
  */
-export async function checkPledge(deps: AppDeps, req: PledgeRequest, phase: 'ask' | 'price' | 'apply' = 'price', caller?: Payer): Promise<{ token: Token; raise: Raise }> {
+export async function checkPledge(deps: Pick<AppDeps, 'uow' | 'clock' | 'tokenIssuer' | 'settings'>, req: PledgeRequest, phase: 'ask' | 'price' | 'apply' = 'price', caller?: Payer): Promise<{ token: Token; raise: Raise }> {
   const { token, raise, all } = await deps.uow.run(async (s) => ({ ...(await raiseOf(s, req.tokenId)), all: await s.raises.pledgesOf(req.tokenId) }));
   checkPledgeRules(deps, raise, all, req, deps.clock.now());
   if (phase !== 'apply') {
@@ -94,7 +93,7 @@ export async function checkPledge(deps: AppDeps, req: PledgeRequest, phase: 'ask
 const pledgeHeldKey = (network: Token['network'], req: Pick<PledgeRequest, 'authorization'>): HeldAuthorizationKey => heldKeyOf(network, 'USDC', req.authorization);
 
 /** token_pledge's claim: the payment holds the pledge's authorization until it is applied (place-order.ts, reserveOrderAuthorization). */
-export function reservePledgeAuthorization(deps: AppDeps, req: PledgeRequest, network: Token['network'], paymentId: string): Promise<void> {
+export function reservePledgeAuthorization(deps: Pick<AppDeps, 'uow'>, req: PledgeRequest, network: Token['network'], paymentId: string): Promise<void> {
   return deps.uow.transaction((s) => holdAuthorization(s, pledgeHeldKey(network, req), paymentHolder(paymentId)));
 }
 
@@ -136,7 +135,7 @@ function checkPledgeRules(deps: Pick<AppDeps, 'settings'>, raise: Raise, all: re
 }
 
 /** token_pledge: the pledge held, with its $0.01 payment, in one transaction (the rules again, under the token's lock). */
-export function placePledge(deps: AppDeps, req: PledgeRequest, paid?: Paid<PledgeResult>): Promise<PledgeResult> {
+export function placePledge(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'settings'>, req: PledgeRequest, paid?: Paid<PledgeResult>): Promise<PledgeResult> {
   return applyInUnitOfWork(deps, paid, async (stores, now) => {
     const { token, raise } = await raiseOf(stores, req.tokenId, true);
     const before = await stores.raises.pledgesOf(req.tokenId);
@@ -177,9 +176,9 @@ export function raiseEvent(type: 'raise.pledged' | 'raise.pledge_cancelled' | 'r
  * cancelled pledge is never collected; a wallet that trusts nobody can also cancel its
  * authorization on chain (docs/api.md).
  */
-export async function cancelPledge(deps: AppDeps, q: { pledgeId: string; signature?: string | undefined; provenWallet?: string | undefined }): Promise<PledgeResult> {
+export async function cancelPledge(deps: Pick<AppDeps, 'uow' | 'clock' | 'signatures'>, q: { pledgeId: string; signature?: string | undefined; provenWallet?: string | undefined }): Promise<PledgeResult> {
   const signer = q.signature
-    ? await recoverMessageAddress({ message: cancelPledgeMessage(q.pledgeId), signature: q.signature as Hex }).catch(() => null)
+    ? await deps.signatures.signerOf(cancelPledgeMessage(q.pledgeId), q.signature)
     : (q.provenWallet ?? null);
   return applyInUnitOfWork(deps, undefined, async (stores, now) => {
     const pledge = await stores.raises.getPledge(q.pledgeId);

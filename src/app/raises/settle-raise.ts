@@ -47,7 +47,7 @@ const collectKey = (p: Pledge) => `pledge:${p.pledgeId}`;
 const pledged = (ps: readonly Pledge[]) => ps.filter((p) => p.state === 'PLEDGED');
 
 /** Takes the raise as far as it can go now; returns where it stands. */
-export async function settleRaise(deps: AppDeps, raise: Raise): Promise<RaiseStep> {
+export async function settleRaise(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tokenIssuer' | 'settings' | 'custody' | 'logger' | 'metrics'>, raise: Raise): Promise<RaiseStep> {
   try {
     if (raise.state === 'RAISING') {
       if (deps.clock.now() < raise.endsAt) return 'waiting';
@@ -68,12 +68,12 @@ export async function settleRaise(deps: AppDeps, raise: Raise): Promise<RaiseSte
  * Why a held pledge can no longer be collected now (its window closed, its nonce used or
  * cancelled on chain, its wallet's USDC spent), or null: read before anything is collected.
  */
-async function unusableNow(deps: AppDeps, p: Pledge): Promise<string | null> {
+async function unusableNow(deps: Pick<AppDeps, 'clock' | 'tokenIssuer'>, p: Pledge): Promise<string | null> {
   return (await heldUnusable(deps, p.network, stablecoin(p.network, p.authorization.asset).address, p.authorization))?.reason ?? null;
 }
 
 /** RAISING → FAILED or COLLECTING, by the pledges still usable at the end (read from the chain first, outside any transaction). */
-async function endRaise(deps: AppDeps, raise: Raise): Promise<Raise> {
+async function endRaise(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tokenIssuer'>, raise: Raise): Promise<Raise> {
   const all = await deps.uow.run((s) => s.raises.pledgesOf(raise.tokenId));
   const reasons = new Map<string, string>();
   for (const p of pledged(all)) {
@@ -98,7 +98,7 @@ async function endRaise(deps: AppDeps, raise: Raise): Promise<Raise> {
 }
 
 /** Collects every PLEDGED pledge once; true when none is left to collect. */
-async function collectPledges(deps: AppDeps, raise: Raise): Promise<boolean> {
+async function collectPledges(deps: Pick<AppDeps, 'uow' | 'clock' | 'tokenIssuer' | 'settings' | 'custody' | 'logger' | 'metrics'>, raise: Raise): Promise<boolean> {
   let done = true;
   for (const p of pledged(await deps.uow.run((s) => s.raises.pledgesOf(raise.tokenId)))) {
     const usdc = stablecoin(p.network, p.authorization.asset).address;
@@ -123,7 +123,7 @@ async function collectPledges(deps: AppDeps, raise: Raise): Promise<boolean> {
 }
 
 /** COLLECTING → FILLED (one buy, split pro rata) or FAILED (every collected pledge paid back), in one transaction. */
-function finishRaise(deps: AppDeps, tokenId: string): Promise<RaiseStep> {
+function finishRaise(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'settings'>, tokenId: string): Promise<RaiseStep> {
   return deps.uow.transaction(async (stores) => {
     const now = deps.clock.now();
     const token = await loadToken(stores, tokenId, true);
@@ -146,7 +146,7 @@ function finishRaise(deps: AppDeps, tokenId: string): Promise<RaiseStep> {
  * booked as its own trade at the one price (its USD, its pro-rata part of the fee, its tokens),
  * its position and its delivery — as any buy books them, fee shares included.
  */
-async function fillRaise(deps: AppDeps, stores: Stores, token: Token, raise: Raise, collected: readonly Pledge[], now: Date): Promise<void> {
+async function fillRaise(deps: Pick<AppDeps, 'ids' | 'settings'>, stores: Stores, token: Token, raise: Raise, collected: readonly Pledge[], now: Date): Promise<void> {
   const total = collected.reduce((s, p) => s + p.usdAmount, 0n);
   const q = quoteBuyWithUsd(token.params, token.curve, total);
   const tokens = splitProRata(q.tokensOut, collected.map((p) => p.usdAmount));
@@ -190,7 +190,7 @@ async function fillRaise(deps: AppDeps, stores: Stores, token: Token, raise: Rai
 }
 
 /** FAILED: the token trades from now; what was collected (if anything) is queued back to each pledger in full. */
-async function failRaise(deps: AppDeps, stores: Stores, token: Token, raise: Raise, failure: RaiseFailure, collected: readonly Pledge[], now: Date): Promise<Raise> {
+async function failRaise(deps: Pick<AppDeps, 'clock' | 'ids'>, stores: Stores, token: Token, raise: Raise, failure: RaiseFailure, collected: readonly Pledge[], now: Date): Promise<Raise> {
   for (const p of collected) {
     const payout = await refundCollected(deps, stores, { network: p.network, wallet: p.wallet, asset: p.authorization.asset, amount: p.authorization.value, sourceId: p.pledgeId });
     await movePledge(stores, transitionPledge(p, 'REFUNDED', now, { payoutId: payout.payoutId }), 'COLLECTED');

@@ -1,7 +1,7 @@
 /**
  * Comments' entries of the catalogue (docs/api.md "Comments"): the paid comment; a token's thread and the creator's hide (free).
  */
-import { getAddress } from 'viem';
+import { checksummed } from '../kit/address.js';
 import { z } from 'zod';
 import { type Entrypoint, type Prepared, fixed } from '../kit/catalogue/entrypoint.js';
 import { read } from '../kit/catalogue/operation.js';
@@ -57,7 +57,7 @@ export function commentReads() {
       http: { path: '/tokens/:id/comments/:commentId/hide', params: { ...token, commentId: 'commentId' }, method: 'post', proofRequired: true, errors: [403] },
       inputSchema: z.strictObject({ ...tokenField, commentId: commentIdSchema }),
       outputSchema: commentOutput,
-      run: (deps, q, call) => hideComment(deps, { tokenId: q.tokenId, commentId: q.commentId, wallet: getAddress(call.provenWallet!) }),
+      run: (deps, q, call) => hideComment(deps, { tokenId: q.tokenId, commentId: q.commentId, wallet: checksummed(call.provenWallet!) }),
     }),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * A token's entries of the catalogue (docs/api.md "Paid endpoints", "Token images", "Free endpoints"): creating one, its analytics and its image (paid); the reads of tokens, trades, candles, holders and the service's stats.
  */
-import { getAddress } from 'viem';
+import { checksummed } from '../kit/address.js';
 import { z } from 'zod';
 import { ValidationError } from '../../domain/errors.js';
 import { parseUsd } from '../../domain/money.js';
@@ -75,7 +75,7 @@ export function tokenEntrypoints() {
       if (input.image !== undefined && input.imageUrl !== undefined) throw ValidationError.of('image', 'give an image or an imageUrl, not both');
       return {
         ...validateTokenMetadata(input),
-        platformReferrer: input.platformReferrer ? getAddress(input.platformReferrer) : null,
+        platformReferrer: input.platformReferrer ? checksummed(input.platformReferrer) : null,
         initialBuyUsd: opt(input.initialBuyUsd, parseUsd) ?? null,
         image: input.image ?? null,
         fairLaunch: input.launch

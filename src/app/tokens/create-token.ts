@@ -34,7 +34,7 @@ export type CreatedToken = TokenView & { initialBuy?: BuyResult };
  * The checks a create with a dev buy passes before its payment is asked for: the buy's size, and
  * that the fresh curve can sell that much (docs/api.md "POST /tokens").
  */
-export function checkInitialBuy(deps: AppDeps, initialBuyUsd: bigint): void {
+export function checkInitialBuy(deps: Pick<AppDeps, 'settings'>, initialBuyUsd: bigint): void {
   checkBuySize(deps, initialBuyUsd, { usdAmount: initialBuyUsd });
   const params = deps.settings.curve;
   const q = quoteBuyWithUsd(params, initialCurveState(params), initialBuyUsd);
@@ -46,7 +46,7 @@ export function checkInitialBuy(deps: AppDeps, initialBuyUsd: bigint): void {
  * with it (decision 0048): the creator would buy before the pledgers, at a lower price — the one
  * thing a fair launch exists to prevent. A creator who wants tokens pledges like anyone.
  */
-export function checkFairLaunch(deps: AppDeps, terms: FairLaunchTerms, initialBuyUsd: bigint | null): FairLaunchTerms {
+export function checkFairLaunch(deps: Pick<AppDeps, 'settings'>, terms: FairLaunchTerms, initialBuyUsd: bigint | null): FairLaunchTerms {
   if (initialBuyUsd) throw ValidationError.of('initialBuyUsd', 'is not allowed with a fair launch: the creator pledges like everyone, at the same price');
   const checked = checkFairLaunchTerms(terms, { minUsd: deps.settings.minBuyUsd, maxUsd: deps.settings.maxBuyUsd });
   const capacity = maxBuyUsd(deps.settings.curve, initialCurveState(deps.settings.curve));
@@ -64,7 +64,7 @@ export function checkFairLaunch(deps: AppDeps, terms: FairLaunchTerms, initialBu
  * Creates a token: its ERC-20's address is known at once (CREATE2), and its deployment is queued
  * in the same transaction as the token (the deployment outbox sends it).
  */
-export function createToken(deps: AppDeps, cmd: CreateTokenCommand, paid?: Paid<CreatedToken>): Promise<CreatedToken> {
+export function createToken(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tokenIssuer' | 'settings' | 'images'>, cmd: CreateTokenCommand, paid?: Paid<CreatedToken>): Promise<CreatedToken> {
   return applyInUnitOfWork(deps, paid, async (stores, now) => {
     const tokenId = deps.ids.next('tok');
     const params = deps.settings.curve;

@@ -29,14 +29,14 @@ export function imageIntake(deps: Pick<AppDeps, 'images'>): TokenImages {
  * created it, and the upload is an image the service takes. Answers the token's network, the only
  * one the change can be paid on, and the re-encoded image.
  */
-export async function checkTokenImage(deps: AppDeps, input: { tokenId: string; image: string }, wallet: string | undefined): Promise<{ network: Network; image: PreparedImage }> {
+export async function checkTokenImage(deps: Pick<AppDeps, 'uow' | 'images'>, input: { tokenId: string; image: string }, wallet: string | undefined): Promise<{ network: Network; image: PreparedImage }> {
   const token = await deps.uow.run((stores: Stores) => loadToken(stores, input.tokenId));
   if (wallet !== undefined) checkCreator(token, wallet);
   return { network: token.network, image: await imageIntake(deps).prepare(input.image) };
 }
 
 /** Stores the image, names it on the token and tells the event stream, with the payment. */
-export function setTokenImage(deps: AppDeps, cmd: { tokenId: string; image: PreparedImage; payer: string }, paid?: Paid<TokenView>): Promise<TokenView> {
+export function setTokenImage(deps: Pick<AppDeps, 'uow' | 'clock' | 'images'>, cmd: { tokenId: string; image: PreparedImage; payer: string }, paid?: Paid<TokenView>): Promise<TokenView> {
   return applyInUnitOfWork(deps, paid, async (stores, now) => {
     const token = await loadToken(stores, cmd.tokenId, true);
     checkCreator(token, cmd.payer);

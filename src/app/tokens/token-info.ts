@@ -14,7 +14,7 @@ export interface TokenInfo extends TokenView {
 }
 
 /** token_info: the token plus its top holders, 24-hour change and hourly candles. */
-export function tokenInfo(deps: AppDeps, tokenId: string): Promise<TokenInfo> {
+export function tokenInfo(deps: Pick<AppDeps, 'uow' | 'clock'>, tokenId: string): Promise<TokenInfo> {
   return deps.uow.run((stores) => tokenInfoFrom(stores, tokenId, deps.clock.now()));
 }
 

@@ -16,7 +16,7 @@ import { isNotSent, type NotSent } from '../../ports/custody-transaction-store.j
 import type { PoolSwap } from '../../ports/pool-swap-store.js';
 import type { Stores } from '../../ports/unit-of-work.js';
 import type { BuyCommand, BuyPlan, BuyResult, TradePhase, TradeVenue } from './venues/trade-venue.js';
-import { venueFor, venueNamed } from './venues/venue-for.js';
+import { venueFor, venueNamed, type VenueDeps } from './venues/venue-for.js';
 
 export type { BuyCommand, BuyPlan, BuyResult } from './venues/trade-venue.js';
 
@@ -36,7 +36,7 @@ const holdKey = (tokenId: string, tokens: bigint, wallet: string | undefined) =>
  * A buy's gross USD must lie within the configured bounds. The bounds are dollars, so the
  * message speaks dollars even when the caller asked for tokens, and names what they cost.
  */
-export function checkBuySize(deps: AppDeps, usd: bigint, asked: { usdAmount: bigint } | { tokens: bigint }): void {
+export function checkBuySize(deps: Pick<AppDeps, 'settings'>, usd: bigint, asked: { usdAmount: bigint } | { tokens: bigint }): void {
   const { minBuyUsd, maxBuyUsd } = deps.settings;
   if (usd >= minBuyUsd && usd <= maxBuyUsd) return;
   const below = usd < minBuyUsd;
@@ -60,7 +60,7 @@ export function checkBuySize(deps: AppDeps, usd: bigint, asked: { usdAmount: big
  * `wallet`: who asks or pays, when known.
  */
 export async function planBuy(
-  deps: AppDeps,
+  deps: VenueDeps & Pick<AppDeps, 'tokenRows'>,
   req: BuyRequest,
   callerNetwork?: Network,
   phase: TradePhase = 'price',
@@ -103,7 +103,7 @@ export async function planBuy(
  * asks, taken over as its own.
  */
 async function tokensPrice(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'ids' | 'tradeQuoter' | 'settings'>,
   stores: Stores,
   a: { venue: TradeVenue; token: Token; tokens: bigint; wallet: string | undefined; phase: TradePhase; now: Date; offeredAt: Date },
 ): Promise<Quote> {
@@ -126,7 +126,7 @@ async function tokensPrice(
 }
 
 export function buyQuote(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'ids' | 'tradeQuoter' | 'settings'>,
   token: Token,
   usdAmount: bigint,
   tokens: bigint,
@@ -172,6 +172,6 @@ export async function recordedBuyPlan(deps: Pick<AppDeps, 'uow'>, paymentId: str
 }
 
 /** Executes a planned buy on the venue that planned it (a curve plan on a token graduated meanwhile: TOKEN_GRADUATED). */
-export function buyToken(deps: AppDeps, cmd: BuyCommand, paid?: Paid<BuyResult>): Promise<BuyResult> {
+export function buyToken(deps: VenueDeps, cmd: BuyCommand, paid?: Paid<BuyResult>): Promise<BuyResult> {
   return venueNamed(deps, cmd.plan.venue ?? 'curve').buy(cmd, paid);
 }

@@ -1,7 +1,7 @@
 /**
  * Trading's entries of the catalogue (docs/api.md "Paid endpoints"): the three buys and the sell (paid); positions, quotes and the sell's typed data (free).
  */
-import { getAddress } from 'viem';
+import { checksummed } from '../kit/address.js';
 import { type z } from 'zod';
 import { parseTokens, parseUsd } from '../../domain/money.js';
 import { authorizationFromText } from '../../domain/token-authorization.js';
@@ -146,7 +146,7 @@ export function tradingReads() {
       inputSchema: positionsQuery.extend({ wallet: walletSchema.meta({ description: 'the wallet (0x address)' }) }),
       outputSchema: positionsOutput,
       run: async (deps, q) => {
-        const wallet = getAddress(q.wallet);
+        const wallet = checksummed(q.wallet);
         const network = q.network ?? (await detectWalletNetwork(deps, wallet));
         return listPositions(deps, { wallet, network, includeZero: q.includeZero });
       },
@@ -178,7 +178,7 @@ export function tradingReads() {
       http: { path: '/api/tokens/:id/sell-authorization', params: token, errors: [409] },
       inputSchema: sellAuthorizationQuery.extend(tokenField),
       outputSchema: sellAuthorizationOutput,
-      run: (deps, q) => sellAuthorization(deps, { tokenId: q.tokenId, wallet: getAddress(q.wallet), tokens: parseTokens(q.tokens, 'tokens') }),
+      run: (deps, q) => sellAuthorization(deps, { tokenId: q.tokenId, wallet: checksummed(q.wallet), tokens: parseTokens(q.tokens, 'tokens') }),
     }),
   };
 }

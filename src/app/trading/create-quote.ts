@@ -2,11 +2,10 @@ import { ValidationError } from '../../domain/errors.js';
 import { BPS_DENOMINATOR } from '../../domain/fees.js';
 import { floorDiv } from '../../domain/money.js';
 import type { Quote } from '../../domain/quote.js';
-import type { AppDeps } from '../kit/deps.js';
 import { quoteView } from '../kit/views.js';
 import { buyQuote, checkBuySize } from './buy-token.js';
 import { loadToken } from './load-token.js';
-import { venueFor } from './venues/venue-for.js';
+import { venueFor, type VenueDeps } from './venues/venue-for.js';
 
 export interface QuoteRequest {
   tokenId: string;
@@ -17,7 +16,7 @@ export interface QuoteRequest {
 }
 
 /** GET /api/quote: prices a trade and stores the quote for 60 s (token_buy_quote executes it). */
-export function createQuote(deps: AppDeps, req: QuoteRequest) {
+export function createQuote(deps: VenueDeps, req: QuoteRequest) {
   if ((req.usdAmount === undefined) === (req.tokens === undefined)) {
     throw ValidationError.of(req.side === 'sell' ? 'tokens' : 'usdAmount', 'give exactly one of usdAmount or tokens');
   }

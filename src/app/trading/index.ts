@@ -12,4 +12,4 @@ export { queueTokenReturn, sellToken } from './sell-token.js';
 export { bookBuy, buyResult, deliverBought } from './venues/booking.js';
 export { buyOnCurve } from './venues/curve-venue.js';
 export { type BuyPlan, type BuyResult, type TradePhase } from './venues/trade-venue.js';
-export { venueFor, venueNamed } from './venues/venue-for.js';
+export { venueFor, venueNamed, type VenueDeps } from './venues/venue-for.js';

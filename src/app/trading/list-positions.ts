@@ -24,7 +24,7 @@ export interface PositionsResult {
   indexer: IndexerView;
 }
 
-export async function listPositions(deps: AppDeps, query: ListPositionsQuery): Promise<PositionsResult> {
+export async function listPositions(deps: Pick<AppDeps, 'uow' | 'tokenIssuer'>, query: ListPositionsQuery): Promise<PositionsResult> {
   const result = await deps.uow.run(async (stores) => {
     const positions = (await stores.positions.listByWallet(query.network, query.wallet)).filter(
       (p) => query.includeZero !== false || p.balance > 0n,

@@ -12,7 +12,7 @@ import { deployedToken, loadToken } from './load-token.js';
 
 export const SELL_AUTHORIZATION_TTL_SECONDS = 600n;
 
-export async function sellAuthorization(deps: AppDeps, q: { tokenId: string; wallet: string; tokens: bigint }) {
+export async function sellAuthorization(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tokenIssuer' | 'availability'>, q: { tokenId: string; wallet: string; tokens: bigint }) {
   // Any deployed token, whatever its venue: every sell starts with custody's pull of the tokens.
   const token = deployedToken(await deps.uow.run((s) => loadToken(s, q.tokenId)));
   await deps.availability?.usable([token.network]); // what it returns is for a sell: 503 while the sell could not be paid

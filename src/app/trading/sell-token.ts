@@ -27,7 +27,7 @@ import type { AppDeps } from '../kit/deps.js';
 import { fundingKey, InterruptedInCustody, RefusedInCustody, type Funding } from '../kit/paid.js';
 import { checkedToken, deployedToken, loadToken, onCallerNetwork, tradedToken, type DeployedToken } from './load-token.js';
 import type { SellCommand, SellRequest, SellResult, TradePhase } from './venues/trade-venue.js';
-import { venueFor } from './venues/venue-for.js';
+import { venueFor, type VenueDeps } from './venues/venue-for.js';
 
 export type { SellCommand, SellRequest, SellResult } from './venues/trade-venue.js';
 
@@ -44,7 +44,7 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
  * and keep them.
  */
 export async function checkSell(
-  deps: AppDeps,
+  deps: VenueDeps & Pick<AppDeps, 'tokenIssuer' | 'tokenRows'>,
   req: SellRequest,
   seller?: { wallet: string; network: Network },
   phase: TradePhase = 'price',
@@ -62,7 +62,7 @@ export async function checkSell(
 }
 
 async function checkAuthorization(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'clock' | 'tokenIssuer'>,
   token: Token & { address: string },
   req: SellRequest,
   seller: { wallet: string } | undefined,
@@ -93,7 +93,7 @@ async function checkAuthorization(
 }
 
 /** `checked`: the token as `checkSell` read it for this very sell, so the pull need not read it again. */
-export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Funding<SellResult>, checked?: DeployedToken): Promise<SellResult> {
+export async function sellToken(deps: VenueDeps & Pick<AppDeps, 'tokenIssuer'>, cmd: SellCommand, paid?: Funding<SellResult>, checked?: DeployedToken): Promise<SellResult> {
   const key = fundingKey(paid) ?? deps.ids.next('pay');
   const token = checked?.tokenId === cmd.tokenId ? checked : deployedToken(await deps.uow.run((s) => tradedToken(s, cmd.tokenId, 'sell', cmd.network)));
   const pull = await pullTokens(deps, key, token, cmd.authorization);
@@ -128,7 +128,7 @@ export async function sellToken(deps: AppDeps, cmd: SellCommand, paid?: Funding<
  * stands beside the pull only once it is seen reverted.
  */
 export async function pulledTokens(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tokenIssuer'>,
   pulled: { network: Network; authorization: Pick<SellCommand['authorization'], 'from' | 'value'> },
   key: string,
 ): Promise<Pick<RefusedInCustody, 'taken' | 'giveBack'> | null> {
@@ -140,7 +140,7 @@ export async function pulledTokens(
 }
 
 /** The pulled tokens back to the seller, in the caller's transaction; queued once per key. */
-export async function queueTokenReturn(deps: AppDeps, stores: Stores, cmd: Pick<SellCommand, 'network' | 'tokenId' | 'seller' | 'tokens'>, key: string): Promise<void> {
+export async function queueTokenReturn(deps: Pick<AppDeps, 'clock' | 'ids'>, stores: Stores, cmd: Pick<SellCommand, 'network' | 'tokenId' | 'seller' | 'tokens'>, key: string): Promise<void> {
   await stores.deliveries.enqueue(
     newDelivery({
       deliveryId: deps.ids.next('dlv'),

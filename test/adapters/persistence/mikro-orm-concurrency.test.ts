@@ -4,6 +4,7 @@
  * processes); afterwards the books balance exactly. Plus migrations from empty, twice.
  */
 import { FakeTokenIssuer } from '../../../src/adapters/token/fake/fake-token-issuer.js';
+import { FakeMessageSignatures } from '../../../src/adapters/signatures/fake/fake-message-signatures.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,7 +38,7 @@ const clock = new FakeClock('2026-11-23T12:00:00Z');
 const chain = new FakeTokenIssuer({ clock });
 
 function deps(uow: UnitOfWork): AppDeps {
-  return { uow, clock, ids: new UlidIdGenerator(clock), tradeQuoter: new CurveTradeQuoter(), usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }), tokenIssuer: chain, settings: DEFAULT_SETTINGS };
+  return { uow, clock, ids: new UlidIdGenerator(clock), tradeQuoter: new CurveTradeQuoter(), usdQuotes: new FixedQuoteProvider({ clock, prices: { USDC: '1', EURC: '1.08' } }), tokenIssuer: chain, signatures: new FakeMessageSignatures(), settings: DEFAULT_SETTINGS };
 }
 
 /** A first buy per wallet, its tokens delivered on chain, so the concurrent sells have some to sell. */

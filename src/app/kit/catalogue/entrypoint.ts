@@ -4,7 +4,7 @@
  * room writes its own in its catalogue.ts (../../catalogue.ts assembles them); the HTTP adapter and
  * the payment pipeline are generic over them.
  */
-import { getAddress } from 'viem';
+import { checksummed } from '../address.js';
 import type { z } from 'zod';
 import { formatUsd } from '../../../domain/money.js';
 import type { Network, PaymentAsset } from '../../../domain/network.js';
@@ -128,4 +128,4 @@ export function entrypointPaths(e: Pick<AnyEntrypoint, 'name' | 'alsoAt'>): stri
 
 
 export const opt = <T>(v: string | undefined, f: (s: string) => T) => (v === undefined ? undefined : f(v));
-export const referrerOf = (v: { referrer?: string | undefined }) => (v.referrer ? getAddress(v.referrer) : null);
+export const referrerOf = (v: { referrer?: string | undefined }) => (v.referrer ? checksummed(v.referrer) : null);

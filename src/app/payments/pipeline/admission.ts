@@ -5,7 +5,7 @@
  * verification. A refusal is thrown with the fresh offers (refusal.ts); nothing is stored or
  * charged, so there is no compensation.
  */
-import { getAddress } from 'viem';
+import { checksummed } from '../../kit/address.js';
 import { HeldAuthorizationInvalid, NetworkMismatch } from '../../../domain/errors.js';
 import { assetAt, isNetwork, type Network } from '../../../domain/network.js';
 import type { Payment } from '../../../domain/payment.js';
@@ -56,7 +56,7 @@ export async function admit(
     throw await refusal.invalid(PAYMENT_REASONS.unsupportedPayment, 'The payment is not an x402 v2 (or v1) payment on a supported network.');
   }
   const auth = readAuthorization(payload.payload);
-  const payer = getAddress(auth.from);
+  const payer = checksummed(auth.from);
   const signatureHash = sha256(auth.signature);
   // The same payment (or payment identifier) seen before is answered as it was, charged once.
   const seenBefore = async (): Promise<Outcome<'replayed'> | null> => {
@@ -100,7 +100,7 @@ export async function admit(
   const { offer, requirements } = await bind(refusal, prepared, payload, auth, candidate, req.resource.url);
   await heldQuoteLive(deps, refusal, offer);
   const verified = await verify(deps, refusal, payload, auth, requirements, offer);
-  if (getAddress(verified.payer ?? payer) !== payer) {
+  if (checksummed(verified.payer ?? payer) !== payer) {
     throw await refusal.invalid(PAYMENT_REASONS.payerMismatch, 'The facilitator recovered another payer.');
   }
   return {

@@ -3,7 +3,7 @@
  * of a hinted or proven wallet to offer one network; admission asks it of the payer to refuse a
  * payment signed for the other one.
  */
-import { getAddress } from 'viem';
+import { checksummed } from '../../kit/address.js';
 import { NetworkDetectionUnavailable } from '../../../domain/errors.js';
 import type { Network } from '../../../domain/network.js';
 import type { PipelineDeps } from './deps.js';
@@ -29,7 +29,7 @@ export async function payerNetwork(deps: DetectionDeps, wallet: string): Promise
 
 /** A wallet named before paying (proof or X-Wallet-Address) as the caller the rules are checked for; none when its network is unknown. */
 export async function hintedCaller(deps: DetectionDeps, hint: string): Promise<{ wallet: string; network: Network } | undefined> {
-  const wallet = getAddress(hint);
+  const wallet = checksummed(hint);
   const network = await payerNetwork(deps, wallet);
   return network ? { wallet, network } : undefined; // without a network, the 402 offers both
 }

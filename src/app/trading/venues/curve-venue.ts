@@ -22,7 +22,7 @@ import { buySlippage, sellSlippage, venueNameFor, type TradeVenue } from './trad
  * venue's buys and a creator's dev buy at launch both go through here.
  */
 export async function buyOnCurve(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'ids' | 'settings'>,
   stores: Stores,
   token: Token,
   buy: {
@@ -55,7 +55,7 @@ export async function buyOnCurve(
   return { booked, delivery: await deliverBought(deps, stores, buy.buyer, booked, now) };
 }
 
-export function curveVenue(deps: AppDeps): TradeVenue {
+export function curveVenue(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tradeQuoter' | 'settings'>): TradeVenue {
   return {
     name: 'curve',
 

@@ -26,7 +26,7 @@ function grossFor(usdOut: bigint, feeBps: bigint): bigint {
 }
 
 /** Prices on the token's pool now, with the fee in force. */
-function poolPrice(deps: AppDeps): TradeVenue['price'] {
+function poolPrice(deps: Pick<AppDeps, 'clock' | 'poolQuoter'>): TradeVenue['price'] {
   const quoter = (token: Token): TradeQuoter => {
     if (!token.address || !deps.poolQuoter) throw new TokenGraduated(token.tokenId); // no pool to price on here
     return deps.poolQuoter;
@@ -39,14 +39,14 @@ function poolPrice(deps: AppDeps): TradeVenue['price'] {
  * A sell swap's amountOutMin: from the caller's minUsdOut (grossed up by our fee), or the pool's
  * output now less the default slippage.
  */
-async function sellBound(deps: AppDeps, price: TradeVenue['price'], token: Token, cmd: { tokens: bigint; minUsdOut?: bigint | undefined }, feeBps: bigint): Promise<bigint> {
+async function sellBound(deps: Pick<AppDeps, 'settings'>, price: TradeVenue['price'], token: Token, cmd: { tokens: bigint; minUsdOut?: bigint | undefined }, feeBps: bigint): Promise<bigint> {
   if (cmd.minUsdOut !== undefined) return grossFor(cmd.minUsdOut, feeBps);
   const q = await price(token, { side: 'sell', tokens: cmd.tokens });
   return minOut(q.usdAmount + q.feeUsd, deps.settings.defaultSlippageBps);
 }
 
 /** The pool's price after the trade (the curve's last one when the pool cannot be read). */
-async function spotAfter(deps: AppDeps, token: Token): Promise<(locked: Token) => string> {
+async function spotAfter(deps: Pick<AppDeps, 'dex'>, token: Token): Promise<(locked: Token) => string> {
   const pool = await dexOf(deps).reserves(token.network, token.address!).catch(() => null);
   return (locked: Token) => (pool ? averagePriceUsd(pool.usd, pool.tokens) : spotPriceUsd(locked.curve));
 }
@@ -58,7 +58,7 @@ async function spotAfter(deps: AppDeps, token: Token): Promise<(locked: Token) =
  * (nothing moved); otherwise the buy is finished later (202), never refunded while that swap
  * can move the USDC. A refusal that cannot be recorded (the database is down) waits likewise.
  */
-async function fencedRefusal(deps: AppDeps, cmd: BuyCommand, key: string, refusal: DomainError): Promise<Error> {
+async function fencedRefusal(deps: Pick<AppDeps, 'uow' | 'clock' | 'dex'>, cmd: BuyCommand, key: string, refusal: DomainError): Promise<Error> {
   const stands = await refuseSwap(deps, key, cmd.network, cmd.plan.tokenId, refusal).catch(() => undefined);
   if (stands instanceof Error) return stands; // the refusal that stands: this one, or another copy's recorded first
   if (stands && (await dexOf(deps).status(cmd.network, stands.txHash, stands.rawTx).catch(() => null)) === 'reverted') return refusal;
@@ -66,7 +66,7 @@ async function fencedRefusal(deps: AppDeps, cmd: BuyCommand, key: string, refusa
 }
 
 /** Custody's swap of the buy's USDC (less our fee) on the pool, then the booking; `swapped` is told once the swap is mined. */
-async function buyOnPool(deps: AppDeps, cmd: BuyCommand, paid: Funding<BuyResult> | undefined, key: string, swapped: () => void): Promise<BuyResult> {
+async function buyOnPool(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'dex' | 'settings' | 'custody' | 'logger' | 'metrics'>, cmd: BuyCommand, paid: Funding<BuyResult> | undefined, key: string, swapped: () => void): Promise<BuyResult> {
   const token = await deps.uow.run((s) => tradedToken(s, cmd.plan.tokenId, 'buy', cmd.network));
   const { grossUsd: planned } = cmd.plan;
   const fee = feeOn(planned, feeBpsOf(token, deps.clock.now())); // the fee in force, never more than priced
@@ -98,7 +98,7 @@ async function buyOnPool(deps: AppDeps, cmd: BuyCommand, paid: Funding<BuyResult
 }
 
 /** The pulled tokens are swapped for USDC, bounded by sellBound, then the sale is booked. */
-async function sellOnPool(deps: AppDeps, price: TradeVenue['price'], ...[token, cmd, pulled, paid]: Parameters<TradeVenue['sell']>): ReturnType<TradeVenue['sell']> {
+async function sellOnPool(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'dex' | 'settings' | 'custody' | 'logger' | 'metrics'>, price: TradeVenue['price'], ...[token, cmd, pulled, paid]: Parameters<TradeVenue['sell']>): ReturnType<TradeVenue['sell']> {
   dexOf(deps); // no router on this deployment: SERVICE_UNAVAILABLE before the pool is priced
   const feeBps = feeBpsOf(token, deps.clock.now());
   const bound = await sellBound(deps, price, token, cmd, feeBps);
@@ -121,7 +121,7 @@ async function sellOnPool(deps: AppDeps, price: TradeVenue['price'], ...[token, 
   });
 }
 
-export function poolVenue(deps: AppDeps): TradeVenue {
+export function poolVenue(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'poolQuoter' | 'dex' | 'settings' | 'custody' | 'logger' | 'metrics'>): TradeVenue {
   const price = poolPrice(deps);
   return {
     name: 'uniswap-v2',
