@@ -5,7 +5,7 @@
  * the page's types (src/adapters/web/browser/types.ts imports them as types).
  */
 import { z } from 'zod';
-import { networkSchema } from './schemas.js';
+import { networkSchema, tokenAuthorizationSchema } from './schemas.js';
 
 // ---- responses (documentation and manifest) ----
 
@@ -128,3 +128,13 @@ export const indexerOutput = z
     updatedAt: z.string().nullable(),
   })
   .meta({ description: 'how far balances follow transfers on chain' });
+
+/** What a wallet signs to authorize a ReceiveWithAuthorization (EIP-3009) of its tokens or USDC: typed data for eth_signTypedData_v4. */
+export const receiveAuthorizationTypedData = z
+  .object({
+    domain: z.object({ name: z.string(), version: z.string(), chainId: z.number(), verifyingContract: z.string() }),
+    types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+    primaryType: z.literal('ReceiveWithAuthorization'),
+    message: tokenAuthorizationSchema.omit({ signature: true }),
+  })
+  .meta({ description: 'sign this with eth_signTypedData_v4 (viem signTypedData)' });

@@ -2,6 +2,7 @@
  * The orders' request and answer schemas (docs/api.md "Orders"), beside the rest of the catalogue's
  * (kit/schemas.ts, kit/output-schemas.ts): the single source of their checks, OpenAPI, MCP tools and page types.
  */
+import { receiveAuthorizationTypedData } from '../kit/output-schemas.js';
 import { z } from 'zod';
 import { formatUsd, MAX_USD_INPUT, USDC_UNIT } from '../../domain/money.js';
 import { ORDER_KINDS, PRICE_DECIMALS } from '../../domain/order.js';
@@ -93,13 +94,6 @@ export const orderAuthorizationOutput = z.object({
   network: networkSchema,
   kind,
   expiresAt: z.string(),
-  typedData: z
-    .object({
-      domain: z.object({ name: z.string(), version: z.string(), chainId: z.number(), verifyingContract: z.string() }),
-      types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
-      primaryType: z.literal('ReceiveWithAuthorization'),
-      message,
-    })
-    .meta({ description: 'sign this with eth_signTypedData_v4 (viem signTypedData)' }),
+  typedData: receiveAuthorizationTypedData,
   authorization: message.meta({ description: "send this as order_place's authorization, with `signature` added" }),
 });

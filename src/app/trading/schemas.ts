@@ -3,7 +3,7 @@
  * The request and answer schemas (zod) of this room's operations; shared primitives are in ../kit/schemas.ts and ../kit/output-schemas.ts.
  */
 import { z } from 'zod';
-import { amount, deliveryOutput, indexerOutput, positionOutput, tradeOutput } from '../kit/output-schemas.js';
+import { amount, deliveryOutput, receiveAuthorizationTypedData, indexerOutput, positionOutput, tradeOutput } from '../kit/output-schemas.js';
 import { addressSchema, boolString, networkSchema, tokenAuthorizationSchema, tokenIdSchema, tokenString, tokensToMove, usdString, walletSchema, wholeNumber } from '../kit/schemas.js';
 
 /** Who brought this trade: earns a share of its fee (docs/api.md "Fees and earnings"). */
@@ -120,14 +120,7 @@ export const sellAuthorizationOutput = z.object({
   tokens: amount,
   onChainBalance: amount.meta({ description: "the wallet's balance of the token on chain now" }),
   expiresAt: z.string(),
-  typedData: z
-    .object({
-      domain: z.object({ name: z.string(), version: z.string(), chainId: z.number(), verifyingContract: z.string() }),
-      types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
-      primaryType: z.literal('ReceiveWithAuthorization'),
-      message: tokenAuthorizationSchema.omit({ signature: true }),
-    })
-    .meta({ description: 'sign this with eth_signTypedData_v4 (viem signTypedData)' }),
+  typedData: receiveAuthorizationTypedData,
   tokenAuthorization: tokenAuthorizationSchema
     .omit({ signature: true })
     .meta({ description: "send this as token_sell's tokenAuthorization, with `signature` added" }),
