@@ -235,10 +235,14 @@ describe('AnvilDevnet', () => {
       expect(await client.getBlockNumber()).toBeGreaterThan(start);
       const test = createTestClient({ mode: 'anvil', transport: http(devnet.chains[TESTNET].rpcUrl) });
       await test.setAutomine(false);
+      // A beat that looked at this chain before automine went off may still mine one block: let the
+      // other chain make an idle block first (the heartbeat looks at both in turn), then hold.
+      const other = devnet.publicClient(PRODUCTION);
+      const before = await other.getBlockNumber();
+      await waitFor('an idle block on the other chain', async () => (await other.getBlockNumber()) > before, { stepMs: 100 });
       const held = await client.getBlockNumber();
       // Held still while the other chain makes two idle blocks: the heartbeat, which looks at both
       // chains in turn, has looked at this one in between — counted in beats, not milliseconds.
-      const other = devnet.publicClient(PRODUCTION);
       const from = await other.getBlockNumber();
       await waitFor('two idle blocks on the other chain', async () => (await other.getBlockNumber()) >= from + 2n, { stepMs: 100 });
       expect(await client.getBlockNumber()).toBe(held);
