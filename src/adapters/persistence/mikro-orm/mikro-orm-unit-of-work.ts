@@ -97,7 +97,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     // SQLite: better-sqlite3's database, the one writer; PostgreSQL: node-postgres' pool.
     const native = await (orm.em.getConnection() as unknown as { getNativeClient(): Promise<unknown> }).getNativeClient();
     const writer = dialect === 'sqlite' ? { connection: native as SqliteConnection, tail: Promise.resolve() } : null;
-    for (const pragma of writer ? SQLITE_PRAGMAS : []) writer!.connection.exec(pragma);
+    if (writer) for (const pragma of SQLITE_PRAGMAS) writer.connection.exec(pragma);
     await migrateUp(orm);
     const readers = writer ? SqliteReaders.open(ormOptions.dbName!, options.sqliteReaders ?? 2) : null;
     const uow = new MikroOrmUnitOfWork(orm, dialect, writer ? null : (native as PgPool), readers, writer, options.onStatement);

@@ -34,7 +34,7 @@ export function ormOptionsFor(url: string, poolSize: number): { options: Options
         clientUrl: parsed.toString(),
         ...(schema ? { schema } : {}),
         // The schema is each connection's search_path from its start (a startup option: no statement of its own).
-        ...(schema ? { driverOptions: { options: `-c search_path=${quoteIdent(schema)}` } } : {}),
+        ...(schema ? { driverOptions: { options: searchPathOption(schema) } } : {}),
         pool: { min: 0, max: poolSize },
       },
     };
@@ -61,6 +61,11 @@ export function ormOptionsFor(url: string, poolSize: number): { options: Options
  * wal_autocheckpoint = 0: checkpoints run on a connection of their own (SqliteCheckpointer).
  */
 export const SQLITE_PRAGMAS = ['pragma journal_mode = WAL', 'pragma synchronous = NORMAL', 'pragma busy_timeout = 0', 'pragma foreign_keys = ON', 'pragma wal_autocheckpoint = 0'];
+
+/** A PostgreSQL connection's startup option that makes `schema` its search_path (no statement of its own). */
+export function searchPathOption(schema: string): string {
+  return `-c search_path=${quoteIdent(schema)}`;
+}
 
 /** A PostgreSQL identifier, quoted. */
 export function quoteIdent(name: string): string {

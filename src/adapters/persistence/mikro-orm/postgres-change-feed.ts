@@ -7,6 +7,7 @@
  * says `null` once more (what committed meanwhile was not heard) and is live.
  */
 import { CommitFeed } from '../kit/commit-feed.js';
+import { searchPathOption } from './orm-options.js';
 
 const EVENTS_CHANNEL = 'launchpad_events';
 
@@ -21,7 +22,7 @@ interface PgClient {
   on(event: 'notification', listener: (n: PgNotification) => void): unknown;
   on(event: 'error' | 'end', listener: (e?: Error) => void): unknown;
 }
-export type PgClientClass = new (config: { connectionString: string; application_name?: string }) => PgClient;
+export type PgClientClass = new (config: { connectionString: string; application_name?: string; options?: string }) => PgClient;
 
 export class PostgresChangeFeed {
   /** What subscribers see: this feed's notifications and this process's own commits. */
@@ -49,7 +50,11 @@ export class PostgresChangeFeed {
   private async connect(): Promise<void> {
     if (this.closed) return;
     // Named, so an operator (or a test) can find the listener in pg_stat_activity.
-    const client = new this.Client({ connectionString: this.url, application_name: `launchpad changes ${this.schema ?? ''}`.trim() });
+    const client = new this.Client({
+      connectionString: this.url,
+      application_name: `launchpad changes ${this.schema ?? ''}`.trim(),
+      ...(this.schema ? { options: searchPathOption(this.schema) } : {}),
+    });
     this.client = client;
     client.on('error', () => this.down(client));
     client.on('end', () => this.down(client));
@@ -63,7 +68,6 @@ export class PostgresChangeFeed {
     });
     try {
       await client.connect();
-      if (this.schema) await client.query(`set search_path to "${this.schema.replace(/"/g, '')}"`);
       schema = String((await client.query('select current_schema() as s')).rows[0]!.s);
       await client.query(`listen ${EVENTS_CHANNEL}`);
       if (this.client !== client) return; // dropped meanwhile

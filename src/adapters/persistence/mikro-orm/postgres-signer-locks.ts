@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { SignerLocks } from '../../../ports/signer-locks.js';
 import type { PgClientClass } from './postgres-change-feed.js';
+import { searchPathOption } from './orm-options.js';
 
 const CUSTODY_CHANNEL = 'launchpad_custody';
 const APPLICATION = 'launchpad signer ';
@@ -97,7 +98,11 @@ export class PostgresSignerLocks implements SignerLocks {
   }
 
   private async connect(): Promise<PgClient> {
-    const client = new this.Client({ connectionString: this.url, application_name: `${APPLICATION}${this.identity}`.slice(0, 63) });
+    const client = new this.Client({
+      connectionString: this.url,
+      application_name: `${APPLICATION}${this.identity}`.slice(0, 63),
+      ...(this.schema ? { options: searchPathOption(this.schema) } : {}),
+    });
     client.on('error', () => this.down(client));
     client.on('end', () => this.down(client));
     client.on('notification', (n) => {
@@ -105,7 +110,6 @@ export class PostgresSignerLocks implements SignerLocks {
     });
     try {
       await client.connect();
-      if (this.schema) await client.query(`set search_path to "${this.schema.replace(/"/g, '')}"`);
       this.schemaName = String((await client.query('select current_schema() as s')).rows[0]!.s);
       // The server notices a peer that vanished without closing (a host gone) within ~25 s.
       await client.query('set tcp_keepalives_idle = 10').catch(() => undefined);
