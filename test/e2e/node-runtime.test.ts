@@ -47,7 +47,7 @@ describe.runIf(older)(`a bare \`node\` older than 24 (${machine?.path})`, () => 
     const child = spawn(machine!.path, [PROBE, 'wait'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code))); // close: after its output is read, too
     await waitFor('the probe to start', () => out.includes('on v24'));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
