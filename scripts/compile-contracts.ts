@@ -96,6 +96,7 @@ export function compile(): Record<string, Artifact> {
     if (!(file in sources)) continue; // libraries compiled along (OpenZeppelin) are not ours to ship
     for (const [name, c] of Object.entries(contracts)) {
       if (c.evm.deployedBytecode.object === '') continue; // abstract (EIP3009)
+      if (c.abi.length === 0) continue; // a library of internal functions only (SignatureCheck), compiled into its users
       artifacts[name] = {
         abi: c.abi,
         ...(DEPLOYED_BY_CONSTRUCTOR.has(name) ? { bytecode: `0x${c.evm.bytecode.object}` } : {}),

@@ -8,7 +8,7 @@ import { getContractAddress, keccak256, toBytes, type Hex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { PRODUCTION, TESTNET, type Network } from '../../../domain/network.js';
 import type { PricedAsset } from '../../../domain/usd-price.js';
-import { CONTRACTS } from '../../kit/evm/contracts/artifacts.js';
+import { CONTRACTS, type ContractName } from '../../kit/evm/contracts/artifacts.js';
 
 export const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
 export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
@@ -24,6 +24,18 @@ export const LAUNCH_FACTORY_ADDRESS = '0x4C61756E6368466163746f72790000000000000
 export const UNISWAP_DEPLOYER = privateKeyToAccount(keccak256(toBytes('x402-launchpad devnet: Uniswap v2 deployer')));
 const deployedBy = (nonce: number): Hex => getContractAddress({ from: UNISWAP_DEPLOYER.address, nonce: BigInt(nonce) });
 export const DEVNET_UNISWAP_V2 = { weth: deployedBy(0), factory: deployedBy(1), router: deployedBy(2) } as const;
+
+/**
+ * The x402 `upto` and `batch-settlement` contracts (decision 0073): ours, placed at the canonical
+ * addresses `@x402/evm` names (contracts/X402Addresses.sol holds the same), on both chains.
+ */
+export const DEVNET_X402_CONTRACTS = [
+  { name: 'Permit2', address: '0x000000000022D473030F116dDEE9F6B43aC78BA3' },
+  { name: 'X402UptoPermit2Proxy', address: '0x4020A4f3b7b90ccA423B9fabCc0CE57C6C240002' },
+  { name: 'X402BatchSettlement', address: '0x4020074e9dF2ce1deE5A9C1b5c3f541D02a10003' },
+  { name: 'X402Erc3009DepositCollector', address: '0x4020806089470a89826cB9fB1f4059150b550004' },
+  { name: 'X402Permit2DepositCollector', address: '0x4020425FAf3B746C082C2f942b4E5159887B0005' },
+] as const satisfies readonly { name: ContractName; address: Hex }[];
 
 /** 10,000 USDC (and 10,000 EURC). */
 export const DEMO_BALANCE = 10_000_000_000n;

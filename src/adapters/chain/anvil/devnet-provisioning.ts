@@ -1,6 +1,7 @@
 /**
  * What the devnet gives each chain, once per state (a restart keeps it): the mock price feeds,
- * Uniswap v2, EURC, the LaunchFactory, USDC and Multicall3, and the demo wallets' and the
+ * Uniswap v2, EURC, the LaunchFactory, USDC and Multicall3, the x402 upto and batch-settlement
+ * contracts with Permit2 (decision 0073), and the demo wallets' and the
  * treasury's balances (docs/operations.md, "On this machine: the embedded devnet"). Each piece is
  * checked on its own, so a state saved by an older version gets what it lacks. Everything goes
  * through the chain's public (journaling) RPC like any transaction, so a replay finds it.
@@ -15,6 +16,7 @@ import {
   DEVNET_FEED_ANSWERS,
   DEVNET_PRICE_FEEDS,
   DEVNET_UNISWAP_V2,
+  DEVNET_X402_CONTRACTS,
   devnetAccount,
   FUNDED,
   LAUNCH_FACTORY_ADDRESS,
@@ -37,15 +39,25 @@ export async function provisionChain(network: Network, rpcUrl: string): Promise<
   const usdc = NETWORKS[network].usdc;
   // Checked on its own and replaced when it differs, so a devnet state from before the factory
   // existed (or from before its pool seeding) gets this version: it keeps no state.
-  const factory = await publicClient(rpcUrl).getCode({ address: LAUNCH_FACTORY_ADDRESS });
-  const launchFactory = CONTRACTS.LaunchFactory.deployedBytecode;
-  if (factory?.toLowerCase() !== launchFactory.toLowerCase()) await testClient(rpcUrl).setCode({ address: LAUNCH_FACTORY_ADDRESS, bytecode: launchFactory });
+  await placeCode(rpcUrl, LAUNCH_FACTORY_ADDRESS, CONTRACTS.LaunchFactory.deployedBytecode);
+  // The same for the x402 contracts: their storage (channels, nonces) stays where it is.
+  for (const { name, address } of DEVNET_X402_CONTRACTS) await placeCode(rpcUrl, address, CONTRACTS[name].deployedBytecode);
   const code = await publicClient(rpcUrl).getCode({ address: usdc });
-  if (code && code !== '0x') return;
+  if (code && code !== '0x') {
+    // A state from before EIP-2612 permit gets it: the new slot follows the others, balances stay.
+    await placeCode(rpcUrl, usdc, CONTRACTS.DevUSDC.deployedBytecode);
+    return;
+  }
   await testClient(rpcUrl).setCode({ address: usdc, bytecode: CONTRACTS.DevUSDC.deployedBytecode });
   await testClient(rpcUrl).setCode({ address: MULTICALL3_ADDRESS, bytecode: CONTRACTS.Multicall.deployedBytecode });
   for (const index of FUNDED[network]) await mintStablecoin(network, rpcUrl, devnetAccount(index).address, DEMO_BALANCE);
   await mintStablecoin(network, rpcUrl, devnetAccount(0).address, TREASURY_FLOAT);
+}
+
+/** Places `bytecode` at `address` unless it is already there. */
+async function placeCode(rpcUrl: string, address: Hex, bytecode: Hex): Promise<void> {
+  const code = await publicClient(rpcUrl).getCode({ address });
+  if (code?.toLowerCase() !== bytecode.toLowerCase()) await testClient(rpcUrl).setCode({ address, bytecode });
 }
 
 /** Mints devnet USDC or EURC (account #0 is the minter of both). */
@@ -114,7 +126,7 @@ async function provisionUniswap(network: Network, rpcUrl: string): Promise<void>
 async function provisionEurc(network: Network, rpcUrl: string): Promise<void> {
   const eurc = assetAddress(network, 'EURC');
   const code = await publicClient(rpcUrl).getCode({ address: eurc });
-  if (code && code !== '0x') return;
+  if (code && code !== '0x') return placeCode(rpcUrl, eurc, CONTRACTS.DevEURC.deployedBytecode);
   await testClient(rpcUrl).setCode({ address: eurc, bytecode: CONTRACTS.DevEURC.deployedBytecode });
   for (const index of FUNDED[network]) await mintStablecoin(network, rpcUrl, devnetAccount(index).address, DEMO_BALANCE, 'EURC');
 }

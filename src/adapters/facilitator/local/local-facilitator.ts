@@ -4,11 +4,20 @@
  * per network (the settlement key pays gas). Verify
  * simulates and settle submits and confirms a real transferWithAuthorization on any RPC — the
  * devnet or a Base node.
+ *
+ * Beside exact, for v2 only, @x402/evm's `batch-settlement` and `upto` schemes (decision 0073) with
+ * the same signer: they call the x402 contracts at their canonical addresses (the devnet places
+ * ours there). The batch-settlement receiver authorizer — the key whose signatures let claims and
+ * cooperative refunds through, advertised as `receiverAuthorizer` — is the settlement key unless
+ * another is given; the upto scheme's `facilitatorAddress` is the settlement key's address, the
+ * one account its payers let settle.
  */
 import { x402Facilitator } from '@x402/core/facilitator';
 import { toFacilitatorEvmSigner } from '@x402/evm';
+import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/facilitator';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/facilitator';
+import { UptoEvmScheme } from '@x402/evm/upto/facilitator';
 import { createWalletClient, publicActions, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { CodeMemo } from './code-memo.js';
@@ -32,6 +41,11 @@ import { facilitatorRequest, fromV1Network, v1NetworkName } from '../../kit/x402
 export interface LocalFacilitatorOptions extends Pick<SignerOptions, 'droppedAfterBlocks'> {
   /** Private key of the account that submits settlements and pays their gas. */
   settlementKey: Hex;
+  /**
+   * Private key of the batch-settlement receiver authorizer (it signs the claims and cooperative
+   * refunds of the channels that name it); default: the settlement key.
+   */
+  receiverAuthorizerKey?: Hex;
   /** JSON-RPC URL per network. */
   rpcUrls: Partial<Record<Network, string>>;
   /** The settlement key's nonce queue, shared with every other signer of that key in the process. */
@@ -64,6 +78,8 @@ export class LocalFacilitator implements Facilitator {
   private readonly facilitator = new x402Facilitator();
   private readonly networks: Network[];
   private readonly sender: SettlementSender;
+  /** What the batch-settlement and upto schemes tell servers and clients to put in their offers. */
+  private readonly schemeExtras: { batchSettlement: Record<string, unknown>; upto: Record<string, unknown> };
 
   constructor(options: LocalFacilitatorOptions) {
     // The settlement account takes its nonces from the same queue as every other signer of this key.
@@ -78,6 +94,8 @@ export class LocalFacilitator implements Facilitator {
       droppedAfterBlocks: options.droppedAfterBlocks,
     });
     this.networks = Object.keys(options.rpcUrls) as Network[];
+    const receiverAuthorizer = privateKeyToAccount(options.receiverAuthorizerKey ?? options.settlementKey);
+    this.schemeExtras = { batchSettlement: { receiverAuthorizer: receiverAuthorizer.address }, upto: { facilitatorAddress: account.address } };
     for (const network of this.networks) {
       const rpcUrl = options.rpcUrls[network]!;
       const client = createWalletClient({
@@ -99,6 +117,8 @@ export class LocalFacilitator implements Facilitator {
         { confirmationTimeoutMs: options.confirmationTimeoutMs ?? 30_000 },
       );
       this.facilitator.register(network, new ExactEvmScheme(signer));
+      this.facilitator.register(network, new BatchSettlementEvmScheme(signer, receiverAuthorizer));
+      this.facilitator.register(network, new UptoEvmScheme(signer));
       // @x402/core types networks as CAIP-2; its v1 registry keys them by v1's names.
       this.facilitator.registerV1(v1NetworkName(network) as Parameters<x402Facilitator['registerV1']>[0], new ExactEvmSchemeV1(signer));
     }
@@ -135,6 +155,8 @@ export class LocalFacilitator implements Facilitator {
     return this.networks.flatMap((network) => [
       { x402Version: 2, scheme: 'exact', network },
       { x402Version: 1, scheme: 'exact', network: v1NetworkName(network) },
+      { x402Version: 2, scheme: 'batch-settlement', network, extra: { ...this.schemeExtras.batchSettlement } },
+      { x402Version: 2, scheme: 'upto', network, extra: { ...this.schemeExtras.upto } },
     ]);
   }
 }

@@ -14,6 +14,17 @@ export interface ContractArtifact {
   deployedBytecode: Hex;
 }
 
-export type ContractName = 'DevEURC' | 'DevUSDC' | 'LaunchFactory' | 'LaunchToken' | 'MockAggregator' | 'Multicall';
+export type ContractName =
+  | 'DevEURC'
+  | 'DevUSDC'
+  | 'LaunchFactory'
+  | 'LaunchToken'
+  | 'MockAggregator'
+  | 'Multicall'
+  | 'Permit2'
+  | 'X402BatchSettlement'
+  | 'X402Erc3009DepositCollector'
+  | 'X402Permit2DepositCollector'
+  | 'X402UptoPermit2Proxy';
 
 export const CONTRACTS = compiled.contracts as unknown as Record<ContractName, ContractArtifact>;
