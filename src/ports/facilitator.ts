@@ -36,6 +36,8 @@ export interface VerifyResult {
   invalidReason?: string;
   invalidMessage?: string;
   payer?: string;
+  /** What the scheme adds (batch-settlement: the channel's on-chain state). */
+  extra?: Record<string, unknown>;
 }
 
 export interface SettleResult {
@@ -45,6 +47,10 @@ export interface SettleResult {
   payer?: string;
   transaction: string;
   network: string;
+  /** What moved, where the scheme says (batch-settlement, upto). */
+  amount?: string;
+  /** What the scheme adds (batch-settlement: the channel's state after the transaction). */
+  extra?: Record<string, unknown>;
 }
 
 export interface SupportedKind {

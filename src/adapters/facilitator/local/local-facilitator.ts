@@ -144,6 +144,9 @@ export class LocalFacilitator implements Facilitator {
         ...(result.payer ? { payer: result.payer } : {}),
         ...(result.errorReason ? { errorReason: result.errorReason } : {}),
         ...(result.errorMessage ? { errorMessage: result.errorMessage } : {}),
+        // batch-settlement and upto say what moved and the channel's state; exact says neither.
+        ...(result.amount !== undefined ? { amount: result.amount } : {}),
+        ...(result.extra !== undefined ? { extra: result.extra } : {}),
       };
     } catch (e) {
       // A transaction may have been sent: only the chain knows now (the reconciler asks it).
