@@ -6,6 +6,7 @@
  * are the data the official server hands its facilitator (BatchSettlementChannelManager), written
  * out.
  */
+import type { PaymentRequirements } from '@x402/core/types';
 import { toClientEvmSigner } from '@x402/evm';
 import {
   BatchSettlementEvmScheme,
@@ -17,14 +18,18 @@ import {
 import { UptoEvmScheme } from '@x402/evm/upto/client';
 import { createTestClient, createWalletClient, http, maxUint256, parseEther, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEVNET_X402_CONTRACTS, devnetAccount, USDC_ABI } from '../../../src/adapters/chain/anvil/devnet-constants.js';
 import { LocalFacilitator } from '../../../src/adapters/facilitator/local/local-facilitator.js';
 import { CONTRACTS } from '../../../src/adapters/kit/evm/contracts/artifacts.js';
 import { viemChain } from '../../../src/adapters/kit/evm/viem-chain.js';
 import { NETWORKS, PRODUCTION, TESTNET } from '../../../src/domain/network.js';
-import type { PaymentPayload, PaymentRequirements } from '../../../src/ports/facilitator.js';
-import { devnetPerFile } from '../../support/devnet.js';
+import type { PaymentPayload } from '../../../src/ports/facilitator.js';
+import { devnetPerFile, TestDevnet } from '../../support/devnet.js';
+import { freePorts } from '../../support/free-ports.js';
 
 const KEY = `0x${Buffer.from(devnetAccount(0).getHdKey().privateKey!).toString('hex')}` as Hex;
 const FACILITATOR = devnetAccount(0).address;
@@ -78,7 +83,7 @@ const envelope = (accepted: PaymentRequirements, payload: object, extensions?: R
 
 describe('the devnet places the x402 contracts', () => {
   it('at their canonical addresses on both chains', async () => {
-    for (const network of [PRODUCTION, TESTNET]) {
+    for (const network of [PRODUCTION, TESTNET] as const) {
       for (const { name, address } of DEVNET_X402_CONTRACTS) {
         expect(await devnet.publicClient(network).getCode({ address }), `${name} on ${network}`).toBe(CONTRACTS[name].deployedBytecode);
       }
@@ -87,7 +92,7 @@ describe('the devnet places the x402 contracts', () => {
 
   it('lists batch-settlement and upto beside exact, with what their offers need', async () => {
     const kinds = await facilitator().supported();
-    for (const network of [PRODUCTION, TESTNET]) {
+    for (const network of [PRODUCTION, TESTNET] as const) {
       expect(kinds).toContainEqual({ x402Version: 2, scheme: 'exact', network });
       expect(kinds).toContainEqual({ x402Version: 2, scheme: 'batch-settlement', network, extra: { receiverAuthorizer: FACILITATOR } });
       expect(kinds).toContainEqual({ x402Version: 2, scheme: 'upto', network, extra: { facilitatorAddress: FACILITATOR } });
@@ -291,4 +296,78 @@ describe('upto, by the official client and facilitator', () => {
     expect(await usdc(receiver)).toBe(750_000n);
     expect(await chain().readContract({ address: USDC, abi: USDC_ABI, functionName: 'nonces', args: [payer.address] })).toBe(1n);
   });
+});
+
+describe('across restarts', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('the contracts stand at their addresses after a restart, after a kill -9, and after a rebuild from the journal; a channel deposited before keeps its balance', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'devnet-x402-'));
+    dirs.push(dir);
+    const port = await freePorts();
+    const said: string[] = [];
+    const logger = { debug: () => undefined, info: () => undefined, warn: (m: string) => void said.push(m), error: () => undefined };
+    let chainDevnet = await TestDevnet.start({ port, stateDir: dir, logger });
+    const payer = privateKeyToAccount(generatePrivateKey());
+    let channelId: Hex;
+    try {
+      await chainDevnet.mint(NETWORK, payer.address, 5_000n);
+      const urls = { [PRODUCTION]: chainDevnet.chains[PRODUCTION].rpcUrl, [TESTNET]: chainDevnet.chains[TESTNET].rpcUrl };
+      const f = new LocalFacilitator({ settlementKey: KEY, rpcUrls: urls });
+      const kind = (await f.supported()).find((k) => k.scheme === 'batch-settlement' && k.network === NETWORK)!;
+      const accepted: PaymentRequirements = {
+        scheme: 'batch-settlement',
+        network: NETWORK,
+        asset: USDC,
+        amount: '1000',
+        payTo: FACILITATOR,
+        maxTimeoutSeconds: 300,
+        extra: { ...kind.extra, ...NETWORKS[NETWORK].eip712, withdrawDelay: 900 },
+      };
+      const client = new BatchSettlementEvmScheme(toClientEvmSigner(payer, chainDevnet.publicClient(NETWORK)), { depositPolicy: { depositMultiplier: 3 } });
+      channelId = computeChannelId(client.buildChannelConfig(accepted), NETWORK);
+      const { payload } = await client.createPaymentPayload(2, accepted);
+      expect(await f.settle(envelope(accepted, payload), accepted)).toMatchObject({ success: true, amount: '3000' });
+    } catch (e) {
+      await chainDevnet.stop();
+      throw e;
+    }
+    const standing = async (d: TestDevnet) => {
+      for (const network of [PRODUCTION, TESTNET] as const) {
+        for (const { name, address } of DEVNET_X402_CONTRACTS) {
+          expect(await d.publicClient(network).getCode({ address }), `${name} on ${network}`).toBe(CONTRACTS[name].deployedBytecode);
+        }
+      }
+      const [balance] = (await d.publicClient(NETWORK).readContract({ address: BATCH_SETTLEMENT, abi: BATCH_ABI, functionName: 'channels', args: [channelId] })) as [bigint, bigint];
+      expect(balance).toBe(3_000n);
+      expect(await d.usdcBalance(NETWORK, payer.address)).toBe(2_000n);
+    };
+    const restart = async (before: () => void) => {
+      before();
+      chainDevnet = await TestDevnet.start({ port, stateDir: dir, logger });
+      try {
+        await standing(chainDevnet);
+      } finally {
+        await chainDevnet.stop();
+      }
+    };
+
+    // A kill -9 of both chains before their next state save: the journal's deposit is replayed.
+    for (const pid of chainDevnet.pids) process.kill(pid, 'SIGKILL');
+    await chainDevnet.stop();
+    await restart(() => undefined);
+    expect(said).toContain('devnet eip155:84532: replayed 2 journaled transaction(s) the saved state had lost');
+    // A plain restart from the saved state.
+    await restart(() => undefined);
+    // The state lost, the journal kept: the chain is rebuilt from its genesis, the contracts placed before the deposit replays.
+    await restart(() => {
+      rmSync(join(dir, 'anvil-84532.json'));
+      rmSync(join(dir, 'anvil-84532.baseline.json'), { force: true });
+      said.length = 0;
+    });
+    expect(said.some((m) => m.startsWith('devnet eip155:84532: rebuilding from its own genesis block'))).toBe(true);
+  }, 120_000);
 });
