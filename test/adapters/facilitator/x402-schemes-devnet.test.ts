@@ -255,6 +255,30 @@ describe('batch-settlement, by the official client and facilitator', () => {
   });
 });
 
+describe('batch-settlement deposits through Permit2', () => {
+  it('the client signs a Permit2 witness transfer to the Permit2 deposit collector; the facilitator deposits it', async () => {
+    const f = facilitator();
+    const payer = await newPayer(10_000_000n);
+    const receiver = privateKeyToAccount(generatePrivateKey()).address;
+    const base = await offer('batch-settlement', 1_000n, receiver);
+    const accepted = { ...base, extra: { ...base.extra, assetTransferMethod: 'permit2' } };
+    const wallet = createWalletClient({ account: payer, chain: viemChain(NETWORK, devnet.chains[NETWORK].rpcUrl), transport: http(devnet.chains[NETWORK].rpcUrl) });
+    await chain().waitForTransactionReceipt({ hash: await wallet.writeContract({ address: USDC, abi: USDC_ABI, functionName: 'approve', args: [PERMIT2, maxUint256] }) });
+    const client = new BatchSettlementEvmScheme(clientSigner(payer), { depositPolicy: { depositMultiplier: 4 } });
+    const channelId = computeChannelId(client.buildChannelConfig(accepted), NETWORK);
+    const { payload } = await client.createPaymentPayload(2, accepted);
+    expect(payload).toHaveProperty('deposit.authorization.permit2Authorization');
+    const paid = envelope(accepted, payload);
+    expect(await f.verify(paid, accepted)).toMatchObject({ isValid: true });
+    expect(await f.settle(paid, accepted)).toMatchObject({ success: true, amount: '4000' });
+    expect(await channel(channelId)).toEqual({ balance: 4_000n, totalClaimed: 0n });
+    expect(await usdc(payer.address)).toBe(10_000_000n - 4_000n);
+    // The Permit2 nonce is spent: the same deposit again fails.
+    expect((await f.settle(paid, accepted)).success).toBe(false);
+    expect(await channel(channelId)).toEqual({ balance: 4_000n, totalClaimed: 0n });
+  });
+});
+
 describe('upto, by the official client and facilitator', () => {
   it('the client signs a maximum; the facilitator settles the smaller actual amount', async () => {
     const f = facilitator();
