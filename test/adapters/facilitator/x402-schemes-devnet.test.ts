@@ -255,6 +255,41 @@ describe('batch-settlement, by the official client and facilitator', () => {
   });
 });
 
+describe("batch-settlement: the payer's own withdrawal", () => {
+  it('after the channel\'s withdrawDelay only, and only what is unclaimed, the receiver claiming meanwhile', async () => {
+    const f = facilitator();
+    const payer = await newPayer(1_000_000n);
+    const receiver = privateKeyToAccount(generatePrivateKey()).address;
+    const accepted = await offer('batch-settlement', 1_000n, receiver);
+    const client = new BatchSettlementEvmScheme(clientSigner(payer), { depositPolicy: { depositMultiplier: 5 } });
+    const config = client.buildChannelConfig(accepted);
+    const channelId = computeChannelId(config, NETWORK);
+    const { payload } = await client.createPaymentPayload(2, accepted);
+    expect(await f.settle(envelope(accepted, payload), accepted)).toMatchObject({ success: true, amount: '5000' });
+    const voucher = (payload as { voucher: { maxClaimableAmount: string; signature: Hex } }).voucher;
+
+    const url = devnet.chains[NETWORK].rpcUrl;
+    const wallet = createWalletClient({ account: payer, chain: viemChain(NETWORK, url), transport: http(url) });
+    const call = async (functionName: 'initiateWithdraw' | 'finalizeWithdraw', args: readonly unknown[]) =>
+      (await chain().waitForTransactionReceipt({ hash: await wallet.writeContract({ address: BATCH_SETTLEMENT, abi: BATCH_ABI, functionName, args, gas: 300_000n }) })).status;
+    // Someone else than the payer cannot start it.
+    await expect(chain().simulateContract({ account: receiver, address: BATCH_SETTLEMENT, abi: BATCH_ABI, functionName: 'initiateWithdraw', args: [config, 5_000n] })).rejects.toThrow();
+    expect(await call('initiateWithdraw', [config, 5_000n])).toBe('success');
+    // Before the delay: refused.
+    await expect(chain().simulateContract({ account: payer, address: BATCH_SETTLEMENT, abi: BATCH_ABI, functionName: 'finalizeWithdraw', args: [config] })).rejects.toThrow(/WithdrawNotReady/);
+    // Meanwhile the receiver claims its voucher.
+    const claims = [{ voucher: { channel: config, maxClaimableAmount: voucher.maxClaimableAmount }, signature: voucher.signature, totalClaimed: '1000' }];
+    expect(await f.settle(envelope(accepted, { type: 'claim', claims }), accepted)).toMatchObject({ success: true });
+    await createTestClient({ mode: 'anvil', transport: http(url) }).increaseTime({ seconds: 900 });
+    const before = await usdc(payer.address);
+    expect(await call('finalizeWithdraw', [config])).toBe('success');
+    expect(await usdc(payer.address)).toBe(before + 4_000n);
+    expect(await channel(channelId)).toEqual({ balance: 1_000n, totalClaimed: 1_000n });
+    expect(await f.settle(envelope(accepted, { type: 'settle', receiver, token: USDC }), accepted)).toMatchObject({ success: true, amount: '1000' });
+    expect(await usdc(receiver)).toBe(1_000n);
+  });
+});
+
 describe('batch-settlement deposits through Permit2', () => {
   it('the client signs a Permit2 witness transfer to the Permit2 deposit collector; the facilitator deposits it', async () => {
     const f = facilitator();
