@@ -1,6 +1,7 @@
 import type { AccessGrantStore } from './access-grant-store.js';
 import type { ChainIdentityStore } from './chain-identity-store.js';
 import type { ChangeFeed } from './change-feed.js';
+import type { ChannelStore } from './channel-store.js';
 import type { CommentStore } from './comment-store.js';
 import type { CustodyIntentStore } from './custody-intent-store.js';
 import type { AssetQuoteStore } from './asset-quote-store.js';
@@ -73,6 +74,8 @@ export interface Stores {
   orders: OrderStore;
   /** Who holds each signed authorization an order or a pledge carries: at most one live holder (docs/decisions/0067). */
   heldAuthorizations: HeldAuthorizationStore;
+  /** Payment channels of the x402 batch-settlement scheme (docs/payments.md "Pay once, call many"). */
+  channels: ChannelStore;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import type { AssetQuote } from '../../../domain/asset-quote.js';
 import type { ChainIdentity } from '../../../domain/chain-identity.js';
+import type { Channel } from '../../../domain/channel.js';
 import type { StoredEvent } from '../../../domain/event.js';
 import type { Order } from '../../../domain/order.js';
 import type { Payment } from '../../../domain/payment.js';
@@ -91,6 +92,8 @@ export class MemoryDatabase {
   readonly orders = new Map<string, Order>();
   /** "network|asset|wallet|nonce" → who holds that signed authorization (docs/decisions/0067). */
   readonly heldAuthorizations = new Map<string, Holder>();
+  /** channelId (lower case) → a payment channel (docs/payments.md "Pay once, call many"). */
+  readonly channels = new Map<string, Channel>();
 
   private tail: Promise<void> = Promise.resolve();
 

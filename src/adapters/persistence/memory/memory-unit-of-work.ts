@@ -23,6 +23,7 @@ import { MemoryEarningsStore } from './memory-earnings-store.js';
 import { MemoryTransferStore } from './memory-transfer-store.js';
 import { MemoryCustodyIntentStore } from './memory-custody-intent-store.js';
 import { MemoryOrderStore } from './memory-order-store.js';
+import { MemoryChannelStore } from './memory-channel-store.js';
 import { MemoryHeldAuthorizationStore } from './memory-held-authorization-store.js';
 import { MemorySharedSettingsStore } from './memory-shared-settings-store.js';
 import { MemoryChainIdentityStore } from './memory-chain-identity-store.js';
@@ -96,6 +97,7 @@ export class MemoryUnitOfWork implements UnitOfWork {
       raises: new MemoryRaiseStore(this.db, tx),
       orders: new MemoryOrderStore(this.db, tx),
       heldAuthorizations: new MemoryHeldAuthorizationStore(this.db, tx),
+      channels: new MemoryChannelStore(this.db, tx),
     };
   }
 }
