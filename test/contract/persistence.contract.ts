@@ -24,6 +24,7 @@ import { sharedSettingsStoreContract } from './shared-settings-store.contract.js
 import { chainIdentityStoreContract } from './chain-identity-store.contract.js';
 import { orderStoreContract } from './order-store.contract.js';
 import { heldAuthorizationStoreContract } from './held-authorization-store.contract.js';
+import { channelStoreContract } from './channel-store.contract.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
 
 export function persistenceContracts(name: string, make: UowFactory) {
@@ -52,4 +53,5 @@ export function persistenceContracts(name: string, make: UowFactory) {
   raiseStoreContract(name, make);
   orderStoreContract(name, make);
   heldAuthorizationStoreContract(name, make);
+  channelStoreContract(name, make);
 }

@@ -285,6 +285,16 @@ export class Sql {
     return this.dialect === 'postgresql' ? `SUM(${column})` : `SUM(CAST(${column} AS INTEGER))`;
   }
 
+  /**
+   * An exact integer (a column, or a `?` bound with `num`) in a form whose comparisons are
+   * numeric, whatever its size: itself on PostgreSQL (numeric(78,0)); on SQLite, whose TEXT holds
+   * it as a decimal without leading zeros, right-aligned in 78 places — a space sorts before every
+   * digit, so a shorter number sorts first, as `printf('%078d')` would but past 2^63.
+   */
+  exact(expr: string): string {
+    return this.dialect === 'postgresql' ? expr : `printf('%78s', ${expr})`;
+  }
+
   /** A zero-padded decimal of an exact integer expression, as TEXT: string order is numeric order. */
   padded(expr: string): string {
     return this.dialect === 'postgresql' ? `LPAD((${expr})::text, 78, '0')` : `printf('%078d', ${expr})`;

@@ -4,6 +4,7 @@ import { notingTokens } from '../kit/commit-feed.js';
 import { MikroOrmCommentStore } from './mikro-orm-comment-store.js';
 import { MikroOrmCustodyIntentStore } from './mikro-orm-custody-intent-store.js';
 import { MikroOrmOrderStore } from './mikro-orm-order-store.js';
+import { MikroOrmChannelStore } from './mikro-orm-channel-store.js';
 import { MikroOrmHeldAuthorizationStore } from './mikro-orm-held-authorization-store.js';
 import { MikroOrmSharedSettingsStore } from './mikro-orm-shared-settings-store.js';
 import { MikroOrmChainIdentityStore } from './mikro-orm-chain-identity-store.js';
@@ -61,5 +62,6 @@ export function stores(sql: Sql, touched: Set<string>): Stores {
     raises: new MikroOrmRaiseStore(sql),
     orders: new MikroOrmOrderStore(sql),
     heldAuthorizations: new MikroOrmHeldAuthorizationStore(sql),
+    channels: new MikroOrmChannelStore(sql),
   };
 }
