@@ -69,6 +69,7 @@ export function reads() {
     payments.get_payment,
     payments.get_delivery,
     payments.get_payout,
+    payments.get_channel,
     trading.sell_authorization,
     raises.get_raise,
     raises.pledge_authorization,

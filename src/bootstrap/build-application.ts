@@ -9,6 +9,7 @@ import { UniswapV2TradeQuoter } from '../adapters/quotes/uniswap-v2/uniswap-v2-t
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory/memory-rate-limiter.js';
 import { RedisRateLimiter } from '../adapters/rate-limit/redis/redis-rate-limiter.js';
 import { ViemMessageSignatures } from '../adapters/signatures/viem/viem-message-signatures.js';
+import { ViemVoucherSignatures } from '../adapters/signatures/viem/viem-voucher-signatures.js';
 import { Application } from '../app/application.js';
 import { Availability } from '../app/kit/availability.js';
 import type { CustodyLease } from '../app/kit/custody-lease.js';
@@ -84,6 +85,7 @@ export function buildApplication(config: Config, options: ServiceOptions, parts:
     priceBoard,
     tokenIssuer: chain.tokenIssuer,
     signatures: given.signatures ?? new ViemMessageSignatures(),
+    vouchers: new ViemVoucherSignatures(),
     settings: config.settings,
     ownAccounts: ownAccounts(host, uniswapOf(config, host)),
     tokenViews,

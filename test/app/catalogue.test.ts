@@ -33,6 +33,7 @@ describe('the catalogue of operations', () => {
       ['get_payment', 'get_payment'],
       ['get_delivery', 'get_delivery'],
       ['get_payout', 'get_payout'],
+      ['get_channel', 'get_channel'],
       ['sell_authorization', 'prepare_sell'],
       ['get_raise', 'get_raise'],
       ['pledge_authorization', 'prepare_pledge'],

@@ -49,7 +49,8 @@ async function paid(symbol: string): Promise<PaymentPayload> {
 describe('the outcome of a paid request', () => {
   it('no payment is a challenge on the wallet’s network; paid, it is applied with the settlement; the same payment again is replayed unverified', async () => {
     const challenge = challengeOf(await create('OUTA'));
-    expect(challenge.paymentRequired.accepts.map((a) => a.network)).toEqual([TESTNET, TESTNET]); // USDC, EURC
+    // USDC, EURC; then the same by batch-settlement
+    expect(challenge.paymentRequired.accepts.map((a) => [a.scheme, a.network])).toEqual([['exact', TESTNET], ['exact', TESTNET], ['batch-settlement', TESTNET], ['batch-settlement', TESTNET]]);
     expect(verifiedIn(challenge)).toBe(false);
 
     const payment = await paid('OUTA');

@@ -4,6 +4,7 @@
  * the same prices, and the official server matches a payment to them as our flow does.
  */
 import { x402ResourceServer } from '@x402/core/server';
+import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/server';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { describe, expect, it } from 'vitest';
 import { matchRequirements, requirementsFor } from '../../src/app/payments/requirements.js';
@@ -18,12 +19,16 @@ async function official() {
     verify: async () => ({ isValid: false }),
     settle: async () => ({ success: false, transaction: '', network: TESTNET }),
     getSupported: async () => ({
-      kinds: ALL_NETWORKS.map((network) => ({ x402Version: 2, scheme: 'exact', network })),
+      kinds: ALL_NETWORKS.flatMap((network) => [
+        { x402Version: 2, scheme: 'exact', network },
+        { x402Version: 2, scheme: 'batch-settlement', network, extra: { receiverAuthorizer: DEFAULT_SETTINGS.batchSettlement!.receiverAuthorizer[network] } },
+      ]),
       extensions: [],
       signers: {},
     }),
   } as never);
   for (const n of ALL_NETWORKS) server.register(n, new ExactEvmScheme());
+  for (const n of ALL_NETWORKS) server.register(n, new BatchSettlementEvmScheme(DEFAULT_SETTINGS.payTo[n] as `0x${string}`, { withdrawDelay: 900 }));
   await server.initialize();
   return server;
 }
@@ -58,13 +63,16 @@ describe('x402 conformance', () => {
       const outcome = await service.application.flow.handle({ entrypoint, rawInput: { name: 'Moon Cat', symbol: 'MCAT' }, resource });
       // $0.01: 10000 USDC units, and EURC at 1.08 rounded up to a unit.
       const amounts = { USDC: 10_000n, EURC: (10_000n * 100n + 107n) / 108n };
+      // Every exact offer, then the same prices by batch-settlement.
       const built = [];
-      for (const network of ALL_NETWORKS) {
-        for (const asset of PAYMENT_ASSETS) {
-          const { address, eip712 } = NETWORKS[network].assets[asset];
-          const price = { asset: address, amount: amounts[asset].toString(), extra: { ...eip712 } };
-          const payTo = service.application.deps.settings.payTo[network];
-          built.push(...(await server.buildPaymentRequirements({ scheme: 'exact', payTo, price, network, maxTimeoutSeconds: 60 })));
+      for (const scheme of ['exact', 'batch-settlement']) {
+        for (const network of ALL_NETWORKS) {
+          for (const asset of PAYMENT_ASSETS) {
+            const { address, eip712 } = NETWORKS[network].assets[asset];
+            const price = { asset: address, amount: amounts[asset].toString(), extra: { ...eip712, ...(scheme === 'exact' ? {} : { assetTransferMethod: 'eip3009' }) } };
+            const payTo = service.application.deps.settings.payTo[network];
+            built.push(...(await server.buildPaymentRequirements({ scheme, payTo, price, network, maxTimeoutSeconds: 60 })));
+          }
         }
       }
       expect(outcome).toEqual({ kind: 'challenge', paymentRequired: await server.createPaymentRequiredResponse(built, resource) });

@@ -48,6 +48,10 @@ import { MemoryLogger } from '../../src/adapters/logging/memory/memory-logger.js
 import { PinoLogger } from '../../src/adapters/logging/pino/pino-logger.js';
 import { loggerContract } from './logger.contract.js';
 import { messageSignaturesContract } from './message-signatures.contract.js';
+import { voucherSignaturesContract } from './voucher-signatures.contract.js';
+import { ViemVoucherSignatures } from '../../src/adapters/signatures/viem/viem-voucher-signatures.js';
+import { FakeVoucherSignatures } from '../../src/adapters/signatures/fake/fake-voucher-signatures.js';
+import { signVoucher } from '@x402/evm/batch-settlement/client';
 import { ViemMessageSignatures } from '../../src/adapters/signatures/viem/viem-message-signatures.js';
 import { FakeMessageSignatures } from '../../src/adapters/signatures/fake/fake-message-signatures.js';
 import { devAccount } from '../support/x402-client.js';
@@ -311,5 +315,17 @@ messageSignaturesContract('ViemMessageSignatures (EIP-191 signatures by viem acc
 messageSignaturesContract('FakeMessageSignatures', async () => ({
   signatures: new FakeMessageSignatures(),
   sign: async (wallet, message) => FakeMessageSignatures.sign(signingAccounts[wallet].address, message),
+  address: (wallet) => signingAccounts[wallet].address,
+}));
+
+voucherSignaturesContract('ViemVoucherSignatures (EIP-712 vouchers as @x402/evm signs them)', async () => ({
+  vouchers: new ViemVoucherSignatures(),
+  sign: async (wallet, channelId, max) => (await signVoucher(signingAccounts[wallet], channelId as `0x${string}`, max.toString(), 'eip155:84532')).signature,
+  address: (wallet) => signingAccounts[wallet].address,
+}));
+
+voucherSignaturesContract('FakeVoucherSignatures', async () => ({
+  vouchers: new FakeVoucherSignatures(),
+  sign: async (wallet, channelId, max) => FakeVoucherSignatures.sign(signingAccounts[wallet].address, channelId, max),
   address: (wallet) => signingAccounts[wallet].address,
 }));

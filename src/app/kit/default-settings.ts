@@ -26,6 +26,14 @@ export const DEFAULT_SETTINGS: Settings = {
     [PRODUCTION]: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
     [TESTNET]: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
   },
+  // The settlement key signs claims and refunds; on the devnet it is the treasury's, anvil's #0.
+  batchSettlement: {
+    receiverAuthorizer: {
+      [PRODUCTION]: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      [TESTNET]: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    },
+    withdrawDelaySeconds: 900,
+  },
   serviceVersion: '0.1.0',
   pullWaitMs: 20_000,
   graduationFeeUsd: 0n,

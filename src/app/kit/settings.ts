@@ -34,6 +34,12 @@ export interface Settings {
   defaultSlippageBps: bigint;
   /** The service's treasury (payTo) per network. */
   payTo: Record<Network, string>;
+  /**
+   * The x402 `batch-settlement` scheme (docs/payments.md "Pay once, call many"): the receiver
+   * authorizer per network — the facilitator's key that signs claims and cooperative refunds,
+   * named in every channel — and the shortest withdraw delay a channel may have; null: not offered.
+   */
+  batchSettlement: { receiverAuthorizer: Record<Network, string>; withdrawDelaySeconds: number } | null;
   serviceVersion: string;
   /** Kept by the treasury from a graduating curve's real USD reserve; the rest seeds the pool (docs/api.md "Graduation and the Uniswap v2 pool"). */
   graduationFeeUsd: bigint;

@@ -1,15 +1,16 @@
 /**
- * Payments' entries of the catalogue (docs/api.md "Free endpoints"): the payment assets' prices, a payment, a delivery, a payout.
+ * Payments' entries of the catalogue (docs/api.md "Free endpoints"): the payment assets' prices, a payment, a delivery, a payout, a channel.
  */
 import { z } from 'zod';
 import { read } from '../kit/catalogue/operation.js';
 import { id } from '../kit/catalogue/read-fields.js';
 import { deliveryOutput } from '../kit/output-schemas.js';
+import { getChannel } from './get-channel.js';
 import { getDelivery } from './get-delivery.js';
 import { getPayment } from './get-payment.js';
 import { getPayout } from './get-payout.js';
 import { getPrices } from './get-prices.js';
-import { paymentOutput, payoutOutput, pricesOutput } from './schemas.js';
+import { channelOutput, paymentOutput, payoutOutput, pricesOutput } from './schemas.js';
 
 /** The free reads of this room, by operation (the assembly in ../catalogue.ts orders them). */
 export function paymentReads() {
@@ -54,6 +55,17 @@ export function paymentReads() {
       inputSchema: z.strictObject({ payoutId: id('pout', 'payout') }),
       outputSchema: payoutOutput,
       run: (deps, q) => getPayout(deps, q.payoutId),
+    }),
+    get_channel: read({
+      operation: 'get_channel',
+      tool: { name: 'get_channel', title: 'Get a payment channel' },
+      description:
+        'A batch-settlement payment channel by channelId (docs "Pay once, call many"): its deposit, what was charged and claimed, and what a cooperative refund gives back now.',
+      summary: 'a batch-settlement channel: deposit, charged, claimed, refundable',
+      http: { path: '/api/channels/:channelId', lookup: true },
+      inputSchema: z.strictObject({ channelId: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a channel id (0x + 64 hex)').transform((v) => v.toLowerCase()) }),
+      outputSchema: channelOutput,
+      run: (deps, q) => getChannel(deps, q.channelId),
     }),
   };
 }

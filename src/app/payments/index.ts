@@ -10,3 +10,4 @@ export { refund, resumeApplication, settledOnChain } from './pipeline/applicatio
 export { release } from './pipeline/claim.js';
 export { type PipelineDeps } from './pipeline/deps.js';
 export { markSettled } from './pipeline/settlement.js';
+export { claimChannels, CLAIM_DEFAULTS, type ClaimPassOptions } from './batch/channel-claims.js';

@@ -13,7 +13,7 @@ import { assetAmountForUsd, compareUsdPrices, usdValueOf, withinBps, type UsdPri
 import type { PaymentRequirements } from '../../ports/facilitator.js';
 import type { AppDeps } from '../kit/deps.js';
 import { PAYMENT_ASSET_DECIMALS } from '../pricing/index.js';
-import { requirementsFor } from './requirements.js';
+import { batchRequirementsFor, requirementsFor } from './requirements.js';
 
 export interface Offer {
   network: Network;
@@ -27,6 +27,8 @@ export interface Offer {
   /** The quote held here before, which had expired when this offer was made (if still stored). */
   lapsed: AssetQuote | null;
   requirements: PaymentRequirements;
+  /** The same price by the batch-settlement scheme; null where it is not offered. */
+  batch: PaymentRequirements | null;
 }
 
 type OfferDeps = Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'usdQuotes' | 'settings'>;
@@ -105,7 +107,18 @@ function offer(
   quote: AssetQuote | null,
   lapsed: AssetQuote | null,
 ): Offer {
-  return { network, asset, amount, usdValue, quote, lapsed, requirements: requirementsFor(network, amount, deps.settings.payTo[network], asset) };
+  const requirements = requirementsFor(network, amount, deps.settings.payTo[network], asset);
+  const batch = deps.settings.batchSettlement;
+  return {
+    network,
+    asset,
+    amount,
+    usdValue,
+    quote,
+    lapsed,
+    requirements,
+    batch: batch ? batchRequirementsFor(requirements, { receiverAuthorizer: batch.receiverAuthorizer[network], withdrawDelaySeconds: batch.withdrawDelaySeconds }) : null,
+  };
 }
 
 /** The amount of an offer's asset that paid `usdAmount` at a (lapsed) quote's price, as its offer was. */

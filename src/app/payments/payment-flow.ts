@@ -34,7 +34,10 @@
  */
 import { isRefusal } from '../../domain/errors.js';
 import { assetAt, isNetwork } from '../../domain/network.js';
-import type { PaymentPayload } from '../../ports/facilitator.js';
+import type { PaymentPayload, ResourceInfo } from '../../ports/facilitator.js';
+import type { StoredResponse } from '../../ports/payment-store.js';
+import { refundChannel, refundProbe } from './batch/channel-refund.js';
+import type { PaymentRequiredObject } from './requirements.js';
 import type { AppMetrics } from '../kit/metrics.js';
 import { admit } from './pipeline/admission.js';
 import { apply } from './pipeline/application.js';
@@ -66,6 +69,19 @@ export class PaymentFlow {
     const settled = await settle(this.deps, claimed);
     if (settled.kind !== 'settled') return settled;
     return apply(this.deps, settled);
+  }
+
+  /**
+   * A GET of a paid URL (docs/payments.md "Pay once, call many"): without a payment, the
+   * batch-settlement offers a cooperative refund is made against (null: the scheme is not
+   * offered); with one, the refund of its channel.
+   */
+  refundProbe(resource: ResourceInfo, only: { network?: string; asset?: string } = {}): PaymentRequiredObject | null {
+    return refundProbe(this.deps, resource, undefined, only);
+  }
+
+  refundChannel(payment: PaymentPayload, resource: ResourceInfo): Promise<StoredResponse> {
+    return refundChannel(this.deps, payment, resource);
   }
 }
 

@@ -36,6 +36,30 @@ export function requirementsFor(network: Network, amount: bigint, payTo: string,
   };
 }
 
+/**
+ * The same price offered by the x402 `batch-settlement` scheme (docs/payments.md "Pay once, call
+ * many"): the requirements of `exact` with the scheme's own `extra` — the asset's EIP-712 domain
+ * (its deposits are EIP-3009 authorizations), the receiver authorizer that signs claims and
+ * refunds, the shortest withdraw delay a channel may have, and the first deposit it suggests.
+ */
+/** How many calls at its price the batch-settlement offer suggests a first deposit covers (`extra.minDeposit`, the official default). */
+export const MIN_DEPOSIT_CALLS = 10n;
+
+export function batchRequirementsFor(exact: PaymentRequirements, batch: { receiverAuthorizer: string; withdrawDelaySeconds: number }): PaymentRequirements {
+  return {
+    ...exact,
+    scheme: 'batch-settlement',
+    extra: {
+      ...exact.extra,
+      receiverAuthorizer: batch.receiverAuthorizer,
+      withdrawDelay: batch.withdrawDelaySeconds,
+      assetTransferMethod: 'eip3009',
+      // A hint, as the official server writes it: a first deposit worth ten calls at this price.
+      minDeposit: (BigInt(exact.amount) * MIN_DEPOSIT_CALLS).toString(),
+    },
+  };
+}
+
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** The requirement a payment was signed against, if it is one of ours exactly. */

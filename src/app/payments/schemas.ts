@@ -1,5 +1,5 @@
 /**
- * Payments' schemas: a payment, a payout, and the payment assets' prices.
+ * Payments' schemas: a payment, a payout, a batch-settlement channel, and the payment assets' prices.
  * The request and answer schemas (zod) of this room's operations; shared primitives are in ../kit/schemas.ts and ../kit/output-schemas.ts.
  */
 import { z } from 'zod';
@@ -31,6 +31,24 @@ export const paymentOutput = z.object({
 export const payoutOutput = sellOutput.shape.payout.extend({
   asset: z.enum(['USDC', 'EURC']).describe('sell proceeds and fee shares are paid in USDC; a refund in the asset that paid'),
   reason: z.enum(['sell', 'refund', 'creator_fee', 'referral_fee']),
+});
+
+export const channelOutput = z.object({
+  channelId: z.string(),
+  network: networkSchema,
+  asset: z.enum(['USDC', 'EURC']),
+  payer: z.string(),
+  receiver: z.string(),
+  balance: amount.meta({ description: "what the channel's deposits hold, in `asset` (the contract's balance as last seen)" }),
+  charged: amount.meta({ description: 'the cumulative price of the calls paid from the channel' }),
+  claimed: amount.meta({ description: 'what the service has claimed on chain of it' }),
+  claiming: amount.nullable().meta({ description: 'the total a claim under way is taking; null when none is' }),
+  refundable: amount.meta({ description: 'what a cooperative refund gives back now: balance less charged' }),
+  signedMaxClaimable: amount.meta({ description: 'the highest voucher accepted' }),
+  refundNonce: z.string(),
+  withdrawDelay: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
 });
 
 export const nullableString = z.string().nullable();

@@ -24,7 +24,7 @@ import type { Application } from '../application.js';
 import type { Tunables } from '../kit/tunables.js';
 import type { CustodyLease } from '../kit/custody-lease.js';
 import { answerIntents } from '../custody/index.js';
-import { purgeSpentProofs } from '../payments/index.js';
+import { claimChannels, CLAIM_DEFAULTS, purgeSpentProofs, type ClaimPassOptions } from '../payments/index.js';
 import { PaymentReconciler } from './payment-reconciler.js';
 import { EarningsPayer } from './earnings-payer.js';
 import { PayoutWorker, type PayoutWorkerDeps } from './payout-worker.js';
@@ -58,6 +58,8 @@ export interface WorkerSchedulerDeps {
    * `intentAsked` subscribes to other processes' asks, answered at once between passes.
    */
   custody?: CustodyLease;
+  /** When batch-settlement channels are claimed (docs/payments.md "Pay once, call many"); absent: CLAIM_DEFAULTS. */
+  channelClaims?: Partial<Omit<ClaimPassOptions, 'networks'>>;
   intentAsked?: (listener: () => void) => () => void;
   /** Test-only seams (a crash right after a record, a step that fails). */
   hooks?: {
@@ -168,6 +170,7 @@ export class WorkerScheduler {
     await this.transfers.runOnce();
     await this.earnings.runOnce(); // before the payouts, so an earnings payout goes out in the same pass
     await this.payouts.runOnce();
+    await claimChannels(this.deps.application.deps, { networks: ALL_NETWORKS, ...CLAIM_DEFAULTS, ...this.deps.channelClaims });
     await this.quotePurger.runOnce();
     await purgeSpentProofs({ uow, clock }, batch);
     await uow.run((s) => s.accessGrants.purgeExpired(clock.now(), batch));

@@ -3,7 +3,9 @@
  * value stops the service with a message naming it. Each concern names its own variables in its
  * file; this one puts them together, checks them in one pass and builds the configuration.
  */
+import { privateKeyToAddress } from 'viem/accounts';
 import { z } from 'zod';
+import { PRODUCTION, TESTNET } from '../../domain/network.js';
 import { DEFAULT_SETTINGS } from '../../app/kit/default-settings.js';
 import type { Settings } from '../../app/kit/settings.js';
 import { chainEnv, isRealChain, readChain, readPayTo, type ChainConfig } from './chain-config.js';
@@ -42,6 +44,18 @@ export function loadConfig(env: Env = process.env): Config {
     ...chain,
     ...readWorkers(e, isRealChain(e)),
     quotes: readQuotes(e, isRealChain(e)),
-    settings: { ...DEFAULT_SETTINGS, ...fees, ...quoteSettings, payTo: readPayTo(e) },
+    settings: { ...DEFAULT_SETTINGS, ...fees, ...quoteSettings, payTo: readPayTo(e), batchSettlement: batchSettlementOf(chain) },
   };
+}
+
+/**
+ * The batch-settlement scheme's receiver authorizer is the key that signs its claims and refunds:
+ * the settlement key (else the treasury's; the devnet's treasury without either).
+ */
+function batchSettlementOf(chain: { settlementKey: `0x${string}` | undefined; treasuryKey: `0x${string}` | undefined }): Config['settings']['batchSettlement'] {
+  const key = chain.settlementKey ?? chain.treasuryKey;
+  const defaults = DEFAULT_SETTINGS.batchSettlement!;
+  if (!key) return defaults;
+  const address = privateKeyToAddress(key);
+  return { ...defaults, receiverAuthorizer: { [PRODUCTION]: address, [TESTNET]: address } };
 }

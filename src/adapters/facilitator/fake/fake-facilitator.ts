@@ -17,6 +17,7 @@ import {
   type SupportedKind,
   type VerifyResult,
 } from '../../../ports/facilitator.js';
+import { FakeBatchSettlement } from './fake-batch-settlement.js';
 
 const TRANSFER_WITH_AUTHORIZATION = {
   TransferWithAuthorization: [
@@ -70,6 +71,9 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
     | { kind: 'timeout'; transfers: boolean }
     | null = null;
 
+  /** The fake chain's batch-settlement contract (docs/payments.md "Pay once, call many"). */
+  readonly batch = new FakeBatchSettlement(this);
+
   constructor(private readonly options: FakeFacilitatorOptions) {}
 
   fund(network: string, address: string, amount: bigint, asset: PaymentAsset = 'USDC'): void {
@@ -94,16 +98,28 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
   }
 
   async supported(): Promise<SupportedKind[]> {
-    return Object.keys(NETWORKS).map((network) => ({ x402Version: 2, scheme: 'exact', network }));
+    return Object.keys(NETWORKS).flatMap((network) => [
+      { x402Version: 2, scheme: 'exact', network },
+      { x402Version: 2, scheme: 'batch-settlement', network },
+    ]);
   }
 
   async verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResult> {
     this.verifyCalls++;
+    if (requirements.scheme === 'batch-settlement') return this.batch.verify(payload, requirements);
     return this.check(payload, requirements);
   }
 
   async settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResult> {
     this.settleCalls++;
+    if (requirements.scheme === 'batch-settlement') {
+      const planned = this.nextSettle;
+      this.nextSettle = null;
+      if (planned?.kind === 'timeout' && !planned.transfers) throw new SettlementIndeterminate('settlement timed out');
+      const result = await this.batch.settle(payload, requirements);
+      if (planned?.kind === 'timeout') throw new SettlementIndeterminate('settlement timed out');
+      return result;
+    }
     const network = requirements.network;
     const planned = this.nextSettle;
     this.nextSettle = null;

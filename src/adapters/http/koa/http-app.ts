@@ -25,7 +25,7 @@ import { DEFAULT_STREAM, EventStreams, streamEvents, type EventStreamOptions } f
 import { manifest } from './manifest.js';
 import { openApiDocument } from './openapi.js';
 import { observeRequests, UNMATCHED_ROUTE } from './observe-requests.js';
-import { isPaidRoute, paidRoute } from './paid-routes.js';
+import { channelRefundRoute, isPaidRoute, paidRoute } from './paid-routes.js';
 import { readRoutes } from './read-routes.js';
 import { imageRoutes } from './image-routes.js';
 import { requestContext } from './request-context.js';
@@ -187,12 +187,14 @@ function documentRoutes(router: Router, application: Application, options: { ori
 /** The paid routes (paid-routes.ts), one per entrypoint and its other path; the rate limiter recognises them with isPaidRoute. */
 function paidRoutes(router: Router, application: Application, enrich: PaymentRequiredEnricher | undefined): void {
   const paid = paidRoute(application, enrich);
+  const refund = channelRefundRoute(application);
   for (const e of application.entrypoints.values()) if (e.alsoAt) router.post(e.alsoAt, (ctx) => paid(ctx, e, e.name));
   for (const path of ['/entrypoints/:name', '/entrypoints/:name/invoke']) {
     router.post(path, (ctx) => {
       const name = ctx.params.name ?? '';
       return paid(ctx, application.entrypoints.get(name), name);
     });
+    router.get(path, (ctx) => refund(ctx, application.entrypoints.get(ctx.params.name ?? '')));
   }
 }
 

@@ -10,6 +10,7 @@ import type { Context } from 'koa';
 import type { Application } from '../../../app/application.js';
 import type { AnyEntrypoint } from '../../../app/kit/catalogue/entrypoint.js';
 import { successEnvelope } from '../../../app/kit/error-status.js';
+import { MethodNotAllowed } from './http-errors.js';
 import { SIGN_IN_WITH_X_HEADER } from '../../../app/payments/extensions/wallet-proof.js';
 import { verifiedIn, type PaidOutcome } from '../../../app/payments/pipeline/outcome.js';
 import { challengeDetails, receivePaidCall } from '../../../app/payments/receive-paid-call.js';
@@ -59,6 +60,25 @@ export function paidRoute(application: Application, enrich: PaymentRequiredEnric
     ctx.state.paymentVerified = verifiedIn(outcome);
     if ('paymentId' in outcome && outcome.paymentId) ctx.state.paymentId = outcome.paymentId; // the access log names it
     await render(ctx, entrypoint, outcome);
+  };
+}
+
+/**
+ * A GET of a paid URL: the batch-settlement scheme's cooperative refund (docs/payments.md "Pay
+ * once, call many") — without a payment, the 402 of the offers to refund against; with a refund
+ * payload in PAYMENT-SIGNATURE, the refund, its transaction in PAYMENT-RESPONSE.
+ */
+export function channelRefundRoute(application: Application) {
+  return async (ctx: Context, entrypoint: AnyEntrypoint | undefined): Promise<void> => {
+    const only = { ...(typeof ctx.query.network === 'string' ? { network: ctx.query.network } : {}), ...(typeof ctx.query.asset === 'string' ? { asset: ctx.query.asset } : {}) };
+    const url = `${ctx.protocol}://${ctx.host}${ctx.path}`;
+    const probe = entrypoint ? application.flow.refundProbe({ url, description: entrypoint.description, mimeType: 'application/json' }, only) : null;
+    if (!entrypoint || !probe) throw new MethodNotAllowed(['POST']);
+    const get = (header: string) => ctx.get(header);
+    const header = paymentHeaderOf(get);
+    if (header !== 'PAYMENT-SIGNATURE') return renderError(ctx, new PaymentRequired(probe as unknown as Record<string, unknown>));
+    ctx.state.paymentHeader = header;
+    await renderStored(ctx, await application.flow.refundChannel(readPayment(get, header, probe.resource.url), probe.resource));
   };
 }
 

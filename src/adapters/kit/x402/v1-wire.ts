@@ -67,7 +67,7 @@ export function toV1Requirements(r: PaymentRequirements, resource: ResourceInfo)
 
 /** What a v1 client reads from a 402 (ours, v2, in `required`): the USDC offers, one per network, in v1's form. */
 export function v1Accepts(required: { resource: ResourceInfo; accepts: readonly PaymentRequirements[] }): V1PaymentRequirements[] {
-  return required.accepts.filter((r) => isNetwork(r.network) && assetAt(r.network, r.asset) === 'USDC').map((r) => toV1Requirements(r, required.resource));
+  return required.accepts.filter((r) => r.scheme === 'exact' && isNetwork(r.network) && assetAt(r.network, r.asset) === 'USDC').map((r) => toV1Requirements(r, required.resource));
 }
 
 /** The payload a v1 facilitator verifies and settles, from a pipeline payment mapped from v1. */

@@ -68,13 +68,14 @@ export async function price<T>(url: string, body: unknown, wallet: string): Prom
   const envelope = (await res.clone().json().catch(() => null)) as Envelope<never> | null;
   if (envelope?.success !== false || envelope.error?.code !== 'PAYMENT_REQUIRED') await readEnvelope(res); // throws the refusal in words
   const required = http.getPaymentRequiredResponse((name) => res.headers.get(name), envelope);
-  const offers = required.accepts.map((r: PaymentRequirements, index: number) => ({
+  // The page pays by `exact`, one authorization per call: a browser wallet opens no channel.
+  const offers = required.accepts.flatMap((r: PaymentRequirements, index: number) => (r.scheme !== 'exact' ? [] : [{
     index,
     network: r.network,
     assetName: assetName(r.network, r.asset),
     amount: fromUnits(r.amount, 6),
     payTo: r.payTo,
-  }));
+  }]));
   return { kind: 'priced', required, offers };
 }
 

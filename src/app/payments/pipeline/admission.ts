@@ -25,6 +25,9 @@ import { priceAsPayer, priceForAnyone } from './pricing.js';
 import { refusalFor } from './refusal.js';
 import { knownIdentifier, replay } from './stored-answer.js';
 import { verify } from './verification.js';
+import { voucherAuthorization, type VoucherCharge } from '../batch/voucher-charge.js';
+import { BATCH_SETTLEMENT, readVoucherPayment } from '../batch/voucher-payment.js';
+import { verifyVoucher } from '../batch/voucher-verification.js';
 
 /** A payment that passed every check before the claim: what the later steps work on. */
 export interface Admitted {
@@ -39,6 +42,8 @@ export interface Admitted {
   prepared: Prepared;
   caller: Caller;
   paymentIdentifier: string | null;
+  /** A batch-settlement payment's voucher and its channel as admission saw it: the settlement charges the channel. */
+  voucher: VoucherCharge | null;
 }
 
 export async function admit(
@@ -55,7 +60,9 @@ export async function admit(
     const refusal = refusalFor(deps, req, requestHash, prepared);
     throw await refusal.invalid(PAYMENT_REASONS.unsupportedPayment, 'The payment is not an x402 v2 (or v1) payment on a supported network.');
   }
-  const auth = readAuthorization(payload.payload);
+  // A batch-settlement voucher is claimed under its own nonce, like an authorization (batch/voucher-admission.ts).
+  const voucher = payload.accepted?.scheme === BATCH_SETTLEMENT ? readVoucherPayment(payload.payload) : null;
+  const auth = voucher ? voucherAuthorization(voucher, requestHash) : readAuthorization(payload.payload);
   const payer = checksummed(auth.from);
   const signatureHash = sha256(auth.signature);
   // The same payment (or payment identifier) seen before is answered as it was, charged once.
@@ -97,11 +104,14 @@ export async function admit(
   const refusal = refusalFor(deps, req, requestHash, prepared);
   // Only the paid asset's offer is priced here: a USDC payment never waits on (or fails for) EURC's price.
   const candidate = asset && offered === network ? await paidOffer(deps, requestHash, network, asset, prepared.amount, amount) : undefined;
-  const { offer, requirements } = await bind(refusal, prepared, payload, auth, candidate, req.resource.url);
+  const { offer, requirements } = await bind(refusal, prepared, payload, voucher ? null : auth, candidate, req.resource.url);
   await heldQuoteLive(deps, refusal, offer);
-  const verified = await verify(deps, refusal, payload, auth, requirements, offer);
-  if (checksummed(verified.payer ?? payer) !== payer) {
-    throw await refusal.invalid(PAYMENT_REASONS.payerMismatch, 'The facilitator recovered another payer.');
+  const channel = voucher ? await verifyVoucher(deps, refusal, voucher, { network, asset: offer.asset, payload, requirements, price: offer.amount }) : null;
+  if (!voucher) {
+    const verified = await verify(deps, refusal, payload, auth, requirements, offer);
+    if (checksummed(verified.payer ?? payer) !== payer) {
+      throw await refusal.invalid(PAYMENT_REASONS.payerMismatch, 'The facilitator recovered another payer.');
+    }
   }
   return {
     kind: 'admitted',
@@ -112,6 +122,7 @@ export async function admit(
     prepared,
     caller: { wallet: payer, network, fee: { asset: offer.asset, amount: offer.amount } },
     paymentIdentifier: req.paymentIdentifier ?? null,
+    voucher: voucher && channel ? { voucher, channel } : null,
     payment: newPayment(deps, req, requestHash, { network, payer, signatureHash, auth, offer }),
   };
 }

@@ -30,6 +30,7 @@ import { pendingResponse, type Outcome } from './outcome.js';
 import { lookAgain } from './pricing.js';
 import type { Settled } from './settlement.js';
 import { movedFirst } from './stored-answer.js';
+import { unchargeVoucher } from '../batch/voucher-charge.js';
 
 export type ApplicationOutcome = Outcome<'applied' | 'refunded' | 'pending' | 'replayed'>;
 
@@ -143,6 +144,8 @@ export async function refund(
     // What the operation took into custody before it was refused (a sell's pulled tokens) goes
     // back with the refund, or not at all: a payment another copy applied is not refunded here.
     if (error instanceof RefusedInCustody) await error.giveBack?.(stores);
+    // A call paid by voucher is uncharged where no claim took its charge: nothing to pay back on chain.
+    if (await unchargeVoucher(stores, payment, now)) return storeRefund(stores, payment, error, settlement, { channel: payment.settlementTx, amount: payment.amount.toString(), asset: payment.asset });
     const payout = await stores.payouts.enqueue(
       newPayout({
         payoutId: deps.ids.next('pout'),
@@ -155,22 +158,23 @@ export async function refund(
         now,
       }),
     );
-    const stored: StoredResponse = {
-      status: statusOfError(error),
-      body: errorEnvelope(error.code, `${error.message} The payment was settled and is refunded.`, {
-        ...(error.details ?? {}),
-        paymentId: payment.paymentId,
-        refund: payoutView(payout),
-      }),
-      headers: {},
-      ...(settlement ? { settlement } : {}),
-    };
-    await stores.payments.saveResponse(payment.paymentId, stored);
-    return stored;
+    return storeRefund(stores, payment, error, settlement, payoutView(payout));
   });
   countPayment(deps.metrics, payment, 'refunded');
   deps.logger.info('payment refunded', { paymentId: payment.paymentId, payer: payment.payer, code: error.code });
   return { kind: 'refunded', response, paymentId: payment.paymentId };
+}
+
+/** The refund's answer, stored with the payment: the refusal, and how the money goes back (`refund`). */
+async function storeRefund(stores: Stores, payment: Payment, error: DomainError, settlement: SettlementReceipt | undefined, refund: unknown): Promise<StoredResponse> {
+  const stored: StoredResponse = {
+    status: statusOfError(error),
+    body: errorEnvelope(error.code, `${error.message} The payment was settled and is refunded.`, { ...(error.details ?? {}), paymentId: payment.paymentId, refund }),
+    headers: {},
+    ...(settlement ? { settlement } : {}),
+  };
+  await stores.payments.saveResponse(payment.paymentId, stored);
+  return stored;
 }
 
 /**

@@ -21,16 +21,16 @@ export interface Bound {
   requirements: PaymentRequirements;
 }
 
-/** `offer`: ours for the asset and network the payment names, if we offer that pair for this request. */
+/** `offer`: ours for the asset and network the payment names, if we offer that pair for this request; `auth`: an exact payment's authorization. */
 export async function bind(
   refusal: Refusal,
   prepared: Prepared,
   payload: PaymentPayload,
-  auth: ExactAuthorization,
+  auth: ExactAuthorization | null,
   offer: Offer | undefined,
   resourceUrl: string,
 ): Promise<Bound> {
-  const requirements = offer ? matchRequirements([offer.requirements], payload.accepted) : undefined;
+  const requirements = offer ? matchRequirements(offer.batch ? [offer.requirements, offer.batch] : [offer.requirements], payload.accepted) : undefined;
   if (!offer || !requirements) {
     const wrongAmount = offer !== undefined && payload.accepted?.amount !== offer.amount.toString();
     if (wrongAmount && offer.lapsed && payload.accepted?.amount === amountAt(offer.lapsed, prepared.amount).toString()) {
@@ -46,8 +46,8 @@ export async function bind(
         : 'The payment does not match the requirements of this request (asset, recipient or scheme).',
     );
   }
-  // Defence in depth: the facilitator checks the signed values too.
-  if (auth.value !== offer.amount || auth.to.toLowerCase() !== requirements.payTo.toLowerCase()) {
+  // Defence in depth: the facilitator checks the signed values too. (A voucher's are checked against its channel: batch/voucher-verification.ts.)
+  if (auth && (auth.value !== offer.amount || auth.to.toLowerCase() !== requirements.payTo.toLowerCase())) {
     throw await refusal.invalid(PAYMENT_REASONS.authorizationMismatch, 'The signed authorization does not pay exactly the price to the treasury.');
   }
   const url = payload.resource?.url;

@@ -31,7 +31,11 @@ export async function challenge(deps: PipelineDeps, req: PaidRequest, input: unk
   return { kind: 'challenge', paymentRequired, ...(proof && !proof.ok ? { siwx: siwxDetails(proof) } : {}) };
 }
 
-/** The x402 PaymentRequired object: every offer (USDC, then EURC) per network, priced and held. */
+/**
+ * The x402 PaymentRequired object: every offer (USDC, then EURC) per network, priced and held —
+ * by `exact`, then by `batch-settlement` where it is offered, so a client that pays the first
+ * offer pays as it always did.
+ */
 export async function paymentRequiredFor(
   deps: PipelineDeps,
   resource: ResourceInfo,
@@ -45,7 +49,7 @@ export async function paymentRequiredFor(
     x402Version: X402_VERSION,
     ...(error === undefined ? {} : { error }),
     resource,
-    accepts: offers.map((o) => o.requirements),
+    accepts: [...offers.map((o) => o.requirements), ...offers.flatMap((o) => (o.batch ? [o.batch] : []))],
   };
 }
 

@@ -8,6 +8,7 @@ import type { Facilitator, PaymentPayload, ResourceInfo } from '../../../ports/f
 import type { Logger } from '../../../ports/logger.js';
 import type { NetworkDetector } from '../../../ports/network-detector.js';
 import type { ReceiptSigner } from '../../../ports/receipt-signer.js';
+import type { VoucherSignatures } from '../../../ports/signatures.js';
 import type { WalletProofVerifier } from '../../../ports/wallet-proof-verifier.js';
 import type { AppDeps } from '../../kit/deps.js';
 import type { AnyEntrypoint } from '../../kit/catalogue/entrypoint.js';
@@ -15,6 +16,8 @@ import type { AppMetrics } from '../../kit/metrics.js';
 
 export interface PipelineDeps extends AppDeps {
   facilitator: Facilitator;
+  /** The batch-settlement scheme's channel ids and voucher signatures (docs/payments.md "Pay once, call many"). */
+  vouchers: VoucherSignatures;
   detector: NetworkDetector;
   logger: Logger;
   metrics: AppMetrics;

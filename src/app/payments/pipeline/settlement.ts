@@ -6,6 +6,13 @@
  * Compensation: none. Whether money moved is a fact of the chain, not of this request: the
  * reconciler reads the authorization and either settles the payment here (`markSettled`) and
  * applies it, or releases it FAILED (claim.ts) when the chain proves it can never be used.
+ *
+ * A batch-settlement voucher (docs/payments.md "Pay once, call many") settles in the database: no
+ * transaction — the deposit backs the call — but the channel's charge, in one transaction with the
+ * payment's move to SETTLED under the voucher's commitment (`chargeVoucher`). Of two vouchers
+ * racing on one channel one is charged; the other's payment is released (REJECTED, nothing
+ * charged) with the scheme's corrective 402 stored as its answer. Its compensation is the
+ * application's refund, which takes the charge back.
  */
 import { transitionPayment, type Payment } from '../../../domain/payment.js';
 import type { SettleResult } from '../../../ports/facilitator.js';
@@ -13,11 +20,15 @@ import type { SettlementReceipt } from '../../../ports/payment-store.js';
 import type { AnyEntrypoint, Caller, Prepared } from '../../kit/catalogue/entrypoint.js';
 import { PaymentAlreadyApplied } from '../../kit/paid.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';
-import type { Claimed } from './claim.js';
+import { release, type Claimed } from './claim.js';
 import type { PipelineDeps } from './deps.js';
 import { pendingResponse, type Outcome } from './outcome.js';
 import { countPayment } from '../../kit/metrics.js';
 import { movedFirst } from './stored-answer.js';
+import { voucherCommitment, type Channel } from '../../../domain/channel.js';
+import type { VoucherCharge } from '../batch/voucher-charge.js';
+import { channelStateExtra, corrective } from '../batch/voucher-verification.js';
+import { refusalFor } from './refusal.js';
 
 /** A SETTLED payment and what applying it takes: the application step's input. */
 export interface Settled {
@@ -31,7 +42,9 @@ export interface Settled {
   settlement: SettlementReceipt;
 }
 
-export async function settle(deps: PipelineDeps, c: Claimed): Promise<Settled | Outcome<'pending' | 'replayed'>> {
+export async function settle(deps: PipelineDeps, c: Claimed): Promise<Settled | Outcome<'pending' | 'replayed' | 'rejected'>> {
+  // A voucher settles in the database: the channel is charged (batch/voucher-settlement.ts).
+  if (c.voucher) return chargeVoucher(deps, c, c.voucher);
   const settling = transitionPayment(c.payment, 'SETTLING', deps.clock.now());
   if (!(await deps.uow.run((s) => s.payments.update(settling, c.payment.state)))) throw new PaymentAlreadyApplied(c.payment.paymentId);
   let settled: SettleResult;
@@ -82,4 +95,46 @@ async function pending(deps: PipelineDeps, payment: Payment, reason: string, mes
   const response = pendingResponse(payment.paymentId, reason);
   await deps.uow.run((s) => s.payments.saveResponse(payment.paymentId, response));
   return { kind: 'pending', response, paymentId: payment.paymentId };
+}
+
+async function chargeVoucher(deps: PipelineDeps, c: Claimed, charge: VoucherCharge): Promise<Settled | Outcome<'rejected'>> {
+  const { voucher: v } = charge;
+  const now = deps.clock.now();
+  const settling = transitionPayment(c.payment, 'SETTLING', now);
+  const settled = transitionPayment(settling, 'SETTLED', now, { settlementTx: voucherCommitment(v.channelId, v.max) });
+  const before = await deps.uow.transaction(async (s) => {
+    const channel = await s.channels.get(v.channelId);
+    if (!channel) return null;
+    const charged = await s.channels.charge(v.channelId, { from: channel.charged, amount: c.payment.amount, voucherMax: v.max, signature: v.signature }, now);
+    if (!charged) return null;
+    if (!(await s.payments.update(settling, c.payment.state)) || !(await s.payments.update(settled, 'SETTLING'))) throw new PaymentAlreadyApplied(c.payment.paymentId);
+    return channel;
+  });
+  if (!before) return lostTheRace(deps, c, charge);
+  const after: Channel = { ...before, charged: before.charged + c.payment.amount, signedMax: v.max, signature: v.signature };
+  return {
+    kind: 'settled',
+    payment: settled,
+    entrypoint: c.entrypoint,
+    input: c.input,
+    prepared: c.prepared,
+    caller: c.caller,
+    settlement: {
+      success: true,
+      transaction: settled.settlementTx!,
+      network: settled.network,
+      payer: settled.payer,
+      extra: { chargedAmount: c.payment.amount.toString(), channelState: channelStateExtra(after) },
+    },
+  };
+}
+
+/** Another voucher was charged first: this payment is closed uncharged with the corrective 402 as its answer. */
+async function lostTheRace(deps: PipelineDeps, c: Claimed, charge: VoucherCharge): Promise<Outcome<'rejected'>> {
+  const channel = (await deps.uow.run((s) => s.channels.get(charge.voucher.channelId))) ?? charge.channel;
+  const refusal = refusalFor(deps, { entrypoint: c.entrypoint, rawInput: c.payment.input, resource: { url: c.payment.resourceUrl ?? '' }, payment: c.payload }, c.payment.requestHash, c.prepared);
+  const error = await corrective(refusal, channel, charge.voucher, { price: c.payment.amount });
+  const response = await release(deps, c.payment, 'REJECTED', error);
+  if (!response) throw new PaymentAlreadyApplied(c.payment.paymentId);
+  return { kind: 'rejected', response, paymentId: c.payment.paymentId };
 }

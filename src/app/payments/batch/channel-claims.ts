@@ -1,0 +1,129 @@
+/**
+ * The claims of batch-settlement channels (docs/payments.md "Pay once, call many"): each pass
+ * takes the channels whose charges no claim has taken, per network and asset, marks each claim
+ * under way in the database (a compare-and-set: one claimer per channel across processes), and
+ * sends them to the facilitator in one `claimWithSignature` transaction, then one `settle` that
+ * moves what was claimed to the treasury.
+ *
+ * Exactly once, by construction: a claim carries each channel's cumulative total and the
+ * contract sets a channel's claimed total — it never adds to it — so a claim sent again (a
+ * process killed after broadcasting it, a claim whose answer was lost) moves nothing more. A
+ * claim under way whose sender died is settled from the chain on a later pass: the channel's
+ * claimed total as the facilitator reads it either reached the claim (done) or did not (the
+ * claim ends and the charges are claimed again). `settle` moves the claimed and unsettled sum,
+ * whatever claims made it, so it too can run any number of times.
+ */
+import type { Channel } from '../../../domain/channel.js';
+import type { Network, PaymentAsset } from '../../../domain/network.js';
+import { SettlementIndeterminate, type PaymentPayload, type PaymentRequirements } from '../../../ports/facilitator.js';
+import type { PipelineDeps } from '../pipeline/deps.js';
+import { MAX_TIMEOUT_SECONDS, X402_VERSION } from '../requirements.js';
+import { BATCH_SETTLEMENT } from './voucher-payment.js';
+
+type ClaimDeps = Pick<PipelineDeps, 'uow' | 'clock' | 'facilitator' | 'settings' | 'logger' | 'metrics'>;
+
+/** How long a claim may stay under way before the chain is asked whether it happened. */
+export const CLAIM_UNDER_WAY_MS = 60_000;
+
+export interface ClaimPassOptions {
+  networks: readonly Network[];
+  /** Vouchers per claim transaction. */
+  batch: number;
+  /**
+   * A channel is claimed once it has taken no call for this long, or once its unclaimed charges
+   * reach `claimAtUnits` (the asset's smallest units): a claim is a transaction, so an agent
+   * calling steadily is claimed for in batches, not after every call.
+   */
+  idleMs: number;
+  claimAtUnits: bigint;
+}
+
+/** The defaults: a minute of quiet, or a dollar unclaimed. */
+export const CLAIM_DEFAULTS = { batch: 50, idleMs: 60_000, claimAtUnits: 1_000_000n } as const;
+
+/** One pass: claims under way that outlived their sender are settled from the chain, then the new charges are claimed. Returns the channels claimed. */
+export async function claimChannels(deps: ClaimDeps, options: ClaimPassOptions): Promise<number> {
+  if (!deps.settings.batchSettlement) return 0;
+  const now = deps.clock.now();
+  for (const stale of await deps.uow.run((s) => s.channels.claimsUnderWay(new Date(now.getTime() - CLAIM_UNDER_WAY_MS), options.batch))) {
+    await settleFromChain(deps, stale);
+  }
+  let claimed = 0;
+  for (const network of options.networks) {
+    const quietSince = now.getTime() - options.idleMs;
+    const claimable = await deps.uow.run((s) => s.channels.claimable(network, options.batch));
+    const due = claimable.filter((c) => c.updatedAt.getTime() <= quietSince || c.charged - c.claimed >= options.claimAtUnits);
+    for (const [asset, channels] of byAsset(due)) claimed += await claimBatch(deps, network, asset, channels);
+  }
+  return claimed;
+}
+
+async function claimBatch(deps: ClaimDeps, network: Network, asset: PaymentAsset, channels: Channel[]): Promise<number> {
+  const now = deps.clock.now();
+  const started: Channel[] = [];
+  for (const c of channels) if (c.signature && (await deps.uow.run((s) => s.channels.startClaim(c.channelId, c.charged, now)))) started.push(c);
+  if (started.length === 0) return 0;
+  const requirements = requirementsOf(deps, network, started[0]!.config.token);
+  const claims = started.map((c) => ({
+    voucher: { channel: c.config, maxClaimableAmount: c.signedMax.toString() },
+    signature: c.signature!,
+    totalClaimed: c.charged.toString(),
+  }));
+  const outcome = await send(deps, requirements, { type: 'claim', claims });
+  deps.metrics.increment('channel_claims_total', { network, outcome });
+  if (outcome === 'unknown') return 0; // under way: a later pass asks the chain
+  for (const c of started) {
+    await deps.uow.run((s) => (outcome === 'success' ? s.channels.claimed(c.channelId, c.charged, deps.clock.now()) : s.channels.claimAbandoned(c.channelId, deps.clock.now())));
+  }
+  if (outcome !== 'success') return 0;
+  // What the claims took moves to the treasury; nothing to settle is no failure.
+  await send(deps, requirements, { type: 'settle', receiver: deps.settings.payTo[network], token: started[0]!.config.token });
+  deps.logger.info('batch-settlement channels claimed', { network, asset, channels: started.length });
+  return started.length;
+}
+
+/** A claim under way whose sender died: the chain's claimed total says whether it happened. */
+async function settleFromChain(deps: ClaimDeps, c: Channel): Promise<void> {
+  const requirements = requirementsOf(deps, c.network, c.config.token);
+  const read: PaymentPayload = {
+    x402Version: X402_VERSION,
+    accepted: requirements,
+    payload: { type: 'voucher', channelConfig: c.config, voucher: { channelId: c.channelId, maxClaimableAmount: c.signedMax.toString(), signature: c.signature ?? '0x' } },
+  };
+  const state = await deps.facilitator.verify(read, requirements).catch(() => null);
+  const total = state?.extra?.totalClaimed;
+  if (typeof total !== 'string' || !/^\d+$/.test(total)) return; // the chain cannot say now: a later pass asks again
+  const now = deps.clock.now();
+  await deps.uow.run((s) => (BigInt(total) >= (c.claiming ?? 0n) ? s.channels.claimed(c.channelId, BigInt(total), now) : s.channels.claimAbandoned(c.channelId, now)));
+}
+
+async function send(deps: ClaimDeps, requirements: PaymentRequirements, payload: Record<string, unknown>): Promise<'success' | 'failed' | 'unknown'> {
+  try {
+    const result = await deps.facilitator.settle({ x402Version: X402_VERSION, accepted: requirements, payload }, requirements);
+    if (!result.success) deps.logger.warn('a batch-settlement transaction was refused', { type: payload.type, reason: result.errorReason, message: result.errorMessage });
+    return result.success ? 'success' : 'failed';
+  } catch (e) {
+    if (!(e instanceof SettlementIndeterminate)) deps.logger.warn('a batch-settlement transaction failed', { type: payload.type, error: (e as Error).message });
+    return 'unknown';
+  }
+}
+
+/** The requirements the facilitator's batch-settlement operations run under: the treasury, the asset, the receiver authorizer. */
+export function requirementsOf(deps: Pick<PipelineDeps, 'settings'>, network: Network, token: string): PaymentRequirements {
+  const batch = deps.settings.batchSettlement!;
+  return {
+    scheme: BATCH_SETTLEMENT,
+    network,
+    asset: token,
+    amount: '0',
+    payTo: deps.settings.payTo[network],
+    maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+    extra: { receiverAuthorizer: batch.receiverAuthorizer[network], withdrawDelay: batch.withdrawDelaySeconds },
+  };
+}
+
+function byAsset(channels: Channel[]): Map<PaymentAsset, Channel[]> {
+  const groups = new Map<PaymentAsset, Channel[]>();
+  for (const c of channels) groups.set(c.asset, [...(groups.get(c.asset) ?? []), c]);
+  return groups;
+}
