@@ -127,6 +127,8 @@ export function startWorkers(
     reconcilerGraceMs: config.reconcilerGraceMs,
     indexer: config.indexer,
     earningsPayoutMinUsd: config.settings.earningsPayoutMinUsd,
+    // A claim under way as long as the claim wait is taken for one whose sender died (at least 5 s: a block or two).
+    channelClaims: { idleMs: config.channelClaimIdleMs, underWayMs: Math.max(config.channelClaimIdleMs, 5_000) },
     custody,
     intentAsked: (listener) => locks.onIntent(listener),
     hooks: options.hooks ?? {},

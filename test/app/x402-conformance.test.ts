@@ -63,15 +63,21 @@ describe('x402 conformance', () => {
       const outcome = await service.application.flow.handle({ entrypoint, rawInput: { name: 'Moon Cat', symbol: 'MCAT' }, resource });
       // $0.01: 10000 USDC units, and EURC at 1.08 rounded up to a unit.
       const amounts = { USDC: 10_000n, EURC: (10_000n * 100n + 107n) / 108n };
-      // Every exact offer, then the same prices by batch-settlement.
+      // Every exact offer, then the same prices by batch-settlement — in USDC for a 402 of both
+      // networks, and without the scheme's defaults the official server writes out (withdrawDelay
+      // 900): the header's size (docs/api.md "Pay once, call many").
       const built = [];
       for (const scheme of ['exact', 'batch-settlement']) {
         for (const network of ALL_NETWORKS) {
-          for (const asset of PAYMENT_ASSETS) {
+          for (const asset of scheme === 'exact' ? PAYMENT_ASSETS : (['USDC'] as const)) {
             const { address, eip712 } = NETWORKS[network].assets[asset];
-            const price = { asset: address, amount: amounts[asset].toString(), extra: { ...eip712, ...(scheme === 'exact' ? {} : { assetTransferMethod: 'eip3009' }) } };
+            const price = { asset: address, amount: amounts[asset].toString(), extra: { ...eip712 } };
             const payTo = service.application.deps.settings.payTo[network];
-            built.push(...(await server.buildPaymentRequirements({ scheme, payTo, price, network, maxTimeoutSeconds: 60 })));
+            for (const r of await server.buildPaymentRequirements({ scheme, payTo, price, network, maxTimeoutSeconds: 60 })) {
+              const { withdrawDelay, ...extra } = r.extra as Record<string, unknown>;
+              if (scheme === 'batch-settlement') expect(withdrawDelay).toBe(900);
+              built.push(scheme === 'exact' ? r : { ...r, extra });
+            }
           }
         }
       }

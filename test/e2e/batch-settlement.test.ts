@@ -59,7 +59,8 @@ describe('batch-settlement: pay once, call many', () => {
     expect(accepts[0]!.scheme).toBe('exact');
     const batch = accepts.filter((a) => a.scheme === 'batch-settlement');
     expect(batch.length).toBeGreaterThan(0);
-    expect(batch[0]!.extra).toMatchObject({ receiverAuthorizer: TREASURY, withdrawDelay: 900, assetTransferMethod: 'eip3009' });
+    // The scheme's defaults left out (deposits by EIP-3009, a 900 s withdraw delay): the header's size.
+    expect(batch[0]!.extra).toEqual({ name: 'USDC', version: '2', receiverAuthorizer: TREASURY, minDeposit: '10000' });
   });
 
   it('20 paid calls move the payer’s USDC twice; the claim and the refund leave it short of exactly the prices', async () => {

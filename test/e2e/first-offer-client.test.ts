@@ -30,7 +30,7 @@ it('a testnet wallet paying accepts[0] until it succeeds needs exactly one more 
   for (let attempt = 1; res.status === 402 && attempt <= 3; attempt++) {
     const offered = decodeBase64Json<{ accepts: { network: string }[] }>(res.headers.get('payment-required'));
     tries.push(offered.accepts.length);
-    if (attempt === 2) expect(offered.accepts.map((a) => a.network)).toEqual(['eip155:84532', 'eip155:84532']); // USDC, EURC
+    if (attempt === 2) expect(offered.accepts.map((a) => a.network)).toEqual(['eip155:84532', 'eip155:84532', 'eip155:84532', 'eip155:84532']); // USDC, EURC; by exact, then by batch-settlement
     const signature = await signPayment(wallet, offered as never); // signs accepts[0]
     res = await post({ 'payment-signature': signature, 'x-request-id': `try-${attempt}` });
     if (attempt === 1) {
@@ -40,7 +40,7 @@ it('a testnet wallet paying accepts[0] until it succeeds needs exactly one more 
   }
   expect(res.status).toBe(201);
   expect((await json(res)).data.network).toBe('eip155:84532');
-  expect(tries).toEqual([4, 2]); // both networks (USDC and EURC each) first, then only the wallet's
+  expect(tries).toEqual([6, 4]); // both networks (USDC and EURC each; batch-settlement in USDC) first, then only the wallet's (both schemes)
 
   const refused = lines.filter((l) => l.message === 'payment refused; nothing charged');
   expect(refused).toEqual([

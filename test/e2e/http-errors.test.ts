@@ -159,10 +159,12 @@ describe('402', () => {
     const res = await post('/entrypoints/token_buy_usd', { tokenId, usdAmount: '1.5' });
     const e = await expectError(res, 402, 'PAYMENT_REQUIRED');
     const header = decodeBase64Json<any>(res.headers.get('payment-required'));
-    const { bazaar: _b, 'offer-receipt': _o, ...extensions } = e.details.extensions;
+    const { bazaar: _b, 'offer-receipt': _o, ...kept } = e.details.extensions;
+    // The header's extensions without their JSON Schemas (the body keeps them).
+    const extensions = Object.fromEntries(Object.entries(kept).map(([k, { schema: _s, ...v }]: [string, any]) => [k, v]));
     const { description: _d, ...resource } = e.details.resource;
     expect(header).toEqual({ ...e.details, resource, extensions });
-    expect(e.details.accepts).toHaveLength(2); // USDC, then EURC (ceil(1.5 / 1.08))
+    expect(e.details.accepts.map((a: any) => a.scheme)).toEqual(['exact', 'exact', 'batch-settlement', 'batch-settlement']); // USDC, then EURC (ceil(1.5 / 1.08)); the same by batch-settlement
     expect(e.details.accepts[0]).toMatchObject({ network: 'eip155:84532', amount: '1500000' });
     expect(e.details.accepts[1]).toMatchObject({ network: 'eip155:84532', amount: '1388889', extra: { name: 'EURC', version: '2' } });
   });
@@ -170,7 +172,8 @@ describe('402', () => {
   it('without a hint, create offers production first, then testnet', async () => {
     const res = await post('/tokens', { name: 'A', symbol: 'A' }, { 'x-wallet-address': '' });
     const e = await expectError(res, 402, 'PAYMENT_REQUIRED');
-    expect(e.details.accepts.map((a: any) => a.network)).toEqual(['eip155:8453', 'eip155:8453', 'eip155:84532', 'eip155:84532']);
+    const exact = e.details.accepts.filter((a: any) => a.scheme === 'exact');
+    expect(exact.map((a: any) => a.network)).toEqual(['eip155:8453', 'eip155:8453', 'eip155:84532', 'eip155:84532']);
   });
 
   it('PAYMENT_INVALID for an undecodable signature, a wrong amount and an expired authorization', async () => {
@@ -203,7 +206,7 @@ describe('402', () => {
     expect(e.details.reason).toBe('authorization_expired');
     expect(e.message).toMatch(/^The payment's authorization expired at \d{4}-.*nothing was charged\. Sign a new payment for the price in PAYMENT-REQUIRED\.$/);
     const fresh = decodeBase64Json<any>(res.headers.get('payment-required'));
-    expect(fresh.accepts.map((a: any) => [a.extra.name, a.amount])).toEqual([
+    expect(fresh.accepts.filter((a: any) => a.scheme === 'exact').map((a: any) => [a.extra.name, a.amount])).toEqual([
       ['USDC', '1000000'],
       ['EURC', '925926'], // ceil(1 / 1.08), at a quote taken now
     ]);
@@ -236,7 +239,7 @@ describe('402', () => {
     const res = await post('/tokens', { name: 'Prod', symbol: 'PROD' }, { ...headers, 'x-wallet-address': production.address });
     const e = await expectError(res, 402, 'NETWORK_MISMATCH');
     expect(e.details).toMatchObject({ expected: 'eip155:8453', received: 'eip155:84532' });
-    expect(e.details.paymentRequired.accepts.map((a: any) => a.network)).toEqual(['eip155:8453', 'eip155:8453']); // USDC, EURC
+    expect(e.details.paymentRequired.accepts.map((a: any) => a.network)).toEqual(['eip155:8453', 'eip155:8453', 'eip155:8453', 'eip155:8453']); // USDC, EURC; by exact, then by batch-settlement
   });
 });
 
@@ -249,10 +252,13 @@ describe('404 and 405', () => {
     await expectError(await post('/entrypoints/token_buy_quote', { quoteId: 'qte_00000000000000000000000000' }), 404, 'QUOTE_NOT_FOUND');
   });
 
-  it('METHOD_NOT_ALLOWED with Allow', async () => {
-    const res = await fetch(`${service.url}/entrypoints/token_buy_usd`);
+  it('METHOD_NOT_ALLOWED with Allow; a GET of a paid URL answers the batch-settlement refund offers', async () => {
+    const res = await fetch(`${service.url}/entrypoints/token_buy_usd`, { method: 'DELETE' });
     await expectError(res, 405, 'METHOD_NOT_ALLOWED');
-    expect(res.headers.get('allow')).toBe('POST');
+    expect(res.headers.get('allow')).toBe('GET, HEAD, POST');
+    const probe = await fetch(`${service.url}/entrypoints/token_buy_usd?network=eip155:84532&asset=EURC`);
+    const e = await expectError(probe, 402, 'PAYMENT_REQUIRED');
+    expect(e.details.accepts.map((a: any) => [a.scheme, a.network, a.extra.name])).toEqual([['batch-settlement', 'eip155:84532', 'EURC']]);
     const tokens = await fetch(`${service.url}/tokens`, { method: 'DELETE' });
     await expectError(tokens, 405, 'METHOD_NOT_ALLOWED');
     expect(tokens.headers.get('allow')).toBe('GET, HEAD, POST');

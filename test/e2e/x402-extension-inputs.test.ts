@@ -46,7 +46,7 @@ describe('a malformed SIGN-IN-WITH-X header', () => {
       expect(res.status, proof.slice(0, 20)).toBe(402);
       const body = await json(res);
       expect(body.error.code).toBe('PAYMENT_REQUIRED');
-      expect(body.error.details.accepts.map((a: { network: string }) => a.network)).toEqual(['eip155:8453', 'eip155:8453', 'eip155:84532', 'eip155:84532']);
+      expect(body.error.details.accepts.map((a: { network: string }) => a.network)).toEqual(['eip155:8453', 'eip155:8453', 'eip155:84532', 'eip155:84532', 'eip155:8453', 'eip155:84532']); // exact, then batch-settlement (USDC)
       expect(body.error.details.siwx, proof.slice(0, 20)).toMatchObject({ reason: expect.stringMatching(/^(malformed|wrong_domain|bad_signature)$/) });
     }
   });
@@ -71,13 +71,13 @@ describe('a SIGN-IN-WITH-X proof that claims to outlive its nonce', () => {
     expect(refused.status).toBe(402);
     const body = await json(refused.clone());
     expect(body.error.details.siwx).toEqual({ reason: 'expires_too_late', code: 'invalid_siwx_expiration_too_far', message: expect.stringContaining('at most 300 s') });
-    expect(await networks(refused)).toEqual(['eip155:8453', 'eip155:8453', 'eip155:84532', 'eip155:84532']); // the wallet is not proven
+    expect(await networks(refused)).toEqual(['eip155:8453', 'eip155:8453', 'eip155:84532', 'eip155:84532', 'eip155:8453', 'eip155:84532']); // the wallet is not proven
 
     // The same challenge as issued (5 minutes) proves the wallet: the 402 offers only its network.
     const proven = await post('/entrypoints/token_info', { tokenId }, { 'sign-in-with-x': await sign(challenge.info) });
     expect(proven.status).toBe(402);
     expect((await json(proven.clone())).error.details.siwx).toBeUndefined();
-    expect(await networks(proven)).toEqual([TESTNET, TESTNET]);
+    expect(await networks(proven)).toEqual([TESTNET, TESTNET, TESTNET, TESTNET]);
   });
 });
 

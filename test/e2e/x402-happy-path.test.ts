@@ -91,6 +91,9 @@ describe('a testnet wallet pays its way through the API with @x402/fetch', () =>
           maxTimeoutSeconds: 60,
           extra: { name: 'EURC', version: '2' },
         },
+        // The same by batch-settlement (docs/api.md "Pay once, call many").
+        { scheme: 'batch-settlement', network: 'eip155:84532', amount: '10000', extra: { name: 'USDC', version: '2', receiverAuthorizer: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', minDeposit: '100000' } },
+        { scheme: 'batch-settlement', network: 'eip155:84532', amount: '9260', extra: { name: 'EURC', version: '2', receiverAuthorizer: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', minDeposit: '92600' } },
       ],
     });
     expect(res.headers.get('api-version')).toBe('1');

@@ -6,6 +6,8 @@
  *   batch-recorded         the first batch is recorded (its deliveries SENT), not yet broadcast
  *   second-batch-recorded  the first batch is mined, the second recorded and not yet broadcast
  *   batch-mined            the first batch is mined, its confirmation not yet recorded
+ *   claim-marked           batch-settlement claims are marked under way, nothing sent yet
+ *   claim-mined            the claim transaction is mined, neither recorded nor settled to the treasury
  *
  * Started by test/support/service-process.ts's `startServiceProcess(env, …, entry)`.
  */
@@ -27,6 +29,14 @@ const mined = (txHash: string) => createPublicClient({ transport: http(rpcUrl) }
 
 const service = await startService(loadConfig(), {
   hooks: {
+    channelClaims: {
+      afterMarked: async () => {
+        if (at === 'claim-marked') crash();
+      },
+      afterClaimed: async () => {
+        if (at === 'claim-mined') crash();
+      },
+    },
     deliveryBatches: {
       afterRecord: async (b) => {
         batches.push(b);

@@ -40,7 +40,8 @@ export function requirementsFor(network: Network, amount: bigint, payTo: string,
  * The same price offered by the x402 `batch-settlement` scheme (docs/payments.md "Pay once, call
  * many"): the requirements of `exact` with the scheme's own `extra` — the asset's EIP-712 domain
  * (its deposits are EIP-3009 authorizations), the receiver authorizer that signs claims and
- * refunds, the shortest withdraw delay a channel may have, and the first deposit it suggests.
+ * refunds, the shortest withdraw delay a channel may have (where it is not the default), and the
+ * first deposit it suggests.
  */
 /** How many calls at its price the batch-settlement offer suggests a first deposit covers (`extra.minDeposit`, the official default). */
 export const MIN_DEPOSIT_CALLS = 10n;
@@ -52,13 +53,18 @@ export function batchRequirementsFor(exact: PaymentRequirements, batch: { receiv
     extra: {
       ...exact.extra,
       receiverAuthorizer: batch.receiverAuthorizer,
-      withdrawDelay: batch.withdrawDelaySeconds,
-      assetTransferMethod: 'eip3009',
+      // The scheme's defaults are left out — every byte of a 402's header counts against a
+      // proxy's 4 KiB (docs/operations.md "Behind a proxy"): deposits by EIP-3009, and a
+      // withdraw delay of 900 s (the official client's MIN_WITHDRAW_DELAY).
+      ...(batch.withdrawDelaySeconds === DEFAULT_WITHDRAW_DELAY ? {} : { withdrawDelay: batch.withdrawDelaySeconds }),
       // A hint, as the official server writes it: a first deposit worth ten calls at this price.
       minDeposit: (BigInt(exact.amount) * MIN_DEPOSIT_CALLS).toString(),
     },
   };
 }
+
+/** The batch-settlement scheme's default withdraw delay (the official client's MIN_WITHDRAW_DELAY): an offer names another. */
+export const DEFAULT_WITHDRAW_DELAY = 900;
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 

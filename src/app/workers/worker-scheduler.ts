@@ -69,6 +69,7 @@ export interface WorkerSchedulerDeps {
     deliveryBatches?: { afterRecord?: (b: DeliveryBatch) => Promise<void>; afterBroadcast?: (b: DeliveryBatch) => Promise<void> };
     graduations?: { afterRecord?: (g: Graduation) => Promise<void> };
     transfers?: Pick<TransferIndexerDeps, 'beforeCommit' | 'afterStep' | 'blockRange'>;
+    channelClaims?: ClaimPassOptions['hooks'];
   };
 }
 
@@ -170,7 +171,7 @@ export class WorkerScheduler {
     await this.transfers.runOnce();
     await this.earnings.runOnce(); // before the payouts, so an earnings payout goes out in the same pass
     await this.payouts.runOnce();
-    await claimChannels(this.deps.application.deps, { networks: ALL_NETWORKS, ...CLAIM_DEFAULTS, ...this.deps.channelClaims });
+    await claimChannels(this.deps.application.deps, { networks: ALL_NETWORKS, ...CLAIM_DEFAULTS, ...this.deps.channelClaims, hooks: this.deps.hooks?.channelClaims });
     await this.quotePurger.runOnce();
     await purgeSpentProofs({ uow, clock }, batch);
     await uow.run((s) => s.accessGrants.purgeExpired(clock.now(), batch));

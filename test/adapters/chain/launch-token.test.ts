@@ -2,10 +2,9 @@
  * LaunchToken and LaunchFactory, tested like contracts on the devnet: where the factory puts a
  * token and who can put it there, CREATE2 refusing a second deploy, batch deliveries (all or
  * none, the caller's tokens only, a permit carried along or already used), EIP-2612 permit and EIP-3009
- * in the token's own domain (with a name longer than OpenZeppelin's EIP712 takes), and that the
- * committed artifact is what the sources compile to.
+ * in the token's own domain (with a name longer than OpenZeppelin's EIP712 takes). That the
+ * committed artifact is what the sources compile to: dev-usdc.test.ts, one compile for all.
  */
-import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createWalletClient, decodeEventLog, hashDomain, http, keccak256, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
@@ -13,7 +12,6 @@ import { devnetAccount, LAUNCH_FACTORY_ADDRESS } from '../../../src/adapters/cha
 import { LAUNCH_FACTORY_ABI, LAUNCH_TOKEN_ABI, predictLaunchTokenAddress } from '../../../src/adapters/kit/evm/contracts/launch-contracts.js';
 import { viemChain } from '../../../src/adapters/kit/evm/viem-chain.js';
 import { NETWORKS, PRODUCTION, TESTNET } from '../../../src/domain/network.js';
-import { ARTIFACTS, compile } from '../../../scripts/compile-contracts.js';
 import { devnetPerFile } from '../../support/devnet.js';
 
 
@@ -250,18 +248,5 @@ describe('LaunchFactory.deliver', () => {
     expect(await token(address, 'balanceOf', [custody.address])).toBe(SUPPLY);
     expect((await pc().waitForTransactionReceipt({ hash: await deliver(custody, [permit], [{ token: address, to: a, amount: 3n }]) })).status).toBe('success');
     expect(await token(address, 'balanceOf', [a])).toBe(3n);
-  });
-});
-
-describe('artifacts', () => {
-  it('the committed LaunchToken and LaunchFactory are what the sources compile to, with creation code', () => {
-    const committed = JSON.parse(readFileSync(ARTIFACTS, 'utf8')).contracts;
-    const fresh = compile();
-    for (const name of ['LaunchToken', 'LaunchFactory']) {
-      expect(fresh[name]!.bytecode).toMatch(/^0x[0-9a-f]+$/);
-      expect(fresh[name]!.bytecode).toBe(committed[name].bytecode);
-      expect(fresh[name]!.deployedBytecode).toBe(committed[name].deployedBytecode);
-    }
-    expect(Object.keys(fresh).sort()).toEqual(['DevEURC', 'DevUSDC', 'LaunchFactory', 'LaunchToken', 'MockAggregator', 'Multicall']);
   });
 });

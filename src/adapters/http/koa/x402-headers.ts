@@ -47,17 +47,24 @@ export function decodePaymentSignature(header: string): PaymentPayload {
 export const HEADER_EXTENSIONS: readonly string[] = [PAYMENT_IDENTIFIER, SIGN_IN_WITH_X];
 
 /**
- * PAYMENT-REQUIRED for a PaymentRequired object: the object with only the header's extensions, and
- * its resource without the description (optional in x402; the body and the discovery documents
- * carry it) — clients echo the resource too.
+ * PAYMENT-REQUIRED for a PaymentRequired object: the object with only the header's extensions,
+ * without their JSON Schemas, and its resource without the description (optional in x402; the
+ * body and the discovery documents carry them) — clients echo the resource and extensions too.
  */
 export function encodePaymentRequired(paymentRequired: Record<string, unknown>): string {
   const extensions = paymentRequired.extensions as Record<string, unknown> | undefined;
-  const inHeader = extensions ? Object.fromEntries(Object.entries(extensions).filter(([key]) => HEADER_EXTENSIONS.includes(key))) : undefined;
+  const inHeader = extensions ? Object.fromEntries(Object.entries(extensions).filter(([key]) => HEADER_EXTENSIONS.includes(key)).map(([key, value]) => [key, withoutSchema(value)])) : undefined;
   const { extensions: _all, resource, ...rest } = paymentRequired;
   const { description: _described, ...located } = (resource ?? {}) as Record<string, unknown>;
   const header = { ...rest, ...(resource ? { resource: located } : {}), ...(inHeader && Object.keys(inHeader).length > 0 ? { extensions: inHeader } : {}) };
   return encode(header);
+}
+
+/** An extension as a client acts on it: its JSON Schema (optional in x402; a validator's, not a payer's) rides in the body only. */
+function withoutSchema(extension: unknown): unknown {
+  if (!extension || typeof extension !== 'object') return extension;
+  const { schema: _forValidators, ...acted } = extension as Record<string, unknown>;
+  return acted;
 }
 
 /** The settlement answer, as @x402/core's `encodePaymentResponseHeader` writes it (without `extensionResponses`). */

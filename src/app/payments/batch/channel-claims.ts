@@ -22,8 +22,6 @@ import { BATCH_SETTLEMENT } from './voucher-payment.js';
 
 type ClaimDeps = Pick<PipelineDeps, 'uow' | 'clock' | 'facilitator' | 'settings' | 'logger' | 'metrics'>;
 
-/** How long a claim may stay under way before the chain is asked whether it happened. */
-export const CLAIM_UNDER_WAY_MS = 60_000;
 
 export interface ClaimPassOptions {
   networks: readonly Network[];
@@ -36,33 +34,39 @@ export interface ClaimPassOptions {
    */
   idleMs: number;
   claimAtUnits: bigint;
+  /** A claim marked under way this long ago is taken for one whose sender died, and the chain is asked whether it happened. */
+  underWayMs: number;
+  /** Test-only seams: right after the claims are marked under way, and right after the claim transaction answered success. */
+  hooks?: { afterMarked?: (channels: Channel[]) => Promise<void>; afterClaimed?: (channels: Channel[]) => Promise<void> } | undefined;
 }
 
 /** The defaults: a minute of quiet, or a dollar unclaimed. */
-export const CLAIM_DEFAULTS = { batch: 50, idleMs: 60_000, claimAtUnits: 1_000_000n } as const;
+export const CLAIM_DEFAULTS = { batch: 50, idleMs: 60_000, claimAtUnits: 1_000_000n, underWayMs: 60_000 } as const;
 
 /** One pass: claims under way that outlived their sender are settled from the chain, then the new charges are claimed. Returns the channels claimed. */
 export async function claimChannels(deps: ClaimDeps, options: ClaimPassOptions): Promise<number> {
   if (!deps.settings.batchSettlement) return 0;
   const now = deps.clock.now();
-  for (const stale of await deps.uow.run((s) => s.channels.claimsUnderWay(new Date(now.getTime() - CLAIM_UNDER_WAY_MS), options.batch))) {
-    await settleFromChain(deps, stale);
+  for (const stale of await deps.uow.run((s) => s.channels.claimsUnderWay(new Date(now.getTime() - options.underWayMs), options.batch))) {
+    // What its claim took and no settle moved yet goes to the treasury (nothing to settle is no failure).
+    if (await settleFromChain(deps, stale)) await send(deps, requirementsOf(deps, stale.network, stale.config.token), { type: 'settle', receiver: deps.settings.payTo[stale.network], token: stale.config.token });
   }
   let claimed = 0;
   for (const network of options.networks) {
     const quietSince = now.getTime() - options.idleMs;
     const claimable = await deps.uow.run((s) => s.channels.claimable(network, options.batch));
     const due = claimable.filter((c) => c.updatedAt.getTime() <= quietSince || c.charged - c.claimed >= options.claimAtUnits);
-    for (const [asset, channels] of byAsset(due)) claimed += await claimBatch(deps, network, asset, channels);
+    for (const [asset, channels] of byAsset(due)) claimed += await claimBatch(deps, network, asset, channels, options.hooks);
   }
   return claimed;
 }
 
-async function claimBatch(deps: ClaimDeps, network: Network, asset: PaymentAsset, channels: Channel[]): Promise<number> {
+async function claimBatch(deps: ClaimDeps, network: Network, asset: PaymentAsset, channels: Channel[], hooks: ClaimPassOptions['hooks']): Promise<number> {
   const now = deps.clock.now();
   const started: Channel[] = [];
   for (const c of channels) if (c.signature && (await deps.uow.run((s) => s.channels.startClaim(c.channelId, c.charged, now)))) started.push(c);
   if (started.length === 0) return 0;
+  await hooks?.afterMarked?.(started);
   const requirements = requirementsOf(deps, network, started[0]!.config.token);
   const claims = started.map((c) => ({
     voucher: { channel: c.config, maxClaimableAmount: c.signedMax.toString() },
@@ -72,6 +76,7 @@ async function claimBatch(deps: ClaimDeps, network: Network, asset: PaymentAsset
   const outcome = await send(deps, requirements, { type: 'claim', claims });
   deps.metrics.increment('channel_claims_total', { network, outcome });
   if (outcome === 'unknown') return 0; // under way: a later pass asks the chain
+  if (outcome === 'success') await hooks?.afterClaimed?.(started);
   for (const c of started) {
     await deps.uow.run((s) => (outcome === 'success' ? s.channels.claimed(c.channelId, c.charged, deps.clock.now()) : s.channels.claimAbandoned(c.channelId, deps.clock.now())));
   }
@@ -82,8 +87,8 @@ async function claimBatch(deps: ClaimDeps, network: Network, asset: PaymentAsset
   return started.length;
 }
 
-/** A claim under way whose sender died: the chain's claimed total says whether it happened. */
-async function settleFromChain(deps: ClaimDeps, c: Channel): Promise<void> {
+/** A claim under way whose sender died: the chain's claimed total says whether it happened (true: it did). */
+async function settleFromChain(deps: ClaimDeps, c: Channel): Promise<boolean> {
   const requirements = requirementsOf(deps, c.network, c.config.token);
   const read: PaymentPayload = {
     x402Version: X402_VERSION,
@@ -92,9 +97,12 @@ async function settleFromChain(deps: ClaimDeps, c: Channel): Promise<void> {
   };
   const state = await deps.facilitator.verify(read, requirements).catch(() => null);
   const total = state?.extra?.totalClaimed;
-  if (typeof total !== 'string' || !/^\d+$/.test(total)) return; // the chain cannot say now: a later pass asks again
+  if (typeof total !== 'string' || !/^\d+$/.test(total)) return false; // the chain cannot say now: a later pass asks again
   const now = deps.clock.now();
-  await deps.uow.run((s) => (BigInt(total) >= (c.claiming ?? 0n) ? s.channels.claimed(c.channelId, BigInt(total), now) : s.channels.claimAbandoned(c.channelId, now)));
+  const happened = BigInt(total) >= (c.claiming ?? 0n);
+  await deps.uow.run((s) => (happened ? s.channels.claimed(c.channelId, BigInt(total), now) : s.channels.claimAbandoned(c.channelId, now)));
+  deps.logger.warn('a batch-settlement claim whose sender died was settled from the chain', { channelId: c.channelId, claimed: total, happened });
+  return happened;
 }
 
 async function send(deps: ClaimDeps, requirements: PaymentRequirements, payload: Record<string, unknown>): Promise<'success' | 'failed' | 'unknown'> {

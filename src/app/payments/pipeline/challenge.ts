@@ -34,7 +34,9 @@ export async function challenge(deps: PipelineDeps, req: PaidRequest, input: unk
 /**
  * The x402 PaymentRequired object: every offer (USDC, then EURC) per network, priced and held —
  * by `exact`, then by `batch-settlement` where it is offered, so a client that pays the first
- * offer pays as it always did.
+ * offer pays as it always did. A 402 for both networks offers batch-settlement in USDC only: its
+ * header must pass a proxy's 4 KiB buffer (docs/operations.md "Behind a proxy"); one that names
+ * the payer's network offers it in EURC too.
  */
 export async function paymentRequiredFor(
   deps: PipelineDeps,
@@ -49,7 +51,7 @@ export async function paymentRequiredFor(
     x402Version: X402_VERSION,
     ...(error === undefined ? {} : { error }),
     resource,
-    accepts: [...offers.map((o) => o.requirements), ...offers.flatMap((o) => (o.batch ? [o.batch] : []))],
+    accepts: [...offers.map((o) => o.requirements), ...offers.flatMap((o) => (o.batch && (networks.length === 1 || o.asset === 'USDC') ? [o.batch] : []))],
   };
 }
 
