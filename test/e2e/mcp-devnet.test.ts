@@ -99,6 +99,9 @@ describe('a testnet wallet creates, buys and sells through MCP, every amount exa
       accepts: [
         { scheme: 'exact', network: TESTNET, asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', amount: '10000', payTo: TREASURY, extra: { name: 'USDC', version: '2' } },
         { scheme: 'exact', network: TESTNET, asset: '0x808456652fdb597867f38412077A9182bf77359F', extra: { name: 'EURC', version: '2' } },
+        // The same by batch-settlement: the x402 MCP transport carries both schemes (docs/api.md "Pay once, call many").
+        { scheme: 'batch-settlement', network: TESTNET, asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', amount: '10000', extra: { receiverAuthorizer: TREASURY } },
+        { scheme: 'batch-settlement', network: TESTNET, asset: '0x808456652fdb597867f38412077A9182bf77359F', extra: { receiverAuthorizer: TREASURY } },
       ],
     });
     // Only the named wallet's network is offered.

@@ -19,6 +19,7 @@ import { SettlementIndeterminate, type PaymentPayload, type PaymentRequirements 
 import type { PipelineDeps } from '../pipeline/deps.js';
 import { MAX_TIMEOUT_SECONDS, X402_VERSION } from '../requirements.js';
 import { BATCH_SETTLEMENT } from './voucher-payment.js';
+import { VOUCHER_REASONS } from './voucher-verification.js';
 
 type ClaimDeps = Pick<PipelineDeps, 'uow' | 'clock' | 'facilitator' | 'settings' | 'logger' | 'metrics'>;
 
@@ -96,13 +97,25 @@ async function settleFromChain(deps: ClaimDeps, c: Channel): Promise<boolean> {
     payload: { type: 'voucher', channelConfig: c.config, voucher: { channelId: c.channelId, maxClaimableAmount: c.signedMax.toString(), signature: c.signature ?? '0x' } },
   };
   const state = await deps.facilitator.verify(read, requirements).catch(() => null);
-  const total = state?.extra?.totalClaimed;
-  if (typeof total !== 'string' || !/^\d+$/.test(total)) return false; // the chain cannot say now: a later pass asks again
+  const total = claimedOnChain(state, c);
+  if (total === null) return false; // the chain cannot say now: a later pass asks again
   const now = deps.clock.now();
-  const happened = BigInt(total) >= (c.claiming ?? 0n);
-  await deps.uow.run((s) => (happened ? s.channels.claimed(c.channelId, BigInt(total), now) : s.channels.claimAbandoned(c.channelId, now)));
+  const happened = total >= (c.claiming ?? 0n);
+  await deps.uow.run((s) => (happened ? s.channels.claimed(c.channelId, total, now) : s.channels.claimAbandoned(c.channelId, now)));
   deps.logger.warn('a batch-settlement claim whose sender died was settled from the chain', { channelId: c.channelId, claimed: total, happened });
   return happened;
+}
+
+/**
+ * What the contract has claimed of a channel, as the facilitator's verification of its last
+ * voucher shows it: the channel's state when the voucher is still above it; a voucher at or below
+ * the claimed total (the scheme's `cumulative_below_claimed`) says the contract took at least the
+ * voucher's maximum — at least any claim of ours, which never goes above it. Null: no answer.
+ */
+function claimedOnChain(state: { isValid: boolean; invalidReason?: string; extra?: Record<string, unknown> } | null, c: Channel): bigint | null {
+  if (state?.invalidReason === VOUCHER_REASONS.belowClaimed) return c.claiming !== null && c.claiming > c.claimed ? c.claiming : c.signedMax;
+  const total = state?.extra?.totalClaimed;
+  return typeof total === 'string' && /^\d+$/.test(total) ? BigInt(total) : null;
 }
 
 async function send(deps: ClaimDeps, requirements: PaymentRequirements, payload: Record<string, unknown>): Promise<'success' | 'failed' | 'unknown'> {

@@ -30,6 +30,7 @@ export const VOUCHER_REASONS = {
   badSignature: 'invalid_batch_settlement_evm_voucher_signature',
   exceedsBalance: 'invalid_batch_settlement_evm_cumulative_exceeds_balance',
   cumulativeMismatch: 'invalid_batch_settlement_evm_cumulative_amount_mismatch',
+  belowClaimed: 'invalid_batch_settlement_evm_cumulative_below_claimed',
   depositFailed: 'invalid_batch_settlement_evm_deposit_transaction_failed',
 } as const;
 
