@@ -1,5 +1,5 @@
 /**
- * The stdio MCP bridge's entry point (`npm run mcp`, `npx launchpad-mcp`): settings from the
+ * The stdio MCP bridge's entry point (`node bin/launchpad-mcp.js`, docs/agents.md): settings from the
  * environment (BASE_URL, WALLET_KEY, MAX_PAYMENT_USD, BUDGET_USD), then MCP on stdin/stdout until
  * the client closes it. Nothing but MCP is written to stdout.
  */

@@ -5,7 +5,8 @@
  * account — within a per-call cap and a budget for the run. A price over either is refused before
  * anything is signed. It names its wallet on every call, so the service offers only its network,
  * fills its own address where a free tool asks for a wallet, and signs a sell's token
- * authorization when the agent leaves it out.
+ * authorization when the agent leaves it out. Resources (the tokens) and prompts are the service's,
+ * passed through.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Server, type CallToolRequest, type CallToolResult, type Tool, type Transport } from '@modelcontextprotocol/server';
@@ -98,10 +99,20 @@ export class McpBridge {
   private server(): Server {
     const server = new Server(
       { name: 'launchpad-mcp', title: 'x402 token launchpad (local bridge)', version: this.options.version },
-      { capabilities: { tools: {} }, instructions: this.instructions() },
+      { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: this.instructions() },
     );
     server.setRequestHandler('tools/list', async () => ({ tools: await this.tools() }));
     server.setRequestHandler('tools/call', (req) => this.call(req.params));
+    // Resources and prompts are the service's, passed through as they are (free: nothing to pay).
+    // Only what the request asks is forwarded, not the host's _meta (the envelope is per connection).
+    const cursor = (params?: { cursor?: string | undefined }) => (params?.cursor === undefined ? undefined : { cursor: params.cursor });
+    server.setRequestHandler('resources/list', async (req) => (await this.client()).listResources(cursor(req.params)));
+    server.setRequestHandler('resources/templates/list', async (req) => (await this.client()).listResourceTemplates(cursor(req.params)));
+    server.setRequestHandler('resources/read', async (req) => (await this.client()).readResource({ uri: req.params.uri }));
+    server.setRequestHandler('prompts/list', async (req) => (await this.client()).listPrompts(cursor(req.params)));
+    server.setRequestHandler('prompts/get', async (req) =>
+      (await this.client()).getPrompt({ name: req.params.name, ...(req.params.arguments ? { arguments: req.params.arguments } : {}) }),
+    );
     return server;
   }
 
@@ -120,6 +131,7 @@ export class McpBridge {
       'The bridge pays the paid tools from its own wallet (wallet_info names it and what is left to spend); you never sign or pay yourself.',
       'Read tools are free. Amounts are decimal strings. To sell, call token_sell without tokenAuthorization: the bridge prepares and signs it.',
       'A paid answer with status "pending" is not final: call get_payment, never pay again.',
+      "Each token is also a resource, launchpad://token/{tokenId}; the prompts launch_token and trade_within_budget are the service's.",
     ].join('\n');
   }
 
