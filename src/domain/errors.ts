@@ -88,8 +88,12 @@ export class SlippageExceeded extends DomainError {
 
 export class InsufficientBalance extends DomainError {
   readonly code = 'INSUFFICIENT_BALANCE';
-  constructor(requested: string, balance: string) {
-    super('The wallet holds fewer tokens than requested.', { requested, balance });
+  /** `asset`: a stablecoin the wallet lacks (USDC, EURC), named with the amounts; else tokens. */
+  constructor(requested: string, balance: string, asset?: string) {
+    super(
+      asset ? `The wallet holds ${balance} ${asset}, less than the ${requested} ${asset} this needs.` : 'The wallet holds fewer tokens than requested.',
+      asset ? { requested, balance, asset } : { requested, balance },
+    );
   }
 }
 

@@ -154,6 +154,19 @@ describe('pledging', () => {
     expect(await refusal(pledgeAuthorization(deps, { tokenId, wallet: WALLET_C, usdAmount: usd(20) }))).toBe('RAISE_CLOSED');
   });
 
+  it('refuses a pledge the wallet has not the USDC for, in words naming USDC and the amounts (not "tokens")', async () => {
+    const deps = withUsdc(makeDeps());
+    const tokenId = await fairToken(deps);
+    deps.tokenIssuer.holderTransfer(TESTNET, USDC.address, WALLET_A, WALLET_B, usd(990));
+    const req = { tokenId, usdAmount: usd(20), authorization: await signedPledge(deps, tokenId, WALLET_A, usd(20)) };
+    const refused = await checkPledge(deps, req).then(
+      () => null,
+      (e: unknown) => e as DomainError,
+    );
+    expect(refused).toMatchObject({ code: 'INSUFFICIENT_BALANCE', message: 'The wallet holds 10 USDC, less than the 20 USDC this needs.' });
+    expect(refused!.details).toEqual({ requested: '20', balance: '10', asset: 'USDC' });
+  });
+
   it('refuses, before any payment, an authorization a pledge to another raise holds already (one of them could never collect it)', async () => {
     const deps = withUsdc(makeDeps());
     const first = await fairToken(deps);

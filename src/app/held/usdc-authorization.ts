@@ -122,6 +122,7 @@ export async function checkHeldAuthorization(deps: Pick<AppDeps, 'tokenIssuer' |
     token: stablecoin(c.network, c.asset),
     what: `${formatUsd(c.amount)} ${c.asset} (${c.amount} units)`,
     format: formatUsd,
+    asset: c.asset,
     misdirected: () => misdirected(deps, c),
   });
 }
@@ -142,6 +143,8 @@ interface ReceiveCheck extends Omit<HeldCheck, 'asset'> {
   /** The amount as the refusal names it. */
   what: string;
   format: (units: bigint) => string;
+  /** The stablecoin it moves, named by a balance refusal (none: a launched token's tokens). */
+  asset?: PaymentAsset;
   /** The refusal for a signature that does not recover to `from` here (default: `signature`). */
   misdirected?: () => Promise<HeldAuthorizationInvalid>;
 }
@@ -168,7 +171,7 @@ async function checkReceiveAuthorization(deps: Pick<AppDeps, 'tokenIssuer' | 'cl
   );
   if (used) throw invalid('used', 'The authorization nonce was already used or cancelled on chain.');
   const needed = a.value + (c.alsoPays ?? 0n);
-  if (balance < needed) throw new InsufficientBalance(c.format(needed), c.format(balance));
+  if (balance < needed) throw new InsufficientBalance(c.format(needed), c.format(balance), c.asset);
 }
 
 /**
