@@ -107,7 +107,7 @@ async function provisionUniswap(network: Network, rpcUrl: string): Promise<void>
     if (code && code !== '0x') continue;
     const used = await client.getTransactionCount({ address: UNISWAP_DEPLOYER.address });
     if (used !== step.nonce) {
-      throw new Error(`devnet ${network}: the Uniswap v2 deployer has used nonce ${step.nonce} for something else; remove the devnet state to start afresh`);
+      throw new Error(`devnet ${network}: the Uniswap v2 deployer has used nonce ${step.nonce} for something else: to start over, stop the service and delete the whole DATA_DIR, its books with its chains (docs/operations.md, "Starting over")`);
     }
     await testClient(rpcUrl).setBalance({ address: UNISWAP_DEPLOYER.address, value: parseEther('10') });
     const hash = await step.deploy();
