@@ -10,6 +10,7 @@
  * It stays well inside the free budget (100 requests a minute per address), so it can run several
  * times in a row: the workers' results (deployment, deliveries, payout) come from one `/api/events`
  * stream instead of polling, and a 429 is waited out as its `Retry-After` says, with a line saying so.
+ * What it prints fits 100 columns (demo-format.ts) and ends with what happened, in three lines.
  *
  *   npm start            # in one terminal
  *   npm run demo         # in another: http://127.0.0.1:$PORT (PORT defaults to 3000), or BASE_URL
@@ -18,6 +19,7 @@ import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x4
 import { ExactEvmScheme } from '@x402/evm';
 import { formatUnits, toHex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import { line, price, short, signedUsd, tokens, usd } from './demo-format.js';
 
 // The same PORT that `npm start` read, so `PORT=4000 npm start` pairs with `PORT=4000 npm run demo`.
 const BASE_URL = (process.env.BASE_URL || `http://127.0.0.1:${process.env.PORT || 3000}`).replace(/\/+$/, '');
@@ -52,21 +54,17 @@ function payer(wallet: Wallet) {
   };
 }
 
-/** Tokens and dollars for reading: two decimals of tokens, cents (or six decimals below a cent). */
-const tokens = (v: string) => v.replace(/(\.\d{2})\d+$/, '$1');
-const usd = (v: string) => {
-  const n = Number(v);
-  const sign = n < 0 ? '-' : '+';
-  return `${sign}$${Math.abs(n) >= 0.01 || n === 0 ? Math.abs(n).toFixed(2) : Math.abs(n).toFixed(6)}`;
-};
 const page = (path: string) => `${BASE_URL}/#/${path}`;
 
 interface Launch {
-  label: string;
   creator: Wallet;
+  buyerIndex: number;
   buyer: Wallet;
   token: any;
 }
+
+/** What the demo did, for the three lines at its end. */
+const tally = { boughtUsd: 0, soldUsd: 0, confirmed: true };
 
 /**
  * A creator launches a token with a dev buy in the same payment: the curve's first trade, at the
@@ -75,15 +73,15 @@ interface Launch {
 async function launch(label: string, creatorIndex: number, buyerIndex: number): Promise<Launch> {
   const creator = account(creatorIndex);
   const buyer = account(buyerIndex);
-  console.log(`\n== ${label}: creator #${creatorIndex} ${creator.address}, buyer #${buyerIndex} ${buyer.address}`);
+  console.log(`\n== ${label}: creator #${creatorIndex} ${short(creator.address)}, buyer #${buyerIndex} ${short(buyer.address)}`);
   const symbol = `D${Date.now().toString(36).slice(-5).toUpperCase()}`;
   const created = await payer(creator)('/tokens', { name: `Demo ${symbol}`, symbol, description: 'made by npm run demo', initialBuyUsd: '5' });
   const t = created.data;
   const dev = t.initialBuy;
-  console.log(`create   ${t.tokenId} ${t.symbol} on ${t.network}   paid $5.01: $0.01 to create + a $5 dev buy   tx ${created.tx}`);
-  console.log(`dev buy  ${tokens(dev.tokensReceived)} ${t.symbol} for $${dev.usdSpent} (fee $${dev.feeUsd}: the base ${t.curve.feeBps / 100}% — a creator's dev buy skips the launch fee)`);
-  console.log(`page     ${page(`token/${t.tokenId}`)}`);
-  return { label, creator, buyer, token: t };
+  console.log(line('create', `${t.tokenId} ${t.symbol} on ${t.network}   tx ${short(created.tx)}`, 'paid $5.01: $0.01 to create + a $5 dev buy'));
+  console.log(line('dev buy', `${tokens(dev.tokensReceived)} ${t.symbol} for ${usd(dev.usdSpent)} (fee ${usd(dev.feeUsd)}: the base ${t.curve.feeBps / 100}%, no launch fee for the creator's dev buy)`));
+  console.log(line('page', page(`token/${t.tokenId}`)));
+  return { creator, buyerIndex, buyer, token: t };
 }
 
 /**
@@ -95,33 +93,36 @@ async function waitOutLaunchFees(launches: Launch[]): Promise<void> {
   const ms = ends - Date.now();
   if (ms <= 0) return;
   const t = launches[0]!.token;
-  console.log(`\nlaunch   waiting ${Math.ceil(ms / 1000)} s: a new token's fee starts at ${t.launchFee.startBps / 100}% and falls to ${t.curve.feeBps / 100}% in its first seconds (anti-snipe); the demo's buys wait for the base fee`);
+  console.log(`\n${line('launch', `waiting ${Math.ceil(ms / 1000)} s: a new token's fee starts at ${t.launchFee.startBps / 100}% and falls to ${t.curve.feeBps / 100}% in its first seconds`, "(anti-snipe); the demo's buys wait for the base fee")}`);
   await sleep(ms + 250);
 }
 
-async function trade({ label, creator, buyer, token: t }: Launch): Promise<void> {
-  console.log(`\n== ${label}: the buyer ${buyer.address} buys three ways, pays once in EURC, sells`);
+async function trade({ creator, buyerIndex, buyer, token: t }: Launch): Promise<void> {
+  console.log(`\n== ${t.network}: buyer #${buyerIndex} ${short(buyer.address)} buys three ways, pays once in EURC, sells`);
   const call = payer(buyer);
   const b1 = await call('/entrypoints/token_buy_usd', { tokenId: t.tokenId, usdAmount: '5' });
-  console.log(`buy_usd  ${tokens(b1.data.tokensReceived)} tokens for $${b1.data.usdSpent} (fee $${b1.data.feeUsd})   tx ${b1.tx}`);
+  console.log(line('buy_usd', `${tokens(b1.data.tokensReceived)} tokens for ${usd(b1.data.usdSpent)} (fee ${usd(b1.data.feeUsd)})   tx ${short(b1.tx)}`));
   const b2 = await call('/entrypoints/token_buy_tokens', { tokenId: t.tokenId, tokens: '250000' });
-  console.log(`buy_tok  ${tokens(b2.data.tokensReceived)} tokens for $${b2.data.usdSpent} (fee $${b2.data.feeUsd})   tx ${b2.tx}`);
+  console.log(line('buy_tok', `${tokens(b2.data.tokensReceived)} tokens for ${usd(b2.data.usdSpent)} (fee ${usd(b2.data.feeUsd)})   tx ${short(b2.tx)}`));
   const quote = await get(`/api/quote?tokenId=${t.tokenId}&side=buy&usdAmount=2`);
   const b3 = await call('/entrypoints/token_buy_quote', { quoteId: quote.quoteId });
-  console.log(`buy_qte  ${tokens(b3.data.tokensReceived)} tokens for $${b3.data.usdSpent} (fee $${b3.data.feeUsd})   tx ${b3.tx}`);
+  console.log(line('buy_qte', `${tokens(b3.data.tokensReceived)} tokens for ${usd(b3.data.usdSpent)} (fee ${usd(b3.data.feeUsd)})   tx ${short(b3.tx)}`));
+  for (const b of [b1, b2, b3]) tally.boughtUsd += Number(b.data.usdSpent);
 
   // One payment in EURC: every 402 offers USDC and EURC per network; this client prefers EURC.
   const info = await payInEurc(buyer, t.tokenId);
-  console.log(`info_eur ${info.data.symbol} ${info.data.holders} holders   paid ${info.paid}   tx ${info.tx}`);
+  console.log(line('info_eur', `${info.data.symbol} ${info.data.holders} holders   paid ${info.paid}   tx ${short(info.tx)}`));
 
   // The token is a real ERC-20: deployed by the deployment worker, each buy delivered to the wallet.
   const deployed = await events.next(`token ${t.tokenId}'s deployment`, (e) => (e.type === 'token.deployed' || e.type === 'token.deployment_failed') && e.tokenId === t.tokenId);
   const state = deployed.type === 'token.deployed' ? 'DEPLOYED' : 'FAILED';
-  console.log(`deploy   ${deployed.data.address} ${state}   tx ${deployed.data.txHash}`);
+  if (state !== 'DEPLOYED') tally.confirmed = false;
+  console.log(line('deploy', `${deployed.data.address} ${state}   tx ${short(deployed.data.txHash ?? '')}`));
   for (const b of [b1, b2, b3]) {
     const id = b.data.delivery.deliveryId;
     const d = (await events.next(`delivery ${id}`, (e) => (e.type === 'delivery.confirmed' || e.type === 'delivery.failed') && e.data.delivery?.deliveryId === id)).data.delivery;
-    console.log(`deliver  ${tokens(d.amount)} ${t.symbol} to the wallet: ${d.state}   tx ${d.txHash}`);
+    if (d.state !== 'CONFIRMED') tally.confirmed = false;
+    console.log(line('deliver', `${tokens(d.amount)} ${t.symbol} to the wallet: ${d.state}   tx ${short(d.txHash ?? '')}`));
   }
 
   // A sell: the wallet signs a ReceiveWithAuthorization so custody can pull the tokens it sells.
@@ -134,10 +135,14 @@ async function trade({ label, creator, buyer, token: t }: Launch): Promise<void>
     message: { ...typed.message, value: BigInt(typed.message.value), validAfter: BigInt(typed.message.validAfter), validBefore: BigInt(typed.message.validBefore) },
   });
   const sold = await call('/entrypoints/token_sell', { tokenId: t.tokenId, tokens: '100000', tokenAuthorization: { ...auth.tokenAuthorization, signature } });
-  console.log(`sell     100000 tokens for $${sold.data.usdReceived} (fee $${sold.data.feeUsd}; payout ${sold.data.payout.payoutId})   pull ${sold.data.pullTx}   tx ${sold.tx}`);
+  tally.soldUsd += Number(sold.data.usdReceived);
+  console.log(
+    line('sell', `100000 tokens for ${usd(sold.data.usdReceived)} (fee ${usd(sold.data.feeUsd)})   tx ${short(sold.tx)}`, `pulled with the wallet's signed authorization   pull ${short(sold.data.pullTx)}`),
+  );
   const payoutId = sold.data.payout.payoutId;
   const payout = (await events.next(`payout ${payoutId}`, (e) => (e.type === 'payout.confirmed' || e.type === 'payout.failed') && e.data.payout?.payoutId === payoutId)).data.payout;
-  console.log(`payout   $${payout.amount} to the seller: ${payout.state} in ${payout.asset} (proceeds are paid in USDC, whatever asset paid the fee)   tx ${payout.txHash}`);
+  if (payout.state !== 'CONFIRMED') tally.confirmed = false;
+  console.log(line('payout', `${usd(payout.amount)} to the seller: ${payout.state}, in ${payout.asset} whatever paid the fee   tx ${short(payout.txHash ?? '')}`));
 
   await explainPositions(t, creator, buyer, [b1, b2, b3].reduce((s, b) => s + Number(b.data.feeUsd), Number(sold.data.feeUsd)));
 }
@@ -145,16 +150,30 @@ async function trade({ label, creator, buyer, token: t }: Launch): Promise<void>
 /** Both wallets' positions, each figure from what was printed above. */
 async function explainPositions(t: any, creator: Wallet, buyer: Wallet, buyerFees: number): Promise<void> {
   const now = await get(`/tokens/${t.tokenId}`);
-  console.log(`price    $${now.priceUsd} now (was $${t.priceUsd} after the dev buy): the buys moved it up, the sell down a little`);
+  console.log(line('price', `${price(now.priceUsd)} now, ${price(t.priceUsd)} after the dev buy: buys moved it up, the sell down a little`));
   const row = async (wallet: Wallet) => (await get(`/positions?wallet=${wallet.address}`)).items.find((i: any) => i.tokenId === t.tokenId);
   const c = await row(creator);
   const earned = await get(`/api/wallets/${creator.address}/earnings`);
   const share = earned.items.filter((i: any) => i.tokenId === t.tokenId && i.role === 'creator').reduce((s: number, i: any) => s + Number(i.accruedUsd), 0);
   const net = Number(c.unrealizedPnlUsd) + share;
-  console.log(`position ${tokens(c.balance)} ${t.symbol} (on chain ${tokens(c.onChainBalance ?? '0')}), creator: cost $${c.costBasisUsd} (its fee included), value $${c.valueUsd} at the price now: ${usd(c.unrealizedPnlUsd)}; earned ${usd(String(share))} as the creator (half of every fee on its token): ${usd(String(net))} in all`);
+  console.log(
+    line(
+      'position',
+      `${tokens(c.balance)} ${t.symbol} (on chain ${tokens(c.onChainBalance ?? '0')}), the creator's:`,
+      `cost ${usd(c.costBasisUsd)} (its fee included), value ${usd(c.valueUsd)} at the price now: ${signedUsd(c.unrealizedPnlUsd)}`,
+      `earned ${signedUsd(String(share))} as the creator (half of every fee on its token): ${signedUsd(String(net))} in all`,
+    ),
+  );
   const b = await row(buyer);
-  console.log(`position ${tokens(b.balance)} ${t.symbol} (on chain ${tokens(b.onChainBalance ?? '0')}), buyer: cost $${b.costBasisUsd}, value $${b.valueUsd}: ${usd(b.unrealizedPnlUsd)}, realized on the sell ${usd(b.realizedPnlUsd)} — about the $${buyerFees.toFixed(2)} of fees it paid at 1%; the price must rise that much to break even`);
-  console.log(`wallets  ${page(`wallet/${creator.address}`)}   ${page(`wallet/${buyer.address}`)}`);
+  console.log(
+    line(
+      'position',
+      `${tokens(b.balance)} ${t.symbol} (on chain ${tokens(b.onChainBalance ?? '0')}), the buyer's:`,
+      `cost ${usd(b.costBasisUsd)}, value ${usd(b.valueUsd)}: ${signedUsd(b.unrealizedPnlUsd)}; realized on the sell ${signedUsd(b.realizedPnlUsd)}`,
+      `about the ${usd(buyerFees.toFixed(6))} of fees it paid at 1%: the price must rise that much to break even`,
+    ),
+  );
+  console.log(line('wallets', `${page(`wallet/${creator.address}`)}  (creator)`, `${page(`wallet/${buyer.address}`)}  (buyer)`));
 }
 
 /** The EURC contracts (docs/pricing.md): the official client picks the EURC offer with a selector. */
@@ -206,9 +225,9 @@ async function patiently(what: string, send: () => Promise<Response>): Promise<R
     const seconds = Math.max(1, Number(res.headers.get('retry-after')) || 5);
     const body = (await res.json().catch(() => null)) as { error?: { details?: { limit?: number; reason?: string } } } | null;
     const why = body?.error?.details?.reason === 'too_many_event_streams'
-      ? 'this address has too many /api/events streams open'
-      : `this address spent the service's free budget (${body?.error?.details?.limit ?? 'its'} requests a minute)`;
-    console.log(`wait     rate limited on ${what.split('?')[0]}: ${why}; retrying in ${seconds} s, as its Retry-After says`);
+      ? 'too many event streams open from this address'
+      : `free budget spent (${body?.error?.details?.limit ?? 'its'} requests a minute)`;
+    console.log(line('wait', `429 on ${what.split('?')[0]}: ${why}; retrying in ${seconds} s`));
     await sleep(seconds * 1000);
   }
 }
@@ -344,7 +363,16 @@ try {
   ];
   await waitOutLaunchFees(launches);
   for (const l of launches) await trade(l);
-  console.log(`\ndone: the tokens' pages are above (${BASE_URL}/ lists them all)`);
+  // What happened, in three lines.
+  const made = launches.map((l) => `${l.token.symbol} on ${l.token.network}`).join(', ');
+  console.log(
+    `\n${line(
+      'done',
+      `launched 2 tokens with a $5 dev buy each: ${made}`,
+      `their buyers bought 3 ways for ${usd(tally.boughtUsd.toFixed(6))}, paid once in EURC, sold 100000 each: ${usd(tally.soldUsd.toFixed(6))} back`,
+      tally.confirmed ? `on chain: every buy delivered, every payout paid; all on ${BASE_URL}/` : 'not everything was confirmed on chain: see the lines above',
+    )}`,
+  );
 } catch (e) {
   console.error(explain(e));
   process.exitCode = 1;

@@ -3,16 +3,10 @@ import { ConfigError, loadConfig, type Config } from './bootstrap/config/config.
 import { startService, type RunningService } from './bootstrap/compose.js';
 import { StartupError } from './bootstrap/startup-error.js';
 
-const WALLETS: [number, string][] = [
-  [1, 'production (USDC + EURC on eip155:8453)'],
-  [2, 'production (USDC + EURC on eip155:8453)'],
-  [3, 'production (USDC + EURC on eip155:8453)'],
-  [4, 'production (USDC + EURC on eip155:8453)'],
-  [5, 'testnet (USDC + EURC on eip155:84532)'],
-  [6, 'testnet (USDC + EURC on eip155:84532)'],
-  [7, 'testnet (USDC + EURC on eip155:84532)'],
-  [8, 'testnet (USDC + EURC on eip155:84532)'],
-  [9, 'testnet (USDC + EURC on eip155:84532)'],
+/** The funded demo wallets, by the network their history puts them on (docs/operations.md). */
+const WALLETS: [what: string, indexes: number[]][] = [
+  ['production, eip155:8453', [1, 2, 3, 4]],
+  ['testnet, eip155:84532', [5, 6, 7, 8, 9]],
 ];
 
 /**
@@ -92,7 +86,9 @@ async function banner(service: RunningService): Promise<string[]> {
   ];
   if (service.devnet) {
     const { devnetAccount } = await import('./adapters/chain/anvil/devnet-constants.js');
-    const key = `0x${Buffer.from(devnetAccount(PASTE_WALLET).getHdKey().privateKey!).toString('hex')}`;
+    const keyOf = (i: number) => `0x${Buffer.from(devnetAccount(i).getHdKey().privateKey!).toString('hex')}`;
+    const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
+    const key = keyOf(PASTE_WALLET);
     lines.push(
       '',
       'on two local devnet chains (anvil), not Base: nothing here costs real money',
@@ -101,9 +97,11 @@ async function banner(service: RunningService): Promise<string[]> {
       `a funded testnet wallet for the MCP bridge and the examples (docs/agents.md, docs/clients.md) —`,
       `anvil's well-known devnet key #${PASTE_WALLET}, public to everyone: never send it real money:`,
       `  WALLET_KEY=${key}`,
-      `funded wallets (anvil mnemonic "test test test test test test test test test test test junk"):`,
-      `  #0 ${devnetAccount(0).address}  the service: treasury, payTo, settlement signer`,
-      ...WALLETS.map(([i, what]) => `  #${i} ${devnetAccount(i).address}  ${what}`),
+      `every funded demo wallet (10,000 USDC and EURC each) with its key, to import into a browser wallet:`,
+      `anvil's well-known devnet keys, public to everyone: never send them real money`,
+      ...WALLETS.flatMap(([what, indexes]) => [`  ${what}`, ...indexes.map((i) => `  #${i} ${short(devnetAccount(i).address)}  ${keyOf(i)}`)]),
+      `  #0 ${short(devnetAccount(0).address)}  the service itself: treasury, payTo, settlement signer`,
+      `  (each from the mnemonic "test test test test test test test test test test test junk")`,
     );
   }
   lines.push('', `try: curl ${service.url}/entrypoints   then: ${demoCommand(service.url)}`);

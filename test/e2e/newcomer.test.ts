@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WIDTH } from '../../scripts/demo-format.js';
 import { freePorts } from '../support/free-ports.js';
+import { devAccount, devKey } from '../support/x402-client.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsx = join(root, 'node_modules', '.bin', 'tsx');
@@ -91,6 +93,16 @@ describe('npm start', () => {
     expect(banner).toContain("anvil's well-known devnet key #5, public to everyone: never send it real money:\n  WALLET_KEY=0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba\n");
   });
 
+  it('prints every funded demo wallet with its key, said to be public devnet keys, not only #5', () => {
+    expect(banner).toContain("anvil's well-known devnet keys, public to everyone: never send them real money\n");
+    for (let i = 1; i <= 9; i++) {
+      const address = devAccount(i).address;
+      expect(banner).toContain(`  #${i} ${address.slice(0, 6)}…${address.slice(-4)}  ${devKey(i)}\n`);
+    }
+    expect(banner).toContain('  production, eip155:8453\n  #1 ');
+    expect(banner).toContain('  testnet, eip155:84532\n  #5 ');
+  });
+
   it('a second instance with the same DEVNET_PORT refuses to start, in one line, instead of sharing the other’s chains', async () => {
     const second = await run('src/main.ts', { PORT: String(await freePorts(1)), DEVNET_PORT: String(devnetPort), DATA_DIR: dataDir() });
     expect(second.code).not.toBe(0);
@@ -157,32 +169,40 @@ describe('npm run demo', () => {
     for (const [i, demo] of runs.entries()) {
       expect(demo.stderr, `run ${i + 1}`).toBe('');
       expect(demo.code, `run ${i + 1}`).toBe(0);
-      expect(demo.stdout, `run ${i + 1}`).toContain('\ndone: the tokens\' pages are above');
+      const wide = demo.stdout.split('\n').filter((l) => l.length > WIDTH);
+      expect(wide, `run ${i + 1}: lines over ${WIDTH} columns`).toEqual([]);
+      // The end says what happened, in three lines.
+      expect(demo.stdout.trimEnd().split('\n').slice(-3), `run ${i + 1}`).toEqual([
+        expect.stringMatching(/^done +launched 2 tokens with a \$5 dev buy each: D\w+ on eip155:84532, D\w+ on eip155:8453$/),
+        expect.stringMatching(/^ +their buyers bought 3 ways for \$[\d.]+, paid once in EURC, sold 100000 each: \$[\d.]+ back$/),
+        expect.stringMatching(/^ +on chain: every buy delivered, every payout paid; all on http:\/\/127\.0\.0\.1:\d+\/$/),
+      ]);
     }
     expect(runs[0]!.stdout + runs[1]!.stdout).not.toContain('rate limited');
     expect(proxy.refused).toEqual(['GET /api/quote', 'POST /entrypoints/token_info']);
     const waits = runs[2]!.stdout.split('\n').filter((l) => l.startsWith('wait'));
     expect(waits).toEqual([
-      "wait     rate limited on /api/quote: this address spent the service's free budget (100 requests a minute); retrying in 1 s, as its Retry-After says",
-      "wait     rate limited on /entrypoints/token_info: this address spent the service's free budget (100 requests a minute); retrying in 1 s, as its Retry-After says",
+      'wait     429 on /api/quote: free budget spent (100 requests a minute); retrying in 1 s',
+      'wait     429 on /entrypoints/token_info: free budget spent (100 requests a minute); retrying in 1 s',
     ]);
     const demo = runs[0]!;
     expect(demo.stdout).toMatch(/create +tok_\w+ D\w+ on eip155:84532/);
     expect(demo.stdout).toMatch(/create +tok_\w+ D\w+ on eip155:8453 /);
-    expect(demo.stdout).toMatch(/deploy +0x[0-9a-fA-F]{40} DEPLOYED/);
+    expect(demo.stdout).toMatch(/deploy +0x[0-9a-fA-F]{40} DEPLOYED +tx 0x[0-9a-f]{4}…[0-9a-f]{4}$/m);
     expect(demo.stdout).toMatch(/deliver +[\d.]+ D\w+ to the wallet: CONFIRMED/);
-    expect(demo.stdout).toMatch(/sell +100000 tokens for \$[\d.]+ .* pull 0x[0-9a-f]{64}/);
+    expect(demo.stdout).toMatch(/sell +100000 tokens for \$[\d.]+ \(fee \$[\d.]+\) +tx 0x[0-9a-f]{4}…[0-9a-f]{4}\n +pulled .* pull 0x[0-9a-f]{4}…[0-9a-f]{4}$/m);
     expect(demo.stdout).toMatch(/payout +\$[\d.]+ to the seller: CONFIRMED/);
     expect(demo.stdout).toMatch(/position [\d.]+ D\w+ \(on chain [\d.]+\)/);
     // The launch as a feature: a dev buy at the base fee, the launch fee waited out, every buy at 1%.
     expect(demo.stdout).toMatch(/dev buy +884495\.29 D\w+ for \$5 \(fee \$0\.05: the base 1%/);
+    expect(demo.stdout).toMatch(/^price +\$0\.00000\d{4} now, \$0\.00000\d{4} after the dev buy/m);
     expect(demo.stdout).toMatch(/^launch +waiting \d+ s: a new token's fee starts at 50% and falls to 1%/m);
     expect(demo.stdout).toMatch(/buy_usd +[\d.]+ tokens for \$5 \(fee \$0\.05\)/);
     // The pages it made, to open.
     const pages = [...demo.stdout.matchAll(/^page +(http:\/\/127\.0\.0\.1:\d+\/#\/token\/tok_\w+)$/gm)].map((m) => m[1]);
     expect(pages).toHaveLength(2);
     expect(pages[0]).toContain(`http://127.0.0.1:${port}/#/token/`);
-    expect(demo.stdout).toMatch(/^wallets +http:\/\/127\.0\.0\.1:\d+\/#\/wallet\/0x/m);
+    expect(demo.stdout).toMatch(/^wallets +http:\/\/127\.0\.0\.1:\d+\/#\/wallet\/0x[0-9a-fA-F]{40} {2}\(creator\)\n +http:\/\/127\.0\.0\.1:\d+\/#\/wallet\/0x[0-9a-fA-F]{40} {2}\(buyer\)$/m);
   }, 480_000);
 
   it('where nothing listens, prints one line naming the address, PORT and BASE_URL', async () => {
