@@ -138,3 +138,37 @@ describe('GET /.well-known/x402 and the manifest’s link to it', () => {
     for (const entry of data) expect(entry.discovery).toBe('/.well-known/x402');
   });
 });
+
+describe("a crawler POSTing each resource's Bazaar example (decision 0075)", () => {
+  it('gets its 402 at the example’s price, every resource, though the example’s token, quote and signatures exist nowhere', async () => {
+    const doc = await json(await fetch(`${service.url}/.well-known/x402`));
+    const http = doc.items.filter((i: { type: string }) => i.type === 'http');
+    expect(http).toHaveLength(service.application.entrypoints.size);
+    for (const item of http) {
+      const body = item.extensions.bazaar.info.input.body;
+      const res = await fetch(item.resource, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status, `${item.resource}: ${JSON.stringify(await res.clone().json())}`).toBe(402);
+      const required = decodeBase64Json<any>(res.headers.get('payment-required'));
+      const name = item.resource.split('/').at(-1);
+      const example = service.application.entrypoints.get(name)!.example;
+      const price = item.price.mode === 'fixed' ? item.price.amount : example.priceUsd;
+      // USDC offers carry the USD price in micro-units on both networks.
+      const usdc = required.accepts.filter((a: { extra?: { name?: string } }) => a.extra?.name === 'USDC' || a.extra?.name === 'USD Coin');
+      expect(usdc.map((a: { network: string }) => a.network).sort(), name).toEqual(['eip155:8453', 'eip155:84532']);
+      for (const a of usdc) expect(a.amount, name).toBe(String(Math.round(Number(price) * 1e6)));
+    }
+  });
+
+  it('paying the example is refused like any payment for a token that does not exist: nothing charged', async () => {
+    const example = service.application.entrypoints.get('token_info')!.example;
+    const res = await post('/entrypoints/token_info', example.input, {}, payingFetch(wallet));
+    expect(res.status).toBe(404);
+    expect((await json(res)).error.code).toBe('TOKEN_NOT_FOUND');
+  });
+
+  it('any other body for the example’s token is still refused before any price', async () => {
+    const example = service.application.entrypoints.get('token_buy_usd')!.example;
+    const res = await post('/entrypoints/token_buy_usd', { ...example.input, usdAmount: '6' });
+    expect([res.status, (await json(res)).error.code]).toEqual([404, 'TOKEN_NOT_FOUND']);
+  });
+});

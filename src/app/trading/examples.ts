@@ -87,9 +87,9 @@ const sell = {
 };
 
 export const TRADING_EXAMPLES = {
-  token_buy_usd: { input: { tokenId: TOKEN_ID, usdAmount: '5', minTokensOut: '880000' }, output: buy },
-  token_buy_tokens: { input: { tokenId: TOKEN_ID, tokens: '884495', maxUsd: '5.01' }, output: buy },
-  token_buy_quote: { input: { quoteId: 'qte_01JD5X7Q1R2S3T4V5W6X7Y8Z9A' }, output: buy },
+  token_buy_usd: { input: { tokenId: TOKEN_ID, usdAmount: '5', minTokensOut: '880000' }, output: buy, priceUsd: '5' },
+  token_buy_tokens: { input: { tokenId: TOKEN_ID, tokens: '884495', maxUsd: '5.01' }, output: buy, priceUsd: '5' },
+  token_buy_quote: { input: { quoteId: 'qte_01JD5X7Q1R2S3T4V5W6X7Y8Z9A' }, output: buy, priceUsd: '5' },
   token_sell: {
     input: {
       tokenId: TOKEN_ID,

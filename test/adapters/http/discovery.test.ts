@@ -41,6 +41,12 @@ describe('Bazaar metadata of every paid route', () => {
     }
   });
 
+  it('each example whose price its input sets names that price (its 402 asks it, decision 0075): what the buy spent', () => {
+    for (const ep of ALL.filter((e) => e.priceRule.kind === 'computed')) {
+      expect(ep.example.priceUsd, ep.name).toBe((ep.example.output as { usdSpent?: string }).usdSpent);
+    }
+  });
+
   it('validates with the extension’s schema validator and its protocol-level validator', () => {
     for (const ep of ALL) {
       const ext = bazaarExtension(ep) as Bazaar;

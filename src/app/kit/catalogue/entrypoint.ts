@@ -50,6 +50,11 @@ export interface Prepared {
 export interface EntrypointExample {
   input: Record<string, unknown>;
   output: Record<string, unknown>;
+  /**
+   * What the example costs in USD where its input sets the price (the buys): the price its 402 asks
+   * (payments/example-probe.ts). A fixed price is the entrypoint's own.
+   */
+  priceUsd?: string;
 }
 
 export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unknown> {

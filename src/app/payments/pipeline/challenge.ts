@@ -3,12 +3,14 @@
  * (good once; a proof not taken is ignored and the 402 says why); an entrypoint that wallet paid
  * for lately answers without a payment (the access grant); anything else gets the 402 — the rules
  * checked and the price set as that wallet (or X-Wallet-Address) would pay, every offer priced and
- * held. Nothing is charged and no payment exists yet: the step has no compensation.
+ * held (the catalogue's own example body at its example's price: example-probe.ts). Nothing is
+ * charged and no payment exists yet: the step has no compensation.
  */
 import { ALL_NETWORKS, type Network } from '../../../domain/network.js';
 import type { ResourceInfo } from '../../../ports/facilitator.js';
 import type { AnyEntrypoint } from '../../kit/catalogue/entrypoint.js';
 import { proveWallet, siwxDetails, type WalletProof } from '../extensions/wallet-proof.js';
+import { examplePrice } from '../example-probe.js';
 import { offersFor } from '../offers.js';
 import { X402_VERSION, type PaymentRequiredObject } from '../requirements.js';
 import type { PaidRequest, PipelineDeps } from './deps.js';
@@ -23,7 +25,8 @@ export async function challenge(deps: PipelineDeps, req: PaidRequest, input: unk
   // A proven wallet is the protocol-native hint: it wins over X-Wallet-Address.
   const wallet = proof?.ok ? proof.wallet : req.walletHint;
   const hinted = wallet ? await hintedCaller(deps, wallet) : undefined;
-  const prepared = await priceToAsk(deps, req.entrypoint, input, hinted);
+  // The catalogue's own example body is a crawler's probe: its 402 whatever the books hold (decision 0075).
+  const prepared = examplePrice(deps.settings, req.entrypoint, requestHash) ?? (await priceToAsk(deps, req.entrypoint, input, hinted));
   const wanted = prepared.network ? [prepared.network] : hinted ? [hinted.network] : ALL_NETWORKS;
   // Only networks a payment can be taken on now: 503 before anyone signs when none can.
   const networks = deps.availability ? await deps.availability.usable(wanted) : wanted;
