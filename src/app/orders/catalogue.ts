@@ -65,7 +65,7 @@ export function orderReads() {
       description:
         "Step 1 of an order: the EIP-712 typed data `wallet` signs — a USDC ReceiveWithAuthorization of exactly usdAmount for a limit_buy, the token's of exactly `tokens` for a stop_loss or take_profit — valid until expiresAt, and the authorization to send to order_place with the `signature` added. Nothing moves until the order executes.",
       summary: 'the EIP-712 typed data a wallet signs before order_place',
-      http: { path: '/api/orders/authorization', errors: [409] },
+      http: { path: '/api/orders/authorization', errors: [404, 409] }, // the token it names not found: 404
       inputSchema: orderAuthorizationQuery,
       outputSchema: orderAuthorizationOutput,
       run: (deps, q) => orderAuthorization(deps, { ...specOf(q), triggerPrice: 1n, wallet: checksummed(q.wallet) }),

@@ -44,6 +44,7 @@ function imageEntrypoint(): Entrypoint<{ tokenId: string; image: string }, Prepa
     ...fixed((settings) => settings.prices.image),
     successStatus: 200,
     bodyLimit: IMAGE_BODY_LIMIT_BYTES,
+    errors: [422], // an image too complex to decode (IMAGE_TOO_COMPLEX)
     inputSchema: tokenImageInput,
     outputSchema: tokenOutput,
     parse: (raw) => parseWith(tokenImageInput, raw),
@@ -68,6 +69,7 @@ export function tokenEntrypoints() {
     ...fixed((settings) => settings.prices.create),
     successStatus: 201,
     bodyLimit: IMAGE_BODY_LIMIT_BYTES,
+    errors: [422], // an image too complex to decode (IMAGE_TOO_COMPLEX)
     inputSchema: createTokenInput,
     outputSchema: createTokenOutput,
     parse: (raw) => {

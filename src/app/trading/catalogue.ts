@@ -40,6 +40,8 @@ export function buyEntrypoint(
     priceRule: { kind: 'computed', rule },
     price: () => rule,
     successStatus: 200,
+    // A quote lapses: 410 QUOTE_EXPIRED.
+    ...(name === 'token_buy_quote' ? { errors: [410] } : {}),
     inputSchema,
     outputSchema: buyOutput,
     parse: (raw) => {
@@ -157,7 +159,8 @@ export function tradingReads() {
       description:
         'Price a buy (by usdAmount or tokens) or a sell (by tokens) at the current curve or pool, fee included, with minTokensOut/minUsdOut after slippageBps. The quote is held 60 s: token_buy_quote executes it at exactly its usdAmount.',
       summary: 'a quote held 60 s (token_buy_quote executes it)',
-      http: { path: '/api/quote' },
+      // The token it names not found (404); a raising or graduated token, the curve's capacity (409).
+      http: { path: '/api/quote', errors: [404, 409] },
       inputSchema: quoteQuery,
       outputSchema: quoteOutput,
       run: (deps, q) =>

@@ -174,7 +174,11 @@ function documentRoutes(router: Router, application: Application, options: { ori
     ctx.body = discoveryDocument(application.entrypoints.values(), deps.settings, options.origin(ctx), mcpDiscovery);
   });
   router.get('/api/openapi.json', (ctx) => {
-    ctx.body = openApiDocument(application.reads, application.entrypoints.values(), deps.settings, { origin: options.origin(ctx), mcpPath: options.mcp?.path });
+    ctx.body = openApiDocument(application.reads, application.entrypoints.values(), deps.settings, {
+      origin: options.origin(ctx),
+      mcpPath: options.mcp?.path,
+      cardMediaType: options.mcp?.documents.cardMediaType,
+    });
   });
   // Where OpenAPI tools look first (docs/api.md): the same document, by a permanent redirect.
   router.get('/openapi.json', (ctx) => {

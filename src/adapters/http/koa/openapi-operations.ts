@@ -17,6 +17,26 @@ export type Paths = Record<string, Record<string, unknown>>;
 export const errorResponse = { $ref: '#/components/responses/Error' };
 export const loose = { type: 'object' };
 
+/** Each status, answered with the error envelope. */
+export const errors = (statuses: readonly number[]) => Object.fromEntries([...new Set(statuses)].sort().map((s) => [s, errorResponse]));
+
+/** What a route that reads a JSON body answers before its operation runs: a body too large (413), not declared JSON (415). */
+export const BODY_REFUSALS = [413, 415] as const;
+
+/**
+ * What every operation of the catalogue may answer besides its own: the store or a chain out of
+ * reach (503 SERVICE_UNAVAILABLE, with Retry-After). The free budget's 429 and an unexpected 500
+ * are every route's (openapi.ts adds them).
+ */
+const OUTAGE = 503;
+
+/**
+ * What every paid operation answers: its input refused (400), the 402 (or a payment refused),
+ * a foreign origin or Host (403), what it names not found (404), a rule (409), the body (413,
+ * 415), the facilitator failing (502), an outage (503) — and its own (`Entrypoint.errors`).
+ */
+const PAID_STATUSES = [400, 402, 403, 404, 409, ...BODY_REFUSALS, 502, OUTAGE] as const;
+
 const envelope = (operation: string, data: JsonSchema) => ({
   type: 'object',
   required: ['success', 'operation', 'data'],
@@ -47,12 +67,12 @@ function readOperation(op: AnyRead) {
     ...(query ? queryParameters(query) : []),
     ...(op.http.walletProof ? [siwxHeader(`proves the wallet: \`${op.http.walletProof}\` may then be omitted`)] : []),
   ];
-  const statuses = [...(query || (params.length > 0 && !op.http.lookup) ? [400] : []), ...(params.length > 0 ? [404] : []), ...(op.http.errors ?? [])];
+  const statuses = [...(query || (params.length > 0 && !op.http.lookup) ? [400] : []), ...(params.length > 0 ? [404] : []), ...(op.http.errors ?? []), OUTAGE];
   return {
     operationId: op.operation,
     description: op.description,
     ...(parameters.length > 0 ? { parameters } : {}),
-    responses: { 200: ok(op.operation, schema(op.outputSchema)), ...Object.fromEntries(statuses.map((s) => [s, errorResponse])) },
+    responses: { 200: ok(op.operation, schema(op.outputSchema)), ...errors(statuses) },
   };
 }
 
@@ -68,7 +88,7 @@ function postOperation(op: AnyRead) {
       op.http.proofRequired ? { ...siwxHeader('proves the wallet this action is done as: required'), required: true } : siwxHeader('proves the wallet that may do this'),
     ],
     requestBody: { required: false, content: { 'application/json': { schema: schema(op.inputSchema.omit(fromPath), 'input') } } },
-    responses: { 200: ok(op.operation, schema(op.outputSchema)), ...Object.fromEntries([400, 404, ...(op.http.errors ?? [])].map((s) => [s, errorResponse])) },
+    responses: { 200: ok(op.operation, schema(op.outputSchema)), ...errors([400, 404, ...BODY_REFUSALS, ...(op.http.errors ?? []), OUTAGE]) },
   };
 }
 
@@ -92,11 +112,7 @@ function paidOperation(e: AnyEntrypoint, settings: Settings) {
     responses: {
       [e.successStatus]: ok(e.operation, schema(e.outputSchema)),
       202: ok('payment_pending', loose, 'settlement outcome pending; poll /api/payments/{paymentId}'),
-      400: errorResponse,
-      402: errorResponse,
-      403: errorResponse,
-      404: errorResponse,
-      409: errorResponse,
+      ...errors([...PAID_STATUSES, ...(e.errors ?? [])]),
     },
     'x-price': e.price(settings),
     // The payment metadata discovery crawlers (x402scan) read from OpenAPI.

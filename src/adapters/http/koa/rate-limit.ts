@@ -27,7 +27,7 @@ export interface RateLimitOptions extends FreeBudget {
 }
 
 /** An operator's probes and scraper (load balancers poll them every few seconds): never counted. */
-const PROBES = new Set(['/livez', '/readyz', '/metrics']);
+export const PROBES: ReadonlySet<string> = new Set(['/livez', '/readyz', '/metrics']);
 
 /** The count a request was made with already (kept-answers.ts counts before handing a request on). */
 const COUNTED = Symbol('free budget count');

@@ -73,6 +73,11 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
   /** For the manifest: a fixed price in USD, or how the price is set. */
   price(settings: Settings): string;
   successStatus: 200 | 201;
+  /**
+   * Statuses it answers besides those of every paid operation (its success, 202, 400, 402, 403,
+   * 404, 409, 413, 415, 429, 502, 503): an expired quote's 410, an image too complex's 422.
+   */
+  errors?: number[];
   /** The largest request body it takes, in bytes, when larger than a transport's default (an image upload). */
   bodyLimit?: number;
   inputSchema: z.ZodType;

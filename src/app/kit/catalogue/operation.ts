@@ -30,7 +30,10 @@ export interface ReadRoute {
   lookup?: boolean;
   /** The input field a caller may leave out over HTTP by proving it with Sign-In-With-X (docs/api.md). */
   walletProof?: string;
-  /** Statuses besides 200, 400 (an input to check) and 404 (a path parameter to find) it answers with. */
+  /**
+   * Statuses besides 200, 400 (an input to check) and 404 (a path parameter to find) it answers
+   * with: a 404 for an id in its query, a 409 for a rule (the OpenAPI document lists them).
+   */
   errors?: number[];
   /**
    * `post`: a free operation that changes something (cancelling an order): its input beside the
