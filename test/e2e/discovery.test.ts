@@ -13,6 +13,8 @@ import { bazaarExtension } from '../../src/adapters/http/koa/discovery.js';
 import { decodeBase64Json, devAccount, payingFetch } from '../support/x402-client.js';
 import { json, startTestService } from '../support/service.js';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
+import { paymentRequiredOf } from '../../src/adapters/kit/mcp/x402-mcp.js';
+import { call, connectMcp } from '../support/mcp-client.js';
 import type { PaymentPayload, PaymentRequirements } from '../../src/ports/facilitator.js';
 
 const wallet = devAccount(5);
@@ -170,5 +172,23 @@ describe("a crawler POSTing each resource's Bazaar example (decision 0075)", () 
     const example = service.application.entrypoints.get('token_buy_usd')!.example;
     const res = await post('/entrypoints/token_buy_usd', { ...example.input, usdAmount: '6' });
     expect([res.status, (await json(res)).error.code]).toEqual([404, 'TOKEN_NOT_FOUND']);
+  });
+});
+
+describe("an MCP client calling each paid tool with its Bazaar example (decision 0075)", () => {
+  it('gets the tool’s 402 result, every paid tool', async () => {
+    const doc = await json(await fetch(`${service.url}/.well-known/x402`));
+    const tools = doc.items.filter((i: { type: string }) => i.type === 'mcp');
+    expect(tools.length).toBe(service.application.entrypoints.size);
+    const agent = await connectMcp(`${service.url}/mcp`);
+    try {
+      for (const item of tools) {
+        const args = item.extensions.bazaar.info.input.example;
+        const result = await call(agent, item.toolName, args);
+        expect(paymentRequiredOf(result), `${item.toolName}: ${JSON.stringify(result.content)}`).toMatchObject({ x402Version: 2, accepts: expect.any(Array) });
+      }
+    } finally {
+      await agent.close();
+    }
   });
 });

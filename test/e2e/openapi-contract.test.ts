@@ -25,6 +25,7 @@ import { queryOf } from '../../src/adapters/http/koa/read-routes.js';
 import { cancelMessage } from '../../src/app/orders/order-reads.js';
 import { cancelPledgeMessage } from '../../src/app/raises/pledge.js';
 import { parseUsd } from '../../src/domain/money.js';
+import type { RateLimiter } from '../../src/ports/rate-limiter.js';
 import { TESTNET } from '../../src/domain/network.js';
 import { bombPng, dataUrl, scanBombJpeg, SVG, TEXT_AS_PNG } from '../support/images.js';
 import { json, settle, ShiftableClock, startTestService } from '../support/service.js';
@@ -386,9 +387,14 @@ describe('the routes that are no operation, against the document', () => {
 
 describe('the free budget, against the document', () => {
   it('every route it counts answers 429 as documented once the budget is spent; the probes never', async () => {
-    const limited = await startTestService({}, { RATE_LIMIT_FREE_PER_MINUTE: '1' });
+    // A budget spent for good: whatever the time a request takes, it is refused (a window never turns over here).
+    const spent: RateLimiter = {
+      consume: async () => ({ allowed: false, limit: 1, remaining: 0, resetSeconds: 60 }),
+      health: async () => 'ok',
+      close: async () => {},
+    };
+    const limited = await startTestService({ ports: { rateLimiter: spent } }, { RATE_LIMIT_FREE_PER_MINUTE: '1' });
     try {
-      await fetch(`${limited.url}/api/version`); // the one request of the minute
       for (const [path, methods] of Object.entries(doc.paths)) {
         for (const method of Object.keys(methods)) {
           const concrete = path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'file' ? `${'0'.repeat(64)}.webp` : name === 'address' ? buyer.address : UNKNOWN_TOKEN));
