@@ -46,6 +46,8 @@ describe('the catalogue of operations', () => {
       ['get_order', 'get_order'],
       ['order_book', 'get_order_book'],
       ['cancel_order', 'cancel_order'],
+      ['wallet_balance', 'get_wallet_balance'],
+      ['list_pledges', 'list_pledges'],
     ]);
   });
 

@@ -8,11 +8,12 @@ import { authorizationFromText } from '../../domain/token-authorization.js';
 import { type Entrypoint, fixed } from '../kit/catalogue/entrypoint.js';
 import { read } from '../kit/catalogue/operation.js';
 import { token, tokenField } from '../kit/catalogue/read-fields.js';
-import { parseWith } from '../kit/schemas.js';
+import { parseWith, walletSchema } from '../kit/schemas.js';
 import { getRaise } from './get-raise.js';
 import { type PledgeRequest, cancelPledge, checkPledge, placePledge, pledgeAuthorization, reservePledgeAuthorization } from './pledge.js';
 import { cancelPledgeInput, pledgeAuthorizationOutput, pledgeAuthorizationQuery, pledgeInput, pledgeOutput, raiseOutput } from './schemas.js';
 import { RAISE_EXAMPLES } from './examples.js';
+import { walletPledges, walletPledgesOutput } from './wallet-pledges.js';
 
 /** token_pledge: a fair launch's pledge, a held USDC authorization (docs/api.md "Fair launches"). */
 export function pledgeEntrypoint(): Entrypoint<PledgeRequest> {
@@ -76,6 +77,17 @@ export function raiseReads() {
       inputSchema: pledgeAuthorizationQuery.extend(tokenField),
       outputSchema: pledgeAuthorizationOutput,
       run: (deps, q) => pledgeAuthorization(deps, { tokenId: q.tokenId, wallet: checksummed(q.wallet), usdAmount: parseUsd(q.usdAmount, 'usdAmount') }),
+    }),
+    list_pledges: read({
+      operation: 'list_pledges',
+      tool: { name: 'list_pledges', title: "List a wallet's pledges" },
+      description:
+        "A wallet's pledges in force (PLEDGED: held, not collected yet), of every raise, oldest first, each with its tokenId and its raise's end — until which cancel_pledge cancels it. Pledges collected, cancelled, released or dropped are in each raise (get_raise).",
+      summary: "a wallet's pledges in force, of every raise",
+      http: { path: '/api/pledges' },
+      inputSchema: z.strictObject({ wallet: walletSchema }),
+      outputSchema: walletPledgesOutput,
+      run: (deps, q) => walletPledges(deps, checksummed(q.wallet)),
     }),
     cancel_pledge: read({
       operation: 'cancel_pledge',

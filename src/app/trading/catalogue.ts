@@ -2,14 +2,14 @@
  * Trading's entries of the catalogue (docs/api.md "Paid endpoints"): the three buys and the sell (paid); positions, quotes and the sell's typed data (free).
  */
 import { checksummed } from '../kit/address.js';
-import { type z } from 'zod';
+import { z } from 'zod';
 import { parseTokens, parseUsd } from '../../domain/money.js';
 import { authorizationFromText } from '../../domain/token-authorization.js';
 import { swapRecorded } from '../custody/index.js';
 import { type Entrypoint, type Prepared, fixed, opt, referrerOf } from '../kit/catalogue/entrypoint.js';
 import { read } from '../kit/catalogue/operation.js';
 import { token, tokenField } from '../kit/catalogue/read-fields.js';
-import { parseWith, walletSchema } from '../kit/schemas.js';
+import { networkSchema, parseWith, walletSchema } from '../kit/schemas.js';
 import { type BuyPlan, type BuyRequest, buyToken, planBuy, recordedBuyPlan } from './buy-token.js';
 import { checkReferrer } from './check-referrer.js';
 import { createQuote } from './create-quote.js';
@@ -19,6 +19,7 @@ import { buyOutput, buyQuoteInput, buyTokensInput, buyUsdInput, positionsOutput,
 import { sellAuthorization } from './sell-authorization.js';
 import { type SellRequest, checkSell, pulledTokens, sellToken } from './sell-token.js';
 import { TRADING_EXAMPLES } from './examples.js';
+import { walletBalance, walletBalanceOutput } from './wallet-balance.js';
 
 type BuyPrepared = Prepared & { plan: BuyPlan };
 
@@ -171,6 +172,20 @@ export function tradingReads() {
           tokens: q.tokens === undefined ? undefined : parseTokens(q.tokens, 'tokens'),
           slippageBps: BigInt(q.slippageBps),
         }),
+    }),
+    wallet_balance: read({
+      operation: 'wallet_balance',
+      tool: { name: 'get_wallet_balance', title: "A wallet's USDC and EURC" },
+      description:
+        "What a wallet holds on chain now of the payment assets: its USDC (what payments, limit buys and pledges draw on) and EURC. `network` defaults to the wallet's own, as for list_positions.",
+      summary: "a wallet's USDC and EURC on chain",
+      http: { path: '/api/wallets/:address/balance' },
+      inputSchema: z.strictObject({ address: walletSchema, network: networkSchema.optional() }),
+      outputSchema: walletBalanceOutput,
+      run: async (deps, q) => {
+        const wallet = checksummed(q.address);
+        return walletBalance(deps, { wallet, network: q.network ?? (await detectWalletNetwork(deps, wallet)) });
+      },
     }),
     sell_authorization: read({
       operation: 'sell_authorization',
