@@ -5,25 +5,20 @@
  * turned into floats here only to be drawn; every figure the page states comes from the strings.
  */
 import { CandlestickSeries, ColorType, createChart, HistogramSeries, LineStyle, type IPriceLine, type UTCTimestamp } from 'lightweight-charts';
+import { priceAxis, tickLabels, type PriceAxis } from './price-axis.js';
 import type { Candle } from './types.js';
 
 export const UP = '#22c55e';
 export const DOWN = '#ef4444';
 
-/**
- * A formatter for the y-axis of prices between `low` and `high`: enough decimals that neighbouring
- * grid lines differ (a range of 1e-8 at $0.0000056 shows 0.00000560, 0.00000561, …), never a
- * string of equal labels; at least four significant digits.
- */
-export function priceFormatter(low: number, high: number): (p: number) => string {
-  const top = Math.max(Math.abs(low), Math.abs(high));
-  if (top === 0) return (p) => (p === 0 ? '0' : p.toPrecision(4));
-  const span = high - low > 0 ? high - low : top / 100;
-  const forSpan = Math.ceil(-Math.log10(span / 8)) + 1;
-  const forSize = Math.ceil(-Math.log10(top)) + 3;
-  const decimals = Math.min(18, Math.max(2, forSpan, forSize));
-  return (p) => (p === 0 ? '0' : p.toFixed(decimals));
-}
+/** The candles' price format: the axis's labels, its grid never closer than one unit of their last decimal. */
+const customFormat = (axis: PriceAxis) => ({
+  type: 'custom' as const,
+  formatter: axis.format,
+  tickmarksFormatter: (ps: readonly number[]) => tickLabels(ps, axis.decimals),
+  minMove: axis.minMove,
+  base: axis.base,
+});
 
 export interface PriceChart {
   /** The candles, and the price now (the header's: the curve's spot) as a line across them. */
@@ -50,7 +45,7 @@ export function priceChart(container: HTMLElement): PriceChart {
     borderDownColor: DOWN,
     wickUpColor: UP,
     wickDownColor: DOWN,
-    priceFormat: { type: 'custom', formatter: priceFormatter(0, 0), minMove: 1e-12 },
+    priceFormat: customFormat(priceAxis(0, 0)),
   });
   const volume = chart.addSeries(HistogramSeries, { priceScaleId: 'volume', priceFormat: { type: 'volume' }, color: 'rgba(148,163,184,0.45)', lastValueVisible: false, priceLineVisible: false });
   chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
@@ -62,9 +57,9 @@ export function priceChart(container: HTMLElement): PriceChart {
       candles.setData(items.map((c) => ({ time: time(c), open: Number(c.open), high: Number(c.high), low: Number(c.low), close: Number(c.close) })));
       volume.setData(items.map((c) => ({ time: time(c), value: Number(c.volumeUsd), color: Number(c.close) >= Number(c.open) ? 'rgba(34,197,94,0.35)' : 'rgba(239,68,68,0.35)' })));
       const prices = [...items.flatMap((c) => [Number(c.low), Number(c.high)]), ...(priceNow ? [Number(priceNow)] : [])];
-      const formatter = priceFormatter(Math.min(...prices, Infinity), Math.max(...prices, 0));
-      candles.applyOptions({ priceFormat: { type: 'custom', formatter, minMove: 1e-12 } });
-      chart.applyOptions({ localization: { priceFormatter: formatter } });
+      const axis = priceAxis(Math.min(...prices, Infinity), Math.max(...prices, 0));
+      candles.applyOptions({ priceFormat: customFormat(axis) });
+      chart.applyOptions({ localization: { priceFormatter: axis.format, tickmarksPriceFormatter: (ps: readonly number[]) => tickLabels(ps, axis.decimals) } });
       if (nowLine) candles.removePriceLine(nowLine);
       nowLine = priceNow ? candles.createPriceLine({ price: Number(priceNow), color: '#6366f1', lineWidth: 1, lineStyle: LineStyle.Dashed, axisLabelVisible: true, title: 'now' }) : null;
       // Many candles fit the width; a few keep their natural width at the right edge.
