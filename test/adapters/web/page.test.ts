@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changeSinceLaunch, compact, percentText, shortId, usdText } from '../../../src/adapters/web/browser/format.js';
+import { changeSinceLaunch, compact, grouped, percentText, roundTo, shortId, timeLeft, triggerFrom, usdText } from '../../../src/adapters/web/browser/format.js';
 import { buildPage, readPageFiles, writePageFiles, type PageFiles } from '../../../src/adapters/web/esbuild/page-files.js';
 import type { RunningService } from '../../../src/bootstrap/compose.js';
 import { json, startTestService } from '../../support/service.js';
@@ -31,6 +31,21 @@ describe('numbers for people', () => {
     expect(percentText('0.4213')).toBe('42.13%');
     expect(percentText('1')).toBe('100%');
     expect(percentText('0.000126')).toBe('0.01%');
+  });
+
+  it('writes an amount out for a sentence: grouped, two decimals, never eighteen', () => {
+    expect(grouped('176121.752847254856499615')).toBe('176,121.75');
+    expect(grouped('1234567')).toBe('1,234,567');
+    expect(grouped('0.000005591798695246')).toBe('0.000005592');
+    expect(roundTo('0.000005620186455538', 9)).toBe('0.00000562');
+    expect(roundTo('12.995', 2)).toBe('13');
+  });
+
+  it("starts an order's trigger below the price for a limit buy or a stop-loss and above it for a take-profit, at the chart's precision", () => {
+    const spot = '0.000005620186455538';
+    expect(triggerFrom(spot, -10, 9)).toBe('0.000005058');
+    expect(triggerFrom(spot, 10, 9)).toBe('0.000006182');
+    expect(triggerFrom('1.5', -10, 2)).toBe('1.35');
   });
 });
 
@@ -55,6 +70,12 @@ describe('what a feed card says', () => {
     const after = { virtualUsdReserve: '6060', virtualTokenReserve: String(y), realUsdReserve: '60', tokensSold: String(1073000000 - y) };
     expect(Number(changeSinceLaunch({ state: 'ACTIVE', priceUsd: String(6060 / y), curve: after }))).toBeCloseTo((6060 / 6000) ** 2 - 1, 5);
     expect(changeSinceLaunch({ state: 'GRADUATED', priceUsd: '0.001', curve })).toBeNull();
+  });
+
+  it("a raise's time left, in the unit that matters", () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    const at = (s: number) => new Date(now + s * 1000).toISOString();
+    expect([timeLeft(at(45), now), timeLeft(at(300), now), timeLeft(at(8040), now), timeLeft(at(187_200), now), timeLeft(at(-5), now)]).toEqual(['45 s left', '5 min left', '2 h 14 min left', '2 d 4 h left', 'ended']);
   });
 
   it('a short id that tells apart two tokens with one symbol', () => {

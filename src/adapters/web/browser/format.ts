@@ -66,6 +66,40 @@ export function compact(value: string, places = 2): string {
   return sign + join(group(r.int), trim(r.frac)) + suffix;
 }
 
+/**
+ * An amount written out for a sentence, thousands grouped and not abbreviated: "176121.7528…" →
+ * "176,121.75"; below 1, four significant digits ("0.0000055917986" → "0.000005592").
+ */
+export function grouped(value: string, places = 2): string {
+  const p = parts(value);
+  if (!p) return value;
+  if (p.int === '0') return compact(value);
+  const r = round(p.int, p.frac, places);
+  return (p.negative ? '−' : '') + join(group(r.int), trim(r.frac));
+}
+
+/** A decimal string rounded half up to `places` decimals, trailing zeros dropped: a value a form may hold. */
+export function roundTo(value: string, places: number): string {
+  const p = parts(value);
+  if (!p) return value;
+  const r = round(p.int, p.frac, places);
+  return (p.negative ? '-' : '') + join(r.int, trim(r.frac));
+}
+
+const PRICE_UNITS = 18;
+
+/**
+ * What an order's trigger starts at (decision 0076): `percent` from the spot price — below it for a
+ * limit buy or a stop-loss, above it for a take-profit — rounded to `places` decimals (the
+ * chart's precision for that price), never the spot's 18 decimals.
+ */
+export function triggerFrom(spot: string, percent: number, places: number): string {
+  const units = toUnits(spot, PRICE_UNITS);
+  if (units === null) return spot;
+  const moved = (units * BigInt(100 + percent)) / 100n;
+  return roundTo(fromUnits(moved, PRICE_UNITS), places);
+}
+
 export const usdText = (value: string) => (value.startsWith('-') ? `−$${compact(value.slice(1))}` : `$${compact(value)}`);
 
 /** "0.4213" → "42.13%". */
@@ -88,6 +122,16 @@ export function ago(iso: string, now = Date.now()): string {
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
   if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
   return `${Math.floor(s / 86400)} d ago`;
+}
+
+/** "2 d 4 h left", "2 h 14 min left", "5 min left", "45 s left", "ended" — how long until `iso`. */
+export function timeLeft(iso: string, now = Date.now()): string {
+  const s = Math.max(0, Math.floor((Date.parse(iso) - now) / 1000));
+  if (s === 0) return 'ended';
+  if (s < 60) return `${s} s left`;
+  if (s < 3600) return `${Math.floor(s / 60)} min left`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min left`;
+  return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h left`;
 }
 
 /** Smallest units (the 402's `amount`) as a decimal string: the service's own formatter. */
