@@ -22,6 +22,8 @@ export type CommentThread = ReadOutputs['list_comments']['items'][number];
 export type Raise = ReadOutputs['get_raise'];
 export type PledgeResult = ReadOutputs['cancel_pledge'];
 export type Order = ReadOutputs['get_order'];
+export type WalletPledge = ReadOutputs['list_pledges']['pledges'][number];
+export type WalletBalance = ReadOutputs['wallet_balance'];
 export type Earnings = ReadOutputs['earnings'];
 /** What a paid call answers once its payment is still settling (202): the payment to follow. */
 export type PaymentPending = Pick<ReadOutputs['get_payment'], 'paymentId'>;

@@ -2,28 +2,44 @@
  * Orders on the token page (docs/api.md "Orders"): a form that places a limit buy, stop-loss or
  * take-profit — the wallet signs the permission the service holds unused (step 1), then pays the
  * $0.01 placement (step 2) — and the wallet's open orders of this token, each with a Cancel
- * button (the wallet signs "Cancel order <id>"; nothing is paid).
+ * button (held-items.ts: the wallet signs "Cancel order <id>"; nothing is paid). The trigger
+ * starts 10% below the price now for a limit buy or a stop-loss, 10% above it for a take-profit,
+ * at the precision the chart shows that price with (decision 0076).
  */
-import { read, readEnvelope } from '../api.js';
+import { read } from '../api.js';
 import { announce, fill, h } from '../dom.js';
-import { toUnits } from '../format.js';
+import { toUnits, triggerFrom } from '../format.js';
+import { priceDecimals } from '../price-axis.js';
 import type { Order, Token } from '../types.js';
-import { amount, errorBox, stateBadge } from '../ui.js';
+import { amount, errorBox } from '../ui.js';
 import { checkout } from './checkout.js';
+import { orderList } from './held-items.js';
 
+/** Each kind: its label, where its trigger starts from the price now (percent), and what its amount is. */
 const KINDS = [
-  ['limit_buy', 'Limit buy (spend USD when the price falls to)'],
-  ['stop_loss', 'Stop-loss (sell tokens when the price falls to)'],
-  ['take_profit', 'Take-profit (sell tokens when the price rises to)'],
+  ['limit_buy', 'Limit buy — buy on a fall', -10, 'USD to spend'],
+  ['stop_loss', 'Stop-loss — sell on a fall', -10, 'Tokens to sell'],
+  ['take_profit', 'Take-profit — sell on a rise', 10, 'Tokens to sell'],
 ] as const;
 
 export function orderSection(token: Token, wallet: string): HTMLElement {
   const list = h('div', { 'data-testid': 'open-orders' });
   const box = h('div', { class: 'checkout', 'aria-live': 'polite' });
   const kind = h('select', { id: 'order-kind', name: 'kind' }, KINDS.map(([v, label]) => h('option', { value: v }, label)));
-  const trigger = h('input', { id: 'order-trigger', name: 'triggerPriceUsd', inputmode: 'decimal', autocomplete: 'off', value: token.priceUsd });
+  const trigger = h('input', { id: 'order-trigger', name: 'triggerPriceUsd', inputmode: 'decimal', autocomplete: 'off', 'aria-describedby': 'order-trigger-hint' });
+  const sizeLabel = h('label', { for: 'order-amount' }, '');
   const size = h('input', { id: 'order-amount', name: 'amount', inputmode: 'decimal', autocomplete: 'off', value: '1' });
   const hours = h('input', { id: 'order-hours', name: 'hours', inputmode: 'numeric', autocomplete: 'off', value: '24' });
+  // The trigger follows the kind until the person types one of their own.
+  let typed = false;
+  trigger.addEventListener('input', () => (typed = true));
+  const chosen = () => {
+    const [, , percent, what] = KINDS.find(([v]) => v === kind.value) ?? KINDS[0];
+    if (!typed) trigger.value = triggerFrom(token.priceUsd, percent, priceDecimals(Number(token.priceUsd)));
+    sizeLabel.textContent = kind.value === 'limit_buy' ? what : `${what} (${token.symbol})`;
+  };
+  kind.addEventListener('change', chosen);
+  chosen();
   const form = h(
     'form',
     { class: 'stack', novalidate: true },
@@ -31,7 +47,8 @@ export function orderSection(token: Token, wallet: string): HTMLElement {
     kind,
     h('label', { for: 'order-trigger' }, 'Trigger price (USD per token)'),
     trigger,
-    h('label', { for: 'order-amount' }, 'USD to spend (limit buy) or tokens to sell'),
+    h('small', { id: 'order-trigger-hint', class: 'muted' }, 'The price now: ', amount(token.priceUsd, 'usd'), ' (the curve’s, without the fee)'),
+    sizeLabel,
     size,
     h('label', { for: 'order-hours' }, 'Expires in (hours, at most 720)'),
     hours,
@@ -44,7 +61,7 @@ export function orderSection(token: Token, wallet: string): HTMLElement {
     await place(token, wallet, { kind: kind.value, triggerPriceUsd: trigger.value.trim(), amount: size.value.trim(), hours: Number(hours.value) }, box, refresh);
   });
   refresh();
-  return h('section', { class: 'panel orders', 'aria-labelledby': 'orders-title' }, h('h2', { id: 'orders-title' }, 'Orders'), form, box, h('h3', {}, 'Your open orders'), list);
+  return h('section', { class: 'orders', 'aria-labelledby': 'orders-title', 'data-testid': 'orders' }, h('h2', { id: 'orders-title' }, 'Orders'), form, box, h('h3', {}, 'Your open orders'), list);
 }
 
 async function place(token: Token, wallet: string, o: { kind: string; triggerPriceUsd: string; amount: string; hours: number }, box: HTMLElement, placed: () => void): Promise<void> {
@@ -82,33 +99,7 @@ async function showOrders(token: Token, wallet: string, list: HTMLElement): Prom
   try {
     const { orders } = await read('list_orders', {}, { wallet, state: 'OPEN' });
     const mine = orders.filter((o) => o.tokenId === token.tokenId);
-    if (mine.length === 0) return fill(list, h('p', { class: 'muted' }, 'None.'));
-    fill(
-      list,
-      h(
-        'ul',
-        {},
-        mine.map((o) => {
-          const cancel = h('button', { type: 'button', class: 'chip', 'data-testid': 'cancel-order' }, 'Cancel');
-          cancel.addEventListener('click', () => void cancelOrder(o, wallet, list, () => void showOrders(token, wallet, list)));
-          const size = o.usdAmount ? amount(o.usdAmount, 'usd') : amount(o.tokens ?? '0', 'tokens', token.symbol);
-          return h('li', {}, stateBadge(o.state), ` ${o.kind.replace('_', ' ')} at $${o.triggerPriceUsd}: `, size, ` until ${new Date(o.expiresAt).toLocaleString()} `, cancel);
-        }),
-      ),
-    );
-  } catch (err) {
-    fill(list, errorBox(err));
-  }
-}
-
-async function cancelOrder(o: Order, wallet: string, list: HTMLElement, done: () => void): Promise<void> {
-  try {
-    const { walletClient } = await import('../wallet.js');
-    const signature = await walletClient(wallet).signMessage({ account: wallet as `0x${string}`, message: `Cancel order ${o.orderId}` });
-    const res = await fetch(`/api/orders/${encodeURIComponent(o.orderId)}/cancel`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ signature }) });
-    await readEnvelope<Order>(res);
-    announce(`Order ${o.orderId} cancelled.`);
-    done();
+    fill(list, orderList(mine, { label: () => '', symbol: () => token.symbol, canceller: wallet, changed: () => void showOrders(token, wallet, list) }));
   } catch (err) {
     fill(list, errorBox(err));
   }
