@@ -122,3 +122,19 @@ export async function injectWallet(context: BrowserContext, account: LocalAccoun
   })();`);
   return wallet;
 }
+
+/** The devnet's RPC for each chain id, as a browser wallet is configured with them. */
+export const devnetRpcUrls = (chains: Record<string, { rpcUrl: string }>): Record<number, string> => ({ 8453: chains['eip155:8453']!.rpcUrl, 84532: chains['eip155:84532']!.rpcUrl });
+
+/**
+ * A page in a context of its own: with the test wallet of `account` (on the testnet chain), or
+ * with no wallet at all (`null`); its errors go to the test's output, where a failure is read.
+ */
+export async function openPage(browser: Browser, options: { account: LocalAccount | null; rpcUrls: Record<number, string>; viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 900 }, colorScheme: options.colorScheme ?? 'light' });
+  if (options.account) await injectWallet(context, options.account, options.rpcUrls, 84532);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && !/status of 40[29]/.test(m.text()) && console.error(`page console: ${m.text()}`));
+  return { context, page };
+}

@@ -4,7 +4,7 @@
  * trade's price without the fee (decision 0045), and the price now as a dashed line. Numbers are
  * turned into floats here only to be drawn; every figure the page states comes from the strings.
  */
-import { CandlestickSeries, ColorType, createChart, HistogramSeries, LineStyle, type IPriceLine, type UTCTimestamp } from 'lightweight-charts';
+import { CandlestickSeries, ColorType, createChart, HistogramSeries, LineStyle, type AutoscaleInfo, type IPriceLine, type UTCTimestamp } from 'lightweight-charts';
 import { priceAxis, tickLabels, type PriceAxis } from './price-axis.js';
 import type { Candle } from './types.js';
 
@@ -27,6 +27,7 @@ export interface PriceChart {
 }
 
 export function priceChart(container: HTMLElement): PriceChart {
+  let now: number | null = null;
   const dark = matchMedia('(prefers-color-scheme: dark)').matches;
   const chart = createChart(container, {
     autoSize: true,
@@ -46,6 +47,12 @@ export function priceChart(container: HTMLElement): PriceChart {
     wickUpColor: UP,
     wickDownColor: DOWN,
     priceFormat: customFormat(priceAxis(0, 0)),
+    // The price now is always in view, however far it is from the candles shown.
+    autoscaleInfoProvider: (original: () => AutoscaleInfo | null) => {
+      const info = original();
+      if (!info?.priceRange || now === null) return info;
+      return { ...info, priceRange: { minValue: Math.min(info.priceRange.minValue, now), maxValue: Math.max(info.priceRange.maxValue, now) } };
+    },
   });
   const volume = chart.addSeries(HistogramSeries, { priceScaleId: 'volume', priceFormat: { type: 'volume' }, color: 'rgba(148,163,184,0.45)', lastValueVisible: false, priceLineVisible: false });
   chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
@@ -60,6 +67,7 @@ export function priceChart(container: HTMLElement): PriceChart {
       const axis = priceAxis(Math.min(...prices, Infinity), Math.max(...prices, 0));
       candles.applyOptions({ priceFormat: customFormat(axis) });
       chart.applyOptions({ localization: { priceFormatter: axis.format, tickmarksPriceFormatter: (ps: readonly number[]) => tickLabels(ps, axis.decimals) } });
+      now = priceNow ? Number(priceNow) : null;
       if (nowLine) candles.removePriceLine(nowLine);
       nowLine = priceNow ? candles.createPriceLine({ price: Number(priceNow), color: '#6366f1', lineWidth: 1, lineStyle: LineStyle.Dashed, axisLabelVisible: true, title: 'now' }) : null;
       // Many candles fit the width; a few keep their natural width at the right edge.

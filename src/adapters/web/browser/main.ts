@@ -57,6 +57,8 @@ function walletSlot(): void {
   const button = h('button', { type: 'button', class: 'primary', title: injected() ? 'Connect your browser wallet' : 'No browser wallet found' }, 'Connect wallet');
   button.addEventListener('click', () => {
     void connect().catch((e: unknown) => {
+      // One answer at a time on top of the view: pressing again replaces it.
+      for (const old of main.querySelectorAll(':scope > .flash')) old.remove();
       const box = errorBox(e);
       box.classList.add('flash');
       main.prepend(box);

@@ -4,7 +4,7 @@
  * signs and the answer — or the refusal, in words — is shown.
  */
 import { announce, fill, h } from '../dom.js';
-import { networkName } from '../format.js';
+import { networkName, shortAddress } from '../format.js';
 import type * as Pay from '../pay.js';
 import type { Answered, Offer, PayState } from '../pay.js';
 import { errorBox } from '../ui.js';
@@ -25,6 +25,13 @@ const STATE_TEXT: Record<PayState, string> = {
 };
 
 const offerLabel = (o: Offer) => `${o.amount} ${o.assetName} on ${networkName(o.network)}`;
+
+/** The address a payment goes to, shortened to fit the panel: the whole of it in its title and one Copy away. */
+function payTo(address: string): HTMLElement {
+  const copy = h('button', { type: 'button', class: 'ghost small', 'aria-label': `Copy the address ${address}` }, 'Copy');
+  copy.addEventListener('click', () => void navigator.clipboard?.writeText(address).then(() => announce('Address copied.')));
+  return h('span', { class: 'nowrap' }, h('code', { title: address, 'data-testid': 'pay-to', 'data-address': address }, shortAddress(address)), ' ', copy);
+}
 
 export async function checkout<T>(box: HTMLElement, options: CheckoutOptions<T>): Promise<void> {
   fill(box, h('p', { class: 'muted', role: 'status' }, 'Asking the service for the price…'));
@@ -72,7 +79,7 @@ export async function checkout<T>(box: HTMLElement, options: CheckoutOptions<T>)
         { class: 'price', 'data-testid': 'price' },
         h('p', {}, options.what),
         h('p', { class: 'price-line' }, 'Price: ', h('strong', { 'data-price': first.amount, 'data-asset': first.assetName }, offerLabel(first))),
-        h('p', { class: 'muted small' }, `Paid to ${first.payTo} with an x402 authorization your wallet signs; nothing moves until you press Pay.`),
+        h('p', { class: 'muted small pay-to' }, 'Paid to ', payTo(first.payTo), ' with an x402 authorization your wallet signs; nothing moves until you press Pay.'),
         choices,
         h('div', { class: 'actions' }, payButton, cancel),
         status,

@@ -4,10 +4,10 @@
  */
 import { read } from '../api.js';
 import { announce, fill, h } from '../dom.js';
-import { ago, changeSinceLaunch, networkName, percentText, shortId, usdText } from '../format.js';
+import { ago, changeSinceLaunch, networkName, percentText, shortId, timeLeft, usdText } from '../format.js';
 import { subscribe } from '../live.js';
-import type { Token } from '../types.js';
-import { avatar, curveProgress, errorBox } from '../ui.js';
+import type { StreamEvent, Token } from '../types.js';
+import { avatar, curveProgress, errorBox, ON_DEVNET, progressBar } from '../ui.js';
 
 const SORTS = [
   ['created', 'Newest'],
@@ -26,6 +26,45 @@ function change(t: Token): HTMLElement | null {
   return h('span', { class: zero ? 'flat' : since.startsWith('-') ? 'down' : 'up', 'data-testid': 'card-change', title: young ? 'price change over 24 h (since launch)' : 'price change since launch' }, young ? `${text} 24 h` : `${text} since launch`);
 }
 
+/** A fair launch still taking pledges (or collecting them): it has no trades to show yet. */
+const raising = (t: Token) => t.launchMode === 'fair' && t.tradingSince === null;
+
+/**
+ * A raising token's figures (decision 0076): "raising", pledged of goal, time left and its
+ * progress, from its raise (read once per card drawn); the time left counts down by itself.
+ */
+function raiseFigures(t: Token): HTMLElement {
+  const figures = h('div', { class: 'card-raise', 'data-testid': 'card-raise' }, h('p', { class: 'card-figures' }, h('span', { class: 'badge raising' }, 'raising')));
+  void read('get_raise', { id: t.tokenId })
+    .then((r) => {
+      const left = r.settling ? h('span', {}, 'ended, settling') : h('span', { 'data-ends-at': r.endsAt }, timeLeft(r.endsAt));
+      fill(
+        figures,
+        h('p', { class: 'card-figures' }, h('span', { class: 'badge raising' }, 'raising'), h('span', { 'data-testid': 'card-pledged', title: `$${r.pledgedUsd} pledged of a $${r.goalUsd} goal` }, `${usdText(r.pledgedUsd)} of ${usdText(r.goalUsd)}`), left),
+        progressBar(r.progress, 'Raise progress', `${percentText(r.progress)} of the goal pledged`),
+        h('p', { class: 'card-meta muted small' }, `${r.pledgers} pledger${r.pledgers === 1 ? '' : 's'}`, ` · ${networkName(t.network)} · `, h('time', { datetime: t.createdAt }, ago(t.createdAt)), ' · ', h('span', { title: t.tokenId }, shortId(t.tokenId))),
+      );
+    })
+    .catch(() => undefined); // the card stays "raising"; its page has the rest
+  return figures;
+}
+
+/** What a trading token's card says: price and change, market figures, the curve's progress. */
+function marketFigures(t: Token): HTMLElement[] {
+  return [
+    h('p', { class: 'card-price' }, h('strong', { title: `$${t.priceUsd}`, 'data-testid': 'card-price' }, usdText(t.priceUsd)), ' ', change(t)),
+    h(
+      'p',
+      { class: 'card-figures' },
+      h('span', { title: `$${t.marketCapUsd}` }, `MC ${usdText(t.marketCapUsd)}`),
+      h('span', { title: `$${t.volumeUsd24h}` }, `Vol ${usdText(t.volumeUsd24h)}`),
+      h('span', {}, `${t.holders} holder${t.holders === 1 ? '' : 's'}`),
+    ),
+    curveProgress(t),
+    h('p', { class: 'card-meta muted small' }, t.state === 'GRADUATED' ? 'graduated' : `${percentText(t.curve.progress)} of curve`, ` · ${networkName(t.network)} · `, h('time', { datetime: t.createdAt }, ago(t.createdAt)), ' · ', h('span', { title: t.tokenId }, shortId(t.tokenId))),
+  ];
+}
+
 function card(t: Token): HTMLLIElement {
   return h(
     'li',
@@ -34,24 +73,21 @@ function card(t: Token): HTMLLIElement {
       'a',
       { href: `#/token/${t.tokenId}`, class: 'card-link' },
       avatar(t),
-      h(
-        'div',
-        { class: 'card-body' },
-        h('p', { class: 'card-title' }, h('span', { class: 'symbol-strong' }, t.symbol), ' ', h('span', { class: 'name' }, t.name)),
-        h('p', { class: 'card-price' }, h('strong', { title: `$${t.priceUsd}`, 'data-testid': 'card-price' }, usdText(t.priceUsd)), ' ', change(t)),
-        h(
-          'p',
-          { class: 'card-figures' },
-          h('span', { title: `$${t.marketCapUsd}` }, `MC ${usdText(t.marketCapUsd)}`),
-          h('span', { title: `$${t.volumeUsd24h}` }, `Vol ${usdText(t.volumeUsd24h)}`),
-          h('span', {}, `${t.holders} holder${t.holders === 1 ? '' : 's'}`),
-        ),
-        curveProgress(t),
-        h('p', { class: 'card-meta muted small' }, t.state === 'GRADUATED' ? 'graduated' : `${percentText(t.curve.progress)} of curve`, ` · ${networkName(t.network)} · `, h('time', { datetime: t.createdAt }, ago(t.createdAt)), ' · ', h('span', { title: t.tokenId }, shortId(t.tokenId))),
-      ),
+      h('div', { class: 'card-body' }, h('p', { class: 'card-title' }, h('span', { class: 'symbol-strong' }, t.symbol), ' ', h('span', { class: 'name' }, t.name)), raising(t) ? raiseFigures(t) : marketFigures(t)),
     ),
   );
 }
+
+/** Counts down every raise's time left on the feed, once a second. */
+function countdown(list: HTMLElement): () => void {
+  const timer = setInterval(() => {
+    for (const el of list.querySelectorAll<HTMLElement>('[data-ends-at]')) el.textContent = timeLeft(el.dataset.endsAt!);
+  }, 1000);
+  return () => clearInterval(timer);
+}
+
+/** What changes a raising token's card: its pledges, and its raise's end. */
+const RAISE_EVENTS = ['raise.pledged', 'raise.pledge_cancelled', 'raise.filled', 'raise.failed'];
 
 const NETWORKS = [
   ['', 'All networks'],
@@ -128,6 +164,14 @@ function belongsOnTop(t: Token, { sort, q, network }: { sort: Sort; q: string; n
   return sort === 'created' && matches && !(network && t.network !== network);
 }
 
+/** What an empty feed says: why it is empty, and on the devnet how to fill it in a minute. */
+function emptyFeed({ q, network }: { q: string; network: Network }): (string | HTMLElement)[] {
+  if (q) return [`No token starts with “${q}”.`];
+  const where = network ? ` on ${networkName(network)}` : '';
+  const demo = ON_DEVNET ? [' Or run ', h('code', {}, 'npm run demo'), ' in a second terminal: it launches two tokens and trades them through the paid API, and they appear here as it goes.'] : [];
+  return [h('span', { 'data-testid': 'empty-feed' }, `No tokens${where} yet — `, h('a', { href: '#/create' }, 'create the first one'), '.', ...demo)];
+}
+
 function feedLayout(sortButtons: HTMLElement[], networkButtons: HTMLElement[], search: HTMLElement, status: HTMLElement, list: HTMLElement, more: HTMLElement): HTMLElement {
   return h(
     'section',
@@ -164,7 +208,7 @@ export function feedView(root: HTMLElement): () => void {
       for (const t of page.items) if (!document.getElementById(`card-${t.tokenId}`)) list.append(card(t));
       cursor = page.nextCursor;
       more.hidden = !cursor;
-      status.textContent = list.children.length ? '' : filters.q ? `No token starts with “${filters.q}”.` : 'No tokens yet — create the first one.';
+      fill(status, list.children.length ? '' : emptyFeed(filters));
     } catch (e) {
       if (mine === loading) fill(status, errorBox(e));
     }
@@ -185,13 +229,16 @@ export function feedView(root: HTMLElement): () => void {
       'trade.executed': (e) => {
         if (e.tokenId) cards.refresh(e.tokenId);
       },
+      ...Object.fromEntries(RAISE_EVENTS.map((type) => [type, (e: StreamEvent) => e.tokenId && cards.refresh(e.tokenId)])),
     },
   );
+  const stopCountdown = countdown(list);
 
   fill(root, feedLayout(sortButtons, networkButtons, search.input, status, list, more));
   void load(false);
   return () => {
     unsubscribe();
+    stopCountdown();
     cards.cancel();
     search.cancel();
   };

@@ -8,7 +8,7 @@ import { announce, external, fill, h } from '../dom.js';
 import { ago, compact, networkName, percentText, shortAddress } from '../format.js';
 import { subscribe } from '../live.js';
 import type { Holder, Token, Trade } from '../types.js';
-import { amount, avatar, curveProgress, errorBox, stateBadge } from '../ui.js';
+import { amount, avatar, curveProgress, errorBox, labelCells, ON_DEVNET, stateBadge } from '../ui.js';
 import { commentsSection } from './comments.js';
 import { priceSection } from './price-section.js';
 import { raisePanel } from './raise-panel.js';
@@ -16,21 +16,21 @@ import { tradePanel } from './trade-panel.js';
 
 /** A trade at its price without the fee (the chart's), the fee beside it; live, the curve's price after it. */
 function tradeRow(t: Trade, spotAfter?: string): HTMLTableRowElement {
-  return h(
-    'tr',
-    { id: `trade-${t.tradeId}`, 'data-trade-id': t.tradeId, class: `side-${t.side}` },
-    h('td', { class: t.side === 'buy' ? 'up' : 'down' }, t.side === 'buy' ? 'Buy' : 'Sell'),
-    h('td', { class: 'num', 'data-testid': 'trade-price', ...(spotAfter ? { title: `the curve's price after it: $${spotAfter}` } : {}) }, amount(t.executionPriceUsd ?? t.priceUsd, 'usd')),
-    h('td', { class: 'num' }, amount(t.usdAmount, 'usd')),
-    h('td', { class: 'num muted' }, amount(t.feeUsd, 'usd')),
-    h('td', { class: 'num' }, amount(t.tokenAmount, 'tokens')),
-    h('td', {}, h('time', { datetime: t.createdAt, title: t.createdAt }, ago(t.createdAt))),
-    h('td', {}, h('a', { href: `#/wallet/${t.wallet}` }, shortAddress(t.wallet))),
+  return labelCells(
+    h(
+      'tr',
+      { id: `trade-${t.tradeId}`, 'data-trade-id': t.tradeId, class: `side-${t.side}` },
+      h('td', { class: t.side === 'buy' ? 'up' : 'down' }, t.side === 'buy' ? 'Buy' : 'Sell'),
+      h('td', { class: 'num', 'data-testid': 'trade-price', ...(spotAfter ? { title: `the curve's price after it: $${spotAfter}` } : {}) }, amount(t.executionPriceUsd ?? t.priceUsd, 'usd')),
+      h('td', { class: 'num' }, amount(t.usdAmount, 'usd')),
+      h('td', { class: 'num muted' }, amount(t.feeUsd, 'usd')),
+      h('td', { class: 'num' }, amount(t.tokenAmount, 'tokens')),
+      h('td', { 'data-testid': 'trade-time' }, h('time', { datetime: t.createdAt, title: t.createdAt }, ago(t.createdAt))),
+      h('td', { 'data-testid': 'trade-wallet' }, h('a', { href: `#/wallet/${t.wallet}` }, shortAddress(t.wallet))),
+    ),
+    TRADE_COLUMNS.map(([c]) => c),
   );
 }
-
-/** On the embedded devnet a contract exists only on this machine: no public explorer shows it. */
-const ON_DEVNET = document.querySelector('meta[name="launchpad-chain"]')?.getAttribute('content') === 'devnet';
 
 function explorer(network: string, kind: 'address' | 'tx', value: string): string | null {
   if (ON_DEVNET) return null;
@@ -78,11 +78,11 @@ function header(token: Token): HTMLElement {
 }
 
 function figures(token: Token): HTMLElement {
-  const item = (label: string, value: Node | string) => h('div', {}, h('dt', {}, label), h('dd', {}, value));
+  const item = (label: string, value: Node | string, title?: string) => h('div', title ? { title } : {}, h('dt', {}, label), h('dd', {}, value));
   return h(
     'dl',
     { class: 'figures', 'data-testid': 'figures' },
-    item('Price', amount(token.priceUsd, 'usd')),
+    item('Price now', amount(token.priceUsd, 'usd'), "the curve's price for the next token, without the fee"),
     item('Market cap', amount(token.marketCapUsd, 'usd')),
     item('24 h volume', amount(token.volumeUsd24h, 'usd')),
     item('24 h trades', String(token.trades24h)),
@@ -125,7 +125,7 @@ function curve(token: Token): HTMLElement {
 
 const TRADE_COLUMNS = [
   ['Side', ''],
-  ['Price', "without the fee: the chart's price"],
+  ['Price, no fee', "each trade's price without the fee: the chart's"],
   ['USD', 'paid (buy, fee included) or taken from the curve (sell)'],
   ['Fee', 'the trading fee, launch fee included'],
   ['Tokens', ''],
@@ -135,7 +135,7 @@ const TRADE_COLUMNS = [
 
 function tradesSection(rows: HTMLElement): HTMLElement {
   const head = h('thead', {}, h('tr', {}, TRADE_COLUMNS.map(([c, title]) => h('th', { scope: 'col', ...(title ? { title } : {}) }, c))));
-  return h('section', { class: 'panel', 'aria-labelledby': 'trades-title' }, h('h2', { id: 'trades-title' }, 'Trades ', h('span', { class: 'live-dot', title: 'live' }, 'live')), h('div', { class: 'scroll' }, h('table', {}, head, rows)));
+  return h('section', { class: 'panel', 'aria-labelledby': 'trades-title' }, h('h2', { id: 'trades-title' }, 'Trades ', h('span', { class: 'live-dot', title: 'live' }, 'live')), h('div', { class: 'scroll' }, h('table', { class: 'stackable' }, head, rows)));
 }
 
 function tradeRows(items: Trade[]): HTMLElement[] | HTMLElement {
@@ -154,12 +154,15 @@ function prependLiveTrade(rows: HTMLElement, data: unknown): boolean {
   return true;
 }
 
+const HOLDER_COLUMNS = ['#', 'Wallet', 'Balance', 'Share'];
+
 function holdersSection(rows: HTMLElement): HTMLElement {
-  return h('section', { class: 'panel', 'aria-labelledby': 'holders-title' }, h('h2', { id: 'holders-title' }, 'Holders'), h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, ['#', 'Wallet', 'Balance', 'Share'].map((c) => h('th', { scope: 'col' }, c)))), rows)));
+  return h('section', { class: 'panel', 'aria-labelledby': 'holders-title' }, h('h2', { id: 'holders-title' }, 'Holders'), h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, HOLDER_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))), rows)));
 }
 
 function holderRows(items: Holder[]): HTMLElement[] | HTMLElement {
-  return items.length ? items.map((x, i) => h('tr', {}, h('td', {}, String(i + 1)), h('td', {}, h('a', { href: `#/wallet/${x.wallet}` }, shortAddress(x.wallet))), h('td', { class: 'num' }, amount(x.balance, 'tokens')), h('td', { class: 'num' }, percentText(x.share)))) : h('tr', { class: 'empty' }, h('td', { colspan: 4 }, 'No holders yet.'));
+  const row = (x: Holder, i: number) => labelCells(h('tr', {}, h('td', {}, String(i + 1)), h('td', {}, h('a', { href: `#/wallet/${x.wallet}` }, shortAddress(x.wallet))), h('td', { class: 'num' }, amount(x.balance, 'tokens')), h('td', { class: 'num' }, percentText(x.share))), HOLDER_COLUMNS);
+  return items.length ? items.map(row) : h('tr', { class: 'empty' }, h('td', { colspan: 4 }, 'No holders yet.'));
 }
 
 /** The trades and holders tables, each read on its own; `gone` says the page was left. */

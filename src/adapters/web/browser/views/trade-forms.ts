@@ -5,7 +5,7 @@
  */
 import { read } from '../api.js';
 import { announce, fill, h } from '../dom.js';
-import { fromUnits, toUnits } from '../format.js';
+import { fromUnits, grouped, toUnits } from '../format.js';
 import type { Answered } from '../pay.js';
 import type { BuyResult, ReadOutputs, SellResult, Token } from '../types.js';
 import { amount, errorBox } from '../ui.js';
@@ -57,7 +57,7 @@ async function buy(f: TradeForm, input: HTMLInputElement): Promise<void> {
       url: '/entrypoints/token_buy_usd',
       body: { tokenId: f.token.tokenId, usdAmount, minTokensOut: quote.minTokensOut },
       wallet: f.wallet,
-      what: `Buy about ${quote.tokens} ${f.token.symbol} for $${usdAmount} (fee $${quote.feeUsd}).`,
+      what: `Buy about ${grouped(quote.tokens)} ${f.token.symbol} for $${grouped(usdAmount)} (fee $${grouped(quote.feeUsd)}).`,
       onAnswer: (answer) => bought(f, answer),
     });
   } catch (err) {
@@ -109,10 +109,10 @@ async function reviewSell(f: TradeForm, input: HTMLInputElement): Promise<void> 
   }
   try {
     const quote = await read('quote', {}, { tokenId: f.token.tokenId, side: 'sell', tokens });
-    const sign = h('button', { type: 'button', class: 'primary' }, `Sign permission to move ${tokens} ${f.token.symbol}`);
+    const sign = h('button', { type: 'button', class: 'primary' }, `Sign permission to move ${grouped(tokens)} ${f.token.symbol}`);
     fill(
       f.box,
-      h('p', {}, `Sell ${tokens} ${f.token.symbol} for about $${quote.usdAmount} after the $${quote.feeUsd} trading fee.`),
+      h('p', {}, `Sell ${grouped(tokens)} ${f.token.symbol} for about $${grouped(quote.usdAmount)} after the $${grouped(quote.feeUsd)} trading fee.`),
       h('p', { class: 'muted small' }, 'Step 1 of 2: your wallet signs a permission (no payment) for custody to take exactly these tokens.'),
       h('div', { class: 'actions' }, sign),
     );
@@ -134,7 +134,7 @@ async function sell(f: TradeForm, tokens: string, quote: SellQuote): Promise<voi
       url: '/entrypoints/token_sell',
       body: { tokenId: f.token.tokenId, tokens, minUsdOut: quote.minUsdOut, tokenAuthorization },
       wallet: f.wallet,
-      what: `Step 2 of 2: pay the sell fee to sell ${tokens} ${f.token.symbol}.`,
+      what: `Step 2 of 2: pay the sell fee to sell ${grouped(tokens)} ${f.token.symbol}.`,
       onAnswer: ({ data }) => sold(f, data),
     });
   } catch (err) {

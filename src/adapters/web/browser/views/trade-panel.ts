@@ -4,9 +4,9 @@
  */
 import { read } from '../api.js';
 import { announce, fill, h } from '../dom.js';
-import { connect, currentAddress, onWalletChange } from '../session.js';
+import { currentAddress, onWalletChange } from '../session.js';
 import type { Positions, Token } from '../types.js';
-import { amount, errorBox, pnl, stateBadge } from '../ui.js';
+import { amount, connectButton, pnl, stateBadge } from '../ui.js';
 import { orderSection } from './order-section.js';
 import { buyForm, sellForm, type TradeForm } from './trade-forms.js';
 
@@ -106,7 +106,7 @@ export function tradePanel(token: Token, onTraded: () => void): { el: HTMLElemen
     if (token.state === 'GRADUATED' && token.pool?.state !== 'CREATED') {
       fill(el, title, h('p', {}, 'This token graduated; trading resumes through its Uniswap v2 pool once the pool is created.'));
     } else if (!wallet) {
-      fill(el, title, h('p', {}, 'Connect a browser wallet to buy and sell. You pay in USDC with an x402 authorization your wallet signs.'), h('button', { type: 'button', class: 'primary', onclick: () => void connect().catch((e: unknown) => fill(el, title, errorBox(e))) }, 'Connect wallet'));
+      fill(el, title, h('p', {}, 'Connect a browser wallet to buy and sell. You pay in USDC with an x402 authorization your wallet signs.'), connectButton('Connect wallet', (box) => fill(el, title, box)));
     } else {
       const holdingLine = h('p', { class: 'holding', 'data-testid': 'holding' }, ...holdingFigures(token, holding));
       const tabs = sideTabs(side, (s) => ((side = s), render()));
