@@ -13,6 +13,8 @@ import { planBuy } from '../../src/app/trading/buy-token.js';
 import { getRaise } from '../../src/app/raises/get-raise.js';
 import { cancelPledge, cancelPledgeMessage, checkPledge, placePledge, pledgeAuthorization } from '../../src/app/raises/pledge.js';
 import { settleRaise } from '../../src/app/raises/settle-raise.js';
+import { walletPledges } from '../../src/app/raises/wallet-pledges.js';
+import { walletBalance } from '../../src/app/trading/wallet-balance.js';
 import { RaiseSettler } from '../../src/app/workers/raise-settler.js';
 import { MemoryMetrics } from '../../src/adapters/metrics/memory/memory-metrics.js';
 import { METRICS } from '../../src/app/kit/metrics.js';
@@ -198,6 +200,28 @@ describe('pledging', () => {
     expect((await cancelPledge(deps, { pledgeId: r.pledgeId, provenWallet: WALLET_B.toLowerCase() })).pledge.state).toBe('CANCELLED');
     end(deps);
     expect(await refusal(cancelPledge(deps, { pledgeId: q.pledgeId, signature: await sign(WALLET_C, q.pledgeId) }))).toBe('RAISE_CLOSED');
+  });
+
+  it("a wallet's pledges in force across raises, each with its token and its raise's end; a cancelled or collected one is not among them", async () => {
+    const deps = withUsdc(makeDeps());
+    const [first, second] = [await fairToken(deps, { goal: 50 }), await fairToken(deps, { goal: 100, seconds: 3600 })];
+    const a = await pledge(deps, first, WALLET_A, 30);
+    const b = await pledge(deps, second, WALLET_A, 20);
+    await pledge(deps, second, WALLET_C, 5);
+    const mine = await walletPledges(deps, WALLET_A.toLowerCase());
+    expect(mine.pledges.map((p) => [p.pledgeId, p.tokenId, p.usdAmount, p.state])).toEqual([
+      [a.pledgeId, first, '30', 'PLEDGED'],
+      [b.pledgeId, second, '20', 'PLEDGED'],
+    ]);
+    const raise = await getRaise(deps, second);
+    expect(mine.pledges[1]).toMatchObject({ network: TESTNET, endsAt: raise.endsAt, settling: false });
+    await cancelPledge(deps, { pledgeId: b.pledgeId, provenWallet: WALLET_A });
+    await pledge(deps, first, WALLET_C, 25);
+    end(deps);
+    await settle(deps, first); // filled: WALLET_A's first pledge is collected
+    expect((await walletPledges(deps, WALLET_A)).pledges).toEqual([]);
+    // What the wallet holds in USDC: the collected $30 gone, the cancelled $20 never taken.
+    expect((await walletBalance(deps, { wallet: WALLET_A, network: TESTNET })).usdc).toBe('970');
   });
 });
 
