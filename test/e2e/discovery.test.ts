@@ -24,8 +24,10 @@ let tokenId: string;
 const verified: PaymentPayload[] = [];
 
 /** PAYMENT-REQUIRED as the header carries a 402's object: without Bazaar, the offers and the resource's description. */
+/** The header's view of a 402's object: without what only the body carries — Bazaar, the signed offers, the extensions' JSON Schemas, the resource's description. */
 function headerView(required: any): any {
-  const { bazaar: _b, 'offer-receipt': _o, ...extensions } = required.extensions;
+  const { bazaar: _b, 'offer-receipt': _o, ...kept } = required.extensions;
+  const extensions = Object.fromEntries(Object.entries(kept).map(([k, { schema: _s, ...v }]: [string, any]) => [k, v]));
   const { description: _d, ...resource } = required.resource;
   return { ...required, resource, extensions };
 }
@@ -155,7 +157,7 @@ describe("a crawler POSTing each resource's Bazaar example (decision 0075)", () 
       const example = service.application.entrypoints.get(name)!.example;
       const price = item.price.mode === 'fixed' ? item.price.amount : example.priceUsd;
       // USDC offers carry the USD price in micro-units on both networks.
-      const usdc = required.accepts.filter((a: { extra?: { name?: string } }) => a.extra?.name === 'USDC' || a.extra?.name === 'USD Coin');
+      const usdc = required.accepts.filter((a: { scheme: string; extra?: { name?: string } }) => a.scheme === 'exact' && (a.extra?.name === 'USDC' || a.extra?.name === 'USD Coin'));
       expect(usdc.map((a: { network: string }) => a.network).sort(), name).toEqual(['eip155:8453', 'eip155:84532']);
       for (const a of usdc) expect(a.amount, name).toBe(String(Math.round(Number(price) * 1e6)));
     }

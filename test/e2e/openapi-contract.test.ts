@@ -11,7 +11,9 @@
  */
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import type { JsonSchemaType } from '@modelcontextprotocol/client';
+import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/client';
 import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-with-x';
+import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
@@ -29,7 +31,7 @@ import type { RateLimiter } from '../../src/ports/rate-limiter.js';
 import { TESTNET } from '../../src/domain/network.js';
 import { bombPng, dataUrl, scanBombJpeg, SVG, TEXT_AS_PNG } from '../support/images.js';
 import { json, settle, ShiftableClock, startTestService } from '../support/service.js';
-import { devAccount, payingFetch } from '../support/x402-client.js';
+import { decodeBase64Json, devAccount, payingFetch } from '../support/x402-client.js';
 
 const USDC = stablecoin(TESTNET, 'USDC');
 const [creator, buyer, stranger] = [devAccount(5), devAccount(6), devAccount(7)];
@@ -126,7 +128,11 @@ const world = {} as {
   pledgeId: string;
   commentId: string;
   image: string;
+  channelId: string;
 };
+
+/** A payer's batch-settlement channel (docs/api.md "Pay once, call many"): the official client's, refunded at the end. */
+const channel = new BatchSettlementEvmScheme(devAccount(9), { depositStrategy: (c) => BigInt(c.requestAmount) * 20n });
 
 const inAnHour = () => new Date(clock.now().getTime() + 3_600_000).toISOString();
 const get = async (path: string) => (await json(await fetch(url(path)))).data;
@@ -185,6 +191,7 @@ function valueOf(op: AnyRead, field: string): string {
     orderId: world.orderId,
     pledgeId: world.pledgeId,
     commentId: world.commentId,
+    channelId: world.channelId,
     side: 'buy',
     usdAmount: '1',
     tokens: '10',
@@ -231,6 +238,10 @@ beforeAll(async () => {
   world.pledgeId = (await paid(buyer, '/entrypoints/token_pledge', await pledgeBody(buyer))).pledge.pledgeId;
   world.commentId = (await paid(buyer, '/entrypoints/token_comment', { tokenId: world.tokenId, text: 'first' })).commentId;
   world.image = new URL((await paid(creator, '/entrypoints/token_image', { tokenId: world.tokenId, image: IMAGE })).imageUrl).pathname;
+  const byVoucher = wrapFetchWithPaymentFromConfig(fetch, { schemes: [{ network: 'eip155:*', client: channel }], spendControls: false });
+  const info = await check('/entrypoints/token_info', 'post', await byVoucher(url('/entrypoints/token_info'), jsonPost({ tokenId: world.tokenId }, { 'x-wallet-address': devAccount(9).address })));
+  expect(info.status, await info.clone().text()).toBe(200);
+  world.channelId = (decodeBase64Json<any>(info.headers.get('payment-response')).extra.channelState.channelId as string).toLowerCase();
 }, 60_000);
 
 afterAll(async () => {
@@ -249,7 +260,9 @@ describe('the free reads of the catalogue, against the document', () => {
       const params = pathParams(op.http);
       if (params.length > 0) {
         await check(path, 'get', await fetch(url(readRequest(op, Object.fromEntries(params.map(([, f]) => [f, 'no_such_id'])))))); // 400 (or 404 when looked up)
-        const unknown = Object.fromEntries(params.map(([, f]) => [f, f === 'tokenId' ? UNKNOWN_TOKEN : f === 'address' ? stranger.address : `${valueOf(op, f).slice(0, 4)}01M0000000000000000000000Z`]));
+        const unknown = Object.fromEntries(
+          params.map(([, f]) => [f, f === 'tokenId' ? UNKNOWN_TOKEN : f === 'address' ? stranger.address : f === 'channelId' ? `0x${'00'.repeat(32)}` : `${valueOf(op, f).slice(0, 4)}01M0000000000000000000000Z`]),
+        );
         await check(path, 'get', await fetch(url(readRequest(op, unknown))));
       }
     }
@@ -351,6 +364,12 @@ describe('the routes that are no operation, against the document', () => {
       expect((await check(path, 'get', await fetch(url(path)))).status, path).toBe(200);
     }
     await check('/openapi.json', 'get', await fetch(url('/openapi.json'), { redirect: 'manual' }));
+    // A GET of a paid URL: the batch-settlement refund's offers, the refund itself, no such entrypoint.
+    const refund = '/entrypoints/{name}';
+    expect((await check(refund, 'get', await fetch(url('/entrypoints/token_info?network=eip155:84532&asset=USDC')))).status).toBe(402);
+    await check(refund, 'get', await fetch(url('/entrypoints/token_teleport')));
+    const refunding: typeof fetch = async (input, init) => check(refund, 'get', await fetch(input, init));
+    expect((await channel.refund(url(`/entrypoints/token_info?network=${TESTNET}&asset=USDC`), { fetch: refunding })).success).toBe(true);
     // The server card in its own media type when asked for it, else JSON.
     for (const path of ['/mcp/server-card', '/.well-known/mcp/server-card.json']) {
       const card = await check(path, 'get', await fetch(url(path), { headers: { accept: 'application/mcp-server-card+json' } }));

@@ -31,7 +31,8 @@ function liveRoutes(): [path: string, method: string][] {
   const router = routers.reduce((a, b) => (b.stack.length > a.stack.length ? b : a));
   const names = [...service.application.entrypoints.keys()];
   return router.stack.flatMap((layer) => {
-    const paths = layer.path.includes(':name') ? names.map((n) => layer.path.replace(':name', n)) : [layer.path];
+    // A paid entrypoint's POST is described at its own path; the one GET of them all (the batch-settlement refund) at /entrypoints/{name}.
+    const paths = layer.path.includes(':name') && layer.methods.includes('POST') ? names.map((n) => layer.path.replace(':name', n)) : [layer.path];
     return paths.flatMap((p) => layer.methods.filter((m) => m !== 'HEAD').map((m): [string, string] => [p.replace(/:(\w+)/g, '{$1}'), m.toLowerCase()]));
   });
 }

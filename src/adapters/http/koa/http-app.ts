@@ -198,8 +198,8 @@ function paidRoutes(router: Router, application: Application, enrich: PaymentReq
       const name = ctx.params.name ?? '';
       return paid(ctx, application.entrypoints.get(name), name);
     });
-    router.get(path, (ctx) => refund(ctx, application.entrypoints.get(ctx.params.name ?? '')));
   }
+  router.get('/entrypoints/:name', (ctx) => refund(ctx, application.entrypoints.get(ctx.params.name ?? '')));
 }
 
 /** The per-402 extensions, where a failure is logged and the 402 goes out without them. */

@@ -129,17 +129,20 @@ export function operationPaths(paths: Paths, reads: readonly AnyRead[], entrypoi
     for (const path of entrypointPaths(e)) {
       const suffix = path.endsWith('/invoke') ? '_invoke' : path === e.alsoAt ? `_${path.replace(/^\//, '').replace(/\W/g, '_')}` : '';
       add(path, 'post', { ...operation, operationId: `${e.name}${suffix}` });
-      if (path !== e.alsoAt) add(path, 'get', { ...REFUND_OPERATION, operationId: `${e.name}${suffix}_channel_refund` });
     }
   }
+  // One GET for every paid entrypoint: the cooperative refund.
+  add('/entrypoints/{name}', 'get', REFUND_OPERATION);
 }
 
 /** A GET of a paid entrypoint's URL: the batch-settlement scheme's cooperative refund (docs/payments.md "Pay once, call many"). */
 const REFUND_OPERATION = {
+  operationId: 'channel_refund',
   summary: 'batch-settlement cooperative refund of a payment channel',
   description:
     "The x402 batch-settlement scheme's cooperative refund, as the official client's `refund(url)` asks it: without PAYMENT-SIGNATURE, 402 with the scheme's offers (`?network=&asset=` narrows them to one channel's); with a refund payload (the payer authorizer's voucher of what was charged), the channel's unclaimed charges are claimed and the rest of its deposit is paid back, the transaction in PAYMENT-RESPONSE.",
   parameters: [
+    { name: 'name', in: 'path', required: true, schema: { type: 'string' }, description: 'any paid entrypoint' },
     { name: 'network', in: 'query', required: false, schema: { type: 'string' }, description: 'CAIP-2 network of the channel (default: every network, Base first)' },
     { name: 'asset', in: 'query', required: false, schema: { type: 'string', enum: ['USDC', 'EURC'] }, description: "the channel's asset" },
     { name: 'PAYMENT-SIGNATURE', in: 'header', required: false, schema: { type: 'string' }, description: 'base64 x402 v2 payment payload of type "refund"' },
