@@ -22,8 +22,9 @@ export interface Earning {
   readonly payoutId: string | null;
 }
 
-export const ROLES_OF_REASON: Record<'creator_fee' | 'referral_fee', readonly FeeRole[]> = {
+export const ROLES_OF_REASON: Record<'creator_fee' | 'cashback' | 'referral_fee', readonly FeeRole[]> = {
   creator_fee: ['creator'],
+  cashback: ['cashback'],
   referral_fee: ['platform_referrer', 'trade_referrer'],
 };
 

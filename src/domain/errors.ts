@@ -97,6 +97,20 @@ export class InsufficientBalance extends DomainError {
   }
 }
 
+/**
+ * A sell (or a sell order) of more tokens than the wallet holds free while part of its tokens are
+ * locked by a vested dev buy (docs/api.md "Fees and earnings"): refused before any payment.
+ */
+export class TokensLocked extends DomainError {
+  readonly code = 'TOKENS_LOCKED';
+  constructor(d: { tokenId: string; wallet: string; requested: string; available: string; locked: string; nextReleaseAt: string | null }) {
+    super(
+      `${d.locked} tokens of this wallet are locked by its vested dev buy (released on its schedule${d.nextReleaseAt ? `; next at ${d.nextReleaseAt} or after` : ''}): it holds ${d.available} it may sell, fewer than the ${d.requested} asked.`,
+      d,
+    );
+  }
+}
+
 export class TokenGraduated extends DomainError {
   readonly code = 'TOKEN_GRADUATED';
   constructor(tokenId: string, poolFailed = false) {

@@ -19,6 +19,8 @@ export type EventType =
   | 'comment.posted'
   | 'comment.hidden'
   | 'token.image_changed'
+  | 'token.splits_changed'
+  | 'vesting.released'
   | 'raise.pledged'
   | 'raise.pledge_cancelled'
   | 'raise.filled'

@@ -10,7 +10,7 @@ import { newOutboxFields, transitionOutbox, type OutboxFields, type OutboxPatch,
 
 export type PayoutState = OutboxState;
 /** Sell proceeds, a refund, or the fee shares earned by a creator or a referrer (always USDC). */
-export type PayoutReason = 'sell' | 'refund' | 'creator_fee' | 'referral_fee';
+export type PayoutReason = 'sell' | 'refund' | 'creator_fee' | 'cashback' | 'referral_fee';
 
 export interface Payout extends OutboxFields {
   readonly payoutId: string;

@@ -10,11 +10,12 @@ import {
   type CurveState,
 } from './curve.js';
 import { PENDING_DEPLOYMENT, type DeploymentSummary } from './deployment.js';
-import { feeBpsAt } from './fees.js';
+import { feeBpsAt, type CreatorSplit, type FeeMode } from './fees.js';
 import type { PoolSummary } from './graduation.js';
 import { InvariantViolation, TokenGraduated, ValidationError, type ValidationIssue } from './errors.js';
 import type { Network } from './network.js';
 import { notPublicHost } from './public-host.js';
+import type { DevVesting } from './vesting.js';
 
 export type TokenState = 'ACTIVE' | 'GRADUATED';
 
@@ -39,6 +40,15 @@ export interface Token {
    * to `params.feeBps` over `decayMs` after trading starts (`tradingSince`); null when the token has none.
    */
   readonly launchFee: TokenLaunchFee | null;
+  /** Who earns the creator share of its fees, fixed at creation: the creator's wallets, or each trade's trader (`cashback`). */
+  readonly feeMode: FeeMode;
+  /**
+   * The wallets the creator share is split among (docs/api.md "Fees and earnings"), as the creator
+   * last named them; null: the creator alone. Never set on a cashback token.
+   */
+  readonly creatorSplits: readonly CreatorSplit[] | null;
+  /** The creator's dev buy, locked in custody and released on a schedule (vesting.ts); null: none. */
+  readonly vesting: DevVesting | null;
   readonly state: TokenState;
   /** `fair`: created with a raise (raise.ts) instead of trading at once (docs/api.md "Fair launches"). */
   readonly launchMode: LaunchMode;
@@ -296,7 +306,11 @@ export function newToken(args: {
   now: Date;
   /** A fair launch: it trades once its raise settles (`opensTrading`). */
   launchMode?: LaunchMode;
+  feeMode?: FeeMode;
+  /** Checked already (creatorSplitsProblem); null or absent: the creator alone. */
+  creatorSplits?: readonly CreatorSplit[] | null;
 }): Token {
+  if (args.feeMode === 'cashback' && args.creatorSplits) throw new InvariantViolation('a cashback token has no creator splits');
   const params = checkCurveParams(args.params);
   return {
     tokenId: args.tokenId,
@@ -305,6 +319,9 @@ export function newToken(args: {
     creator: args.creator,
     platformReferrer: args.platformReferrer ?? null,
     launchFee: args.launchFee && args.launchFee.decayMs > 0n && args.launchFee.startBps > params.feeBps ? args.launchFee : null,
+    feeMode: args.feeMode ?? 'creator',
+    creatorSplits: args.creatorSplits ?? null,
+    vesting: null,
     state: 'ACTIVE',
     launchMode: args.launchMode ?? 'curve',
     tradingSince: args.launchMode === 'fair' ? null : args.now,
@@ -331,6 +348,12 @@ export function withAddress(token: Token, address: string): Token {
 export function opensTrading(token: Token, now: Date): Token {
   if (token.tradingSince !== null) throw new InvariantViolation(`token ${token.tokenId} trades already`);
   return { ...token, tradingSince: now };
+}
+
+/** The wallets that earn a token's creator share and their parts; empty on a cashback token (each trader earns its own). */
+export function creatorEarners(token: Pick<Token, 'creator' | 'creatorSplits' | 'feeMode'>): readonly CreatorSplit[] {
+  if (token.feeMode === 'cashback') return [];
+  return token.creatorSplits ?? [{ wallet: token.creator, bps: 10_000 }];
 }
 
 export function assertTradable(token: Token): void {

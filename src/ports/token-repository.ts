@@ -1,5 +1,7 @@
+import type { CreatorSplit } from '../domain/fees.js';
 import type { Network } from '../domain/network.js';
 import type { Token, TokenImageUrls, TokenState } from '../domain/token.js';
+import type { DevVesting } from '../domain/vesting.js';
 import type { Page, PageRequest } from './page.js';
 
 export type TokenSort = 'created' | 'marketCap' | 'volume24h';
@@ -36,7 +38,19 @@ export interface TokenRepository {
    * with the token, so that read costs no statement of its own (decision 0051).
    */
   getForUpdate(tokenId: string, positionOf?: string): Promise<Token | null>;
+  /** What a trade, a deployment or a graduation changes; never its creator splits nor its vesting (below). */
   update(token: Token): Promise<void>;
+  /** The wallets its creator share is split among from now on (null: the creator alone); nothing else of it changes. */
+  setCreatorSplits(tokenId: string, splits: readonly CreatorSplit[] | null): Promise<void>;
+  /** Locks its dev buy's tokens on `vesting`'s schedule, in the create's transaction; a token that vests already fails it. */
+  startVesting(tokenId: string, vesting: DevVesting): Promise<void>;
+  /**
+   * Stores `next` (a release, or only when to look next) if the vesting has had `fromReleases`
+   * releases still: false when another pass (or process) released first.
+   */
+  releaseVesting(tokenId: string, next: DevVesting, fromReleases: number): Promise<boolean>;
+  /** Tokens whose vesting a pass should look at by `now` (nextReleaseAt ≤ now), soonest first. */
+  dueVestings(now: Date, limit: number): Promise<Token[]>;
   /** Names the token's new image and thumbnail (its creator changed them); nothing else of it changes. */
   setImage(tokenId: string, image: TokenImageUrls): Promise<void>;
   /** Tokens created before tokens went on chain (no `address`), oldest first: the backfill's work. */

@@ -3,6 +3,7 @@ import { ValidationError } from '../../src/domain/errors.js';
 import { PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import type { Token } from '../../src/domain/token.js';
 import type { TokenListQuery } from '../../src/ports/token-repository.js';
+import { newVesting, releaseAt } from '../../src/domain/vesting.js';
 import { at, bought, OTHER, position, T0, token, trade, WALLET } from '../support/fixtures.js';
 import { withUow, type UowFactory } from './uow-factory.js';
 
@@ -37,6 +38,53 @@ export function tokenRepositoryContract(name: string, make: UowFactory) {
         await uow.transaction(async (s) => s.tokens.update(bought((await s.tokens.getForUpdate(t.tokenId))!, 1_000_000n)));
         expect(await uow.run((s) => s.tokens.get(t.tokenId))).toMatchObject(urls);
         await expect(uow.transaction((s) => s.tokens.setImage('tok_missing', urls))).rejects.toThrow();
+      }));
+
+    it("keeps a cashback token's fee mode, and a token's creator splits as last set — which a trade's update leaves be", () =>
+      withUow(make, async (uow) => {
+        const cashback = token({ symbol: 'BACK', feeMode: 'cashback' });
+        const split = token({ symbol: 'SPLIT', creatorSplits: [{ wallet: WALLET, bps: 6000 }, { wallet: OTHER, bps: 4000 }] });
+        await uow.transaction(async (s) => {
+          await s.tokens.insert(cashback);
+          await s.tokens.insert(split);
+        });
+        expect(await uow.run((s) => s.tokens.get(cashback.tokenId))).toEqual(cashback);
+        expect(await uow.run((s) => s.tokens.get(split.tokenId))).toEqual(split);
+        const changed = [{ wallet: OTHER, bps: 1 }, { wallet: WALLET, bps: 9999 }];
+        await uow.transaction((s) => s.tokens.setCreatorSplits(split.tokenId, changed));
+        await uow.transaction(async (s) => s.tokens.update(bought((await s.tokens.getForUpdate(split.tokenId))!, 1_000_000n)));
+        await uow.transaction(async (s) => s.tokens.update({ ...bought(split, 2_000_000n), creatorSplits: null }));
+        expect((await uow.run((s) => s.tokens.get(split.tokenId)))!.creatorSplits).toEqual(changed);
+        await uow.transaction((s) => s.tokens.setCreatorSplits(split.tokenId, null));
+        expect((await uow.run((s) => s.tokens.get(split.tokenId)))!.creatorSplits).toBeNull();
+        await expect(uow.transaction((s) => s.tokens.setCreatorSplits('tok_missing', null))).rejects.toThrow();
+      }));
+
+    it("starts a dev buy's vesting once, releases it by compare-and-set on its releases, and lists the vestings due", () =>
+      withUow(make, async (uow) => {
+        const t = token({ symbol: 'VEST' });
+        const other = token({ symbol: 'NOVEST' });
+        const vesting = newVesting(10n ** 27n + 3n, { cliffSeconds: 60, durationSeconds: 100 }, T0);
+        await uow.transaction(async (s) => {
+          await s.tokens.insert(t);
+          await s.tokens.insert(other);
+          await s.tokens.startVesting(t.tokenId, vesting);
+        });
+        expect(await uow.run((s) => s.tokens.get(t.tokenId))).toEqual({ ...t, vesting });
+        await expect(uow.transaction((s) => s.tokens.startVesting(t.tokenId, vesting))).rejects.toThrow();
+        expect(await uow.run((s) => s.tokens.dueVestings(at(59_999), 10))).toEqual([]);
+        expect((await uow.run((s) => s.tokens.dueVestings(at(60_000), 10))).map((x) => x.tokenId)).toEqual([t.tokenId]);
+        // Half-way through: half released, the next look a second on; a second pass from the same count loses.
+        const half = releaseAt(vesting, at(110_000))!;
+        expect(half.tokens).toBe((10n ** 27n + 3n) / 2n);
+        expect(await uow.transaction((s) => s.tokens.releaseVesting(t.tokenId, half.vesting, 0))).toBe(true);
+        expect(await uow.transaction((s) => s.tokens.releaseVesting(t.tokenId, half.vesting, 0))).toBe(false);
+        await uow.transaction(async (s) => s.tokens.update(bought((await s.tokens.getForUpdate(t.tokenId))!, 1_000_000n)));
+        expect((await uow.run((s) => s.tokens.get(t.tokenId)))!.vesting).toEqual(half.vesting);
+        const rest = releaseAt(half.vesting, at(200_000))!;
+        expect(await uow.transaction((s) => s.tokens.releaseVesting(t.tokenId, rest.vesting, 1))).toBe(true);
+        expect((await uow.run((s) => s.tokens.get(t.tokenId)))!.vesting).toEqual({ ...rest.vesting, released: 10n ** 27n + 3n, releases: 2, nextReleaseAt: null });
+        expect(await uow.run((s) => s.tokens.dueVestings(at(10_000_000), 10))).toEqual([]);
       }));
 
     it("keeps a fair launch's mode, and when it started trading: none while it raises, then the time its raise settled", () =>

@@ -30,7 +30,7 @@ export const paymentOutput = z.object({
 
 export const payoutOutput = sellOutput.shape.payout.extend({
   asset: z.enum(['USDC', 'EURC']).describe('sell proceeds and fee shares are paid in USDC; a refund in the asset that paid'),
-  reason: z.enum(['sell', 'refund', 'creator_fee', 'referral_fee']),
+  reason: z.enum(['sell', 'refund', 'creator_fee', 'cashback', 'referral_fee']),
 });
 
 export const channelOutput = z.object({

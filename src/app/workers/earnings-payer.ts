@@ -1,7 +1,7 @@
 /**
  * Pays creators' and referrers' fee shares on chain (docs/api.md "Fees and earnings"): each pass,
  * every wallet whose unpaid shares reach the threshold gets one USDC payout per reason
- * (`creator_fee`, `referral_fee`), queued in the same transaction that marks the shares it pays —
+ * (`creator_fee`, `cashback`, `referral_fee`), queued in the same transaction that marks the shares it pays —
  * so a share is paid once, by one payout, whatever crashes or runs twice. The payout outbox sends
  * it with the rules every payout keeps (recorded before broadcast, never twice, re-signed when
  * dropped).

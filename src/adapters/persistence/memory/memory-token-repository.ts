@@ -1,4 +1,6 @@
+import type { CreatorSplit } from '../../../domain/fees.js';
 import type { Token, TokenImageUrls } from '../../../domain/token.js';
+import type { DevVesting } from '../../../domain/vesting.js';
 import type { Page } from '../../../ports/page.js';
 import type { Network } from '../../../domain/network.js';
 import type { OnChainTokenRef, TokenListQuery, TokenRepository } from '../../../ports/token-repository.js';
@@ -26,9 +28,37 @@ export class MemoryTokenRepository implements TokenRepository {
     return this.get(tokenId);
   }
 
+  /** As the SQL stores: the creator splits and the vesting stay as stored (their own methods change them). */
   async update(token: Token): Promise<void> {
-    if (!this.db.tokens.has(token.tokenId)) throw new Error(`unknown token ${token.tokenId}`);
-    this.db.set(this.tx, this.db.tokens, token.tokenId, token);
+    const stored = this.db.tokens.get(token.tokenId);
+    if (!stored) throw new Error(`unknown token ${token.tokenId}`);
+    this.db.set(this.tx, this.db.tokens, token.tokenId, { ...token, creatorSplits: stored.creatorSplits, vesting: stored.vesting });
+  }
+
+  async setCreatorSplits(tokenId: string, splits: readonly CreatorSplit[] | null): Promise<void> {
+    const token = this.db.tokens.get(tokenId);
+    if (!token) throw new Error(`unknown token ${tokenId}`);
+    this.db.set(this.tx, this.db.tokens, tokenId, { ...token, creatorSplits: splits });
+  }
+
+  async startVesting(tokenId: string, vesting: DevVesting): Promise<void> {
+    const token = this.db.tokens.get(tokenId);
+    if (!token || token.vesting) throw new Error(`token ${tokenId} is unknown or vests already`);
+    this.db.set(this.tx, this.db.tokens, tokenId, { ...token, vesting });
+  }
+
+  async releaseVesting(tokenId: string, next: DevVesting, fromReleases: number): Promise<boolean> {
+    const token = this.db.tokens.get(tokenId);
+    if (!token?.vesting || token.vesting.releases !== fromReleases) return false;
+    this.db.set(this.tx, this.db.tokens, tokenId, { ...token, vesting: next });
+    return true;
+  }
+
+  async dueVestings(now: Date, limit: number): Promise<Token[]> {
+    return [...this.db.tokens.values()]
+      .filter((t) => t.vesting?.nextReleaseAt && t.vesting.nextReleaseAt <= now)
+      .sort((a, b) => a.vesting!.nextReleaseAt!.getTime() - b.vesting!.nextReleaseAt!.getTime() || (a.tokenId < b.tokenId ? -1 : 1))
+      .slice(0, limit);
   }
 
   async setImage(tokenId: string, image: TokenImageUrls): Promise<void> {

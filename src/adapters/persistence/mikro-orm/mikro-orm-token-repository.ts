@@ -1,5 +1,7 @@
 import type { CurveParams } from '../../../domain/curve.js';
+import type { CreatorSplit } from '../../../domain/fees.js';
 import type { Token, TokenImageUrls } from '../../../domain/token.js';
+import type { DevVesting } from '../../../domain/vesting.js';
 import type { Page } from '../../../ports/page.js';
 import type { Network } from '../../../domain/network.js';
 import type { OnChainTokenRef, TokenListQuery, TokenRepository } from '../../../ports/token-repository.js';
@@ -10,7 +12,7 @@ import { positionColumns, positionOfRow, type PrefetchedPositions } from './mikr
 import { exactlyOne, ms, type Sql } from './sql.js';
 import { exactInt, Table, writeOnly } from './table.js';
 
-const paramsJson = (t: Pick<Token, 'params' | 'launchFee' | 'launchMode'>) =>
+const paramsJson = (t: Pick<Token, 'params' | 'launchFee' | 'launchMode' | 'feeMode'>) =>
   JSON.stringify({
     totalSupply: num(t.params.totalSupply),
     curveSupply: num(t.params.curveSupply),
@@ -19,7 +21,28 @@ const paramsJson = (t: Pick<Token, 'params' | 'launchFee' | 'launchMode'>) =>
     feeBps: num(t.params.feeBps),
     ...(t.launchFee ? { launchFeeStartBps: num(t.launchFee.startBps), launchFeeMs: num(t.launchFee.decayMs) } : {}),
     ...(t.launchMode === 'fair' ? { launchMode: 'fair' } : {}),
+    ...(t.feeMode === 'cashback' ? { feeMode: 'cashback' } : {}),
   });
+
+/** A vesting's fixed terms (its counts live in columns of their own: a release changes them). */
+const vestingJson = (v: DevVesting | null) =>
+  v ? JSON.stringify({ amount: num(v.amount), startsAt: v.startsAt.getTime(), cliffSeconds: v.cliffSeconds, durationSeconds: v.durationSeconds }) : null;
+
+function vestingOfRow(r: Record<string, unknown>): DevVesting | null {
+  if (r.vesting === null || r.vesting === undefined) return null;
+  const terms = JSON.parse(String(r.vesting)) as { amount: string; startsAt: number; cliffSeconds: number; durationSeconds: number };
+  return {
+    amount: BigInt(terms.amount),
+    startsAt: new Date(terms.startsAt),
+    cliffSeconds: terms.cliffSeconds,
+    durationSeconds: terms.durationSeconds,
+    released: big(r.vesting_released ?? 0),
+    releases: Number(r.vesting_releases ?? 0),
+    nextReleaseAt: r.vesting_next_at === null || r.vesting_next_at === undefined ? null : ms(r.vesting_next_at),
+  };
+}
+
+const splitsJson = (splits: readonly CreatorSplit[] | null) => (splits ? JSON.stringify(splits.map((s) => ({ wallet: s.wallet, bps: s.bps }))) : null);
 
 const TOKENS = new Table<Token>(
   'tokens',
@@ -55,10 +78,15 @@ const TOKENS = new Table<Token>(
     telegram: (t) => t.links.telegram,
     platform_referrer: (t) => t.platformReferrer,
     trading_since: (t) => t.tradingSince?.getTime() ?? null,
+    creator_splits: (t) => splitsJson(t.creatorSplits),
+    vesting: (t) => vestingJson(t.vesting),
+    vesting_released: exactInt((t) => t.vesting?.released ?? null),
+    vesting_releases: (t) => t.vesting?.releases ?? null,
+    vesting_next_at: (t) => t.vesting?.nextReleaseAt?.getTime() ?? null,
   },
   (r) => {
     // The launch fee lives beside the curve parameters in the same JSON (fixed at creation with them).
-    const p = JSON.parse(String(r.params)) as Record<keyof CurveParams, string> & { launchFeeStartBps?: string; launchFeeMs?: string; launchMode?: 'fair' };
+    const p = JSON.parse(String(r.params)) as Record<keyof CurveParams, string> & { launchFeeStartBps?: string; launchFeeMs?: string; launchMode?: 'fair'; feeMode?: 'cashback' };
     return {
       tokenId: String(r.token_id),
       network: r.network as Token['network'],
@@ -73,6 +101,9 @@ const TOKENS = new Table<Token>(
       launchFee: p.launchFeeStartBps === undefined || p.launchFeeMs === undefined ? null : { startBps: BigInt(p.launchFeeStartBps), decayMs: BigInt(p.launchFeeMs) },
       state: r.state as Token['state'],
       launchMode: p.launchMode ?? 'curve',
+      feeMode: p.feeMode ?? 'creator',
+      creatorSplits: r.creator_splits === null || r.creator_splits === undefined ? null : (JSON.parse(String(r.creator_splits)) as CreatorSplit[]),
+      vesting: vestingOfRow(r),
       tradingSince: r.trading_since === null || r.trading_since === undefined ? null : ms(r.trading_since),
       params: {
         totalSupply: BigInt(p.totalSupply),
@@ -105,6 +136,8 @@ const TOKENS = new Table<Token>(
 /** What a trade, a deployment or a graduation changes. */
 const UPDATED = ['state', 'trading_since', 'virtual_usd', 'virtual_tokens', 'tokens_sold', 'market_cap_key', 'graduated_at', 'address', 'deployment_state', 'deployment_tx', 'deployment_block', 'pool_state', 'pool_address', 'pool_tx'];
 const UPDATE = `${TOKENS.update(UPDATED)} where token_id = ? returning token_id`;
+/** What a vesting's start and its releases change: never a trade (a trade's update leaves them be). */
+const VESTED = ['vesting', 'vesting_released', 'vesting_releases', 'vesting_next_at'];
 
 export class MikroOrmTokenRepository implements TokenRepository {
   constructor(
@@ -158,6 +191,34 @@ export class MikroOrmTokenRepository implements TokenRepository {
   async setImage(tokenId: string, image: TokenImageUrls): Promise<void> {
     const rows = await this.sql.all(`update tokens set image_url = ?, thumbnail_url = ? where token_id = ? returning token_id`, [image.imageUrl, image.thumbnailUrl, tokenId]);
     if (rows.length !== 1) throw new Error(`unknown token ${tokenId}`);
+  }
+
+  async setCreatorSplits(tokenId: string, splits: readonly CreatorSplit[] | null): Promise<void> {
+    await this.sql.write(`update tokens set creator_splits = ? where token_id = ? returning token_id`, [splitsJson(splits), tokenId], {
+      key: `tokens:${tokenId}`,
+      check: exactlyOne(() => new Error(`unknown token ${tokenId}`)),
+    });
+  }
+
+  async startVesting(tokenId: string, vesting: DevVesting): Promise<void> {
+    await this.sql.write(`${TOKENS.update(VESTED)} where token_id = ? and vesting is null returning token_id`, [...TOKENS.valuesOf(VESTED, { vesting } as Token), tokenId], {
+      key: `tokens:${tokenId}`,
+      check: exactlyOne(() => new Error(`token ${tokenId} is unknown or vests already`)),
+    });
+  }
+
+  async releaseVesting(tokenId: string, next: DevVesting, fromReleases: number): Promise<boolean> {
+    const rows = await this.sql.all(`${TOKENS.update(VESTED)} where token_id = ? and vesting_releases = ? returning token_id`, [
+      ...TOKENS.valuesOf(VESTED, { vesting: next } as Token),
+      tokenId,
+      fromReleases,
+    ]);
+    return rows.length === 1;
+  }
+
+  async dueVestings(now: Date, limit: number): Promise<Token[]> {
+    const rows = await this.sql.all(`select ${TOKENS.select(this.sql)} from tokens where vesting_next_at <= ? order by vesting_next_at, token_id limit ?`, [now.getTime(), limit]);
+    return rows.map(TOKENS.fromRow);
   }
 
   async listWithoutAddress(limit: number): Promise<Token[]> {

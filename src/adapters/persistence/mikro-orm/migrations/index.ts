@@ -26,6 +26,7 @@ import { Migration0021RecordedRefusals } from './migration-0021-recorded-refusal
 import { Migration0022ChainIdentities } from './migration-0022-chain-identities.js';
 import { Migration0023HeldAuthorizations } from './migration-0023-held-authorizations.js';
 import { Migration0025HiddenCommentsWithheld } from './migration-0025-hidden-comments-withheld.js';
+import { Migration0026CreatorEconomy } from './migration-0026-creator-economy.js';
 import { Migration0028Channels } from './migration-0028-channels.js';
 
 export const MIGRATIONS = [
@@ -52,5 +53,6 @@ export const MIGRATIONS = [
   { name: 'Migration0022ChainIdentities', class: Migration0022ChainIdentities },
   { name: 'Migration0023HeldAuthorizations', class: Migration0023HeldAuthorizations },
   { name: 'Migration0025HiddenCommentsWithheld', class: Migration0025HiddenCommentsWithheld },
+  { name: 'Migration0026CreatorEconomy', class: Migration0026CreatorEconomy },
   { name: 'Migration0028Channels', class: Migration0028Channels },
 ];
