@@ -5,8 +5,7 @@
  * wallet — by a worker pass, each release a compare-and-set on the count of releases, so each
  * token is released once.
  */
-import { InvariantViolation, TokensLocked } from './errors.js';
-import { formatTokens } from './money.js';
+import { InvariantViolation } from './errors.js';
 
 export const VESTING_MAX_CLIFF_SECONDS = 365 * 24 * 3600;
 export const VESTING_MAX_DURATION_SECONDS = 4 * 365 * 24 * 3600;
@@ -30,28 +29,29 @@ export interface DevVesting extends VestingTerms {
   readonly released: bigint;
   /** How many releases queued deliveries: the next release's compare-and-set. */
   readonly releases: number;
-  /** When vesting started: the dev buy (the token's creation). */
-  readonly startsAt: Date;
-  /** When a worker pass looks at it next; null once everything is released. */
-  readonly nextReleaseAt: Date | null;
+  /** When vesting started: the dev buy (the token's creation), in milliseconds since the epoch (the domain makes no Date). */
+  readonly startsAtMs: number;
+  /** When a worker pass looks at it next (milliseconds since the epoch); null once everything is released. */
+  readonly nextReleaseAtMs: number | null;
 }
 
 export function newVesting(amount: bigint, terms: VestingTerms, startsAt: Date): DevVesting {
   if (amount <= 0n) throw new InvariantViolation('a vesting must lock tokens');
-  return { ...terms, amount, released: 0n, releases: 0, startsAt, nextReleaseAt: cliffEndsAt({ ...terms, startsAt }) };
+  const startsAtMs = startsAt.getTime();
+  return { cliffSeconds: terms.cliffSeconds, durationSeconds: terms.durationSeconds, amount, released: 0n, releases: 0, startsAtMs, nextReleaseAtMs: cliffEndsAtMs({ ...terms, startsAtMs }) };
 }
 
 const msOf = (seconds: number) => BigInt(seconds) * 1000n;
 
-export const cliffEndsAt = (v: VestingTerms & { startsAt: Date }): Date => new Date(v.startsAt.getTime() + v.cliffSeconds * 1000);
-export const vestingEndsAt = (v: VestingTerms & { startsAt: Date }): Date => new Date(v.startsAt.getTime() + (v.cliffSeconds + v.durationSeconds) * 1000);
+export const cliffEndsAtMs = (v: VestingTerms & { startsAtMs: number }): number => v.startsAtMs + v.cliffSeconds * 1000;
+export const vestingEndsAtMs = (v: VestingTerms & { startsAtMs: number }): number => v.startsAtMs + (v.cliffSeconds + v.durationSeconds) * 1000;
 
 /** Tokens still locked: not released yet (vested ones included until a pass releases them). */
 export const lockedOf = (v: DevVesting | null): bigint => (v ? v.amount - v.released : 0n);
 
 /** What vested by `now`: nothing before the cliff, then linearly over the duration, rounded down. */
 export function vestedAt(v: DevVesting, now: Date): bigint {
-  const sinceCliff = BigInt(now.getTime() - cliffEndsAt(v).getTime());
+  const sinceCliff = BigInt(now.getTime() - cliffEndsAtMs(v));
   if (sinceCliff < 0n) return 0n;
   const duration = msOf(v.durationSeconds);
   if (sinceCliff >= duration) return v.amount;
@@ -63,32 +63,22 @@ export function vestedAt(v: DevVesting, now: Date): bigint {
  * next moved, e.g. at the cliff of a schedule that vests from there). Null when none is due.
  */
 export function releaseAt(v: DevVesting, now: Date): { vesting: DevVesting; tokens: bigint } | null {
-  if (v.nextReleaseAt === null || now < v.nextReleaseAt) return null;
+  if (v.nextReleaseAtMs === null || now.getTime() < v.nextReleaseAtMs) return null;
   const vested = vestedAt(v, now);
   const tokens = vested > v.released ? vested - v.released : 0n;
   const step = msOf(v.durationSeconds) / VESTING_RELEASE_STEPS;
   const interval = step < 1000n ? 1000n : step > VESTING_MAX_RELEASE_INTERVAL_MS ? VESTING_MAX_RELEASE_INTERVAL_MS : step;
-  const end = vestingEndsAt(v).getTime();
-  const next = vested === v.amount ? null : new Date(Math.min(now.getTime() + Number(interval), end));
-  return { vesting: { ...v, released: vested > v.released ? vested : v.released, releases: tokens > 0n ? v.releases + 1 : v.releases, nextReleaseAt: next }, tokens };
+  const next = vested === v.amount ? null : Math.min(now.getTime() + Number(interval), vestingEndsAtMs(v));
+  return { vesting: { ...v, released: vested > v.released ? vested : v.released, releases: tokens > 0n ? v.releases + 1 : v.releases, nextReleaseAtMs: next }, tokens };
 }
 
 /**
- * A sale of `requested` tokens by `wallet`, which holds `heldOnChain` of them: refused with
- * TOKENS_LOCKED when it holds too few because some of its tokens are still locked (the creator's
- * vested dev buy). Nothing is said otherwise: a wallet short of tokens for another reason is
- * refused by the check of its balance, as before.
+ * A sale of `requested` tokens by `wallet`, which holds `heldOnChain` of them: the tokens still
+ * locked that it may not sell instead (the creator's vested dev buy), or 0n when the sale is not
+ * held up by a lock — a wallet short of tokens for another reason is refused by the check of its
+ * balance, as before.
  */
-export function refuseLockedSale(token: { tokenId: string; creator: string; vesting: DevVesting | null }, wallet: string, requested: bigint, heldOnChain: bigint): void {
-  if (heldOnChain >= requested || wallet.toLowerCase() !== token.creator.toLowerCase()) return;
-  const locked = lockedOf(token.vesting);
-  if (locked === 0n) return;
-  throw new TokensLocked({
-    tokenId: token.tokenId,
-    wallet,
-    requested: formatTokens(requested),
-    available: formatTokens(heldOnChain),
-    locked: formatTokens(locked),
-    nextReleaseAt: token.vesting?.nextReleaseAt?.toISOString() ?? null,
-  });
+export function lockedShortfall(token: { creator: string; vesting: DevVesting | null }, wallet: string, requested: bigint, heldOnChain: bigint): bigint {
+  if (heldOnChain >= requested || wallet.toLowerCase() !== token.creator.toLowerCase()) return 0n;
+  return lockedOf(token.vesting);
 }

@@ -83,7 +83,7 @@ export function tokenRepositoryContract(name: string, make: UowFactory) {
         expect((await uow.run((s) => s.tokens.get(t.tokenId)))!.vesting).toEqual(half.vesting);
         const rest = releaseAt(half.vesting, at(200_000))!;
         expect(await uow.transaction((s) => s.tokens.releaseVesting(t.tokenId, rest.vesting, 1))).toBe(true);
-        expect((await uow.run((s) => s.tokens.get(t.tokenId)))!.vesting).toEqual({ ...rest.vesting, released: 10n ** 27n + 3n, releases: 2, nextReleaseAt: null });
+        expect((await uow.run((s) => s.tokens.get(t.tokenId)))!.vesting).toEqual({ ...rest.vesting, released: 10n ** 27n + 3n, releases: 2, nextReleaseAtMs: null });
         expect(await uow.run((s) => s.tokens.dueVestings(at(10_000_000), 10))).toEqual([]);
       }));
 

@@ -56,8 +56,8 @@ export class MemoryTokenRepository implements TokenRepository {
 
   async dueVestings(now: Date, limit: number): Promise<Token[]> {
     return [...this.db.tokens.values()]
-      .filter((t) => t.vesting?.nextReleaseAt && t.vesting.nextReleaseAt <= now)
-      .sort((a, b) => a.vesting!.nextReleaseAt!.getTime() - b.vesting!.nextReleaseAt!.getTime() || (a.tokenId < b.tokenId ? -1 : 1))
+      .filter((t) => t.vesting?.nextReleaseAtMs != null && t.vesting.nextReleaseAtMs <= now.getTime())
+      .sort((a, b) => a.vesting!.nextReleaseAtMs! - b.vesting!.nextReleaseAtMs! || (a.tokenId < b.tokenId ? -1 : 1))
       .slice(0, limit);
   }
 

@@ -26,19 +26,19 @@ const paramsJson = (t: Pick<Token, 'params' | 'launchFee' | 'launchMode' | 'feeM
 
 /** A vesting's fixed terms (its counts live in columns of their own: a release changes them). */
 const vestingJson = (v: DevVesting | null) =>
-  v ? JSON.stringify({ amount: num(v.amount), startsAt: v.startsAt.getTime(), cliffSeconds: v.cliffSeconds, durationSeconds: v.durationSeconds }) : null;
+  v ? JSON.stringify({ amount: num(v.amount), startsAt: v.startsAtMs, cliffSeconds: v.cliffSeconds, durationSeconds: v.durationSeconds }) : null;
 
 function vestingOfRow(r: Record<string, unknown>): DevVesting | null {
   if (r.vesting === null || r.vesting === undefined) return null;
   const terms = JSON.parse(String(r.vesting)) as { amount: string; startsAt: number; cliffSeconds: number; durationSeconds: number };
   return {
     amount: BigInt(terms.amount),
-    startsAt: new Date(terms.startsAt),
+    startsAtMs: terms.startsAt,
     cliffSeconds: terms.cliffSeconds,
     durationSeconds: terms.durationSeconds,
     released: big(r.vesting_released ?? 0),
     releases: Number(r.vesting_releases ?? 0),
-    nextReleaseAt: r.vesting_next_at === null || r.vesting_next_at === undefined ? null : ms(r.vesting_next_at),
+    nextReleaseAtMs: r.vesting_next_at === null || r.vesting_next_at === undefined ? null : Number(r.vesting_next_at),
   };
 }
 
@@ -82,7 +82,7 @@ const TOKENS = new Table<Token>(
     vesting: (t) => vestingJson(t.vesting),
     vesting_released: exactInt((t) => t.vesting?.released ?? null),
     vesting_releases: (t) => t.vesting?.releases ?? null,
-    vesting_next_at: (t) => t.vesting?.nextReleaseAt?.getTime() ?? null,
+    vesting_next_at: (t) => t.vesting?.nextReleaseAtMs ?? null,
   },
   (r) => {
     // The launch fee lives beside the curve parameters in the same JSON (fixed at creation with them).
