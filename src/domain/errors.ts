@@ -245,7 +245,10 @@ export class OrderWalletNotProven extends DomainError {
 export class ReferrerNotAllowed extends DomainError {
   readonly code = 'REFERRER_NOT_ALLOWED';
   constructor(field: string, address: string, what: string) {
-    super(`\`${field}\` ${address} is ${what}: a fee share paid there could never be spent. Name a wallet of the one who referred (an account or a smart wallet), or none: the treasury then keeps the share.`, {
+    const instead = field.startsWith('creatorSplits')
+      ? 'Name a wallet that can spend it (an account or a smart wallet).'
+      : 'Name a wallet of the one who referred (an account or a smart wallet), or none: the treasury then keeps the share.';
+    super(`\`${field}\` ${address} is ${what}: a fee share paid there could never be spent. ${instead}`, {
       field,
       address,
       is: what,

@@ -48,6 +48,7 @@ describe('the catalogue of operations', () => {
       ['cancel_order', 'cancel_order'],
       ['wallet_balance', 'get_wallet_balance'],
       ['list_pledges', 'list_pledges'],
+      ['set_creator_splits', null],
     ]);
   });
 

@@ -133,7 +133,7 @@ export async function checkHeldAuthorization(deps: Pick<AppDeps, 'tokenIssuer' |
  */
 export function checkHeldTokenAuthorization(
   deps: Pick<AppDeps, 'tokenIssuer' | 'clock'>,
-  c: Omit<HeldCheck, 'asset'> & { token: { address: string; name: string } },
+  c: Omit<HeldCheck, 'asset'> & { token: { address: string; name: string }; short?: ReceiveCheck['short'] },
 ): Promise<void> {
   return checkReceiveAuthorization(deps, { ...c, what: `${formatTokens(c.amount)} tokens (${c.amount} units)`, format: formatTokens });
 }
@@ -147,6 +147,8 @@ interface ReceiveCheck extends Omit<HeldCheck, 'asset'> {
   asset?: PaymentAsset;
   /** The refusal for a signature that does not recover to `from` here (default: `signature`). */
   misdirected?: () => Promise<HeldAuthorizationInvalid>;
+  /** Told the balance when it holds less than needed, before INSUFFICIENT_BALANCE: may refuse for a reason of its own (tokens locked). */
+  short?: (balance: bigint, needed: bigint) => void;
 }
 
 async function checkReceiveAuthorization(deps: Pick<AppDeps, 'tokenIssuer' | 'clock'>, c: ReceiveCheck): Promise<void> {
@@ -171,6 +173,7 @@ async function checkReceiveAuthorization(deps: Pick<AppDeps, 'tokenIssuer' | 'cl
   );
   if (used) throw invalid('used', 'The authorization nonce was already used or cancelled on chain.');
   const needed = a.value + (c.alsoPays ?? 0n);
+  if (balance < needed) c.short?.(balance, needed);
   if (balance < needed) throw new InsufficientBalance(c.format(needed), c.format(balance), c.asset);
 }
 

@@ -10,6 +10,21 @@ import { networkSchema, tokenAuthorizationSchema } from './schemas.js';
 // ---- responses (documentation and manifest) ----
 
 export const amount = z.string();
+/** A vested dev buy's schedule and where it stands (docs/api.md "Fees and earnings"). */
+export const vestingOutput = z
+  .object({
+    tokens: amount.meta({ description: "the dev buy's tokens, all locked in custody at creation" }),
+    releasedTokens: amount.meta({ description: "released so far: delivered to the creator's wallet, or on their way" }),
+    lockedTokens: amount.meta({ description: 'still locked in custody: tokens minus releasedTokens' }),
+    cliffSeconds: z.number().int(),
+    durationSeconds: z.number().int(),
+    startsAt: z.string().meta({ description: 'the dev buy: the token’s creation' }),
+    cliffEndsAt: z.string().meta({ description: 'nothing vests before this' }),
+    endsAt: z.string().meta({ description: 'everything has vested by this: cliffEndsAt + durationSeconds' }),
+    nextReleaseAt: z.string().nullable().meta({ description: 'when a worker pass releases what vested next, or after; null once all is released' }),
+  })
+  .meta({ description: "a vested dev buy: locked in custody, released linearly after the cliff to the creator's wallet" });
+
 export const tokenOutput = z.object({
   tokenId: z.string(),
   network: networkSchema,
@@ -28,6 +43,12 @@ export const tokenOutput = z.object({
     .object({ startBps: z.number(), endsAt: z.string() })
     .nullable()
     .meta({ description: 'the anti-snipe launch fee: starts at startBps when trading starts (creation; a fair launch: its raise settled) and falls linearly to curve.feeBps at endsAt; null: none' }),
+  feeMode: z.enum(['creator', 'cashback']).meta({ description: "who earns the creator's half of each trading fee: the creatorSplits wallets (creator), or each trade's own trader (cashback)" }),
+  creatorSplits: z
+    .array(z.object({ wallet: z.string(), bps: z.number().int() }))
+    .nullable()
+    .meta({ description: 'the wallets the creator share is split among, each its part in bps of it (the creator alone: one at 10000); null on a cashback token' }),
+  vesting: vestingOutput.nullable().meta({ description: "the creator's vested dev buy; null: none" }),
   state: z.enum(['ACTIVE', 'GRADUATED']),
   launchMode: z.enum(['curve', 'fair']).meta({ description: 'fair: created with a raise (GET /api/tokens/:id/raise); it trades once the raise ends' }),
   tradingSince: z.string().nullable().meta({ description: 'when trading started; null while a fair launch still raises (buys, sells and quotes: TOKEN_RAISING)' }),
@@ -82,6 +103,8 @@ export const positionOutput = z.object({
   unrealizedPnlUsd: amount,
   /** What the wallet holds of the token on chain now; null before deployment or when the chain does not answer. */
   onChainBalance: amount.nullable(),
+  lockedBalance: amount.meta({ description: "of balance, the tokens still locked in custody by the creator's vested dev buy (they cannot be sold until released); 0 for anyone else" }),
+  vesting: vestingOutput.nullable().meta({ description: "the vested dev buy behind lockedBalance (the token creator's own position); null: none" }),
   updatedAt: z.string(),
 });
 

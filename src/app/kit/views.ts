@@ -19,7 +19,8 @@ import type { Payment } from '../../domain/payment.js';
 import type { Payout } from '../../domain/payout.js';
 import { valuePosition, type Position } from '../../domain/position.js';
 import type { Quote } from '../../domain/quote.js';
-import { linkUrls, type Token } from '../../domain/token.js';
+import { creatorEarners, linkUrls, type Token } from '../../domain/token.js';
+import { cliffEndsAtMs, lockedOf, vestingEndsAtMs, type DevVesting } from '../../domain/vesting.js';
 import { venueUsd, type Trade } from '../../domain/trade.js';
 import { formatUsdPrice } from '../../domain/usd-price.js';
 import type { TransferCursor } from '../../ports/transfer-store.js';
@@ -48,6 +49,9 @@ export function tokenView(t: Token, stats: { volumeUsd24h: bigint; trades24h: nu
       ? { startBps: Number(t.launchFee.startBps), endsAt: new Date((t.tradingSince ?? t.createdAt).getTime() + Number(t.launchFee.decayMs)).toISOString() }
       : null,
     platformReferrer: t.platformReferrer,
+    feeMode: t.feeMode,
+    creatorSplits: t.feeMode === 'cashback' ? null : creatorEarners(t).map((e) => ({ wallet: e.wallet, bps: e.bps })),
+    vesting: t.vesting ? vestingView(t.vesting) : null,
     state: t.state,
     launchMode: t.launchMode,
     tradingSince: t.tradingSince?.toISOString() ?? null,
@@ -94,11 +98,32 @@ export async function loadTokenView(stores: Stores, token: Token, now: Date, cre
   return tokenView(token, { volumeUsd24h: activity.volumeUsd, trades24h: activity.trades, holders, creatorEarningsUsd: earned });
 }
 
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A vested dev buy: its schedule, and what is released and still locked. */
+export function vestingView(v: DevVesting) {
+  return {
+    tokens: formatTokens(v.amount),
+    releasedTokens: formatTokens(v.released),
+    lockedTokens: formatTokens(lockedOf(v)),
+    cliffSeconds: v.cliffSeconds,
+    durationSeconds: v.durationSeconds,
+    startsAt: iso(v.startsAtMs),
+    cliffEndsAt: iso(cliffEndsAtMs(v)),
+    endsAt: iso(vestingEndsAtMs(v)),
+    nextReleaseAt: v.nextReleaseAtMs === null ? null : iso(v.nextReleaseAtMs),
+  };
+}
+
+/** The vesting behind a position: the token creator's own, while the token has one. */
+const vestingOf = (p: Position, token: Token): DevVesting | null => (token.vesting && p.wallet.toLowerCase() === token.creator.toLowerCase() ? token.vesting : null);
+
 /** A position as the API answers it: the shape of `positionOutput`. */
 export type PositionView = z.output<typeof positionOutput>;
 
 export function positionView(p: Position, token: Token, onChainBalance: bigint | null = null): PositionView {
   const v = valuePosition(p, token.curve);
+  const vesting = vestingOf(p, token);
   return {
     network: p.network,
     wallet: p.wallet,
@@ -112,6 +137,8 @@ export function positionView(p: Position, token: Token, onChainBalance: bigint |
     valueUsd: formatUsd(v.valueUsd),
     unrealizedPnlUsd: formatUsd(v.unrealizedPnlUsd),
     onChainBalance: onChainBalance === null ? null : formatTokens(onChainBalance),
+    lockedBalance: formatTokens(lockedOf(vesting)),
+    vesting: vesting ? vestingView(vesting) : null,
     updatedAt: p.updatedAt.toISOString(),
   };
 }

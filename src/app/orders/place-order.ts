@@ -15,7 +15,7 @@ import type { Token } from '../../domain/token.js';
 import type { AppDeps } from '../kit/deps.js';
 import { type HeldAuthorizationKey, type Payer, checkHeldAuthorization, checkHeldTokenAuthorization, heldAuthorizationFields, heldAuthorizationTypedData, heldKeyOf, holdAuthorization, ownFee, paymentHolder, refuseIfHeld, stablecoin } from '../held/index.js';
 import { applyInUnitOfWork, type Paid } from '../kit/paid.js';
-import { checkBuySize, deployedToken, tradedToken, venueFor, type VenueDeps } from '../trading/index.js';
+import { checkBuySize, deployedToken, refuseLockedSale, tradedToken, venueFor, type VenueDeps } from '../trading/index.js';
 import { orderView, spotOf, type OrderView } from './order-view.js';
 
 /** The stablecoin a limit buy's authorization moves: USDC, the curve's and the pool's own asset. */
@@ -124,7 +124,7 @@ export async function checkPlaceOrder(deps: VenueDeps & Pick<AppDeps, 'tokenIssu
   const wallet = caller?.wallet ?? input.authorization.from;
   const check = { network: token.network, wallet, amount, authorization: input.authorization, validUntil: input.expiresAt };
   if (isBuyOrder(input)) await checkHeldAuthorization(deps, { ...check, asset: ORDER_ASSET, alsoPays: ownFee(caller, wallet, ORDER_ASSET) });
-  else await checkHeldTokenAuthorization(deps, { ...check, token: { address: token.address, name: token.name } });
+  else await checkHeldTokenAuthorization(deps, { ...check, token: { address: token.address, name: token.name }, short: (balance, needed) => refuseLockedSale(token, wallet, needed, balance) });
   // Held by another open order or pledge, or by a payment placing one: only one could ever collect it.
   await deps.uow.run((s) => refuseIfHeld(s, orderHeldKey(token.network, input)));
   return { network: token.network };

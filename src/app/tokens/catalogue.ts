@@ -5,7 +5,9 @@ import { checksummed } from '../kit/address.js';
 import { z } from 'zod';
 import { ValidationError } from '../../domain/errors.js';
 import { parseUsd } from '../../domain/money.js';
+import type { CreatorSplit, FeeMode } from '../../domain/fees.js';
 import type { FairLaunchTerms } from '../../domain/raise.js';
+import type { VestingTerms } from '../../domain/vesting.js';
 import { type TokenMetadata, validateTokenMetadata } from '../../domain/token.js';
 import { type Entrypoint, type Prepared, fixed, opt } from '../kit/catalogue/entrypoint.js';
 import { read } from '../kit/catalogue/operation.js';
@@ -15,19 +17,29 @@ import { tokenOutput } from '../kit/output-schemas.js';
 import { applyInUnitOfWork } from '../kit/paid.js';
 import { parseWith, tokenIdSchema } from '../kit/schemas.js';
 import { checkReferrer, loadToken } from '../trading/index.js';
-import { checkFairLaunch, checkInitialBuy, createToken } from './create-token.js';
+import { checkSplitWallets, parseCreatorSplits, setCreatorSplits } from './creator-splits.js';
+import { checkCreatorTerms, checkFairLaunch, checkInitialBuy, createToken } from './create-token.js';
 import { getCandles } from './get-candles.js';
 import { getStats } from './get-stats.js';
 import { getToken, keptToken } from './get-token.js';
 import { listHolders } from './list-holders.js';
 import { listTokens } from './list-tokens.js';
 import { listTrades } from './list-trades.js';
-import { candlesOutput, candlesQuery, createTokenInput, createTokenOutput, holdersOutput, holdersQuery, listTokensQuery, statsOutput, tokenImageInput, tokenInfoInput, tokenInfoOutput, tokenPageOutput, tradePageOutput, tradesQuery } from './schemas.js';
+import { candlesOutput, candlesQuery, createTokenInput, creatorSplitsInput, createTokenOutput, holdersOutput, holdersQuery, listTokensQuery, statsOutput, tokenImageInput, tokenInfoInput, tokenInfoOutput, tokenPageOutput, tradePageOutput, tradesQuery } from './schemas.js';
 import { checkTokenImage, imageIntake, setTokenImage } from './set-token-image.js';
 import { tokenInfoFrom } from './token-info.js';
 import { TOKEN_EXAMPLES } from './examples.js';
 
-type CreateInput = TokenMetadata & { platformReferrer: string | null; initialBuyUsd: bigint | null; image: string | null; fairLaunch: FairLaunchTerms | null };
+type CreateInput = TokenMetadata & {
+  platformReferrer: string | null;
+  initialBuyUsd: bigint | null;
+  image: string | null;
+  fairLaunch: FairLaunchTerms | null;
+  feeMode: FeeMode;
+  creatorSplits: CreatorSplit[] | null;
+  vesting: VestingTerms | null;
+};
+
 /** An upload is checked and re-encoded before the 402 (decision 0049): what execute stores. */
 type WithImage = Prepared & { image: PreparedImage | null };
 
@@ -83,18 +95,23 @@ export function tokenEntrypoints() {
         fairLaunch: input.launch
           ? { goalUsd: parseUsd(input.launch.goalUsd), durationSeconds: input.launch.durationSeconds, maxPerWalletUsd: opt(input.launch.maxPerWalletUsd, parseUsd) ?? null }
           : null,
+        feeMode: input.feeMode ?? 'creator',
+        creatorSplits: input.creatorSplits ? parseCreatorSplits(input.creatorSplits) : null,
+        vesting: input.vesting ?? null,
       };
     },
     // With a dev buy the price is the create's plus the buy, checked on the fresh curve first.
     async prepare(deps, input) {
+      checkCreatorTerms(input);
       if (input.fairLaunch) checkFairLaunch(deps, input.fairLaunch, input.initialBuyUsd);
       if (input.initialBuyUsd) checkInitialBuy(deps, input.initialBuyUsd);
       await checkReferrer(deps, 'platformReferrer', input.platformReferrer);
+      await checkSplitWallets(deps, input.creatorSplits);
       const image = input.image === null ? null : await imageIntake(deps).prepare(input.image);
       return { amount: deps.settings.prices.create + (input.initialBuyUsd ?? 0n), network: null, image };
     },
-    execute: (deps, { platformReferrer, initialBuyUsd, fairLaunch, image: _upload, ...metadata }, prepared, caller, paid) =>
-      createToken(deps, { metadata, creator: caller.wallet, platformReferrer, initialBuyUsd, fairLaunch, network: caller.network, image: prepared.image }, paid),
+    execute: (deps, { platformReferrer, initialBuyUsd, fairLaunch, feeMode, creatorSplits, vesting, image: _upload, ...metadata }, prepared, caller, paid) =>
+      createToken(deps, { metadata, creator: caller.wallet, platformReferrer, initialBuyUsd, fairLaunch, feeMode, creatorSplits, vesting, network: caller.network, image: prepared.image }, paid),
   };
   const info: Entrypoint<{ tokenId: string }> = {
     kind: 'paid',
@@ -176,6 +193,16 @@ export function tokenReads() {
       inputSchema: holdersQuery.extend(tokenField),
       outputSchema: holdersOutput,
       run: (deps, q) => listHolders(deps, q.tokenId, q.limit),
+    }),
+    set_creator_splits: read({
+      operation: 'set_creator_splits',
+      description:
+        "The token's creator changes the wallets its creator share (the creator's half of every trading fee) is split among, free: the request proves the creator's wallet with a SIGN-IN-WITH-X header. 1 to 10 wallets, bps adding up to 10000, no wallet twice, none of the service's own accounts or contracts; not on a cashback token. Applies to the trades after it; `token.splits_changed` goes on the event stream. Answers the token.",
+      summary: "the token's creator changes its creator splits (SIGN-IN-WITH-X proof required)",
+      http: { path: '/tokens/:id/splits', params: token, method: 'post', proofRequired: true, errors: [403] },
+      inputSchema: creatorSplitsInput.extend(tokenField),
+      outputSchema: tokenOutput,
+      run: (deps, q, call) => setCreatorSplits(deps, { tokenId: q.tokenId, wallet: checksummed(call.provenWallet!), creatorSplits: q.creatorSplits }),
     }),
     stats: read({
       operation: 'stats',

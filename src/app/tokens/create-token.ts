@@ -3,12 +3,14 @@ import { newDeployment } from '../../domain/deployment.js';
 import { ValidationError } from '../../domain/errors.js';
 import { formatUsd } from '../../domain/money.js';
 import type { Network } from '../../domain/network.js';
+import type { CreatorSplit, FeeMode } from '../../domain/fees.js';
 import { checkFairLaunchTerms, newRaise, type FairLaunchTerms } from '../../domain/raise.js';
 import { newToken, type TokenMetadata } from '../../domain/token.js';
+import { newVesting, type VestingTerms } from '../../domain/vesting.js';
 import type { AppDeps } from '../kit/deps.js';
 import type { PreparedImage } from './image-intake.js';
 import { applyInUnitOfWork, type Paid } from '../kit/paid.js';
-import { type BuyResult, buyOnCurve, buyResult, checkBuySize } from '../trading/index.js';
+import { type BuyResult, bookCurveBuy, buyOnCurve, buyResult, checkBuySize } from '../trading/index.js';
 import { loadTokenView, tokenView, type TokenView } from '../kit/views.js';
 
 export interface CreateTokenCommand {
@@ -25,6 +27,12 @@ export interface CreateTokenCommand {
   image?: PreparedImage | null;
   /** A fair launch: a raise on these terms instead of trading at once (docs/api.md "Fair launches"). */
   fairLaunch?: FairLaunchTerms | null;
+  /** Who earns the creator share: the creator's wallets (default), or each trade's trader (docs/api.md "Fees and earnings"). */
+  feeMode?: FeeMode;
+  /** The creator share's wallets, checked already (creatorTerms); null: the creator alone. */
+  creatorSplits?: readonly CreatorSplit[] | null;
+  /** The dev buy stays in custody and is released on this schedule (decision 0079). */
+  vesting?: VestingTerms | null;
 }
 
 /** A created token, with the creator's first buy when it asked for one. */
@@ -89,6 +97,8 @@ export function createToken(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'token
       address,
       now,
       launchMode: cmd.fairLaunch ? 'fair' : 'curve',
+      feeMode: cmd.feeMode ?? 'creator',
+      creatorSplits: cmd.creatorSplits ?? null,
     });
     await stores.tokens.insert(token);
     if (cmd.fairLaunch) {
@@ -106,9 +116,26 @@ export function createToken(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'token
     });
     if (!cmd.initialBuyUsd) return view;
     // The dev buy: the curve's first trade, at the base fee, booked with the token; its tokens are
-    // delivered once the contract is deployed (deliveries wait for DEPLOYED).
-    const { booked, delivery } = await buyOnCurve(deps, stores, token, { buyer: cmd.creator, grossUsd: cmd.initialBuyUsd, minTokensOut: 0n, payment: paid?.payment, now });
+    // delivered once the contract is deployed (deliveries wait for DEPLOYED) — or, vested, stay
+    // in custody, locked, and are released on their schedule (workers/vesting-releaser.ts).
+    const buy = { buyer: cmd.creator, grossUsd: cmd.initialBuyUsd, minTokensOut: 0n, payment: paid?.payment, now };
+    const { booked, delivery } = cmd.vesting ? { booked: await bookCurveBuy(deps, stores, token, buy), delivery: null } : await buyOnCurve(deps, stores, token, buy);
+    if (cmd.vesting) {
+      const vesting = newVesting(booked.trade.tokenAmount, cmd.vesting, now);
+      await stores.tokens.startVesting(tokenId, vesting);
+      booked.token = { ...booked.token, vesting };
+    }
     const initialBuy = buyResult(booked, delivery, spotPriceUsd(booked.token.curve), undefined);
     return { ...(await loadTokenView(stores, booked.token, now)), initialBuy };
   });
+}
+
+/**
+ * Who earns a new token's creator share and how its dev buy is held, checked before the
+ * create's payment is asked for (docs/api.md "Fees and earnings"): a cashback token takes no
+ * splits (its traders earn the share), a vesting needs a dev buy to lock.
+ */
+export function checkCreatorTerms(terms: { feeMode: FeeMode; creatorSplits: readonly CreatorSplit[] | null; vesting: VestingTerms | null; initialBuyUsd: bigint | null }): void {
+  if (terms.feeMode === 'cashback' && terms.creatorSplits) throw ValidationError.of('creatorSplits', "is not for a cashback token: each trade's own trader earns the creator share");
+  if (terms.vesting && !terms.initialBuyUsd) throw ValidationError.of('vesting', 'locks a dev buy: give initialBuyUsd with it');
 }

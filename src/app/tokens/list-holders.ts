@@ -9,7 +9,7 @@ export function listHolders(deps: Pick<AppDeps, 'uow'>, tokenId: string, limit: 
     const token = await loadToken(stores, tokenId);
     return {
       tokenId,
-      items: await holdersOf(stores, tokenId, limit, token.curve.tokensSold),
+      items: await holdersOf(stores, token, limit),
       indexer: indexerView(token.network, await stores.transfers.cursor(token.network)),
     };
   });

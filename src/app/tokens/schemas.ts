@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { amount, indexerOutput, page, tokenOutput, tradeOutput } from '../kit/output-schemas.js';
+import { MAX_CREATOR_SPLITS } from '../../domain/fees.js';
+import { VESTING_MAX_CLIFF_SECONDS, VESTING_MAX_DURATION_SECONDS } from '../../domain/vesting.js';
 import { addressSchema, limit, networkSchema, tokenIdSchema, usdString, walletSchema } from '../kit/schemas.js';
 
 /** An uploaded image (docs/api.md "Token images"): the file as base64 or a data: URL. */
@@ -17,6 +19,24 @@ export const fairLaunchSchema = z.strictObject({
   goalUsd: usdString('the raise fills when its usable pledges reach this'),
   durationSeconds: z.number().int().min(10).max(604_800).meta({ description: 'how long the raise takes pledges: 10 s to 7 days' }),
   maxPerWalletUsd: usdString('the most one wallet may pledge in total').optional(),
+});
+
+/** The wallets a token's creator share is split among (docs/api.md "Fees and earnings"). */
+export const creatorSplitsSchema = z
+  .array(
+    z.strictObject({
+      wallet: walletSchema.meta({ description: "a wallet that earns a part of the creator share (never the service's own accounts or contracts)" }),
+      bps: z.number().int().min(1).max(10_000).meta({ description: 'its part of the creator share, in basis points (1–10000)' }),
+    }),
+  )
+  .min(1)
+  .max(MAX_CREATOR_SPLITS)
+  .meta({ description: `1 to ${MAX_CREATOR_SPLITS} wallets sharing the creator's half of every trading fee: bps add up to 10000, no wallet twice; each part is floor(share × bps / 10000), the remainder to the first` });
+
+/** A dev buy's vesting (docs/api.md "Fees and earnings"): locked in custody, released on this schedule. */
+export const vestingSchema = z.strictObject({
+  cliffSeconds: z.number().int().min(0).max(VESTING_MAX_CLIFF_SECONDS).meta({ description: 'nothing vests before this many seconds after creation (0 to one year)' }),
+  durationSeconds: z.number().int().min(0).max(VESTING_MAX_DURATION_SECONDS).meta({ description: 'then the tokens vest linearly over this many seconds (0 to four years)' }),
 });
 
 export const createTokenInput = z.strictObject({
@@ -33,7 +53,18 @@ export const createTokenInput = z.strictObject({
     .meta({ description: "the address that brought this token (a launch platform, an agent): earns a share of every trading fee, for ever (never the service's own accounts or contracts)" }),
   initialBuyUsd: usdString("the creator's own first buy, paid with the create (the price becomes create + initialBuyUsd)").optional(),
   launch: fairLaunchSchema.optional().meta({ description: 'open a raise instead of trading at once (a fair launch); not with initialBuyUsd' }),
+  feeMode: z
+    .enum(['creator', 'cashback'])
+    .optional()
+    .meta({ description: "who earns the creator's half of each trading fee: `creator` (default: the creator, or its creatorSplits) or `cashback` (each trade's own trader)" }),
+  creatorSplits: creatorSplitsSchema.optional(),
+  vesting: vestingSchema
+    .optional()
+    .meta({ description: "lock the dev buy (initialBuyUsd) in custody and release it on this schedule to the creator's wallet; its locked tokens cannot be sold" }),
 });
+
+/** A creator changing its token's splits (free, its wallet proven with Sign-In-With-X): the body beside the path's token. */
+export const creatorSplitsInput = z.strictObject({ creatorSplits: creatorSplitsSchema });
 
 export const tokenInfoInput = z.strictObject({ tokenId: tokenIdSchema });
 
@@ -70,7 +101,7 @@ export const candleOutput = z.object({
 });
 
 export const tokenInfoOutput = tokenOutput.extend({
-  holdersTop: z.array(z.object({ wallet: z.string(), balance: amount, share: amount })),
+  holdersTop: z.array(z.object({ wallet: z.string(), balance: amount, share: amount, locked: amount })),
   priceChange24h: amount,
   candles1h: z.array(candleOutput),
 });
@@ -84,7 +115,10 @@ export const createTokenOutput = tokenOutput.extend({
   initialBuy: z
     .looseObject({ tokensReceived: z.string(), usdSpent: z.string(), feeUsd: z.string() })
     .optional()
-    .meta({ description: "the creator's first buy (initialBuyUsd), as token_buy_usd answers it; its tokens are delivered once the contract is deployed" }),
+    .meta({
+      description:
+        "the creator's first buy (initialBuyUsd), as token_buy_usd answers it; its tokens are delivered once the contract is deployed — or, with vesting, stay locked in custody (delivery null) and are released on the token's vesting schedule",
+    }),
 });
 
 // ---- answers of the free reads (OpenAPI and the MCP tools' output schemas) ----
@@ -102,7 +136,14 @@ export const candlesOutput = z.object({
 
 export const holdersOutput = z.object({
   tokenId: z.string(),
-  items: z.array(z.object({ wallet: z.string(), balance: amount, share: amount.meta({ description: 'of the tokens in circulation' }) })),
+  items: z.array(
+    z.object({
+      wallet: z.string(),
+      balance: amount.meta({ description: 'what the books say it holds, locked tokens included' }),
+      share: amount.meta({ description: 'of the tokens in circulation (sold on the curve, locked ones included)' }),
+      locked: amount.meta({ description: "of balance, the tokens still locked in custody by the creator's vested dev buy; 0 for anyone else" }),
+    }),
+  ),
   indexer: indexerOutput,
 });
 

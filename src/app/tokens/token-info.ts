@@ -8,7 +8,7 @@ import { loadToken } from '../trading/index.js';
 import { DAY_MS, loadTokenView, type TokenView } from '../kit/views.js';
 
 export interface TokenInfo extends TokenView {
-  holdersTop: { wallet: string; balance: string; share: string }[];
+  holdersTop: { wallet: string; balance: string; share: string; locked: string }[];
   priceChange24h: string;
   candles1h: Candle[];
 }
@@ -23,7 +23,7 @@ export async function tokenInfoFrom(stores: Stores, tokenId: string, now: Date):
   const token = await loadToken(stores, tokenId);
   const [view, top, lastBefore, dayTrades] = await Promise.all([
     loadTokenView(stores, token, now),
-    holdersOf(stores, tokenId, 10, token.curve.tokensSold),
+    holdersOf(stores, token, 10),
     stores.trades.lastBefore(tokenId, dayAgo),
     stores.trades.between(tokenId, dayAgo, new Date(now.getTime() + 1)),
   ]);

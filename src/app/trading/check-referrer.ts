@@ -39,9 +39,23 @@ function collectOwnAddresses(deps: ReferrerDeps): Map<string, string> {
 
 /** Throws REFERRER_NOT_ALLOWED when `address` (named in `field`) is the service's own. */
 export async function checkReferrer(deps: ReferrerDeps, field: 'referrer' | 'platformReferrer', address: string | null | undefined): Promise<void> {
-  if (!address) return;
-  const what = ownAddresses(deps).get(address.toLowerCase());
-  if (what) throw new ReferrerNotAllowed(field, address, what);
-  const token = await deps.uow.run((s) => s.tokens.findByAddress(address));
-  if (token) throw new ReferrerNotAllowed(field, address, token.what === 'token' ? `the contract of token ${token.tokenId}` : `the Uniswap v2 pair of token ${token.tokenId}`);
+  if (address) await checkEarners(deps, [[field, address]]);
+}
+
+/**
+ * The same for every wallet of a creator's splits (docs/api.md "Fees and earnings", decision
+ * 0078): each `[field, address]` refused as a referrer would be, in one unit of work.
+ */
+export async function checkEarners(deps: ReferrerDeps, earners: readonly (readonly [field: string, address: string])[]): Promise<void> {
+  for (const [field, address] of earners) {
+    const what = ownAddresses(deps).get(address.toLowerCase());
+    if (what) throw new ReferrerNotAllowed(field, address, what);
+  }
+  if (earners.length === 0) return;
+  await deps.uow.run(async (s) => {
+    for (const [field, address] of earners) {
+      const token = await s.tokens.findByAddress(address);
+      if (token) throw new ReferrerNotAllowed(field, address, token.what === 'token' ? `the contract of token ${token.tokenId}` : `the Uniswap v2 pair of token ${token.tokenId}`);
+    }
+  });
 }

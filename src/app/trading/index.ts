@@ -4,12 +4,13 @@
  */
 export { buyPlanOfSwap, checkBuySize } from './buy-token.js';
 export { tradingEntrypoints, tradingReads } from './catalogue.js';
-export { checkReferrer } from './check-referrer.js';
+export { checkEarners, checkReferrer } from './check-referrer.js';
 export { graduate } from './graduate.js';
 export { deployedToken, loadToken, tradedToken } from './load-token.js';
+export { refuseLockedSale } from './locked-sale.js';
 export { sellAuthorizationOutput, sellOutput } from './schemas.js';
 export { queueTokenReturn, sellToken } from './sell-token.js';
 export { bookBuy, buyResult, deliverBought } from './venues/booking.js';
-export { buyOnCurve } from './venues/curve-venue.js';
+export { bookCurveBuy, buyOnCurve } from './venues/curve-venue.js';
 export { type BuyPlan, type BuyResult, type TradePhase } from './venues/trade-venue.js';
 export { venueFor, venueNamed, type VenueDeps } from './venues/venue-for.js';

@@ -61,8 +61,10 @@ export async function recordTrade(
 }
 
 /**
- * The fee's shares (docs/api.md "Fees and earnings"): the creator's, the platform referrer's, the
- * trade referrer's, each rounded down, the treasury keeping the rest — booked with the trade, so
+ * The fee's shares (docs/api.md "Fees and earnings"): the creator's (split among the creator's
+ * wallets as the token names them when the trade is booked, or the trader's own on a cashback
+ * token), the platform referrer's, the trade referrer's, each rounded down, the treasury keeping
+ * the rest — booked with the trade, so
  * a trade and its earnings commit together; paid out later by the earnings payer. Returns their
  * event (appended with the trade's), or null when no one earns a share.
  */
@@ -70,6 +72,8 @@ async function accrueEarnings(deps: Pick<AppDeps, 'ids' | 'settings'>, stores: S
   const split = splitFee(trade.feeUsd, deps.settings.feeShares, {
     payer: trade.wallet,
     creator: token.creator,
+    creatorSplits: token.creatorSplits,
+    feeMode: token.feeMode,
     platformReferrer: token.platformReferrer,
     tradeReferrer: referrer,
   });

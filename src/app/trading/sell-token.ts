@@ -26,6 +26,7 @@ import { pullTokens } from '../custody/index.js';
 import type { AppDeps } from '../kit/deps.js';
 import { fundingKey, InterruptedInCustody, RefusedInCustody, type Funding } from '../kit/paid.js';
 import { checkedToken, deployedToken, loadToken, onCallerNetwork, tradedToken, type DeployedToken } from './load-token.js';
+import { refuseLockedSale } from './locked-sale.js';
 import type { SellCommand, SellRequest, SellResult, TradePhase } from './venues/trade-venue.js';
 import { venueFor, type VenueDeps } from './venues/venue-for.js';
 
@@ -89,6 +90,7 @@ async function checkAuthorization(
     Promise.all([deps.tokenIssuer.authorizationState(token.network, address, a.from, a.nonce), deps.tokenIssuer.balanceOf(token.network, address, a.from)]),
   );
   if (used) throw invalid('used', 'The authorization nonce was already used or cancelled.');
+  refuseLockedSale(token, a.from, a.value, balance);
   if (balance < a.value) throw new InsufficientBalance(formatTokens(a.value), formatTokens(balance));
 }
 

@@ -2,7 +2,7 @@
  * The workers that run beside the HTTP server (docs/architecture.md, "Workers") and the timer that
  * runs them. A pass runs every worker once, in a fixed order: tokens from before tokens went on
  * chain are taken on chain first (once per process, before the outboxes), then the reconciler,
- * the outboxes (deployments, deliveries, graduations), the transfer indexer, the earnings payer,
+ * the raises, the orders and the vested dev buys' releases, the outboxes (deployments, deliveries, graduations), the transfer indexer, the earnings payer,
  * payouts and the purges. Started, it runs a pass `intervalMs` after the previous one ended —
  * never two at once — and a failed pass is logged and the next one runs as usual.
  *
@@ -35,6 +35,7 @@ import { DeliveryWorker, DeploymentWorker } from './token-workers.js';
 import { GraduationWorker } from './graduation-worker.js';
 import { OrderExecutor } from './order-executor.js';
 import { TransferIndexer, type TransferIndexerDeps } from './transfer-indexer.js';
+import { VestingReleaser, type VestingReleaserDeps } from './vesting-releaser.js';
 
 export interface WorkerSchedulerDeps {
   /** The use cases' ports (store, clock, ids, token issuer, logger, metrics) and the paid entrypoints the reconciler resumes. */
@@ -70,6 +71,7 @@ export interface WorkerSchedulerDeps {
     graduations?: { afterRecord?: (g: Graduation) => Promise<void> };
     transfers?: Pick<TransferIndexerDeps, 'beforeCommit' | 'afterStep' | 'blockRange'>;
     channelClaims?: ClaimPassOptions['hooks'];
+    vesting?: Pick<VestingReleaserDeps, 'beforeCommit' | 'afterRelease'>;
   };
 }
 
@@ -91,6 +93,8 @@ export class WorkerScheduler {
   readonly raises: RaiseSettler;
   /** Executes orders whose price is crossed, woken after each commit (docs/api.md "Orders"). */
   readonly orders: OrderExecutor;
+  /** Releases vested dev buys on their schedule, as deliveries (decision 0079). */
+  readonly vesting: VestingReleaser;
 
   private backfilled = false;
   /** When the pass under way started, and when the last one ended (the loop's lease on being alive). */
@@ -150,6 +154,7 @@ export class WorkerScheduler {
     this.earnings = new EarningsPayer({ uow, clock, ids, logger, minPayoutUsd: deps.earningsPayoutMinUsd });
     this.raises = new RaiseSettler({ ...application.deps, logger, metrics });
     this.orders = new OrderExecutor(application.deps);
+    this.vesting = new VestingReleaser({ uow, clock, ids, logger, ...hooks.vesting });
   }
 
   /** One pass of every worker (tests call this instead of waiting for the timer); nothing while custody signs elsewhere. */
@@ -165,6 +170,7 @@ export class WorkerScheduler {
     await this.reconciler.runOnce();
     await this.raises.runOnce(); // before the outboxes: a filled raise's deliveries go out in this pass
     await this.orders.runOnce();
+    await this.vesting.runOnce(); // before the deliveries: what vested goes out in this pass
     await this.deployments.runOnce();
     await this.deliveries.runOnce();
     await this.graduations.runOnce();

@@ -58,7 +58,8 @@ export async function deliverBought(deps: BookingDeps, stores: Stores, buyer: st
   return delivery;
 }
 
-export function buyResult(booked: Booked, delivery: Delivery, spotPriceUsd: string, paid: Funding<BuyResult> | undefined): BuyResult {
+/** `delivery` null: the tokens stay in custody (a vested dev buy). */
+export function buyResult(booked: Booked, delivery: Delivery | null, spotPriceUsd: string, paid: Funding<BuyResult> | undefined): BuyResult {
   const { trade } = booked;
   return {
     tokenId: trade.tokenId,
@@ -69,7 +70,7 @@ export function buyResult(booked: Booked, delivery: Delivery, spotPriceUsd: stri
     spotPriceUsd,
     position: positionView(booked.position, booked.token),
     trade: tradeView(trade),
-    delivery: deliveryView(delivery),
+    delivery: delivery ? deliveryView(delivery) : null,
     payment: paid?.payment
       ? { paymentId: paid.payment.paymentId, network: paid.payment.network, payer: paid.payment.payer, transaction: paid.payment.settlementTx }
       : null,

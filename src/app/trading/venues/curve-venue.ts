@@ -16,26 +16,30 @@ import { loadToken, onCallerNetwork, tradedToken } from '../load-token.js';
 import { bookBuy, bookSell, buyResult, deliverBought, sellResult, type Booked } from './booking.js';
 import { buySlippage, sellSlippage, venueNameFor, type TradeVenue } from './trade-venue.js';
 
+/** What a buy on the curve is told: who buys, for how much, at least how many tokens. */
+interface CurveBuy {
+  buyer: string;
+  grossUsd: bigint;
+  minTokensOut: bigint;
+  referrer?: string | null | undefined;
+  payment: Payment | undefined;
+  now: Date;
+  /** The fee charged: the one in force (a launch fee while it decays); the token's base fee when omitted. */
+  feeBps?: bigint;
+}
+
 /**
  * A buy on `token`'s curve inside the caller's unit of work: the curve moved, the trade booked,
  * the tokens queued for delivery; buying the last curve token graduates the token. The curve
  * venue's buys and a creator's dev buy at launch both go through here.
  */
-export async function buyOnCurve(
-  deps: Pick<AppDeps, 'ids' | 'settings'>,
-  stores: Stores,
-  token: Token,
-  buy: {
-    buyer: string;
-    grossUsd: bigint;
-    minTokensOut: bigint;
-    referrer?: string | null | undefined;
-    payment: Payment | undefined;
-    now: Date;
-    /** The fee charged: the one in force (a launch fee while it decays); the token's base fee when omitted. */
-    feeBps?: bigint;
-  },
-): Promise<{ booked: Booked; delivery: Delivery }> {
+export async function buyOnCurve(deps: Pick<AppDeps, 'ids' | 'settings'>, stores: Stores, token: Token, buy: CurveBuy): Promise<{ booked: Booked; delivery: Delivery }> {
+  const booked = await bookCurveBuy(deps, stores, token, buy);
+  return { booked, delivery: await deliverBought(deps, stores, buy.buyer, booked, buy.now) };
+}
+
+/** The same buy with its tokens left in custody (a vested dev buy: released on its schedule, not delivered now). */
+export async function bookCurveBuy(deps: Pick<AppDeps, 'ids' | 'settings'>, stores: Stores, token: Token, buy: CurveBuy): Promise<Booked> {
   const { now } = buy;
   const q = quoteBuyWithUsd(buy.feeBps === undefined ? token.params : { ...token.params, feeBps: buy.feeBps }, token.curve, buy.grossUsd);
   if (q.tokensOut < buy.minTokensOut) throw buySlippage(buy.minTokensOut, q.tokensOut);
@@ -52,7 +56,7 @@ export async function buyOnCurve(
   });
   // The curve sold out: the token changes venue.
   if (moved.state === 'GRADUATED') booked.token = await graduate(deps, stores, booked.token, booked.trade, now);
-  return { booked, delivery: await deliverBought(deps, stores, buy.buyer, booked, now) };
+  return booked;
 }
 
 export function curveVenue(deps: Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'tradeQuoter' | 'settings'>): TradeVenue {

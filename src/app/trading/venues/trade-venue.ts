@@ -62,7 +62,8 @@ export interface BuyResult {
   spotPriceUsd: string;
   position: PositionView;
   trade: TradeView;
-  delivery: DeliveryView;
+  /** Null only for a vested dev buy: its tokens stay in custody, released on the token's vesting schedule. */
+  delivery: DeliveryView | null;
   payment: { paymentId: string; network: string; payer: string; transaction: string | null } | null;
 }
 
