@@ -11,6 +11,7 @@ import { currentAddress, onWalletChange } from '../session.js';
 import type { Token } from '../types.js';
 import { connectButton, errorBox } from '../ui.js';
 import { checkout } from './checkout.js';
+import { creatorTermsFields } from './creator-terms.js';
 
 /** The request body of POST /tokens as the form builds it. */
 type CreateBody = Record<string, unknown>;
@@ -67,7 +68,24 @@ const LINKS: FieldSpec[] = [
 ];
 
 /** The parts of the form, in the order they are shown. */
-const formParts = (): FormPart[] => [textFields(WORDS, { symbol: (v) => v.toUpperCase() }), imagePicker(), textFields(LINKS), launchPart()];
+/** Who earns the creator's half of the fees, and a locked dev buy (creator-terms.ts): a part like the others. */
+function creatorTerms(): FormPart {
+  const terms = creatorTermsFields();
+  return {
+    el: terms.field,
+    write: (body) => {
+      try {
+        Object.assign(body, terms.body());
+        return null;
+      } catch (e) {
+        return (e as Error).message;
+      }
+    },
+    says: (body) => (body.vesting ? ', locked' : ''),
+  };
+}
+
+const formParts = (): FormPart[] => [textFields(WORDS, { symbol: (v) => v.toUpperCase() }), imagePicker(), textFields(LINKS), launchPart(), creatorTerms()];
 
 export function createView(root: HTMLElement): () => void {
   const render = () => {

@@ -10,6 +10,7 @@ import { subscribe } from '../live.js';
 import type { Holder, Token, Trade } from '../types.js';
 import { amount, avatar, curveProgress, errorBox, labelCells, ON_DEVNET, stateBadge } from '../ui.js';
 import { commentsSection } from './comments.js';
+import { feeTermsPanel } from './fee-terms.js';
 import { priceSection } from './price-section.js';
 import { raisePanel } from './raise-panel.js';
 import { tradePanel } from './trade-panel.js';
@@ -161,7 +162,9 @@ function holdersSection(rows: HTMLElement): HTMLElement {
 }
 
 function holderRows(items: Holder[]): HTMLElement[] | HTMLElement {
-  const row = (x: Holder, i: number) => labelCells(h('tr', {}, h('td', {}, String(i + 1)), h('td', {}, h('a', { href: `#/wallet/${x.wallet}` }, shortAddress(x.wallet))), h('td', { class: 'num' }, amount(x.balance, 'tokens')), h('td', { class: 'num' }, percentText(x.share))), HOLDER_COLUMNS);
+  const locked = (x: Holder) => (x.locked && x.locked !== '0' ? h('small', { class: 'muted', 'data-testid': 'holder-locked' }, ' (', amount(x.locked, 'tokens'), ' locked)') : null);
+  const row = (x: Holder, i: number) =>
+    labelCells(h('tr', {}, h('td', {}, String(i + 1)), h('td', {}, h('a', { href: `#/wallet/${x.wallet}` }, shortAddress(x.wallet))), h('td', { class: 'num' }, amount(x.balance, 'tokens'), locked(x)), h('td', { class: 'num' }, percentText(x.share))), HOLDER_COLUMNS);
   return items.length ? items.map(row) : h('tr', { class: 'empty' }, h('td', { colspan: 4 }, 'No holders yet.'));
 }
 
@@ -184,7 +187,7 @@ function marketTables(tokenId: string, gone: () => boolean) {
 }
 
 /** Events after which the figures, chart and holders are read again. */
-const CHANGES = ['token.deployed', 'token.graduated', 'token.pool_created', 'token.pool_failed', 'position.transferred', 'raise.filled', 'raise.failed'];
+const CHANGES = ['token.deployed', 'token.graduated', 'token.pool_created', 'token.pool_failed', 'position.transferred', 'raise.filled', 'raise.failed', 'token.splits_changed', 'vesting.released'];
 
 /** The page's frame: the token's head and figures on top, the market in the main column, the trade panel beside it. */
 function layout(head: HTMLElement, fig: HTMLElement, main: HTMLElement[], side: HTMLElement): HTMLElement {
@@ -197,7 +200,7 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
   let thread: ReturnType<typeof commentsSection> | null = null;
   let raise: ReturnType<typeof raisePanel> | null = null;
   let gone = false;
-  const [head, fig, curveSlot, raiseSlot, panelSlot, threadSlot] = [h('div'), h('div'), h('div'), h('div'), h('div'), h('div')];
+  const [head, fig, curveSlot, raiseSlot, panelSlot, threadSlot, feesSlot] = [h('div'), h('div'), h('div'), h('div'), h('div'), h('div'), h('div')];
   const price = priceSection(tokenId, () => gone, () => token?.priceUsd);
   const tables = marketTables(tokenId, () => gone);
 
@@ -208,6 +211,7 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
     fill(head, header(token));
     fill(fig, figures(token));
     fill(curveSlot, curve(token));
+    fill(feesSlot, feeTermsPanel(token));
     price.reprice(token.priceUsd);
     // A fair launch shows its raise; it trades (the trade panel) once the raise settled.
     if (!raise && token.launchMode === 'fair') {
@@ -234,7 +238,7 @@ export function tokenView(root: HTMLElement, tokenId: string): () => void {
     }, 300);
   };
 
-  fill(root, layout(head, fig, [price.el, threadSlot, curveSlot, ...tables.sections], h('div', {}, raiseSlot, panelSlot)));
+  fill(root, layout(head, fig, [price.el, threadSlot, curveSlot, ...tables.sections], h('div', {}, raiseSlot, panelSlot, feesSlot)));
   loadToken().catch((e: unknown) => fill(root, errorBox(e), h('p', {}, h('a', { href: '#/' }, '← All tokens'))));
   void price.load().catch(() => price.unavailable());
   void tables.loadTrades().catch(() => undefined);
