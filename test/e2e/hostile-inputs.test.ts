@@ -234,7 +234,19 @@ describe.each(testDatabases('hostile'))('hostile input on %s', (_name, openStore
   it('every paid call and free post: any hostile body field is never a 5xx, logs no error and takes no payment', async () => {
     const authorization = { from: wallet.address, to: wallet.address, value: '1', validAfter: '0', validBefore: '9999999999', nonce: `0x${'1'.repeat(64)}`, signature: `0x${'2'.repeat(130)}` };
     const bodies: Record<string, Record<string, unknown>> = {
-      token_create: { name: 'Fine', symbol: 'FINE', description: 'd', imageUrl: 'https://example.com/a.png', website: 'https://example.com', twitter: 'x', telegram: 'telegram', initialBuyUsd: '1' },
+      token_create: {
+        name: 'Fine',
+        symbol: 'FINE',
+        description: 'd',
+        imageUrl: 'https://example.com/a.png',
+        website: 'https://example.com',
+        twitter: 'x',
+        telegram: 'telegram',
+        initialBuyUsd: '1',
+        feeMode: 'creator',
+        creatorSplits: [{ wallet: wallet.address, bps: 10_000 }],
+        vesting: { cliffSeconds: 60, durationSeconds: 60 },
+      },
       token_buy_usd: { tokenId, usdAmount: '5', minTokensOut: '1' },
       token_buy_tokens: { tokenId, tokens: '1000000', maxUsd: '5' },
       token_buy_quote: { quoteId: `qte_${ULID}` },
@@ -249,6 +261,7 @@ describe.each(testDatabases('hostile'))('hostile input on %s', (_name, openStore
       cancel_pledge: [`/api/pledges/pld_${ULID}/cancel`, { signature: `0x${'2'.repeat(130)}` }],
       cancel_order: [`/api/orders/ord_${ULID}/cancel`, { signature: `0x${'2'.repeat(130)}` }],
       hide_comment: [`/tokens/${tokenId}/comments/cmt_${ULID}/hide`, {}],
+      set_creator_splits: [`/tokens/${tokenId}/splits`, { creatorSplits: [{ wallet: wallet.address, bps: 10_000 }] }],
     };
     const settled = facilitator.settled.length;
     const variants = (body: Record<string, unknown>) =>

@@ -18,7 +18,7 @@ const info = {
   volumeUsd24h: '5.56005',
   trades24h: 2,
   holders: 1,
-  holdersTop: [{ wallet: WALLET, balance: '784495.291384607698648614', share: '1' }],
+  holdersTop: [{ wallet: WALLET, balance: '784495.291384607698648614', share: '1', locked: '0' }],
   priceChange24h: '0.001463',
   candles1h: [
     {

@@ -34,6 +34,9 @@ export const token = {
   links: { website: 'https://pepe.example/', twitter: 'https://x.com/pepecoin', telegram: 'https://t.me/pepecoin' },
   platformReferrer: null,
   launchFee: { startBps: 5000, endsAt: '2026-11-23T12:00:20.000Z' },
+  feeMode: 'creator',
+  creatorSplits: [{ wallet: WALLET, bps: 10000 }],
+  vesting: null,
   state: 'ACTIVE',
   launchMode: 'curve',
   tradingSince: CREATED,
@@ -75,5 +78,7 @@ export const buyPosition = {
   valueUsd: '4.954083',
   unrealizedPnlUsd: '-0.045917',
   onChainBalance: null,
+  lockedBalance: '0',
+  vesting: null,
   updatedAt: CREATED,
 };
