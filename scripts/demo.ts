@@ -70,16 +70,17 @@ const tally = { boughtUsd: 0, soldUsd: 0, confirmed: true };
  * A creator launches a token with a dev buy in the same payment: the curve's first trade, at the
  * base fee — the anti-snipe launch fee is for everyone else (docs/api.md "Fees and earnings").
  */
-async function launch(label: string, creatorIndex: number, buyerIndex: number): Promise<Launch> {
+async function launch(label: string, creatorIndex: number, buyerIndex: number, terms: Record<string, unknown> = {}): Promise<Launch> {
   const creator = account(creatorIndex);
   const buyer = account(buyerIndex);
   console.log(`\n== ${label}: creator #${creatorIndex} ${short(creator.address)}, buyer #${buyerIndex} ${short(buyer.address)}`);
   const symbol = `D${Date.now().toString(36).slice(-5).toUpperCase()}`;
-  const created = await payer(creator)('/tokens', { name: `Demo ${symbol}`, symbol, description: 'made by npm run demo', initialBuyUsd: '5' });
+  const created = await payer(creator)('/tokens', { name: `Demo ${symbol}`, symbol, description: 'made by npm run demo', initialBuyUsd: '5', ...terms });
   const t = created.data;
   const dev = t.initialBuy;
   console.log(line('create', `${t.tokenId} ${t.symbol} on ${t.network}   tx ${short(created.tx)}`, 'paid $5.01: $0.01 to create + a $5 dev buy'));
   console.log(line('dev buy', `${tokens(dev.tokensReceived)} ${t.symbol} for ${usd(dev.usdSpent)} (fee ${usd(dev.feeUsd)}: the base ${t.curve.feeBps / 100}%, no launch fee for the creator's dev buy)`));
+  if (t.vesting) console.log(line('vesting', `the dev buy stays locked in custody, released linearly until ${t.vesting.endsAt}`));
   console.log(line('page', page(`token/${t.tokenId}`)));
   return { creator, buyerIndex, buyer, token: t };
 }
@@ -358,7 +359,7 @@ try {
   await fetch(`${BASE_URL}/health`); // reach the service before printing anything
   await events.open();
   const launches = [
-    await launch('testnet wallets (fresh history → eip155:84532)', 5, 6),
+    await launch('testnet wallets (fresh history → eip155:84532)', 5, 6, { vesting: { cliffSeconds: 0, durationSeconds: 30 } }),
     await launch('production wallets (mainnet history → eip155:8453)', 1, 2),
   ];
   await waitOutLaunchFees(launches);
