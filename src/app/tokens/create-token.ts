@@ -29,7 +29,7 @@ export interface CreateTokenCommand {
   fairLaunch?: FairLaunchTerms | null;
   /** Who earns the creator share: the creator's wallets (default), or each trade's trader (docs/api.md "Fees and earnings"). */
   feeMode?: FeeMode;
-  /** The creator share's wallets, checked already (creatorTerms); null: the creator alone. */
+  /** The creator share's wallets, checked already (creator-splits.ts); null: the creator alone. */
   creatorSplits?: readonly CreatorSplit[] | null;
   /** The dev buy stays in custody and is released on this schedule (decision 0079). */
   vesting?: VestingTerms | null;
