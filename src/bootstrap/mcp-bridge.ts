@@ -23,6 +23,7 @@ export async function startMcpBridge(config: BridgeConfig, io: BridgeIo): Promis
     walletKey: config.walletKey,
     maxPaymentUsd: config.maxPaymentUsd,
     budgetUsd: config.budgetUsd,
+    payScheme: config.payScheme,
     version: DEFAULT_SETTINGS.serviceVersion,
     log,
   });

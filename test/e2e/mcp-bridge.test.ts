@@ -18,6 +18,7 @@ import { TESTNET } from '../../src/domain/network.js';
 import { call, envelopeOf } from '../support/mcp-client.js';
 import { settle, ShiftableClock, startTestService } from '../support/service.js';
 import { DEV_MNEMONIC, devAccount } from '../support/x402-client.js';
+import { pollUntil } from '../support/wait.js';
 import { mnemonicToAccount } from 'viem/accounts';
 
 const clock = new ShiftableClock();
@@ -141,5 +142,42 @@ describe('the stdio bridge', () => {
     // Free tools still answer.
     expect((await call(agent, 'get_token', { tokenId })).isError).toBeFalsy();
     expect(stderr).toContain('refused token_buy_usd: Paying $0.05 would pass BUDGET_USD');
+  });
+});
+
+describe('the stdio bridge pays over batch-settlement by default', () => {
+  it('one deposit within BUDGET_USD, a voucher per call, the rest refunded at exit: the wallet is short of exactly what it was charged', async () => {
+    const created = await call(agent, 'create_token', { name: 'Channel Cat', symbol: 'CHCAT' });
+    const tokenId = (created.structuredContent as { tokenId: string }).tokenId;
+    const payer = devAccount(9); // testnet, its own wallet and channel
+    const key = toHex(mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 9 }).getHdKey().privateKey!);
+    const before = facilitator.balanceOf(TESTNET, payer.address);
+    const deposits = () => facilitator.batch.transactions.filter((t) => t.kind === 'deposit').length;
+    const depositsBefore = deposits();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(import.meta.dirname, '..', '..', 'bin', 'launchpad-mcp.js')],
+      env: { BASE_URL: service.url, WALLET_KEY: key, MAX_PAYMENT_USD: '0.5', BUDGET_USD: '1' },
+      stderr: 'pipe',
+    });
+    let log = '';
+    transport.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const own = new Client({ name: 'launchpad-bridge-channel', version: '1.0.0' });
+    await own.connect(transport);
+    for (let i = 0; i < 5; i++) {
+      const info = await call(own, 'token_info', { tokenId });
+      expect(info.isError, JSON.stringify(info.content)).toBeFalsy();
+      expect((info.content.at(-1) as { text: string }).text).toMatch(/by a voucher on its batch-settlement channel/);
+    }
+    const mine = [...db().payments.values()].filter((p) => p.payer === payer.address);
+    expect(mine.map((p) => p.state)).toEqual(['APPLIED', 'APPLIED', 'APPLIED', 'APPLIED', 'APPLIED']);
+    const charged = mine.reduce((sum, p) => sum + p.amount, 0n);
+    expect(deposits() - depositsBefore).toBe(1);
+    expect(log).toContain('pays from a batch-settlement channel where offered');
+    // At exit the bridge refunds what the channel holds beyond its charges.
+    await own.close();
+    await pollUntil(async () => /refunded the eip155:84532 channel/.test(log), { timeoutMs: 30_000, stepMs: 100 });
+    expect(log).toMatch(/refunded the eip155:84532 channel/);
+    expect(before - facilitator.balanceOf(TESTNET, payer.address)).toBe(charged);
   });
 });

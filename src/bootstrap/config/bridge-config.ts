@@ -13,6 +13,8 @@ export interface BridgeConfig {
   maxPaymentUsd: bigint;
   /** At most this for the whole run, in micro-USD: past it every payment is refused without signing. */
   budgetUsd: bigint;
+  /** How it pays: from a batch-settlement channel (the default: one deposit, a voucher per call, the rest refunded at exit), or one `exact` authorization per call. */
+  payScheme: 'batch-settlement' | 'exact';
 }
 
 const bridgeSchema = z.object({
@@ -25,6 +27,7 @@ const bridgeSchema = z.object({
     .optional(),
   MAX_PAYMENT_USD: usd.default(parseUsd('0.10')),
   BUDGET_USD: usd.default(parseUsd('1')),
+  PAY_SCHEME: z.enum(['batch-settlement', 'exact']).default('batch-settlement'),
 });
 
 export function loadBridgeConfig(env: Env = process.env): BridgeConfig {
@@ -41,5 +44,6 @@ export function loadBridgeConfig(env: Env = process.env): BridgeConfig {
     walletKey: e.WALLET_KEY ?? null,
     maxPaymentUsd: e.MAX_PAYMENT_USD,
     budgetUsd: e.BUDGET_USD,
+    payScheme: e.PAY_SCHEME,
   };
 }

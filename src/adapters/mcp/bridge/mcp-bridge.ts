@@ -1,7 +1,8 @@
 /**
  * The stdio bridge a local agent puts in its MCP config (docs/agents.md "The stdio bridge"): an
  * MCP server on stdio that forwards every call to the service's MCP endpoint, and pays the paid
- * ones with a local key — the official @x402/core client and @x402/evm's exact scheme over a viem
+ * ones with a local key — from a batch-settlement channel by @x402/evm's official scheme
+ * (channel-payer.ts), or the official @x402/core client and @x402/evm's exact scheme over a viem
  * account — within a per-call cap and a budget for the run. A price over either is refused before
  * anything is signed. It names its wallet on every call, so the service offers only its network,
  * fills its own address where a free tool asks for a wallet, and signs a sell's token
@@ -18,6 +19,7 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { formatUsd } from '../../../domain/money.js';
 import { isNetwork, NETWORKS } from '../../../domain/network.js';
 import { PAYMENT_META, paymentRequiredOf, settlementOf, WALLET_META, type PaymentRequiredLike } from '../../kit/mcp/x402-mcp.js';
+import { ChannelPayer } from './channel-payer.js';
 import { SpendingLimits, type SpendingRefusal } from './spending-limits.js';
 
 export interface McpBridgeOptions {
@@ -26,6 +28,8 @@ export interface McpBridgeOptions {
   walletKey: `0x${string}` | null;
   maxPaymentUsd: bigint;
   budgetUsd: bigint;
+  /** Pays from a batch-settlement channel where the service offers one (channel-payer.ts), else by `exact`; absent: batch-settlement. */
+  payScheme?: 'batch-settlement' | 'exact';
   version: string;
   /** One line for the operator (stderr: stdout carries only MCP). */
   log: (line: string) => void;
@@ -59,6 +63,7 @@ export class McpBridge {
   readonly account: PrivateKeyAccount | null;
   readonly limits: SpendingLimits;
   private readonly payer: x402Client | null;
+  private readonly channels: ChannelPayer | null;
   private remote: Promise<Client> | null = null;
   private served: StdioServerHandle | null = null;
 
@@ -72,6 +77,7 @@ export class McpBridge {
           spendControls: { maxAmountPerPayment: `$${formatUsd(options.maxPaymentUsd)}` },
         })
       : null;
+    this.channels = this.account && options.payScheme !== 'exact' ? new ChannelPayer(this.account, options.budgetUsd, options.log) : null;
   }
 
   get endpoint(): string {
@@ -84,6 +90,9 @@ export class McpBridge {
       `service ${this.endpoint}`,
       this.account ? `wallet ${this.account.address} (WALLET_KEY)` : 'no WALLET_KEY: free tools only; paid tools answer their price unpaid',
       `pays in USDC at most $${formatUsd(this.limits.maxPerCall)} per call (MAX_PAYMENT_USD) and $${formatUsd(this.limits.budget)} for this run (BUDGET_USD)`,
+      this.channels
+        ? 'pays from a batch-settlement channel where offered: one deposit within BUDGET_USD, a voucher per call, the rest refunded at exit (PAY_SCHEME=exact: one authorization per call)'
+        : 'pays one exact authorization per call (PAY_SCHEME)',
     ];
   }
 
@@ -117,6 +126,7 @@ export class McpBridge {
   }
 
   async close(): Promise<void> {
+    await this.channels?.refundAll(this.options.serviceUrl);
     const served = this.served;
     this.served = null;
     await served?.close();
@@ -205,7 +215,8 @@ export class McpBridge {
 
   /** Pays one 402 within the limits, or refuses it without signing. */
   private async pay(tool: string, required: PaymentRequiredLike, retry: (payload: unknown) => Promise<CallToolResult>): Promise<CallToolResult> {
-    const offer = usdcOffer(required);
+    const batch = this.channels?.offer(required);
+    const offer = batch ?? usdcOffer(required);
     if (!offer) return refusal(tool, { code: 'NO_USDC_OFFER', message: 'The service offered no USDC payment this bridge can make: not paid, nothing signed.', details: {} });
     const reservation = this.limits.reserve(BigInt(offer.amount));
     if ('code' in reservation) {
@@ -214,8 +225,7 @@ export class McpBridge {
     }
     let result: CallToolResult;
     try {
-      const payload = await this.payer!.createPaymentPayload({ ...(required as PaymentRequired), accepts: [offer] });
-      result = await retry(payload);
+      result = batch ? await this.payByVoucher(required, batch, retry) : await retry(await this.payer!.createPaymentPayload({ ...(required as PaymentRequired), accepts: [offer] }));
     } catch (e) {
       // Signed and maybe sent: the money may have moved, so it stays spent.
       reservation.keep();
@@ -228,9 +238,19 @@ export class McpBridge {
     const paid = !(result.isError && !settlement);
     this.options.log(`${paid ? 'paid' : 'not charged'} ${tool}: $${formatUsd(reservation.amount)} USDC on ${offer.network}; spent $${formatUsd(this.limits.spent)} of $${formatUsd(this.limits.budget)}`);
     const note = paid
-      ? `The bridge paid $${formatUsd(reservation.amount)} USDC on ${offer.network} from ${this.account!.address}${settlement?.transaction ? ` (transaction ${settlement.transaction})` : ''}; $${formatUsd(this.limits.remaining)} of the $${formatUsd(this.limits.budget)} budget left.`
+      ? `The bridge paid $${formatUsd(reservation.amount)} USDC on ${offer.network} from ${this.account!.address}${batch ? ' by a voucher on its batch-settlement channel' : settlement?.transaction ? ` (transaction ${settlement.transaction})` : ''}; $${formatUsd(this.limits.remaining)} of the $${formatUsd(this.limits.budget)} budget left.`
       : 'The service refused the payment; nothing was charged.';
     return { ...result, content: [...result.content, { type: 'text', text: note }] };
+  }
+
+  /** A call paid from the channel; once more after the scheme's corrective 402 (the channel's books taken up). */
+  private async payByVoucher(required: PaymentRequiredLike, offer: PaymentRequirements, retry: (payload: unknown) => Promise<CallToolResult>): Promise<CallToolResult> {
+    for (let attempt = 0; ; attempt++) {
+      const payment = await this.channels!.pay(required, offer);
+      const result = await retry(payment);
+      const again = await this.channels!.answered(offer, payment, settlementOf(result) as { success: boolean; extra?: Record<string, unknown> } | null, paymentRequiredOf(result));
+      if (!again || attempt > 0) return result;
+    }
   }
 
   /** A sell's token authorization: prepared by the service for the bridge's wallet, signed with its key. */
