@@ -308,6 +308,15 @@ describe('the free reads of the catalogue, against the document', () => {
     await check(hide, 'post', await fetch(url(`/tokens/${world.tokenId}/comments/cmt_01M0000000000000000000000Z/hide`), { method: 'POST', headers: { 'sign-in-with-x': await siwx(creator, url(hidePath)) } }));
     const hidden = await check(hide, 'post', await fetch(url(hidePath), { method: 'POST', headers: { 'sign-in-with-x': await siwx(creator, url(hidePath)) } }));
     expect(hidden.status, await hidden.clone().text()).toBe(200);
+
+    const splits = '/tokens/{id}/splits';
+    const splitsPath = `/tokens/${world.tokenId}/splits`;
+    const body = { creatorSplits: [{ wallet: creator.address, bps: 6000 }, { wallet: buyer.address, bps: 4000 }] };
+    await check(splits, 'post', await fetch(url(splitsPath), jsonPost(body))); // no proof: 400
+    await check(splits, 'post', await fetch(url(splitsPath), jsonPost(body, { 'sign-in-with-x': await siwx(stranger, url(splitsPath)) }))); // another wallet: 403
+    await check(splits, 'post', await fetch(url(splitsPath), jsonPost({ creatorSplits: [{ wallet: creator.address, bps: 1 }] }, { 'sign-in-with-x': await siwx(creator, url(splitsPath)) }))); // not 10000: 400
+    const changed = await check(splits, 'post', await fetch(url(splitsPath), jsonPost(body, { 'sign-in-with-x': await siwx(creator, url(splitsPath)) })));
+    expect(changed.status, await changed.clone().text()).toBe(200);
   });
 });
 

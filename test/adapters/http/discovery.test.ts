@@ -20,9 +20,9 @@ import { z } from 'zod';
 import { bazaarExtension, canonicalPath, discoveryDocument, discoveryPrice } from '../../../src/adapters/http/koa/discovery.js';
 import { DEFAULT_SETTINGS } from '../../../src/app/kit/default-settings.js';
 import { entrypoints } from '../../../src/app/catalogue.js';
-import { requirementsFor } from '../../../src/app/payments/requirements.js';
+import { batchRequirementsFor, requirementsFor } from '../../../src/app/payments/requirements.js';
 import { parseUsd } from '../../../src/domain/money.js';
-import { ALL_NETWORKS, TESTNET } from '../../../src/domain/network.js';
+import { ALL_NETWORKS, TESTNET, type Network } from '../../../src/domain/network.js';
 
 /** Each paid entrypoint's worked example, written beside its entry in its room. */
 const ENTRYPOINT_EXAMPLES = Object.fromEntries(entrypoints().map((e) => [e.name, e.example]));
@@ -136,7 +136,10 @@ describe('the /.well-known/x402 document', () => {
       expect(item.price).toEqual(price);
       if (price.mode === 'fixed') {
         const amount = parseUsd(price.amount);
-        expect(item.accepts).toEqual(ALL_NETWORKS.map((n) => requirementsFor(n, amount, DEFAULT_SETTINGS.payTo[n])));
+        // By exact, then the same by batch-settlement (docs/api.md "Pay once, call many").
+        const exact = ALL_NETWORKS.map((n) => requirementsFor(n, amount, DEFAULT_SETTINGS.payTo[n]));
+        const batch = DEFAULT_SETTINGS.batchSettlement!;
+        expect(item.accepts).toEqual([...exact, ...exact.map((r) => batchRequirementsFor(r, { receiverAuthorizer: batch.receiverAuthorizer[r.network as Network], withdrawDelaySeconds: batch.withdrawDelaySeconds }))]);
       } else {
         expect(item.accepts).toEqual([]);
         expect(price).toMatchObject({ min: '0.01', max: '10000' });

@@ -13,7 +13,7 @@
 import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { z } from 'zod';
 import type { AnyEntrypoint } from '../../../app/kit/catalogue/entrypoint.js';
-import { requirementsFor, X402_VERSION } from '../../../app/payments/requirements.js';
+import { batchRequirementsFor, requirementsFor, X402_VERSION } from '../../../app/payments/requirements.js';
 import type { Settings } from '../../../app/kit/settings.js';
 import { formatUsd, parseUsd } from '../../../domain/money.js';
 import { ALL_NETWORKS } from '../../../domain/network.js';
@@ -115,10 +115,17 @@ export interface McpDiscovery {
   tools: readonly { name: string; resource: string; entrypoint: AnyEntrypoint; bazaar: JsonSchema }[];
 }
 
-/** The requirements of a fixed price on every network (production first); none when the price depends on the input. */
+/**
+ * The requirements of a fixed price on every network (production first), by `exact` and then by
+ * `batch-settlement` where it is offered (docs/api.md "Pay once, call many"); none when the price
+ * depends on the input.
+ */
 function fixedAccepts(price: DiscoveryPrice, settings: Settings): PaymentRequirements[] {
   const fixed = price.mode === 'fixed' ? parseUsd(price.amount) : null;
-  return fixed === null ? [] : ALL_NETWORKS.map((n) => requirementsFor(n, fixed, settings.payTo[n]));
+  if (fixed === null) return [];
+  const exact = ALL_NETWORKS.map((n) => requirementsFor(n, fixed, settings.payTo[n]));
+  const batch = settings.batchSettlement;
+  return batch ? [...exact, ...exact.map((r, i) => batchRequirementsFor(r, { receiverAuthorizer: batch.receiverAuthorizer[ALL_NETWORKS[i]!], withdrawDelaySeconds: batch.withdrawDelaySeconds }))] : exact;
 }
 
 /** The document of GET /.well-known/x402, with absolute URLs under `origin`. */
@@ -174,7 +181,8 @@ function instructions(entrypoints: AnyEntrypoint[], settings: Settings, mcpUrl?:
     '# x402 token launchpad',
     '',
     'Paid entrypoints take a JSON body (the input itself or `{ "input": { … } }`); the body is validated before any 402.',
-    'Pay with an EIP-3009 USDC authorization in PAYMENT-SIGNATURE (x402 v2, scheme exact) on Base (eip155:8453) or Base Sepolia (eip155:84532);',
+    'Pay with an EIP-3009 USDC authorization in PAYMENT-SIGNATURE (x402 v2, scheme exact) on Base (eip155:8453) or Base Sepolia (eip155:84532),',
+    'or from a channel by scheme batch-settlement (one deposit, a voucher per call; GET /entrypoints/<name> refunds the rest);',
     'the network is chosen from the paying wallet’s history. Free reads: GET /tokens, /positions, /api/*; the catalogue: GET /entrypoints.',
     ...(mcpUrl ? [`The same operations are MCP tools at ${mcpUrl} (Streamable HTTP; paid with the x402 MCP transport, _meta["x402/payment"]); see /llms.txt.`] : []),
     '',

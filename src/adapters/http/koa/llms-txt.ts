@@ -47,6 +47,8 @@ export function llmsTxt(origin: string, mcp: LlmsMcp | null, { reads, entrypoint
       WALLET_META +
       '"]`) and the offers are for its network only. The same payment sent again returns the first answer and is never charged twice. An answer "pending" is not final: poll the payment, never pay again.',
     '',
+    'Calling often? Pay from a channel: every 402 also offers each price by the x402 `batch-settlement` scheme (`@x402/evm/batch-settlement/client`): one deposit (gasless: the facilitator submits it), then a signed cumulative voucher per call — no transaction per call, claimed in batches; `GET /entrypoints/<name>` with the official client\'s `refund(url)` returns what the channel holds beyond its charges; `GET /api/channels/{channelId}` shows it.',
+    '',
     'Amounts are decimal strings (USD up to 6 decimals, tokens up to 18); what you pay rounds up, what you receive rounds down. To sell, get the typed data to sign (`prepare_sell`, or `GET /api/tokens/{tokenId}/sell-authorization`), sign it with the wallet, and send its `tokenAuthorization` with the signature to `token_sell`.',
     '',
   ];
