@@ -182,7 +182,7 @@ describe('a testnet wallet pays its way through the API with @x402/fetch', () =>
     expect(res.status).toBe(200);
     const { data } = await json(res);
     expect(data).toMatchObject({ tokenId, trades24h: 4, holders: 1 });
-    expect(data.holdersTop).toEqual([{ wallet: testnetWallet.address, balance: formatTokens(balance), share: '1' }]);
+    expect(data.holdersTop).toEqual([{ wallet: testnetWallet.address, balance: formatTokens(balance), share: '1', locked: '0' }]);
   });
 
   it('positions and the token reflect every trade exactly', async () => {
