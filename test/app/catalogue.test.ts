@@ -46,9 +46,9 @@ describe('the catalogue of operations', () => {
       ['get_order', 'get_order'],
       ['order_book', 'get_order_book'],
       ['cancel_order', 'cancel_order'],
+      ['set_creator_splits', null],
       ['wallet_balance', 'get_wallet_balance'],
       ['list_pledges', 'list_pledges'],
-      ['set_creator_splits', null],
     ]);
   });
 
