@@ -10,6 +10,8 @@ export function manifest(entrypoints: Iterable<AnyEntrypoint>, settings: Setting
     description: e.description,
     price: e.price(settings),
     currency: 'USDC',
+    // How it may be paid (docs/api.md "Paying", "Pay once, call many"): one authorization per call, or from a channel.
+    schemes: settings.batchSettlement ? ['exact', 'batch-settlement'] : ['exact'],
     operation: e.operation,
     method: 'POST',
     paths: entrypointPaths(e),
