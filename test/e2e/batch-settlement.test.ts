@@ -195,3 +195,38 @@ describe('batch-settlement: vouchers that cannot pay', () => {
     expect((await channelOf()).charged).toBe(before.charged + 2_000n);
   });
 });
+
+describe('batch-settlement: a claim whose answer is lost', () => {
+  it('a stalled claim delays the claim, never a call; the next passes settle it from the chain, once', async () => {
+    const wallet = devAccount(5);
+    const scheme = new BatchSettlementEvmScheme(wallet);
+    const paying = wrapFetchWithPaymentFromConfig(fetch, { schemes: [{ network: 'eip155:*', client: scheme }], spendControls: false });
+    const call = () => post('/entrypoints/token_info', { tokenId }, { 'x-wallet-address': wallet.address }, paying);
+    for (let i = 0; i < 3; i++) expect((await call()).status).toBe(200);
+    const treasuryBefore = facilitator.balanceOf(TESTNET, TREASURY);
+    const claims = () => facilitator.batch.transactions.filter((t) => t.kind === 'claim').length;
+    const claimsBefore = claims();
+    // The claim is sent and mined, but its answer never comes.
+    facilitator.timeoutNextSettle({ transfers: true });
+    clock.offsetMs += 61_000;
+    await service.runWorkers();
+    expect(claims() - claimsBefore).toBe(1);
+    // Calls go on meanwhile, charged as ever.
+    for (let i = 0; i < 2; i++) expect((await call()).status).toBe(200);
+    // A minute later the claim under way is known from the chain: recorded, settled to the treasury, never sent again.
+    clock.offsetMs += 61_000;
+    await service.runWorkers();
+    const channels = [...(await service.application.deps.uow.run((s) => s.channels.ofPayer(wallet.address, 10)))];
+    expect(channels).toHaveLength(1);
+    expect(channels[0]!.claiming).toBeNull();
+    // The three calls before the stall are settled; the two after are claimed by a claim of their own.
+    await service.runWorkers();
+    clock.offsetMs += 61_000;
+    await service.runWorkers();
+    const after = (await service.application.deps.uow.run((s) => s.channels.get(channels[0]!.channelId)))!;
+    expect(after.claimed).toBe(after.charged);
+    expect(facilitator.batch.channels.get(after.channelId)!.totalClaimed).toBe(after.charged);
+    // The treasury gained at least this channel's charges (other channels of the file are claimed in the same passes).
+    expect(facilitator.balanceOf(TESTNET, TREASURY) - treasuryBefore >= after.charged).toBe(true);
+  });
+});
