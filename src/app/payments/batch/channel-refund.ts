@@ -8,7 +8,9 @@
  *
  * No charge can slip in between: the channel's balance in the books is first lowered to what it
  * has charged, so no voucher covers another call, and the refund is computed from the charges as
- * they stand after that. A refund refused or lost puts the balance back as the chain shows it.
+ * they stand after that. A refund refused or lost leaves it there: the next voucher above it reads
+ * the channel's balance from the chain (voucher-verification.ts) — never the balance from before
+ * the refund, which a refund that did happen (a racing one) has spent.
  */
 import { refundable, type Channel } from '../../../domain/channel.js';
 import { PaymentInvalid, ServiceUnavailable } from '../../../domain/errors.js';
@@ -66,7 +68,6 @@ export async function refundChannel(deps: PipelineDeps, payload: PaymentPayload,
   const left = refundable({ balance: known.balance, charged: channel.charged });
   const amount = v.refundAmount ?? left;
   if (left === 0n || amount === 0n || amount > left) {
-    await restore(deps, known);
     throw refuse(left === 0n ? REFUND_REASONS.noBalance : REFUND_REASONS.amountInvalid, `The channel has ${left} left to refund; asked ${amount}.`);
   }
   const sent = await sendRefund(deps, v, network, channel, known, amount);
@@ -95,7 +96,6 @@ async function sendRefund(deps: PipelineDeps, v: VoucherPayment, network: Networ
   try {
     const result = await deps.facilitator.settle({ x402Version: X402_VERSION, accepted: requirements, payload }, requirements);
     if (result.success) return result.transaction;
-    await restore(deps, known);
     deps.metrics.increment('channel_refunds_total', { network, outcome: 'failed' });
     throw new PaymentInvalid(result.errorMessage ?? 'The refund was not made.', { reason: result.errorReason ?? REFUND_REASONS.refundFailed });
   } catch (e) {
@@ -104,10 +104,5 @@ async function sendRefund(deps: PipelineDeps, v: VoucherPayment, network: Networ
     // The chain decides; the channel takes no more calls until it is read again.
     throw new ServiceUnavailable("The refund was sent and its outcome is not known yet; ask again in a few seconds.", 5);
   }
-}
-
-/** A refund not made: the balance in the books is the chain's again. */
-async function restore(deps: PipelineDeps, known: Channel): Promise<void> {
-  await deps.uow.run((s) => s.channels.funded(known, deps.clock.now()));
 }
 
