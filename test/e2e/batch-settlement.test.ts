@@ -182,6 +182,26 @@ describe('batch-settlement: vouchers that cannot pay', () => {
     expect((await channelOf()).charged).toBe(before.charged + 1_000n);
   });
 
+  it('a deposit sent again (a retry of a request that died after it) moves nothing twice and charges nothing twice', async () => {
+    const wallet6 = devAccount(6);
+    const sent: string[] = [];
+    const capturing: typeof fetch = async (input, init) => {
+      const header = (input instanceof Request ? input.headers : new Headers(init?.headers)).get('payment-signature');
+      if (header) sent.push(header);
+      return fetch(input, init);
+    };
+    const paying = wrapFetchWithPaymentFromConfig(capturing, { schemes: [{ network: 'eip155:*', client: new BatchSettlementEvmScheme(wallet6) }], spendControls: false });
+    expect((await post('/entrypoints/token_info', { tokenId }, { 'x-wallet-address': wallet6.address }, paying)).status).toBe(200);
+    const deposits = facilitator.batch.transactions.filter((t) => t.kind === 'deposit').length;
+    const balance = facilitator.balanceOf(TESTNET, wallet6.address);
+    // The same deposit and voucher for another request: the channel holds the deposit already; the voucher covers nothing more.
+    const again = await post('/entrypoints/token_info', { tokenId: otherTokenId }, { 'payment-signature': sent[0]! });
+    expect(again.status).toBe(402);
+    expect((await json(again)).error.details.reason).toBe('invalid_batch_settlement_evm_cumulative_amount_mismatch');
+    expect(facilitator.batch.transactions.filter((t) => t.kind === 'deposit')).toHaveLength(deposits);
+    expect(facilitator.balanceOf(TESTNET, wallet6.address)).toBe(balance);
+  });
+
   it('two vouchers racing on one channel: one is charged, the other gets the corrective 402', async () => {
     const before = await channelOf();
     const [a, b] = [await voucher(before.charged + 1_000n), await voucher(before.charged + 1_000n + 0n)];

@@ -37,6 +37,8 @@ export class FakeBatchSettlement {
   /** Every transaction, by kind: what the gas of a real chain would be spent on. */
   readonly transactions: { kind: 'deposit' | 'claim' | 'settle' | 'refund'; hash: string }[] = [];
   private readonly vouchers = { channelId: channelIdOf, voucherSigner: voucherSignerOf };
+  /** The deposits' authorizations used (an EIP-3009 authorization moves money once). */
+  private readonly usedDeposits = new Set<string>();
 
   constructor(private readonly ledger: FakeLedger) {}
 
@@ -50,6 +52,7 @@ export class FakeBatchSettlement {
     if (!signer || signer.toLowerCase() !== p.channelConfig.payerAuthorizer.toLowerCase()) return { isValid: false, invalidReason: 'invalid_batch_settlement_evm_voucher_signature' };
     const state = this.channels.get(channelId) ?? { payer: p.channelConfig.payer, token: p.channelConfig.token, balance: 0n, totalClaimed: 0n, refundNonce: 0n };
     const deposit = p.type === 'deposit' && p.deposit ? BigInt(p.deposit.amount) : 0n;
+    if (deposit > 0n && this.usedDeposits.has(JSON.stringify(p.deposit))) return { isValid: false, invalidReason: 'invalid_batch_settlement_evm_receive_authorization_signature', payer: getAddress(p.channelConfig.payer) };
     const asset = assetAt(network, r.asset) ?? 'USDC';
     if (deposit > this.ledger.balanceOf(network, p.channelConfig.payer, asset)) return { isValid: false, invalidReason: 'invalid_batch_settlement_evm_insufficient_balance', payer: getAddress(p.channelConfig.payer) };
     if (BigInt(p.voucher.maxClaimableAmount) > state.balance + deposit) return { isValid: false, invalidReason: 'invalid_batch_settlement_evm_cumulative_exceeds_balance', payer: getAddress(p.channelConfig.payer) };
@@ -69,6 +72,7 @@ export class FakeBatchSettlement {
         const id = d.voucher.channelId.toLowerCase();
         const state = this.channels.get(id) ?? { payer: d.channelConfig.payer, token: d.channelConfig.token, balance: 0n, totalClaimed: 0n, refundNonce: 0n };
         const amount = BigInt(d.deposit.amount);
+        this.usedDeposits.add(JSON.stringify(d.deposit));
         this.move(network, d.channelConfig.payer, null, amount, asset);
         state.balance += amount;
         this.channels.set(id, state);

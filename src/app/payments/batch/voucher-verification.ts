@@ -118,7 +118,12 @@ async function checkChannel(deps: PipelineDeps, refusal: Refusal, v: VoucherPaym
  */
 async function deposit(deps: PipelineDeps, refusal: Refusal, v: VoucherPayment, c: VoucherContext): Promise<void> {
   const verified = await deps.facilitator.verify(c.payload, c.requirements);
-  if (!verified.isValid) throw await refusal.invalid(verified.invalidReason ?? VOUCHER_REASONS.depositFailed, verified.invalidMessage ?? 'The deposit did not verify.');
+  if (!verified.isValid) {
+    // The same deposit again (a retry of a request that died after it): the channel already holds it.
+    const onChain = await fromChain(deps, v, c);
+    if (onChain && onChain.balance >= v.max) return;
+    throw await refusal.invalid(verified.invalidReason ?? VOUCHER_REASONS.depositFailed, verified.invalidMessage ?? 'The deposit did not verify.');
+  }
   let settled;
   try {
     settled = await deps.facilitator.settle(c.payload, c.requirements);
