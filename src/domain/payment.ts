@@ -13,6 +13,13 @@ import { InvariantViolation } from './errors.js';
 import type { Network, PaymentAsset } from './network.js';
 import type { UsdPrice } from './usd-price.js';
 
+/**
+ * The x402 scheme a payment came by: `exact` (an EIP-3009 authorization of the price),
+ * `batch-settlement` (a voucher on a channel, docs/payments.md "Pay once, call many") or `upto` (a
+ * Permit2 transfer of at most a signed maximum, settled for the price, docs/payments.md "Pay up to").
+ */
+export type PaymentScheme = 'exact' | 'batch-settlement' | 'upto';
+
 export type PaymentState = 'VERIFIED' | 'SETTLING' | 'SETTLED' | 'APPLIED' | 'REFUNDED' | 'REJECTED' | 'FAILED';
 
 export const PAYMENT_TRANSITIONS: Readonly<Record<PaymentState, readonly PaymentState[]>> = {
@@ -29,11 +36,13 @@ export interface Payment {
   readonly paymentId: string;
   readonly network: Network;
   readonly payer: string;
-  /** EIP-3009 authorization nonce (0x + 64 hex). */
+  /** The authorization's nonce, 0x + 64 hex: EIP-3009's; an `upto` payment's Permit2 nonce (a uint256) written so. */
   readonly nonce: string;
+  /** How it was paid; absent: `exact` (payments recorded before the scheme was kept). */
+  readonly scheme?: PaymentScheme;
   /** The stablecoin paid with (docs/pricing.md). */
   readonly asset: PaymentAsset;
-  /** Smallest units of `asset` the authorization moves. */
+  /** Smallest units of `asset` the authorization moves (an `upto` payment's: what its settlement moves, at most the signed maximum). */
   readonly amount: bigint;
   /** What the payment is booked as, in micro-dollars (rounded down from `amount` at the quote). */
   readonly usdValue: bigint;
@@ -57,7 +66,11 @@ export interface Payment {
   readonly input: unknown;
   readonly state: PaymentState;
   readonly settlementTx: string | null;
-  /** Unix seconds after which the authorization can no longer be used on chain. */
+  /**
+   * Unix seconds from which the authorization can no longer be used on chain (EIP-3009's
+   * `validBefore`; an `upto` payment's Permit2 `deadline` + 1: Permit2 takes a signature until
+   * the block time passes its deadline).
+   */
   readonly validBefore: bigint;
   readonly createdAt: Date;
   readonly updatedAt: Date;

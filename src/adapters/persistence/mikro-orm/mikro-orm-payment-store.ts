@@ -1,6 +1,6 @@
 import type { Network, PaymentAsset } from '../../../domain/network.js';
 import { formatUsdPrice, parseUsdPrice } from '../../../domain/usd-price.js';
-import type { Payment, PaymentState } from '../../../domain/payment.js';
+import type { Payment, PaymentScheme, PaymentState } from '../../../domain/payment.js';
 import type { ClaimResult, PaymentStore, StoredResponse } from '../../../ports/payment-store.js';
 import { big } from './exact-bigint-type.js';
 import { exactlyOne, json, ms, type Sql } from './sql.js';
@@ -14,6 +14,7 @@ const PAYMENTS = new Table<Payment>(
     payer: (p) => p.payer,
     payer_lower: writeOnly((p) => p.payer.toLowerCase()),
     nonce_lower: (p) => p.nonce.toLowerCase(),
+    scheme: (p) => p.scheme ?? 'exact',
     asset: (p) => p.asset,
     amount: exactInt((p) => p.amount),
     usd_value: exactInt((p) => p.usdValue),
@@ -35,6 +36,8 @@ const PAYMENTS = new Table<Payment>(
     network: r.network as Network,
     payer: String(r.payer),
     nonce: String(r.nonce_lower),
+    // Absent is exact, as in memory (Payment.scheme).
+    ...(r.scheme && r.scheme !== 'exact' ? { scheme: r.scheme as PaymentScheme } : {}),
     asset: r.asset as PaymentAsset,
     amount: big(r.amount),
     usdValue: big(r.usd_value),

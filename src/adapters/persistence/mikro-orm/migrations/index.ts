@@ -28,6 +28,7 @@ import { Migration0023HeldAuthorizations } from './migration-0023-held-authoriza
 import { Migration0025HiddenCommentsWithheld } from './migration-0025-hidden-comments-withheld.js';
 import { Migration0026CreatorEconomy } from './migration-0026-creator-economy.js';
 import { Migration0028Channels } from './migration-0028-channels.js';
+import { Migration0029PaymentSchemes } from './migration-0029-payment-schemes.js';
 
 export const MIGRATIONS = [
   { name: 'Migration0001Initial', class: Migration0001Initial },
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   { name: 'Migration0025HiddenCommentsWithheld', class: Migration0025HiddenCommentsWithheld },
   { name: 'Migration0026CreatorEconomy', class: Migration0026CreatorEconomy },
   { name: 'Migration0028Channels', class: Migration0028Channels },
+  { name: 'Migration0029PaymentSchemes', class: Migration0029PaymentSchemes },
 ];
