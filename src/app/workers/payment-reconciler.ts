@@ -9,6 +9,8 @@
  *                                             unused and unusable (cancelled, or unused at a
  *                                             block past validBefore) → released FAILED, nothing charged
  *                                             unused and still usable → wait: it may be mined
+ *                                             (an upto payment: its Permit2 nonce and the proxy's
+ *                                             settlement of it are read instead of EIP-3009's state)
  *   SETTLED   (died after settling)         → the application step: applied, or refunded when
  *                                             refused now; still failing 15 minutes on: refunded,
  *                                             unless custody sent a pull or swap of it that did
@@ -22,7 +24,7 @@
  */
 import { DomainError, PaymentInvalid, ServiceUnavailable } from '../../domain/errors.js';
 import { settlementOutcome, type Payment, type PaymentState } from '../../domain/payment.js';
-import type { AuthorizationReader } from '../../ports/authorization-reader.js';
+import type { AuthorizationOnChain, AuthorizationReader } from '../../ports/authorization-reader.js';
 import type { AnyEntrypoint } from '../kit/catalogue/entrypoint.js';
 import { PAYMENT_REASONS, type PipelineDeps, markSettled, refund, release, resumeApplication, settledOnChain } from '../payments/index.js';
 import { RefundBesideCustody } from '../kit/paid.js';
@@ -85,7 +87,7 @@ export class PaymentReconciler {
   }
 
   private async resolveSettling(p: Payment): Promise<boolean> {
-    const onChain = await this.deps.chain.authorization(p.network, p.payer, p.nonce, p.asset);
+    const onChain = await this.onChain(p);
     const outcome = settlementOutcome(onChain, p.validBefore);
     if (outcome === 'unknown') return false; // may still be mined
     if (outcome === 'failed') {
@@ -99,6 +101,16 @@ export class PaymentReconciler {
     if (!settled) return false;
     this.deps.logger.info('reconciler: settlement found on chain', { paymentId: p.paymentId, tx: onChain.transaction });
     return this.applySettled(settled);
+  }
+
+  /**
+   * What the chain says of the payment's authorization: an EIP-3009 authorization's state; for an
+   * upto payment (docs/payments.md "Pay up to"), its Permit2 transfer — its nonce unspent, spent
+   * by the upto proxy's settlement to the treasury, or spent otherwise (nothing paid under it).
+   */
+  private onChain(p: Payment): Promise<AuthorizationOnChain> {
+    if (p.scheme === 'upto') return this.deps.chain.permit2Transfer(p.network, { owner: p.payer, nonce: p.nonce, to: this.deps.settings.payTo[p.network], amount: p.amount, asset: p.asset });
+    return this.deps.chain.authorization(p.network, p.payer, p.nonce, p.asset);
   }
 
   private async close(p: Payment, to: 'REJECTED' | 'FAILED', error: DomainError, headers: Record<string, string> = {}): Promise<boolean> {
@@ -149,7 +161,7 @@ export class PaymentReconciler {
     let found = 0;
     for (const p of batch) {
       try {
-        const onChain = await this.deps.chain.authorization(p.network, p.payer, p.nonce, p.asset);
+        const onChain = await this.onChain(p);
         if (onChain.state === 'used' && (await this.refundUsedAfterClose(p, state, onChain.transaction))) found += 1;
       } catch (e) {
         this.deps.logger.warn('safety net: reading a closed payment failed; will retry', { paymentId: p.paymentId, error: (e as Error).message });

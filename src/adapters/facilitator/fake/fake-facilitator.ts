@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { getAddress, recoverTypedDataAddress, type Hex } from 'viem';
 import { assetAt, isNetwork, NETWORKS, type Network, type PaymentAsset } from '../../../domain/network.js';
-import type { AuthorizationOnChain, AuthorizationReader } from '../../../ports/authorization-reader.js';
+import type { AuthorizationOnChain, AuthorizationReader, Permit2Transfer } from '../../../ports/authorization-reader.js';
 import type { Clock } from '../../../ports/clock.js';
 import {
   SettlementIndeterminate,
@@ -18,6 +18,7 @@ import {
   type VerifyResult,
 } from '../../../ports/facilitator.js';
 import { FakeBatchSettlement } from './fake-batch-settlement.js';
+import { FakeUpto } from './fake-upto.js';
 
 const TRANSFER_WITH_AUTHORIZATION = {
   TransferWithAuthorization: [
@@ -43,6 +44,8 @@ export interface FakeFacilitatorOptions {
   clock: Clock;
   /** Units of every asset (USDC, EURC) every unknown wallet holds on every network. */
   defaultBalance?: bigint;
+  /** The account it settles upto payments as (`supported()`'s facilitatorAddress); default anvil's #0, the devnet's settlement key. */
+  facilitatorAddress?: string;
 }
 
 export interface SettledTransfer {
@@ -53,6 +56,8 @@ export interface SettledTransfer {
   amount: bigint;
   nonce: string;
   transaction: string;
+  /** `upto`: a Permit2 transfer (its nonce is Permit2's, not EIP-3009's); absent: an EIP-3009 transfer. */
+  scheme?: 'upto';
 }
 
 const key = (network: string, address: string) => `${network}|${address.toLowerCase()}`;
@@ -73,8 +78,20 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
 
   /** The fake chain's batch-settlement contract (docs/payments.md "Pay once, call many"). */
   readonly batch = new FakeBatchSettlement(this);
+  /** The fake chain's Permit2 and upto proxy (docs/payments.md "Pay up to"). */
+  readonly upto: FakeUpto;
 
-  constructor(private readonly options: FakeFacilitatorOptions) {}
+  constructor(private readonly options: FakeFacilitatorOptions) {
+    this.upto = new FakeUpto(
+      {
+        balanceOf: (network, address, asset) => this.balanceOf(network, address, asset),
+        fund: (network, address, amount, asset) => this.fund(network, address, amount, asset),
+        nowSeconds: () => BigInt(Math.floor(this.options.clock.now().getTime() / 1000)),
+        record: (t) => this.settled.push({ ...t, scheme: 'upto' }),
+      },
+      options.facilitatorAddress ?? '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    );
+  }
 
   fund(network: string, address: string, amount: bigint, asset: PaymentAsset = 'USDC'): void {
     this.balances.set(balanceKey(network, address, asset), amount);
@@ -101,12 +118,14 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
     return Object.keys(NETWORKS).flatMap((network) => [
       { x402Version: 2, scheme: 'exact', network },
       { x402Version: 2, scheme: 'batch-settlement', network },
+      { x402Version: 2, scheme: 'upto', network, extra: { facilitatorAddress: getAddress(this.upto.facilitatorAddress) } },
     ]);
   }
 
   async verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResult> {
     this.verifyCalls++;
     if (requirements.scheme === 'batch-settlement') return this.batch.verify(payload, requirements);
+    if (requirements.scheme === 'upto') return this.upto.verify(payload, requirements);
     return this.check(payload, requirements);
   }
 
@@ -120,6 +139,7 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
       if (planned?.kind === 'timeout') throw new SettlementIndeterminate('settlement timed out');
       return result;
     }
+    if (requirements.scheme === 'upto') return this.settleUpto(payload, requirements);
     const network = requirements.network;
     const planned = this.nextSettle;
     this.nextSettle = null;
@@ -143,9 +163,27 @@ export class FakeFacilitator implements Facilitator, AuthorizationReader {
     const blockTime = BigInt(Math.floor(this.options.clock.now().getTime() / 1000));
     if (this.cancelled.has(`${key(network, authorizer)}|${nonce.toLowerCase()}`)) return { state: 'cancelled', transaction: null, blockTime };
     const tx = this.settled.find(
-      (t) => t.network === network && t.asset === asset && t.from.toLowerCase() === authorizer.toLowerCase() && t.nonce.toLowerCase() === nonce.toLowerCase(),
+      (t) => !t.scheme && t.network === network && t.asset === asset && t.from.toLowerCase() === authorizer.toLowerCase() && t.nonce.toLowerCase() === nonce.toLowerCase(),
     );
     return tx ? { state: 'used', transaction: tx.transaction, blockTime } : { state: 'unused', transaction: null, blockTime };
+  }
+
+  async permit2Transfer(network: Network, transfer: Permit2Transfer): Promise<AuthorizationOnChain> {
+    return this.upto.read(network, transfer);
+  }
+
+  /** An upto settlement, failing or timing out as planned (a timeout or failure `transfers`: the transaction was mined anyway). */
+  private async settleUpto(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResult> {
+    const planned = this.nextSettle;
+    this.nextSettle = null;
+    if (planned && !planned.transfers) {
+      if (planned.kind === 'timeout') throw new SettlementIndeterminate('settlement timed out');
+      return { success: false, errorReason: planned.reason, transaction: '', network: requirements.network };
+    }
+    const result = await this.upto.settle(payload, requirements);
+    if (planned?.kind === 'timeout') throw new SettlementIndeterminate('settlement timed out');
+    if (planned?.kind === 'fail') return { ...result, success: false, errorReason: planned.reason };
+    return result;
   }
 
   /** The payer cancels an authorization on "chain" (EIP-3009 cancelAuthorization). */
