@@ -7,6 +7,8 @@ export interface SettlementReceipt {
   transaction: string;
   network: string;
   payer: string;
+  /** What moved, where the scheme says it: an upto payment's charge, at most its signed maximum (docs/payments.md "Pay up to"). */
+  amount?: string;
   /** Scheme-specific facts for the client: a batch-settlement call's `chargedAmount` and `channelState` (docs/payments.md "Pay once, call many"). */
   extra?: Record<string, unknown>;
   /** x402 extensions of the settlement response, e.g. the signed receipt under `offer-receipt` (docs/api.md "Signed offers and receipts"). */

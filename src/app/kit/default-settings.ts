@@ -34,6 +34,13 @@ export const DEFAULT_SETTINGS: Settings = {
     },
     withdrawDelaySeconds: 900,
   },
+  // The settlement key settles upto payments; on the devnet it is the treasury's, anvil's #0.
+  upto: {
+    facilitatorAddress: {
+      [PRODUCTION]: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      [TESTNET]: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    },
+  },
   serviceVersion: '0.1.0',
   pullWaitMs: 20_000,
   graduationFeeUsd: 0n,

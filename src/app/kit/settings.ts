@@ -40,6 +40,12 @@ export interface Settings {
    * named in every channel — and the shortest withdraw delay a channel may have; null: not offered.
    */
   batchSettlement: { receiverAuthorizer: Record<Network, string>; withdrawDelaySeconds: number } | null;
+  /**
+   * The x402 `upto` scheme (docs/payments.md "Pay up to"), offered for operations whose price is a
+   * maximum: the facilitator's address per network — the one account its payers let settle
+   * (the Permit2 witness's `facilitator`); null: not offered.
+   */
+  upto: { facilitatorAddress: Record<Network, string> } | null;
   serviceVersion: string;
   /** Kept by the treasury from a graduating curve's real USD reserve; the rest seeds the pool (docs/api.md "Graduation and the Uniswap v2 pool"). */
   graduationFeeUsd: bigint;

@@ -13,7 +13,7 @@ import { assetAmountForUsd, compareUsdPrices, usdValueOf, withinBps, type UsdPri
 import type { PaymentRequirements } from '../../ports/facilitator.js';
 import type { AppDeps } from '../kit/deps.js';
 import { PAYMENT_ASSET_DECIMALS } from '../pricing/index.js';
-import { batchRequirementsFor, requirementsFor } from './requirements.js';
+import { batchRequirementsFor, requirementsFor, uptoRequirementsFor } from './requirements.js';
 
 export interface Offer {
   network: Network;
@@ -29,21 +29,32 @@ export interface Offer {
   requirements: PaymentRequirements;
   /** The same price by the batch-settlement scheme; null where it is not offered. */
   batch: PaymentRequirements | null;
+  /**
+   * Where the price is a maximum (docs/payments.md "Pay up to"): the `upto` offer of the most a
+   * payer may authorize, in `asset` at the same quote; null where it is not offered.
+   */
+  upto: PaymentRequirements | null;
+}
+
+/** A price to offer: the USD price, and where it is a maximum the most a payer may authorize by `upto` (pricing.ts). */
+export interface Price {
+  amount: bigint;
+  maximum?: bigint | undefined;
 }
 
 type OfferDeps = Pick<AppDeps, 'uow' | 'clock' | 'ids' | 'usdQuotes' | 'settings'>;
 
-/** Every offer for `usdAmount` on `networks`, USDC first per network; the quotes held for them read in one query. */
+/** Every offer for `price` on `networks`, USDC first per network; the quotes held for them read in one query. */
 export async function offersFor(
   deps: OfferDeps,
   requestHash: string,
   networks: readonly Network[],
-  usdAmount: bigint,
+  price: Price,
   assets: readonly PaymentAsset[] = PAYMENT_ASSETS,
 ): Promise<Offer[]> {
   const pairs = networks.flatMap((network) => assets.map((asset) => ({ network, asset, holdKey: assetQuoteHoldKey(requestHash, network, asset) })));
   const held = await deps.uow.run((s) => s.assetQuotes.latestOf(pairs.map((p) => p.holdKey)));
-  return Promise.all(pairs.map(({ network, asset, holdKey }) => offerFor(deps, requestHash, network, asset, usdAmount, held.get(holdKey) ?? null)));
+  return Promise.all(pairs.map(({ network, asset, holdKey }) => offerFor(deps, requestHash, network, asset, price, held.get(holdKey) ?? null)));
 }
 
 /**
@@ -55,9 +66,10 @@ export async function offerFor(
   requestHash: string,
   network: Network,
   asset: PaymentAsset,
-  usdAmount: bigint,
+  price: Price,
   known?: AssetQuote | null,
 ): Promise<Offer> {
+  const usdAmount = price.amount;
   const holdKey = assetQuoteHoldKey(requestHash, network, asset);
   const now = deps.clock.now();
   const last = known !== undefined ? known : await deps.uow.run((s) => s.assetQuotes.latest(holdKey));
@@ -66,7 +78,7 @@ export async function offerFor(
   if (!quote) {
     const fresh = await deps.usdQuotes.usdPrice(asset, network);
     if (asset === 'USDC' && compareUsdPrices(fresh.price, deps.settings.usdcDepegFloor) >= 0) {
-      return offer(deps, network, asset, usdAmount, usdAmount, null, lapsed);
+      return offer(deps, network, asset, usdAmount, usdAmount, null, lapsed, price.maximum);
     }
     const candidate: AssetQuote = {
       quoteId: deps.ids.next('aqt'),
@@ -82,7 +94,8 @@ export async function offerFor(
     quote = await deps.uow.run((s) => s.assetQuotes.hold(candidate, now));
   }
   const amount = assetAmountForUsd(usdAmount, quote.price, PAYMENT_ASSET_DECIMALS);
-  return offer(deps, network, asset, amount, usdValueOf(amount, quote.price, PAYMENT_ASSET_DECIMALS), quote, lapsed);
+  const maximum = price.maximum === undefined ? undefined : assetAmountForUsd(price.maximum, quote.price, PAYMENT_ASSET_DECIMALS);
+  return offer(deps, network, asset, amount, usdValueOf(amount, quote.price, PAYMENT_ASSET_DECIMALS), quote, lapsed, maximum);
 }
 
 /**
@@ -90,12 +103,12 @@ export async function offerFor(
  * while USDC trades at or above the floor is the 1:1 offer, bound with no read of the hold: a
  * quote held there would have priced it at another amount. Anything else is `offerFor`.
  */
-export async function paidOffer(deps: OfferDeps, requestHash: string, network: Network, asset: PaymentAsset, usdAmount: bigint, paid: bigint | null): Promise<Offer> {
-  if (asset === 'USDC' && paid === usdAmount) {
+export async function paidOffer(deps: OfferDeps, requestHash: string, network: Network, asset: PaymentAsset, price: Price, paid: bigint | null): Promise<Offer> {
+  if (asset === 'USDC' && paid === price.amount) {
     const fresh = await deps.usdQuotes.usdPrice(asset, network);
-    if (compareUsdPrices(fresh.price, deps.settings.usdcDepegFloor) >= 0) return offer(deps, network, asset, usdAmount, usdAmount, null, null);
+    if (compareUsdPrices(fresh.price, deps.settings.usdcDepegFloor) >= 0) return offer(deps, network, asset, price.amount, price.amount, null, null, price.maximum);
   }
-  return offerFor(deps, requestHash, network, asset, usdAmount);
+  return offerFor(deps, requestHash, network, asset, price);
 }
 
 function offer(
@@ -106,9 +119,11 @@ function offer(
   usdValue: bigint,
   quote: AssetQuote | null,
   lapsed: AssetQuote | null,
+  maximum: bigint | undefined,
 ): Offer {
   const requirements = requirementsFor(network, amount, deps.settings.payTo[network], asset);
   const batch = deps.settings.batchSettlement;
+  const upto = deps.settings.upto;
   return {
     network,
     asset,
@@ -118,6 +133,7 @@ function offer(
     lapsed,
     requirements,
     batch: batch ? batchRequirementsFor(requirements, { receiverAuthorizer: batch.receiverAuthorizer[network], withdrawDelaySeconds: batch.withdrawDelaySeconds }) : null,
+    upto: upto && maximum !== undefined ? uptoRequirementsFor(requirements, maximum > amount ? maximum : amount, upto.facilitatorAddress[network]) : null,
   };
 }
 

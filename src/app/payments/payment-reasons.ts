@@ -8,9 +8,9 @@ export const PAYMENT_REASONS = {
   invalidSignatureHeader: 'invalid_payment_signature_header',
   /** X-PAYMENT is not base64 JSON of an x402 v1 payload (decision 0046). */
   invalidXPaymentHeader: 'invalid_x_payment_header',
-  /** Not x402 v2 (or v1 from X-PAYMENT), not the exact scheme, or a network the service does not serve. */
+  /** Not x402 v2 (or v1 from X-PAYMENT), or a network the service does not serve. */
   unsupportedPayment: 'unsupported_payment',
-  /** The payload is not an EIP-3009 authorization of the exact scheme. */
+  /** The payload is not what its scheme sends (exact: an EIP-3009 authorization; upto: a Permit2 transfer; batch-settlement: a voucher). */
   invalidPayload: 'invalid_payload',
   /** `accepted.amount` is not exactly the price. */
   invalidAmount: 'invalid_amount',
@@ -22,8 +22,12 @@ export const PAYMENT_REASONS = {
   quoteMoved: 'quote_moved',
   /** Asset, recipient or scheme differ from every offered requirement. */
   requirementsMismatch: 'requirements_mismatch',
-  /** The signed authorization does not move exactly the price to the treasury. */
+  /** The signed authorization does not move exactly the price to the treasury (an upto payment's: not the offer's asset, to the treasury, through the upto proxy, settled by our facilitator). */
   authorizationMismatch: 'authorization_mismatch',
+  /** An upto payment's signed maximum is below the operation's price (docs/payments.md "Pay up to"). */
+  uptoBelowPrice: 'upto_maximum_below_price',
+  /** An upto payment's signed maximum is above the most its upto offer lets a payer authorize. */
+  uptoAboveOffer: 'upto_maximum_above_offer',
   /** The payload names no resource (x402 v2 `resource.url`). */
   resourceMissing: 'resource_missing',
   /** The payload was made for another resource. */

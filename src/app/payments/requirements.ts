@@ -6,6 +6,7 @@
  */
 import { NETWORKS, type Network, type PaymentAsset } from '../../domain/network.js';
 import type { PaymentRequirements, ResourceInfo } from '../../ports/facilitator.js';
+import { checksummed } from '../kit/address.js';
 
 export const X402_VERSION = 2;
 /**
@@ -65,6 +66,24 @@ export function batchRequirementsFor(exact: PaymentRequirements, batch: { receiv
 
 /** The batch-settlement scheme's default withdraw delay (the official client's MIN_WITHDRAW_DELAY): an offer names another. */
 export const DEFAULT_WITHDRAW_DELAY = 900;
+
+/**
+ * A price that is a maximum offered by the x402 `upto` scheme (docs/payments.md "Pay up to"): the
+ * requirements of `exact` for `maximum` units, with the `extra` the official upto server writes —
+ * the asset's EIP-712 domain (the EIP-2612 permit a payer without a Permit2 approval signs is in
+ * it), `assetTransferMethod: permit2` and the facilitator's address, which the payer's Permit2
+ * witness names as the one account that may settle it.
+ */
+export function uptoRequirementsFor(exact: PaymentRequirements, maximum: bigint, facilitatorAddress: string): PaymentRequirements {
+  return {
+    ...exact,
+    scheme: UPTO,
+    amount: maximum.toString(),
+    extra: { ...exact.extra, assetTransferMethod: 'permit2', facilitatorAddress: checksummed(facilitatorAddress) },
+  };
+}
+
+export const UPTO = 'upto';
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 

@@ -117,14 +117,22 @@ export function tradingEntrypoints() {
       minTokensOut: opt(v.minTokensOut, parseTokens),
     }),
   );
-  const buyTokens = buyEntrypoint(
-    'token_buy_tokens',
-    { name: 'token_buy_tokens', title: 'Buy a number of tokens', readOnly: false },
-    'Buy at least `tokens`; the price is their current cost plus fee, held 60 s for the wallet that asked.',
-    '= quoted cost of tokens',
-    buyTokensInput,
-    (v) => ({ kind: 'tokens', tokenId: v.tokenId!, tokens: parseTokens(v.tokens), maxUsd: opt(v.maxUsd, parseUsd) }),
-  );
+  const buyTokens: Entrypoint<BuyRequest, BuyPrepared> = {
+    ...buyEntrypoint(
+      'token_buy_tokens',
+      { name: 'token_buy_tokens', title: 'Buy a number of tokens', readOnly: false },
+      'Buy at least `tokens`; the price is their current cost plus fee, held 60 s for the wallet that asked. Payable by x402 `upto`: authorize up to the price plus the default slippage (or `maxUsd`), be charged the price the trade runs at.',
+      '= quoted cost of tokens',
+      buyTokensInput,
+      (v) => ({ kind: 'tokens', tokenId: v.tokenId!, tokens: parseTokens(v.tokens), maxUsd: opt(v.maxUsd, parseUsd) }),
+    ),
+    // The price is a maximum (x402 `upto`): the cost plus the default slippage, never above the buyer's own maxUsd.
+    upTo: (settings, input, prepared) => {
+      const slipped = prepared.amount + (prepared.amount * settings.defaultSlippageBps) / 10_000n;
+      const cap = input.kind === 'tokens' ? input.maxUsd : undefined;
+      return cap !== undefined && cap < slipped ? cap : slipped;
+    },
+  };
   const buyQuote = buyEntrypoint(
     'token_buy_quote',
     { name: 'token_buy_quote', title: 'Buy at a quote', readOnly: false, howTo: 'Get the quoteId from get_quote.' },

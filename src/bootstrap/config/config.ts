@@ -44,7 +44,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...chain,
     ...readWorkers(e, isRealChain(e)),
     quotes: readQuotes(e, isRealChain(e)),
-    settings: { ...DEFAULT_SETTINGS, ...fees, ...quoteSettings, payTo: readPayTo(e), batchSettlement: batchSettlementOf(chain) },
+    settings: { ...DEFAULT_SETTINGS, ...fees, ...quoteSettings, payTo: readPayTo(e), batchSettlement: batchSettlementOf(chain), upto: uptoOf(chain) },
   };
 }
 
@@ -58,4 +58,16 @@ function batchSettlementOf(chain: { settlementKey: `0x${string}` | undefined; tr
   if (!key) return defaults;
   const address = privateKeyToAddress(key);
   return { ...defaults, receiverAuthorizer: { [PRODUCTION]: address, [TESTNET]: address } };
+}
+
+/**
+ * The upto scheme's facilitator address: the account that settles upto payments, named in every
+ * one the payer signs — the local facilitator's settlement key (else the treasury's; the devnet's
+ * treasury without either).
+ */
+function uptoOf(chain: { settlementKey: `0x${string}` | undefined; treasuryKey: `0x${string}` | undefined }): Config['settings']['upto'] {
+  const key = chain.settlementKey ?? chain.treasuryKey;
+  if (!key) return DEFAULT_SETTINGS.upto;
+  const address = privateKeyToAddress(key);
+  return { facilitatorAddress: { [PRODUCTION]: address, [TESTNET]: address } };
 }

@@ -12,6 +12,7 @@ import { PaymentInvalid } from '../../../domain/errors.js';
 import type { PaymentPayload } from '../../../ports/facilitator.js';
 import type { SettlementReceipt } from '../../../ports/payment-store.js';
 import { decodePaymentHeader } from '../../kit/x402/payment-header.js';
+import { EIP2612_GAS_SPONSORING_KEY } from '../../kit/x402/x402-extensions.js';
 
 export const PAYMENT_SIGNATURE = 'payment-signature';
 export const PAYMENT_REQUIRED = 'PAYMENT-REQUIRED';
@@ -39,12 +40,13 @@ export function decodePaymentSignature(header: string): PaymentPayload {
 
 /**
  * The extensions a 402's header carries: those a client acts on to pay or to prove its wallet (the
- * payment-identifier declaration, the Sign-In-With-X challenge). The others — Bazaar's discovery
- * metadata with its schemas, the signed offers — ride in the 402's body only: official clients
- * echo every extension of the header back in PAYMENT-SIGNATURE, and both headers must pass
- * proxies' default buffers (decision 0034, docs/operations.md "Behind a proxy").
+ * payment-identifier declaration, the Sign-In-With-X challenge, the EIP-2612 gas sponsoring of
+ * upto offers). The others — Bazaar's discovery metadata with its schemas, the signed offers —
+ * ride in the 402's body only: official clients echo every extension of the header back in
+ * PAYMENT-SIGNATURE, and both headers must pass proxies' default buffers (decision 0034,
+ * docs/operations.md "Behind a proxy").
  */
-export const HEADER_EXTENSIONS: readonly string[] = [PAYMENT_IDENTIFIER, SIGN_IN_WITH_X];
+export const HEADER_EXTENSIONS: readonly string[] = [PAYMENT_IDENTIFIER, SIGN_IN_WITH_X, EIP2612_GAS_SPONSORING_KEY];
 
 /**
  * PAYMENT-REQUIRED for a PaymentRequired object: the object with only the header's extensions,

@@ -7,6 +7,7 @@ import {
   extractAndValidatePaymentIdentifier,
   PAYMENT_IDENTIFIER,
 } from '@x402/extensions/payment-identifier';
+import { declareEip2612GasSponsoringExtension, EIP2612_GAS_SPONSORING } from '@x402/extensions';
 import { SIGN_IN_WITH_X } from '@x402/extensions/sign-in-with-x';
 import { isNetwork } from '../../../domain/network.js';
 import type { PaymentPayload, PaymentRequirements } from '../../../ports/facilitator.js';
@@ -15,6 +16,7 @@ import { OFFER_RECEIPT_KEY, type ReceiptSigner } from '../../../ports/receipt-si
 import type { WalletProofVerifier } from '../../../ports/wallet-proof-verifier.js';
 
 export { PAYMENT_IDENTIFIER };
+export const EIP2612_GAS_SPONSORING_KEY = EIP2612_GAS_SPONSORING.key;
 
 /**
  * Extensions a 402 declares that depend on the 402 itself (its resource and its accepts): signed
@@ -67,10 +69,21 @@ export function paymentIdentifierDeclaration(): Record<string, unknown> {
 }
 
 /**
+ * The EIP-2612 gas-sponsoring extension, where a 402 offers `upto` (docs/payments.md "Pay up to"):
+ * a payer whose asset allowance to Permit2 is short signs the asset's EIP-2612 permit for it, and
+ * the facilitator submits it with the settlement (the proxy's `settleWithPermit`) — no approval
+ * transaction of the payer's own. Every payment asset (USDC, EURC) has EIP-2612.
+ */
+export function gasSponsoringDeclaration(accepts: readonly PaymentRequirements[]): Record<string, unknown> {
+  return accepts.some((a) => a.scheme === 'upto') ? declareEip2612GasSponsoringExtension() : {};
+}
+
+/**
  * What every 402 of a paid route declares beside Bazaar, made for that 402 (its resource and
- * accepts): the payment-identifier declaration, the offers signed by the service, and a fresh
- * Sign-In-With-X challenge on the 402's networks (HTTP's: a proof travels in a header, which MCP has
- * not). Each is made on its own: one that fails is left out and logged, the others and the 402 go out.
+ * accepts): the payment-identifier declaration, the EIP-2612 gas sponsoring of its upto offers,
+ * the offers signed by the service, and a fresh Sign-In-With-X challenge on the 402's networks
+ * (HTTP's: a proof travels in a header, which MCP has not). Each is made on its own: one that fails
+ * is left out and logged, the others and the 402 go out.
  */
 export function paymentRequiredExtensions(
   makers: { receiptSigner: ReceiptSigner | null; walletProofs: WalletProofVerifier },
@@ -83,7 +96,7 @@ export function paymentRequiredExtensions(
     const made: [string, Promise<unknown>][] = options.signInWithX && wanted.signInWithX !== false ? [[SIGN_IN_WITH_X, makers.walletProofs.challenge(required.resource.url, networks)]] : [];
     if (makers.receiptSigner && accepts.length > 0) made.push([OFFER_RECEIPT_KEY, makers.receiptSigner.signOffers(required.resource.url, accepts)]);
     const settled = await Promise.allSettled(made.map(([, p]) => p));
-    const extensions: Record<string, unknown> = paymentIdentifierDeclaration();
+    const extensions: Record<string, unknown> = { ...paymentIdentifierDeclaration(), ...gasSponsoringDeclaration(accepts) };
     settled.forEach((r, i) => {
       const key = made[i]![0];
       if (r.status === 'fulfilled') extensions[key] = r.value;

@@ -44,6 +44,12 @@ export interface Prepared {
    * checked again — and it is booked as it was done.
    */
   done?: true;
+  /**
+   * The most a payer may authorize for this plan by the x402 `upto` scheme, in USD micro-units,
+   * where the operation's price is a maximum (`Entrypoint.upTo`). Set by the payment pipeline
+   * (payments/pipeline/pricing.ts) from the entry's rule, never by `prepare`.
+   */
+  maximum?: bigint;
 }
 
 /** A worked request and answer, for discovery documents (Bazaar's `info`): each room's are in its examples.ts. */
@@ -114,6 +120,13 @@ export interface Entrypoint<I = unknown, P extends Prepared = Prepared, R = unkn
    * for reads.
    */
   grantsAccess?: { serve(deps: AppDeps, input: I): Promise<R> };
+  /**
+   * The price is a maximum (docs/payments.md "Pay up to"): what the operation costs is known when
+   * it runs, so a payer may authorize up to this — the x402 `upto` scheme, offered beside the
+   * exact price — for a plan priced at `prepared.amount`, and is charged that price. In USD
+   * micro-units, never below `prepared.amount`. Absent: only the exact price is taken.
+   */
+  upTo?(settings: Settings, input: I, prepared: P): bigint;
 }
 
 /** An entrypoint of any input and result: the catalogue is heterogeneous by nature. */

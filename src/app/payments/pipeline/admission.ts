@@ -8,14 +8,15 @@
 import { checksummed } from '../../kit/address.js';
 import { HeldAuthorizationInvalid, NetworkMismatch } from '../../../domain/errors.js';
 import { assetAt, isNetwork, type Network } from '../../../domain/network.js';
-import type { Payment } from '../../../domain/payment.js';
+import type { Payment, PaymentScheme } from '../../../domain/payment.js';
 import type { PaymentPayload, PaymentRequirements } from '../../../ports/facilitator.js';
 import type { AnyEntrypoint, Caller, Prepared } from '../../kit/catalogue/entrypoint.js';
 import { readAuthorization, type ExactAuthorization } from '../exact-authorization.js';
 import { paidOffer, type Offer } from '../offers.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';
 import { sha256 } from '../request-hash.js';
-import { PAYMENT_X402_VERSIONS } from '../requirements.js';
+import { PAYMENT_X402_VERSIONS, UPTO } from '../requirements.js';
+import { readUptoPayment, uptoAuthorization } from '../upto/permit2-payment.js';
 import { bind, heldQuoteLive } from './binding.js';
 import { paymentRequiredFor } from './challenge.js';
 import type { PaidRequest, PipelineDeps } from './deps.js';
@@ -60,9 +61,12 @@ export async function admit(
     const refusal = refusalFor(deps, req, requestHash, prepared);
     throw await refusal.invalid(PAYMENT_REASONS.unsupportedPayment, 'The payment is not an x402 v2 (or v1) payment on a supported network.');
   }
-  // A batch-settlement voucher is claimed under its own nonce, like an authorization (batch/voucher-admission.ts).
-  const voucher = payload.accepted?.scheme === BATCH_SETTLEMENT ? readVoucherPayment(payload.payload) : null;
-  const auth = voucher ? voucherAuthorization(voucher, requestHash) : readAuthorization(payload.payload);
+  // A batch-settlement voucher is claimed under its own nonce, like an authorization (batch/voucher-admission.ts);
+  // an upto payment under its Permit2 nonce (upto/permit2-payment.ts).
+  const scheme = payload.accepted?.scheme;
+  const voucher = scheme === BATCH_SETTLEMENT ? readVoucherPayment(payload.payload) : null;
+  const upto = scheme === UPTO ? readUptoPayment(payload.payload) : null;
+  const auth = voucher ? voucherAuthorization(voucher, requestHash) : upto ? uptoAuthorization(upto) : readAuthorization(payload.payload);
   const payer = checksummed(auth.from);
   const signatureHash = sha256(auth.signature);
   // The same payment (or payment identifier) seen before is answered as it was, charged once.
@@ -99,12 +103,13 @@ export async function admit(
   // offer of any 402 succeeds on its next try.
   if (detected !== network) {
     await deps.availability?.usable([offered]); // a 402 for a network that cannot take the payment would be a lie: 503
-    throw new NetworkMismatch(detected, network, { paymentRequired: await paymentRequiredFor(deps, req.resource, requestHash, [offered], prepared.amount) });
+    throw new NetworkMismatch(detected, network, { paymentRequired: await paymentRequiredFor(deps, req.resource, requestHash, [offered], prepared) });
   }
   const refusal = refusalFor(deps, req, requestHash, prepared);
   // Only the paid asset's offer is priced here: a USDC payment never waits on (or fails for) EURC's price.
-  const candidate = asset && offered === network ? await paidOffer(deps, requestHash, network, asset, prepared.amount, amount) : undefined;
-  const { offer, requirements } = await bind(refusal, prepared, payload, voucher ? null : auth, candidate, req.resource.url);
+  const candidate = asset && offered === network ? await paidOffer(deps, requestHash, network, asset, prepared, amount) : undefined;
+  const signed = voucher ? { voucher: true as const } : upto ? { upto } : { exact: auth };
+  const { offer, requirements } = await bind(refusal, prepared, payload, signed, candidate, req.resource.url);
   await heldQuoteLive(deps, refusal, offer);
   const channel = voucher ? await verifyVoucher(deps, refusal, voucher, { network, asset: offer.asset, payload, requirements, price: offer.amount }) : null;
   if (!voucher) {
@@ -123,7 +128,7 @@ export async function admit(
     caller: { wallet: payer, network, fee: { asset: offer.asset, amount: offer.amount } },
     paymentIdentifier: req.paymentIdentifier ?? null,
     voucher: voucher && channel ? { voucher, channel } : null,
-    payment: newPayment(deps, req, requestHash, { network, payer, signatureHash, auth, offer }),
+    payment: newPayment(deps, req, requestHash, { network, payer, signatureHash, auth, offer, scheme: voucher ? BATCH_SETTLEMENT : upto ? UPTO : 'exact' }),
   };
 }
 
@@ -138,7 +143,7 @@ function newPayment(
   deps: PipelineDeps,
   req: PaidRequest,
   requestHash: string,
-  p: { network: Network; payer: string; signatureHash: string; auth: ExactAuthorization; offer: Offer },
+  p: { network: Network; payer: string; signatureHash: string; auth: ExactAuthorization; offer: Offer; scheme: PaymentScheme },
 ): Payment {
   const now = deps.clock.now();
   return {
@@ -146,7 +151,10 @@ function newPayment(
     network: p.network,
     payer: p.payer,
     nonce: p.auth.nonce,
+    // Absent is exact (Payment.scheme).
+    ...(p.scheme === 'exact' ? {} : { scheme: p.scheme }),
     asset: p.offer.asset,
+    // An upto payment too is charged the offer's price: its settlement moves that, not the maximum.
     amount: p.offer.amount,
     usdValue: p.offer.usdValue,
     quoteId: p.offer.quote?.quoteId ?? null,

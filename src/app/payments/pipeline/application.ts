@@ -107,7 +107,7 @@ export async function resumeApplication(deps: PipelineDeps, ep: AnyEntrypoint, p
 
 /** The settlement of a payment as the chain shows it, for the answers of payments finished off the request. */
 export function settledOnChain(payment: Payment, transaction: string | null): SettlementReceipt {
-  return { success: true, transaction: transaction ?? '', network: payment.network, payer: payment.payer };
+  return { success: true, transaction: transaction ?? '', network: payment.network, payer: payment.payer, ...(payment.scheme === 'upto' ? { amount: payment.amount.toString() } : {}) };
 }
 
 /**

@@ -3,6 +3,7 @@
  * recipient, scheme), an authorization that itself moves exactly the price to the treasury, and
  * this resource; and an offer at a held quote only while the live price is near it. EIP-3009 does
  * not sign the resource, so `resource` is the binding we can check: a payload without one is refused.
+ * An `upto` payment's price is a maximum: it is bound by upto/upto-binding.ts.
  */
 import { formatUsdPrice } from '../../../domain/usd-price.js';
 import type { PaymentPayload, PaymentRequirements } from '../../../ports/facilitator.js';
@@ -14,6 +15,8 @@ import { matchRequirements } from '../requirements.js';
 import { sameResource } from '../resource.js';
 import type { PipelineDeps } from './deps.js';
 import type { Refusal } from './refusal.js';
+import type { UptoPayment } from '../upto/permit2-payment.js';
+import { bindUpto } from '../upto/upto-binding.js';
 
 /** The offer a payment is bound to, and the requirements it was signed against. */
 export interface Bound {
@@ -21,15 +24,32 @@ export interface Bound {
   requirements: PaymentRequirements;
 }
 
-/** `offer`: ours for the asset and network the payment names, if we offer that pair for this request; `auth`: an exact payment's authorization. */
+/**
+ * `offer`: ours for the asset and network the payment names, if we offer that pair for this
+ * request; `signed`: an exact payment's authorization, an upto payment's Permit2 transfer
+ * (upto/upto-binding.ts), or a voucher (checked against its channel).
+ */
 export async function bind(
   refusal: Refusal,
   prepared: Prepared,
   payload: PaymentPayload,
-  auth: ExactAuthorization | null,
+  signed: { exact: ExactAuthorization } | { upto: UptoPayment } | { voucher: true },
   offer: Offer | undefined,
   resourceUrl: string,
 ): Promise<Bound> {
+  const bound = 'upto' in signed ? await bindUpto(refusal, payload, signed.upto, offer) : await bindOffer(refusal, prepared, payload, 'exact' in signed ? signed.exact : null, offer);
+  const url = payload.resource?.url;
+  if (typeof url !== 'string' || url === '') {
+    throw await refusal.invalid(PAYMENT_REASONS.resourceMissing, 'The payment does not name the resource it pays for (x402 v2 `resource`).');
+  }
+  if (!sameResource(url, resourceUrl)) {
+    throw await refusal.invalid(PAYMENT_REASONS.resourceMismatch, 'The payment was made for another resource.');
+  }
+  return bound;
+}
+
+/** An exact payment, or a voucher: exactly one of our offers, price included. */
+async function bindOffer(refusal: Refusal, prepared: Prepared, payload: PaymentPayload, auth: ExactAuthorization | null, offer: Offer | undefined): Promise<Bound> {
   const requirements = offer ? matchRequirements(offer.batch ? [offer.requirements, offer.batch] : [offer.requirements], payload.accepted) : undefined;
   if (!offer || !requirements) {
     const wrongAmount = offer !== undefined && payload.accepted?.amount !== offer.amount.toString();
@@ -49,13 +69,6 @@ export async function bind(
   // Defence in depth: the facilitator checks the signed values too. (A voucher's are checked against its channel: batch/voucher-verification.ts.)
   if (auth && (auth.value !== offer.amount || auth.to.toLowerCase() !== requirements.payTo.toLowerCase())) {
     throw await refusal.invalid(PAYMENT_REASONS.authorizationMismatch, 'The signed authorization does not pay exactly the price to the treasury.');
-  }
-  const url = payload.resource?.url;
-  if (typeof url !== 'string' || url === '') {
-    throw await refusal.invalid(PAYMENT_REASONS.resourceMissing, 'The payment does not name the resource it pays for (x402 v2 `resource`).');
-  }
-  if (!sameResource(url, resourceUrl)) {
-    throw await refusal.invalid(PAYMENT_REASONS.resourceMismatch, 'The payment was made for another resource.');
   }
   return { offer, requirements };
 }

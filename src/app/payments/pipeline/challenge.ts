@@ -11,12 +11,12 @@ import type { ResourceInfo } from '../../../ports/facilitator.js';
 import type { AnyEntrypoint } from '../../kit/catalogue/entrypoint.js';
 import { proveWallet, siwxDetails, type WalletProof } from '../extensions/wallet-proof.js';
 import { examplePrice } from '../example-probe.js';
-import { offersFor } from '../offers.js';
+import { offersFor, type Price } from '../offers.js';
 import { X402_VERSION, type PaymentRequiredObject } from '../requirements.js';
 import type { PaidRequest, PipelineDeps } from './deps.js';
 import type { Outcome } from './outcome.js';
 import { hintedCaller } from './payer-network.js';
-import { priceToAsk } from './pricing.js';
+import { priceToAsk, withMaximum } from './pricing.js';
 
 export async function challenge(deps: PipelineDeps, req: PaidRequest, input: unknown, requestHash: string): Promise<Outcome<'challenge' | 'granted'>> {
   const proof = await walletProof(deps, req.walletProof);
@@ -26,35 +26,40 @@ export async function challenge(deps: PipelineDeps, req: PaidRequest, input: unk
   const wallet = proof?.ok ? proof.wallet : req.walletHint;
   const hinted = wallet ? await hintedCaller(deps, wallet) : undefined;
   // The catalogue's own example body is a crawler's probe: its 402 whatever the books hold (decision 0075).
-  const prepared = examplePrice(deps.settings, req.entrypoint, requestHash) ?? (await priceToAsk(deps, req.entrypoint, input, hinted));
+  const example = examplePrice(deps.settings, req.entrypoint, requestHash);
+  const prepared = example ? withMaximum(deps, req.entrypoint, input, example) : await priceToAsk(deps, req.entrypoint, input, hinted);
   const wanted = prepared.network ? [prepared.network] : hinted ? [hinted.network] : ALL_NETWORKS;
   // Only networks a payment can be taken on now: 503 before anyone signs when none can.
   const networks = deps.availability ? await deps.availability.usable(wanted) : wanted;
-  const paymentRequired = await paymentRequiredFor(deps, req.resource, requestHash, networks, prepared.amount);
+  const paymentRequired = await paymentRequiredFor(deps, req.resource, requestHash, networks, prepared);
   return { kind: 'challenge', paymentRequired, ...(proof && !proof.ok ? { siwx: siwxDetails(proof) } : {}) };
 }
 
 /**
  * The x402 PaymentRequired object: every offer (USDC, then EURC) per network, priced and held —
- * by `exact`, then by `batch-settlement` where it is offered, so a client that pays the first
- * offer pays as it always did. A 402 for both networks offers batch-settlement in USDC only: its
- * header must pass a proxy's 4 KiB buffer (docs/operations.md "Behind a proxy"); one that names
- * the payer's network offers it in EURC too.
+ * by `exact`, then by `batch-settlement` where it is offered, then, where the price is a maximum,
+ * by `upto` — so a client that pays the first offer pays as it always did. A 402 for both
+ * networks offers batch-settlement in USDC only: its header must pass a proxy's 4 KiB buffer
+ * (docs/operations.md "Behind a proxy"); one that names the payer's network offers it in EURC too.
  */
 export async function paymentRequiredFor(
   deps: PipelineDeps,
   resource: ResourceInfo,
   requestHash: string,
   networks: readonly Network[],
-  usdAmount: bigint,
+  price: Price,
   error?: string,
 ): Promise<PaymentRequiredObject> {
-  const offers = await offersFor(deps, requestHash, networks, usdAmount);
+  const offers = await offersFor(deps, requestHash, networks, price);
   return {
     x402Version: X402_VERSION,
     ...(error === undefined ? {} : { error }),
     resource,
-    accepts: [...offers.map((o) => o.requirements), ...offers.flatMap((o) => (o.batch && (networks.length === 1 || o.asset === 'USDC') ? [o.batch] : []))],
+    accepts: [
+      ...offers.map((o) => o.requirements),
+      ...offers.flatMap((o) => (o.batch && (networks.length === 1 || o.asset === 'USDC') ? [o.batch] : [])),
+      ...offers.flatMap((o) => (o.upto ? [o.upto] : [])),
+    ],
   };
 }
 

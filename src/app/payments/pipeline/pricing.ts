@@ -34,13 +34,23 @@ import { amountAtQuote } from '../../pricing/index.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';
 
 /** The 402's price: the rules as the hinted wallet would pay (a held price offered only while the live one is not lower). */
-export function priceToAsk(deps: AppDeps, ep: AnyEntrypoint, input: unknown, hinted: Caller | undefined): Promise<Prepared> {
-  return ep.prepare(deps, input, hinted, 'ask');
+export async function priceToAsk(deps: AppDeps, ep: AnyEntrypoint, input: unknown, hinted: Caller | undefined): Promise<Prepared> {
+  return withMaximum(deps, ep, input, await ep.prepare(deps, input, hinted, 'ask'));
 }
 
 /** The price for the 402 that refuses a payment we cannot take at all (not x402, on no network of ours): as no one in particular. */
-export function priceForAnyone(deps: AppDeps, ep: AnyEntrypoint, input: unknown): Promise<Prepared> {
-  return ep.prepare(deps, input);
+export async function priceForAnyone(deps: AppDeps, ep: AnyEntrypoint, input: unknown): Promise<Prepared> {
+  return withMaximum(deps, ep, input, await ep.prepare(deps, input));
+}
+
+/**
+ * The plan with the most a payer may authorize for it by `upto`, where the operation's price is a
+ * maximum (`Entrypoint.upTo`, docs/payments.md "Pay up to"): never below the price.
+ */
+export function withMaximum<P extends Prepared>(deps: AppDeps, ep: AnyEntrypoint, input: unknown, prepared: P): P {
+  if (!ep.upTo) return prepared;
+  const maximum = ep.upTo(deps.settings, input, prepared) as bigint;
+  return { ...prepared, maximum: maximum > prepared.amount ? maximum : prepared.amount };
 }
 
 /**
@@ -49,7 +59,7 @@ export function priceForAnyone(deps: AppDeps, ep: AnyEntrypoint, input: unknown)
  */
 export async function priceAsPayer(deps: AppDeps, ep: AnyEntrypoint, input: unknown, caller: Caller, paidOn: Network): Promise<Prepared> {
   try {
-    return await ep.prepare(deps, input, caller);
+    return withMaximum(deps, ep, input, await ep.prepare(deps, input, caller));
   } catch (e) {
     if (e instanceof TokenNetworkMismatch && caller.network !== paidOn) throw new NetworkMismatch(caller.network, paidOn);
     throw e;
@@ -76,7 +86,7 @@ const MOVED: Record<Looked['at'], string> = {
 export async function lookAgain(deps: AppDeps, ep: AnyEntrypoint, input: unknown, caller: Caller, against: Looked): Promise<Prepared> {
   const now: Prepared = await ep.prepare(deps, input, caller, against.at === 'apply' ? 'apply' : undefined);
   if (!samePrice(now, against)) throw new PaymentInvalid(MOVED[against.at], { reason: PAYMENT_REASONS.priceChanged });
-  return now;
+  return withMaximum(deps, ep, input, now);
 }
 
 /**

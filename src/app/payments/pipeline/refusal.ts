@@ -21,7 +21,7 @@ export function refusalFor(deps: PipelineDeps, req: PaidRequest, requestHash: st
   const required = (error?: string) => {
     const hint = req.payment?.accepted?.network;
     const networks = prepared.network ? [prepared.network] : isNetwork(hint) ? [hint] : ALL_NETWORKS;
-    return paymentRequiredFor(deps, req.resource, requestHash, networks, prepared.amount, error);
+    return paymentRequiredFor(deps, req.resource, requestHash, networks, prepared, error);
   };
   return {
     required,

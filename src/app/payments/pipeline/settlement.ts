@@ -7,6 +7,10 @@
  * reconciler reads the authorization and either settles the payment here (`markSettled`) and
  * applies it, or releases it FAILED (claim.ts) when the chain proves it can never be used.
  *
+ * An `upto` payment (docs/payments.md "Pay up to") settles like an exact one, for the price it is
+ * charged — not its signed maximum — through its Permit2 transfer; the chain's reading of its
+ * Permit2 nonce takes the place of the EIP-3009 authorization's.
+ *
  * A batch-settlement voucher (docs/payments.md "Pay once, call many") settles in the database: no
  * transaction — the deposit backs the call — but the channel's charge, in one transaction with the
  * payment's move to SETTLED under the voucher's commitment (`chargeVoucher`). Of two vouchers
@@ -15,7 +19,8 @@
  * application's refund, which takes the charge back.
  */
 import { transitionPayment, type Payment } from '../../../domain/payment.js';
-import type { SettleResult } from '../../../ports/facilitator.js';
+import type { PaymentRequirements, SettleResult } from '../../../ports/facilitator.js';
+import { UPTO } from '../requirements.js';
 import type { SettlementReceipt } from '../../../ports/payment-store.js';
 import type { AnyEntrypoint, Caller, Prepared } from '../../kit/catalogue/entrypoint.js';
 import { PaymentAlreadyApplied } from '../../kit/paid.js';
@@ -52,7 +57,7 @@ export async function settle(deps: PipelineDeps, c: Claimed): Promise<Settled | 
   const took = (result: string) =>
     deps.metrics.observe('settlement_duration_seconds', (deps.clock.now().getTime() - started) / 1000, { network: c.payment.network, result });
   try {
-    settled = await deps.facilitator.settle(c.payload, c.requirements);
+    settled = await deps.facilitator.settle(c.payload, settledRequirements(c));
     took(settled.success ? 'success' : 'failed');
   } catch (e) {
     took('unknown');
@@ -72,8 +77,23 @@ export async function settle(deps: PipelineDeps, c: Claimed): Promise<Settled | 
     input: c.input,
     prepared: c.prepared,
     caller: c.caller,
-    settlement: { success: true, transaction: settled.transaction, network: settled.network, payer: settled.payer ?? done.payer },
+    settlement: {
+      success: true,
+      transaction: settled.transaction,
+      network: settled.network,
+      payer: settled.payer ?? done.payer,
+      ...(done.scheme === UPTO ? { amount: done.amount.toString() } : {}),
+    },
   };
+}
+
+/**
+ * What the facilitator settles: the requirements the payment was verified against — for an upto
+ * payment (docs/payments.md "Pay up to") with the amount it is charged, its price, in place of the
+ * signed maximum (the scheme's settlement-time `amount`).
+ */
+function settledRequirements(c: Claimed): PaymentRequirements {
+  return c.payment.scheme === UPTO ? { ...c.requirements, amount: c.payment.amount.toString() } : c.requirements;
 }
 
 /** SETTLING → SETTLED with the transaction that moved the money; null when another request or worker moved it first. */
