@@ -1,17 +1,20 @@
 /**
  * Our 402 is the official one: requirements, and the PaymentRequired object of the payment flow's
- * challenge, equal what @x402/core's x402ResourceServer (with @x402/evm's exact scheme) builds for
- * the same prices, and the official server matches a payment to them as our flow does.
+ * challenge, equal what @x402/core's x402ResourceServer (with @x402/evm's exact, batch-settlement
+ * and upto server schemes) builds for the same prices, and the official server matches a payment
+ * to them as our flow does.
  */
 import { x402ResourceServer } from '@x402/core/server';
 import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/server';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
+import { UptoEvmScheme } from '@x402/evm/upto/server';
 import { describe, expect, it } from 'vitest';
 import { matchRequirements, requirementsFor } from '../../src/app/payments/requirements.js';
 import { readAuthorization } from '../../src/app/payments/exact-authorization.js';
 import { DEFAULT_SETTINGS } from '../../src/app/kit/default-settings.js';
 import { ALL_NETWORKS, NETWORKS, PAYMENT_ASSETS, PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import { ScriptedQuoteProvider } from '../support/scripted-quote-provider.js';
+import { devAccount, payingFetch } from '../support/x402-client.js';
 import { ShiftableClock, startTestService } from '../support/service.js';
 
 async function official() {
@@ -22,6 +25,7 @@ async function official() {
       kinds: ALL_NETWORKS.flatMap((network) => [
         { x402Version: 2, scheme: 'exact', network },
         { x402Version: 2, scheme: 'batch-settlement', network, extra: { receiverAuthorizer: DEFAULT_SETTINGS.batchSettlement!.receiverAuthorizer[network] } },
+        { x402Version: 2, scheme: 'upto', network, extra: { facilitatorAddress: DEFAULT_SETTINGS.upto!.facilitatorAddress[network] } },
       ]),
       extensions: [],
       signers: {},
@@ -29,6 +33,7 @@ async function official() {
   } as never);
   for (const n of ALL_NETWORKS) server.register(n, new ExactEvmScheme());
   for (const n of ALL_NETWORKS) server.register(n, new BatchSettlementEvmScheme(DEFAULT_SETTINGS.payTo[n] as `0x${string}`, { withdrawDelay: 900 }));
+  for (const n of ALL_NETWORKS) server.register(n, new UptoEvmScheme());
   await server.initialize();
   return server;
 }
@@ -79,6 +84,43 @@ describe('x402 conformance', () => {
               built.push(scheme === 'exact' ? r : { ...r, extra });
             }
           }
+        }
+      }
+      expect(outcome).toEqual({ kind: 'challenge', paymentRequired: await server.createPaymentRequiredResponse(built, resource) });
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('token_buy_tokens’ 402 adds the upto offers the official upto server builds for its maximum: the price plus the default slippage', async () => {
+    const server = await official();
+    const clock = new ShiftableClock();
+    const service = await startTestService({ ports: { clock, usdQuotes: new ScriptedQuoteProvider('scripted', clock, (asset) => ({ price: asset === 'EURC' ? '1.08' : '1' })) } });
+    try {
+      const wallet = devAccount(6);
+      const created = await payingFetch(wallet)(`${service.url}/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+        body: JSON.stringify({ name: 'Up To', symbol: 'UPTO' }),
+      });
+      const { tokenId, network } = (await created.json()).data;
+      const entrypoint = service.application.entrypoints.get('token_buy_tokens')!;
+      const resource = { url: 'http://127.0.0.1:3000/entrypoints/token_buy_tokens', description: entrypoint.description, mimeType: 'application/json' };
+      const outcome = await service.application.flow.handle({ entrypoint, rawInput: { tokenId, tokens: '1000000' }, resource });
+      if (outcome.kind !== 'challenge') throw new Error(`expected a challenge, got ${outcome.kind}`);
+      // The price as the flow set it; the rest follows: EURC at 1.08 rounded up, the maximum 1 % over the price.
+      const price = BigInt(outcome.paymentRequired.accepts[0]!.amount);
+      const maximum = price + (price * DEFAULT_SETTINGS.defaultSlippageBps) / 10_000n;
+      const inEurc = (usd: bigint) => (usd * 100n + 107n) / 108n;
+      const amounts = { exact: { USDC: price, EURC: inEurc(price) }, upto: { USDC: maximum, EURC: inEurc(maximum) } };
+      const built = [];
+      for (const scheme of ['exact', 'batch-settlement', 'upto'] as const) {
+        for (const asset of PAYMENT_ASSETS) {
+          const { address, eip712 } = NETWORKS[network as typeof TESTNET].assets[asset];
+          const amount = amounts[scheme === 'upto' ? 'upto' : 'exact'][asset];
+          const extra = { ...eip712, ...(scheme === 'batch-settlement' ? { assetTransferMethod: 'eip3009' } : {}) };
+          const payTo = service.application.deps.settings.payTo[network as typeof TESTNET];
+          built.push(...(await server.buildPaymentRequirements({ scheme, payTo, price: { asset: address, amount: amount.toString(), extra }, network, maxTimeoutSeconds: 60 })));
         }
       }
       expect(outcome).toEqual({ kind: 'challenge', paymentRequired: await server.createPaymentRequiredResponse(built, resource) });
