@@ -103,7 +103,7 @@ describe('x402 conformance', () => {
         headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
         body: JSON.stringify({ name: 'Up To', symbol: 'UPTO' }),
       });
-      const { tokenId, network } = (await created.json()).data;
+      const { tokenId, network } = ((await created.json()) as { data: { tokenId: string; network: typeof TESTNET } }).data;
       const entrypoint = service.application.entrypoints.get('token_buy_tokens')!;
       const resource = { url: 'http://127.0.0.1:3000/entrypoints/token_buy_tokens', description: entrypoint.description, mimeType: 'application/json' };
       const outcome = await service.application.flow.handle({ entrypoint, rawInput: { tokenId, tokens: '1000000' }, resource });

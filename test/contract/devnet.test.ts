@@ -3,8 +3,10 @@
  * talks to the official x402 facilitator behind an in-process HTTP server, settling on the devnet.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createPublicClient, createTestClient, createWalletClient, encodeFunctionData, http, parseAbi, parseTransaction, type Hex } from 'viem';
-import { DEVNET_PRICE_FEEDS, devnetAccount, LAUNCH_FACTORY_ADDRESS, MULTICALL3_ADDRESS } from '../../src/adapters/chain/anvil/devnet-constants.js';
+import { createPublicClient, createTestClient, createWalletClient, encodeFunctionData, http, maxUint256, parseAbi, parseTransaction, type Hex } from 'viem';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import { DEVNET_PRICE_FEEDS, DEVNET_X402_CONTRACTS, devnetAccount, LAUNCH_FACTORY_ADDRESS, MULTICALL3_ADDRESS } from '../../src/adapters/chain/anvil/devnet-constants.js';
+import { CONTRACTS } from '../../src/adapters/kit/evm/contracts/artifacts.js';
 import { ViemTransferLogReader } from '../../src/adapters/chain/viem/viem-transfer-log-reader.js';
 import { SystemClock } from '../../src/adapters/clock/system/system-clock.js';
 import { ChainlinkQuoteProvider } from '../../src/adapters/quotes/chainlink/chainlink-quote-provider.js';
@@ -102,7 +104,28 @@ authorizationReaderContract('ViemAuthorizationReader', async () => ({
   funded: fundedDevAccount,
   payTo,
   cancel: (network, wallet, nonce) => devnet.cancelAuthorization(network, wallet, nonce as Hex),
+  upto: {
+    // The payer's own one-time Permit2 approval (the snapshot's revert undoes it).
+    payer: async (network) => {
+      const wallet = fundedDevAccount(network);
+      await sendAs(network, wallet, { address: NETWORKS[network].usdc, abi: erc20Abi, functionName: 'approve', args: [PERMIT2, maxUint256] });
+      return wallet;
+    },
+    spend: async (network, wallet, nonce) => {
+      const n = BigInt(nonce);
+      await sendAs(network, wallet, { address: PERMIT2, abi: CONTRACTS.Permit2.abi, functionName: 'invalidateUnorderedNonces', args: [n >> 8n, 1n << (n & 0xffn)] });
+    },
+  },
 }));
+
+const PERMIT2 = DEVNET_X402_CONTRACTS.find((c) => c.name === 'Permit2')!.address;
+
+/** A transaction `wallet` sends itself, mined. */
+async function sendAs(network: Network, wallet: PrivateKeyAccount, call: { address: Hex; abi: unknown; functionName: string; args: readonly unknown[] }): Promise<void> {
+  const url = devnet.chains[network].rpcUrl;
+  const client = createWalletClient({ account: wallet, chain: viemChain(network, url), transport: http(url) });
+  await devnet.publicClient(network).waitForTransactionReceipt({ hash: await client.writeContract({ ...call, account: wallet, chain: viemChain(network, url) } as never) });
+}
 
 authorizationReaderContract('ViemAuthorizationReader, settled through HttpFacilitator', async () => ({
   reader: new ViemAuthorizationReader({ rpcUrls: rpcUrls() }),
@@ -110,7 +133,7 @@ authorizationReaderContract('ViemAuthorizationReader, settled through HttpFacili
   funded: fundedDevAccount,
   payTo,
   cancel: (network, wallet, nonce) => devnet.cancelAuthorization(network, wallet, nonce as Hex),
-}));
+}), { upto: false });
 
 /** What a chain that is not the books' has at `address`: no code (undone by the revert after each test). */
 const removeCode = async (network: Network, address: string) =>

@@ -78,6 +78,7 @@ authorizationReaderContract('FakeFacilitator (as the fake chain)', async () => {
     funded: fundedDevAccount,
     payTo: DEFAULT_SETTINGS.payTo[TESTNET],
     cancel: async (network, wallet, nonce) => f.cancel(network, wallet.address, nonce),
+    upto: { payer: async (network) => fundedDevAccount(network), spend: async (network, wallet, nonce) => f.upto.spend(network, wallet.address, nonce) },
   };
 });
 
