@@ -16,7 +16,7 @@ import { paidOffer, type Offer } from '../offers.js';
 import { PAYMENT_REASONS } from '../payment-reasons.js';
 import { sha256 } from '../request-hash.js';
 import { PAYMENT_X402_VERSIONS, UPTO } from '../requirements.js';
-import { readUptoPayment, uptoAuthorization } from '../upto/permit2-payment.js';
+import { readUptoPayment, uptoAuthorization, type UptoPayment } from '../upto/permit2-payment.js';
 import { bind, heldQuoteLive } from './binding.js';
 import { paymentRequiredFor } from './challenge.js';
 import type { PaidRequest, PipelineDeps } from './deps.js';
@@ -27,7 +27,7 @@ import { refusalFor } from './refusal.js';
 import { knownIdentifier, replay } from './stored-answer.js';
 import { verify } from './verification.js';
 import { voucherAuthorization, type VoucherCharge } from '../batch/voucher-charge.js';
-import { BATCH_SETTLEMENT, readVoucherPayment } from '../batch/voucher-payment.js';
+import { BATCH_SETTLEMENT, readVoucherPayment, type VoucherPayment } from '../batch/voucher-payment.js';
 import { verifyVoucher } from '../batch/voucher-verification.js';
 
 /** A payment that passed every check before the claim: what the later steps work on. */
@@ -61,12 +61,7 @@ export async function admit(
     const refusal = refusalFor(deps, req, requestHash, prepared);
     throw await refusal.invalid(PAYMENT_REASONS.unsupportedPayment, 'The payment is not an x402 v2 (or v1) payment on a supported network.');
   }
-  // A batch-settlement voucher is claimed under its own nonce, like an authorization (batch/voucher-admission.ts);
-  // an upto payment under its Permit2 nonce (upto/permit2-payment.ts).
-  const scheme = payload.accepted?.scheme;
-  const voucher = scheme === BATCH_SETTLEMENT ? readVoucherPayment(payload.payload) : null;
-  const upto = scheme === UPTO ? readUptoPayment(payload.payload) : null;
-  const auth = voucher ? voucherAuthorization(voucher, requestHash) : upto ? uptoAuthorization(upto) : readAuthorization(payload.payload);
+  const { scheme, voucher, upto, auth } = readSigned(payload, requestHash);
   const payer = checksummed(auth.from);
   const signatureHash = sha256(auth.signature);
   // The same payment (or payment identifier) seen before is answered as it was, charged once.
@@ -108,8 +103,7 @@ export async function admit(
   const refusal = refusalFor(deps, req, requestHash, prepared);
   // Only the paid asset's offer is priced here: a USDC payment never waits on (or fails for) EURC's price.
   const candidate = asset && offered === network ? await paidOffer(deps, requestHash, network, asset, prepared, amount) : undefined;
-  const signed = voucher ? { voucher: true as const } : upto ? { upto } : { exact: auth };
-  const { offer, requirements } = await bind(refusal, prepared, payload, signed, candidate, req.resource.url);
+  const { offer, requirements } = await bind(refusal, prepared, payload, voucher ? { voucher: true } : upto ? { upto } : { exact: auth }, candidate, req.resource.url);
   await heldQuoteLive(deps, refusal, offer);
   const channel = voucher ? await verifyVoucher(deps, refusal, voucher, { network, asset: offer.asset, payload, requirements, price: offer.amount }) : null;
   if (!voucher) {
@@ -128,8 +122,26 @@ export async function admit(
     caller: { wallet: payer, network, fee: { asset: offer.asset, amount: offer.amount } },
     paymentIdentifier: req.paymentIdentifier ?? null,
     voucher: voucher && channel ? { voucher, channel } : null,
-    payment: newPayment(deps, req, requestHash, { network, payer, signatureHash, auth, offer, scheme: voucher ? BATCH_SETTLEMENT : upto ? UPTO : 'exact' }),
+    payment: newPayment(deps, req, requestHash, { network, payer, signatureHash, auth, offer, scheme }),
   };
+}
+
+/**
+ * What the payment signs, read by its scheme, as the authorization it is claimed by: an EIP-3009
+ * authorization (exact); a voucher, under a nonce of its own (batch/voucher-charge.ts); a Permit2
+ * transfer, under its Permit2 nonce (upto/permit2-payment.ts).
+ */
+function readSigned(payload: PaymentPayload, requestHash: string): { scheme: PaymentScheme; voucher: VoucherPayment | null; upto: UptoPayment | null; auth: ExactAuthorization } {
+  const scheme = payload.accepted?.scheme;
+  if (scheme === BATCH_SETTLEMENT) {
+    const voucher = readVoucherPayment(payload.payload);
+    return { scheme: BATCH_SETTLEMENT, voucher, upto: null, auth: voucherAuthorization(voucher, requestHash) };
+  }
+  if (scheme === UPTO) {
+    const upto = readUptoPayment(payload.payload);
+    return { scheme: UPTO, voucher: null, upto, auth: uptoAuthorization(upto) };
+  }
+  return { scheme: 'exact', voucher: null, upto: null, auth: readAuthorization(payload.payload) };
 }
 
 /** The amount the payment says it pays (`accepted.amount`), when it is a whole number. */
