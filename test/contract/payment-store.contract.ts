@@ -39,6 +39,21 @@ export function paymentStoreContract(name: string, make: UowFactory) {
         expect(await uow.run((s) => s.payments.get(p.paymentId))).toEqual(p);
       }));
 
+    it('keeps the scheme a payment came by — an upto or batch-settlement one — through its moves; exact is the default, absent', () =>
+      withUow(make, async (uow) => {
+        const upto = payment({ scheme: 'upto', validBefore: 1_900_000_001n });
+        const voucher = payment({ scheme: 'batch-settlement' });
+        const exact = payment();
+        for (const p of [upto, voucher, exact]) await uow.run((s) => s.payments.claim(p));
+        expect(await uow.run((s) => s.payments.get(upto.paymentId))).toEqual(upto);
+        expect(await uow.run((s) => s.payments.get(voucher.paymentId))).toEqual(voucher);
+        expect(await uow.run((s) => s.payments.get(exact.paymentId))).not.toHaveProperty('scheme');
+        const settling = transitionPayment(upto, 'SETTLING', at(1));
+        await uow.run((s) => s.payments.update(settling, 'VERIFIED'));
+        const [listed] = await uow.run((s) => s.payments.listByState('SETTLING', at(2), 10));
+        expect(listed).toEqual(settling);
+      }));
+
     it('moves a payment by compare-and-set on its state', () =>
       withUow(make, async (uow) => {
         const p = payment();
