@@ -1,3 +1,4 @@
+import { privateKeyToAddress } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/bootstrap/config/config.js';
 
@@ -23,6 +24,21 @@ describe('configuration', () => {
     expect(c.chain).toBe('rpc');
     expect(c.rpcUrls['eip155:8453']).toEqual(['https://base.example', 'https://backup.example']);
     expect(c.settings.payTo['eip155:84532']).toBe(REAL.PAY_TO_84532);
+  });
+
+  it('names the settlement key (else the treasury key) as the upto facilitator and the batch-settlement receiver authorizer', () => {
+    const account = (key: string) => privateKeyToAddress(key as `0x${string}`);
+    const settlementKey = `0x${'4'.repeat(64)}`;
+    for (const [env, key] of [
+      [REAL, REAL.TREASURY_KEY],
+      [{ ...REAL, SETTLEMENT_KEY: settlementKey }, settlementKey],
+    ] as const) {
+      const { settings } = loadConfig(env);
+      expect(settings.upto!.facilitatorAddress).toEqual({ 'eip155:8453': account(key), 'eip155:84532': account(key) });
+      expect(settings.batchSettlement!.receiverAuthorizer['eip155:8453']).toBe(account(key));
+    }
+    // The devnet's: anvil's #0, its settlement key.
+    expect(loadConfig({}).settings.upto!.facilitatorAddress['eip155:84532']).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
   });
 
   it('reads PUBLIC_URL as an origin (unset: the request\'s own)', () => {

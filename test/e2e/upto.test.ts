@@ -192,6 +192,16 @@ describe('upto: paid by the official client', () => {
     expect(facilitator.verifyCalls).toBe(verified);
   });
 
+  it('an operation whose price is exact takes no upto payment', async () => {
+    const { header } = await asked({ tokenId, tokens: '1000009' });
+    const info = await post('/entrypoints/token_info', { tokenId }, { 'x-wallet-address': payer.address });
+    const resource = decodeBase64Json<any>(info.headers.get('payment-required')).resource;
+    const offer = header.accepts.find(isUsdcUpto);
+    const res = await post('/entrypoints/token_info', { tokenId }, { 'payment-signature': await signed({ ...offer, amount: '1000' }, resource) });
+    expect(res.status).toBe(402);
+    expect((await json(res)).error.details.reason).toBe('requirements_mismatch');
+  });
+
   it('the same payment again gets the stored answer and is charged once', async () => {
     const body = { tokenId, tokens: '1000006' };
     const { header } = await asked(body);
