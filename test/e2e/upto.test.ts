@@ -10,6 +10,7 @@
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import { UptoEvmScheme } from '@x402/evm/upto/client';
 import { wrapFetchWithPaymentFromConfig, type PaymentRequirements } from '@x402/fetch';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
 import { MemoryUnitOfWork } from '../../src/adapters/persistence/memory/memory-unit-of-work.js';
@@ -18,6 +19,7 @@ import { parseTokens, parseUsd } from '../../src/domain/money.js';
 import { NETWORKS, TESTNET } from '../../src/domain/network.js';
 import { decodeBase64Json, devAccount, payingFetch } from '../support/x402-client.js';
 import { json, ShiftableClock, startTestService } from '../support/service.js';
+import { payment } from '../support/fixtures.js';
 
 const TREASURY = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const USDC = NETWORKS[TESTNET].assets.USDC.address;
@@ -290,5 +292,33 @@ describe('upto: a settlement whose outcome is unknown', () => {
     expect(uow.db.payments.get(pending.paymentId)!.state).toBe('FAILED');
     expect(uow.db.trades.filter((t) => t.paymentId === pending.paymentId)).toHaveLength(0);
     expect(facilitator.balanceOf(TESTNET, account.address)).toBe(before);
+  });
+
+  it('safety net: a closed upto payment whose transfer is found settled after all is refunded; one whose nonce was spent otherwise is not', async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const { header } = await asked({ tokenId, tokens: '1000010' }, account);
+    const offer = header.accepts.find(isUsdcUpto);
+    const closed = async (amount: bigint) => {
+      const { payload } = await new UptoEvmScheme(account).createPaymentPayload(2, offer);
+      const nonce = `0x${BigInt((payload as any).permit2Authorization.nonce).toString(16).padStart(64, '0')}`;
+      const now = clock.now();
+      const p = payment({ payer: account.address, nonce, scheme: 'upto', amount, usdValue: amount, resource: 'token_buy_tokens', state: 'REJECTED', createdAt: now, updatedAt: now });
+      await uow.run((s) => s.payments.claim(p));
+      return { p, paid: { x402Version: 2, accepted: offer, payload: payload as Record<string, unknown> } };
+    };
+    const settledAnyway = await closed(5_000n);
+    const spentOtherwise = await closed(6_000n);
+    // A bug, say, settles the first; the payer spends the second's nonce on a transfer of its own.
+    expect((await facilitator.settle(settledAnyway.paid, { ...offer, amount: '5000' })).success).toBe(true);
+    facilitator.upto.spend(TESTNET, account.address, spentOtherwise.p.nonce);
+    clock.offsetMs += 91_000; // past the grace, and past the safety net's pause after a sweep
+    try {
+      await service.runWorkers();
+    } finally {
+      clock.offsetMs -= 91_000;
+    }
+    expect(uow.db.payments.get(settledAnyway.p.paymentId)!.state).toBe('REFUNDED');
+    expect([...uow.db.payouts.values()].filter((o) => o.sourceId === settledAnyway.p.paymentId)).toMatchObject([{ reason: 'refund', amount: 5_000n, wallet: account.address }]);
+    expect(uow.db.payments.get(spentOtherwise.p.paymentId)!.state).toBe('REJECTED');
   });
 });
