@@ -26,8 +26,10 @@ describe('SpendingLimits', () => {
 });
 
 describe('the bridge settings', () => {
-  it('defaults: the local service, no wallet, $0.10 per call and $1 per run; empty values are unset', () => {
-    expect(loadBridgeConfig({})).toEqual({ baseUrl: 'http://127.0.0.1:3000', walletKey: null, maxPaymentUsd: 100_000n, budgetUsd: 1_000_000n });
+  it('defaults: the local service, no wallet, $0.10 per call and $1 per run, from a batch-settlement channel; empty values are unset', () => {
+    expect(loadBridgeConfig({})).toEqual({ baseUrl: 'http://127.0.0.1:3000', walletKey: null, maxPaymentUsd: 100_000n, budgetUsd: 1_000_000n, payScheme: 'batch-settlement' });
+    expect(loadBridgeConfig({ PAY_SCHEME: 'exact' })).toMatchObject({ payScheme: 'exact' });
+    expect(() => loadBridgeConfig({ PAY_SCHEME: 'upto' })).toThrow(/PAY_SCHEME/);
     expect(loadBridgeConfig({ PORT: '4000', WALLET_KEY: '', BUDGET_USD: '' })).toMatchObject({ baseUrl: 'http://127.0.0.1:4000', walletKey: null, budgetUsd: 1_000_000n });
     expect(loadBridgeConfig({ BASE_URL: 'https://api.example.com/', MAX_PAYMENT_USD: '0.5', BUDGET_USD: '20' })).toMatchObject({
       baseUrl: 'https://api.example.com',
