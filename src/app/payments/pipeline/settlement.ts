@@ -122,15 +122,15 @@ async function chargeVoucher(deps: PipelineDeps, c: Claimed, charge: VoucherChar
   const now = deps.clock.now();
   const settling = transitionPayment(c.payment, 'SETTLING', now);
   const settled = transitionPayment(settling, 'SETTLED', now, { settlementTx: voucherCommitment(v.channelId, v.max) });
-  const before = await deps.uow.transaction(async (s) => {
-    const channel = await s.channels.get(v.channelId);
-    if (!channel) return null;
-    const charged = await s.channels.charge(v.channelId, { from: channel.charged, amount: c.payment.amount, voucherMax: v.max, signature: v.signature }, now);
-    if (!charged) return null;
-    if (!(await s.payments.update(settling, c.payment.state)) || !(await s.payments.update(settled, 'SETTLING'))) throw new PaymentAlreadyApplied(c.payment.paymentId);
-    return channel;
+  // The channel as admission read it: the charge's compare-and-set says whether it moved since (then the corrective 402).
+  const before = charge.channel;
+  const charged = await deps.uow.transaction(async (s) => {
+    if (!(await s.channels.charge(v.channelId, { from: before.charged, amount: c.payment.amount, voucherMax: v.max, signature: v.signature }, now))) return false;
+    // VERIFIED → SETTLED in one statement (the transitions are checked above, through SETTLING).
+    if (!(await s.payments.update(settled, c.payment.state))) throw new PaymentAlreadyApplied(c.payment.paymentId);
+    return true;
   });
-  if (!before) return lostTheRace(deps, c, charge);
+  if (!charged) return lostTheRace(deps, c, charge);
   const after: Channel = { ...before, charged: before.charged + c.payment.amount, signedMax: v.max, signature: v.signature };
   return {
     kind: 'settled',
