@@ -1,10 +1,14 @@
 /**
  * The statement budget of a paid trade (decision 0051): one paid `token_buy_usd` and one paid
  * `token_sell`, each end to end over HTTP — the 402, then the paid request — on SQLite and on
- * PostgreSQL, with every statement the units of work send counted (begin and commit included).
+ * PostgreSQL, with every statement the units of work send counted (begin and commit included);
+ * and a `token_buy_usd` paid by a batch-settlement voucher (the official client's, on a channel
+ * already funded: no deposit with it), docs/performance.md "Issue 54".
  * Counts, not times: a feature that adds a statement to the paid path fails here, and has to
  * take one away elsewhere or run after the trade's commit.
  */
+import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/client';
+import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/bootstrap/compose.js';
 import { TESTNET } from '../../src/domain/network.js';
@@ -22,9 +26,15 @@ import { decodeBase64Json, devAccount, payingFetch, signPayment } from '../suppo
  * the payment's move — as one statement (decision 0055). The rules before and after the claim
  * read the token the 402 read, while the change feed vouches nothing changed it (decision 0057).
  */
-const BUDGETS: Record<string, { buy: { challenge: number; paid: number }; sell: { challenge: number; paid: number } }> = {
-  SQLite: { buy: { challenge: 2, paid: 14 }, sell: { challenge: 3, paid: 19 } },
-  PostgreSQL: { buy: { challenge: 2, paid: 9 }, sell: { challenge: 3, paid: 14 } },
+type Budget = { challenge: number; paid: number };
+/**
+ * A voucher's buy is the buy's statements and five of its own: the channel read in admission, and
+ * the charge's transaction (begin, the channel read again, the charge, commit) holding the
+ * payment's two moves the exact buy sends without one.
+ */
+const BUDGETS: Record<string, { buy: Budget; sell: Budget; voucherBuy: Budget }> = {
+  SQLite: { buy: { challenge: 2, paid: 14 }, sell: { challenge: 3, paid: 19 }, voucherBuy: { challenge: 2, paid: 19 } },
+  PostgreSQL: { buy: { challenge: 2, paid: 9 }, sell: { challenge: 3, paid: 14 }, voucherBuy: { challenge: 2, paid: 14 } },
 };
 
 const wallet = devAccount(6);
@@ -123,6 +133,46 @@ describe.each(databases)('statements per paid trade (%s)', (name, open) => {
     console.info('paid buy: statements', { challenge: buy.challenge.length, paid: buy.paid.length });
     expect(buy.challenge.length, buy.challenge.join('\n')).toBeLessThanOrEqual(BUDGET.buy.challenge);
     expect(buy.paid.length, buy.paid.join('\n')).toBeLessThanOrEqual(BUDGET.buy.paid);
+  });
+
+  it(`a token_buy_usd paid by a batch-settlement voucher: at most ${BUDGET.voucherBuy.challenge} statements for its 402, ${BUDGET.voucherBuy.paid} for the paid request`, async () => {
+    const batch = new BatchSettlementEvmScheme(wallet, { depositStrategy: (c) => BigInt(c.requestAmount) * 100n });
+    // The official client's two round trips, their statements kept apart by whether a payment rides along.
+    let split: { challenge: string[]; paid: string[] } | null = null;
+    const splitting: typeof fetch = async (input, init) => {
+      const paying = new Headers(init?.headers).has('payment-signature') || (input instanceof Request && input.headers.has('payment-signature'));
+      const mine: string[] = [];
+      counting = split ? mine : null;
+      try {
+        const res = await fetch(input, init);
+        const body = await res.arrayBuffer();
+        return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+      } finally {
+        counting = null;
+        split?.[paying ? 'paid' : 'challenge'].push(...mine);
+      }
+    };
+    const paying = wrapFetchWithPaymentFromConfig(splitting, { schemes: [{ network: 'eip155:*', client: batch }], spendControls: false });
+    const buy = () =>
+      paying(`${service.url}/entrypoints/token_buy_usd`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-wallet-address': wallet.address },
+        body: JSON.stringify({ tokenId, usdAmount: '5' }),
+      });
+    // The deposit's call, then a voucher's to warm its statements; the third is counted.
+    for (let i = 0; i < 2; i++) {
+      expect((await buy()).status).toBe(200);
+      await settle(service);
+    }
+    await feedCaughtUp();
+    split = { challenge: [], paid: [] };
+    const res = await buy();
+    const counted: { challenge: string[]; paid: string[] } = split;
+    split = null;
+    expect(res.status, await res.text()).toBe(200);
+    console.info('voucher buy: statements', { challenge: counted.challenge.length, paid: counted.paid.length });
+    expect(counted.challenge.length, counted.challenge.join('\n')).toBeLessThanOrEqual(BUDGET.voucherBuy.challenge);
+    expect(counted.paid.length, counted.paid.join('\n')).toBeLessThanOrEqual(BUDGET.voucherBuy.paid);
   });
 
   it(`a paid token_sell: at most ${BUDGET.sell.challenge} statements for its 402, ${BUDGET.sell.paid} for the paid request`, async () => {
