@@ -8,15 +8,24 @@
  *   paid token_buy_usd $0.01    vs @x402/express on an empty handler, both paid by 8 concurrent
  *                                  official @x402/fetch clients, both settling on the same devnet
  *                                  through the official facilitator in their own process
+ *
+ * and the paid call by scheme (issue 54), each side in the same round: the official stack,
+ * ours paid by `exact` and ours paid by `batch-settlement` (the official client's
+ * BatchSettlementEvmScheme: a deposit, then a voucher per call), 8 clients at once and one
+ * client calling back to back (sequential). After the rounds every batch channel is refunded
+ * cooperatively, and the gas of every transaction the run mined is read from the devnet's
+ * receipts (bench/gas.ts): exact's settlements, batch's deposits, claims, settles and refunds.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toHex } from 'viem';
+import { createPublicClient, http, toHex } from 'viem';
 import { devnetAccount } from '../src/adapters/chain/anvil/devnet-constants.js';
 import { freePorts } from '../test/support/free-ports.js';
 import { devAccount, payingFetch } from '../test/support/x402-client.js';
+import { gasByKind, type GasByKind } from './gas.js';
 import { load, loadWith, median, type LoadResult } from './load.js';
+import { headerTally, noteChannel, payingClients, refundAll, type PayingClient, type Scheme } from './paying-clients.js';
 import { commCpuMs, groupCpuMs, startProcess, type BenchProcess } from './processes.js';
 import { addWork, NO_WORK, perRequest, workLine, type WorkPerRequest } from './work.js';
 
@@ -35,6 +44,8 @@ export interface RealOptions {
   paidOnly?: boolean;
   /** Count the work per request (bench/instrument.ts in the service and the baseline); default on. */
   counts?: boolean;
+  /** Calls' worth a batch-settlement client deposits at a time (the official client's default: the offer's minDeposit, 10). */
+  batchDepositCalls?: number;
   log: (line: string) => void;
 }
 
@@ -66,9 +77,40 @@ export interface RealResult {
    * the baseline's is its process's.
    */
   paidWork: { ours: { request: WorkPerRequest; after: WorkPerRequest; total: WorkPerRequest }[]; baseline: WorkPerRequest[] };
+  /** Every paid side of every round (PAID_SIDES), the two above included. */
+  sides: Record<PaidSideKey, PaidSideResult>;
+  /** Gas of every transaction mined from the first round to the last refund, by kind (bench/gas.ts). */
+  gas: GasByKind;
+  /** Batch-settlement channels at the end, as the service's books show them (GET /api/channels/:id), after the refunds. */
+  channels: { count: number; charged: bigint; claimed: bigint; refundFailures: string[] };
   rssMiB: { start: number; end: number };
   soak?: { samplesMiB: number[]; lastHalfGrowth: number; paid: LoadResult };
 }
+
+/**
+ * The paid sides of a round, in the order they run: who answers (ours or the official stack), how
+ * its clients pay, how many pay at once. The official stack offers exact only.
+ */
+export const PAID_SIDES = [
+  { key: 'official8', server: 'official', scheme: 'exact', concurrency: 8, label: '@x402/express ×8' },
+  { key: 'exact8', server: 'ours', scheme: 'exact', concurrency: 8, label: 'ours exact ×8' },
+  { key: 'batch8', server: 'ours', scheme: 'batch', concurrency: 8, label: 'ours batch ×8' },
+  { key: 'official1', server: 'official', scheme: 'exact', concurrency: 1, label: '@x402/express ×1' },
+  { key: 'exact1', server: 'ours', scheme: 'exact', concurrency: 1, label: 'ours exact ×1' },
+  { key: 'batch1', server: 'ours', scheme: 'batch', concurrency: 1, label: 'ours batch ×1' },
+] as const satisfies readonly { key: string; server: 'ours' | 'official'; scheme: Scheme; concurrency: number; label: string }[];
+export type PaidSideKey = (typeof PAID_SIDES)[number]['key'];
+
+export interface PaidSideResult {
+  /** One load per round. */
+  runs: LoadResult[];
+  cpu: CpuPerRequest[];
+  /** Per round; the official stack's `after` is nothing (it leaves no work behind). */
+  work: { request: WorkPerRequest; after: WorkPerRequest; total: WorkPerRequest }[];
+}
+
+/** What a batch-settlement client deposits at a time, in calls' worth, unless told otherwise: a dollar at $0.01 a call, the claims' threshold. */
+export const BATCH_DEPOSIT_CALLS = 100;
 
 /** The machine's busy and total CPU time so far (/proc/stat), in clock ticks. */
 function machineCpu(): { busy: number; total: number } {
@@ -117,6 +159,7 @@ export function lastHalfGrowth(samples: number[]): number {
 
 const READ_CONCURRENCY = 16;
 const PAID_CLIENTS = 8;
+const PAID_PATH = '/entrypoints/token_buy_usd';
 /** Testnet payers (#5–#8 hold devnet USDC on 84532); #9 signs the baseline's settlements. */
 const PAYERS = [5, 6, 7, 8];
 const BASELINE_SIGNER = 9;
@@ -130,47 +173,42 @@ function rpcOf(service: BenchProcess): string {
   return m[1]!;
 }
 
-/** Bytes of a header block as sent on the wire: `name: value\r\n` per header. */
-function headerBytes(headers: Headers): number {
-  let n = 0;
-  headers.forEach((value, name) => (n += name.length + value.length + 4));
-  return n;
-}
-
-/** 8 official clients paying back to back; a request is good when it ends in 200. */
-async function paidLoad(url: string, body: () => string, durationMs: number): Promise<LoadResult & { headerBytes: number; deliveries: string[] }> {
-  let headers = 0;
-  // Each client's last delivery (buys answer with one): the round's work is done once they are.
+/**
+ * `concurrency` of `clients` paying back to back; a request is good when it ends in 200. Header
+ * bytes are per paid call (both round trips); each client's last delivery is returned (buys
+ * answer with one): the round's work is done once they are.
+ */
+async function paidLoad(
+  clients: PayingClient[],
+  concurrency: number,
+  url: string,
+  body: () => string,
+  durationMs: number,
+): Promise<LoadResult & { headerBytes: number; deliveries: string[] }> {
+  headerTally.bytes = 0;
   const lastDelivery = new Map<number, string>();
-  // Both round trips of each paid request (the 402, then the paid call), request and response.
-  const counting: typeof fetch = async (input, init) => {
-    const sent = new Headers(input instanceof Request ? input.headers : undefined);
-    new Headers(init?.headers).forEach((v, k) => sent.set(k, v));
-    headers += headerBytes(sent);
-    const res = await fetch(input, init);
-    headers += headerBytes(res.headers);
-    return res;
-  };
-  const clients = Array.from({ length: PAID_CLIENTS }, (_, i) => {
-    const account = devAccount(PAYERS[i % PAYERS.length]!);
-    return { account, pay: payingFetch(account, counting) };
-  });
-  let next = 0;
+  // A client is never in two calls at once: a batch client's channel takes one voucher at a time.
+  const free = clients.slice(0, concurrency).map((c, i) => ({ c, i }));
   const result = await loadWith({
-    concurrency: PAID_CLIENTS,
+    concurrency,
     durationMs,
     one: async () => {
-      const i = next++ % clients.length;
-      const c = clients[i]!;
-      const res = await c.pay(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-wallet-address': c.account.address }, body: body() });
-      const text = await res.text();
-      if (res.status !== 200) return false;
-      const delivery = (JSON.parse(text) as { data?: { delivery?: { deliveryId?: string } } }).data?.delivery?.deliveryId;
-      if (delivery) lastDelivery.set(i, delivery);
-      return true;
+      const taken = free.shift()!;
+      try {
+        const { c, i } = taken;
+        const res = await c.pay(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-wallet-address': c.account.address }, body: body() });
+        const text = await res.text();
+        if (res.status !== 200) return false;
+        noteChannel(c, res);
+        const delivery = (JSON.parse(text) as { data?: { delivery?: { deliveryId?: string } } }).data?.delivery?.deliveryId;
+        if (delivery) lastDelivery.set(i, delivery);
+        return true;
+      } finally {
+        free.push(taken);
+      }
     },
   });
-  return { ...result, headerBytes: headers / Math.max(1, result.count), deliveries: [...lastDelivery.values()] };
+  return { ...result, headerBytes: headerTally.bytes / Math.max(1, result.count), deliveries: [...lastDelivery.values()] };
 }
 
 export async function benchReal(o: RealOptions): Promise<RealResult> {
@@ -216,6 +254,15 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
     }, { counts: counting });
     procs.push(express);
 
+    // The paying clients, for the whole run (a batch client's channel carries over from round to round).
+    const depositCalls = o.batchDepositCalls ?? BATCH_DEPOSIT_CALLS;
+    const clientsOf: Record<Scheme, PayingClient[]> = {
+      exact: payingClients('exact', PAYERS, PAID_CLIENTS, depositCalls),
+      batch: payingClients('batch', PAYERS, PAID_CLIENTS, depositCalls),
+    };
+    const chain = createPublicClient({ transport: http(rpcOf(service)) });
+    const firstBlock = await chain.getBlockNumber(); // after the token's creation: only the rounds' transactions count
+
     const get = (base: string, path: string) => load({ url: `${base}${path}`, concurrency: READ_CONCURRENCY, durationMs: o.readMs, expectStatus: 200 });
     const buyBody = () => JSON.stringify({ tokenId, usdAmount: '0.01' });
     const fig = (): Figure => ({ ratio: 0, ratios: [], ours: [], baseline: [] });
@@ -224,6 +271,7 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
     const paid = fig();
     const paidCpu: RealResult['paidCpu'] = { ours: [], baseline: [] };
     const paidWork: RealResult['paidWork'] = { ours: [], baseline: [] };
+    const sides = Object.fromEntries(PAID_SIDES.map((side) => [side.key, { runs: [], cpu: [], work: [] }])) as unknown as Record<PaidSideKey, PaidSideResult>;
     /** `run`'s result and the CPU each process spent on it, per request that succeeded. */
     const cpuOf = async <R extends LoadResult>(run: () => Promise<R>): Promise<R & { cpu: CpuPerRequest }> => {
       const sample = () => {
@@ -257,25 +305,44 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
       // The previous round's buys leave deliveries for the workers to send: the reads start once
       // the service is idle again, so both read figures measure reads, not the backlog.
       await quiet(service);
+      o.log(`[${o.label}] round ${round + 1}/${o.rounds}`);
       const reads = !o.paidOnly;
       const k = reads ? await get(koa.url, `/tokens/${tokenId}`) : null;
       const r = reads ? await get(service.url, `/tokens/${tokenId}`) : null;
       const h = reads ? await get(service.url, '/health') : null;
+      if (r && k && h) {
+        o.log(`  GET /tokens/:id  ours ${fmt(r)} | bare koa ${fmt(k)}`);
+        o.log(`  GET /health      ${fmt(h)}`);
+      }
       const counts = (p: BenchProcess) => (counting ? p.counts() : Promise.resolve(NO_WORK));
-      const x0 = await counts(express);
-      const x = await cpuOf(() => paidLoad(`${express.url}/buy`, () => '{}', o.paidMs));
-      const x1 = await counts(express);
-      const p0 = await counts(service);
-      const p = await cpuOf(() => paidLoad(`${service.url}/entrypoints/token_buy_usd`, buyBody, o.paidMs));
-      const p1 = await counts(service);
-      await delivered(service, p.deliveries); // the work the round left: its deliveries sent and mined
-      const p2 = await counts(service);
-      const paidOk = (r: LoadResult) => Math.max(1, r.count - r.errors);
-      const xw = { ...perRequest(x0, x1, paidOk(x)), headerBytes: x.headerBytes };
-      const pRequest = { ...perRequest(p0, p1, paidOk(p)), headerBytes: p.headerBytes };
-      const pAfter = perRequest(p1, p2, paidOk(p));
-      paidWork.baseline.push(xw);
-      paidWork.ours.push({ request: pRequest, after: pAfter, total: addWork(pRequest, pAfter) });
+      const results = {} as Record<PaidSideKey, LoadResult & { cpu: CpuPerRequest }>;
+      for (const side of PAID_SIDES) {
+        const official = side.server === 'official';
+        const target = official ? express : service;
+        const url = official ? `${express.url}/buy` : `${service.url}${PAID_PATH}`;
+        const body = official ? () => '{}' : buyBody;
+        const c0 = await counts(target);
+        const x = await cpuOf(() => paidLoad(clientsOf[side.scheme], side.concurrency, url, body, o.paidMs));
+        const c1 = await counts(target);
+        // The work the round left (ours): its deliveries sent and mined.
+        if (!official) await delivered(service, x.deliveries);
+        const c2 = official ? c1 : await counts(target);
+        const ok = Math.max(1, x.count - x.errors);
+        const request = { ...perRequest(c0, c1, ok), headerBytes: x.headerBytes };
+        const after = perRequest(c1, c2, ok);
+        const s = sides[side.key];
+        s.runs.push(x);
+        s.cpu.push(x.cpu);
+        s.work.push({ request, after, total: addWork(request, after) });
+        results[side.key] = x;
+        o.log(`  ${side.label.padEnd(18)} ${fmt(x)}`);
+        o.log(`  ${''.padEnd(18)} CPU ms/call ${cpuLine(x.cpu)}`);
+        if (counting) o.log(`  ${''.padEnd(18)} work/call ${workLine(request)}${official ? '' : ` | after: ${workLine(after)}`}`);
+      }
+      const p = results.exact8;
+      const x = results.official8;
+      paidWork.baseline.push(sides.official8.work.at(-1)!.request);
+      paidWork.ours.push(sides.exact8.work.at(-1)!);
       paidCpu.baseline.push(x.cpu);
       paidCpu.ours.push(p.cpu);
       if (r && k && h) {
@@ -289,32 +356,37 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
       paid.ours.push(p);
       paid.baseline.push(x);
       paid.ratios.push(p.rps / x.rps);
-      o.log(`[${o.label}] round ${round + 1}/${o.rounds}`);
-      if (r && k && h) {
-        o.log(`  GET /tokens/:id  ours ${fmt(r)} | bare koa ${fmt(k)}`);
-        o.log(`  GET /health      ${fmt(h)}`);
-      }
-      o.log(`  paid buy $0.01   ours ${fmt(p)} | @x402/express ${fmt(x)}`);
-      o.log(`  paid CPU ms/req  ours: ${cpuLine(p.cpu)} | @x402/express: ${cpuLine(x.cpu)}`);
-      if (counting) {
-        o.log(`  work/req ours, in the request:   ${workLine(pRequest)}`);
-        o.log(`  work/req ours, after (workers):  ${workLine(pAfter)}`);
-        o.log(`  work/req @x402/express:          ${workLine(xw)}`);
-      }
     }
     for (const f of [read, health, paid]) f.ratio = f.ratios.length ? median(f.ratios) : NaN;
     const rssEnd = service.rssMiB();
+
+    // Pay once, call many, to its end: every channel refunded (its last charges claimed in the
+    // refund's transaction), then the gas of every transaction the rounds mined.
+    const refundFailures = await refundAll(clientsOf.batch, service.url, PAID_PATH);
+    for (const f of refundFailures) o.log(`[${o.label}] refund refused: ${f}`);
+    const channels = { count: 0, charged: 0n, claimed: 0n, refundFailures };
+    for (const c of clientsOf.batch) {
+      if (!c.batch?.channelId) continue;
+      const res = await fetch(`${service.url}/api/channels/${c.batch.channelId}`);
+      if (!res.ok) continue;
+      const { data } = (await res.json()) as { data: { charged: string; claimed: string } };
+      channels.count += 1;
+      channels.charged += BigInt(data.charged);
+      channels.claimed += BigInt(data.claimed);
+    }
+    const gas = await gasByKind(rpcOf(service), firstBlock, await chain.getBlockNumber(), devnetAccount(BASELINE_SIGNER).address);
+    o.log(`[${o.label}] ${channels.count} channels: charged ${channels.charged}, claimed ${channels.claimed}; gas by kind: ${Object.entries(gas).map(([k, v]) => `${k} ${v.txs} tx${v.vouchers ? ` (${v.vouchers} vouchers)` : ''} ${v.gas}`).join('; ')}`);
     let soak: RealResult['soak'];
     if (o.soakMs) {
       const samplesMiB = [service.rssMiB()];
       const timer = setInterval(() => samplesMiB.push(service.rssMiB()), 5_000);
-      const result = await paidLoad(`${service.url}/entrypoints/token_buy_usd`, buyBody, o.soakMs);
+      const result = await paidLoad(clientsOf.exact, PAID_CLIENTS, `${service.url}${PAID_PATH}`, buyBody, o.soakMs);
       clearInterval(timer);
       samplesMiB.push(service.rssMiB());
       soak = { samplesMiB, lastHalfGrowth: lastHalfGrowth(samplesMiB), paid: result };
       o.log(`[${o.label}] paid soak ${(o.soakMs / 1000).toFixed(0)} s: ${fmt(result)}; RSS ${samplesMiB.map((m) => m.toFixed(0)).join(' ')} MiB, last half ${(soak.lastHalfGrowth * 100).toFixed(1)}%`);
     }
-    return { label: o.label, read, health, paid, paidCpu, paidWork, rssMiB: { start: rssStart, end: rssEnd }, ...(soak ? { soak } : {}) };
+    return { label: o.label, read, health, paid, paidCpu, paidWork, sides, gas, channels, rssMiB: { start: rssStart, end: rssEnd }, ...(soak ? { soak } : {}) };
   } finally {
     for (const p of procs.reverse()) await p.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -11,6 +11,9 @@
  *                                  3-minute paid soak of the SQLite service (≈ 5 minutes more)
  *   npm run bench -- --paid-only   only the paid rounds (with --profile: a profile of the paid path)
  *   npm run bench -- --no-counts   without bench/instrument.ts in the measured processes
+ *   npm run bench -- --batch-deposit-calls=10
+ *                                  batch-settlement clients deposit 10 calls' worth at a time (the
+ *                                  official client's default, the offer's minDeposit); default 100
  *   npm run bench -- --help        the usage line; an unknown flag (`--quik`) stops with it, runs nothing
  *
  * Table 1, the service as `npm start` runs it (SQLite, embedded devnet, in-process facilitator,
@@ -26,16 +29,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { commandLine, usageError } from '../scripts/command-line.js';
+import { commandLine, usageError, wholeNumber } from '../scripts/command-line.js';
 import { dropSchema, POSTGRES_URL } from '../test/support/postgres.js';
 import { benchDb, soakTrades, type DbFigure } from './db.js';
-import type { LoadResult } from './load.js';
+import { median, type LoadResult } from './load.js';
 import { benchMemory, type MemoryRow } from './memory.js';
-import { benchReal, lastHalfGrowth, type Figure, type RealResult } from './real.js';
+import { gasOfKinds } from './gas.js';
+import { BATCH_DEPOSIT_CALLS, benchReal, lastHalfGrowth, PAID_SIDES, type Figure, type PaidSideKey, type RealResult } from './real.js';
 import { medianWork, workLine } from './work.js';
 
 const PARTS = ['sqlite', 'postgresql', 'db', 'memory'];
-const USAGE = `usage: npm run bench -- [--quick] [--profile] [--soak] [--paid-only] [--no-counts] [--only=${PARTS.join(',')}]`;
+const USAGE = `usage: npm run bench -- [--quick] [--profile] [--soak] [--paid-only] [--no-counts] [--batch-deposit-calls=<n>] [--only=${PARTS.join(',')}]`;
 const { values } = commandLine(USAGE, {
   options: {
     quick: { type: 'boolean' },
@@ -43,6 +47,7 @@ const { values } = commandLine(USAGE, {
     soak: { type: 'boolean' },
     'paid-only': { type: 'boolean' },
     'no-counts': { type: 'boolean' },
+    'batch-deposit-calls': { type: 'string' },
     only: { type: 'string' },
   },
 });
@@ -52,6 +57,7 @@ const soak = values.soak === true;
 /** Only the paid rounds (no reads), and with or without the work counts (bench/instrument.ts). */
 const paidOnly = values['paid-only'] === true;
 const counts = values['no-counts'] !== true;
+const batchDepositCalls = wholeNumber(USAGE, '--batch-deposit-calls', values['batch-deposit-calls'], BATCH_DEPOSIT_CALLS);
 const only = values.only?.split(',') ?? PARTS;
 const unknownParts = only.filter((part) => !PARTS.includes(part));
 if (unknownParts.length > 0) usageError(USAGE, `--only: no part named ${unknownParts.map((p) => `"${p}"`).join(', ')} (the parts: ${PARTS.join(', ')})`);
@@ -70,12 +76,12 @@ let db: { sqlite: DbFigure; postgresql: DbFigure } | null = null;
 let memory: MemoryRow[] = [];
 
 if (only.includes('sqlite'))
-  real.push(await benchReal({ label: 'sqlite', rounds: plan.rounds, readMs: plan.readMs, paidMs: plan.paidMs, profileDir, paidOnly, counts, log, ...(soak ? { soakMs: 180_000 } : {}) }));
+  real.push(await benchReal({ label: 'sqlite', rounds: plan.rounds, readMs: plan.readMs, paidMs: plan.paidMs, profileDir, paidOnly, counts, batchDepositCalls, log, ...(soak ? { soakMs: 180_000 } : {}) }));
 if (only.includes('postgresql')) {
   const schema = `bench_service_${randomBytes(4).toString('hex')}`;
   try {
     real.push(
-      await benchReal({ label: 'postgresql', databaseUrl: `${POSTGRES_URL}?schema=${schema}`, rounds: plan.rounds, readMs: plan.readMs, paidMs: plan.paidMs, profileDir, paidOnly, counts, log }),
+      await benchReal({ label: 'postgresql', databaseUrl: `${POSTGRES_URL}?schema=${schema}`, rounds: plan.rounds, readMs: plan.readMs, paidMs: plan.paidMs, profileDir, paidOnly, counts, batchDepositCalls, log }),
     );
   } finally {
     await dropSchema(schema);
@@ -112,7 +118,8 @@ interface Row {
   baseline: string;
   ratio: number;
   target: string;
-  met: boolean;
+  /** null: a figure shown beside the targets, with none of its own. */
+  met: boolean | null;
 }
 const rows: Row[] = [];
 const rate = (s: ReturnType<typeof side>) => `${s.rps.toFixed(0)}/s (p50 ${s.p50.toFixed(1)}, p99 ${s.p99.toFixed(1)}, max ${s.max.toFixed(0)} ms${s.errors ? `, ${s.errors} errors` : ''})`;
@@ -130,6 +137,18 @@ for (const r of real) {
     target: '≥ 1.0, max ≤ 1000 ms',
     met: paid.ratio >= 1 && paid.ours.max <= 1_000 && paid.ours.errors === 0,
   });
+  // The paid call by scheme (issue 54): ratios of two sides of the same rounds.
+  const sideRatio = (a: PaidSideKey, b: PaidSideKey) => median(r.sides[a].runs.map((x, i) => x.rps / r.sides[b].runs[i]!.rps));
+  const sideRate = (k: PaidSideKey) => rate(side(r.sides[k].runs));
+  const vs = (figure: string, a: PaidSideKey, b: PaidSideKey, target?: number) => {
+    const ratio = sideRatio(a, b);
+    rows.push({ figure, config: r.label, ours: sideRate(a), baseline: sideRate(b), ratio, target: target === undefined ? '—' : `≥ ${target.toFixed(1)}`, met: target === undefined ? null : ratio >= target });
+  };
+  vs('paid ×1 (sequential): batch-settlement vs exact', 'batch1', 'exact1', 3);
+  vs('paid ×1 (sequential): exact vs @x402/express', 'exact1', 'official1');
+  vs('paid ×1 (sequential): batch-settlement vs @x402/express', 'batch1', 'official1');
+  vs('paid ×8: batch-settlement vs exact', 'batch8', 'exact8');
+  vs('paid ×8: batch-settlement vs @x402/express', 'batch8', 'official8');
   if (r.health.ours.length) rows.push({ figure: 'GET /health vs GET /tokens/:id', config: r.label, ours: rate(health.ours), baseline: rate(health.baseline), ratio: health.ratio, target: '≥ 1.0', met: health.ratio >= 1 });
 }
 if (db) {
@@ -144,7 +163,7 @@ const loadAfter = loadavg();
 const table = [
   '| figure | config | ours (median of rounds) | baseline | ratio | target | met |',
   '|---|---|---|---|---|---|---|',
-  ...rows.map((r) => `| ${r.figure} | ${r.config} | ${r.ours} | ${r.baseline} | ${r.ratio.toFixed(2)}× | ${r.target} | ${r.met ? 'yes' : 'no'} |`),
+  ...rows.map((r) => `| ${r.figure} | ${r.config} | ${r.ours} | ${r.baseline} | ${r.ratio.toFixed(2)}× | ${r.target} | ${r.met === null ? '—' : r.met ? 'yes' : 'no'} |`),
 ];
 const memoryTable = ['| in-memory figure | ratio | target |', '|---|---|---|', ...memory.map((m) => `| ${m.name} | ${m.value.toFixed(3)} | ${m.target} |`)];
 console.log(`\n${table.join('\n')}\n`);
@@ -166,6 +185,40 @@ for (const r of real) {
   console.log(`  work, ours, in the request: ${workLine(medianWork(r.paidWork.ours.map((w) => w.request)))}`);
   console.log(`  work, @x402/express:        ${workLine(medianWork(r.paidWork.baseline))}`);
 }
+// The paid call by scheme: rate, latency, CPU, counted work and gas per paid call, side by side.
+const schemeTables = real.map((r) => {
+  const calls = (k: PaidSideKey) => r.sides[k].runs.reduce((n, x) => n + x.count - x.errors, 0);
+  const gasOf = { official: gasOfKinds(r.gas, 'exact official'), exact: gasOfKinds(r.gas, 'exact ours'), batch: gasOfKinds(r.gas, 'batch ') };
+  const callsOf = { official: calls('official8') + calls('official1'), exact: calls('exact8') + calls('exact1'), batch: calls('batch8') + calls('batch1') };
+  const gasPerCall = (k: keyof typeof gasOf) => gasOf[k].gas / Math.max(1, callsOf[k]);
+  const lines = PAID_SIDES.map((s) => {
+    const x = side(r.sides[s.key].runs);
+    const cpu = medianOfList(r.sides[s.key].cpu.map((c) => Object.values(c).reduce((a, b) => a + b, 0)));
+    const work = medianWork(r.sides[s.key].work.map((w) => (s.server === 'official' ? w.request : w.total)));
+    const gasKey = s.server === 'official' ? 'official' : s.scheme;
+    return `| ${s.label} | ${x.rps.toFixed(0)}/s | ${x.p50.toFixed(1)} | ${x.p99.toFixed(1)} | ${cpu.toFixed(1)} | ${counts ? work.rpc.toFixed(2) : '—'} | ${counts ? work.db.toFixed(1) : '—'} | ${counts ? `${work.sign.toFixed(2)} / ${work.recover.toFixed(2)}` : '—'} | ${gasPerCall(gasKey).toFixed(0)} |`;
+  });
+  const kinds = Object.entries(r.gas)
+    .filter(([k]) => k !== 'other')
+    .map(([k, v]) => `${k}: ${v.txs} tx${v.vouchers ? ` (${v.vouchers} vouchers)` : ''}, ${(v.gas / Math.max(1, v.txs)).toFixed(0)} gas each`)
+    .join('; ');
+  return {
+    config: r.label,
+    text: [
+      `paid token_buy_usd $0.01 by scheme (${r.label}; medians of the rounds; work and gas per paid call, ours with what the workers did until its deliveries were mined):`,
+      '| side | paid calls/s | p50 ms | p99 ms | CPU ms/call, all processes | RPC calls/call | statements/call | ECDSA signs / recoveries | gas/call |',
+      '|---|---|---|---|---|---|---|---|---|',
+      ...lines,
+      `gas, from the receipts of the run's ${Object.values(r.gas).reduce((n, v) => n + v.txs, 0)} transactions: ${kinds}; other (deliveries, …) ${r.gas.other?.txs ?? 0} tx`,
+      `calls paid: exact ${callsOf.exact}, batch-settlement ${callsOf.batch} (deposits of ${batchDepositCalls} calls' worth), official ${callsOf.official}; ` +
+        `channels ${r.channels.count}, charged ${r.channels.charged} = claimed ${r.channels.claimed}${r.channels.refundFailures.length ? `, refunds refused: ${r.channels.refundFailures.length}` : ''}`,
+    ].join('\n'),
+    gas: r.gas,
+    gasPerCall: { exact: gasPerCall('exact'), batch: gasPerCall('batch'), official: gasPerCall('official') },
+    calls: callsOf,
+  };
+});
+for (const t of schemeTables) console.log(`\n${t.text}\n`);
 for (const r of real) console.log(`service RSS (${r.label}): ${r.rssMiB.start.toFixed(0)} MiB after start, ${r.rssMiB.end.toFixed(0)} MiB after the rounds`);
 for (const r of real) if (r.soak) console.log(`memory: 3-minute paid soak (${r.label}) RSS grew ${(r.soak.lastHalfGrowth * 100).toFixed(1)}% in its last half   target ≤ 10%`);
 if (trades) console.log(`memory: 50,000 trades, RSS grew ${(trades.lastHalfGrowth * 100).toFixed(1)}% in the last half   target ≤ 10%`);
@@ -188,6 +241,9 @@ writeFileSync(
         paid: summary(r.paid),
         paidCpuMsPerRequest: r.paidCpu,
         paidWorkPerRequest: { ours: medianWork(r.paidWork.ours.map((w) => w.total)), oursInRequest: medianWork(r.paidWork.ours.map((w) => w.request)), baseline: medianWork(r.paidWork.baseline), rounds: r.paidWork },
+        sides: Object.fromEntries(PAID_SIDES.map((s) => [s.key, { ...side(r.sides[s.key].runs), rounds: r.sides[s.key] }])),
+        gas: schemeTables.find((t) => t.config === r.label),
+        channels: { ...r.channels, charged: r.channels.charged.toString(), claimed: r.channels.claimed.toString() },
         health: summary(r.health), rssMiB: r.rssMiB })),
       db,
       memory,
