@@ -5,7 +5,7 @@
  * and its anvil children together. `BENCH_PROFILE=<dir>` adds --cpu-prof to the service.
  */
 import type { ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,25 +85,81 @@ export async function startProcess(
   };
 }
 
-/**
- * CPU time (user + system, ms) of every process named `comm` on the machine (e.g. `postgres`:
- * the server's backends, which belong to no benchmark process group), from /proc.
- */
-export function commCpuMs(comm: string): number {
-  let total = 0;
+/** The process ids of a process group (from /proc). */
+function groupPids(pgid: number): number[] {
+  const pids: number[] = [];
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    let stat: string;
     try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pgid) pids.push(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/**
+ * The local ports of the TCP connections a process group holds to `remotePort` (a database
+ * server's): its sockets' inodes, from /proc/<pid>/fd, found in /proc/net/tcp and tcp6.
+ */
+export function groupClientPorts(pgid: number, remotePort: number): Set<number> {
+  const inodes = new Set<string>();
+  for (const pid of groupPids(pgid)) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
     } catch {
       continue;
     }
-    const close = stat.lastIndexOf(')');
-    if (stat.slice(stat.indexOf('(') + 1, close) !== comm) continue;
-    const fields = stat.slice(close + 2).split(' ');
-    total += (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+    for (const fd of fds) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m) inodes.add(m[1]!);
+      } catch {
+        // closed meanwhile
+      }
+    }
   }
-  return total;
+  const ports = new Set<number>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let rows: string[];
+    try {
+      rows = readFileSync(table, 'utf8').split('\n').slice(1);
+    } catch {
+      continue;
+    }
+    for (const row of rows) {
+      const f = row.trim().split(/\s+/);
+      if (f.length < 10 || !inodes.has(f[9]!)) continue;
+      if (parseInt(f[2]!.split(':')[1]!, 16) === remotePort) ports.add(parseInt(f[1]!.split(':')[1]!, 16));
+    }
+  }
+  return ports;
+}
+
+/**
+ * CPU time (user + system, ms) by process id of the PostgreSQL backends serving connections from
+ * `ports` on this machine: a backend's title names its client's address and port
+ * (`postgres: 15/main: postgres test 127.0.0.1(57194) idle`), so on a shared server only the
+ * benchmarked process's own backends are counted.
+ */
+export function backendCpuMs(ports: Set<number>): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+      const port = /\((\d+)\)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1];
+      if (!port || !ports.has(Number(port))) continue;
+      const fields = stat.slice(close + 2).split(' ');
+      out.set(Number(pid), (Number(fields[11]) + Number(fields[12])) * (1000 / 100));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
 }
 
 /**

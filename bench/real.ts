@@ -22,11 +22,12 @@ import { join } from 'node:path';
 import { createPublicClient, http, toHex } from 'viem';
 import { devnetAccount } from '../src/adapters/chain/anvil/devnet-constants.js';
 import { freePorts } from '../test/support/free-ports.js';
+import { POSTGRES_URL } from '../test/support/postgres.js';
 import { devAccount, payingFetch } from '../test/support/x402-client.js';
 import { gasByKind, type GasByKind } from './gas.js';
 import { load, loadWith, median, type LoadResult } from './load.js';
 import { headerTally, noteChannel, payingClients, refundAll, type PayingClient, type Scheme } from './paying-clients.js';
-import { commCpuMs, groupCpuMs, startProcess, type BenchProcess } from './processes.js';
+import { backendCpuMs, groupClientPorts, groupCpuMs, startProcess, type BenchProcess } from './processes.js';
 import { addWork, NO_WORK, perRequest, workLine, type WorkPerRequest } from './work.js';
 
 export interface RealOptions {
@@ -163,6 +164,8 @@ const PAID_PATH = '/entrypoints/token_buy_usd';
 /** Testnet payers (#5–#8 hold devnet USDC on 84532); #9 signs the baseline's settlements. */
 const PAYERS = [5, 6, 7, 8];
 const BASELINE_SIGNER = 9;
+/** The PostgreSQL server's port (POSTGRES_URL's). */
+const POSTGRES_PORT = Number(new URL(POSTGRES_URL).port || 5432);
 
 
 const keyOf = (index: number) => toHex(devnetAccount(index).getHdKey().privateKey!);
@@ -282,15 +285,19 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
           anvil: svc.anvil ?? 0,
           baseline: Object.values(groupCpuMs(express.child.pid!)).reduce((a, b) => a + b, 0),
           clients: process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000,
-          // The database server's backends (every postgres process on the machine: on a shared one, others' too).
-          ...(o.databaseUrl ? { postgres: commCpuMs('postgres') } : {}),
         };
       };
+      // The database server's backends serving the service's connections (bench/processes.ts):
+      // by process, so a backend that ends meanwhile takes nothing away, and not another session's.
+      const backends = () => (o.databaseUrl ? backendCpuMs(groupClientPorts(service.child.pid!, POSTGRES_PORT)) : null);
       const before = sample();
+      const pgBefore = backends();
       const result = await run();
       const after = sample();
+      const pgAfter = backends();
       const n = Math.max(1, result.count - result.errors);
       const cpu = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, (v - (before[k as keyof typeof before] ?? 0)) / n]));
+      if (pgAfter) cpu.postgres = [...pgAfter].reduce((a, [pid, ms]) => a + ms - (pgBefore?.get(pid) ?? 0), 0) / n;
       return { ...result, cpu };
     };
     const cpuLine = (c: CpuPerRequest) => Object.entries(c).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');

@@ -20,6 +20,11 @@
  * workers on, rate limit off), and again on PostgreSQL:
  *   GET /tokens/:id / bare Koa + @koa/router serving the same JSON       target ≥ 0.8
  *   paid token_buy_usd $0.01 / @x402/express on an empty handler          target ≥ 1.0, max ≤ 1 s
+ *   paid ×1 (sequential) by batch-settlement / by exact (issue 54)        target ≥ 3.0
+ *   and beside them, with no targets of their own: exact ×1 and batch-settlement ×1 / @x402/express
+ *   ×1, batch-settlement ×8 / exact ×8 and / @x402/express ×8; then a table per database of every
+ *   paid side's calls/s, p50/p99, CPU, RPC calls, statements, signatures and gas per paid call
+ *   (gas from the devnet's receipts, bench/gas.ts)
  *   GET /health / GET /tokens/:id on the same service                     target ≥ 1.0
  *   trades/s through the use case / raw driver insert tx (bench/db.ts)    target ≥ 0.35 SQLite, ≥ 0.5 PostgreSQL
  * Table 2, over the in-memory stores and the fake facilitator (bench/memory.ts).
