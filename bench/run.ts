@@ -3,8 +3,8 @@
  * same run, in interleaved rounds (machine drift hits both sides alike), medians reported.
  * Never timed tests: these numbers live here and in docs/performance.md only.
  *
- *   npm run bench                  full run (≈7 minutes)
- *   npm run bench -- --quick       fewer, shorter rounds (under 3 minutes)
+ *   npm run bench                  full run (≈ 11 minutes on an idle machine)
+ *   npm run bench -- --quick       fewer, shorter rounds (≈ 4 minutes on an idle machine)
  *   npm run bench -- --profile     also writes the service's --cpu-prof to bench/results/profiles
  *   npm run bench -- --only=sqlite,postgresql,db,memory
  *   npm run bench -- --soak        also the memory targets: RSS over 50,000 trades and over a
