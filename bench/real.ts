@@ -19,7 +19,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPublicClient, http, toHex } from 'viem';
+import { createPublicClient, http, toHex, type Hex } from 'viem';
+import { CONTRACTS } from '../src/adapters/kit/evm/contracts/artifacts.js';
+import { BATCH_SETTLEMENT_CONTRACT } from '../src/adapters/kit/x402/batch-settlement.js';
 import { devnetAccount } from '../src/adapters/chain/anvil/devnet-constants.js';
 import { freePorts } from '../test/support/free-ports.js';
 import { POSTGRES_URL } from '../test/support/postgres.js';
@@ -83,7 +85,7 @@ export interface RealResult {
   /** Gas of every transaction mined from the first round to the last refund, by kind (bench/gas.ts). */
   gas: GasByKind;
   /** Batch-settlement channels at the end, as the service's books show them (GET /api/channels/:id), after the refunds. */
-  channels: { count: number; charged: bigint; claimed: bigint; refundFailures: string[] };
+  channels: { count: number; charged: bigint; claimed: bigint; refundFailures: string[]; claimedOnChain: bigint };
   rssMiB: { start: number; end: number };
   soak?: { samplesMiB: number[]; lastHalfGrowth: number; paid: LoadResult };
 }
@@ -403,6 +405,16 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
       }
       o.log(`[${o.label}] waited ${((Date.now() - waited) / 1000).toFixed(0)} s for the workers to claim what no refund claimed`);
     }
+    // Books = chain: each channel's claimed total in the books is the contract's.
+    const chainClaimed = await Promise.all(
+      clientsOf.batch.filter((c) => c.batch?.channelId).map(async (c) => {
+        const id = c.batch!.channelId!;
+        const [, totalClaimed] = (await chain.readContract({ address: BATCH_SETTLEMENT_CONTRACT, abi: CONTRACTS.X402BatchSettlement.abi, functionName: 'channels', args: [id as Hex] })) as readonly [bigint, bigint];
+        return totalClaimed;
+      }),
+    );
+    const onChain = chainClaimed.reduce((a, b) => a + b, 0n);
+    if (onChain !== channels.claimed) o.log(`[${o.label}] books ≠ chain: the books say ${channels.claimed} claimed, the contract ${onChain}`);
     const gas = await gasByKind(rpcOf(service), firstBlock, await chain.getBlockNumber(), devnetAccount(BASELINE_SIGNER).address);
     o.log(`[${o.label}] ${channels.count} channels: charged ${channels.charged}, claimed ${channels.claimed}; gas by kind: ${Object.entries(gas).map(([k, v]) => `${k} ${v.txs} tx${v.vouchers ? ` (${v.vouchers} vouchers)` : ''} ${v.gas}`).join('; ')}`);
     let soak: RealResult['soak'];
@@ -415,7 +427,7 @@ export async function benchReal(o: RealOptions): Promise<RealResult> {
       soak = { samplesMiB, lastHalfGrowth: lastHalfGrowth(samplesMiB), paid: result };
       o.log(`[${o.label}] paid soak ${(o.soakMs / 1000).toFixed(0)} s: ${fmt(result)}; RSS ${samplesMiB.map((m) => m.toFixed(0)).join(' ')} MiB, last half ${(soak.lastHalfGrowth * 100).toFixed(1)}%`);
     }
-    return { label: o.label, read, health, paid, paidCpu, paidWork, sides, gas, channels, rssMiB: { start: rssStart, end: rssEnd }, ...(soak ? { soak } : {}) };
+    return { label: o.label, read, health, paid, paidCpu, paidWork, sides, gas, channels: { ...channels, claimedOnChain: onChain }, rssMiB: { start: rssStart, end: rssEnd }, ...(soak ? { soak } : {}) };
   } finally {
     for (const p of procs.reverse()) await p.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -216,7 +216,7 @@ const schemeTables = real.map((r) => {
       ...lines,
       `gas, from the receipts of the run's ${Object.values(r.gas).reduce((n, v) => n + v.txs, 0)} transactions: ${kinds}; other (deliveries, …) ${r.gas.other?.txs ?? 0} tx`,
       `calls paid: exact ${callsOf.exact}, batch-settlement ${callsOf.batch} (deposits of ${batchDepositCalls} calls' worth), official ${callsOf.official}; ` +
-        `channels ${r.channels.count}, charged ${r.channels.charged} = claimed ${r.channels.claimed}${r.channels.refundFailures.length ? `, refunds refused: ${r.channels.refundFailures.length}` : ''}`,
+        `channels ${r.channels.count}, charged ${r.channels.charged}, claimed ${r.channels.claimed} (the contract: ${r.channels.claimedOnChain})${r.channels.refundFailures.length ? `, refunds refused: ${r.channels.refundFailures.length}` : ''}`,
     ].join('\n'),
     gas: r.gas,
     gasPerCall: { exact: gasPerCall('exact'), batch: gasPerCall('batch'), official: gasPerCall('official') },
@@ -248,7 +248,7 @@ writeFileSync(
         paidWorkPerRequest: { ours: medianWork(r.paidWork.ours.map((w) => w.total)), oursInRequest: medianWork(r.paidWork.ours.map((w) => w.request)), baseline: medianWork(r.paidWork.baseline), rounds: r.paidWork },
         sides: Object.fromEntries(PAID_SIDES.map((s) => [s.key, { ...side(r.sides[s.key].runs), rounds: r.sides[s.key] }])),
         gas: schemeTables.find((t) => t.config === r.label),
-        channels: { ...r.channels, charged: r.channels.charged.toString(), claimed: r.channels.claimed.toString() },
+        channels: { ...r.channels, charged: r.channels.charged.toString(), claimed: r.channels.claimed.toString(), claimedOnChain: r.channels.claimedOnChain.toString() },
         health: summary(r.health), rssMiB: r.rssMiB })),
       db,
       memory,
