@@ -25,6 +25,7 @@ describe('command lines', () => {
     [['bench/run.ts', '--quik'], "Unknown option '--quik'", 'usage: npm run bench -- [--quick]'],
     [['bench/run.ts', '--only=sqlit'], '--only: no part named "sqlit"', 'usage: npm run bench -- [--quick]'],
     [['bench/run.ts', 'quick'], "Unexpected argument 'quick'", 'usage: npm run bench -- [--quick]'],
+    [['bench/run.ts', '--batch-deposit-calls=0'], '--batch-deposit-calls must be a whole number of at least 1', 'usage: npm run bench -- [--quick]'],
     [['bench/start.ts', '--rounds=x'], '--rounds must be a whole number', 'usage: npm run bench:start'],
     [['bench/db.ts', '--quick'], "Unknown option '--quick'", 'usage: npm run bench:db'],
     [['bench/profile-top.ts', 'a.cpuprofile', '25', 'extra'], 'unexpected argument "extra"', 'usage: tsx bench/profile-top.ts'],
@@ -39,6 +40,6 @@ describe('command lines', () => {
   it('--help prints the usage and runs nothing', async () => {
     const run = await tsx('bench/run.ts', '--help');
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(run.stdout).toBe('usage: npm run bench -- [--quick] [--profile] [--soak] [--paid-only] [--no-counts] [--only=sqlite,postgresql,db,memory]\n');
+    expect(run.stdout).toBe('usage: npm run bench -- [--quick] [--profile] [--soak] [--paid-only] [--no-counts] [--batch-deposit-calls=<n>] [--only=sqlite,postgresql,db,memory]\n');
   }, 60_000);
 });
