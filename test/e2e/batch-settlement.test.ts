@@ -11,7 +11,7 @@ import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeFacilitator } from '../../src/adapters/facilitator/fake/fake-facilitator.js';
 import type { RunningService } from '../../src/bootstrap/compose.js';
-import { NETWORKS, TESTNET } from '../../src/domain/network.js';
+import { NETWORKS, PRODUCTION, TESTNET } from '../../src/domain/network.js';
 import { decodeBase64Json, devAccount, payingFetch } from '../support/x402-client.js';
 import { json, ShiftableClock, startTestService } from '../support/service.js';
 
@@ -248,5 +248,19 @@ describe('batch-settlement: a claim whose answer is lost', () => {
     expect(facilitator.batch.channels.get(after.channelId)!.totalClaimed).toBe(after.charged);
     // The treasury gained at least this channel's charges (other channels of the file are claimed in the same passes).
     expect(facilitator.balanceOf(TESTNET, TREASURY) - treasuryBefore >= after.charged).toBe(true);
+  });
+});
+
+describe('batch-settlement: a refund before any claim', () => {
+  it('claims the channel’s charges, settles them to the treasury and pays the rest back, in the refund', async () => {
+    const wallet = devAccount(4);
+    const scheme = new BatchSettlementEvmScheme(wallet);
+    const paying = wrapFetchWithPaymentFromConfig(fetch, { schemes: [{ network: 'eip155:*', client: scheme }], spendControls: false });
+    const before = facilitator.balanceOf(PRODUCTION, wallet.address);
+    const treasuryBefore = facilitator.balanceOf(PRODUCTION, TREASURY);
+    for (let i = 0; i < 3; i++) expect((await post('/entrypoints/token_info', { tokenId }, { 'x-wallet-address': wallet.address }, paying)).status).toBe(200);
+    expect((await scheme.refund(`${service.url}/entrypoints/token_info`)).success).toBe(true);
+    expect(before - facilitator.balanceOf(PRODUCTION, wallet.address)).toBe(3_000n);
+    expect(facilitator.balanceOf(PRODUCTION, TREASURY) - treasuryBefore).toBe(3_000n);
   });
 });

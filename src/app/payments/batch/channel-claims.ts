@@ -50,7 +50,7 @@ export async function claimChannels(deps: ClaimDeps, options: ClaimPassOptions):
   const now = deps.clock.now();
   for (const stale of await deps.uow.run((s) => s.channels.claimsUnderWay(new Date(now.getTime() - options.underWayMs), options.batch))) {
     // What its claim took and no settle moved yet goes to the treasury (nothing to settle is no failure).
-    if (await settleFromChain(deps, stale)) await send(deps, requirementsOf(deps, stale.network, stale.config.token), { type: 'settle', receiver: deps.settings.payTo[stale.network], token: stale.config.token });
+    if (await settleFromChain(deps, stale)) await settleToTreasury(deps, stale.network, stale.config.token);
   }
   let claimed = 0;
   for (const network of options.networks) {
@@ -82,8 +82,7 @@ async function claimBatch(deps: ClaimDeps, network: Network, asset: PaymentAsset
     await deps.uow.run((s) => (outcome === 'success' ? s.channels.claimed(c.channelId, c.charged, deps.clock.now()) : s.channels.claimAbandoned(c.channelId, deps.clock.now())));
   }
   if (outcome !== 'success') return 0;
-  // What the claims took moves to the treasury; nothing to settle is no failure.
-  await send(deps, requirements, { type: 'settle', receiver: deps.settings.payTo[network], token: started[0]!.config.token });
+  await settleToTreasury(deps, network, started[0]!.config.token);
   deps.logger.info('batch-settlement channels claimed', { network, asset, channels: started.length });
   return started.length;
 }
@@ -116,6 +115,11 @@ function claimedOnChain(state: { isValid: boolean; invalidReason?: string; extra
   if (state?.invalidReason === VOUCHER_REASONS.belowClaimed) return c.claiming !== null && c.claiming > c.claimed ? c.claiming : c.signedMax;
   const total = state?.extra?.totalClaimed;
   return typeof total === 'string' && /^\d+$/.test(total) ? BigInt(total) : null;
+}
+
+/** What claims took of `token` on `network` and no settle moved yet goes to the treasury; nothing to settle is no failure. */
+export async function settleToTreasury(deps: ClaimDeps, network: Network, token: string): Promise<void> {
+  await send(deps, requirementsOf(deps, network, token), { type: 'settle', receiver: deps.settings.payTo[network], token });
 }
 
 async function send(deps: ClaimDeps, requirements: PaymentRequirements, payload: Record<string, unknown>): Promise<'success' | 'failed' | 'unknown'> {

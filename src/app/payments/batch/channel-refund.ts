@@ -20,7 +20,7 @@ import type { StoredResponse } from '../../../ports/payment-store.js';
 import { successEnvelope } from '../../kit/error-status.js';
 import type { PipelineDeps } from '../pipeline/deps.js';
 import { batchRequirementsFor, requirementsFor, X402_VERSION, type PaymentRequiredObject } from '../requirements.js';
-import { requirementsOf } from './channel-claims.js';
+import { requirementsOf, settleToTreasury } from './channel-claims.js';
 import { readVoucherPayment, type VoucherPayment } from './voucher-payment.js';
 import { channelStateExtra, VOUCHER_REASONS } from './voucher-verification.js';
 
@@ -74,6 +74,8 @@ export async function refundChannel(deps: PipelineDeps, payload: PaymentPayload,
   const after: Channel = { ...channel, balance: known.balance - amount, claimed: channel.charged, refundNonce: known.refundNonce + 1n };
   await deps.uow.run((s) => s.channels.refunded(channel.channelId, { balance: after.balance, claimed: after.claimed, refundNonce: after.refundNonce }, deps.clock.now()));
   deps.metrics.increment('channel_refunds_total', { network, outcome: 'success' });
+  // The refund claimed the channel's last charges: they go to the treasury now, not at some later claim's settle.
+  if (channel.charged > channel.claimed) await settleToTreasury(deps, network, channel.config.token);
   return {
     status: 200,
     body: successEnvelope('channel_refund', { channelId: channel.channelId, network, asset: channel.asset, refunded: amount.toString(), charged: channel.charged.toString(), transaction: sent }),
