@@ -174,7 +174,7 @@ describe('SQLite checkpoints off the writer', () => {
       await again.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 });
 
 describeWithServices('PostgreSQL named statements', () => {
