@@ -132,7 +132,7 @@ function offer(
     quote,
     lapsed,
     requirements,
-    batch: batch ? batchRequirementsFor(requirements, { receiverAuthorizer: batch.receiverAuthorizer[network], withdrawDelaySeconds: batch.withdrawDelaySeconds }) : null,
+    batch: batch ? batchRequirementsFor(requirements, batch) : null,
     upto: upto && maximum !== undefined ? uptoRequirementsFor(requirements, maximum > amount ? maximum : amount, upto.facilitatorAddress[network]) : null,
   };
 }

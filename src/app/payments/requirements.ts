@@ -7,6 +7,7 @@
 import { NETWORKS, type Network, type PaymentAsset } from '../../domain/network.js';
 import type { PaymentRequirements, ResourceInfo } from '../../ports/facilitator.js';
 import { checksummed } from '../kit/address.js';
+import type { Settings } from '../kit/settings.js';
 
 export const X402_VERSION = 2;
 /**
@@ -37,23 +38,23 @@ export function requirementsFor(network: Network, amount: bigint, payTo: string,
   };
 }
 
+/** How many calls at its price the batch-settlement offer suggests a first deposit covers (`extra.minDeposit`, the official default). */
+export const MIN_DEPOSIT_CALLS = 10n;
+
 /**
  * The same price offered by the x402 `batch-settlement` scheme (docs/payments.md "Pay once, call
  * many"): the requirements of `exact` with the scheme's own `extra` — the asset's EIP-712 domain
  * (its deposits are EIP-3009 authorizations), the receiver authorizer that signs claims and
  * refunds, the shortest withdraw delay a channel may have (where it is not the default), and the
- * first deposit it suggests.
+ * first deposit it suggests — as the service's settings say, for the network of `exact`.
  */
-/** How many calls at its price the batch-settlement offer suggests a first deposit covers (`extra.minDeposit`, the official default). */
-export const MIN_DEPOSIT_CALLS = 10n;
-
-export function batchRequirementsFor(exact: PaymentRequirements, batch: { receiverAuthorizer: string; withdrawDelaySeconds: number }): PaymentRequirements {
+export function batchRequirementsFor(exact: PaymentRequirements, batch: NonNullable<Settings['batchSettlement']>): PaymentRequirements {
   return {
     ...exact,
     scheme: 'batch-settlement',
     extra: {
       ...exact.extra,
-      receiverAuthorizer: batch.receiverAuthorizer,
+      receiverAuthorizer: batch.receiverAuthorizer[exact.network as Network],
       // The scheme's defaults are left out — every byte of a 402's header counts against a
       // proxy's 4 KiB (docs/operations.md "Behind a proxy"): deposits by EIP-3009, and a
       // withdraw delay of 900 s (the official client's MIN_WITHDRAW_DELAY).

@@ -125,7 +125,7 @@ function fixedAccepts(price: DiscoveryPrice, settings: Settings): PaymentRequire
   if (fixed === null) return [];
   const exact = ALL_NETWORKS.map((n) => requirementsFor(n, fixed, settings.payTo[n]));
   const batch = settings.batchSettlement;
-  return batch ? [...exact, ...exact.map((r, i) => batchRequirementsFor(r, { receiverAuthorizer: batch.receiverAuthorizer[ALL_NETWORKS[i]!], withdrawDelaySeconds: batch.withdrawDelaySeconds }))] : exact;
+  return batch ? [...exact, ...exact.map((r) => batchRequirementsFor(r, batch))] : exact;
 }
 
 /** The document of GET /.well-known/x402, with absolute URLs under `origin`. */

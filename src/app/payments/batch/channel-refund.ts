@@ -42,10 +42,7 @@ export function refundProbe(deps: Pick<PipelineDeps, 'settings'>, resource: Reso
   const assets = PAYMENT_ASSETS.filter((a) => only.asset === undefined || a === only.asset);
   const accepts = networks.flatMap((network) =>
     assets.map((asset) =>
-      batchRequirementsFor(requirementsFor(network, 0n, deps.settings.payTo[network], asset), {
-        receiverAuthorizer: batch.receiverAuthorizer[network],
-        withdrawDelaySeconds: batch.withdrawDelaySeconds,
-      }),
+      batchRequirementsFor(requirementsFor(network, 0n, deps.settings.payTo[network], asset), batch),
     ),
   );
   return { x402Version: X402_VERSION, ...(error ? { error } : {}), resource, accepts };
