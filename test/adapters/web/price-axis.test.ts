@@ -27,6 +27,12 @@ describe('the price axis', () => {
     expect(flat).toContain('0.000005598');
   });
 
+  it('a range past the precision of a double (64 moving by 1e-13) draws each number once', () => {
+    const low = 63.99999999993591; // fast-check's counterexample (seed 1869191219): two multiples of 1e-14 there are one double
+    const shown = labels(low, low * (1 + 0.00001130102565157841 ** 3), 10);
+    expect(new Set(shown).size).toBe(shown.length);
+  });
+
   it('never repeats a label, whatever the range and however many lines fit', () => {
     const price = fc.double({ min: 1e-9, max: 1e4, noNaN: true });
     fc.assert(

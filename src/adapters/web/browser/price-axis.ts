@@ -61,7 +61,10 @@ export function axisTicks(low: number, high: number, minMove: number, maxLines =
     }
   }
   const ticks: number[] = [];
-  for (let k = Math.ceil(low / step - 1e-9); k * step <= high * (1 + 1e-12); k++) ticks.push(k * step);
+  for (let k = Math.ceil(low / step - 1e-9); k * step <= high * (1 + 1e-12); k++) {
+    // Past a double's precision (a step of 1e-14 at 64) two multiples are one number: one line, not two.
+    if (ticks.at(-1) !== k * step) ticks.push(k * step);
+  }
   return ticks;
 }
 
